@@ -1,0 +1,32 @@
+# The two commands a newcomer needs: `make demo` and `make test`. Both set up .venv on first use.
+PY ?= $(shell command -v python3.11 || command -v python3)
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: setup demo test lint typecheck unit clean
+
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PY) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[local,dev]'
+	touch $(STAMP)
+
+setup: $(STAMP)
+
+demo: $(STAMP)
+	$(BIN)/tutor-memory demo
+
+lint: $(STAMP)
+	$(BIN)/ruff check shared tests
+	$(BIN)/ruff format --check shared tests
+	$(BIN)/cfn-lint template.yaml
+
+typecheck: $(STAMP)
+	$(BIN)/mypy
+
+test: lint typecheck
+	$(BIN)/pytest -p no:cacheprovider
+
+clean:
+	rm -rf $(VENV) .tutor-memory .pytest_cache .mypy_cache .ruff_cache

@@ -1,0 +1,1 @@
+"""Adapters: the ports implemented on SQLite, DynamoDB and friends."""

@@ -1,0 +1,469 @@
+"""The cloud store: DynamoDB through pynamodb.
+
+Table design — one table, every item of a pair under one partition key:
+
+====================================  ============================================================
+``pk``                                ``sk``  → item
+====================================  ============================================================
+``PAIR#<student>#<subject>``          ``EP#<seq, 10 digits>`` → an episode (fields as in SQLite)
+``PAIR#<student>#<subject>``          ``HEAD`` → the chain head: seq, hash, time
+``PAIR#<student>#<subject>``          ``IDEM#<idempotency key>`` → the seq that key wrote
+``PAIR#<student>#<subject>``          ``ANN#<episode id>#<time>#<kind>#<8 hex>`` → an annotation
+``PAIR#<student>#<subject>``          ``FILE#<file id>`` → a file: name, removed at, versions
+``PAIR#<student>#<subject>``          ``FVER#<file id>#<version, 6 digits>`` → one version
+====================================  ============================================================
+
+Why: a pair is the unit of every read and write, so a pair's items are one item collection —
+every read is a ``Query`` on one key (no read can reach another pair), the chain reads in order
+by its sort key (ascending for replays, descending with a limit for "recent"), and an append is
+one ``TransactWriteItems`` inside one partition. Episode ids carry their sequence
+(``e<seq>-<hash>``), so a lookup by id is a ``GetItem`` with no index. There is no LSI (it
+would cap a pair at 10 GB).
+
+Append: read the head (strongly consistent), seal the episode against it, then one transaction
+puts the episode (``attribute_not_exists``), puts the head under a condition on the sequence it
+was read at, and with an idempotency key puts ``IDEM#key`` (``attribute_not_exists``). A lost
+race cancels the whole transaction; we re-read and retry with full-jitter backoff, and give up
+with :class:`ContentionError` after ``APPEND_MAX_ATTEMPTS``. Nothing is half-written.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+import threading
+import time
+from collections.abc import Callable, Iterator
+from datetime import datetime
+from typing import Any
+
+from pynamodb.attributes import NumberAttribute, UnicodeAttribute
+from pynamodb.connection import Connection
+from pynamodb.exceptions import PynamoDBException, TransactWriteError
+from pynamodb.models import Model
+from pynamodb.transactions import TransactWrite
+
+from tutor_memory.adapters.records import (
+    annotation_from_record,
+    annotation_to_record,
+    episode_from_record,
+    episode_to_record,
+)
+from tutor_memory.domain import constants as C
+from tutor_memory.domain.annotations import Annotation
+from tutor_memory.domain.chain import ChainHead, format_time, parse_time, seal, seq_of_id
+from tutor_memory.domain.episodes import Episode, NewEpisode, Pair
+from tutor_memory.domain.errors import ContentionError, NotFoundError, StoreError
+from tutor_memory.domain.files import FileRecord, FileVersion
+from tutor_memory.ports import AppendResult
+
+EPISODE_FIELDS = (
+    "student_id", "subject_id", "seq", "episode_id", "kind", "at", "summary", "text", "concepts",
+    "salience", "evidence", "recalled_ids", "ref", "idempotency_key", "prev_hash", "hash",
+)  # fmt: skip
+
+
+def pair_key(pair: Pair) -> str:
+    return f"PAIR#{pair.student_id}#{pair.subject_id}"
+
+
+def episode_sk(seq: int) -> str:
+    return f"EP#{seq:010d}"
+
+
+class Models:
+    """The pynamodb models bound to one table (names come from settings, not from import time)."""
+
+    def __init__(self, table_name: str, region: str, host: str | None = None) -> None:
+        meta: Any = type(
+            "Meta",
+            (),
+            {
+                "table_name": table_name,
+                "region": region,
+                "host": host,
+                "billing_mode": "PAY_PER_REQUEST",
+            },
+        )
+
+        class Item(Model):
+            Meta = meta
+            pk = UnicodeAttribute(hash_key=True)
+            sk = UnicodeAttribute(range_key=True)
+
+        class EpisodeItem(Model):
+            Meta = meta
+            pk = UnicodeAttribute(hash_key=True)
+            sk = UnicodeAttribute(range_key=True)
+            student_id = UnicodeAttribute()
+            subject_id = UnicodeAttribute()
+            seq = NumberAttribute()
+            episode_id = UnicodeAttribute()
+            kind = UnicodeAttribute()
+            at = UnicodeAttribute()
+            summary = UnicodeAttribute()
+            text = UnicodeAttribute()
+            concepts = UnicodeAttribute()
+            salience = NumberAttribute()
+            evidence = UnicodeAttribute()
+            recalled_ids = UnicodeAttribute()
+            ref = UnicodeAttribute(null=True)
+            idempotency_key = UnicodeAttribute(null=True)
+            prev_hash = UnicodeAttribute()
+            hash = UnicodeAttribute()
+
+        class HeadItem(Model):
+            Meta = meta
+            pk = UnicodeAttribute(hash_key=True)
+            sk = UnicodeAttribute(range_key=True, default="HEAD")
+            seq = NumberAttribute()
+            hash = UnicodeAttribute()
+            at = UnicodeAttribute()
+
+        class IdempotencyItem(Model):
+            Meta = meta
+            pk = UnicodeAttribute(hash_key=True)
+            sk = UnicodeAttribute(range_key=True)
+            seq = NumberAttribute()
+
+        class AnnotationItem(Model):
+            Meta = meta
+            pk = UnicodeAttribute(hash_key=True)
+            sk = UnicodeAttribute(range_key=True)
+            student_id = UnicodeAttribute()
+            subject_id = UnicodeAttribute()
+            episode_id = UnicodeAttribute()
+            kind = UnicodeAttribute()
+            value = UnicodeAttribute()
+            at = UnicodeAttribute()
+            detail = UnicodeAttribute(null=True)
+
+        class FileItem(Model):
+            Meta = meta
+            pk = UnicodeAttribute(hash_key=True)
+            sk = UnicodeAttribute(range_key=True)
+            file_id = UnicodeAttribute()
+            name = UnicodeAttribute()
+            versions = NumberAttribute()
+            removed_at = UnicodeAttribute(null=True)
+
+        class FileVersionItem(Model):
+            Meta = meta
+            pk = UnicodeAttribute(hash_key=True)
+            sk = UnicodeAttribute(range_key=True)
+            version = NumberAttribute()
+            fingerprint = UnicodeAttribute()
+            at = UnicodeAttribute()
+
+        self.Item = Item
+        self.Episode = EpisodeItem
+        self.Head = HeadItem
+        self.Idempotency = IdempotencyItem
+        self.Annotation = AnnotationItem
+        self.File = FileItem
+        self.FileVersion = FileVersionItem
+
+
+class DynamoStore:
+    """:class:`tutor_memory.ports.EpisodeStore` on DynamoDB (see the module doc for the design)."""
+
+    def __init__(
+        self,
+        table_name: str,
+        region: str,
+        host: str | None = None,
+        *,
+        rng: random.Random | None = None,
+        sleep: Callable[[float], None] = time.sleep,
+    ) -> None:
+        self.models = Models(table_name, region, host)
+        self._connection = Connection(region=region, host=host)
+        self._rng = rng or random.Random(0)
+        self._sleep = sleep
+        # Threads of one process append to a pair one at a time: they would only waste round
+        # trips beating each other. Other processes (other Lambdas) are held off by the
+        # transaction's conditions; `conflicts` counts how often one of those cancelled us.
+        self._pair_locks: dict[Pair, threading.Lock] = {}
+        self._locks_guard = threading.Lock()
+        self.conflicts = 0
+
+    def create_table(self) -> None:
+        """Create the table if it is missing (tests and local runs; the template owns it in AWS)."""
+        try:
+            if not self.models.Item.exists():
+                self.models.Item.create_table(wait=True)
+        except PynamoDBException as exc:
+            raise StoreError(
+                f"cannot create table {self.models.Item.Meta.table_name}: {exc}"
+            ) from exc
+
+    # --- episodes ---------------------------------------------------------------------------
+
+    def append(self, new: NewEpisode) -> AppendResult:
+        with self._locks_guard:
+            lock = self._pair_locks.setdefault(new.pair, threading.Lock())
+        with lock:
+            return self._append(new)
+
+    def _append(self, new: NewEpisode) -> AppendResult:
+        pk = pair_key(new.pair)
+        if new.idempotency_key is not None:
+            existing = self._by_idempotency_key(new.pair, new.idempotency_key)
+            if existing is not None:
+                return AppendResult(existing, created=False)
+        head = self._head_for_append(new.pair)
+        for attempt in range(C.APPEND_MAX_ATTEMPTS):
+            episode = seal(new, head)
+            try:
+                self._commit_append(pk, episode, head)
+                return AppendResult(episode, created=True)
+            except TransactWriteError as exc:
+                if not _is_condition_failure(exc):
+                    raise StoreError(f"append failed for {new.pair}: {exc}") from exc
+                self.conflicts += 1
+                reasons = exc.cancellation_reasons
+                if new.idempotency_key is not None and _failed(reasons, _IDEM_SLOT):
+                    existing = self._by_idempotency_key(new.pair, new.idempotency_key)
+                    if existing is not None:
+                        return AppendResult(existing, created=False)
+                # The cancelled head put returns the head that won (ALL_OLD): no re-read needed.
+                head = self._head_from_reason(new.pair, reasons) or self._head_for_append(new.pair)
+            backoff = min(C.APPEND_BACKOFF_CAP_S, C.APPEND_BACKOFF_BASE_S * 2**attempt)
+            self._sleep(self._rng.uniform(0, backoff))
+        raise ContentionError(
+            f"gave up appending to {new.pair} after {C.APPEND_MAX_ATTEMPTS} conflicting attempts; "
+            "nothing was written, retry later"
+        )
+
+    def _head_for_append(self, pair: Pair) -> ChainHead | None:
+        """The head an append seals against (a seam where tests simulate a racing writer)."""
+        return self.head(pair)
+
+    def _head_from_reason(self, pair: Pair, reasons: list[Any]) -> ChainHead | None:
+        reason = reasons[_HEAD_SLOT] if len(reasons) > _HEAD_SLOT else None
+        raw = getattr(reason, "raw_item", None)
+        if not raw or "seq" not in raw:
+            return None
+        return ChainHead(
+            pair=pair,
+            seq=int(raw["seq"]["N"]),
+            hash=raw["hash"]["S"],
+            at=parse_time(raw["at"]["S"]),
+        )
+
+    def _commit_append(self, pk: str, episode: Episode, head: ChainHead | None) -> None:
+        """One transaction; the order of the puts is fixed (see the ``_…_SLOT`` constants)."""
+        m = self.models
+        record = episode_to_record(episode)
+        with TransactWrite(connection=self._connection) as tx:
+            tx.save(
+                m.Episode(pk, episode_sk(episode.seq), **record),
+                condition=m.Episode.sk.does_not_exist(),
+            )
+            head_item = m.Head(pk, "HEAD", seq=episode.seq, hash=episode.hash, at=record["at"])
+            head_condition = m.Head.sk.does_not_exist() if head is None else m.Head.seq == head.seq
+            tx.save(head_item, condition=head_condition, return_values="ALL_OLD")
+            if episode.idempotency_key is not None:
+                tx.save(
+                    m.Idempotency(pk, f"IDEM#{episode.idempotency_key}", seq=episode.seq),
+                    condition=m.Idempotency.sk.does_not_exist(),
+                )
+
+    def _by_idempotency_key(self, pair: Pair, key: str) -> Episode | None:
+        try:
+            item = self.models.Idempotency.get(pair_key(pair), f"IDEM#{key}", consistent_read=True)
+        except self.models.Idempotency.DoesNotExist:
+            return None
+        except PynamoDBException as exc:
+            raise StoreError(str(exc)) from exc
+        return self._episode_at(pair, int(item.seq))
+
+    def _episode_at(self, pair: Pair, seq: int) -> Episode | None:
+        try:
+            item = self.models.Episode.get(pair_key(pair), episode_sk(seq), consistent_read=True)
+        except self.models.Episode.DoesNotExist:
+            return None
+        except PynamoDBException as exc:
+            raise StoreError(str(exc)) from exc
+        return _episode(item)
+
+    def head(self, pair: Pair) -> ChainHead | None:
+        try:
+            item = self.models.Head.get(pair_key(pair), "HEAD", consistent_read=True)
+        except self.models.Head.DoesNotExist:
+            return None
+        except PynamoDBException as exc:
+            raise StoreError(str(exc)) from exc
+        return ChainHead(pair=pair, seq=int(item.seq), hash=item.hash, at=parse_time(item.at))
+
+    def get(self, pair: Pair, episode_id: str) -> Episode | None:
+        seq = seq_of_id(episode_id)
+        if seq is None:
+            return None
+        episode = self._episode_at(pair, seq)
+        return episode if episode is not None and episode.episode_id == episode_id else None
+
+    def _query_episodes(
+        self, pair: Pair, condition: Any, *, forward: bool, limit: int | None
+    ) -> list[Episode]:
+        try:
+            items = self.models.Episode.query(
+                pair_key(pair),
+                condition,
+                consistent_read=True,
+                scan_index_forward=forward,
+                limit=limit,
+                page_size=min(limit or 500, 500),
+            )
+            return [_episode(item) for item in items]
+        except PynamoDBException as exc:
+            raise StoreError(str(exc)) from exc
+
+    def episodes(
+        self, pair: Pair, *, after_seq: int = 0, limit: int | None = None
+    ) -> list[Episode]:
+        condition = self.models.Episode.sk.between(
+            episode_sk(after_seq + 1), episode_sk(10**10 - 1)
+        )
+        return self._query_episodes(pair, condition, forward=True, limit=limit)
+
+    def iter_episodes(self, pair: Pair, *, page_size: int = 500) -> Iterator[Episode]:
+        after = 0
+        while True:
+            page = self.episodes(pair, after_seq=after, limit=page_size)
+            yield from page
+            if len(page) < page_size:
+                return
+            after = page[-1].seq
+
+    def recent(self, pair: Pair, limit: int) -> list[Episode]:
+        condition = self.models.Episode.sk.startswith("EP#")
+        return self._query_episodes(pair, condition, forward=False, limit=limit)
+
+    # --- annotations ------------------------------------------------------------------------
+
+    def annotate(self, annotation: Annotation) -> None:
+        record = annotation_to_record(annotation)
+        digest = hashlib.sha256(f"{record['value']}|{record['detail']}".encode()).hexdigest()[:8]
+        sk = f"ANN#{record['episode_id']}#{record['at']}#{record['kind']}#{digest}"
+        try:
+            self.models.Annotation(pair_key(annotation.pair), sk, **record).save()
+        except PynamoDBException as exc:
+            raise StoreError(str(exc)) from exc
+
+    def annotations(self, pair: Pair, episode_id: str) -> list[Annotation]:
+        m = self.models.Annotation
+        try:
+            items = m.query(
+                pair_key(pair), m.sk.startswith(f"ANN#{episode_id}#"), consistent_read=True
+            )
+            return [
+                annotation_from_record({name: getattr(item, name) for name in _ANNOTATION_FIELDS})
+                for item in items
+            ]
+        except PynamoDBException as exc:
+            raise StoreError(str(exc)) from exc
+
+    # --- files ------------------------------------------------------------------------------
+
+    def register_file(
+        self, pair: Pair, file_id: str, name: str, fingerprint: str, at: datetime
+    ) -> tuple[FileRecord, bool]:
+        m, pk = self.models, pair_key(pair)
+        for attempt in range(C.APPEND_MAX_ATTEMPTS):
+            current = self.file(pair, file_id)
+            if (
+                current is not None
+                and not current.removed
+                and current.current.fingerprint == fingerprint
+            ):
+                return current, False
+            version = 1 if current is None else current.current.version + 1
+            try:
+                with TransactWrite(connection=self._connection) as tx:
+                    tx.save(
+                        m.File(pk, f"FILE#{file_id}", file_id=file_id, name=name, versions=version),
+                        condition=(
+                            m.File.sk.does_not_exist()
+                            if current is None
+                            else m.File.versions == version - 1
+                        ),
+                    )
+                    tx.save(
+                        m.FileVersion(
+                            pk,
+                            f"FVER#{file_id}#{version:06d}",
+                            version=version,
+                            fingerprint=fingerprint,
+                            at=format_time(at),
+                        ),
+                        condition=m.FileVersion.sk.does_not_exist(),
+                    )
+            except TransactWriteError as exc:
+                if not _is_condition_failure(exc):
+                    raise StoreError(f"registering {file_id} failed: {exc}") from exc
+                self._sleep(self._rng.uniform(0, C.APPEND_BACKOFF_BASE_S * 2**attempt))
+                continue
+            record = self.file(pair, file_id)
+            assert record is not None
+            return record, True
+        raise ContentionError(f"gave up registering {file_id} for {pair}: too many conflicts")
+
+    def remove_file(self, pair: Pair, file_id: str, at: datetime) -> FileRecord:
+        m = self.models.File
+        try:
+            item = m.get(pair_key(pair), f"FILE#{file_id}", consistent_read=True)
+        except m.DoesNotExist:
+            raise NotFoundError(f"no file {file_id!r} for {pair}") from None
+        if item.removed_at is None:
+            item.update(actions=[m.removed_at.set(format_time(at))])
+        record = self.file(pair, file_id)
+        assert record is not None
+        return record
+
+    def file(self, pair: Pair, file_id: str) -> FileRecord | None:
+        m = self.models
+        try:
+            item = m.File.get(pair_key(pair), f"FILE#{file_id}", consistent_read=True)
+        except m.File.DoesNotExist:
+            return None
+        except PynamoDBException as exc:
+            raise StoreError(str(exc)) from exc
+        versions = m.FileVersion.query(
+            pair_key(pair), m.FileVersion.sk.startswith(f"FVER#{file_id}#"), consistent_read=True
+        )
+        return FileRecord(
+            pair=pair,
+            file_id=file_id,
+            name=item.name,
+            versions=tuple(
+                FileVersion(int(v.version), v.fingerprint, parse_time(v.at)) for v in versions
+            ),
+            removed_at=parse_time(item.removed_at) if item.removed_at else None,
+        )
+
+    def files(self, pair: Pair) -> list[FileRecord]:
+        m = self.models.File
+        ids = [item.file_id for item in m.query(pair_key(pair), m.sk.startswith("FILE#"))]
+        records = [self.file(pair, i) for i in sorted(ids)]
+        return [r for r in records if r is not None]
+
+
+_HEAD_SLOT, _IDEM_SLOT = 1, 2  # positions of the head and idempotency puts in an append
+
+_ANNOTATION_FIELDS = ("student_id", "subject_id", "episode_id", "kind", "value", "at", "detail")
+
+
+def _episode(item: Any) -> Episode:
+    return episode_from_record({name: getattr(item, name) for name in EPISODE_FIELDS})
+
+
+def _failed(reasons: list[Any], slot: int) -> bool:
+    return len(reasons) > slot and reasons[slot] is not None and reasons[slot].code != "None"
+
+
+def _is_condition_failure(exc: TransactWriteError) -> bool:
+    reasons = [r for r in exc.cancellation_reasons if r is not None]
+    return bool(reasons) and all(
+        r.code in ("ConditionalCheckFailed", "TransactionConflict") for r in reasons
+    )

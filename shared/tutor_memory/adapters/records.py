@@ -1,0 +1,99 @@
+"""Plain-record form of episodes and annotations, shared by every store adapter.
+
+Stores keep the fields (not an opaque blob) so they stay queryable; reading a row rebuilds the
+episode exactly as sealed, and the chain check recomputes its hash from these fields. Reading
+never re-validates the text, so a tampered row is reported by verification, not rejected by
+the reader.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from tutor_memory.domain.annotations import Annotation, AnnotationKind
+from tutor_memory.domain.chain import format_time, parse_time
+from tutor_memory.domain.episodes import Episode, Kind, Pair, evidence_from_dict
+from tutor_memory.domain.errors import StoreError, ValidationError
+
+
+class CorruptRowError(StoreError):
+    """A stored row that no longer parses as an episode (e.g. edited evidence)."""
+
+    def __init__(self, seq: int, problem: str) -> None:
+        self.seq = seq
+        super().__init__(f"episode {seq} no longer parses: {problem}")
+
+
+def dumps(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def episode_to_record(ep: Episode) -> dict[str, Any]:
+    return {
+        "student_id": ep.pair.student_id,
+        "subject_id": ep.pair.subject_id,
+        "seq": ep.seq,
+        "episode_id": ep.episode_id,
+        "kind": ep.kind.value,
+        "at": format_time(ep.at),
+        "summary": ep.summary,
+        "text": ep.text,
+        "concepts": dumps(list(ep.concepts)),
+        "salience": ep.salience,
+        "evidence": dumps(ep.evidence.to_dict()),
+        "recalled_ids": dumps(list(ep.recalled_ids)),
+        "ref": ep.ref,
+        "idempotency_key": ep.idempotency_key,
+        "prev_hash": ep.prev_hash,
+        "hash": ep.hash,
+    }
+
+
+def episode_from_record(row: dict[str, Any]) -> Episode:
+    seq = int(row["seq"])
+    try:
+        kind = Kind(row["kind"])
+        evidence = evidence_from_dict(kind, json.loads(row["evidence"] or "{}"))
+        return Episode(
+            pair=Pair(row["student_id"], row["subject_id"]),
+            seq=seq,
+            episode_id=row["episode_id"],
+            kind=kind,
+            at=parse_time(row["at"]),
+            summary=row["summary"] or "",
+            text=row["text"] or "",
+            concepts=tuple(json.loads(row["concepts"] or "[]")),
+            salience=float(row["salience"]),
+            evidence=evidence,
+            recalled_ids=tuple(json.loads(row["recalled_ids"] or "[]")),
+            ref=row.get("ref"),
+            idempotency_key=row.get("idempotency_key"),
+            prev_hash=row["prev_hash"],
+            hash=row["hash"],
+        )
+    except (ValidationError, ValueError, KeyError, TypeError) as exc:
+        raise CorruptRowError(seq, str(exc)) from exc
+
+
+def annotation_to_record(a: Annotation) -> dict[str, Any]:
+    return {
+        "student_id": a.pair.student_id,
+        "subject_id": a.pair.subject_id,
+        "episode_id": a.episode_id,
+        "kind": a.kind.value,
+        "value": a.value,
+        "at": format_time(a.at),
+        "detail": a.detail,
+    }
+
+
+def annotation_from_record(row: dict[str, Any]) -> Annotation:
+    return Annotation(
+        pair=Pair(row["student_id"], row["subject_id"]),
+        episode_id=row["episode_id"],
+        kind=AnnotationKind(row["kind"]),
+        value=row["value"],
+        at=parse_time(row["at"]),
+        detail=row.get("detail") or "",
+    )

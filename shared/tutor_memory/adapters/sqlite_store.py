@@ -1,0 +1,368 @@
+"""The embedded default store: one SQLite file (WAL), or ``:memory:`` in tests.
+
+Appends run in one ``BEGIN IMMEDIATE`` transaction: the write lock is taken before the head is
+read, so two writers (threads or processes) can never seal against the same head. A file
+database gives each thread its own connection and lets SQLite's lock serialise them; an
+in-memory database has a single connection, serialised by a lock in this process.
+
+Schema changes are numbered migrations tracked in ``PRAGMA user_version``.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from tutor_memory.adapters.records import (
+    annotation_from_record,
+    annotation_to_record,
+    episode_from_record,
+    episode_to_record,
+)
+from tutor_memory.domain import constants as C
+from tutor_memory.domain.annotations import Annotation
+from tutor_memory.domain.chain import ChainHead, format_time, parse_time, seal, seq_of_id
+from tutor_memory.domain.episodes import Episode, NewEpisode, Pair
+from tutor_memory.domain.errors import NotFoundError, StoreError
+from tutor_memory.domain.files import FileRecord, FileVersion
+from tutor_memory.ports import AppendResult
+
+MIGRATIONS: tuple[str, ...] = (
+    # 1: the episode log, chain heads, annotations, the file registry
+    """
+    CREATE TABLE episodes (
+        student_id TEXT NOT NULL,
+        subject_id TEXT NOT NULL,
+        seq INTEGER NOT NULL,
+        episode_id TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        at TEXT NOT NULL,
+        summary TEXT NOT NULL,
+        text TEXT NOT NULL,
+        concepts TEXT NOT NULL,
+        salience REAL NOT NULL,
+        evidence TEXT NOT NULL,
+        recalled_ids TEXT NOT NULL,
+        ref TEXT,
+        idempotency_key TEXT,
+        prev_hash TEXT NOT NULL,
+        hash TEXT NOT NULL,
+        PRIMARY KEY (student_id, subject_id, seq)
+    ) WITHOUT ROWID;
+    CREATE UNIQUE INDEX episodes_by_idempotency_key
+        ON episodes (student_id, subject_id, idempotency_key)
+        WHERE idempotency_key IS NOT NULL;
+    CREATE TABLE chain_heads (
+        student_id TEXT NOT NULL,
+        subject_id TEXT NOT NULL,
+        seq INTEGER NOT NULL,
+        hash TEXT NOT NULL,
+        at TEXT NOT NULL,
+        PRIMARY KEY (student_id, subject_id)
+    ) WITHOUT ROWID;
+    CREATE TABLE annotations (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        student_id TEXT NOT NULL,
+        subject_id TEXT NOT NULL,
+        episode_id TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        value TEXT NOT NULL,
+        at TEXT NOT NULL,
+        detail TEXT NOT NULL
+    );
+    CREATE INDEX annotations_by_episode ON annotations (student_id, subject_id, episode_id);
+    CREATE TABLE files (
+        student_id TEXT NOT NULL,
+        subject_id TEXT NOT NULL,
+        file_id TEXT NOT NULL,
+        name TEXT NOT NULL,
+        removed_at TEXT,
+        PRIMARY KEY (student_id, subject_id, file_id)
+    ) WITHOUT ROWID;
+    CREATE TABLE file_versions (
+        student_id TEXT NOT NULL,
+        subject_id TEXT NOT NULL,
+        file_id TEXT NOT NULL,
+        version INTEGER NOT NULL,
+        fingerprint TEXT NOT NULL,
+        at TEXT NOT NULL,
+        PRIMARY KEY (student_id, subject_id, file_id, version)
+    ) WITHOUT ROWID;
+    """,
+)
+
+_EPISODE_COLUMNS = (
+    "student_id, subject_id, seq, episode_id, kind, at, summary, text, concepts, salience, "
+    "evidence, recalled_ids, ref, idempotency_key, prev_hash, hash"
+)
+
+
+class SqliteStore:
+    """:class:`tutor_memory.ports.EpisodeStore` on SQLite."""
+
+    def __init__(self, path: str | Path = ":memory:") -> None:
+        self.path = str(path)
+        self._memory = self.path == ":memory:"
+        self._local = threading.local()
+        self._lock = threading.RLock()
+        self._shared: sqlite3.Connection | None = None
+        if not self._memory:
+            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+        with self._connection() as conn:
+            self._migrate(conn)
+
+    # --- connections ------------------------------------------------------------------------
+
+    def _open(self) -> sqlite3.Connection:
+        conn = sqlite3.connect(
+            self.path, isolation_level=None, check_same_thread=not self._memory, timeout=30
+        )
+        conn.row_factory = sqlite3.Row
+        conn.execute(f"PRAGMA busy_timeout = {C.SQLITE_BUSY_TIMEOUT_MS}")
+        if not self._memory:
+            conn.execute("PRAGMA journal_mode = WAL")
+            conn.execute("PRAGMA synchronous = NORMAL")
+        return conn
+
+    @contextmanager
+    def _connection(self) -> Iterator[sqlite3.Connection]:
+        if self._memory:
+            with self._lock:
+                if self._shared is None:
+                    self._shared = self._open()
+                yield self._shared
+            return
+        conn = getattr(self._local, "conn", None)
+        if conn is None:
+            conn = self._local.conn = self._open()
+        yield conn
+
+    @contextmanager
+    def _write(self) -> Iterator[sqlite3.Connection]:
+        """One immediate transaction: the write lock is held from the first read to commit."""
+        with self._connection() as conn:
+            try:
+                conn.execute("BEGIN IMMEDIATE")
+            except sqlite3.OperationalError as exc:
+                raise StoreError(f"the store is busy or unavailable: {exc}") from exc
+            try:
+                yield conn
+            except BaseException:
+                conn.execute("ROLLBACK")
+                raise
+            conn.execute("COMMIT")
+
+    def _migrate(self, conn: sqlite3.Connection) -> None:
+        version = int(conn.execute("PRAGMA user_version").fetchone()[0])
+        for number, script in enumerate(MIGRATIONS[version:], start=version + 1):
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                for statement in script.split(";"):
+                    if statement.strip():
+                        conn.execute(statement)
+                conn.execute(f"PRAGMA user_version = {number}")
+            except BaseException:
+                conn.execute("ROLLBACK")
+                raise
+            conn.execute("COMMIT")
+
+    def close(self) -> None:
+        if self._shared is not None:
+            self._shared.close()
+            self._shared = None
+        conn = getattr(self._local, "conn", None)
+        if conn is not None:
+            conn.close()
+            self._local.conn = None
+
+    def schema_version(self) -> int:
+        with self._connection() as conn:
+            return int(conn.execute("PRAGMA user_version").fetchone()[0])
+
+    # --- episodes ---------------------------------------------------------------------------
+
+    def append(self, new: NewEpisode) -> AppendResult:
+        pair = new.pair
+        with self._write() as conn:
+            if new.idempotency_key is not None:
+                row = conn.execute(
+                    f"SELECT {_EPISODE_COLUMNS} FROM episodes WHERE student_id = ? "
+                    "AND subject_id = ? AND idempotency_key = ?",
+                    (pair.student_id, pair.subject_id, new.idempotency_key),
+                ).fetchone()
+                if row is not None:
+                    return AppendResult(episode_from_record(dict(row)), created=False)
+            episode = seal(new, self._head(conn, pair))
+            record = episode_to_record(episode)
+            conn.execute(
+                f"INSERT INTO episodes ({_EPISODE_COLUMNS}) VALUES "
+                f"({', '.join('?' * len(record))})",
+                tuple(record.values()),
+            )
+            conn.execute(
+                "INSERT INTO chain_heads (student_id, subject_id, seq, hash, at) "
+                "VALUES (?, ?, ?, ?, ?) ON CONFLICT (student_id, subject_id) "
+                "DO UPDATE SET seq = excluded.seq, hash = excluded.hash, at = excluded.at",
+                (pair.student_id, pair.subject_id, episode.seq, episode.hash, record["at"]),
+            )
+        return AppendResult(episode, created=True)
+
+    def _head(self, conn: sqlite3.Connection, pair: Pair) -> ChainHead | None:
+        row = conn.execute(
+            "SELECT seq, hash, at FROM chain_heads WHERE student_id = ? AND subject_id = ?",
+            (pair.student_id, pair.subject_id),
+        ).fetchone()
+        if row is None:
+            return None
+        return ChainHead(pair=pair, seq=row["seq"], hash=row["hash"], at=parse_time(row["at"]))
+
+    def head(self, pair: Pair) -> ChainHead | None:
+        with self._connection() as conn:
+            return self._head(conn, pair)
+
+    def _select(self, where: str, params: tuple[Any, ...]) -> list[Episode]:
+        with self._connection() as conn:
+            rows = conn.execute(
+                f"SELECT {_EPISODE_COLUMNS} FROM episodes WHERE {where}", params
+            ).fetchall()
+        return [episode_from_record(dict(r)) for r in rows]
+
+    def get(self, pair: Pair, episode_id: str) -> Episode | None:
+        seq = seq_of_id(episode_id)
+        if seq is None:
+            return None
+        found = self._select(
+            "student_id = ? AND subject_id = ? AND seq = ? AND episode_id = ?",
+            (pair.student_id, pair.subject_id, seq, episode_id),
+        )
+        return found[0] if found else None
+
+    def episodes(
+        self, pair: Pair, *, after_seq: int = 0, limit: int | None = None
+    ) -> list[Episode]:
+        return self._select(
+            "student_id = ? AND subject_id = ? AND seq > ? ORDER BY seq LIMIT ?",
+            (pair.student_id, pair.subject_id, after_seq, -1 if limit is None else limit),
+        )
+
+    def iter_episodes(self, pair: Pair, *, page_size: int = 500) -> Iterator[Episode]:
+        after = 0
+        while True:
+            page = self.episodes(pair, after_seq=after, limit=page_size)
+            yield from page
+            if len(page) < page_size:
+                return
+            after = page[-1].seq
+
+    def recent(self, pair: Pair, limit: int) -> list[Episode]:
+        return self._select(
+            "student_id = ? AND subject_id = ? ORDER BY seq DESC LIMIT ?",
+            (pair.student_id, pair.subject_id, limit),
+        )
+
+    # --- annotations ------------------------------------------------------------------------
+
+    def annotate(self, annotation: Annotation) -> None:
+        record = annotation_to_record(annotation)
+        with self._write() as conn:
+            conn.execute(
+                f"INSERT INTO annotations ({', '.join(record)}) "
+                f"VALUES ({', '.join('?' * len(record))})",
+                tuple(record.values()),
+            )
+
+    def annotations(self, pair: Pair, episode_id: str) -> list[Annotation]:
+        with self._connection() as conn:
+            rows = conn.execute(
+                "SELECT student_id, subject_id, episode_id, kind, value, at, detail "
+                "FROM annotations WHERE student_id = ? AND subject_id = ? AND episode_id = ? "
+                "ORDER BY at, id",
+                (pair.student_id, pair.subject_id, episode_id),
+            ).fetchall()
+        return [annotation_from_record(dict(r)) for r in rows]
+
+    # --- files ------------------------------------------------------------------------------
+
+    def register_file(
+        self, pair: Pair, file_id: str, name: str, fingerprint: str, at: datetime
+    ) -> tuple[FileRecord, bool]:
+        with self._write() as conn:
+            current = self._file(conn, pair, file_id)
+            if (
+                current is not None
+                and not current.removed
+                and current.current.fingerprint == fingerprint
+            ):
+                return current, False
+            version = 1 if current is None else current.current.version + 1
+            conn.execute(
+                "INSERT INTO files (student_id, subject_id, file_id, name, removed_at) "
+                "VALUES (?, ?, ?, ?, NULL) ON CONFLICT (student_id, subject_id, file_id) "
+                "DO UPDATE SET name = excluded.name, removed_at = NULL",
+                (pair.student_id, pair.subject_id, file_id, name),
+            )
+            conn.execute(
+                "INSERT INTO file_versions VALUES (?, ?, ?, ?, ?, ?)",
+                (pair.student_id, pair.subject_id, file_id, version, fingerprint, format_time(at)),
+            )
+            record = self._file(conn, pair, file_id)
+        assert record is not None
+        return record, True
+
+    def remove_file(self, pair: Pair, file_id: str, at: datetime) -> FileRecord:
+        with self._write() as conn:
+            if self._file(conn, pair, file_id) is None:
+                raise NotFoundError(f"no file {file_id!r} for {pair}")
+            conn.execute(
+                "UPDATE files SET removed_at = ? WHERE student_id = ? AND subject_id = ? "
+                "AND file_id = ? AND removed_at IS NULL",
+                (format_time(at), pair.student_id, pair.subject_id, file_id),
+            )
+            record = self._file(conn, pair, file_id)
+        assert record is not None
+        return record
+
+    def _file(self, conn: sqlite3.Connection, pair: Pair, file_id: str) -> FileRecord | None:
+        row = conn.execute(
+            "SELECT name, removed_at FROM files WHERE student_id = ? AND subject_id = ? "
+            "AND file_id = ?",
+            (pair.student_id, pair.subject_id, file_id),
+        ).fetchone()
+        if row is None:
+            return None
+        versions = conn.execute(
+            "SELECT version, fingerprint, at FROM file_versions WHERE student_id = ? "
+            "AND subject_id = ? AND file_id = ? ORDER BY version",
+            (pair.student_id, pair.subject_id, file_id),
+        ).fetchall()
+        return FileRecord(
+            pair=pair,
+            file_id=file_id,
+            name=row["name"],
+            versions=tuple(
+                FileVersion(v["version"], v["fingerprint"], parse_time(v["at"])) for v in versions
+            ),
+            removed_at=parse_time(row["removed_at"]) if row["removed_at"] else None,
+        )
+
+    def file(self, pair: Pair, file_id: str) -> FileRecord | None:
+        with self._connection() as conn:
+            return self._file(conn, pair, file_id)
+
+    def files(self, pair: Pair) -> list[FileRecord]:
+        with self._connection() as conn:
+            ids = [
+                r["file_id"]
+                for r in conn.execute(
+                    "SELECT file_id FROM files WHERE student_id = ? AND subject_id = ? "
+                    "ORDER BY file_id",
+                    (pair.student_id, pair.subject_id),
+                ).fetchall()
+            ]
+            records = [self._file(conn, pair, i) for i in ids]
+        return [r for r in records if r is not None]

@@ -1,0 +1,45 @@
+"""One number, one home.
+
+Every tuning number of the design lives here with its source: "article" for a figure the source
+design gives (SPEC.md restates it), "ours" for a figure the article leaves open and we chose.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+# --- Salience, fixed at write time (SPEC §2) -------------------------------------------------
+# The article gives question, check passed, check missed and taught; the rest are ours, chosen
+# so that graded evidence (quiz) sits with checks, an answer sits just above the question that
+# asked for it, a file arrival is background, and a nightly summary sits in the middle.
+SALIENCE: Final[dict[str, float]] = {
+    "question": 0.35,  # article
+    "check_passed": 0.6,  # article
+    "check_missed": 0.7,  # article
+    "taught": 0.85,  # article: the only memory a person explicitly asked to keep
+    "answer": 0.4,  # ours
+    "quiz": 0.6,  # ours: graded like a check
+    "file": 0.3,  # ours
+    "consolidation": 0.5,  # ours
+}
+
+# --- Episode limits (ours) -------------------------------------------------------------------
+MAX_TEXT_CHARS: Final = 20_000  # ours: a long tutor answer fits; a pasted book does not
+MAX_SUMMARY_CHARS: Final = 200  # ours: "one line"
+MAX_CONCEPTS_PER_EPISODE: Final = 32  # ours
+MAX_CONCEPT_CHARS: Final = 120  # ours
+MAX_REF_CHARS: Final = 256  # ours
+MAX_IDEMPOTENCY_KEY_CHARS: Final = 128  # ours
+MAX_RECALLED_IDS: Final = 200  # ours
+MAX_NOTE_CHARS: Final = 2_000  # ours: taught notes, evaluation texts, check topics
+MAX_ID_CHARS: Final = 128  # ours: student, subject and file ids (they end up in keys)
+
+# Fractions (salience, predicted mastery, quiz scores) are rounded to this many decimals when an
+# episode is validated, so that every backend stores and hashes the same number (ours).
+FRACTION_DECIMALS: Final = 4
+
+# --- Appending under contention (ours) -------------------------------------------------------
+APPEND_MAX_ATTEMPTS: Final = 64  # DynamoDB: conditional-transaction retries before giving up
+APPEND_BACKOFF_BASE_S: Final = 0.005  # first backoff; doubles each try, full jitter
+APPEND_BACKOFF_CAP_S: Final = 0.1  # small, so a writer that lost often is not starved by newcomers
+SQLITE_BUSY_TIMEOUT_MS: Final = 30_000  # how long a writer waits for another's transaction

@@ -1,0 +1,472 @@
+"""Episodes: the append-only log of what happened between the tutor and one student (SPEC §2).
+
+A caller builds a :class:`NewEpisode` (validated on construction: a bad field raises
+:class:`ValidationError` naming it, before anything is written); a store seals it into an
+:class:`Episode` with its sequence number and hashes (see :mod:`tutor_memory.domain.chain`).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from enum import StrEnum
+from typing import Any, ClassVar, Literal, TypeAlias
+
+from tutor_memory.domain import constants as C
+from tutor_memory.domain.errors import ValidationError
+
+_ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._@-]*$")
+
+
+class Kind(StrEnum):
+    QUESTION = "question"
+    ANSWER = "answer"
+    CHECK = "check"
+    QUIZ = "quiz"
+    FILE = "file"
+    TAUGHT = "taught"
+    CONSOLIDATION = "consolidation"
+
+
+def parse_kind(value: object) -> Kind:
+    try:
+        return Kind(str(value))
+    except ValueError:
+        allowed = ", ".join(k.value for k in Kind)
+        raise ValidationError(
+            "kind", f"unknown kind {value!r}; expected one of {allowed}"
+        ) from None
+
+
+def check_id(field_name: str, value: object) -> str:
+    """Ids end up in table keys and object keys, so they are short and plain ASCII."""
+    if not isinstance(value, str) or not value:
+        raise ValidationError(field_name, "must be a non-empty string")
+    if len(value) > C.MAX_ID_CHARS:
+        raise ValidationError(field_name, f"must be at most {C.MAX_ID_CHARS} characters")
+    if not _ID_RE.match(value):
+        raise ValidationError(
+            field_name, "may contain only letters A-Z a-z, digits and . _ @ - (not first)"
+        )
+    return value
+
+
+@dataclass(frozen=True, order=True)
+class Pair:
+    """One student in one subject: the scope of every read and write."""
+
+    student_id: str
+    subject_id: str
+
+    def __post_init__(self) -> None:
+        check_id("student_id", self.student_id)
+        check_id("subject_id", self.subject_id)
+
+    def __str__(self) -> str:
+        return f"{self.student_id}/{self.subject_id}"
+
+
+# --- small validators -------------------------------------------------------------------------
+
+
+def clean_text(field_name: str, value: object, *, limit: int, required: bool = True) -> str:
+    """NFC-normalised text within a limit. NFC makes the same visible text hash the same."""
+    if value is None:
+        value = ""
+    if not isinstance(value, str):
+        raise ValidationError(field_name, "must be a string")
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        raise ValidationError(field_name, "is not valid Unicode text") from None
+    text = unicodedata.normalize("NFC", value)
+    if required and not text.strip():
+        raise ValidationError(field_name, "must not be empty")
+    if len(text) > limit:
+        raise ValidationError(field_name, f"is {len(text)} characters; the limit is {limit}")
+    return text
+
+
+def fraction(field_name: str, value: object) -> float:
+    """A number in [0, 1], rounded so every backend stores and hashes the same value."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise ValidationError(field_name, "must be a number between 0 and 1")
+    number = float(value)
+    if not 0.0 <= number <= 1.0:  # also rejects NaN
+        raise ValidationError(field_name, f"must be between 0 and 1 (got {value})")
+    return round(number, C.FRACTION_DECIMALS)
+
+
+def non_negative(field_name: str, value: object) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise ValidationError(field_name, "must be a number")
+    number = float(value)
+    if not number >= 0.0 or number == float("inf"):
+        raise ValidationError(field_name, f"must be a finite number >= 0 (got {value})")
+    return round(number, C.FRACTION_DECIMALS)
+
+
+def utc_timestamp(field_name: str, value: object) -> datetime:
+    if not isinstance(value, datetime):
+        raise ValidationError(field_name, "must be a datetime")
+    if value.tzinfo is None or value.utcoffset() is None:
+        raise ValidationError(field_name, "must carry a time zone (naive times are ambiguous)")
+    return value.astimezone(UTC)
+
+
+def string_list(field_name: str, values: object, *, limit: int, item_limit: int) -> tuple[str, ...]:
+    if values is None:
+        return ()
+    if isinstance(values, str) or not isinstance(values, Sequence):
+        raise ValidationError(field_name, "must be a list of strings")
+    out: list[str] = []
+    for i, item in enumerate(values):
+        text = clean_text(f"{field_name}[{i}]", item, limit=item_limit).strip()
+        if text not in out:
+            out.append(text)
+    if len(out) > limit:
+        raise ValidationError(field_name, f"has {len(out)} items; the limit is {limit}")
+    return tuple(out)
+
+
+# --- evidence, one type per kind --------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class NoEvidence:
+    kind_name: ClassVar[str] = "none"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {}
+
+
+@dataclass(frozen=True)
+class AnswerEvidence:
+    """The file and page an answer cited, stamped with the file's fingerprint at that moment."""
+
+    file_id: str | None = None
+    page: int | None = None
+    fingerprint: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.file_id is not None:
+            check_id("evidence.file_id", self.file_id)
+        if self.page is not None and (
+            isinstance(self.page, bool) or not isinstance(self.page, int) or self.page < 1
+        ):
+            raise ValidationError("evidence.page", "must be a whole number >= 1")
+        if self.fingerprint is not None:
+            check_fingerprint("evidence.fingerprint", self.fingerprint)
+        if self.file_id is None and (self.page is not None or self.fingerprint is not None):
+            raise ValidationError("evidence.file_id", "is required when a page or fingerprint is")
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"file_id": self.file_id, "page": self.page, "fingerprint": self.fingerprint}
+
+
+Verdict: TypeAlias = Literal["right", "wrong"]
+
+
+@dataclass(frozen=True)
+class CheckEvidence:
+    """A check: its topic, the verdict, the tutor's evaluation, the mastery it predicted before."""
+
+    topic: str
+    verdict: Verdict
+    evaluation: str = ""
+    predicted_mastery: float | None = None
+
+    def __post_init__(self) -> None:
+        object.__setattr__(
+            self, "topic", clean_text("evidence.topic", self.topic, limit=C.MAX_NOTE_CHARS)
+        )
+        if self.verdict not in ("right", "wrong"):
+            raise ValidationError("evidence.verdict", "must be 'right' or 'wrong'")
+        object.__setattr__(
+            self,
+            "evaluation",
+            clean_text(
+                "evidence.evaluation", self.evaluation, limit=C.MAX_NOTE_CHARS, required=False
+            ),
+        )
+        if self.predicted_mastery is not None:
+            object.__setattr__(
+                self,
+                "predicted_mastery",
+                fraction("evidence.predicted_mastery", self.predicted_mastery),
+            )
+
+    @property
+    def passed(self) -> bool:
+        return self.verdict == "right"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "topic": self.topic,
+            "verdict": self.verdict,
+            "evaluation": self.evaluation,
+            "predicted_mastery": self.predicted_mastery,
+        }
+
+
+@dataclass(frozen=True)
+class QuizEvidence:
+    score: float
+    maximum: float
+    topics: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        score = non_negative("evidence.score", self.score)
+        maximum = non_negative("evidence.maximum", self.maximum)
+        if maximum == 0:
+            raise ValidationError("evidence.maximum", "must be greater than 0")
+        if score > maximum:
+            raise ValidationError("evidence.score", f"({score}) exceeds the maximum ({maximum})")
+        object.__setattr__(self, "score", score)
+        object.__setattr__(self, "maximum", maximum)
+        object.__setattr__(
+            self,
+            "topics",
+            string_list(
+                "evidence.topics",
+                self.topics,
+                limit=C.MAX_CONCEPTS_PER_EPISODE,
+                item_limit=C.MAX_CONCEPT_CHARS,
+            ),
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"score": self.score, "maximum": self.maximum, "topics": list(self.topics)}
+
+
+@dataclass(frozen=True)
+class FileEvidence:
+    file_id: str
+    name: str
+    fingerprint: str
+
+    def __post_init__(self) -> None:
+        check_id("evidence.file_id", self.file_id)
+        object.__setattr__(
+            self, "name", clean_text("evidence.name", self.name, limit=C.MAX_CONCEPT_CHARS * 2)
+        )
+        check_fingerprint("evidence.fingerprint", self.fingerprint)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"file_id": self.file_id, "name": self.name, "fingerprint": self.fingerprint}
+
+
+@dataclass(frozen=True)
+class TaughtEvidence:
+    note: str
+
+    def __post_init__(self) -> None:
+        object.__setattr__(
+            self, "note", clean_text("evidence.note", self.note, limit=C.MAX_NOTE_CHARS)
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"note": self.note}
+
+
+@dataclass(frozen=True)
+class ConsolidationEvidence:
+    """What one day held, written by the nightly loop (SPEC §10)."""
+
+    day: str  # YYYY-MM-DD in the student's time zone
+    counts: Mapping[str, int] = field(default_factory=dict)
+    checks_right: int = 0
+    checks_wrong: int = 0
+    topics: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.day, str) or not re.fullmatch(r"\d{4}-\d{2}-\d{2}", self.day):
+            raise ValidationError("evidence.day", "must be a date YYYY-MM-DD")
+        counts = dict(self.counts)
+        for name, count in counts.items():
+            parse_kind(name)
+            if isinstance(count, bool) or not isinstance(count, int) or count < 0:
+                raise ValidationError(f"evidence.counts.{name}", "must be a whole number >= 0")
+        object.__setattr__(self, "counts", dict(sorted(counts.items())))
+        for name in ("checks_right", "checks_wrong"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                raise ValidationError(f"evidence.{name}", "must be a whole number >= 0")
+        object.__setattr__(
+            self,
+            "topics",
+            string_list("evidence.topics", self.topics, limit=64, item_limit=C.MAX_CONCEPT_CHARS),
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "day": self.day,
+            "counts": dict(self.counts),
+            "checks_right": self.checks_right,
+            "checks_wrong": self.checks_wrong,
+            "topics": list(self.topics),
+        }
+
+
+Evidence: TypeAlias = (
+    NoEvidence
+    | AnswerEvidence
+    | CheckEvidence
+    | QuizEvidence
+    | FileEvidence
+    | TaughtEvidence
+    | ConsolidationEvidence
+)
+
+EVIDENCE_TYPES: dict[Kind, type[Any]] = {
+    Kind.QUESTION: NoEvidence,
+    Kind.ANSWER: AnswerEvidence,
+    Kind.CHECK: CheckEvidence,
+    Kind.QUIZ: QuizEvidence,
+    Kind.FILE: FileEvidence,
+    Kind.TAUGHT: TaughtEvidence,
+    Kind.CONSOLIDATION: ConsolidationEvidence,
+}
+
+
+def check_fingerprint(field_name: str, value: object) -> str:
+    if not isinstance(value, str) or not re.fullmatch(r"[0-9a-f]{64}", value):
+        raise ValidationError(field_name, "must be a sha256 hex digest (64 lowercase hex digits)")
+    return value
+
+
+def evidence_from_dict(kind: Kind, data: Mapping[str, Any] | None) -> Evidence:
+    """Build the typed evidence of a kind from plain data (an API body, a stored row)."""
+    data = dict(data or {})
+    cls = EVIDENCE_TYPES[kind]
+    if cls is NoEvidence:
+        if any(v not in (None, "", [], {}) for v in data.values()):
+            raise ValidationError("evidence", f"a {kind.value} carries no evidence")
+        return NoEvidence()
+    allowed = set(cls.__dataclass_fields__)
+    unknown = sorted(set(data) - allowed)
+    if unknown:
+        raise ValidationError(f"evidence.{unknown[0]}", f"is not a field of {kind.value} evidence")
+    missing = [
+        name
+        for name, spec in cls.__dataclass_fields__.items()
+        if name not in data
+        and spec.default is spec.default_factory  # both MISSING: the field is required
+    ]
+    if missing:
+        raise ValidationError(f"evidence.{missing[0]}", f"is required for a {kind.value}")
+    if "topics" in data and isinstance(data["topics"], list):
+        data["topics"] = tuple(data["topics"])
+    evidence: Evidence = cls(**data)
+    return evidence
+
+
+def default_salience(kind: Kind, evidence: Evidence) -> float:
+    if isinstance(evidence, CheckEvidence):
+        return C.SALIENCE["check_passed" if evidence.passed else "check_missed"]
+    return C.SALIENCE[kind.value]
+
+
+def summarise(text: str) -> str:
+    """The default one-line summary: the first line, cut to the limit with an ellipsis."""
+    first = next((line.strip() for line in text.splitlines() if line.strip()), "")
+    first = " ".join(first.split())
+    if len(first) <= C.MAX_SUMMARY_CHARS:
+        return first
+    return first[: C.MAX_SUMMARY_CHARS - 1].rstrip() + "…"
+
+
+@dataclass(frozen=True)
+class NewEpisode:
+    """An episode as a caller proposes it. Validated on construction; nothing is stored yet."""
+
+    pair: Pair
+    kind: Kind
+    text: str
+    at: datetime
+    summary: str = ""
+    concepts: tuple[str, ...] = ()
+    salience: float | None = None
+    evidence: Evidence = field(default_factory=NoEvidence)
+    recalled_ids: tuple[str, ...] = ()
+    ref: str | None = None
+    idempotency_key: str | None = None
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.pair, Pair):
+            raise ValidationError("pair", "must be a Pair")
+        kind = parse_kind(self.kind)
+        object.__setattr__(self, "kind", kind)
+        object.__setattr__(self, "text", clean_text("text", self.text, limit=C.MAX_TEXT_CHARS))
+        object.__setattr__(self, "at", utc_timestamp("at", self.at))
+        summary = clean_text("summary", self.summary, limit=C.MAX_SUMMARY_CHARS, required=False)
+        if "\n" in summary.strip():
+            raise ValidationError("summary", "must be one line")
+        object.__setattr__(self, "summary", summary.strip() or summarise(self.text))
+        object.__setattr__(
+            self,
+            "concepts",
+            string_list(
+                "concepts",
+                self.concepts,
+                limit=C.MAX_CONCEPTS_PER_EPISODE,
+                item_limit=C.MAX_CONCEPT_CHARS,
+            ),
+        )
+        expected = EVIDENCE_TYPES[kind]
+        if not isinstance(self.evidence, expected):
+            raise ValidationError(
+                "evidence",
+                f"a {kind.value} needs {expected.__name__}, not {type(self.evidence).__name__}",
+            )
+        salience = (
+            default_salience(kind, self.evidence)
+            if self.salience is None
+            else fraction("salience", self.salience)
+        )
+        object.__setattr__(self, "salience", salience)
+        recalled = string_list(
+            "recalled_ids", self.recalled_ids, limit=C.MAX_RECALLED_IDS, item_limit=C.MAX_ID_CHARS
+        )
+        if recalled and kind is not Kind.ANSWER:
+            raise ValidationError("recalled_ids", "only an answer carries recalled memory ids")
+        object.__setattr__(self, "recalled_ids", recalled)
+        if self.ref is not None:
+            object.__setattr__(self, "ref", clean_text("ref", self.ref, limit=C.MAX_REF_CHARS))
+        if self.idempotency_key is not None:
+            object.__setattr__(
+                self,
+                "idempotency_key",
+                clean_text(
+                    "idempotency_key", self.idempotency_key, limit=C.MAX_IDEMPOTENCY_KEY_CHARS
+                ),
+            )
+
+    @property
+    def salience_value(self) -> float:
+        assert self.salience is not None  # set in __post_init__
+        return self.salience
+
+
+@dataclass(frozen=True)
+class Episode:
+    """A sealed episode: what the log stores. Never edited after it is written."""
+
+    pair: Pair
+    seq: int
+    episode_id: str
+    kind: Kind
+    at: datetime
+    summary: str
+    text: str
+    concepts: tuple[str, ...]
+    salience: float
+    evidence: Evidence
+    recalled_ids: tuple[str, ...]
+    ref: str | None
+    idempotency_key: str | None
+    prev_hash: str
+    hash: str

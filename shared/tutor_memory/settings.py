@@ -1,0 +1,102 @@
+"""Configuration, read once from ``TUTOR_MEMORY_*`` variables and validated.
+
+Nothing here runs at import time: :func:`Settings.from_env` is called by bootstrap (or a test)
+with the environment it should read. A bad value raises :class:`SettingsError` naming the
+variable, what is wrong, and what would be accepted.
+
+=====================================  ========================================================
+variable                               meaning (default)
+=====================================  ========================================================
+``TUTOR_MEMORY_BACKEND``               ``sqlite`` (embedded default) or ``dynamodb``
+``TUTOR_MEMORY_HOME``                  folder of the embedded store (``./.tutor-memory``)
+``TUTOR_MEMORY_SQLITE_PATH``           the SQLite file (``<home>/memory.db``)
+``TUTOR_MEMORY_TABLE_NAME``            DynamoDB table (``tutor-memory``)
+``TUTOR_MEMORY_AWS_REGION``            AWS region (``AWS_REGION``, else ``us-east-1``)
+``TUTOR_MEMORY_DYNAMODB_ENDPOINT``     a DynamoDB endpoint URL for local stacks (none)
+``TUTOR_MEMORY_TIMEZONE``              the students' time zone, IANA name (``UTC``)
+=====================================  ========================================================
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+PREFIX = "TUTOR_MEMORY_"
+BACKENDS = ("sqlite", "dynamodb")
+_TABLE_RE = re.compile(r"^[A-Za-z0-9_.-]{3,255}$")
+_REGION_RE = re.compile(r"^[a-z]{2}(-[a-z]+)+-\d$")
+
+
+class SettingsError(ValueError):
+    def __init__(self, variable: str, problem: str) -> None:
+        self.variable = variable
+        super().__init__(f"{variable}: {problem}")
+
+
+@dataclass(frozen=True)
+class Settings:
+    backend: Literal["sqlite", "dynamodb"] = "sqlite"
+    home: Path = Path(".tutor-memory")
+    sqlite_path: Path = Path(".tutor-memory/memory.db")
+    table_name: str = "tutor-memory"
+    aws_region: str = "us-east-1"
+    dynamodb_endpoint: str | None = None
+    timezone: str = "UTC"
+
+    @classmethod
+    def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
+        env = dict(os.environ if environ is None else environ)
+
+        def get(name: str) -> str | None:
+            value = env.get(PREFIX + name)
+            return value.strip() if value is not None and value.strip() else None
+
+        backend = (get("BACKEND") or "sqlite").lower()
+        if backend not in BACKENDS:
+            raise SettingsError(
+                PREFIX + "BACKEND", f"must be one of {', '.join(BACKENDS)} (got {backend!r})"
+            )
+        home = Path(get("HOME") or ".tutor-memory")
+        sqlite_path = Path(get("SQLITE_PATH") or home / "memory.db")
+        if sqlite_path.exists() and sqlite_path.is_dir():
+            raise SettingsError(PREFIX + "SQLITE_PATH", f"{sqlite_path} is a folder, not a file")
+
+        table_name = get("TABLE_NAME") or "tutor-memory"
+        if not _TABLE_RE.match(table_name):
+            raise SettingsError(
+                PREFIX + "TABLE_NAME",
+                f"must be 3-255 characters of letters, digits, '_', '-', '.' (got {table_name!r})",
+            )
+        region = get("AWS_REGION") or env.get("AWS_REGION") or "us-east-1"
+        if not _REGION_RE.match(region):
+            raise SettingsError(
+                PREFIX + "AWS_REGION", f"is not an AWS region name like eu-west-1 (got {region!r})"
+            )
+        endpoint = get("DYNAMODB_ENDPOINT")
+        if endpoint is not None and not re.match(r"^https?://[^\s/]+", endpoint):
+            raise SettingsError(
+                PREFIX + "DYNAMODB_ENDPOINT", f"must be an http(s) URL (got {endpoint!r})"
+            )
+        timezone = get("TIMEZONE") or "UTC"
+        try:
+            ZoneInfo(timezone)
+        except (ZoneInfoNotFoundError, ValueError):
+            raise SettingsError(
+                PREFIX + "TIMEZONE",
+                f"is not an IANA time zone such as Asia/Jakarta (got {timezone!r})",
+            ) from None
+        return cls(
+            backend=backend,  # type: ignore[arg-type]
+            home=home,
+            sqlite_path=sqlite_path,
+            table_name=table_name,
+            aws_region=region,
+            dynamodb_endpoint=endpoint,
+            timezone=timezone,
+        )

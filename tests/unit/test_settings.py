@@ -1,0 +1,59 @@
+"""Settings: read once from TUTOR_MEMORY_* variables; a bad value names its variable."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tutor_memory.adapters.sqlite_store import SqliteStore
+from tutor_memory.bootstrap import build_store
+from tutor_memory.settings import Settings, SettingsError
+
+
+def test_the_default_is_the_embedded_store_in_the_working_folder() -> None:
+    settings = Settings.from_env({})
+    assert settings.backend == "sqlite"
+    assert settings.sqlite_path == Path(".tutor-memory/memory.db")
+    assert settings.timezone == "UTC"
+
+
+def test_the_home_folder_moves_the_embedded_store(tmp_path: Path) -> None:
+    settings = Settings.from_env({"TUTOR_MEMORY_HOME": str(tmp_path / "tm")})
+    assert settings.sqlite_path == tmp_path / "tm" / "memory.db"
+    store = build_store(settings)
+    assert isinstance(store, SqliteStore)
+    assert (tmp_path / "tm" / "memory.db").exists()
+
+
+@pytest.mark.parametrize(
+    ("variable", "value", "message"),
+    [
+        ("TUTOR_MEMORY_BACKEND", "mongo", "must be one of sqlite, dynamodb"),
+        ("TUTOR_MEMORY_TABLE_NAME", "a b", "must be 3-255 characters"),
+        ("TUTOR_MEMORY_AWS_REGION", "moon", "is not an AWS region name"),
+        ("TUTOR_MEMORY_DYNAMODB_ENDPOINT", "localhost:8000", "must be an http(s) URL"),
+        ("TUTOR_MEMORY_TIMEZONE", "Mars/Olympus", "is not an IANA time zone"),
+    ],
+)
+def test_a_bad_variable_is_named_with_what_is_wrong(
+    variable: str, value: str, message: str
+) -> None:
+    with pytest.raises(SettingsError) as caught:
+        Settings.from_env({variable: value})
+    assert caught.value.variable == variable
+    assert str(caught.value).startswith(f"{variable}: {message}")
+    assert repr(value) in str(caught.value)
+
+
+def test_the_cloud_backend_is_configured_from_the_environment() -> None:
+    settings = Settings.from_env(
+        {
+            "TUTOR_MEMORY_BACKEND": "DynamoDB",
+            "TUTOR_MEMORY_TABLE_NAME": "tm-prod",
+            "AWS_REGION": "eu-west-1",
+            "TUTOR_MEMORY_TIMEZONE": "Asia/Karachi",
+        }
+    )
+    assert (settings.backend, settings.table_name) == ("dynamodb", "tm-prod")
+    assert (settings.aws_region, settings.timezone) == ("eu-west-1", "Asia/Karachi")

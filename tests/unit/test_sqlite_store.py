@@ -1,0 +1,45 @@
+"""What only the embedded store has: migrations, reopening a file, the in-memory lock."""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+from pathlib import Path
+
+from tutor_memory.adapters.sqlite_store import MIGRATIONS, SqliteStore
+from tutor_memory.domain.episodes import Pair
+from tutor_memory.ports import FixedClock
+from tutor_memory.service import TutorMemory
+
+
+def test_a_new_file_is_migrated_to_the_latest_schema_in_wal_mode(tmp_path: Path) -> None:
+    store = SqliteStore(tmp_path / "m.db")
+    assert store.schema_version() == len(MIGRATIONS)
+    mode = sqlite3.connect(tmp_path / "m.db").execute("PRAGMA journal_mode").fetchone()[0]
+    assert mode == "wal"
+
+
+def test_reopening_a_file_keeps_the_chain(tmp_path: Path, pair: Pair, clock: FixedClock) -> None:
+    first = TutorMemory(SqliteStore(tmp_path / "m.db"), clock)
+    first.record(pair, "question", "What is a cell?")
+    first.record(pair, "question", "¿Qué es la ósmosis?")
+    again = TutorMemory(SqliteStore(tmp_path / "m.db"), clock)
+    assert again.store.schema_version() == len(MIGRATIONS)
+    assert [e.text for e in again.history(pair)] == ["What is a cell?", "¿Qué es la ósmosis?"]
+    assert again.verify_chain(pair).intact
+
+
+def test_an_in_memory_store_serialises_threads(pair: Pair) -> None:
+    memory = TutorMemory(SqliteStore(":memory:"))
+
+    def writer(n: int) -> None:
+        for i in range(25):
+            memory.record(pair, "question", f"{n}-{i}")
+
+    threads = [threading.Thread(target=writer, args=(n,)) for n in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    report = memory.verify_chain(pair)
+    assert report.intact and report.episodes == 100
