@@ -6,15 +6,19 @@ Every store method is scoped to one pair: no read ever returns another pair's ro
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Protocol
+
+import numpy as np
+from numpy.typing import NDArray
 
 from tutor_memory.domain.annotations import Annotation
 from tutor_memory.domain.chain import ChainHead
 from tutor_memory.domain.episodes import Episode, NewEpisode, Pair
 from tutor_memory.domain.files import FileRecord
+from tutor_memory.domain.timewindow import TimeWindow
 
 
 class Clock(Protocol):
@@ -84,3 +88,87 @@ class EpisodeStore(Protocol):
     def file(self, pair: Pair, file_id: str) -> FileRecord | None: ...
 
     def files(self, pair: Pair) -> list[FileRecord]: ...
+
+
+# --- embeddings -------------------------------------------------------------------------------
+
+Vectors = NDArray[np.float32]  # shape (n, dimension), each row L2-normalised
+
+
+@dataclass(frozen=True)
+class EmbedderProfile:
+    """What the rest of the system may assume about one embedding model.
+
+    Every threshold that depends on the model lives here, never as a bare number elsewhere:
+    cosines are not comparable across models (E5's are compressed into ~0.8–0.9).
+    """
+
+    name: str
+    dimension: int
+    concept_merge_threshold: float  # cosine above which two concept names are one concept
+
+
+class Embedder(Protocol):
+    @property
+    def profile(self) -> EmbedderProfile: ...
+
+    def embed_queries(self, texts: Sequence[str]) -> Vectors:
+        """Texts that ask (a student's question): E5's ``query:`` side."""
+        ...
+
+    def embed_passages(self, texts: Sequence[str]) -> Vectors:
+        """Texts that are stored and found (episodes, concept gists): E5's ``passage:`` side."""
+        ...
+
+
+# --- the search index of episodes (lexical and semantic pools) --------------------------------
+
+
+@dataclass(frozen=True)
+class IndexedEpisode:
+    """What the index keeps of an episode. ``terms`` are the domain's analysed tokens
+    (normalised, stemmed, stopwords dropped), space-separated, so that every backend matches
+    exactly the same words; ``vector`` is the passage embedding, computed once at write time."""
+
+    pair: Pair
+    episode_id: str
+    seq: int
+    kind: str
+    at: datetime
+    terms: str
+    vector: Sequence[float] | None
+
+
+@dataclass(frozen=True)
+class SearchHit:
+    episode_id: str
+    seq: int
+    score: float  # lexical: BM25 over `terms`; semantic: cosine similarity
+
+
+class EpisodeIndex(Protocol):
+    """The lexical and semantic pools. Every query is scoped to one pair *inside* the query
+    (a pre-filter), never filtered afterwards."""
+
+    def add(self, docs: Sequence[IndexedEpisode]) -> None:
+        """Index (or re-index) episodes, in bulk where the backend allows."""
+        ...
+
+    def search(
+        self,
+        pair: Pair,
+        *,
+        terms: Sequence[str],
+        vector: Sequence[float] | None,
+        lexical_limit: int,
+        k: int,
+        window: TimeWindow | None = None,
+    ) -> tuple[list[SearchHit], list[SearchHit]]:
+        """(lexical hits for any of ``terms``, the ``k`` nearest by ``vector``), best first,
+        in as few round trips as the backend allows. Empty terms or no vector: that list is
+        empty."""
+        ...
+
+    def delete_pair(self, pair: Pair) -> int:
+        """Remove every document of a pair; returns how many were removed."""
+        ...
