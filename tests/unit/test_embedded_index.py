@@ -1,0 +1,140 @@
+"""The embedded index: lexical (FTS5 BM25) and semantic (exact cosine) pools, scoped to a pair."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import numpy as np
+import pytest
+
+from tutor_memory.adapters.embedded_index import EmbeddedIndex
+from tutor_memory.domain.episodes import Pair
+from tutor_memory.domain.errors import StoreError
+from tutor_memory.domain.timewindow import TimeWindow
+from tutor_memory.ports import IndexedEpisode
+
+A = Pair("student-1", "biology")
+B = Pair("student-2", "biology")
+T0 = datetime(2026, 3, 1, tzinfo=UTC)
+
+
+def unit(*values: float) -> list[float]:
+    v = np.asarray(values, dtype=np.float32)
+    return list(v / np.linalg.norm(v))
+
+
+def doc(
+    pair: Pair, seq: int, terms: str, vector: list[float] | None, days: int = 0
+) -> IndexedEpisode:
+    return IndexedEpisode(
+        pair, f"e{seq}-{seq:012x}", seq, "question", T0 + timedelta(days=days), terms, vector
+    )
+
+
+@pytest.fixture
+def index() -> EmbeddedIndex:
+    idx = EmbeddedIndex()
+    idx.add(
+        [
+            doc(A, 1, "cell nucleus", unit(1, 0, 0), days=0),
+            doc(A, 2, "osmosis water membrane", unit(0, 1, 0), days=30),
+            doc(A, 3, "cell cell wall", unit(0.9, 0.1, 0), days=60),
+            doc(A, 4, "ماء خليه", unit(0, 0.8, 0.2), days=90),
+            doc(B, 1, "cell nucleus", unit(1, 0, 0), days=0),
+            doc(B, 2, "osmosis water membrane", unit(0, 1, 0), days=30),
+        ]
+    )
+    return idx
+
+
+def ids(hits: list) -> list[int]:  # type: ignore[type-arg]
+    return [h.seq for h in hits]
+
+
+def test_lexical_finds_episodes_sharing_a_term_and_only_in_the_pair(index: EmbeddedIndex) -> None:
+    lexical, semantic = index.search(A, terms=["osmosis"], vector=None, lexical_limit=10, k=5)
+    assert ids(lexical) == [2] and semantic == []
+    lexical_b, _ = index.search(B, terms=["osmosis"], vector=None, lexical_limit=10, k=5)
+    assert ids(lexical_b) == [2]
+    assert {h.episode_id for h in lexical_b} == {"e2-000000000002"}
+
+
+def test_a_rarer_word_weighs_more_than_a_common_one(index: EmbeddedIndex) -> None:
+    lexical, _ = index.search(A, terms=["cell", "nucleus"], vector=None, lexical_limit=10, k=0)
+    assert ids(lexical)[0] == 1  # has the rare "nucleus" as well as "cell"
+    assert set(ids(lexical)) == {1, 3}
+    assert lexical[0].score > lexical[1].score > 0
+
+
+def test_arabic_and_accented_terms_match_as_the_domain_folded_them(index: EmbeddedIndex) -> None:
+    """Folding (harakat, alef forms) is the domain analyser's job; the index matches its terms,
+    and FTS5 also folds Latin accents."""
+    assert ids(index.search(A, terms=["خليه"], vector=None, lexical_limit=10, k=0)[0]) == [4]
+    index.add([doc(A, 5, "célula", None, days=100)])
+    assert ids(index.search(A, terms=["celula"], vector=None, lexical_limit=10, k=0)[0]) == [5]
+
+
+def test_terms_cannot_be_read_as_query_syntax(index: EmbeddedIndex) -> None:
+    lexical, _ = index.search(
+        A, terms=['"', "AND", "NEAR(", "cel*"], vector=None, lexical_limit=10, k=0
+    )
+    assert lexical == []
+
+
+def test_semantic_is_the_exact_cosine_order(index: EmbeddedIndex) -> None:
+    query = unit(1, 0.2, 0)
+    _, semantic = index.search(A, terms=[], vector=query, lexical_limit=0, k=3)
+    stored = {1: unit(1, 0, 0), 2: unit(0, 1, 0), 3: unit(0.9, 0.1, 0), 4: unit(0, 0.8, 0.2)}
+    expected = sorted(stored, key=lambda s: -float(np.dot(stored[s], query)))[:3]
+    assert ids(semantic) == expected
+    for hit in semantic:
+        assert hit.score == pytest.approx(float(np.dot(stored[hit.seq], query)), abs=1e-6)
+
+
+def test_a_window_filters_before_ranking(index: EmbeddedIndex) -> None:
+    march = TimeWindow(T0 + timedelta(days=25), T0 + timedelta(days=65), "window")
+    lexical, semantic = index.search(
+        A, terms=["cell"], vector=unit(1, 0, 0), lexical_limit=10, k=2, window=march
+    )
+    assert ids(lexical) == [3]
+    assert ids(semantic) == [3, 2]  # both in the window, though episode 1 is the closest overall
+
+
+def test_equal_scores_prefer_the_newer_episode() -> None:
+    idx = EmbeddedIndex()
+    idx.add([doc(A, s, "same", unit(1, 0, 0), days=s) for s in (1, 2, 3)])
+    _, semantic = idx.search(A, terms=[], vector=unit(1, 0, 0), lexical_limit=0, k=3)
+    assert ids(semantic) == [3, 2, 1]
+
+
+def test_a_vector_of_the_wrong_dimension_is_refused(index: EmbeddedIndex) -> None:
+    with pytest.raises(StoreError, match="dimension 2; the index holds 3"):
+        index.add([doc(A, 9, "x", [1.0, 0.0])])
+    with pytest.raises(StoreError, match="query vector has dimension 2"):
+        index.search(A, terms=[], vector=[1.0, 0.0], lexical_limit=0, k=1)
+
+
+def test_deleting_a_pair_leaves_the_other(index: EmbeddedIndex) -> None:
+    assert index.delete_pair(A) == 4
+    lexical, semantic = index.search(A, terms=["cell"], vector=unit(1, 0, 0), lexical_limit=5, k=5)
+    assert lexical == [] and semantic == []
+    lexical_b, semantic_b = index.search(
+        B, terms=["cell"], vector=unit(1, 0, 0), lexical_limit=5, k=5
+    )
+    assert ids(lexical_b) == [1] and ids(semantic_b) == [1, 2]
+
+
+def test_reindexing_an_episode_replaces_it(index: EmbeddedIndex) -> None:
+    index.add([doc(A, 2, "diffusion", unit(0, 1, 0), days=30)])
+    assert index.search(A, terms=["osmosis"], vector=None, lexical_limit=5, k=0)[0] == []
+    assert ids(index.search(A, terms=["diffusion"], vector=None, lexical_limit=5, k=0)[0]) == [2]
+
+
+def test_a_file_index_survives_reopening(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    path = tmp_path / "index.db"
+    first = EmbeddedIndex(path)
+    first.add([doc(A, 1, "cell", unit(1, 0, 0))])
+    first.close()
+    again = EmbeddedIndex(path, dimension=3)
+    lexical, semantic = again.search(A, terms=["cell"], vector=unit(1, 0, 0), lexical_limit=5, k=5)
+    assert ids(lexical) == [1] and ids(semantic) == [1]
