@@ -43,3 +43,11 @@ APPEND_MAX_ATTEMPTS: Final = 64  # DynamoDB: conditional-transaction retries bef
 APPEND_BACKOFF_BASE_S: Final = 0.005  # first backoff; doubles each try, full jitter
 APPEND_BACKOFF_CAP_S: Final = 0.1  # small, so a writer that lost often is not starved by newcomers
 SQLITE_BUSY_TIMEOUT_MS: Final = 30_000  # how long a writer waits for another's transaction
+
+# --- Recall (SPEC §3) ------------------------------------------------------------------------
+RECALL_RECENT_POOL: Final = 500  # article: the recent pool's size
+RECALL_WEIGHT_RELEVANCE: Final = 0.55  # article
+RECALL_WEIGHT_SALIENCE: Final = 0.30  # ours (the article gives only relevance and recency)
+RECALL_WEIGHT_RECENCY: Final = 0.15  # article
+# ours: 0.5 ** (200 / 75) = 0.157, the article's "0.156 at 200 days"
+RECALL_RECENCY_HALF_LIFE_DAYS: Final = 75.0

@@ -1,0 +1,189 @@
+"""Recall's second half: score the widened candidates, gate, collapse, order (SPEC §3).
+
+The pools (recent, lexical, concept, semantic — each over the whole history) are gathered by
+the service; this module only decides. *Widen first, cut later*: nothing here limits a pool.
+
+Relevance of a candidate, 0–1 (ours; the article does not define it):
+
+* lexical: its BM25 score divided by the best BM25 score of this question (1.0 for the best);
+* semantic: by rank among the k nearest, ``1 - rank / k`` (1.0 for the nearest) — a rank, not
+  the cosine, because cosines are not comparable across models (E5's are compressed);
+* concept: 1.0 when the episode touches a concept the question routes to;
+* relevance is the largest of these; a candidate found by none of them (the recent pool
+  only) has relevance 0 and *matches nothing*.
+
+``score = 0.55·relevance + 0.30·salience + 0.15·recency`` with ``recency = 0.5 ** (age / 75
+days)``. The gate: with a question and at least one matching candidate, candidates that match
+nothing are dropped, not ranked low. No question: recency orders everything. A question that
+matches nothing: the recent past, labelled as such.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from datetime import datetime
+from enum import StrEnum
+
+from tutor_memory.domain import constants as C
+from tutor_memory.domain.episodes import Episode, Kind
+
+
+class Pool(StrEnum):
+    RECENT = "recent"
+    LEXICAL = "lexical"
+    CONCEPT = "concept"
+    SEMANTIC = "semantic"
+
+
+class Mode(StrEnum):
+    RELEVANT = "relevant"  # a question, and these match it
+    RECENT_ONLY = "recent"  # no question: recency is all that is left
+    NOTHING_MATCHED = "nothing-matched"  # a question that matched nothing: the recent past
+
+
+@dataclass
+class Candidate:
+    episode: Episode
+    pools: set[Pool] = field(default_factory=set)
+    lexical: float = 0.0
+    semantic: float = 0.0
+    concept: bool = False
+
+    @property
+    def relevance(self) -> float:
+        return max(self.lexical, self.semantic, 1.0 if self.concept else 0.0)
+
+    @property
+    def matches(self) -> bool:
+        return bool(self.pools - {Pool.RECENT})
+
+
+@dataclass(frozen=True)
+class RecalledItem:
+    episode: Episode
+    score: float
+    pools: tuple[str, ...]
+    count: int  # how many identical episodes this one stands for (itself included)
+    first_at: datetime
+    last_at: datetime
+    collapsed_ids: tuple[str, ...]  # every episode it stands for, oldest first
+
+
+class Candidates:
+    """The union of the pools by episode id; a candidate remembers every pool that found it."""
+
+    def __init__(self) -> None:
+        self.by_id: dict[str, Candidate] = {}
+
+    def _get(self, episode: Episode) -> Candidate:
+        found = self.by_id.get(episode.episode_id)
+        if found is None:
+            found = self.by_id[episode.episode_id] = Candidate(episode)
+        return found
+
+    def add_recent(self, episodes: Iterable[Episode]) -> None:
+        for ep in episodes:
+            self._get(ep).pools.add(Pool.RECENT)
+
+    def add_lexical(self, scored: Iterable[tuple[Episode, float]]) -> None:
+        scored = list(scored)
+        best = max((s for _e, s in scored), default=0.0)
+        for ep, s in scored:
+            cand = self._get(ep)
+            cand.pools.add(Pool.LEXICAL)
+            cand.lexical = max(cand.lexical, s / best if best > 0 else 1.0)
+
+    def add_semantic(self, ranked: Iterable[Episode], k: int) -> None:
+        for rank, ep in enumerate(ranked):
+            cand = self._get(ep)
+            cand.pools.add(Pool.SEMANTIC)
+            cand.semantic = max(cand.semantic, 1.0 - rank / max(k, 1))
+
+    def add_concept(self, episodes: Iterable[Episode]) -> None:
+        for ep in episodes:
+            cand = self._get(ep)
+            cand.pools.add(Pool.CONCEPT)
+            cand.concept = True
+
+    def values(self) -> list[Candidate]:
+        return list(self.by_id.values())
+
+
+def recency(at: datetime, now: datetime) -> float:
+    age_days = max((now - at).total_seconds(), 0.0) / 86_400
+    return float(0.5 ** (age_days / C.RECALL_RECENCY_HALF_LIFE_DAYS))
+
+
+def score(candidate: Candidate, now: datetime) -> float:
+    ep = candidate.episode
+    return (
+        C.RECALL_WEIGHT_RELEVANCE * candidate.relevance
+        + C.RECALL_WEIGHT_SALIENCE * ep.salience
+        + C.RECALL_WEIGHT_RECENCY * recency(ep.at, now)
+    )
+
+
+def collapse_key(ep: Episode) -> tuple[str, str]:
+    """Same kind and the same text once case, width and spacing are folded."""
+    text = " ".join(unicodedata.normalize("NFKC", ep.text).casefold().split())
+    return ep.kind.value, text
+
+
+def is_narration(ep: Episode) -> bool:
+    """The tutor's own answer built from recalled memories: never a memory of what it narrates."""
+    return ep.kind is Kind.ANSWER and bool(ep.recalled_ids)
+
+
+def rank(
+    candidates: Iterable[Candidate],
+    *,
+    now: datetime,
+    has_question: bool,
+    limit: int,
+    exclude_narrations: bool = False,
+) -> tuple[list[RecalledItem], Mode]:
+    """Gate, score, collapse and order the candidates; at most ``limit`` items, best first.
+
+    Ties break deterministically: score, then the newer time, then the higher sequence.
+    """
+    pool = [c for c in candidates if not (exclude_narrations and is_narration(c.episode))]
+    if not has_question:
+        mode = Mode.RECENT_ONLY
+        kept = pool
+    elif any(c.matches for c in pool):
+        mode = Mode.RELEVANT
+        kept = [c for c in pool if c.matches]
+    else:
+        mode = Mode.NOTHING_MATCHED
+        kept = pool
+
+    def scored(c: Candidate) -> float:
+        if mode is Mode.RELEVANT:
+            return score(c, now)
+        return recency(c.episode.at, now)  # recency is all that is left
+
+    groups: dict[tuple[str, str], list[tuple[float, Candidate]]] = {}
+    for c in kept:
+        groups.setdefault(collapse_key(c.episode), []).append((scored(c), c))
+
+    items: list[RecalledItem] = []
+    for members in groups.values():
+        members.sort(key=lambda m: (m[0], m[1].episode.at, m[1].episode.seq), reverse=True)
+        best_score, best = members[0]
+        chronological = sorted((m[1].episode for m in members), key=lambda e: (e.at, e.seq))
+        pools = sorted({p.value for _s, m in members for p in m.pools})
+        items.append(
+            RecalledItem(
+                episode=best.episode,
+                score=round(best_score, 6),
+                pools=tuple(pools),
+                count=len(members),
+                first_at=chronological[0].at,
+                last_at=chronological[-1].at,
+                collapsed_ids=tuple(e.episode_id for e in chronological),
+            )
+        )
+    items.sort(key=lambda i: (i.score, i.episode.at, i.episode.seq), reverse=True)
+    return items[:limit], mode

@@ -1,0 +1,124 @@
+"""Recall's decisions: relevance beats recency, the gate, repetition collapses, narrations."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from tutor_memory.domain import chain
+from tutor_memory.domain.episodes import (
+    AnswerEvidence,
+    Episode,
+    Kind,
+    NewEpisode,
+    Pair,
+    TaughtEvidence,
+)
+from tutor_memory.domain.recall import Candidates, Mode, rank, recency, score
+
+PAIR = Pair("student-1", "biology")
+NOW = datetime(2026, 11, 30, 12, 0, tzinfo=UTC)
+
+
+def ep(seq: int, text: str, days_ago: float, kind: Kind = Kind.QUESTION, **kw: object) -> Episode:
+    new = NewEpisode(PAIR, kind, text, NOW - timedelta(days=days_ago), **kw)  # type: ignore[arg-type]
+    sealed = chain.seal(new, None)
+    return replace(sealed, seq=seq, episode_id=f"e{seq}-{seq:012x}")
+
+
+def test_recency_halves_every_75_days_as_the_articles_figure_says() -> None:
+    assert recency(NOW, NOW) == 1.0
+    assert recency(NOW - timedelta(days=75), NOW) == pytest.approx(0.5)
+    assert recency(NOW - timedelta(days=200), NOW) == pytest.approx(0.156, abs=0.002)
+
+
+def test_an_old_exact_match_beats_a_fresh_irrelevant_note() -> None:
+    march = ep(1, "What is osmosis?", days_ago=200)
+    fresh = ep(
+        2, "Remember to bring a pen", days_ago=0, kind=Kind.TAUGHT, evidence=TaughtEvidence("pen")
+    )
+    pool = Candidates()
+    pool.add_recent([fresh, march])
+    pool.add_lexical([(march, 7.5)])
+    items, mode = rank(pool.values(), now=NOW, has_question=True, limit=10)
+    assert mode is Mode.RELEVANT
+    assert [i.episode.seq for i in items] == [1]  # the gate dropped the fresh note entirely
+
+
+def test_the_gate_keeps_every_matching_pool() -> None:
+    lexical, semantic, concept, recent = (ep(i, f"episode {i}", days_ago=i) for i in range(1, 5))
+    pool = Candidates()
+    pool.add_recent([recent, lexical])
+    pool.add_lexical([(lexical, 2.0)])
+    pool.add_semantic([semantic], k=10)
+    pool.add_concept([concept])
+    items, _ = rank(pool.values(), now=NOW, has_question=True, limit=10)
+    assert {i.episode.seq for i in items} == {1, 2, 3}
+    found = {i.episode.seq: i.pools for i in items}
+    assert found[1] == ("lexical", "recent")
+
+
+def test_without_a_question_recency_orders_everything() -> None:
+    old, new = ep(1, "old question", days_ago=100), ep(2, "new question", days_ago=1)
+    pool = Candidates()
+    pool.add_recent([new, old])
+    items, mode = rank(pool.values(), now=NOW, has_question=False, limit=10)
+    assert mode is Mode.RECENT_ONLY and [i.episode.seq for i in items] == [2, 1]
+
+
+def test_a_question_that_matches_nothing_gets_the_recent_past_labelled() -> None:
+    pool = Candidates()
+    pool.add_recent([ep(1, "a", days_ago=3), ep(2, "b", days_ago=1)])
+    items, mode = rank(pool.values(), now=NOW, has_question=True, limit=10)
+    assert mode is Mode.NOTHING_MATCHED and [i.episode.seq for i in items] == [2, 1]
+
+
+def test_identical_questions_collapse_into_one_that_counts_them() -> None:
+    copies = [ep(s, "What is a cell?", days_ago=d) for s, d in ((1, 90), (2, 60), (3, 30), (4, 5))]
+    copies.append(ep(5, "  what IS a   cell? ", days_ago=2))
+    other = ep(6, "What is a cell wall?", days_ago=1)
+    pool = Candidates()
+    pool.add_lexical([(e, 3.0) for e in [*copies, other]])
+    items, _ = rank(pool.values(), now=NOW, has_question=True, limit=10)
+    assert len(items) == 2
+    cell = next(i for i in items if i.count > 1)
+    assert cell.count == 5 and cell.episode.seq == 5  # the newest stands for the others
+    assert cell.first_at == copies[0].at and cell.last_at == copies[-1].at
+    assert cell.collapsed_ids[0] == copies[0].episode_id
+
+
+def test_a_narration_is_not_recalled_when_narrations_are_excluded() -> None:
+    source = ep(1, "What is osmosis?", days_ago=130)
+    narration = ep(
+        2,
+        "In July we covered osmosis.",
+        days_ago=1,
+        kind=Kind.ANSWER,
+        evidence=AnswerEvidence(),
+        recalled_ids=(source.episode_id,),
+    )
+    pool = Candidates()
+    pool.add_lexical([(narration, 5.0), (source, 4.0)])
+    items, _ = rank(pool.values(), now=NOW, has_question=True, limit=10, exclude_narrations=True)
+    assert [i.episode.seq for i in items] == [1]
+    everything, _ = rank(pool.values(), now=NOW, has_question=True, limit=10)
+    assert {i.episode.seq for i in everything} == {1, 2}
+
+
+def test_ties_break_by_time_then_sequence() -> None:
+    a, b = ep(1, "first", days_ago=10), ep(2, "second", days_ago=10)
+    pool = Candidates()
+    pool.add_lexical([(a, 1.0), (b, 1.0)])
+    items, _ = rank(pool.values(), now=NOW, has_question=True, limit=10)
+    assert [i.episode.seq for i in items] == [2, 1]
+    assert items[0].score == items[1].score
+
+
+def test_the_score_is_the_documented_weighted_sum() -> None:
+    e = ep(1, "What is osmosis?", days_ago=75)
+    pool = Candidates()
+    pool.add_lexical([(e, 4.0)])
+    (cand,) = pool.values()
+    assert score(cand, NOW) == pytest.approx(0.55 * 1.0 + 0.30 * 0.35 + 0.15 * 0.5)
