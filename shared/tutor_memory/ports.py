@@ -65,8 +65,23 @@ class EpisodeStore(Protocol):
         """The whole chain, oldest first, in pages (for verification and replays)."""
         ...
 
-    def recent(self, pair: Pair, limit: int) -> list[Episode]:
-        """Newest first."""
+    def recent(self, pair: Pair, limit: int, window: TimeWindow | None = None) -> list[Episode]:
+        """Newest first (by time, then sequence); only inside ``window`` when one is given."""
+        ...
+
+    def get_many(self, pair: Pair, episode_ids: Sequence[str]) -> list[Episode]:
+        """The episodes with these ids, in the order asked; unknown ids are skipped."""
+        ...
+
+    def touching(
+        self, pair: Pair, concept_keys: Sequence[str], window: TimeWindow | None = None
+    ) -> list[Episode]:
+        """Every episode (whole history, or inside ``window``) touching any of these concept
+        keys, oldest first."""
+        ...
+
+    def concept_names(self, pair: Pair) -> dict[str, str]:
+        """Every concept key the pair's episodes touch, with the first name it was written as."""
         ...
 
     def head(self, pair: Pair) -> ChainHead | None: ...

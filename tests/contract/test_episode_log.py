@@ -5,7 +5,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 from dataclasses import replace
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
@@ -14,6 +14,7 @@ from tutor_memory.adapters.sqlite_store import SqliteStore
 from tutor_memory.domain import chain
 from tutor_memory.domain.episodes import Episode, Kind, Pair
 from tutor_memory.domain.errors import ValidationError
+from tutor_memory.domain.timewindow import TimeWindow
 from tutor_memory.ports import EpisodeStore, FixedClock
 from tutor_memory.samples import SAMPLE_HISTORY
 from tutor_memory.service import TutorMemory
@@ -345,3 +346,53 @@ def test_every_backend_stores_the_same_bytes_and_hashes(
     assert [episode_to_record(e) for e in store.episodes(pair)] == [
         episode_to_record(e) for e in reference
     ]
+
+
+def test_recent_inside_a_window_is_newest_first_and_stays_inside(
+    memory: TutorMemory, pair: Pair
+) -> None:
+    written = replay_sample(memory, pair)
+    july = TimeWindow(datetime(2026, 7, 1, tzinfo=UTC), datetime(2026, 8, 1, tzinfo=UTC), "July")
+    inside = memory.store.recent(pair, 500, window=july)
+    expected = [e for e in written if e.at.month == 7]
+    assert inside == sorted(expected, key=lambda e: (e.at, e.seq), reverse=True)
+    empty = TimeWindow(datetime(2026, 6, 1, tzinfo=UTC), datetime(2026, 7, 1, tzinfo=UTC), "June")
+    assert memory.store.recent(pair, 500, window=empty) == []
+    assert memory.store.recent(Pair("student-2", "biology"), 500, window=july) == []
+
+
+def test_get_many_returns_what_exists_in_the_order_asked(memory: TutorMemory, pair: Pair) -> None:
+    written = replay_sample(memory, pair)
+    asked = [written[5].episode_id, "e999-000000000000", written[1].episode_id]
+    assert memory.store.get_many(pair, asked) == [written[5], written[1]]
+    assert memory.store.get_many(Pair("student-2", "biology"), asked) == []
+
+
+def test_episodes_touching_a_concept_span_the_whole_history(
+    memory: TutorMemory, pair: Pair, clock: FixedClock
+) -> None:
+    march = memory.record(
+        pair, "question", "¿Qué es la ósmosis?", at=clock.at, concepts=["Ósmosis"]
+    ).episode
+    for i in range(30):
+        memory.record(pair, "question", f"filler {i}", at=clock.at + timedelta(days=1 + i))
+    later = memory.record(
+        pair,
+        "check",
+        "Check on osmosis",
+        at=clock.at + timedelta(days=40),
+        evidence={"topic": "osmosis", "verdict": "wrong"},
+        concepts=["osmosis"],
+    ).episode
+    memory.record(Pair("student-2", "biology"), "question", "osmosis?", concepts=["osmosis"])
+    assert memory.store.touching(pair, ["osmosis"]) == [march, later]
+    first_days = TimeWindow(clock.at, clock.at + timedelta(days=10), "first days")
+    assert memory.store.touching(pair, ["osmosis"], window=first_days) == [march]
+    assert memory.store.concept_names(pair) == {"osmosis": "Ósmosis"}
+
+
+def test_concept_keys_fold_arabic_script_variants(memory: TutorMemory, pair: Pair) -> None:
+    memory.record(pair, "question", "ما هي الخلية؟", concepts=["الخَلِيَّة"])
+    memory.record(pair, "question", "الخلية", concepts=["الخليــة"])  # with tatweel
+    assert list(memory.store.concept_names(pair)) == ["الخلية"]
+    assert len(memory.store.touching(pair, ["الخلية"])) == 2

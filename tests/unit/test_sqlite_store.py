@@ -6,8 +6,10 @@ import sqlite3
 import threading
 from pathlib import Path
 
+from tutor_memory.adapters.records import episode_to_record
 from tutor_memory.adapters.sqlite_store import MIGRATIONS, SqliteStore
-from tutor_memory.domain.episodes import Pair
+from tutor_memory.domain.chain import seal
+from tutor_memory.domain.episodes import Kind, NewEpisode, Pair
 from tutor_memory.ports import FixedClock
 from tutor_memory.service import TutorMemory
 
@@ -43,3 +45,33 @@ def test_an_in_memory_store_serialises_threads(pair: Pair) -> None:
         t.join()
     report = memory.verify_chain(pair)
     assert report.intact and report.episodes == 100
+
+
+def test_a_version_1_file_is_upgraded_and_its_concepts_backfilled(
+    tmp_path: Path, pair: Pair, clock: FixedClock
+) -> None:
+    path = tmp_path / "old.db"
+    conn = sqlite3.connect(path, isolation_level=None)
+    first_migration = MIGRATIONS[0]
+    assert isinstance(first_migration, str)
+    conn.executescript(first_migration)
+    conn.execute("PRAGMA user_version = 1")
+    sealed = seal(
+        NewEpisode(pair, Kind.QUESTION, "¿Qué es la ósmosis?", clock.at, concepts=("Ósmosis",)),
+        None,
+    )
+    record = episode_to_record(sealed)
+    conn.execute(
+        f"INSERT INTO episodes ({', '.join(record)}) VALUES ({', '.join('?' * len(record))})",
+        tuple(record.values()),
+    )
+    conn.execute(
+        "INSERT INTO chain_heads VALUES (?, ?, 1, ?, ?)",
+        (pair.student_id, pair.subject_id, sealed.hash, record["at"]),
+    )
+    conn.close()
+
+    store = SqliteStore(path)
+    assert store.schema_version() == len(MIGRATIONS)
+    assert store.touching(pair, ["osmosis"]) == [sealed]
+    assert TutorMemory(store, clock).verify_chain(pair).intact

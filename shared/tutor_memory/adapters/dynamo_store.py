@@ -11,18 +11,24 @@ Table design — one table, every item of a pair under one partition key:
 ``PAIR#<student>#<subject>``          ``ANN#<episode id>#<time>#<kind>#<8 hex>`` → an annotation
 ``PAIR#<student>#<subject>``          ``FILE#<file id>`` → a file: name, removed at, versions
 ``PAIR#<student>#<subject>``          ``FVER#<file id>#<version, 6 digits>`` → one version
+``PAIR#<student>#<subject>``          ``CON#<concept key>#<seq, 10 digits>`` → an episode touches it
+``PAIR#<student>#<subject>``          ``CNAME#<concept key>`` → the name it was first written as
 ====================================  ============================================================
 
 Why: a pair is the unit of every read and write, so a pair's items are one item collection —
 every read is a ``Query`` on one key (no read can reach another pair), the chain reads in order
 by its sort key (ascending for replays, descending with a limit for "recent"), and an append is
-one ``TransactWriteItems`` inside one partition. Episode ids carry their sequence
+one ``TransactWriteItems`` inside one partition. A sparse global secondary index ``by_time``
+(``pk``, ``at_seq`` = ``<time>#<seq>``, episodes only, all attributes) serves the recent pool
+and time windows newest first. Episode ids carry their sequence
 (``e<seq>-<hash>``), so a lookup by id is a ``GetItem`` with no index. There is no LSI (it
 would cap a pair at 10 GB).
 
 Append: read the head (strongly consistent), seal the episode against it, then one transaction
 puts the episode (``attribute_not_exists``), puts the head under a condition on the sequence it
-was read at, and with an idempotency key puts ``IDEM#key`` (``attribute_not_exists``). A lost
+was read at, with an idempotency key puts ``IDEM#key`` (``attribute_not_exists``), and links
+the episode's concepts (``CON#``, ``CNAME#`` — at most 65 items with 32 concepts, within the
+transaction limit of 100). A lost
 race cancels the whole transaction; we re-read and retry with full-jitter backoff, and give up
 with :class:`ContentionError` after ``APPEND_MAX_ATTEMPTS``. Nothing is half-written.
 """
@@ -33,13 +39,14 @@ import hashlib
 import random
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from datetime import datetime
 from typing import Any
 
 from pynamodb.attributes import NumberAttribute, UnicodeAttribute
 from pynamodb.connection import Connection
 from pynamodb.exceptions import PynamoDBException, TransactWriteError
+from pynamodb.indexes import AllProjection, GlobalSecondaryIndex
 from pynamodb.models import Model
 from pynamodb.transactions import TransactWrite
 
@@ -52,9 +59,11 @@ from tutor_memory.adapters.records import (
 from tutor_memory.domain import constants as C
 from tutor_memory.domain.annotations import Annotation
 from tutor_memory.domain.chain import ChainHead, format_time, parse_time, seal, seq_of_id
+from tutor_memory.domain.concepts import concept_key
 from tutor_memory.domain.episodes import Episode, NewEpisode, Pair
 from tutor_memory.domain.errors import ContentionError, NotFoundError, StoreError
 from tutor_memory.domain.files import FileRecord, FileVersion
+from tutor_memory.domain.timewindow import TimeWindow
 from tutor_memory.ports import AppendResult
 
 EPISODE_FIELDS = (
@@ -91,10 +100,20 @@ class Models:
             pk = UnicodeAttribute(hash_key=True)
             sk = UnicodeAttribute(range_key=True)
 
+        class ByTime(GlobalSecondaryIndex[Any]):  # type: ignore[no-untyped-call]
+            class Meta:
+                index_name = "by_time"
+                projection = AllProjection()
+
+            pk = UnicodeAttribute(hash_key=True)
+            at_seq = UnicodeAttribute(range_key=True)
+
         class EpisodeItem(Model):
             Meta = meta
             pk = UnicodeAttribute(hash_key=True)
             sk = UnicodeAttribute(range_key=True)
+            at_seq = UnicodeAttribute()
+            by_time = ByTime()
             student_id = UnicodeAttribute()
             subject_id = UnicodeAttribute()
             seq = NumberAttribute()
@@ -147,6 +166,19 @@ class Models:
             versions = NumberAttribute()
             removed_at = UnicodeAttribute(null=True)
 
+        class ConceptLinkItem(Model):
+            Meta = meta
+            pk = UnicodeAttribute(hash_key=True)
+            sk = UnicodeAttribute(range_key=True)
+            seq = NumberAttribute()
+            at = UnicodeAttribute()
+
+        class ConceptNameItem(Model):
+            Meta = meta
+            pk = UnicodeAttribute(hash_key=True)
+            sk = UnicodeAttribute(range_key=True)
+            name = UnicodeAttribute()
+
         class FileVersionItem(Model):
             Meta = meta
             pk = UnicodeAttribute(hash_key=True)
@@ -162,6 +194,8 @@ class Models:
         self.Annotation = AnnotationItem
         self.File = FileItem
         self.FileVersion = FileVersionItem
+        self.ConceptLink = ConceptLinkItem
+        self.ConceptName = ConceptNameItem
 
 
 class DynamoStore:
@@ -190,8 +224,9 @@ class DynamoStore:
     def create_table(self) -> None:
         """Create the table if it is missing (tests and local runs; the template owns it in AWS)."""
         try:
-            if not self.models.Item.exists():
-                self.models.Item.create_table(wait=True)
+            # the episode model carries the by_time index, so it creates the table
+            if not self.models.Episode.exists():
+                self.models.Episode.create_table(wait=True)
         except PynamoDBException as exc:
             raise StoreError(
                 f"cannot create table {self.models.Item.Meta.table_name}: {exc}"
@@ -257,7 +292,7 @@ class DynamoStore:
         record = episode_to_record(episode)
         with TransactWrite(connection=self._connection) as tx:
             tx.save(
-                m.Episode(pk, episode_sk(episode.seq), **record),
+                m.Episode(pk, episode_sk(episode.seq), at_seq=_at_seq(episode), **record),
                 condition=m.Episode.sk.does_not_exist(),
             )
             head_item = m.Head(pk, "HEAD", seq=episode.seq, hash=episode.hash, at=record["at"])
@@ -267,6 +302,16 @@ class DynamoStore:
                 tx.save(
                     m.Idempotency(pk, f"IDEM#{episode.idempotency_key}", seq=episode.seq),
                     condition=m.Idempotency.sk.does_not_exist(),
+                )
+            for key, name in _concept_keys(episode).items():
+                tx.save(
+                    m.ConceptLink(
+                        pk, f"CON#{key}#{episode.seq:010d}", seq=episode.seq, at=record["at"]
+                    )
+                )
+                tx.update(
+                    m.ConceptName(pk, f"CNAME#{key}"),
+                    actions=[m.ConceptName.name.set(m.ConceptName.name | name)],
                 )
 
     def _by_idempotency_key(self, pair: Pair, key: str) -> Episode | None:
@@ -336,9 +381,64 @@ class DynamoStore:
                 return
             after = page[-1].seq
 
-    def recent(self, pair: Pair, limit: int) -> list[Episode]:
-        condition = self.models.Episode.sk.startswith("EP#")
-        return self._query_episodes(pair, condition, forward=False, limit=limit)
+    def recent(self, pair: Pair, limit: int, window: TimeWindow | None = None) -> list[Episode]:
+        m = self.models.Episode
+        span = (
+            m.at_seq.between(format_time(window.start), format_time(window.end)) if window else None
+        )
+        try:
+            items = m.by_time.query(
+                pair_key(pair),
+                span,
+                scan_index_forward=False,
+                limit=limit,
+                page_size=min(limit, 500),
+            )
+            episodes = [_episode(item) for item in items]
+        except PynamoDBException as exc:
+            raise StoreError(str(exc)) from exc
+        # `between` is inclusive; a window is half-open
+        return [e for e in episodes if window is None or e.at in window]
+
+    def get_many(self, pair: Pair, episode_ids: Sequence[str]) -> list[Episode]:
+        wanted = {i: s for i in episode_ids if (s := seq_of_id(i)) is not None}
+        if not wanted:
+            return []
+        keys = [(pair_key(pair), episode_sk(s)) for s in dict.fromkeys(wanted.values())]
+        try:
+            found = {e.episode_id: e for e in map(_episode, self.models.Episode.batch_get(keys))}
+        except PynamoDBException as exc:
+            raise StoreError(str(exc)) from exc
+        return [found[i] for i in episode_ids if i in found]
+
+    def touching(
+        self, pair: Pair, concept_keys: Sequence[str], window: TimeWindow | None = None
+    ) -> list[Episode]:
+        m = self.models.ConceptLink
+        seqs: set[int] = set()
+        try:
+            for key in dict.fromkeys(concept_keys):
+                for link in m.query(pair_key(pair), m.sk.startswith(f"CON#{key}#")):
+                    if window is None or format_time(window.start) <= link.at < format_time(
+                        window.end
+                    ):
+                        seqs.add(int(link.seq))
+        except PynamoDBException as exc:
+            raise StoreError(str(exc)) from exc
+        keys = [(pair_key(pair), episode_sk(s)) for s in sorted(seqs)]
+        try:
+            episodes = [_episode(i) for i in self.models.Episode.batch_get(keys)]
+        except PynamoDBException as exc:
+            raise StoreError(str(exc)) from exc
+        return sorted(episodes, key=lambda e: e.seq)
+
+    def concept_names(self, pair: Pair) -> dict[str, str]:
+        m = self.models.ConceptName
+        try:
+            items = m.query(pair_key(pair), m.sk.startswith("CNAME#"))
+            return {item.sk.removeprefix("CNAME#"): item.name for item in items}
+        except PynamoDBException as exc:
+            raise StoreError(str(exc)) from exc
 
     # --- annotations ------------------------------------------------------------------------
 
@@ -452,6 +552,20 @@ class DynamoStore:
 _HEAD_SLOT, _IDEM_SLOT = 1, 2  # positions of the head and idempotency puts in an append
 
 _ANNOTATION_FIELDS = ("student_id", "subject_id", "episode_id", "kind", "value", "at", "detail")
+
+
+def _at_seq(episode: Episode) -> str:
+    return f"{format_time(episode.at)}#{episode.seq:010d}"
+
+
+def _concept_keys(episode: Episode) -> dict[str, str]:
+    """Concept key → the name as this episode wrote it (first spelling wins)."""
+    keys: dict[str, str] = {}
+    for name in episode.concepts:
+        key = concept_key(name)
+        if key and key not in keys:
+            keys[key] = name
+    return keys
 
 
 def _episode(item: Any) -> Episode:

@@ -10,9 +10,10 @@ Schema changes are numbered migrations tracked in ``PRAGMA user_version``.
 
 from __future__ import annotations
 
+import json
 import sqlite3
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import datetime
 from pathlib import Path
@@ -27,12 +28,40 @@ from tutor_memory.adapters.records import (
 from tutor_memory.domain import constants as C
 from tutor_memory.domain.annotations import Annotation
 from tutor_memory.domain.chain import ChainHead, format_time, parse_time, seal, seq_of_id
+from tutor_memory.domain.concepts import concept_key
 from tutor_memory.domain.episodes import Episode, NewEpisode, Pair
 from tutor_memory.domain.errors import NotFoundError, StoreError
 from tutor_memory.domain.files import FileRecord, FileVersion
+from tutor_memory.domain.timewindow import TimeWindow
 from tutor_memory.ports import AppendResult
 
-MIGRATIONS: tuple[str, ...] = (
+
+def _backfill_concepts(conn: sqlite3.Connection) -> None:
+    """Migration 2's data step: concept links for episodes written before it."""
+    rows = conn.execute("SELECT student_id, subject_id, seq, at, concepts FROM episodes").fetchall()
+    for student, subject, seq, at, concepts in rows:
+        _link_concepts(conn, student, subject, seq, at, json.loads(concepts))
+
+
+def _link_concepts(
+    conn: sqlite3.Connection, student: str, subject: str, seq: int, at: str, names: list[str]
+) -> None:
+    for name in names:
+        key = concept_key(name)
+        if not key:
+            continue
+        conn.execute(
+            "INSERT OR IGNORE INTO episode_concepts VALUES (?, ?, ?, ?, ?)",
+            (student, subject, key, seq, at),
+        )
+        conn.execute(
+            "INSERT OR IGNORE INTO concept_names VALUES (?, ?, ?, ?)", (student, subject, key, name)
+        )
+
+
+Migration = str | Callable[[sqlite3.Connection], None]
+
+MIGRATIONS: tuple[Migration, ...] = (
     # 1: the episode log, chain heads, annotations, the file registry
     """
     CREATE TABLE episodes (
@@ -94,6 +123,26 @@ MIGRATIONS: tuple[str, ...] = (
         PRIMARY KEY (student_id, subject_id, file_id, version)
     ) WITHOUT ROWID;
     """,
+    # 2: concept links (the concept pool) and time order (windows)
+    """
+    CREATE TABLE episode_concepts (
+        student_id TEXT NOT NULL,
+        subject_id TEXT NOT NULL,
+        concept_key TEXT NOT NULL,
+        seq INTEGER NOT NULL,
+        at TEXT NOT NULL,
+        PRIMARY KEY (student_id, subject_id, concept_key, seq)
+    ) WITHOUT ROWID;
+    CREATE TABLE concept_names (
+        student_id TEXT NOT NULL,
+        subject_id TEXT NOT NULL,
+        concept_key TEXT NOT NULL,
+        name TEXT NOT NULL,
+        PRIMARY KEY (student_id, subject_id, concept_key)
+    ) WITHOUT ROWID;
+    CREATE INDEX episodes_by_time ON episodes (student_id, subject_id, at, seq);
+    """,
+    _backfill_concepts,
 )
 
 _EPISODE_COLUMNS = (
@@ -162,9 +211,12 @@ class SqliteStore:
         for number, script in enumerate(MIGRATIONS[version:], start=version + 1):
             conn.execute("BEGIN IMMEDIATE")
             try:
-                for statement in script.split(";"):
-                    if statement.strip():
-                        conn.execute(statement)
+                if callable(script):
+                    script(conn)
+                else:
+                    for statement in script.split(";"):
+                        if statement.strip():
+                            conn.execute(statement)
                 conn.execute(f"PRAGMA user_version = {number}")
             except BaseException:
                 conn.execute("ROLLBACK")
@@ -209,6 +261,14 @@ class SqliteStore:
                 "VALUES (?, ?, ?, ?, ?) ON CONFLICT (student_id, subject_id) "
                 "DO UPDATE SET seq = excluded.seq, hash = excluded.hash, at = excluded.at",
                 (pair.student_id, pair.subject_id, episode.seq, episode.hash, record["at"]),
+            )
+            _link_concepts(
+                conn,
+                pair.student_id,
+                pair.subject_id,
+                episode.seq,
+                record["at"],
+                list(episode.concepts),
             )
         return AppendResult(episode, created=True)
 
@@ -259,11 +319,52 @@ class SqliteStore:
                 return
             after = page[-1].seq
 
-    def recent(self, pair: Pair, limit: int) -> list[Episode]:
-        return self._select(
-            "student_id = ? AND subject_id = ? ORDER BY seq DESC LIMIT ?",
-            (pair.student_id, pair.subject_id, limit),
+    def recent(self, pair: Pair, limit: int, window: TimeWindow | None = None) -> list[Episode]:
+        where, params = "student_id = ? AND subject_id = ?", [pair.student_id, pair.subject_id]
+        if window is not None:
+            where += " AND at >= ? AND at < ?"
+            params += [format_time(window.start), format_time(window.end)]
+        return self._select(f"{where} ORDER BY at DESC, seq DESC LIMIT ?", (*params, limit))
+
+    def get_many(self, pair: Pair, episode_ids: Sequence[str]) -> list[Episode]:
+        seqs = [s for s in (seq_of_id(i) for i in episode_ids) if s is not None]
+        if not seqs:
+            return []
+        found: dict[str, Episode] = {}
+        for start in range(0, len(seqs), 500):  # SQLite's parameter limit
+            chunk = seqs[start : start + 500]
+            for ep in self._select(
+                f"student_id = ? AND subject_id = ? AND seq IN ({', '.join('?' * len(chunk))})",
+                (pair.student_id, pair.subject_id, *chunk),
+            ):
+                found[ep.episode_id] = ep
+        return [found[i] for i in episode_ids if i in found]
+
+    def touching(
+        self, pair: Pair, concept_keys: Sequence[str], window: TimeWindow | None = None
+    ) -> list[Episode]:
+        keys = list(dict.fromkeys(concept_keys))
+        if not keys:
+            return []
+        marks = ", ".join("?" * len(keys))
+        where = (
+            "student_id = ? AND subject_id = ? AND seq IN (SELECT seq FROM episode_concepts "
+            f"WHERE student_id = ? AND subject_id = ? AND concept_key IN ({marks})"
         )
+        params: list[object] = [*(pair.student_id, pair.subject_id) * 2, *keys]
+        if window is not None:
+            where += " AND at >= ? AND at < ?"
+            params += [format_time(window.start), format_time(window.end)]
+        return self._select(where + ") ORDER BY seq", tuple(params))
+
+    def concept_names(self, pair: Pair) -> dict[str, str]:
+        with self._connection() as conn:
+            rows = conn.execute(
+                "SELECT concept_key, name FROM concept_names WHERE student_id = ? "
+                "AND subject_id = ? ORDER BY concept_key",
+                (pair.student_id, pair.subject_id),
+            ).fetchall()
+        return {r[0]: r[1] for r in rows}
 
     # --- annotations ------------------------------------------------------------------------
 
