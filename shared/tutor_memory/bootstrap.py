@@ -1,12 +1,13 @@
 """The single place that turns settings into adapters and a service.
 
-Adapters are imported here, lazily, so that the embedded default never imports pynamodb and a
-Lambda never imports SQLite code it does not use; nothing connects before it is asked to.
+Adapters are imported here, lazily, so that the embedded default never imports pynamodb or
+opensearch-py and a Lambda never imports what it does not use; nothing connects before it is
+asked to, and the embedding model loads on its first use.
 """
 
 from __future__ import annotations
 
-from tutor_memory.ports import Clock, EpisodeStore, SystemClock
+from tutor_memory.ports import Clock, Embedder, EpisodeIndex, EpisodeStore, SystemClock
 from tutor_memory.service import TutorMemory
 from tutor_memory.settings import Settings
 
@@ -23,6 +24,57 @@ def build_store(settings: Settings) -> EpisodeStore:
     return SqliteStore(settings.sqlite_path)
 
 
+def build_embedder(settings: Settings) -> Embedder | None:
+    if settings.embedder == "none":
+        return None
+    if settings.embedder == "bedrock":
+        from tutor_memory.adapters.bedrock_embedder import BedrockEmbedder
+
+        return BedrockEmbedder(
+            region=settings.aws_region,
+            dimension=settings.embedding_dimension,
+            model_id=settings.bedrock_embedding_model,
+        )
+    from tutor_memory.adapters.local_embedder import LocalEmbedder
+
+    return LocalEmbedder()
+
+
+def build_index(settings: Settings, embedder: Embedder | None) -> EpisodeIndex:
+    if settings.index == "opensearch":
+        from tutor_memory.adapters.opensearch_index import OpenSearchIndex, aws_client, connect
+
+        assert settings.opensearch_url is not None  # validated in settings
+        if settings.opensearch_auth == "none":
+            client = connect(settings.opensearch_url)
+        else:
+            client = aws_client(
+                settings.opensearch_url,
+                region=settings.aws_region,
+                service=settings.opensearch_auth,
+            )
+        dimension = embedder.profile.dimension if embedder else settings.embedding_dimension
+        return OpenSearchIndex(
+            client,
+            index=settings.opensearch_index,
+            dimension=dimension,
+            engine=settings.opensearch_engine,
+            custom_ids=settings.opensearch_auth != "aoss",  # Serverless vector collections
+        )
+    from tutor_memory.adapters.embedded_index import EmbeddedIndex
+
+    return EmbeddedIndex(
+        settings.index_path, dimension=embedder.profile.dimension if embedder else None
+    )
+
+
 def build_service(settings: Settings | None = None, *, clock: Clock | None = None) -> TutorMemory:
     settings = settings or Settings.from_env()
-    return TutorMemory(store=build_store(settings), clock=clock or SystemClock())
+    embedder = build_embedder(settings)
+    return TutorMemory(
+        store=build_store(settings),
+        clock=clock or SystemClock(),
+        index=build_index(settings, embedder),
+        embedder=embedder,
+        timezone=settings.timezone,
+    )

@@ -5,14 +5,18 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import time
 from collections.abc import Sequence
 from dataclasses import replace
+from datetime import UTC, datetime
 from pathlib import Path
 
 from tutor_memory.bootstrap import build_service
 from tutor_memory.domain.chain import Checkpoint, format_time
 from tutor_memory.domain.episodes import Pair
 from tutor_memory.domain.errors import TutorMemoryError
+from tutor_memory.domain.recall import RecallResult
+from tutor_memory.service import TutorMemory
 from tutor_memory.settings import Settings, SettingsError
 
 
@@ -24,7 +28,9 @@ def _parser() -> argparse.ArgumentParser:
     demo.add_argument("--home", type=Path, default=Path(".tutor-memory"))
 
     def with_pair(p: argparse.ArgumentParser) -> argparse.ArgumentParser:
-        p.add_argument("--store", type=Path, help="the SQLite file (default: from settings)")
+        p.add_argument(
+            "--store", type=Path, help="an embedded store folder (default: from settings)"
+        )
         p.add_argument("--student", required=True)
         p.add_argument("--subject", required=True)
         return p
@@ -35,6 +41,16 @@ def _parser() -> argparse.ArgumentParser:
     verify.add_argument("--checkpoint", type=Path, help="a checkpoint the chain must extend")
     point = with_pair(sub.add_parser("checkpoint", help="export the chain's head as JSON"))
     point.add_argument("--out", type=Path)
+
+    replay = sub.add_parser("replay", help="rebuild a JSONL history into a new, isolated store")
+    replay.add_argument("history", type=Path)
+    replay.add_argument("--store", type=Path, required=True, help="a folder that must not exist")
+    replay.add_argument("--skip-bad", action="store_true", help="skip and count bad lines")
+
+    recall = with_pair(sub.add_parser("recall", help="print what recall finds for a question"))
+    recall.add_argument("question", nargs="?", default="")
+    recall.add_argument("--at", help="recall as of this ISO 8601 time (default: now)")
+    recall.add_argument("--json", action="store_true")
     return parser
 
 
@@ -54,10 +70,20 @@ def _run(args: argparse.Namespace) -> int:
         return run_demo(args.home)
 
     settings = Settings.from_env()
+    if args.command == "replay":
+        return _replay(args, settings)
     if args.store is not None:
-        settings = replace(settings, backend="sqlite", sqlite_path=args.store)
+        if not (args.store / "memory.db").exists():
+            print(
+                f"error: no store in {args.store} (expected {args.store / 'memory.db'})",
+                file=sys.stderr,
+            )
+            return 2
+        settings = on_folder(settings, args.store)
     memory = build_service(settings)
     pair = Pair(args.student, args.subject)
+    if args.command == "recall":
+        return _recall(memory, pair, args)
 
     if args.command == "log":
         for ep in memory.store.iter_episodes(pair):
@@ -96,6 +122,116 @@ def _run(args: argparse.Namespace) -> int:
             print(text)
         return 0
     raise AssertionError(args.command)
+
+
+def on_folder(settings: Settings, folder: Path) -> Settings:
+    """The embedded default inside one folder: the log and the index side by side."""
+    return replace(
+        settings,
+        backend="sqlite",
+        index="embedded",
+        home=folder,
+        sqlite_path=folder / "memory.db",
+        index_path=folder / "index.db",
+    )
+
+
+class Progress:
+    """A one-line progress bar on stderr, with throughput."""
+
+    def __init__(self, label: str) -> None:
+        self.label = label
+        self.start = time.perf_counter()
+
+    def __call__(self, done: int, total: int) -> None:
+        width = 30
+        filled = width * done // max(total, 1)
+        rate = done / max(time.perf_counter() - self.start, 1e-9)
+        bar = "#" * filled + "." * (width - filled)
+        print(f"\r{self.label} [{bar}] {done}/{total} {rate:.1f}/s", end="", file=sys.stderr)
+        if done >= total:
+            print(file=sys.stderr)
+
+
+def _replay(args: argparse.Namespace, settings: Settings) -> int:
+    from tutor_memory.replay import replay
+
+    report = replay(
+        args.history,
+        args.store,
+        lambda folder: build_service(on_folder(settings, folder)),
+        skip_bad=args.skip_bad,
+        on_progress=Progress("replaying"),
+    )
+    spent = ", ".join(f"{name} {sec:.2f} s" for name, sec in report.seconds.items())
+    print(
+        f"replayed {report.events} events for {report.pairs} pair(s) into {args.store}"
+        f" ({report.events_per_second:.1f} events/s; {spent})"
+        + (f"; skipped {report.skipped} bad line(s)" if report.skipped else "")
+    )
+    return 0
+
+
+def _recall(memory: TutorMemory, pair: Pair, args: argparse.Namespace) -> int:
+    at = None
+    if args.at:
+        try:
+            at = datetime.fromisoformat(args.at.replace("Z", "+00:00"))
+        except ValueError:
+            print(f"error: --at: not an ISO 8601 time ({args.at!r})", file=sys.stderr)
+            return 2
+        if at.tzinfo is None:
+            at = at.replace(tzinfo=UTC)
+    result = memory.recall(pair, args.question, at=at)
+    if args.json:
+        print(json.dumps(recall_json(result), ensure_ascii=False, indent=2))
+        return 0
+    if result.window is not None:
+        state = "nothing recorded" if result.window_empty else f"{len(result.items)} found"
+        print(f"time window: {result.window.label} — {state}")
+    print(f"mode: {result.mode.value}; pools: {result.pool_sizes}")
+    for item in result.items:
+        repeat = f" (×{item.count})" if item.count > 1 else ""
+        print(
+            f"{item.score:.3f}  {item.episode.at:%d %b %Y}  {item.episode.kind.value:<8} "
+            f"{item.episode.summary}{repeat}  [{', '.join(item.pools)}] {item.episode.episode_id}"
+        )
+    return 0
+
+
+def recall_json(result: RecallResult) -> dict[str, object]:
+    window = result.window
+    return {
+        "window": None
+        if window is None
+        else {
+            "label": window.label,
+            "start": format_time(window.start),
+            "end": format_time(window.end),
+            "empty": result.window_empty,
+        },
+        "mode": result.mode.value,
+        "terms": list(result.terms),
+        "concepts": list(result.concept_keys),
+        "pool_sizes": result.pool_sizes,
+        "timings_ms": result.timings_ms,
+        "items": [
+            {
+                "id": i.episode.episode_id,
+                "ref": i.episode.ref,
+                "kind": i.episode.kind.value,
+                "at": format_time(i.episode.at),
+                "summary": i.episode.summary,
+                "score": i.score,
+                "pools": list(i.pools),
+                "count": i.count,
+                "first_at": format_time(i.first_at),
+                "last_at": format_time(i.last_at),
+                "collapsed_ids": list(i.collapsed_ids),
+            }
+            for i in result.items
+        ],
+    }
 
 
 if __name__ == "__main__":

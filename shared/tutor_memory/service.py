@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import time
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
+from zoneinfo import ZoneInfo
 
 from tutor_memory.adapters.records import CorruptRowError
 from tutor_memory.domain import chain
+from tutor_memory.domain import constants as C
 from tutor_memory.domain.annotations import Annotation, AnnotationKind
 from tutor_memory.domain.episodes import (
     AnswerEvidence,
@@ -25,13 +28,61 @@ from tutor_memory.domain.episodes import (
 )
 from tutor_memory.domain.errors import NotFoundError, ValidationError
 from tutor_memory.domain.files import FileRecord, fingerprint
-from tutor_memory.ports import AppendResult, Clock, EpisodeStore, SystemClock
+from tutor_memory.domain.language import analyse, detect_language, distinctive_terms
+from tutor_memory.domain.recall import Candidates, RecallResult, rank, route_concepts
+from tutor_memory.domain.timewindow import TimeWindow
+from tutor_memory.domain.timewords import find_window
+from tutor_memory.ports import (
+    AppendResult,
+    Clock,
+    Embedder,
+    EpisodeIndex,
+    EpisodeStore,
+    IndexedEpisode,
+    SystemClock,
+)
+
+
+def indexed(ep: Episode, vector: Sequence[float] | None) -> IndexedEpisode:
+    """An episode as the index keeps it: analysed terms of its summary, text and concepts."""
+    summary = [] if ep.summary.rstrip("…") in ep.text else [ep.summary]
+    words = " ".join([*summary, ep.text, *ep.concepts])
+    return IndexedEpisode(
+        pair=ep.pair,
+        episode_id=ep.episode_id,
+        seq=ep.seq,
+        kind=ep.kind.value,
+        at=ep.at,
+        terms=" ".join(analyse(words)),
+        vector=vector,
+    )
+
+
+EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+
+
+def _lap(since: float) -> tuple[float, float]:
+    now = time.perf_counter()
+    return round((now - since) * 1000, 3), now
 
 
 @dataclass
 class TutorMemory:
+    """The use cases over one store. ``index`` and ``embedder`` are optional so that the log
+    alone works without them (and a test can leave them out); recall needs an index."""
+
     store: EpisodeStore
     clock: Clock = field(default_factory=SystemClock)
+    index: EpisodeIndex | None = None
+    embedder: Embedder | None = None
+    timezone: str = "UTC"
+
+    def close(self) -> None:
+        """Release the adapters' connections (those that hold any)."""
+        for part in (self.store, self.index):
+            close = getattr(part, "close", None)
+            if callable(close):
+                close()
 
     # --- the log ----------------------------------------------------------------------------
 
@@ -69,7 +120,160 @@ class TutorMemory:
             ref=ref,
             idempotency_key=idempotency_key,
         )
-        return self.store.append(new)
+        vector = self._passage_vectors([new])[0]  # before the append: a failure writes nothing
+        result = self.store.append(new)
+        if result.created:
+            self._index([(result.episode, vector)])
+        return result
+
+    def record_many(
+        self,
+        episodes: Sequence[NewEpisode],
+        *,
+        batch_size: int = 64,
+        on_progress: Callable[[int, int], None] | None = None,
+    ) -> list[AppendResult]:
+        """Append validated episodes in order, embedding and indexing them in batches."""
+        results: list[AppendResult] = []
+        for start in range(0, len(episodes), batch_size):
+            batch = episodes[start : start + batch_size]
+            vectors = self._passage_vectors(batch)
+            appended = [self.store.append(new) for new in batch]
+            self._index(
+                [(r.episode, v) for r, v in zip(appended, vectors, strict=True) if r.created]
+            )
+            results += appended
+            if on_progress is not None:
+                on_progress(len(results), len(episodes))
+        return results
+
+    def _passage_vectors(
+        self, episodes: Sequence[NewEpisode | Episode]
+    ) -> list[list[float] | None]:
+        if self.embedder is None or self.index is None or not episodes:
+            return [None] * len(episodes)
+        # Repetition is common (one question asked nine times): embed each distinct text once.
+        unique = list(dict.fromkeys(e.text for e in episodes))
+        rows = dict(zip(unique, self.embedder.embed_passages(unique), strict=True))
+        return [rows[e.text].tolist() for e in episodes]
+
+    def _index(self, pairs: Sequence[tuple[Episode, list[float] | None]]) -> None:
+        if self.index is None or not pairs:
+            return
+        self.index.add([indexed(ep, vector) for ep, vector in pairs])
+
+    def reindex(self, pair: Pair, *, batch_size: int = 64) -> int:
+        """Rebuild a pair's index documents from the log (after a lost index write, or a new
+        embedding model). Returns how many episodes were indexed."""
+        if self.index is None:
+            return 0
+        self.index.delete_pair(pair)
+        batch: list[Episode] = []
+        count = 0
+        for ep in self.store.iter_episodes(pair):
+            batch.append(ep)
+            if len(batch) == batch_size:
+                count += self._reindex_batch(batch)
+                batch = []
+        return count + self._reindex_batch(batch)
+
+    def _reindex_batch(self, batch: list[Episode]) -> int:
+        self._index(list(zip(batch, self._passage_vectors(batch), strict=True)))
+        return len(batch)
+
+    # --- recall -----------------------------------------------------------------------------
+
+    def recall(
+        self,
+        pair: Pair,
+        question: str | None,
+        *,
+        at: datetime | None = None,
+        limit: int = C.RECALL_LIMIT,
+        exclude_narrations: bool = False,
+    ) -> RecallResult:
+        """Widen (four pools over the whole history, or inside a named time), then cut.
+
+        The question is embedded once; that one vector serves the semantic pool (and, with the
+        map, concept routing). Episodes after ``at`` are not known yet and never recalled.
+        """
+        now = at or self.clock.now()
+        timings: dict[str, float] = {}
+        tick = time.perf_counter()
+        text = (question or "").strip()
+        window = find_window(text, now, ZoneInfo(self.timezone)) if text else None
+        terms = tuple(distinctive_terms(text)) if text else ()
+        if window is not None:  # "July" names the time, not the topic
+            lang = detect_language(text)
+            named = (
+                set(distinctive_terms(" ".join(window.phrase), lang)) if window.phrase else set()
+            )
+            terms = tuple(t for t in terms if t not in named)
+        vector = None
+        if text and self.embedder is not None:
+            vector = self.embedder.embed_queries([text])[0].tolist()
+        timings["understand"], tick = _lap(tick)
+
+        # Every pool runs inside the named time, and never past `now`.
+        upto = now + timedelta(microseconds=1)
+        scope = (
+            TimeWindow(window.start, min(window.end, upto), window.label)
+            if window
+            else TimeWindow(EPOCH, upto)
+        )
+        pool = Candidates()
+        recent = self.store.recent(pair, C.RECALL_RECENT_POOL, scope)
+        pool.add_recent(recent)
+        sizes = {"recent": len(recent), "lexical": 0, "semantic": 0, "concept": 0}
+        keys = route_concepts(text, self.store.concept_names(pair)) if text else []
+        topical = bool(terms) or bool(keys)
+        if text:
+            touching = self.store.touching(pair, keys, scope)
+            pool.add_concept(touching)
+            sizes["concept"] = len(touching)
+            if self.index is not None:
+                lexical, semantic = self.index.search(
+                    pair,
+                    terms=terms,
+                    vector=vector if window is None or topical else None,
+                    lexical_limit=C.RECALL_LEXICAL_POOL,
+                    k=C.RECALL_SEMANTIC_K,
+                    window=scope,
+                )
+                found = {
+                    e.episode_id: e
+                    for e in self.store.get_many(pair, [h.episode_id for h in lexical + semantic])
+                }
+                pool.add_lexical(
+                    (found[h.episode_id], h.score) for h in lexical if h.episode_id in found
+                )
+                pool.add_semantic(
+                    (found[h.episode_id] for h in semantic if h.episode_id in found),
+                    C.RECALL_SEMANTIC_K,
+                )
+                sizes["lexical"], sizes["semantic"] = len(lexical), len(semantic)
+        timings["pools"], tick = _lap(tick)
+
+        # Inside a named time, a question with no topic ("what did we do in July?") wants the
+        # whole period: nothing to gate on, recency orders it.
+        items, mode = rank(
+            pool.values(),
+            now=now,
+            has_question=bool(text) and (window is None or topical),
+            limit=limit,
+            exclude_narrations=exclude_narrations or window is not None,
+        )
+        timings["rank"], _ = _lap(tick)
+        return RecallResult(
+            items=items,
+            mode=mode,
+            window=window,
+            window_empty=window is not None and not items,
+            terms=terms,
+            concept_keys=tuple(keys),
+            pool_sizes=sizes,
+            timings_ms=timings,
+        )
 
     def _stamp_citation(self, pair: Pair, evidence: AnswerEvidence) -> AnswerEvidence:
         """An answer's citation carries the fingerprint the cited file has at this moment."""
@@ -83,6 +287,7 @@ class TutorMemory:
         return AnswerEvidence(evidence.file_id, evidence.page, record.current.fingerprint)
 
     def episode(self, pair: Pair, episode_id: str) -> Episode:
+        """One episode of the pair, or NotFoundError."""
         found = self.store.get(pair, episode_id)
         if found is None:
             raise NotFoundError(f"no episode {episode_id!r} for {pair}")

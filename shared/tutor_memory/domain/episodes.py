@@ -390,7 +390,7 @@ class NewEpisode:
     summary: str = ""
     concepts: tuple[str, ...] = ()
     salience: float | None = None
-    evidence: Evidence = field(default_factory=NoEvidence)
+    evidence: Evidence | None = None  # None: the kind's empty evidence, where it has one
     recalled_ids: tuple[str, ...] = ()
     ref: str | None = None
     idempotency_key: str | None = None
@@ -417,13 +417,15 @@ class NewEpisode:
             ),
         )
         expected = EVIDENCE_TYPES[kind]
+        if self.evidence is None:
+            object.__setattr__(self, "evidence", evidence_from_dict(kind, {}))
         if not isinstance(self.evidence, expected):
             raise ValidationError(
                 "evidence",
                 f"a {kind.value} needs {expected.__name__}, not {type(self.evidence).__name__}",
             )
         salience = (
-            default_salience(kind, self.evidence)
+            default_salience(kind, self.evidence_value)
             if self.salience is None
             else fraction("salience", self.salience)
         )
@@ -444,6 +446,11 @@ class NewEpisode:
                     "idempotency_key", self.idempotency_key, limit=C.MAX_IDEMPOTENCY_KEY_CHARS
                 ),
             )
+
+    @property
+    def evidence_value(self) -> Evidence:
+        assert self.evidence is not None  # set in __post_init__
+        return self.evidence
 
     @property
     def salience_value(self) -> float:

@@ -27,7 +27,9 @@ from datetime import datetime
 from enum import StrEnum
 
 from tutor_memory.domain import constants as C
+from tutor_memory.domain.concepts import concept_key
 from tutor_memory.domain.episodes import Episode, Kind
+from tutor_memory.domain.timewindow import TimeWindow
 
 
 class Pool(StrEnum):
@@ -187,3 +189,23 @@ def rank(
         )
     items.sort(key=lambda i: (i.score, i.episode.at, i.episode.seq), reverse=True)
     return items[:limit], mode
+
+
+@dataclass(frozen=True)
+class RecallResult:
+    """What recall hands the block: the ordered items, and what it knows about the question."""
+
+    items: list[RecalledItem]
+    mode: Mode
+    window: TimeWindow | None
+    window_empty: bool  # a time was named and nothing is recorded inside it: say so
+    terms: tuple[str, ...]
+    concept_keys: tuple[str, ...]
+    pool_sizes: dict[str, int]
+    timings_ms: dict[str, float]
+
+
+def route_concepts(question: str, known: dict[str, str]) -> list[str]:
+    """Concept keys whose canonical name appears in the question as whole words (exact only)."""
+    folded = f" {concept_key(question)} "
+    return sorted(key for key in known if f" {key} " in folded)

@@ -13,6 +13,7 @@ class TimeWindow:
     start: datetime
     end: datetime
     label: str = ""
+    phrase: tuple[str, ...] = ()  # the folded words of the question that named this time
 
     def __contains__(self, at: object) -> bool:
         return isinstance(at, datetime) and self.start <= at < self.end

@@ -1,0 +1,445 @@
+"""The cloud episode index: OpenSearch BM25 and k-NN in one index (the ``EpisodeIndex`` port).
+
+One document per episode (fields in ``infra/opensearch/README.md``). Both pools are scoped to
+the pair *inside* the query: the lexical pool in a ``bool`` filter, the semantic pool in the
+``knn`` clause's own ``filter`` (efficient filtering, lucene and faiss HNSW). A ``post_filter``
+or a ``bool`` around ``knn`` would cut *after* the k nearest were chosen, so a pair could get
+fewer than ``k`` neighbours — or, with a bug, another pair's. Both pools go in one ``_msearch``
+round trip.
+
+Scores: lexical is OpenSearch's BM25 as returned. Semantic is converted back to the cosine:
+for ``cosinesimil`` OpenSearch returns ``(2 - d) / 2`` with ``d = 1 - cos``, i.e.
+``(1 + cos) / 2`` — the k-NN "Spaces" docs; Lucene's ``COSINE`` for the lucene engine, and
+k-NN's ``Faiss.SCORE_TRANSLATIONS`` for faiss — so ``cos = 2 * score - 1``, which the domain
+can compare with the embedded exact scan (checked against numpy on the real node in tests).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, Final, Literal
+from urllib.parse import urlsplit
+
+from opensearchpy import OpenSearch, Urllib3AWSV4SignerAuth, Urllib3HttpConnection
+from opensearchpy.exceptions import OpenSearchException, RequestError, TransportError
+from opensearchpy.helpers import bulk
+
+from tutor_memory.domain.episodes import Pair
+from tutor_memory.domain.errors import StoreError
+from tutor_memory.domain.timewindow import TimeWindow
+from tutor_memory.ports import IndexedEpisode, SearchHit
+
+ENGINES: Final = ("lucene", "faiss")  # both support efficient k-NN filtering; nmslib does not
+# In the repository; a deployment that creates the index elsewhere passes its own path.
+DEFAULT_MAPPING_PATH: Final = (
+    Path(__file__).resolve().parents[3] / "infra" / "opensearch" / "episodes-index.json"
+)
+BULK_CHUNK_DOCS: Final = 500
+# Managed domains cap an HTTP request at 10 MiB on the smallest instance types; stay under it.
+BULK_CHUNK_BYTES: Final = 8 * 1024 * 1024
+DELETE_PAGE: Final = 1000  # ids per search page and per bulk delete
+_HIT_FIELDS: Final = ["episode_id", "seq"]  # doc values: the vector's _source is never read back
+_FILTER_PATH: Final = (
+    "responses.status,responses.error,responses.hits.hits._score,responses.hits.hits.fields"
+)
+
+Refresh = bool | Literal["wait_for"]
+
+
+def pair_key(pair: Pair) -> str:
+    """The ``pair`` field: ids never contain ``#``, so the key is unambiguous."""
+    return f"{pair.student_id}#{pair.subject_id}"
+
+
+def doc_id(pair: Pair, episode_id: str) -> str:
+    """Re-indexing an episode overwrites its document; two pairs never share one."""
+    return f"{pair_key(pair)}#{episode_id}"
+
+
+def index_body(
+    dimension: int,
+    engine: str,
+    *,
+    mapping_path: Path = DEFAULT_MAPPING_PATH,
+    shards: int | None = None,
+    replicas: int | None = None,
+) -> dict[str, Any]:
+    """The create-index body: the mapping file with the vector's dimension and engine filled in
+    (the file holds ``"<dimension>"``/``"<engine>"`` so it cannot be used half-configured)."""
+    try:
+        body: dict[str, Any] = json.loads(mapping_path.read_text(encoding="utf-8"))
+        method = body["mappings"]["properties"]["vector"]["method"]
+        body["mappings"]["properties"]["vector"]["dimension"] = dimension
+        method["engine"] = engine
+        settings = body["settings"]["index"]
+    except (OSError, ValueError, KeyError, TypeError) as e:
+        raise StoreError(f"OpenSearch index mapping {mapping_path} is unusable: {e!r}") from e
+    if shards is not None:
+        settings["number_of_shards"] = shards
+    if replicas is not None:
+        settings["number_of_replicas"] = replicas
+    return body
+
+
+def connect(url: str, *, timeout: float = 10.0, http_auth: tuple[str, str] | None = None) -> Any:
+    """A client for a self-managed node (the dev/test node, or one behind basic auth)."""
+    return OpenSearch(hosts=[url], http_auth=http_auth, timeout=timeout)
+
+
+def aws_client(
+    endpoint: str,
+    *,
+    region: str,
+    service: Literal["es", "aoss"] = "es",
+    credentials: Any = None,
+    timeout: float = 10.0,
+) -> Any:
+    """A SigV4-signing client: ``service="es"`` for a managed domain, ``"aoss"`` for Serverless.
+
+    opensearch-py 2.8 has two signers: ``AWSV4SignerAuth`` (= ``RequestsAWSV4SignerAuth``) is a
+    ``requests`` auth and only works with ``RequestsHttpConnection``; ``Urllib3AWSV4SignerAuth``
+    is the callable ``Urllib3HttpConnection`` invokes per request. We use the urllib3 pair, the
+    client's default stack. ``credentials`` defaults to boto3's chain (the Lambda role); the
+    signer freezes refreshable credentials per request.
+    """
+    if service not in ("es", "aoss"):
+        raise ValueError(f"service must be 'es' or 'aoss', not {service!r}")
+    if credentials is None:
+        import boto3  # here, not at import time: only signed clients need it
+
+        credentials = boto3.Session().get_credentials()
+        if credentials is None:
+            raise StoreError("no AWS credentials found to sign OpenSearch requests")
+    parts = urlsplit(endpoint if "://" in endpoint else f"https://{endpoint}")
+    use_ssl = parts.scheme == "https"
+    return OpenSearch(
+        hosts=[{"host": parts.hostname, "port": parts.port or (443 if use_ssl else 80)}],
+        http_auth=Urllib3AWSV4SignerAuth(credentials, region, service),
+        use_ssl=use_ssl,
+        verify_certs=use_ssl,
+        connection_class=Urllib3HttpConnection,
+        timeout=timeout,
+    )
+
+
+class OpenSearchIndex:
+    """``EpisodeIndex`` on one OpenSearch index.
+
+    ``engine``: ``faiss`` for production (OpenSearch Serverless builds faiss HNSW); ``lucene``
+    where faiss's native libraries are missing (the dev/test node). ``refresh``: ``False`` in
+    production (documents become searchable within the index's refresh interval), ``True`` or
+    ``"wait_for"`` in tests so reads see writes. ``custom_ids=False`` for Serverless *vector
+    search* collections, which reject client-chosen ``_id``s: documents then get generated ids
+    and re-adding an episode duplicates it instead of overwriting it.
+    """
+
+    def __init__(
+        self,
+        client: Any,
+        *,
+        index: str,
+        dimension: int,
+        engine: str = "faiss",
+        refresh: Refresh = False,
+        custom_ids: bool = True,
+        shards: int | None = None,
+        replicas: int | None = None,
+        mapping_path: Path = DEFAULT_MAPPING_PATH,
+    ) -> None:
+        if engine not in ENGINES:
+            raise ValueError(f"engine must be one of {ENGINES}, not {engine!r}")
+        if dimension < 1:
+            raise ValueError(f"dimension must be positive, not {dimension}")
+        self._client = client
+        self.index = index
+        self.dimension = dimension
+        self.engine = engine
+        self._refresh = refresh
+        self._custom_ids = custom_ids
+        self._shards = shards
+        self._replicas = replicas
+        self._mapping_path = mapping_path
+
+    # --- the index itself ---------------------------------------------------------------------
+
+    def ensure_index(self) -> bool:
+        """Create the index if it is missing (True), else check that its vector field fits this
+        embedder and engine (False); a mismatch raises ``StoreError`` naming both."""
+        with self._translate("index lookup"):
+            exists = bool(self._client.indices.exists(index=self.index))
+        if not exists:
+            body = index_body(
+                self.dimension,
+                self.engine,
+                mapping_path=self._mapping_path,
+                shards=self._shards,
+                replicas=self._replicas,
+            )
+            try:
+                with self._translate("index creation"):
+                    self._client.indices.create(index=self.index, body=body)
+                return True
+            except StoreError as e:
+                # Another process created it between our check and create: verify theirs.
+                cause = e.__cause__
+                if not (
+                    isinstance(cause, RequestError)
+                    and cause.error == "resource_already_exists_exception"
+                ):
+                    raise
+        self._verify_mapping()
+        return False
+
+    def _verify_mapping(self) -> None:
+        with self._translate("mapping lookup"):
+            response = self._client.indices.get_mapping(index=self.index)
+        # Keyed by the concrete index name, which differs from ours when we were given an alias.
+        concrete: dict[str, Any] = next(iter(response.values()), {})
+        mappings = concrete.get("mappings", {})
+        vector = mappings.get("properties", {}).get("vector")
+        if not isinstance(vector, dict) or vector.get("type") != "knn_vector":
+            raise StoreError(f"OpenSearch index '{self.index}' has no knn_vector field 'vector'")
+        method = vector.get("method", {})
+        found = {
+            "dimension": vector.get("dimension"),
+            "engine": method.get("engine"),
+            "space_type": method.get("space_type", vector.get("space_type")),
+        }
+        expected = {"dimension": self.dimension, "engine": self.engine, "space_type": "cosinesimil"}
+        wrong = [
+            f"{key} expected {expected[key]}, found {found[key]}"
+            for key in expected
+            if found[key] != expected[key]
+        ]
+        if wrong:
+            raise StoreError(
+                f"OpenSearch index '{self.index}' does not match this configuration: "
+                + "; ".join(wrong)
+            )
+
+    # --- EpisodeIndex -------------------------------------------------------------------------
+
+    def add(self, docs: Sequence[IndexedEpisode]) -> None:
+        if not docs:
+            return
+        actions = [self._action(d) for d in docs]
+        params: dict[str, Any] = {}
+        if self._refresh:
+            params["refresh"] = "wait_for" if self._refresh == "wait_for" else "true"
+        with self._translate("bulk indexing"):
+            _, errors = bulk(
+                self._client,
+                actions,
+                chunk_size=BULK_CHUNK_DOCS,
+                max_chunk_bytes=BULK_CHUNK_BYTES,
+                raise_on_error=False,
+                **params,
+            )
+        if errors:
+            item: dict[str, Any] = next(iter(errors[0].values()), {})
+            raise StoreError(
+                f"OpenSearch bulk indexing into '{self.index}': {len(errors)} of {len(docs)} "
+                f"documents failed; first ({item.get('_id', '?')}, status "
+                f"{item.get('status', '?')}): {_reason(item.get('error'))}"
+            )
+
+    def _action(self, doc: IndexedEpisode) -> dict[str, Any]:
+        source: dict[str, Any] = {
+            "pair": pair_key(doc.pair),
+            "student_id": doc.pair.student_id,
+            "subject_id": doc.pair.subject_id,
+            "episode_id": doc.episode_id,
+            "seq": doc.seq,
+            "kind": doc.kind,
+            "at": _iso(doc.at),
+            "terms": doc.terms,
+        }
+        if doc.vector is not None:
+            source["vector"] = [float(x) for x in doc.vector]
+        action: dict[str, Any] = {"_op_type": "index", "_index": self.index, "_source": source}
+        if self._custom_ids:
+            action["_id"] = doc_id(doc.pair, doc.episode_id)
+        return action
+
+    def search(
+        self,
+        pair: Pair,
+        *,
+        terms: Sequence[str],
+        vector: Sequence[float] | None,
+        lexical_limit: int,
+        k: int,
+        window: TimeWindow | None = None,
+    ) -> tuple[list[SearchHit], list[SearchHit]]:
+        scope = _scope(pair, window)
+        words = [t for t in terms if t.strip()]
+        pools: list[Literal["lexical", "semantic"]] = []
+        body: list[dict[str, Any]] = []
+        if words and lexical_limit > 0:
+            pools.append("lexical")
+            body += [{}, self._lexical_query(words, scope, lexical_limit)]
+        if vector is not None and k > 0:
+            pools.append("semantic")
+            body += [{}, self._semantic_query(vector, scope, k)]
+        if not pools:
+            return [], []
+        with self._translate("search"):
+            response = self._client.msearch(index=self.index, body=body, filter_path=_FILTER_PATH)
+        found: dict[str, list[SearchHit]] = {"lexical": [], "semantic": []}
+        answers = response.get("responses", [])
+        if len(answers) != len(pools):
+            raise StoreError(
+                f"OpenSearch search on '{self.index}': "
+                f"{len(answers)} answers to {len(pools)} queries"
+            )
+        for pool, answer in zip(pools, answers, strict=True):
+            if "error" in answer:
+                raise StoreError(
+                    f"OpenSearch {pool} search on '{self.index}' failed (status "
+                    f"{answer.get('status', '?')}): {_reason(answer['error'])}"
+                )
+            found[pool] = _hits(answer, cosine=pool == "semantic")
+        return found["lexical"], found["semantic"]
+
+    @staticmethod
+    def _lexical_query(words: list[str], scope: dict[str, Any], size: int) -> dict[str, Any]:
+        return {
+            "size": size,
+            "track_total_hits": False,
+            "_source": False,
+            "docvalue_fields": _HIT_FIELDS,
+            # seq breaks score ties on the server, so the size cut-off is deterministic too.
+            "sort": [{"_score": "desc"}, {"seq": "desc"}],
+            "query": {
+                "bool": {
+                    # The words are already analysed; the field's whitespace analyzer keeps them.
+                    "must": [{"match": {"terms": {"query": " ".join(words), "operator": "or"}}}],
+                    "filter": scope["bool"]["filter"],
+                }
+            },
+        }
+
+    @staticmethod
+    def _semantic_query(vector: Sequence[float], scope: dict[str, Any], k: int) -> dict[str, Any]:
+        return {
+            "size": k,
+            "track_total_hits": False,
+            "_source": False,
+            "docvalue_fields": _HIT_FIELDS,
+            "sort": [{"_score": "desc"}, {"seq": "desc"}],
+            # The filter sits inside the knn clause: the k nearest are chosen among the pair's
+            # documents only (pre-filtering), never cut down afterwards.
+            "query": {
+                "knn": {"vector": {"vector": [float(x) for x in vector], "k": k, "filter": scope}}
+            },
+        }
+
+    def delete_pair(self, pair: Pair) -> int:
+        """Page through the pair's document ids and bulk-delete them.
+
+        Not ``_delete_by_query``: it lives in OpenSearch's ``reindex`` module, which the dev
+        node does not load, and Serverless reportedly answers it with 404. Pages follow
+        ``search_after`` on (seq, episode_id), unique within a pair. Documents added while this
+        runs, or not yet refreshed, may stay: the caller runs it again to be sure.
+        """
+        deleted = 0
+        after: list[Any] | None = None
+        while True:
+            query: dict[str, Any] = {
+                "size": DELETE_PAGE,
+                "track_total_hits": False,
+                "_source": False,
+                "query": {"bool": {"filter": [{"term": {"pair": pair_key(pair)}}]}},
+                "sort": [{"seq": "asc"}, {"episode_id": "asc"}],
+            }
+            if after is not None:
+                query["search_after"] = after
+            with self._translate("search for deletion"):
+                page = self._client.search(
+                    index=self.index, body=query, filter_path="hits.hits._id,hits.hits.sort"
+                )
+            hits = page.get("hits", {}).get("hits", [])
+            if not hits:
+                return deleted
+            deleted += self._bulk_delete([str(h["_id"]) for h in hits])
+            after = hits[-1]["sort"]
+
+    def _bulk_delete(self, ids: list[str]) -> int:
+        body = [{"delete": {"_index": self.index, "_id": i}} for i in ids]
+        params: dict[str, Any] = {"filter_path": "errors,items.*.result,items.*.error,items.*._id"}
+        if self._refresh:
+            params["refresh"] = "wait_for" if self._refresh == "wait_for" else "true"
+        with self._translate("bulk delete"):
+            response = self._client.bulk(body=body, **params)
+        results = [next(iter(item.values())) for item in response.get("items", [])]
+        failed = [r for r in results if "error" in r]
+        if failed:
+            raise StoreError(
+                f"OpenSearch bulk delete in '{self.index}': {len(failed)} of {len(ids)} failed; "
+                f"first ({failed[0].get('_id', '?')}): {_reason(failed[0]['error'])}"
+            )
+        # "not_found": already gone (a concurrent delete); not ours to count.
+        return sum(1 for r in results if r.get("result") == "deleted")
+
+    @contextmanager
+    def _translate(self, operation: str) -> Iterator[None]:
+        """Transport and server errors become ``StoreError`` naming the index and the cause."""
+        try:
+            yield
+        except TransportError as e:
+            info = e.info.get("error") if isinstance(e.info, Mapping) else e.info
+            detail = _reason(info) if info else (e.error or str(e))
+            raise StoreError(
+                f"OpenSearch {operation} on '{self.index}' failed ({e.status_code}): {detail}"
+            ) from e
+        except OpenSearchException as e:
+            raise StoreError(f"OpenSearch {operation} on '{self.index}' failed: {e}") from e
+
+
+# --- helpers ----------------------------------------------------------------------------------
+
+
+def _iso(at: datetime) -> str:
+    """UTC with microseconds. A ``date`` field keeps milliseconds, so window bounds are exact
+    when they fall on whole milliseconds (calendar windows do)."""
+    if at.tzinfo is None:
+        raise ValueError(f"naive datetime {at!r}: the index stores UTC instants")
+    return at.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+def _scope(pair: Pair, window: TimeWindow | None) -> dict[str, Any]:
+    clauses: list[dict[str, Any]] = [{"term": {"pair": pair_key(pair)}}]
+    if window is not None:  # half-open, as TimeWindow is
+        clauses.append({"range": {"at": {"gte": _iso(window.start), "lt": _iso(window.end)}}})
+    return {"bool": {"filter": clauses}}
+
+
+def _hits(answer: Mapping[str, Any], *, cosine: bool) -> list[SearchHit]:
+    hits = answer.get("hits", {}).get("hits", [])  # filter_path drops "hits" when there are none
+    return [
+        SearchHit(
+            episode_id=str(h["fields"]["episode_id"][0]),
+            seq=int(h["fields"]["seq"][0]),
+            score=2.0 * float(h["_score"]) - 1.0 if cosine else float(h["_score"]),
+        )
+        for h in hits
+    ]
+
+
+def _reason(error: Any) -> str:
+    """The reason of an OpenSearch error object, with its deepest cause (which is where the
+    useful part is: "Vector dimension mismatch. Expected: 384, Given: 3")."""
+    if not isinstance(error, Mapping):
+        return str(error)
+    roots = error.get("root_cause")
+    root: Mapping[str, Any] = roots[0] if roots and isinstance(roots[0], Mapping) else error
+    top = str(root.get("reason") or root.get("type") or error)
+    node = error if isinstance(error.get("caused_by"), Mapping) else root
+    while isinstance(node.get("caused_by"), Mapping):
+        node = node["caused_by"]
+    deepest = str(node.get("reason") or node.get("type") or "")
+    return top if not deepest or deepest in top else f"{top}: {deepest}"

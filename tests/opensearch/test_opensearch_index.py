@@ -1,0 +1,366 @@
+"""The OpenSearch episode index against a real OpenSearch 2.19 node with k-NN (lucene engine)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Sequence
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import numpy as np
+import pytest
+from botocore.credentials import Credentials
+
+from tests.opensearch.conftest import RecordingTransport
+from tutor_memory.adapters import opensearch_index
+from tutor_memory.adapters.opensearch_index import (
+    DEFAULT_MAPPING_PATH,
+    OpenSearchIndex,
+    aws_client,
+    connect,
+    index_body,
+)
+from tutor_memory.domain.episodes import Pair
+from tutor_memory.domain.errors import StoreError
+from tutor_memory.domain.timewindow import TimeWindow
+from tutor_memory.ports import IndexedEpisode, SearchHit
+
+T0 = datetime(2026, 3, 2, 9, 30, tzinfo=UTC)
+ANA = Pair("ana", "biology")
+BEN = Pair("ben", "biology")
+MakeIndex = Callable[..., OpenSearchIndex]
+
+
+def episode(
+    pair: Pair,
+    seq: int,
+    terms: str = "cell wall plant",
+    vector: Sequence[float] | None = (1.0, 0.0, 0.0, 0.0),
+    *,
+    at: datetime | None = None,
+) -> IndexedEpisode:
+    return IndexedEpisode(
+        pair=pair,
+        episode_id=f"e{seq}-{pair.student_id}",
+        seq=seq,
+        kind="question",
+        at=at or T0 + timedelta(days=seq),
+        terms=terms,
+        vector=vector,
+    )
+
+
+def ids(hits: list[SearchHit]) -> list[str]:
+    return [h.episode_id for h in hits]
+
+
+def test_indexed_episodes_are_found_by_words_and_by_meaning(make_index: MakeIndex) -> None:
+    index = make_index()
+    index.add(
+        [
+            episode(ANA, 1, "cell wall plant", [1, 0, 0, 0]),
+            episode(ANA, 2, "mitochondria energi", [0, 1, 0, 0]),
+            episode(ANA, 3, "photosynthesi light", [0.9, 0.1, 0, 0]),
+        ]
+    )
+
+    lexical, semantic = index.search(
+        ANA, terms=["mitochondria"], vector=[1, 0, 0, 0], lexical_limit=10, k=2
+    )
+
+    assert ids(lexical) == ["e2-ana"]
+    assert lexical[0].seq == 2 and lexical[0].score > 0
+    assert ids(semantic) == ["e1-ana", "e3-ana"]
+
+
+def test_a_pair_never_sees_another_pairs_episodes_in_either_pool(make_index: MakeIndex) -> None:
+    index = make_index()
+    same_text, same_vector = "cell wall plant", [0.5, 0.5, 0.5, 0.5]
+    index.add([episode(p, n, same_text, same_vector) for p in (ANA, BEN) for n in (1, 2, 3)])
+
+    lexical, semantic = index.search(
+        ANA, terms=["cell", "plant"], vector=same_vector, lexical_limit=50, k=50
+    )
+
+    assert sorted(ids(lexical)) == ["e1-ana", "e2-ana", "e3-ana"]
+    assert sorted(ids(semantic)) == ["e1-ana", "e2-ana", "e3-ana"]
+
+
+def test_time_window_is_applied_inside_both_pools(make_index: MakeIndex) -> None:
+    index = make_index()
+    start, end = T0 + timedelta(days=2), T0 + timedelta(days=4)
+    # Out of the window: the closest vectors. In it: far ones. A filter applied after choosing
+    # the 2 nearest would return nothing; a pre-filter returns the window's two.
+    index.add(
+        [
+            episode(ANA, 1, at=T0 + timedelta(days=1), vector=[1, 0, 0, 0]),
+            episode(ANA, 2, at=start, vector=[0, 0, 1, 0]),  # on the start: inside
+            episode(ANA, 3, at=end - timedelta(milliseconds=1), vector=[0, 0, 0, 1]),
+            episode(ANA, 4, at=end, vector=[1, 0, 0, 0]),  # on the end: outside (half-open)
+            episode(ANA, 5, at=T0 + timedelta(days=9), vector=[1, 0.1, 0, 0]),
+        ]
+    )
+
+    lexical, semantic = index.search(
+        ANA,
+        terms=["cell"],
+        vector=[1, 0, 0, 0],
+        lexical_limit=10,
+        k=2,
+        window=TimeWindow(start, end, "test"),
+    )
+
+    assert sorted(ids(lexical)) == ["e2-ana", "e3-ana"]
+    assert sorted(ids(semantic)) == ["e2-ana", "e3-ana"]
+
+
+def test_deleting_a_pair_removes_only_its_documents(
+    make_index: MakeIndex, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(opensearch_index, "DELETE_PAGE", 2)  # three pages for five episodes
+    index = make_index()
+    index.add([episode(ANA, n) for n in (1, 2, 3, 4, 5)] + [episode(BEN, n) for n in (1, 2)])
+
+    assert index.delete_pair(ANA) == 5
+
+    for pair, expected in ((ANA, []), (BEN, ["e2-ben", "e1-ben"])):
+        lexical, semantic = index.search(
+            pair, terms=["cell"], vector=[1, 0, 0, 0], lexical_limit=10, k=10
+        )
+        assert ids(lexical) == expected
+        assert ids(semantic) == expected
+    assert index.delete_pair(ANA) == 0
+
+
+def test_adding_an_episode_again_overwrites_it(make_index: MakeIndex) -> None:
+    index = make_index()
+    index.add([episode(ANA, 1, "cell wall")])
+    index.add([episode(ANA, 1, "ribosom")])
+
+    lexical, _ = index.search(ANA, terms=["cell", "ribosom"], vector=None, lexical_limit=10, k=0)
+
+    assert ids(lexical) == ["e1-ana"]
+    assert index.delete_pair(ANA) == 1
+
+
+def test_semantic_scores_are_the_cosines_numpy_computes(make_index: MakeIndex) -> None:
+    index = make_index()
+    vectors: dict[int, list[float]] = {
+        1: [1, 2, 0, 0],
+        2: [0.3, -1, 2, 0.5],
+        3: [-1, -1, 0, 0.2],
+        4: [0, 0, 0, 3],
+    }
+    index.add([episode(ANA, n, vector=v) for n, v in vectors.items()])
+    query = np.array([1.0, 1.0, 0.5, 0.0])
+
+    _, semantic = index.search(ANA, terms=[], vector=query.tolist(), lexical_limit=0, k=4)
+
+    expected = {
+        f"e{n}-ana": float(query @ np.array(v) / np.linalg.norm(query) / np.linalg.norm(v))
+        for n, v in vectors.items()
+    }
+    assert {h.episode_id: h.score for h in semantic} == pytest.approx(expected, abs=1e-5)
+    assert min(expected.values()) < 0  # the conversion holds for negative cosines too
+
+
+def test_ranking_is_exact_and_ties_go_to_the_newest(make_index: MakeIndex) -> None:
+    index = make_index()
+    index.add(
+        [
+            episode(ANA, 1, "cell", [1, 0, 0, 0]),
+            episode(ANA, 2, "cell cell cell nucleu", [0.8, 0.6, 0, 0]),
+            episode(ANA, 3, "cell", [1, 0, 0, 0]),  # ties with 1 in both pools
+            episode(ANA, 4, "nucleu", [0, 1, 0, 0]),
+            episode(ANA, 5, "cell", [0.6, 0.8, 0, 0]),  # ties with 1 and 3 lexically
+        ]
+    )
+
+    lexical, semantic = index.search(ANA, terms=["cell"], vector=[1, 0, 0, 0], lexical_limit=3, k=5)
+
+    assert [h.seq for h in lexical] == [2, 5, 3]  # the size cut-off keeps the newest ties
+    assert [h.seq for h in semantic] == [3, 1, 2, 5, 4]
+    assert [h.score for h in semantic] == sorted((h.score for h in semantic), reverse=True)
+
+
+def test_both_pools_go_in_one_round_trip_with_the_pair_inside_the_knn_clause(
+    make_index: MakeIndex, recorded: tuple[Any, RecordingTransport]
+) -> None:
+    own, transport = recorded
+    index = make_index(on=own)
+    index.add([episode(ANA, 1)])
+    transport.requests.clear()
+    window = TimeWindow(T0, T0 + timedelta(days=30), "March")
+
+    index.search(ANA, terms=["cell"], vector=[1, 0, 0, 0], lexical_limit=7, k=3, window=window)
+
+    assert len(transport.requests) == 1
+    method, url, lines = transport.requests[0]
+    assert (method, url.split("?")[0]) == ("POST", f"/{index.index}/_msearch")
+    lexical, semantic = lines[1], lines[3]
+    scope = [
+        {"term": {"pair": "ana#biology"}},
+        {
+            "range": {
+                "at": {"gte": "2026-03-02T09:30:00.000000Z", "lt": "2026-04-01T09:30:00.000000Z"}
+            }
+        },
+    ]
+    assert lexical["size"] == 7
+    assert lexical["query"]["bool"]["filter"] == scope
+    assert lexical["query"]["bool"]["must"] == [
+        {"match": {"terms": {"query": "cell", "operator": "or"}}}
+    ]
+    assert semantic["size"] == 3
+    assert semantic["query"] == {
+        "knn": {
+            "vector": {
+                "vector": [1.0, 0.0, 0.0, 0.0],
+                "k": 3,
+                "filter": {"bool": {"filter": scope}},
+            }
+        }
+    }
+    assert "post_filter" not in json.dumps(lines)
+
+
+def test_a_pool_with_nothing_to_look_for_is_not_queried(
+    make_index: MakeIndex, recorded: tuple[Any, RecordingTransport]
+) -> None:
+    own, transport = recorded
+    index = make_index(on=own)
+    index.add([episode(ANA, 1)])
+    transport.requests.clear()
+
+    index.add([])
+    assert index.search(ANA, terms=[], vector=None, lexical_limit=5, k=5) == ([], [])
+    assert transport.requests == []
+
+    lexical, semantic = index.search(ANA, terms=[], vector=[1, 0, 0, 0], lexical_limit=5, k=5)
+    assert (ids(lexical), ids(semantic)) == ([], ["e1-ana"])
+    assert [len(lines) for _, _, lines in transport.to("/_msearch")] == [2]
+
+    lexical, semantic = index.search(ANA, terms=["cell"], vector=None, lexical_limit=5, k=5)
+    assert (ids(lexical), ids(semantic)) == (["e1-ana"], [])
+    assert "knn" not in json.dumps(transport.to("/_msearch")[-1][2])
+
+
+def test_an_existing_index_of_another_dimension_is_refused_by_name(
+    make_index: MakeIndex,
+) -> None:
+    existing = make_index(dimension=4)
+
+    with pytest.raises(StoreError) as caught:
+        make_index(dimension=384, name=existing.index)
+
+    assert "dimension expected 384, found 4" in str(caught.value)
+    assert existing.index in str(caught.value)
+
+
+def test_an_existing_index_of_another_engine_is_refused(make_index: MakeIndex) -> None:
+    existing = make_index(engine="lucene")
+    # faiss is only named here, never created: the dev node lacks its native libraries.
+    other = make_index(name=existing.index, engine="faiss", create=False)
+
+    with pytest.raises(StoreError, match="engine expected faiss, found lucene"):
+        other.ensure_index()
+
+
+def test_ensuring_an_index_creates_it_once(make_index: MakeIndex) -> None:
+    index = make_index(create=False)
+
+    assert index.ensure_index() is True
+    assert index.ensure_index() is False
+
+
+def test_a_vector_of_the_wrong_dimension_fails_with_the_servers_reason(
+    make_index: MakeIndex,
+) -> None:
+    index = make_index(dimension=4)
+
+    with pytest.raises(StoreError) as caught:
+        index.add([episode(ANA, 1), episode(ANA, 2, vector=[1, 0, 0])])
+
+    message = str(caught.value)
+    assert "Vector dimension mismatch. Expected: 4, Given: 3" in message
+    assert "1 of 2 documents failed" in message
+
+
+def test_a_query_vector_of_the_wrong_dimension_is_a_store_error(make_index: MakeIndex) -> None:
+    index = make_index(dimension=4)
+    index.add([episode(ANA, 1)])
+
+    with pytest.raises(StoreError, match="Query vector has invalid dimension: 3"):
+        index.search(ANA, terms=["cell"], vector=[1, 0, 0], lexical_limit=5, k=5)
+
+
+def test_a_missing_index_is_a_store_error(make_index: MakeIndex) -> None:
+    index = make_index(create=False)
+
+    with pytest.raises(StoreError, match="no such index"):
+        index.search(ANA, terms=["cell"], vector=None, lexical_limit=5, k=5)
+    with pytest.raises(StoreError, match="no such index"):
+        index.delete_pair(ANA)
+
+
+def test_an_unreachable_node_is_a_store_error() -> None:
+    index = OpenSearchIndex(
+        connect("http://127.0.0.1:9", timeout=2), index="tm-test-nowhere", dimension=4
+    )
+
+    with pytest.raises(StoreError, match="OpenSearch search on 'tm-test-nowhere' failed"):
+        index.search(ANA, terms=["cell"], vector=None, lexical_limit=5, k=5)
+
+
+# --- construction, no index needed ------------------------------------------------------------
+
+
+def test_the_mapping_file_gets_the_embedders_dimension_and_the_engine() -> None:
+    body = index_body(1024, "faiss", mapping_path=DEFAULT_MAPPING_PATH, replicas=2)
+
+    vector = body["mappings"]["properties"]["vector"]
+    assert vector["dimension"] == 1024
+    assert vector["method"] == {
+        "name": "hnsw",
+        "space_type": "cosinesimil",
+        "engine": "faiss",
+        "parameters": {"m": 16, "ef_construction": 100},
+    }
+    assert body["settings"]["index"] == {"knn": True, "number_of_replicas": 2}
+    assert body["mappings"]["properties"]["terms"] == {"type": "text", "analyzer": "whitespace"}
+
+
+def test_an_aws_client_signs_every_request_with_sigv4(opensearch_url: str) -> None:
+    credentials = Credentials("AKIDEXAMPLE", "secret-example")
+    # Against the real dev node (no security plugin: it ignores the signature), so the signed
+    # request really goes through the transport; the pool is wrapped to see its headers.
+    client = aws_client(opensearch_url, region="eu-west-1", service="aoss", credentials=credentials)
+    connection = client.transport.get_connection()
+    sent: list[dict[str, str]] = []
+    urlopen = connection.pool.urlopen
+
+    def recording_urlopen(*args: Any, **kwargs: Any) -> Any:
+        sent.append(dict(kwargs["headers"]))
+        return urlopen(*args, **kwargs)
+
+    connection.pool.urlopen = recording_urlopen
+
+    assert client.info()["version"]["number"].startswith("2.")
+
+    authorization = sent[0]["Authorization"]
+    assert authorization.startswith("AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE/")
+    assert "/eu-west-1/aoss/aws4_request" in authorization
+    assert "X-Amz-Date" in sent[0] and "X-Amz-Content-SHA256" in sent[0]
+
+
+def test_an_aws_client_defaults_to_https_on_443() -> None:
+    client = aws_client(
+        "search-tm.eu-west-1.es.amazonaws.com",
+        region="eu-west-1",
+        credentials=Credentials("AKIDEXAMPLE", "secret-example"),
+    )
+    connection = client.transport.get_connection()
+
+    assert connection.host == "https://search-tm.eu-west-1.es.amazonaws.com:443"
+    headers = connection.http_auth("GET", connection.host + "/", None)
+    assert "/eu-west-1/es/aws4_request" in headers["Authorization"]

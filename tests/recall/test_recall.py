@@ -1,0 +1,176 @@
+"""Recall: widen first (every pool reaches the whole history), then cut (SPEC §3)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+from tutor_memory.adapters.embedded_index import EmbeddedIndex
+from tutor_memory.adapters.sqlite_store import SqliteStore
+from tutor_memory.domain.episodes import NewEpisode, Pair
+from tutor_memory.domain.recall import Mode
+from tutor_memory.ports import FixedClock
+from tutor_memory.service import TutorMemory
+
+from .conftest import CountingEmbedder
+
+MARCH = datetime(2026, 3, 10, 16, 0, tzinfo=UTC)
+NOW = datetime(2026, 11, 30, 9, 0, tzinfo=UTC)
+FILLERS = (
+    "Let's do more practice problems on fractions",
+    "Can you check my homework on long division?",
+    "I finished the reading about the French revolution",
+    "What time is our next session?",
+    "Thanks, see you tomorrow!",
+)
+
+
+def bury(memory: TutorMemory, pair: Pair, first: NewEpisode, newer: int = 600) -> str:
+    """Write `first` in March, then `newer` unrelated episodes after it; return its id."""
+    target = memory.record_many([first])[0].episode.episode_id
+    memory.record_many(
+        [
+            NewEpisode(
+                pair, "question", FILLERS[i % len(FILLERS)], MARCH + timedelta(days=1, hours=i)
+            )  # type: ignore[arg-type]
+            for i in range(newer)
+        ]
+    )
+    return target
+
+
+def ids(result) -> list[str]:  # type: ignore[no-untyped-def]
+    return [item.episode.episode_id for item in result.items]
+
+
+def test_a_march_episode_behind_600_newer_ones_is_found_by_a_distinctive_word(
+    pair: Pair, clock: FixedClock
+) -> None:
+    memory = TutorMemory(SqliteStore(), clock, index=EmbeddedIndex())  # lexical pool only
+    target = bury(
+        memory,
+        pair,
+        NewEpisode(pair, "question", "Where does the Krebs cycle happen?", MARCH),  # type: ignore[arg-type]
+    )
+    result = memory.recall(pair, "Explain the Krebs cycle again", at=NOW)
+    assert result.mode is Mode.RELEVANT
+    assert ids(result)[0] == target
+    assert result.items[0].pools == ("lexical",)
+    assert result.pool_sizes["recent"] == 500  # the March episode was not among the recent
+
+
+def test_a_march_episode_is_found_by_its_concept(pair: Pair, clock: FixedClock) -> None:
+    memory = TutorMemory(SqliteStore(), clock)  # no index at all: the concept pool alone
+    target = bury(
+        memory,
+        pair,
+        NewEpisode(
+            pair, "question", "Can you go over that again?", MARCH, concepts=("Mitochondria",)
+        ),  # type: ignore[arg-type]
+    )
+    result = memory.recall(pair, "tell me about the mitochondria", at=NOW)
+    assert result.concept_keys == ("mitochondria",)
+    assert ids(result) == [target]
+    assert result.items[0].pools == ("concept",)
+
+
+def test_a_march_episode_is_found_by_meaning_in_another_language(
+    memory: TutorMemory, pair: Pair
+) -> None:
+    target = bury(
+        memory,
+        pair,
+        NewEpisode(
+            pair, "answer", "La ósmosis es el paso del agua a través de una membrana.", MARCH
+        ),  # type: ignore[arg-type]
+    )
+    result = memory.recall(pair, "How does water move across a membrane?", at=NOW)
+    assert target in ids(result)
+    found = next(i for i in result.items if i.episode.episode_id == target)
+    assert "semantic" in found.pools
+    assert ids(result)[0] == target  # relevance beats the 600 fresher fillers
+
+
+def test_a_turn_embeds_the_question_once_and_nothing_without_one(
+    memory: TutorMemory, embedder: CountingEmbedder, pair: Pair
+) -> None:
+    memory.record(pair, "question", "What is a cell?", at=MARCH)
+    embedder.query_calls = 0
+    memory.recall(pair, "What is a cell?", at=NOW)
+    assert embedder.query_calls == 1
+    memory.recall(pair, None, at=NOW)
+    memory.recall(pair, "   ", at=NOW)
+    assert embedder.query_calls == 1
+
+
+def test_episode_vectors_are_computed_once_at_write_time(
+    memory: TutorMemory, embedder: CountingEmbedder, pair: Pair
+) -> None:
+    memory.record(pair, "question", "What is a cell?", at=MARCH)
+    assert embedder.passage_calls == 1
+    for _ in range(3):
+        memory.recall(pair, "cells", at=NOW)
+    assert embedder.passage_calls == 1
+
+
+def test_repeated_questions_collapse_with_their_count_and_span(
+    memory: TutorMemory, pair: Pair
+) -> None:
+    for day in (1, 8, 20, 40):
+        memory.record(pair, "question", "What is a cell?", at=MARCH + timedelta(days=day))
+    memory.record(pair, "question", "What is osmosis?", at=MARCH + timedelta(days=50))
+    result = memory.recall(pair, "what is a cell", at=NOW)
+    top = result.items[0]
+    assert top.episode.text == "What is a cell?" and top.count == 4
+    assert top.first_at == MARCH + timedelta(days=1) and top.last_at == MARCH + timedelta(days=40)
+
+
+def test_without_a_question_the_recent_past_comes_newest_first(
+    memory: TutorMemory, pair: Pair
+) -> None:
+    for day in range(5):
+        memory.record(pair, "question", f"question number {day}", at=MARCH + timedelta(days=day))
+    result = memory.recall(pair, None, at=NOW)
+    assert result.mode is Mode.RECENT_ONLY
+    assert [i.episode.text for i in result.items][:2] == ["question number 4", "question number 3"]
+
+
+def test_a_named_month_is_a_filter_and_an_empty_one_says_so(
+    memory: TutorMemory, pair: Pair
+) -> None:
+    july = datetime(2026, 7, 14, 10, 0, tzinfo=UTC)
+    memory.record(pair, "question", "Can we go over osmosis?", at=july, concepts=("Osmosis",))
+    memory.record(pair, "question", "Osmosis again please", at=datetime(2026, 9, 2, tzinfo=UTC))
+    in_july = memory.recall(pair, "what did we cover in July about osmosis?", at=NOW)
+    assert in_july.window is not None and not in_july.window_empty
+    assert [i.episode.at for i in in_july.items] == [july]
+    in_august = memory.recall(pair, "what did we do in August?", at=NOW)
+    assert in_august.window_empty and in_august.items == []
+
+
+def test_a_narration_is_never_recalled_for_its_month(memory: TutorMemory, pair: Pair) -> None:
+    july = datetime(2026, 7, 14, 10, 0, tzinfo=UTC)
+    source = memory.record(pair, "question", "What is osmosis?", at=july).episode
+    memory.record(
+        pair,
+        "answer",
+        "In July we covered osmosis: water crossing a membrane.",
+        at=datetime(2026, 7, 30, tzinfo=UTC),
+        recalled_ids=[source.episode_id],
+    )
+    result = memory.recall(pair, "what did we cover in July?", at=NOW)
+    assert ids(result) == [source.episode_id]
+
+
+def test_recall_never_returns_another_pairs_episodes(memory: TutorMemory, pair: Pair) -> None:
+    other = Pair("student-2", "biology")
+    memory.record(other, "question", "What is osmosis?", at=MARCH)
+    mine = memory.record(pair, "question", "What is osmosis?", at=MARCH).episode
+    result = memory.recall(pair, "osmosis", at=NOW)
+    assert ids(result) == [mine.episode_id]
+
+
+def test_recall_as_of_a_past_time_knows_nothing_after_it(memory: TutorMemory, pair: Pair) -> None:
+    memory.record(pair, "question", "What is osmosis?", at=MARCH)
+    memory.record(pair, "question", "Osmosis in plants?", at=MARCH + timedelta(days=60))
+    result = memory.recall(pair, "osmosis", at=MARCH + timedelta(days=1))
+    assert [i.episode.at for i in result.items] == [MARCH]

