@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from tutor_memory.domain.episodes import Kind
+from tutor_memory.domain.episodes import Kind, NewEpisode, Pair, evidence_from_dict
 
 START = datetime(2026, 7, 12, 15, 0, tzinfo=UTC)
 
@@ -86,3 +86,25 @@ SAMPLE_HISTORY: tuple[SampleEvent, ...] = (
         Kind.QUESTION, "ما هي الخلية حقيقية النواة؟", _at(70), concepts=("Eukaryotic cells",)
     ),
 )
+
+
+def sample_episodes(pair: Pair, *, repeats: tuple[int, ...] = ()) -> list[NewEpisode]:
+    """The sample history as episodes of ``pair``; ``repeats`` adds "What is a cell?" again on
+    those days after the start (students repeat themselves)."""
+    episodes = [
+        NewEpisode(
+            pair,
+            e.kind,
+            e.text,
+            e.at,
+            concepts=e.concepts,
+            ref=e.ref,
+            evidence=evidence_from_dict(e.kind, e.evidence),
+        )
+        for e in SAMPLE_HISTORY
+    ]
+    episodes += [
+        NewEpisode(pair, Kind.QUESTION, "What is a cell?", START + timedelta(days=day))
+        for day in repeats
+    ]
+    return episodes

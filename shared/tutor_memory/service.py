@@ -248,8 +248,7 @@ class TutorMemory:
                     (found[h.episode_id], h.score) for h in lexical if h.episode_id in found
                 )
                 pool.add_semantic(
-                    (found[h.episode_id] for h in semantic if h.episode_id in found),
-                    C.RECALL_SEMANTIC_K,
+                    (found[h.episode_id], h.score) for h in semantic if h.episode_id in found
                 )
                 sizes["lexical"], sizes["semantic"] = len(lexical), len(semantic)
         timings["pools"], tick = _lap(tick)

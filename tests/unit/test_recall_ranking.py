@@ -8,6 +8,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from tutor_memory.domain import chain
+from tutor_memory.domain import constants as C
 from tutor_memory.domain.episodes import (
     AnswerEvidence,
     Episode,
@@ -52,7 +53,7 @@ def test_the_gate_keeps_every_matching_pool() -> None:
     pool = Candidates()
     pool.add_recent([recent, lexical])
     pool.add_lexical([(lexical, 2.0)])
-    pool.add_semantic([semantic], k=10)
+    pool.add_semantic([(semantic, 0.91)])
     pool.add_concept([concept])
     items, _ = rank(pool.values(), now=NOW, has_question=True, limit=10)
     assert {i.episode.seq for i in items} == {1, 2, 3}
@@ -122,3 +123,23 @@ def test_the_score_is_the_documented_weighted_sum() -> None:
     pool.add_lexical([(e, 4.0)])
     (cand,) = pool.values()
     assert score(cand, NOW) == pytest.approx(0.55 * 1.0 + 0.30 * 0.35 + 0.15 * 0.5)
+
+
+def test_only_the_nearest_few_by_meaning_match_the_question() -> None:
+    """E5 always returns k neighbours; the far ones are candidates, not matches."""
+    near = [ep(i, f"near {i}", days_ago=50) for i in range(1, C.RECALL_SEMANTIC_MATCHES + 1)]
+    far = ep(99, "far away", days_ago=1)
+    pool = Candidates()
+    pool.add_recent([far])
+    pool.add_semantic([(e, 0.9 - i * 0.001) for i, e in enumerate([*near, far])])
+    items, mode = rank(pool.values(), now=NOW, has_question=True, limit=50)
+    assert mode is Mode.RELEVANT
+    assert {i.episode.seq for i in items} == {e.seq for e in near}
+
+
+def test_semantic_relevance_is_relative_to_this_questions_neighbours() -> None:
+    best, middle, worst = ep(1, "a", 1), ep(2, "b", 1), ep(3, "c", 1)
+    pool = Candidates()
+    pool.add_semantic([(best, 0.86), (middle, 0.84), (worst, 0.82)])
+    relevance = {c.episode.seq: c.relevance for c in pool.values()}
+    assert relevance == pytest.approx({1: 1.0, 2: 0.5, 3: 0.0})

@@ -52,5 +52,6 @@ RECALL_WEIGHT_RECENCY: Final = 0.15  # article
 # ours: 0.5 ** (200 / 75) = 0.157, the article's "0.156 at 200 days"
 RECALL_RECENCY_HALF_LIFE_DAYS: Final = 75.0
 RECALL_LEXICAL_POOL: Final = 200  # ours: lexical hits considered (BM25 best first)
-RECALL_SEMANTIC_K: Final = 50  # ours: nearest episodes by meaning
+RECALL_SEMANTIC_K: Final = 50  # ours: nearest episodes by meaning, as candidates
+RECALL_SEMANTIC_MATCHES: Final = 8  # ours: how many of the nearest count as matching the question
 RECALL_LIMIT: Final = 40  # ours: items handed to the block, which spends its budget on them

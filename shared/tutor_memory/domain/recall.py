@@ -6,11 +6,13 @@ the service; this module only decides. *Widen first, cut later*: nothing here li
 Relevance of a candidate, 0–1 (ours; the article does not define it):
 
 * lexical: its BM25 score divided by the best BM25 score of this question (1.0 for the best);
-* semantic: by rank among the k nearest, ``1 - rank / k`` (1.0 for the nearest) — a rank, not
-  the cosine, because cosines are not comparable across models (E5's are compressed);
+* semantic: the cosine rescaled over this question's k nearest, ``(cos - worst) / (best -
+  worst)`` (1.0 for the nearest, 0.0 for the k-th) — relative, because cosines are not
+  comparable across models (E5's are compressed into ~0.8–0.9); only the nearest
+  ``RECALL_SEMANTIC_MATCHES`` count as *matching* the question, the rest are candidates only;
 * concept: 1.0 when the episode touches a concept the question routes to;
-* relevance is the largest of these; a candidate found by none of them (the recent pool
-  only) has relevance 0 and *matches nothing*.
+* relevance is the largest of these; a candidate that is neither a lexical hit, nor on a
+  routed concept, nor among the nearest few by meaning *matches nothing*.
 
 ``score = 0.55·relevance + 0.30·salience + 0.15·recency`` with ``recency = 0.5 ** (age / 75
 days)``. The gate: with a question and at least one matching candidate, candidates that match
@@ -51,6 +53,7 @@ class Candidate:
     pools: set[Pool] = field(default_factory=set)
     lexical: float = 0.0
     semantic: float = 0.0
+    semantic_rank: int | None = None
     concept: bool = False
 
     @property
@@ -59,7 +62,8 @@ class Candidate:
 
     @property
     def matches(self) -> bool:
-        return bool(self.pools - {Pool.RECENT})
+        near = self.semantic_rank is not None and self.semantic_rank < C.RECALL_SEMANTIC_MATCHES
+        return self.lexical > 0 or self.concept or near
 
 
 @dataclass(frozen=True)
@@ -97,11 +101,18 @@ class Candidates:
             cand.pools.add(Pool.LEXICAL)
             cand.lexical = max(cand.lexical, s / best if best > 0 else 1.0)
 
-    def add_semantic(self, ranked: Iterable[Episode], k: int) -> None:
-        for rank, ep in enumerate(ranked):
+    def add_semantic(self, scored: Iterable[tuple[Episode, float]]) -> None:
+        """The k nearest, best first, with their cosines."""
+        scored = list(scored)
+        if not scored:
+            return
+        best, worst = scored[0][1], scored[-1][1]
+        for rank, (ep, cosine) in enumerate(scored):
             cand = self._get(ep)
             cand.pools.add(Pool.SEMANTIC)
-            cand.semantic = max(cand.semantic, 1.0 - rank / max(k, 1))
+            cand.semantic_rank = rank if cand.semantic_rank is None else cand.semantic_rank
+            relative = (cosine - worst) / (best - worst) if best > worst else 1.0
+            cand.semantic = max(cand.semantic, relative)
 
     def add_concept(self, episodes: Iterable[Episode]) -> None:
         for ep in episodes:

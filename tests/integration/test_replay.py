@@ -1,0 +1,172 @@
+"""Replay a JSONL history into an isolated store, and ask it from the command line."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tutor_memory.adapters.sqlite_store import SqliteStore
+from tutor_memory.bootstrap import build_service
+from tutor_memory.cli import main, on_folder
+from tutor_memory.domain.episodes import Pair
+from tutor_memory.replay import ReplayError, parse_history, replay
+from tutor_memory.service import TutorMemory
+from tutor_memory.settings import Settings
+
+PAIR = Pair("s1", "biology")
+
+GOOD = [
+    {
+        "student": "s1",
+        "subject": "biology",
+        "at": "2026-03-10T10:00:00Z",
+        "kind": "question",
+        "text": "What is osmosis?",
+        "ref": "m1",
+        "concepts": ["Osmosis"],
+    },
+    {
+        "student": "s1",
+        "subject": "biology",
+        "at": "2026-03-10T10:01:00+07:00",
+        "kind": "answer",
+        "text": "Osmosis is water crossing a membrane.",
+        "ref": "m2",
+    },
+    {
+        "student": "s1",
+        "subject": "biology",
+        "at": "2026-07-14T10:00:00Z",
+        "kind": "check",
+        "text": "Check on osmosis",
+        "evidence": {"topic": "osmosis", "verdict": "wrong", "predicted_mastery": 0.4},
+    },
+    {
+        "student": "s1",
+        "subject": "biology",
+        "at": "2026-07-30T10:00:00Z",
+        "kind": "answer",
+        "text": "In March we covered osmosis.",
+        "recalled_refs": ["m1", "m2"],
+        "ref": "m3",
+    },
+    {
+        "student": "s2",
+        "subject": "biology",
+        "at": "2026-03-11T10:00:00Z",
+        "kind": "question",
+        "text": "¿Qué es una célula?",
+        "ref": "m1",
+    },
+]
+
+
+def write(path: Path, rows: list[object]) -> Path:
+    path.write_text(
+        "\n".join(r if isinstance(r, str) else json.dumps(r, ensure_ascii=False) for r in rows)
+        + "\n",
+        encoding="utf-8",
+    )
+    return path
+
+
+def test_a_history_is_rebuilt_pair_by_pair_into_a_new_store(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    history = write(tmp_path / "h.jsonl", [*GOOD[:2], "", *GOOD[2:]])
+    store = tmp_path / "replayed"
+    assert main(["replay", str(history), "--store", str(store)]) == 0
+    out = capsys.readouterr().out
+    assert "replayed 5 events for 2 pair(s)" in out and "events/s" in out
+    memory = TutorMemory(SqliteStore(store / "memory.db"))
+    episodes = memory.history(PAIR)
+    assert [e.ref for e in episodes] == ["m1", "m2", None, "m3"]
+    assert episodes[3].recalled_ids == (episodes[0].episode_id, episodes[1].episode_id)
+    assert memory.verify_chain(PAIR).intact
+    assert [e.text for e in memory.history(Pair("s2", "biology"))] == ["¿Qué es una célula?"]
+    assert not (tmp_path / "replayed.partial").exists()
+
+
+def test_bad_lines_are_reported_by_number_and_nothing_is_built(tmp_path: Path) -> None:
+    rows: list[object] = [
+        GOOD[0],
+        "{not json",
+        {**GOOD[1], "kind": "gossip"},
+        {**GOOD[2], "evidence": {"topic": "osmosis", "verdict": "maybe"}},
+        {**GOOD[3], "recalled_refs": ["nope"]},
+        {**GOOD[0], "colour": "blue"},
+    ]
+    history = write(tmp_path / "h.jsonl", rows)
+    store = tmp_path / "replayed"
+    with pytest.raises(ReplayError) as caught:
+        replay(history, store, lambda folder: build_service(on_folder(Settings(), folder)))
+    assert [n for n, _ in caught.value.problems] == [2, 3, 4, 5, 6]
+    message = str(caught.value)
+    assert "line 3: kind: unknown kind 'gossip'" in message
+    assert "line 4: evidence.verdict" in message
+    assert "line 5: recalled_refs: no earlier line has ref 'nope'" in message
+    assert "line 6: colour: is not a field" in message
+    assert not store.exists() and not (tmp_path / "replayed.partial").exists()
+
+
+def test_the_cli_reports_bad_lines_as_an_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    history = write(tmp_path / "h.jsonl", [GOOD[0], "{not json"])
+    assert main(["replay", str(history), "--store", str(tmp_path / "x")]) == 2
+    assert "line 2: line: is not JSON" in capsys.readouterr().err
+
+
+def test_skip_bad_skips_and_counts(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    history = write(tmp_path / "h.jsonl", [GOOD[0], "{not json", GOOD[4]])
+    store = tmp_path / "replayed"
+    assert main(["replay", str(history), "--store", str(store), "--skip-bad"]) == 0
+    assert "skipped 1 bad line(s)" in capsys.readouterr().out
+    assert len(TutorMemory(SqliteStore(store / "memory.db")).history(PAIR)) == 1
+
+
+def test_replay_never_writes_into_an_existing_store(tmp_path: Path) -> None:
+    store = tmp_path / "live"
+    store.mkdir()
+    (store / "memory.db").write_bytes(b"")
+    history = write(tmp_path / "h.jsonl", GOOD)
+    assert main(["replay", str(history), "--store", str(store)]) == 2
+    assert (store / "memory.db").read_bytes() == b""
+
+
+def test_recall_from_the_command_line_gives_ids_refs_scores_pools_and_timings(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    history = write(tmp_path / "h.jsonl", GOOD)
+    store = tmp_path / "replayed"
+    main(["replay", str(history), "--store", str(store)])
+    capsys.readouterr()
+    args = ["recall", "--store", str(store), "--student", "s1", "--subject", "biology"]
+    assert (
+        main([*args, "--at", "2026-11-30T09:00:00Z", "--json", "what did we cover in March?"]) == 0
+    )
+    result = json.loads(capsys.readouterr().out)
+    assert result["window"]["label"] == "March 2026" and not result["window"]["empty"]
+    # newest first (m2 was written at 10:01 in UTC+7, before m1); the narration m3 is not a memory
+    assert [i["ref"] for i in result["items"]] == ["m1", "m2"]
+    assert set(result["items"][0]) >= {"id", "ref", "score", "pools", "count", "at"}
+    assert set(result["timings_ms"]) == {"understand", "pools", "rank"}
+
+    assert main([*args, "--at", "2026-11-30T09:00:00Z", "what did we do in May?"]) == 0
+    assert "time window: May 2026 — nothing recorded" in capsys.readouterr().out
+
+
+def test_recall_on_a_folder_without_a_store_is_a_clear_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code = main(["recall", "--store", str(tmp_path), "--student", "s1", "--subject", "b", "q"])
+    assert code == 2
+    assert "no store in" in capsys.readouterr().err
+
+
+def test_parsing_keeps_line_numbers_past_blank_lines() -> None:
+    events, problems = parse_history(["", json.dumps(GOOD[0]), "", "[]"])
+    assert [e.line for e in events] == [2]
+    assert problems == [(4, "line: must be a JSON object")]

@@ -1,0 +1,49 @@
+"""Recall through the real OpenSearch node gives what the embedded index gives."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from tests.contract.test_recall_contract import NOW, QUESTIONS
+from tutor_memory.adapters.embedded_index import EmbeddedIndex
+from tutor_memory.adapters.local_embedder import LocalEmbedder
+from tutor_memory.adapters.opensearch_index import OpenSearchIndex
+from tutor_memory.adapters.sqlite_store import SqliteStore
+from tutor_memory.domain.episodes import Pair
+from tutor_memory.ports import EpisodeIndex, FixedClock
+from tutor_memory.samples import sample_episodes
+from tutor_memory.service import TutorMemory
+
+PAIR = Pair("student-1", "biology")
+OTHER = Pair("student-2", "biology")
+
+
+def recall_ids(index: EpisodeIndex) -> list[list[str]]:
+    memory = TutorMemory(SqliteStore(), FixedClock(NOW), index=index, embedder=LocalEmbedder())
+    memory.record_many(sample_episodes(PAIR, repeats=(3, 30, 60)))
+    memory.record_many(sample_episodes(OTHER))  # a neighbour with the very same texts
+    return [[i.episode.episode_id for i in memory.recall(PAIR, q).items] for q in QUESTIONS]
+
+
+def test_opensearch_recalls_the_same_ids_in_the_same_order_as_the_embedded_index(
+    make_index: Callable[..., OpenSearchIndex],
+) -> None:
+    embedded = recall_ids(EmbeddedIndex())
+    on_opensearch = recall_ids(make_index(384))
+    assert on_opensearch == embedded
+    assert all(embedded[:6])
+
+
+@pytest.mark.parametrize("question", ["What is a cell?", "what did we cover in July?"])
+def test_a_neighbour_with_identical_texts_is_never_recalled(
+    make_index: Callable[..., OpenSearchIndex], question: str
+) -> None:
+    index: Any = make_index(384)
+    memory = TutorMemory(SqliteStore(), FixedClock(NOW), index=index, embedder=LocalEmbedder())
+    memory.record_many(sample_episodes(PAIR))
+    theirs = {r.episode.episode_id for r in memory.record_many(sample_episodes(OTHER))}
+    found = {i.episode.episode_id for i in memory.recall(PAIR, question).items}
+    assert found and not found & theirs
