@@ -13,7 +13,7 @@ from tutor_memory.adapters.local_embedder import LocalEmbedder
 from tutor_memory.adapters.opensearch_index import OpenSearchIndex
 from tutor_memory.adapters.sqlite_store import SqliteStore
 from tutor_memory.domain.episodes import Pair
-from tutor_memory.ports import EpisodeIndex, FixedClock
+from tutor_memory.ports import EpisodeIndex, FixedClock, IndexedEpisode
 from tutor_memory.samples import sample_episodes
 from tutor_memory.service import TutorMemory
 
@@ -47,3 +47,24 @@ def test_a_neighbour_with_identical_texts_is_never_recalled(
     theirs = {r.episode.episode_id for r in memory.record_many(sample_episodes(OTHER))}
     found = {i.episode.episode_id for i in memory.recall(PAIR, question).items}
     assert found and not found & theirs
+
+
+def test_lexical_scores_are_the_same_bm25_on_both_indexes(
+    make_index: Callable[..., OpenSearchIndex],
+) -> None:
+    """Long documents too: Lucene stores lengths above 24 rounded, and so do we."""
+    words = ["cell", "membrane", "osmosis", "water", "nucleus", "energy"]
+    docs = [
+        IndexedEpisode(
+            PAIR, f"e{i}-{i:012x}", i, "answer", NOW, " ".join(words[: 1 + i % 6] * i), None
+        )
+        for i in range(1, 40)
+    ]
+    embedded, opensearch = EmbeddedIndex(), make_index(4)
+    for index in (embedded, opensearch):
+        index.add(docs)
+    terms = ["osmosis", "nucleus", "cell"]
+    mine = embedded.search(PAIR, terms=terms, vector=None, lexical_limit=100, k=0)[0]
+    theirs = opensearch.search(PAIR, terms=terms, vector=None, lexical_limit=100, k=0)[0]
+    assert [h.seq for h in mine] == [h.seq for h in theirs]
+    assert [h.score for h in mine] == pytest.approx([h.score for h in theirs], rel=1e-5)

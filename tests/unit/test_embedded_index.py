@@ -7,7 +7,7 @@ from datetime import UTC, datetime, timedelta
 import numpy as np
 import pytest
 
-from tutor_memory.adapters.embedded_index import EmbeddedIndex
+from tutor_memory.adapters.embedded_index import EmbeddedIndex, lucene_length
 from tutor_memory.domain.episodes import Pair
 from tutor_memory.domain.errors import StoreError
 from tutor_memory.domain.timewindow import TimeWindow
@@ -138,3 +138,11 @@ def test_a_file_index_survives_reopening(tmp_path) -> None:  # type: ignore[no-u
     again = EmbeddedIndex(path, dimension=3)
     lexical, semantic = again.search(A, terms=["cell"], vector=unit(1, 0, 0), lexical_limit=5, k=5)
     assert ids(lexical) == [1] and ids(semantic) == [1]
+
+
+@pytest.mark.parametrize(
+    ("length", "stored"),
+    [(0, 0), (1, 1), (23, 23), (24, 24), (25, 25), (40, 40), (100, 96), (1000, 984)],
+)
+def test_document_lengths_are_rounded_as_lucene_norms_round_them(length: int, stored: int) -> None:
+    assert lucene_length(length) == stored

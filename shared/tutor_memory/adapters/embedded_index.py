@@ -3,9 +3,13 @@ semantic pool. It works beside any episode store (SQLite or DynamoDB), so the sa
 the same hits on both.
 
 * Lexical: ``terms`` (the domain's analysed tokens) in an FTS5 table with the ``unicode61
-  remove_diacritics 2`` tokenizer; a query ORs the question's terms and ranks by FTS5's BM25.
-  The pair is a column of the same table and is constrained in the same statement. BM25's
-  document frequencies are counted over the whole table (every pair in the file), as
+  remove_diacritics 2`` tokenizer; a query ORs the question's terms, constrained to the pair
+  in the same statement. Matches are scored with OpenSearch's BM25 (Lucene's "legacy" form
+  with the ``k1 + 1`` factor; k1 1.2, b 0.75, idf ``ln(1 + (N - n + 0.5) / (n + 0.5))``,
+  document lengths rounded as Lucene's norms store them),
+  computed from FTS5's own vocabulary tables, so the embedded and the OpenSearch pools give
+  the same scores. (FTS5's built-in ``bm25()`` uses another idf, which all but ignores a term
+  found in more than half of the documents.) Statistics are counted over the whole file, as
   OpenSearch counts them over a shard.
 * Semantic: exact cosine over the pair's stored float32 vectors (this Python cannot load the
   sqlite-vec extension; exact is also the quality ceiling). The pair's matrix is cached in
@@ -15,11 +19,13 @@ the same hits on both.
 
 from __future__ import annotations
 
+import math
 import sqlite3
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Final
 
 import numpy as np
 from numpy.typing import NDArray
@@ -38,12 +44,42 @@ CREATE TABLE IF NOT EXISTS docs (
     kind TEXT NOT NULL,
     at TEXT NOT NULL,
     vector BLOB,
+    length INTEGER NOT NULL DEFAULT 0,
     PRIMARY KEY (pair, episode_id)
 );
 CREATE VIRTUAL TABLE IF NOT EXISTS doc_terms USING fts5(
     terms, pair UNINDEXED, episode_id UNINDEXED, tokenize = 'unicode61 remove_diacritics 2'
 );
+CREATE VIRTUAL TABLE IF NOT EXISTS doc_terms_rows USING fts5vocab(doc_terms, 'row');
+CREATE VIRTUAL TABLE IF NOT EXISTS doc_terms_instances USING fts5vocab(doc_terms, 'instance');
 """
+
+BM25_K1: Final = 1.2  # Lucene's and OpenSearch's defaults
+BM25_B: Final = 0.75
+
+
+def _int4(i: int) -> int:
+    """Lucene ``SmallFloat.longToInt4``."""
+    bits = i.bit_length()
+    if bits < 4:
+        return i
+    shift = bits - 4
+    return ((i >> shift) & 0x07) | ((shift + 1) << 3)
+
+
+def _from_int4(i: int) -> int:
+    bits, shift = i & 0x07, (i >> 3) - 1
+    return bits if shift == -1 else (bits | 0x08) << shift
+
+
+_FREE = 255 - _int4(2**31 - 1)  # 24: lengths below are stored exactly
+
+
+def lucene_length(length: int) -> int:
+    """A document length as Lucene's norms keep it (``SmallFloat.intToByte4`` and back)."""
+    if length < _FREE:
+        return length
+    return _FREE + _from_int4(_int4(length - _FREE))
 
 
 def _pair_key(pair: Pair) -> str:
@@ -103,8 +139,16 @@ class EmbeddedIndex:
             try:
                 for doc, key, blob in rows:
                     self._conn.execute(
-                        "INSERT OR REPLACE INTO docs VALUES (?, ?, ?, ?, ?, ?)",
-                        (key, doc.episode_id, doc.seq, doc.kind, format_time(doc.at), blob),
+                        "INSERT OR REPLACE INTO docs VALUES (?, ?, ?, ?, ?, ?, ?)",
+                        (
+                            key,
+                            doc.episode_id,
+                            doc.seq,
+                            doc.kind,
+                            format_time(doc.at),
+                            blob,
+                            len(doc.terms.split()),
+                        ),
                     )
                     self._conn.execute(
                         "DELETE FROM doc_terms WHERE pair = ? AND episode_id = ?",
@@ -143,7 +187,7 @@ class EmbeddedIndex:
         if not query or limit <= 0:
             return []
         sql = (
-            "SELECT d.episode_id, d.seq, bm25(doc_terms) AS rank FROM doc_terms "
+            "SELECT doc_terms.rowid, d.episode_id, d.seq, d.length FROM doc_terms "
             "JOIN docs d ON d.pair = doc_terms.pair AND d.episode_id = doc_terms.episode_id "
             "WHERE doc_terms MATCH ? AND doc_terms.pair = ?"
         )
@@ -151,12 +195,40 @@ class EmbeddedIndex:
         if window is not None:
             sql += " AND d.at >= ? AND d.at < ?"
             params += [format_time(window.start), format_time(window.end)]
-        sql += " ORDER BY rank, d.seq DESC LIMIT ?"
-        params.append(limit)
+        wanted = sorted({t for t in terms if t.strip()})
+        marks = ", ".join("?" * len(wanted))
         with self._lock:
-            rows = self._conn.execute(sql, params).fetchall()
-        # FTS5's bm25() is negative, better matches more negative; report the usual positive.
-        return [SearchHit(episode_id=r[0], seq=int(r[1]), score=-float(r[2])) for r in rows]
+            matches = self._conn.execute(sql, params).fetchall()
+            if not matches:
+                return []
+            count, total = self._conn.execute(
+                "SELECT count(*), coalesce(sum(length), 0) FROM docs WHERE length > 0"
+            ).fetchone()
+            doc_freq = dict(
+                self._conn.execute(
+                    f"SELECT term, doc FROM doc_terms_rows WHERE term IN ({marks})", wanted
+                ).fetchall()
+            )
+            rows = {m[0] for m in matches}
+            freqs: dict[int, dict[str, int]] = {}
+            for row, term, tf in self._conn.execute(
+                "SELECT doc, term, count(*) FROM doc_terms_instances "
+                f"WHERE term IN ({marks}) GROUP BY doc, term",
+                wanted,
+            ):
+                if row in rows:
+                    freqs.setdefault(row, {})[term] = tf
+        avgdl = total / count if count else 1.0
+        idf = {t: math.log(1 + (count - n + 0.5) / (n + 0.5)) for t, n in doc_freq.items()}
+        hits = []
+        for row, episode_id, seq, length in matches:
+            norm = BM25_K1 * (1 - BM25_B + BM25_B * lucene_length(length) / avgdl)
+            score = sum(
+                idf[t] * tf * (BM25_K1 + 1) / (tf + norm) for t, tf in freqs.get(row, {}).items()
+            )
+            hits.append(SearchHit(episode_id=episode_id, seq=int(seq), score=score))
+        hits.sort(key=lambda h: (-h.score, -h.seq))
+        return hits[:limit]
 
     def _vectors(self, key: str) -> _PairVectors:
         cached = self._cache.get(key)
