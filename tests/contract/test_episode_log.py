@@ -12,8 +12,8 @@ import pytest
 from tutor_memory.adapters.records import episode_to_record
 from tutor_memory.adapters.sqlite_store import SqliteStore
 from tutor_memory.domain import chain
-from tutor_memory.domain.episodes import Episode, Kind, Pair
 from tutor_memory.domain.concepts import concept_key
+from tutor_memory.domain.episodes import Episode, Kind, Pair
 from tutor_memory.domain.errors import ValidationError
 from tutor_memory.domain.timewindow import TimeWindow
 from tutor_memory.ports import EpisodeStore, FixedClock
