@@ -55,3 +55,13 @@ RECALL_LEXICAL_POOL: Final = 200  # ours: lexical hits considered (BM25 best fir
 RECALL_SEMANTIC_K: Final = 50  # ours: nearest episodes by meaning, as candidates
 RECALL_SEMANTIC_MATCHES: Final = 8  # ours: how many of the nearest count as matching the question
 RECALL_LIMIT: Final = 40  # ours: items handed to the block, which spends its budget on them
+
+# --- The concept map (SPEC §4, §5) -----------------------------------------------------------
+READINESS_NAMED: Final = 0.35  # article: only named
+READINESS_EXPLAINED: Final = 0.60  # article: explained by a file
+READINESS_CONFIRMED: Final = 0.85  # article: confirmed by a passing check
+READINESS_TAUGHT: Final = 1.0  # article: taught by a person
+ASSUMED_NODE_MIN_ASSUMERS: Final = 2  # article: an assumed prerequisite is drawn from two
+MAX_CONCEPTS_PER_FILE: Final = 40  # ours: the extractor's bound
+MAX_CONCEPT_NAME_WORDS: Final = 6  # ours: longer is a sentence, not a name
+PAGERANK_DAMPING: Final = 0.85  # the usual PageRank damping (ours to keep)

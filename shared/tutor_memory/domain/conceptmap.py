@@ -1,0 +1,236 @@
+"""The concept map of one pair: what the subject is made of, and what builds on what (SPEC §4).
+
+Files feed it (an extractor returns :class:`ConceptDraft` lists, a validator cleans them, and
+:func:`merge_file` folds them into the map); teaching adds to it (SPEC §5); checks confirm it.
+The derived numbers — centrality, readiness, teaching order — are computed when the map
+changes (``mapmetrics``, the only module that imports networkx) and stored with it, so the turn
+path only reads them.
+
+Edges point from a concept to a concept it builds on (its prerequisite).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field, replace
+from enum import StrEnum
+from typing import Any
+
+from tutor_memory.domain import constants as C
+from tutor_memory.domain.concepts import concept_key
+
+
+class Layer(StrEnum):
+    FILE = "file"  # explained by at least one file
+    ASSUMED = "assumed"  # assumed by two or more concepts, explained by none
+    TAUGHT = "taught"  # minted by a person teaching the map
+
+
+@dataclass(frozen=True)
+class ConceptDraft:
+    """One concept as an extractor reads it from one file, before validation."""
+
+    name: str
+    gist: str = ""  # one sentence
+    definition: str = ""  # short
+    builds_on: tuple[str, ...] = ()  # names, from the same file's list (others become assumed)
+    pages: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class Source:
+    """A file that explains a concept, and where."""
+
+    file_id: str
+    version: int
+    fingerprint: str
+    pages: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class Concept:
+    key: str
+    name: str
+    layer: Layer
+    gist: str = ""
+    definition: str = ""
+    sources: tuple[Source, ...] = ()
+    builds_on: tuple[str, ...] = ()  # keys of nodes it builds on (the edges)
+    assumed: tuple[str, ...] = ()  # names it assumes that are not nodes (drawn nowhere)
+    assumed_by: tuple[str, ...] = ()  # for an assumed node: the keys that assume it
+    taught_note: str | None = None
+    confirmed: bool = False  # a passing check tied to it
+    centrality: float = 0.0  # derived
+    readiness: float = C.READINESS_NAMED  # derived
+
+    @property
+    def explained(self) -> bool:
+        return bool(self.sources)
+
+
+@dataclass(frozen=True)
+class ConceptMap:
+    """One pair's map. ``version`` counts saves (the store saves under it optimistically)."""
+
+    concepts: dict[str, Concept] = field(default_factory=dict)
+    teaching_order: tuple[tuple[str, ...], ...] = ()  # derived: layers, prerequisites first
+    subject_readiness: float = 0.0  # derived: centrality-weighted mean readiness
+    version: int = 0
+
+    def edges(self) -> list[tuple[str, str]]:
+        """(concept, prerequisite) pairs, sorted."""
+        return sorted(
+            (c.key, p) for c in self.concepts.values() for p in c.builds_on if p in self.concepts
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "version": self.version,
+            "subject_readiness": self.subject_readiness,
+            "teaching_order": [list(layer) for layer in self.teaching_order],
+            "concepts": [
+                {
+                    "key": c.key,
+                    "name": c.name,
+                    "layer": c.layer.value,
+                    "gist": c.gist,
+                    "definition": c.definition,
+                    "sources": [
+                        {
+                            "file_id": s.file_id,
+                            "version": s.version,
+                            "fingerprint": s.fingerprint,
+                            "pages": list(s.pages),
+                        }
+                        for s in c.sources
+                    ],
+                    "builds_on": list(c.builds_on),
+                    "assumed": list(c.assumed),
+                    "assumed_by": list(c.assumed_by),
+                    "taught_note": c.taught_note,
+                    "confirmed": c.confirmed,
+                    "centrality": c.centrality,
+                    "readiness": c.readiness,
+                }
+                for c in sorted(self.concepts.values(), key=lambda c: c.key)
+            ],
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> ConceptMap:
+        concepts = {}
+        for c in data.get("concepts", []):
+            concepts[c["key"]] = Concept(
+                key=c["key"],
+                name=c["name"],
+                layer=Layer(c["layer"]),
+                gist=c.get("gist", ""),
+                definition=c.get("definition", ""),
+                sources=tuple(
+                    Source(s["file_id"], int(s["version"]), s["fingerprint"], tuple(s["pages"]))
+                    for s in c.get("sources", [])
+                ),
+                builds_on=tuple(c.get("builds_on", [])),
+                assumed=tuple(c.get("assumed", [])),
+                assumed_by=tuple(c.get("assumed_by", [])),
+                taught_note=c.get("taught_note"),
+                confirmed=bool(c.get("confirmed", False)),
+                centrality=float(c.get("centrality", 0.0)),
+                readiness=float(c.get("readiness", C.READINESS_NAMED)),
+            )
+        return cls(
+            concepts=concepts,
+            teaching_order=tuple(tuple(layer) for layer in data.get("teaching_order", [])),
+            subject_readiness=float(data.get("subject_readiness", 0.0)),
+            version=int(data.get("version", 0)),
+        )
+
+
+def readiness_of(concept: Concept) -> float:
+    """The article's four bands (SPEC §4): taught beats confirmed beats explained beats named."""
+    if concept.taught_note is not None or concept.layer is Layer.TAUGHT:
+        return C.READINESS_TAUGHT
+    if concept.confirmed:
+        return C.READINESS_CONFIRMED
+    if concept.explained:
+        return C.READINESS_EXPLAINED
+    return C.READINESS_NAMED
+
+
+def _union(a: Iterable[str], b: Iterable[str]) -> tuple[str, ...]:
+    return tuple(dict.fromkeys([*a, *b]))
+
+
+def merge_file(
+    current: ConceptMap,
+    drafts: Sequence[ConceptDraft],
+    source: Source,
+    *,
+    same_as: dict[str, str] | None = None,
+) -> ConceptMap:
+    """Fold one file's validated drafts into the map (derived numbers are recomputed later).
+
+    * A draft joins the node with its canonical key, or the node ``same_as`` maps its key to
+      (a merge by embedding similarity, decided by the caller); otherwise it is a new node.
+    * Provenance accumulates: the file is added to the node's sources with its pages (a newer
+      version of the same file replaces that file's older entry).
+    * A builds-on name in the file's own list is an edge. One outside it is an *assumed*
+      prerequisite: it becomes a node (layer ``assumed``, readiness "named only") only once two
+      concepts assume it; until then it is recorded on the concept and drawn nowhere.
+    """
+    same_as = same_as or {}
+    concepts = dict(current.concepts)
+
+    def resolve(name: str) -> str:
+        key = concept_key(name)
+        return same_as.get(key, key)
+
+    own = {resolve(d.name) for d in drafts}
+    for draft in drafts:
+        key = resolve(draft.name)
+        node = concepts.get(key)
+        pages = tuple(sorted(set(draft.pages)))
+        sources = tuple(s for s in (node.sources if node else ()) if s.file_id != source.file_id)
+        sources = (*sources, replace(source, pages=pages))
+        edges = [resolve(n) for n in draft.builds_on if resolve(n) in own and resolve(n) != key]
+        outside = [n for n in draft.builds_on if resolve(n) not in own]
+        if node is None:
+            node = Concept(key=key, name=draft.name.strip(), layer=Layer.FILE)
+        concepts[key] = replace(
+            node,
+            layer=Layer.FILE if node.layer is Layer.ASSUMED else node.layer,
+            gist=node.gist or draft.gist,
+            definition=node.definition or draft.definition,
+            sources=sources,
+            builds_on=_union(node.builds_on, edges),
+            assumed=_union(node.assumed, outside),
+            assumed_by=(),
+        )
+    return replace(current, concepts=_settle_assumed(concepts))
+
+
+def _settle_assumed(concepts: dict[str, Concept]) -> dict[str, Concept]:
+    """Promote an assumed name to a node once two concepts assume it, turn assumptions of names
+    that are nodes into edges, and record on each assumed node who assumes it."""
+    assumers: dict[str, set[str]] = {}
+    names: dict[str, str] = {}
+    for c in concepts.values():
+        for name in c.assumed:
+            assumers.setdefault(concept_key(name), set()).add(c.key)
+            names.setdefault(concept_key(name), name.strip())
+    for key, by in assumers.items():
+        if key not in concepts and len(by) >= C.ASSUMED_NODE_MIN_ASSUMERS:
+            concepts[key] = Concept(key=key, name=names[key], layer=Layer.ASSUMED)
+    for c in list(concepts.values()):
+        promoted = [concept_key(n) for n in c.assumed if concept_key(n) in concepts]
+        if promoted:
+            concepts[c.key] = replace(
+                c,
+                builds_on=_union(c.builds_on, [p for p in promoted if p != c.key]),
+                assumed=tuple(n for n in c.assumed if concept_key(n) not in concepts),
+            )
+    for c in list(concepts.values()):
+        if c.layer is Layer.ASSUMED:
+            users = sorted(o.key for o in concepts.values() if c.key in o.builds_on)
+            concepts[c.key] = replace(c, assumed_by=tuple(users))
+    return concepts
