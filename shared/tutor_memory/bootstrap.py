@@ -7,7 +7,21 @@ asked to, and the embedding model loads on its first use.
 
 from __future__ import annotations
 
-from tutor_memory.ports import Clock, Embedder, EpisodeIndex, EpisodeStore, SystemClock
+from dataclasses import dataclass
+from functools import cache
+from typing import cast
+
+from tutor_memory.domain.conceptmap import ConceptMap
+from tutor_memory.mapping import MapUseCases
+from tutor_memory.ports import (
+    Clock,
+    Embedder,
+    EpisodeIndex,
+    EpisodeStore,
+    Extractor,
+    MapStore,
+    SystemClock,
+)
 from tutor_memory.service import TutorMemory
 from tutor_memory.settings import Settings
 
@@ -78,3 +92,52 @@ def build_service(settings: Settings | None = None, *, clock: Clock | None = Non
         embedder=embedder,
         timezone=settings.timezone,
     )
+
+
+def build_extractor(settings: Settings) -> Extractor:
+    if settings.extractor == "bedrock":
+        from tutor_memory.adapters.bedrock_extractor import BedrockExtractor
+
+        return BedrockExtractor(
+            region=settings.aws_region, model_id=settings.bedrock_extraction_model
+        )
+    from tutor_memory.adapters.offline_extractor import OfflineExtractor
+
+    return OfflineExtractor()
+
+
+@dataclass
+class App:
+    """Everything a handler or the CLI calls into."""
+
+    settings: Settings
+    memory: TutorMemory
+    maps: MapUseCases
+
+
+def build_app(settings: Settings | None = None, *, clock: Clock | None = None) -> App:
+    from tutor_memory.adapters.file_readers import read_file
+
+    settings = settings or Settings.from_env()
+    memory = build_service(settings, clock=clock)
+    maps = MapUseCases(
+        memory,
+        cast(MapStore, memory.store),
+        read_file=read_file,
+        extractor=build_extractor(settings),
+        derive=derive_lazily,
+    )
+    return App(settings=settings, memory=memory, maps=maps)
+
+
+def derive_lazily(cmap: ConceptMap) -> ConceptMap:
+    """networkx is imported only when a map changes: never on the turn path or at cold start."""
+    from tutor_memory.domain.mapmetrics import derive
+
+    return derive(cmap)
+
+
+@cache
+def lambda_app() -> App:
+    """One App per Lambda container, built on the first invocation (never at import)."""
+    return build_app()

@@ -11,13 +11,15 @@ from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 
-from tutor_memory.bootstrap import build_service
+from tutor_memory.bootstrap import App, build_app, build_service
 from tutor_memory.domain.chain import Checkpoint, format_time
 from tutor_memory.domain.episodes import Pair
 from tutor_memory.domain.errors import TutorMemoryError
+from tutor_memory.domain.mapblock import render_map_section
 from tutor_memory.domain.recall import RecallResult
 from tutor_memory.service import TutorMemory
 from tutor_memory.settings import Settings, SettingsError
+from tutor_memory.uploads import file_id_for
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -46,6 +48,14 @@ def _parser() -> argparse.ArgumentParser:
     replay.add_argument("history", type=Path)
     replay.add_argument("--store", type=Path, required=True, help="a folder that must not exist")
     replay.add_argument("--skip-bad", action="store_true", help="skip and count bad lines")
+
+    ingest = with_pair(sub.add_parser("ingest", help="read a file into the pair's concept map"))
+    ingest.add_argument("file", type=Path)
+    ingest.add_argument("--file-id", help="the file's id (default: from its name)")
+    teach = with_pair(sub.add_parser("teach", help="a student's message that may teach the map"))
+    teach.add_argument("message")
+    showmap = with_pair(sub.add_parser("map", help="print the pair's map section"))
+    showmap.add_argument("--budget", type=int, default=600, help="tokens (default 600)")
 
     recall = with_pair(sub.add_parser("recall", help="print what recall finds for a question"))
     recall.add_argument("question", nargs="?", default="")
@@ -80,8 +90,10 @@ def _run(args: argparse.Namespace) -> int:
             )
             return 2
         settings = on_folder(settings, args.store)
-    memory = build_service(settings)
     pair = Pair(args.student, args.subject)
+    if args.command in ("ingest", "teach", "map"):
+        return _map_command(build_app(settings), pair, args)
+    memory = build_service(settings)
     if args.command == "recall":
         return _recall(memory, pair, args)
 
@@ -169,6 +181,35 @@ def _replay(args: argparse.Namespace, settings: Settings) -> int:
         f" ({report.events_per_second:.1f} events/s; {spent})"
         + (f"; skipped {report.skipped} bad line(s)" if report.skipped else "")
     )
+    return 0
+
+
+def _map_command(app: App, pair: Pair, args: argparse.Namespace) -> int:
+    if args.command == "ingest":
+        name = args.file.name
+        result = app.maps.ingest(
+            pair, args.file_id or file_id_for(name), name, args.file.read_bytes()
+        )
+        if result.already_read:
+            print(f"{name}: these bytes were read before; nothing to do")
+            return 0
+        print(f"{name}: {len(result.concepts)} concepts — {', '.join(result.concepts)}")
+        for refused, why in result.rejected:
+            print(f"  refused {refused!r}: {why}")
+        for draft, node in result.merged_by_similarity:
+            print(f"  merged {draft!r} into {node!r} (similar names)")
+        return 0
+    if args.command == "teach":
+        taught = app.maps.teach(pair, args.message)
+        if taught is None:
+            print("not an instruction to remember: nothing was taught")
+            return 0
+        kind = "a new node" if taught.new_node else "the concept"
+        print(f"taught {kind} {taught.concept_name!r}: {taught.note}")
+        return 0
+    cmap = app.memory.store.load_map(pair)  # type: ignore[attr-defined]
+    section = render_map_section(cmap, args.budget)
+    print(section.text or "(no map yet: ingest a file)")
     return 0
 
 

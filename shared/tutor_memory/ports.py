@@ -16,8 +16,10 @@ from numpy.typing import NDArray
 
 from tutor_memory.domain.annotations import Annotation
 from tutor_memory.domain.chain import ChainHead
+from tutor_memory.domain.conceptmap import ConceptDraft, ConceptMap
 from tutor_memory.domain.episodes import Episode, NewEpisode, Pair
 from tutor_memory.domain.files import FileRecord
+from tutor_memory.domain.filetext import FileText
 from tutor_memory.domain.timewindow import TimeWindow
 
 
@@ -103,6 +105,25 @@ class EpisodeStore(Protocol):
     def file(self, pair: Pair, file_id: str) -> FileRecord | None: ...
 
     def files(self, pair: Pair) -> list[FileRecord]: ...
+
+
+class MapStore(Protocol):
+    """One concept map per pair, saved whole (compressed JSON) under an optimistic version."""
+
+    def load_map(self, pair: Pair) -> ConceptMap:
+        """The pair's map, or an empty map at version 0."""
+        ...
+
+    def save_map(self, pair: Pair, cmap: ConceptMap) -> ConceptMap:
+        """Save ``cmap`` if the stored map is still at ``cmap.version`` (else ConflictError,
+        nothing written); returns the map at its new version."""
+        ...
+
+
+class Extractor(Protocol):
+    """File → a bounded list of concept drafts (a model pass, or the offline reader)."""
+
+    def extract(self, name: str, text: FileText) -> list[ConceptDraft]: ...
 
 
 # --- embeddings -------------------------------------------------------------------------------

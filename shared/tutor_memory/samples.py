@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
+from importlib.resources import files
 from typing import Any
 
 from tutor_memory.domain.episodes import Kind, NewEpisode, Pair, evidence_from_dict
@@ -108,3 +109,12 @@ def sample_episodes(pair: Pair, *, repeats: tuple[int, ...] = ()) -> list[NewEpi
         for day in repeats
     ]
     return episodes
+
+
+SAMPLE_SUBJECT_FILES = ("cell-biology.pdf", "plant-and-animal-cells.md")
+
+
+def sample_subject() -> list[tuple[str, bytes]]:
+    """The sample subject's files (package data): a 4-page PDF and a Markdown file."""
+    folder = files("tutor_memory") / "data" / "sample-subject"
+    return [(name, (folder / name).read_bytes()) for name in SAMPLE_SUBJECT_FILES]

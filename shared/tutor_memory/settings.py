@@ -23,6 +23,9 @@ variable                               meaning (default)
 ``TUTOR_MEMORY_OPENSEARCH_INDEX``      the index name (``tutor-memory-episodes``)
 ``TUTOR_MEMORY_OPENSEARCH_AUTH``       ``aoss`` (Serverless), ``es`` (managed) or ``none``
 ``TUTOR_MEMORY_OPENSEARCH_ENGINE``     the k-NN engine: ``faiss`` or ``lucene`` (``faiss``)
+``TUTOR_MEMORY_EXTRACTOR``             file → concepts: ``offline`` or ``bedrock``
+``TUTOR_MEMORY_BEDROCK_EXTRACTION_MODEL``  the Converse model id for ``bedrock``
+``TUTOR_MEMORY_UPLOADS_PREFIX``        the uploads bucket's key prefix (``uploads/``)
 =====================================  ========================================================
 """
 
@@ -66,6 +69,9 @@ class Settings:
     opensearch_index: str = "tutor-memory-episodes"
     opensearch_auth: Literal["aoss", "es", "none"] = "aoss"
     opensearch_engine: Literal["faiss", "lucene"] = "faiss"
+    extractor: Literal["offline", "bedrock"] = "offline"
+    bedrock_extraction_model: str = "anthropic.claude-3-haiku-20240307-v1:0"
+    uploads_prefix: str = "uploads/"
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
@@ -140,7 +146,17 @@ class Settings:
                 PREFIX + "OPENSEARCH_INDEX",
                 f"must be lowercase letters, digits, '_' or '-' (got {opensearch_index!r})",
             )
+        prefix = get("UPLOADS_PREFIX") or "uploads/"
+        if not prefix.endswith("/") or prefix.startswith("/"):
+            raise SettingsError(
+                PREFIX + "UPLOADS_PREFIX",
+                f"must end with '/' and not start with one (got {prefix!r})",
+            )
         return cls(
+            extractor=choice("EXTRACTOR", ("offline", "bedrock"), "offline"),  # type: ignore[arg-type]
+            bedrock_extraction_model=get("BEDROCK_EXTRACTION_MODEL")
+            or "anthropic.claude-3-haiku-20240307-v1:0",
+            uploads_prefix=prefix,
             embedder=embedder,  # type: ignore[arg-type]
             bedrock_embedding_model=get("BEDROCK_EMBEDDING_MODEL")
             or "amazon.titan-embed-text-v2:0",

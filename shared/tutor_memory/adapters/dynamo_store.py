@@ -13,6 +13,7 @@ Table design — one table, every item of a pair under one partition key:
 ``PAIR#<student>#<subject>``          ``FVER#<file id>#<version, 6 digits>`` → one version
 ``PAIR#<student>#<subject>``          ``CON#<concept key>#<seq, 10 digits>`` → an episode touches it
 ``PAIR#<student>#<subject>``          ``CNAME#<concept key>`` → the name it was first written as
+``PAIR#<student>#<subject>``          ``MAP`` → the concept map: version, zlib-compressed JSON
 ====================================  ============================================================
 
 Why: a pair is the unit of every read and write, so a pair's items are one item collection —
@@ -40,12 +41,13 @@ import random
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
+from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
-from pynamodb.attributes import NumberAttribute, UnicodeAttribute
+from pynamodb.attributes import BinaryAttribute, NumberAttribute, UnicodeAttribute
 from pynamodb.connection import Connection
-from pynamodb.exceptions import PynamoDBException, TransactWriteError
+from pynamodb.exceptions import PutError, PynamoDBException, TransactWriteError
 from pynamodb.indexes import AllProjection, GlobalSecondaryIndex
 from pynamodb.models import Model
 from pynamodb.transactions import TransactWrite
@@ -55,13 +57,16 @@ from tutor_memory.adapters.records import (
     annotation_to_record,
     episode_from_record,
     episode_to_record,
+    map_from_blob,
+    map_to_blob,
 )
 from tutor_memory.domain import constants as C
 from tutor_memory.domain.annotations import Annotation
 from tutor_memory.domain.chain import ChainHead, format_time, parse_time, seal, seq_of_id
+from tutor_memory.domain.conceptmap import ConceptMap
 from tutor_memory.domain.concepts import concept_key
 from tutor_memory.domain.episodes import Episode, NewEpisode, Pair
-from tutor_memory.domain.errors import ContentionError, NotFoundError, StoreError
+from tutor_memory.domain.errors import ConflictError, ContentionError, NotFoundError, StoreError
 from tutor_memory.domain.files import FileRecord, FileVersion
 from tutor_memory.domain.timewindow import TimeWindow
 from tutor_memory.ports import AppendResult
@@ -179,6 +184,13 @@ class Models:
             sk = UnicodeAttribute(range_key=True)
             name = UnicodeAttribute()
 
+        class MapItem(Model):
+            Meta = meta
+            pk = UnicodeAttribute(hash_key=True)
+            sk = UnicodeAttribute(range_key=True, default="MAP")
+            version = NumberAttribute()
+            body = BinaryAttribute(legacy_encoding=False)
+
         class FileVersionItem(Model):
             Meta = meta
             pk = UnicodeAttribute(hash_key=True)
@@ -196,6 +208,7 @@ class Models:
         self.FileVersion = FileVersionItem
         self.ConceptLink = ConceptLinkItem
         self.ConceptName = ConceptNameItem
+        self.Map = MapItem
 
 
 class DynamoStore:
@@ -547,6 +560,35 @@ class DynamoStore:
         ids = [item.file_id for item in m.query(pair_key(pair), m.sk.startswith("FILE#"))]
         records = [self.file(pair, i) for i in sorted(ids)]
         return [r for r in records if r is not None]
+
+    # --- the concept map --------------------------------------------------------------------
+
+    def load_map(self, pair: Pair) -> ConceptMap:
+        m = self.models.Map
+        try:
+            item = m.get(pair_key(pair), "MAP", consistent_read=True)
+        except m.DoesNotExist:
+            return ConceptMap()
+        except PynamoDBException as exc:
+            raise StoreError(str(exc)) from exc
+        return map_from_blob(bytes(item.body))
+
+    def save_map(self, pair: Pair, cmap: ConceptMap) -> ConceptMap:
+        m = self.models.Map
+        saved = replace(cmap, version=cmap.version + 1)
+        condition = m.sk.does_not_exist() if cmap.version == 0 else m.version == cmap.version
+        try:
+            m(pair_key(pair), "MAP", version=saved.version, body=map_to_blob(saved)).save(
+                condition=condition
+            )
+        except PutError as exc:
+            if exc.cause_response_code == "ConditionalCheckFailedException":
+                raise ConflictError(
+                    f"the map of {pair} changed meanwhile (expected version {cmap.version}); "
+                    "nothing was saved"
+                ) from exc
+            raise StoreError(str(exc)) from exc
+        return saved
 
 
 _HEAD_SLOT, _IDEM_SLOT = 1, 2  # positions of the head and idempotency puts in an append

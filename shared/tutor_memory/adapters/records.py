@@ -9,10 +9,12 @@ the reader.
 from __future__ import annotations
 
 import json
+import zlib
 from typing import Any
 
 from tutor_memory.domain.annotations import Annotation, AnnotationKind
 from tutor_memory.domain.chain import format_time, parse_time
+from tutor_memory.domain.conceptmap import ConceptMap
 from tutor_memory.domain.episodes import Episode, Kind, Pair, evidence_from_dict
 from tutor_memory.domain.errors import StoreError, ValidationError
 
@@ -97,3 +99,13 @@ def annotation_from_record(row: dict[str, Any]) -> Annotation:
         at=parse_time(row["at"]),
         detail=row.get("detail") or "",
     )
+
+
+def map_to_blob(cmap: ConceptMap) -> bytes:
+    """A map as stored: canonical JSON, zlib-compressed (maps of hundreds of concepts stay far
+    below DynamoDB's 400 KB item limit)."""
+    return zlib.compress(dumps(cmap.to_dict()).encode("utf-8"), 9)
+
+
+def map_from_blob(blob: bytes) -> ConceptMap:
+    return ConceptMap.from_dict(json.loads(zlib.decompress(blob).decode("utf-8")))

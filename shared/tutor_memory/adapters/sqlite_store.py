@@ -15,6 +15,7 @@ import sqlite3
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -24,13 +25,16 @@ from tutor_memory.adapters.records import (
     annotation_to_record,
     episode_from_record,
     episode_to_record,
+    map_from_blob,
+    map_to_blob,
 )
 from tutor_memory.domain import constants as C
 from tutor_memory.domain.annotations import Annotation
 from tutor_memory.domain.chain import ChainHead, format_time, parse_time, seal, seq_of_id
+from tutor_memory.domain.conceptmap import ConceptMap
 from tutor_memory.domain.concepts import concept_key
 from tutor_memory.domain.episodes import Episode, NewEpisode, Pair
-from tutor_memory.domain.errors import NotFoundError, StoreError
+from tutor_memory.domain.errors import ConflictError, NotFoundError, StoreError
 from tutor_memory.domain.files import FileRecord, FileVersion
 from tutor_memory.domain.timewindow import TimeWindow
 from tutor_memory.ports import AppendResult
@@ -143,6 +147,16 @@ MIGRATIONS: tuple[Migration, ...] = (
     CREATE INDEX episodes_by_time ON episodes (student_id, subject_id, at, seq);
     """,
     _backfill_concepts,
+    # 3: one concept map per pair
+    """
+    CREATE TABLE concept_maps (
+        student_id TEXT NOT NULL,
+        subject_id TEXT NOT NULL,
+        version INTEGER NOT NULL,
+        body BLOB NOT NULL,
+        PRIMARY KEY (student_id, subject_id)
+    ) WITHOUT ROWID;
+    """,
 )
 
 _EPISODE_COLUMNS = (
@@ -467,3 +481,31 @@ class SqliteStore:
             ]
             records = [self._file(conn, pair, i) for i in ids]
         return [r for r in records if r is not None]
+
+    # --- the concept map --------------------------------------------------------------------
+
+    def load_map(self, pair: Pair) -> ConceptMap:
+        with self._connection() as conn:
+            row = conn.execute(
+                "SELECT body FROM concept_maps WHERE student_id = ? AND subject_id = ?",
+                (pair.student_id, pair.subject_id),
+            ).fetchone()
+        return map_from_blob(row[0]) if row else ConceptMap()
+
+    def save_map(self, pair: Pair, cmap: ConceptMap) -> ConceptMap:
+        saved = replace(cmap, version=cmap.version + 1)
+        with self._write() as conn:
+            row = conn.execute(
+                "SELECT version FROM concept_maps WHERE student_id = ? AND subject_id = ?",
+                (pair.student_id, pair.subject_id),
+            ).fetchone()
+            if (row[0] if row else 0) != cmap.version:
+                raise ConflictError(
+                    f"the map of {pair} changed meanwhile (version {row[0] if row else 0}, "
+                    f"expected {cmap.version}); nothing was saved"
+                )
+            conn.execute(
+                "INSERT OR REPLACE INTO concept_maps VALUES (?, ?, ?, ?)",
+                (pair.student_id, pair.subject_id, saved.version, map_to_blob(saved)),
+            )
+        return saved

@@ -291,3 +291,493 @@ NEXT_WORDS: Final = _words("next próximo próxima depan mendatang اگلے اگ
 # Words allowed between a month and its year: "julio de 2025", "July of 2025", "Juli tahun
 # 2025", "يوليو عام 2025".
 YEAR_CONNECTORS: Final = _words("de del of tahun عام سنة سال")
+
+
+# === Teaching phrases (SPEC §5; used by ``teaching``) =========================================
+# Only an explicit instruction teaches: "remember that …", "treat X as …", or the same phrasing
+# in the student's language. Questions never teach. Every phrase is matched as whole folded
+# words at the start of a sentence, so spelling variants (تذكّر/تذكر, acuérdate/acuerdate) match.
+# All ours.
+
+# "Remember that …": the note is what follows. Each phrase ends with its language's "that"
+# (that, que, bahwa, کہ, أن), so a bare "remember" ("remember to bring your notebook") does not
+# teach. Imperatives only: "recuerdas", "تتذكر", "یاد ہے" ask, they do not instruct.
+TEACHING_REMEMBER_PHRASES: Final[dict[str, tuple[str, ...]]] = {
+    "en": (
+        "remember that",
+        "always remember that",
+        "keep in mind that",
+        "bear in mind that",
+        "don't forget that",
+        "do not forget that",
+        "never forget that",
+        "I want you to remember that",
+    ),
+    "es": (
+        "recuerda que",
+        "recuerde que",
+        "recuerden que",
+        "recordad que",
+        "acuérdate de que",
+        "acuérdate que",
+        "ten en cuenta que",
+        "tenga en cuenta que",
+        "tengan en cuenta que",
+        "no olvides que",
+        "no olvide que",
+        "quiero que recuerdes que",
+    ),
+    "id": (
+        "ingat bahwa",
+        "ingatlah bahwa",
+        "ingat ya bahwa",
+        "harap diingat bahwa",
+        "mohon diingat bahwa",
+        "perlu diingat bahwa",
+        "jangan lupa bahwa",
+        "catat bahwa",
+    ),
+    "ur": (
+        "یاد رکھو کہ",
+        "یاد رکھیں کہ",
+        "یاد رکھیے کہ",
+        "یاد رکھئے کہ",
+        "یاد رکھنا کہ",
+        "یہ یاد رکھو کہ",
+        "یہ یاد رکھیں کہ",
+        "ذہن میں رکھو کہ",
+        "ذہن میں رکھیں کہ",
+        "مت بھولو کہ",
+        "نہ بھولیں کہ",
+    ),
+    "ar": (
+        "تذكر أن",
+        "تذكر بأن",
+        "تذكري أن",
+        "تذكري بأن",
+        "تذكروا أن",
+        "تذكروا بأن",
+        "لا تنس أن",
+        "لا تنسى أن",
+        "لا تنسي أن",
+        "ضع في اعتبارك أن",
+    ),
+}
+
+# Arabic fuses "that" with a pronoun (أنه "that it", أننا "that we"): such a word may stand in
+# for the last word of a remember phrase, and stays in the note, since it carries the subject.
+TEACHING_THAT_WITH_PRONOUN: Final[dict[str, frozenset[str]]] = {
+    "en": frozenset(),
+    "es": frozenset(),
+    "id": frozenset(),
+    "ur": frozenset(),
+    "ar": _words("أنه أنها أننا أنهم أنهن أنك أنكم أنني بأنه بأنها بأننا بأنهم"),
+}
+
+# "Treat X as Y": the verb that opens the sentence, and the word between X and Y. Without that
+# word the sentence does not teach ("treat yourself", "think of a number"), except in Arabic,
+# where "اعتبر X Y" needs none.
+TEACHING_TREAT_PHRASES: Final[dict[str, tuple[str, ...]]] = {
+    "en": ("treat", "think of", "regard"),
+    "es": ("trata", "trate", "traten", "tratad", "considera", "considere", "piensa en"),
+    "id": ("anggap", "anggaplah", "anggap saja", "perlakukan"),
+    # Urdu puts the verb last ("X کو Y سمجھو"): see URDU_TREAT_VERBS.
+    "ur": (),
+    "ar": ("اعتبر", "اعتبري", "اعتبروا", "عامل", "عاملي"),
+}
+TEACHING_TREAT_AS: Final[dict[str, frozenset[str]]] = {
+    "en": _words("as"),
+    "es": _words("como"),
+    "id": _words("sebagai"),
+    "ur": frozenset(),  # the object marker کو ends X instead (URDU_OBJECT_MARKERS)
+    "ar": _words("بمثابة مثل"),  # optional in Arabic
+}
+
+# Urdu is verb-final: "اوسموسس کو غیر فعال نقل سمجھو" (treat osmosis as passive transport),
+# "ہم مائٹوکونڈریا کو … کہتے ہیں" (we call the mitochondria …). X is the run of words before
+# the object marker کو.
+URDU_OBJECT_MARKERS: Final = _words("کو")
+URDU_TREAT_VERBS: Final = _words("سمجھو سمجھیں سمجھیے سمجھئے سمجھنا مانو مانیں مانیے مانئے ماننا")
+URDU_NAMING_VERBS: Final = _words("کہتے کہتی کہتا پکارتے پکارتی")
+# "X کو اچھی طرح سمجھو" is "understand X well", not "treat X as …": a Y made only of these
+# manner words (and stopwords) does not teach.
+URDU_UNDERSTAND_MANNER: Final = _words("اچھی اچھے اچھا غور ٹھیک دوبارہ پوری پورا مکمل دھیان آسانی")
+
+# Urdu genitive postpositions: in "اوسموسس پانی کی حرکت ہے" (osmosis is the movement of water)
+# the word before کی belongs to what is said, not to the name, so a name found by its run of
+# words gives that word back.
+URDU_GENITIVES: Final = _words("کا کی کے")
+
+# Words that may come before the instruction and say nothing: "please remember that …",
+# "ok, treat X as …". Skipped at the start of a sentence.
+TEACHING_LEAD_INS: Final[dict[str, tuple[str, ...]]] = {
+    "en": (
+        "please",
+        "kindly",
+        "ok",
+        "okay",
+        "so",
+        "and",
+        "also",
+        "now",
+        "hey",
+        "oh",
+        "btw",
+        "by the way",
+        "just",
+    ),
+    "es": ("por favor", "ok", "vale", "bueno", "y", "también", "ahora", "oye", "solo"),
+    "id": ("tolong", "mohon", "ok", "oke", "nah", "dan", "juga", "sekarang", "hei", "eh"),
+    "ur": ("براہ کرم", "برائے مہربانی", "مہربانی کر کے", "پلیز", "اور", "اب", "ذرا", "بس"),
+    "ar": ("من فضلك", "رجاء", "أرجو", "أرجوك", "الآن", "أيضا", "حسنا", "و"),
+}
+
+# Words that open a question. A message whose first sentence opens with one never teaches, even
+# without a question mark ("do you remember that …", "apakah kamu ingat …", "کیا تمہیں یاد ہے
+# کہ …", "هل تتذكر أن …"); any "?", "؟" or "¿" in a message also means it never teaches.
+TEACHING_QUESTION_OPENERS: Final[dict[str, tuple[str, ...]]] = {
+    "en": (
+        "what",
+        "why",
+        "how",
+        "when",
+        "where",
+        "who",
+        "whom",
+        "whose",
+        "which",
+        "do",
+        "does",
+        "did",
+        "don't",
+        "didn't",
+        "is",
+        "are",
+        "was",
+        "were",
+        "isn't",
+        "can",
+        "could",
+        "would",
+        "will",
+        "shall",
+        "should",
+        "have",
+        "has",
+    ),
+    "es": (
+        "qué",
+        "cómo",
+        "cuándo",
+        "dónde",
+        "quién",
+        "quiénes",
+        "cuál",
+        "cuáles",
+        "cuánto",
+        "cuánta",
+        "cuántos",
+        "cuántas",
+        "por qué",
+        "acaso",
+        "recuerdas",
+        "te acuerdas",
+        "sabes",
+        "puedes",
+        "podrías",
+    ),
+    "id": (
+        "apa",
+        "apakah",
+        "siapa",
+        "kapan",
+        "di mana",
+        "dimana",
+        "bagaimana",
+        "gimana",
+        "mengapa",
+        "kenapa",
+        "berapa",
+        "masih ingat",
+        "ingatkah",
+        "tahukah",
+        "bisakah",
+    ),
+    "ur": (
+        "کیا",
+        "کون",
+        "کیوں",
+        "کیسے",
+        "کیسا",
+        "کیسی",
+        "کب",
+        "کہاں",
+        "کتنا",
+        "کتنی",
+        "کتنے",
+        "کس",
+    ),
+    "ar": (
+        "هل",
+        "ما",
+        "ماذا",
+        "لماذا",
+        "كيف",
+        "متى",
+        "أين",
+        "من",
+        "كم",
+        "أي",
+        "أتذكر",
+        "أتعرف",
+        "أليس",
+    ),
+}
+
+# "In our class we call X Y": the phrase after which the named thing X comes (Urdu names
+# before its verb: URDU_NAMING_VERBS).
+TEACHING_NAMING_PHRASES: Final[dict[str, tuple[str, ...]]] = {
+    "en": ("we call", "we name", "we refer to", "i call"),
+    "es": ("llamamos", "le llamamos", "nombramos"),
+    "id": (
+        "kami sebut",
+        "kita sebut",
+        "kami menyebut",
+        "kita menyebut",
+        "kami namakan",
+        "kita namakan",
+        "kami menamakan",
+        "kita menamai",
+    ),
+    "ur": (),
+    "ar": ("نسمي", "نطلق على", "ندعو"),
+}
+
+# Articles and determiners dropped before a named thing ("the mitochondria" → mitochondria,
+# "a la mitocondria" → mitocondria). Arabic and Urdu have none as separate words.
+TEACHING_LEADING_ARTICLES: Final[dict[str, frozenset[str]]] = {
+    "en": _words("the a an our this that these those its their"),
+    "es": _words("a al el la los las un una unos unas lo nuestro nuestra nuestros nuestras"),
+    "id": _words("si sang para"),
+    "ur": frozenset(),
+    "ar": frozenset(),
+}
+
+# Words that end a named thing and start what is said about it: "we call [the Golgi body] the
+# post office", "llamamos a [la mitocondria] la central", "kami menyebut [badan Golgi] sebagai
+# …", "نطلق على [جهاز جولجي] اسم …". An article after the name ends it too. Prepositions are
+# not here: they sit inside names ("theory of evolution", "aparato de Golgi").
+TEACHING_NAME_ENDS: Final[dict[str, frozenset[str]]] = {
+    "en": _words("as is are was were"),
+    "es": _words("como es son era fue"),
+    "id": _words("sebagai adalah yaitu yakni ialah merupakan dengan itu"),
+    "ur": frozenset(),  # Urdu names end at the object marker کو
+    "ar": _words("اسم بمثابة على مثل"),  # otherwise: ARABIC_DEFINITE_ARTICLE below
+}
+
+# Arabic definite article. With no word to end it, an Arabic name runs on through the words that
+# carry the article: an idafa ("غشاء الخلية", cell membrane) or a definite adjective
+# ("النقل السلبي", passive transport).
+ARABIC_DEFINITE_ARTICLE: Final = "ال"
+
+# "In our class …" says where the note holds, not what it is about: skipped when a short name is
+# looked for in a note that names nothing explicitly.
+TEACHING_FRAMES: Final[dict[str, tuple[str, ...]]] = {
+    "en": ("in our class", "in this class", "in my class", "in class", "for our class"),
+    "es": ("en nuestra clase", "en esta clase", "en mi clase", "en clase"),
+    "id": ("di kelas kami", "di kelas kita", "di kelas ini", "di kelas saya"),
+    "ur": ("ہماری کلاس میں", "اس کلاس میں", "میری کلاس میں", "ہماری جماعت میں"),
+    "ar": ("في صفنا", "في فصلنا", "في هذا الصف", "في حصتنا", "في صفي"),
+}
+# === end of teaching phrases ===================================================================
+
+
+# === Document furniture and reading structure (used by ``validator``, ``offline_extractor``) ===
+# All ours.
+
+
+def _phrases(text: str) -> tuple[str, ...]:
+    """A list of phrases, comma separated (a phrase may have spaces)."""
+    return tuple(p.strip() for p in text.split(",") if p.strip())
+
+
+# Headings that are the file's furniture, not ideas of the subject. A concept name is
+# furniture when it is one of these phrases, ends with one ("Chapter summary", "Osmosis:
+# review questions"), or begins with one followed by a function word, a number or a colon
+# ("Introduction to osmosis", "Summary of chapter 3", "Summary: osmosis"; not "Summary
+# statistics"). Matched on folded words, in every language at once (a name is too short to
+# detect its language). Left out on purpose, because subject terms begin or end with them:
+# "index" (refractive index), "activity" (enzyme activity), "table" (periodic table), "review"
+# (peer review), "appendix" (vermiform appendix), "notes" (musical notes), "exercise"
+# (exercise physiology), "presentación" (presentación de antígenos), "índice"; the numbered
+# ones count when numbered or alone (NUMBERED_HEADINGS).
+SECTION_HEADINGS: Final[dict[str, tuple[str, ...]]] = {
+    "en": _phrases(
+        "introduction, overview, summary, recap, conclusion, conclusions, exercises, "
+        "review questions, practice questions, questions, answers, check your understanding, "
+        "test yourself, self assessment, quiz, common misconceptions, misconceptions, "
+        "common mistakes, key terms, key words, key ideas, key points, vocabulary, glossary, "
+        "learning objectives, learning outcomes, objectives, table of contents, contents, "
+        "references, bibliography, further reading, worked example, worked examples, examples, "
+        "preface, foreword, acknowledgements, acknowledgments"
+    ),
+    "es": _phrases(
+        "introducción, resumen, repaso, conclusión, conclusiones, ejercicios, "
+        "actividades, preguntas de repaso, preguntas, respuestas, autoevaluación, "
+        "errores comunes, ideas erróneas comunes, ideas erróneas, concepciones erróneas, "
+        "términos clave, palabras clave, ideas clave, vocabulario, glosario, "
+        "objetivos de aprendizaje, objetivos, tabla de contenidos, contenido, contenidos, "
+        "índice general, referencias, bibliografía, lecturas adicionales, para saber más, "
+        "ejemplo resuelto, ejemplos resueltos, ejemplos, prólogo, agradecimientos"
+    ),
+    "id": _phrases(
+        "pendahuluan, pengantar, ringkasan, rangkuman, ikhtisar, kesimpulan, latihan, "
+        "latihan soal, soal latihan, uji kompetensi, evaluasi, pertanyaan, jawaban, "
+        "miskonsepsi umum, miskonsepsi, kesalahpahaman umum, kesalahan umum, istilah penting, "
+        "kata kunci, glosarium, kosakata, tujuan pembelajaran, capaian pembelajaran, "
+        "daftar isi, daftar pustaka, referensi, bacaan lanjutan, contoh soal, kata pengantar, "
+        "ucapan terima kasih"
+    ),
+    "ur": _phrases(
+        "تعارف, تمہید, پیش لفظ, خلاصہ, جائزہ, نتیجہ, مشق, مشقیں, سوالات, جائزہ سوالات, جوابات, "
+        "عام غلط فہمیاں, غلط فہمیاں, عام غلطیاں, کلیدی اصطلاحات, اہم اصطلاحات, فرہنگ, "
+        "سیکھنے کے مقاصد, مقاصد, فہرست مضامین, فہرست, حوالہ جات, کتابیات, مزید مطالعہ, "
+        "حل شدہ مثال, حل شدہ مثالیں, مثالیں, اظہار تشکر"
+    ),
+    "ar": _phrases(
+        "مقدمة, المقدمة, تمهيد, نظرة عامة, ملخص, الملخص, خلاصة, الخلاصة, خاتمة, الخاتمة, "
+        "تمارين, التمارين, أسئلة, الأسئلة, أسئلة المراجعة, أسئلة مراجعة, الأجوبة, إجابات, "
+        "مفاهيم خاطئة شائعة, المفاهيم الخاطئة الشائعة, مفاهيم خاطئة, أخطاء شائعة, "
+        "الأخطاء الشائعة, المصطلحات الرئيسية, مصطلحات رئيسية, الكلمات المفتاحية, "
+        "مسرد المصطلحات, أهداف التعلم, نواتج التعلم, الأهداف, جدول المحتويات, المحتويات, "
+        "فهرس المحتويات, المراجع, مراجع, قراءات إضافية, مثال محلول, أمثلة محلولة, أمثلة, "
+        "شكر وتقدير"
+    ),
+}
+
+# Words that are furniture when a number follows them or when they stand alone: "Chapter 3",
+# "Part II", "Appendix A", "Appendix", "Capítulo 3", "Bab 3", "باب 3", "الفصل الثالث" ("Unit
+# conversion" and "Part of speech" are subject terms). A title may follow the number: "Chapter
+# 1: The cell" is still a chapter heading.
+NUMBERED_HEADINGS: Final[dict[str, frozenset[str]]] = {
+    "en": _words(
+        "chapter unit lesson part section appendix module week topic activity exercise "
+        "example figure fig table lecture session practical experiment question task step"
+    ),
+    "es": _words(
+        "capítulo unidad lección parte tema sección apéndice anexo módulo semana actividad "
+        "ejercicio ejemplo figura tabla práctica pregunta paso bloque"
+    ),
+    "id": _words(
+        "bab unit pelajaran bagian subbab lampiran modul minggu pertemuan topik kegiatan "
+        "aktivitas latihan contoh gambar tabel praktikum soal langkah"
+    ),
+    "ur": _words("باب سبق یونٹ حصہ ضمیمہ ماڈیول ہفتہ موضوع سرگرمی مشق مثال شکل جدول سوال"),
+    "ar": _words(
+        "الفصل فصل الوحدة وحدة الدرس درس الجزء جزء القسم قسم الملحق ملحق الباب باب الأسبوع "
+        "النشاط نشاط التمرين تمرين المثال مثال الشكل شكل الجدول جدول السؤال سؤال"
+    ),
+}
+
+# Number words that stand for the number after a NUMBERED_HEADINGS word ("Part Two",
+# "Capítulo primero", "Bab satu", "حصہ دوم", "الفصل الثالث"). Digits, roman numerals and
+# single letters need no list.
+NUMBER_WORDS: Final[dict[str, frozenset[str]]] = {
+    "en": _words(
+        "one two three four five six seven eight nine ten eleven twelve "
+        "first second third fourth fifth sixth seventh eighth ninth tenth"
+    ),
+    "es": _words(
+        "uno una dos tres cuatro cinco seis siete ocho nueve diez once doce primero primera "
+        "segundo segunda tercero tercera cuarto cuarta quinto quinta sexto sexta séptimo "
+        "séptima octavo octava noveno novena décimo décima"
+    ),
+    "id": _words(
+        "satu dua tiga empat lima enam tujuh delapan sembilan sepuluh pertama kedua ketiga "
+        "keempat kelima keenam ketujuh kedelapan kesembilan kesepuluh"
+    ),
+    "ur": _words(
+        "ایک دو تین چار پانچ چھ سات آٹھ نو دس اول دوم سوم چہارم پنجم ششم پہلا دوسرا تیسرا "
+        "چوتھا پانچواں"
+    ),
+    "ar": _words(
+        "الأول الأولى الثاني الثانية الثالث الثالثة الرابع الرابعة الخامس الخامسة السادس "
+        "السادسة السابع السابعة الثامن الثامنة التاسع التاسعة العاشر العاشرة واحد اثنان "
+        "ثلاثة أربعة خمسة ستة سبعة ثمانية تسعة عشرة"
+    ),
+}
+
+# Articles a name drops from its front ("The cell membrane" is "Cell membrane", "La célula"
+# is "Célula"). Indonesian and Urdu have none; Arabic writes its article into the word
+# (الخلية), and the concept key keeps it there, as the language analyser does.
+LEADING_ARTICLES: Final[dict[str, frozenset[str]]] = {
+    "en": _words("the a an"),
+    "es": _words("el la los las un una unos unas lo"),
+    "id": frozenset(),
+    "ur": frozenset(),
+    "ar": frozenset(),
+}
+
+# Question words: a name holding one is a question, not a concept ("How cells divide",
+# "Apa itu sel", "خلیہ کیا ہے", "ما هي الخلية"). Spanish qué and cómo are not listed: folded,
+# they are the everyday que and como; Spanish questions are known by their ¿ ? marks.
+QUESTION_WORDS: Final[dict[str, frozenset[str]]] = {
+    "en": _words("what why how which when where who whom whose"),
+    "es": _words("cuál cuáles cuándo dónde quién quiénes cuánto cuántos"),
+    "id": _words("apa apakah mengapa kenapa bagaimana kapan dimana siapa berapa"),
+    "ur": _words("کیا کیوں کیسے کیسا کیسی کہاں کب کون کتنا کتنی کتنے"),
+    "ar": _words("ماذا لماذا كيف هل متى أين ما"),
+}
+
+# The copula of a definitional sentence "X is …": the name is the words before it. Urdu puts
+# its copula last ("خلیہ زندگی کی اکائی ہے"), so Urdu names end at URDU_DEFINITION_MARKERS.
+COPULAS: Final[dict[str, frozenset[str]]] = {
+    "en": _words("is are"),
+    "es": _words("es son"),
+    "id": _words("adalah merupakan ialah"),
+    "ur": _words("ہے ہیں"),
+    "ar": _words("هو هي"),
+}
+
+# Urdu: what ends the name in "X ایک … ہے" (X is a …) and "X سے مراد … ہے" (by X is meant …).
+URDU_DEFINITION_MARKERS: Final[tuple[str, ...]] = ("ایک", "سے مراد")
+
+# A predicate that opens with one of these says something about X without defining it:
+# "Osmosis is not diffusion", "Cells are also …", "La célula no es …", "Sel bukan …". Urdu
+# negates just before its final copula ("… نہیں ہے").
+NON_DEFINING_STARTS: Final[dict[str, frozenset[str]]] = {
+    "en": _words("not no never also only usually often sometimes very too more less so"),
+    "es": _words("no nunca también solo sólo muy más menos tan"),
+    "id": _words("tidak bukan belum juga hanya sangat lebih kurang"),
+    "ur": _words("نہیں نہ بھی"),
+    "ar": _words("ليس ليست لا لم لن أيضا فقط"),
+}
+
+# Phrases that name a prerequisite: what follows is a concept the sentence's concept builds
+# on, explained in the file or not ("Osmosis builds on diffusion", "se basa en la difusión",
+# "dibangun di atas difusi", "تعتمد على الانتشار"). Verb-final Urdu names it before its
+# phrases (PREREQUISITE_PHRASES_AFTER_NAME: "اوسموسس پھیلاؤ پر مبنی ہے").
+PREREQUISITE_PHRASES: Final[dict[str, tuple[str, ...]]] = {
+    "en": _phrases(
+        "builds on, build on, building on, requires, require, recall that, assumes, assume, "
+        "presupposes, relies on"
+    ),
+    "es": _phrases(
+        "se basa en, se apoya en, requiere, requieren, recuerda que, recuerde que, supone, "
+        "presupone"
+    ),
+    "id": _phrases(
+        "dibangun di atas, didasarkan pada, berdasar pada, membutuhkan, memerlukan, "
+        "ingat bahwa, ingatlah bahwa, mengasumsikan, mengandaikan"
+    ),
+    "ur": _phrases("یاد کریں کہ"),
+    "ar": _phrases("يعتمد على, تعتمد على, يبنى على, تبنى على, يتطلب, تتطلب, يفترض, تفترض, تذكر أن"),
+}
+PREREQUISITE_PHRASES_AFTER_NAME: Final[dict[str, tuple[str, ...]]] = {
+    "en": (),
+    "es": (),
+    "id": (),
+    "ur": _phrases("پر مبنی, پر منحصر, پر انحصار, کی ضرورت, کو فرض"),
+    "ar": (),
+}
+# === end of document furniture and reading structure ==========================================

@@ -1,0 +1,37 @@
+"""S3 ObjectCreated on the uploads bucket → the pair's concept map (key layout: uploads.py)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from aws_lambda_powertools import Logger
+from aws_lambda_powertools.utilities.parser import event_parser
+from aws_lambda_powertools.utilities.parser.models import S3Model
+from aws_lambda_powertools.utilities.typing import LambdaContext
+
+from tutor_memory.adapters.s3_files import S3Files
+from tutor_memory.bootstrap import lambda_app
+from tutor_memory.uploads import ingest_upload
+
+logger = Logger()
+
+
+@logger.inject_lambda_context
+@event_parser(model=S3Model)
+def handler(event: S3Model, context: LambdaContext) -> dict[str, Any]:
+    app = lambda_app()
+    files = S3Files(app.settings.aws_region)
+    outcomes = []
+    for record in event.Records:
+        s3 = record.s3
+        outcome = ingest_upload(
+            app.maps,
+            files.fetch,
+            s3.bucket.name,
+            s3.object.key,
+            s3.object.versionId,
+            prefix=app.settings.uploads_prefix,
+        )
+        logger.info("upload", extra=outcome.to_dict())
+        outcomes.append(outcome.to_dict())
+    return {"outcomes": outcomes}

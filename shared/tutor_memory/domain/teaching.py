@@ -1,0 +1,557 @@
+"""Teaching the map by talking to it (SPEC §5): only an explicit instruction teaches.
+
+"Remember that in our class we call the mitochondria the powerhouse of the cell" attaches a
+taught note to the concept it names; a sentence that names no known concept mints a node with a
+short name. Three pure functions, all deterministic:
+
+* :func:`detect_teaching` — is this message an instruction to keep something, and what note?
+  Only a sentence that *opens* with "remember that …" or "treat X as Y" (or the same phrasing in
+  es, id, ur, ar; ``wordlists.TEACHING_*``) teaches. A question never does: any "?", "؟" or "¿"
+  in the message, or a first sentence opening with a question word ("do you remember that …",
+  "apakah kamu ingat …", "کیا …", "هل …"), and nothing is taught. Wrongly teaching costs more
+  than missing an instruction (a taught note sets readiness to 1.0 and rides in every block),
+  so the rules lean to "no".
+* :func:`route_taught` — the known concept a note names, by exact canonical name only.
+* :func:`short_name` — a name of at most four words for a node minted from a note.
+
+The *subject* of a note is the thing its phrasing says it is about: X in "treat X as Y", X in
+"we call X Y" ("llamamos a X …", "kami menyebut X sebagai …", "ہم X کو … کہتے ہیں", "نسمي X …").
+Both routing and naming prefer it, so "we call the Golgi body the post office of the cell" is
+about the Golgi body, not the cell.
+
+Words are matched folded (``language.fold``) and whole, so "Tenga en cuenta" and "tenga en
+cuenta", "تذكّر" and "تذكر" match alike; notes and names keep the text as the person wrote it.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from functools import cache
+from typing import Final
+
+from tutor_memory.domain import wordlists
+from tutor_memory.domain.concepts import concept_key
+from tutor_memory.domain.errors import ValidationError
+from tutor_memory.domain.language import LANGUAGES, detect_language, fold, is_stopword
+
+# ours: "a short name — never the whole sentence" (SPEC §5); belongs in constants.py
+MAX_SHORT_NAME_WORDS: Final = 4
+
+__all__ = [
+    "MAX_SHORT_NAME_WORDS",
+    "TeachingIntent",
+    "TeachingKind",
+    "detect_teaching",
+    "route_taught",
+    "short_name",
+]
+
+
+class TeachingKind(StrEnum):
+    REMEMBER = "remember"  # "remember that …": the note is what follows
+    TREAT = "treat"  # "treat X as Y": the note is the whole instruction
+
+
+@dataclass(frozen=True)
+class TeachingIntent:
+    """An instruction to keep something, as the person wrote it.
+
+    ``note`` is what goes on the concept and into the block: for "remember that …" the rest of
+    the sentence; for "treat X as Y" the instruction itself (it reads as one). ``subject`` is
+    the thing the phrasing names (X of "treat X as Y" or "we call X …"), or None. ``language``
+    is the language of the phrase that made it an instruction.
+    """
+
+    note: str
+    kind: TeachingKind
+    language: str
+    subject: str | None = None
+
+
+# --- words with their place in the text -------------------------------------------------------
+
+# Question marks in any of the five languages: their presence alone means "not an instruction".
+_QUESTION_MARKS: Final = frozenset("?؟¿")
+# Characters between two words that end a sentence ("." only before a space: 3.5 is a number).
+_SENTENCE_ENDS: Final = frozenset("!۔\n")
+# Characters between two words that end a name ("the cell, the membrane" is two things).
+_NAME_BREAKS: Final = frozenset(',;:.!()[]{}"“”«»—–،؛۔\n')
+# Zero-width (non-)joiners sit inside Urdu and Arabic words.
+_JOINERS: Final = frozenset("\u200c\u200d")
+
+Phrase = tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class _Word:
+    text: str  # as written
+    folded: str
+    start: int
+    end: int
+
+
+def _is_word_char(ch: str) -> bool:
+    # Combining marks count: Arabic harakat and shadda sit inside words (تذكّر is one word).
+    return ch.isalnum() or unicodedata.category(ch).startswith("M") or ch in _JOINERS
+
+
+def _scan(text: str) -> list[_Word]:
+    words: list[_Word] = []
+    i, n = 0, len(text)
+    while i < n:
+        if not _is_word_char(text[i]):
+            i += 1
+            continue
+        j = i
+        while j < n and _is_word_char(text[j]):
+            j += 1
+        folded = fold(text[i:j])
+        if folded:
+            words.append(_Word(text[i:j], folded, i, j))
+        i = j
+    return words
+
+
+def _breaks(text: str, before: _Word, after: _Word, chars: frozenset[str]) -> bool:
+    return any(ch in chars for ch in text[before.end : after.start])
+
+
+def _ends_sentence(text: str, before: _Word, after: _Word) -> bool:
+    gap = text[before.end : after.start]
+    if any(ch in _SENTENCE_ENDS for ch in gap):
+        return True
+    dot = gap.find(".")
+    return 0 <= dot < len(gap) - 1 and gap[dot + 1].isspace()
+
+
+@dataclass(frozen=True)
+class _Sentence:
+    words: list[_Word]
+    end: int  # where its text stops (before the terminator)
+
+
+def _sentences(text: str, words: list[_Word]) -> list[_Sentence]:
+    groups: list[list[_Word]] = []
+    for k, word in enumerate(words):
+        if k == 0 or _ends_sentence(text, words[k - 1], word):
+            groups.append([])
+        groups[-1].append(word)
+    out: list[_Sentence] = []
+    for g, group in enumerate(groups):
+        stop = groups[g + 1][0].start if g + 1 < len(groups) else len(text)
+        tail = text[group[-1].end : stop]
+        cut = next((p for p, ch in enumerate(tail) if ch in _SENTENCE_ENDS or ch == "."), len(tail))
+        out.append(_Sentence(group, group[-1].end + cut))
+    return out
+
+
+# --- the word lists, folded once ----------------------------------------------------------------
+
+
+def _compile(phrases: Iterable[str]) -> tuple[Phrase, ...]:
+    compiled = {tuple(w.folded for w in _scan(p)) for p in phrases}
+    # longest first, so "anggap saja" wins over "anggap" and "acuérdate de que" over nothing
+    return tuple(sorted((p for p in compiled if p), key=lambda p: (-len(p), p)))
+
+
+def _fold_set(words: Iterable[str]) -> frozenset[str]:
+    return frozenset(fold(w) for w in words)
+
+
+@dataclass(frozen=True)
+class _Lists:
+    remember: dict[str, tuple[Phrase, ...]]
+    that_with_pronoun: dict[str, frozenset[str]]
+    treat: dict[str, tuple[Phrase, ...]]
+    treat_as: dict[str, frozenset[str]]
+    naming: dict[str, tuple[Phrase, ...]]
+    articles: dict[str, frozenset[str]]
+    name_ends: dict[str, frozenset[str]]
+    lead_ins: tuple[Phrase, ...]
+    openers: tuple[Phrase, ...]
+    frames: tuple[Phrase, ...]
+    ur_object: frozenset[str]
+    ur_treat_verbs: frozenset[str]
+    ur_naming_verbs: frozenset[str]
+    ur_manner: frozenset[str]
+    ur_genitives: frozenset[str]
+    ar_article: str
+
+
+@cache
+def _lists() -> _Lists:
+    w = wordlists
+
+    def every(table: dict[str, tuple[str, ...]]) -> tuple[Phrase, ...]:
+        return _compile(p for lang in LANGUAGES for p in table[lang])
+
+    return _Lists(
+        remember={lang: _compile(w.TEACHING_REMEMBER_PHRASES[lang]) for lang in LANGUAGES},
+        that_with_pronoun={
+            lang: _fold_set(w.TEACHING_THAT_WITH_PRONOUN[lang]) for lang in LANGUAGES
+        },
+        treat={lang: _compile(w.TEACHING_TREAT_PHRASES[lang]) for lang in LANGUAGES},
+        treat_as={lang: _fold_set(w.TEACHING_TREAT_AS[lang]) for lang in LANGUAGES},
+        naming={lang: _compile(w.TEACHING_NAMING_PHRASES[lang]) for lang in LANGUAGES},
+        articles={lang: _fold_set(w.TEACHING_LEADING_ARTICLES[lang]) for lang in LANGUAGES},
+        name_ends={lang: _fold_set(w.TEACHING_NAME_ENDS[lang]) for lang in LANGUAGES},
+        lead_ins=every(w.TEACHING_LEAD_INS),
+        openers=every(w.TEACHING_QUESTION_OPENERS),
+        frames=every(w.TEACHING_FRAMES),
+        ur_object=_fold_set(w.URDU_OBJECT_MARKERS),
+        ur_treat_verbs=_fold_set(w.URDU_TREAT_VERBS),
+        ur_naming_verbs=_fold_set(w.URDU_NAMING_VERBS),
+        ur_manner=_fold_set(w.URDU_UNDERSTAND_MANNER),
+        ur_genitives=_fold_set(w.URDU_GENITIVES),
+        ar_article=fold(w.ARABIC_DEFINITE_ARTICLE),
+    )
+
+
+def _match(words: Sequence[_Word], i: int, phrases: tuple[Phrase, ...]) -> int:
+    """How many words the longest phrase matching at ``words[i]`` spans (0: none)."""
+    for phrase in phrases:
+        if tuple(w.folded for w in words[i : i + len(phrase)]) == phrase:
+            return len(phrase)
+    return 0
+
+
+def _match_remember(words: Sequence[_Word], i: int, lang: str) -> int | None:
+    """Where the note starts after a remember phrase at ``words[i]``, or None.
+
+    Arabic fuses "that" with a pronoun (أننا, "that we"): that word may end the phrase and
+    stays in the note."""
+    lists = _lists()
+    for phrase in lists.remember[lang]:
+        n = len(phrase)
+        head = tuple(w.folded for w in words[i : i + n])
+        if head == phrase:
+            return i + n
+        fused = lists.that_with_pronoun[lang]
+        if len(head) == n and head[:-1] == phrase[:-1] and head[-1] in fused:
+            return i + n - 1
+    return None
+
+
+def _opens_instruction(words: Sequence[_Word], i: int) -> bool:
+    lists = _lists()
+    return any(
+        _match_remember(words, i, lang) is not None or _match(words, i, lists.treat[lang])
+        for lang in LANGUAGES
+    )
+
+
+def _skip_lead_ins(words: Sequence[_Word]) -> int:
+    """The index after "please", "ok", "por favor", "من فضلك" … (an instruction wins a tie:
+    "harap diingat bahwa" is an instruction, not a lead-in and the rest)."""
+    i = 0
+    while i < len(words) and not _opens_instruction(words, i):
+        n = _match(words, i, _lists().lead_ins)
+        if not n:
+            break
+        i += n
+    return i
+
+
+# --- names inside a note ------------------------------------------------------------------------
+
+
+def _trim_stopwords(words: list[_Word], lang: str) -> list[_Word]:
+    start, end = 0, len(words)
+    while start < end and is_stopword(words[start].folded, lang):
+        start += 1
+    while end > start and is_stopword(words[end - 1].folded, lang):
+        end -= 1
+    return words[start:end]
+
+
+def _arabic_definite_run(text: str, words: Sequence[_Word]) -> list[_Word]:
+    """The first word and the words after it that carry the article: an idafa ("غشاء الخلية")
+    or a definite adjective ("النقل السلبي"); "محطة" in "الميتوكوندريا محطة الطاقة" starts what
+    is said about it."""
+    lists = _lists()
+    run = list(words[:1])
+    for word in words[1:MAX_SHORT_NAME_WORDS]:
+        if (
+            _breaks(text, run[-1], word, _NAME_BREAKS)
+            or not word.folded.startswith(lists.ar_article)
+            or is_stopword(word.folded, "ar")
+        ):
+            break
+        run.append(word)
+    return run
+
+
+def _name_after(text: str, words: Sequence[_Word], lang: str, ends: frozenset[str]) -> list[_Word]:
+    """The named thing at the start of ``words``.
+
+    Leading articles are dropped; the name runs until one of ``ends``, an article (en/es: "we
+    call [the Golgi body] the post office") or punctuation. When nothing marks its end ("we
+    call osmosis passive diffusion"), the name cannot be told from what follows: only the first
+    word is taken (Arabic: with its definite run, see ``_arabic_definite_run``).
+    """
+    articles = _lists().articles[lang]
+    i = 0
+    while i < len(words) and words[i].folded in articles:
+        i += 1
+    name: list[_Word] = []
+    for word in words[i:]:
+        if name and _breaks(text, name[-1], word, _NAME_BREAKS):
+            break
+        if word.folded in ends or (name and word.folded in articles):
+            return name
+        name.append(word)
+    if lang == "ar":
+        return _arabic_definite_run(text, name)
+    return name[:1]
+
+
+def _treat_subject(text: str, words: Sequence[_Word], lang: str) -> list[_Word] | None:
+    """X of "treat X as Y" (``words`` start after the verb), or None when it is not that
+    phrasing: no "as" word (except Arabic, which needs none), or no Y."""
+    lists = _lists()
+    as_words = lists.treat_as[lang]
+    name = _trim_stopwords(_name_after(text, words, lang, lists.name_ends[lang] | as_words), lang)
+    if not name:
+        return None
+    rest = words[words.index(name[-1]) + 1 :]
+    if lang != "ar":
+        at = next((k for k, w in enumerate(rest) if w.folded in as_words), None)
+        if at is None:
+            return None
+        rest = rest[at + 1 :]
+    elif rest and rest[0].folded in as_words:
+        rest = rest[1:]
+    return name if _trim_stopwords(list(rest), lang) else None
+
+
+def _urdu_subject(text: str, words: Sequence[_Word], *, treat_only: bool) -> list[_Word] | None:
+    """X of "X کو Y سمجھو" (treat) or "ہم X کو Y کہتے ہیں" (we call): the words before the
+    object marker back to the first stopword ("ہم"), or None.
+
+    For the treat form, Y must say something: "X کو اچھی طرح سمجھو" is "understand X well"."""
+    lists = _lists()
+    last = len(words) - 1
+    treat = last >= 0 and words[last].folded in lists.ur_treat_verbs
+    for k, word in enumerate(words):
+        if word.folded not in lists.ur_object or k == 0:
+            continue
+        named = not treat_only and any(w.folded in lists.ur_naming_verbs for w in words[k + 1 :])
+        if treat:
+            between = words[k + 1 : last]
+            meaningful = [
+                w
+                for w in between
+                if not is_stopword(w.folded, "ur") and w.folded not in lists.ur_manner
+            ]
+            treat_here = bool(meaningful)
+        else:
+            treat_here = False
+        if not (named or treat_here):
+            continue
+        return _urdu_name_before(text, words[:k]) or None
+    return None
+
+
+def _urdu_name_before(text: str, words: Sequence[_Word]) -> list[_Word]:
+    """The name that ends the words before کو, walking back to the first stopword; a genitive
+    joins it when a name precedes that ("خلیے کی جھلی", the membrane of the cell)."""
+    genitives = _lists().ur_genitives
+    run: list[_Word] = []
+    k = len(words) - 1
+    while k >= 0 and len(run) < MAX_SHORT_NAME_WORDS:
+        word = words[k]
+        if run and _breaks(text, word, run[0], _NAME_BREAKS):
+            break
+        if not is_stopword(word.folded, "ur"):
+            run.insert(0, word)
+            k -= 1
+            continue
+        owner = words[k - 1] if k > 0 else None
+        if (
+            run
+            and word.folded in genitives
+            and owner is not None
+            and not is_stopword(owner.folded, "ur")
+            and len(run) + 2 <= MAX_SHORT_NAME_WORDS
+        ):
+            run[:0] = [owner, word]
+            k -= 2
+            continue
+        break
+    return run
+
+
+def _subject(text: str, words: Sequence[_Word]) -> list[_Word] | None:
+    """The thing a note's phrasing names, if it names one (see the module docstring)."""
+    lists = _lists()
+    start = _skip_lead_ins(words)
+    for lang in LANGUAGES:
+        n = _match(words, start, lists.treat[lang])
+        if n:
+            found = _treat_subject(text, words[start + n :], lang)
+            if found:
+                return found
+    for k in range(len(words)):
+        for lang in LANGUAGES:
+            n = _match(words, k, lists.naming[lang])
+            if n:
+                after = words[k + n :]
+                name = _trim_stopwords(_name_after(text, after, lang, lists.name_ends[lang]), lang)
+                if name:
+                    return name
+    return _urdu_subject(text, words, treat_only=False)
+
+
+def _join(words: Sequence[_Word]) -> str:
+    return " ".join(w.text for w in words[:MAX_SHORT_NAME_WORDS])
+
+
+# --- the three functions ------------------------------------------------------------------------
+
+
+def detect_teaching(message: str) -> TeachingIntent | None:
+    """The instruction in ``message``, or None when it is not one (see the module docstring).
+
+    The first sentence that opens (after "please", "ok" …) with a remember or treat phrase
+    carries the note; the note ends with that sentence.
+    """
+    if any(ch in _QUESTION_MARKS for ch in message):
+        return None
+    words = _scan(message)
+    if not words:
+        return None
+    sentences = _sentences(message, words)
+    lists = _lists()
+    for s, sentence in enumerate(sentences):
+        ws = sentence.words
+        i = _skip_lead_ins(ws)
+        if not _opens_instruction(ws, i) and _match(ws, i, lists.openers):
+            if s == 0:
+                return None  # a message that opens with a question teaches nothing
+            continue
+        intent = _instruction(message, sentence, i)
+        if intent is not None:
+            return intent
+    return None
+
+
+def _note(message: str, start: int, sentence: _Sentence) -> str:
+    return message[start : sentence.end].strip().strip(",;:-–—").strip()
+
+
+def _instruction(message: str, sentence: _Sentence, i: int) -> TeachingIntent | None:
+    lists = _lists()
+    ws = sentence.words
+    for lang in LANGUAGES:
+        note_at = _match_remember(ws, i, lang)
+        if note_at is not None and note_at < len(ws):
+            note = _note(message, ws[note_at].start, sentence)
+            named = _subject(note, _scan(note))
+            return TeachingIntent(
+                note=note,
+                kind=TeachingKind.REMEMBER,
+                language=lang,
+                subject=_join(named) if named else None,
+            )
+        n = _match(ws, i, lists.treat[lang])
+        if n:
+            treated = _treat_subject(message, ws[i + n :], lang)
+            if treated:
+                return TeachingIntent(
+                    note=_note(message, ws[i].start, sentence),
+                    kind=TeachingKind.TREAT,
+                    language=lang,
+                    subject=_join(treated),
+                )
+    treated = _urdu_subject(message, ws, treat_only=True)
+    if treated:
+        return TeachingIntent(
+            note=_note(message, ws[i].start, sentence),
+            kind=TeachingKind.TREAT,
+            language="ur",
+            subject=_join(treated),
+        )
+    return None
+
+
+def route_taught(note: str, known: dict[str, str]) -> str | None:
+    """The key of the known concept ``note`` names, or None (then a node is minted).
+
+    Exact canonical names only (``known`` maps concept keys to names): a key counts when its
+    words appear as whole words in ``concept_key(note)``. The rule, in order:
+
+    1. When the phrasing names a subject ("treat X as", "we call X …"), only the subject is
+       searched: "we call the mitochondria the powerhouse of the cell" goes to mitochondria,
+       and "we call the Golgi body the post office of the cell" goes to no known concept (the
+       Golgi body is what it teaches about) — not to "cell".
+    2. Otherwise the whole note is searched, and the first-mentioned name wins; of names that
+       start at the same word, the longest ("cell membrane" over "cell"). There are no ties
+       left to refuse: two keys starting at the same word with the same length are one key.
+    """
+    words = _scan(note)
+    subject = _subject(note, words)
+    scope = concept_key(_join(subject)) if subject else concept_key(note)
+    return _first_most_specific(scope.split(), known)
+
+
+def _first_most_specific(words: list[str], known: Iterable[str]) -> str | None:
+    best: tuple[int, int, str] | None = None
+    for key in known:
+        parts = key.split()
+        if not parts:
+            continue
+        at = next(
+            (k for k in range(len(words) - len(parts) + 1) if words[k : k + len(parts)] == parts),
+            None,
+        )
+        if at is not None and (best is None or (at, -len(parts), key) < best):
+            best = (at, -len(parts), key)
+    return best[2] if best else None
+
+
+def short_name(note: str, lang: str | None = None) -> str:
+    """A name of at most four words for a node minted from ``note``, as the note writes it.
+
+    The subject when the phrasing names one ("treat X as" → X; "we call the Golgi body the post
+    office …" → "Golgi body"). Otherwise the first distinctive run of words: "in our class" and
+    its equivalents skipped, articles and stopwords of the note's language (``lang``, detected
+    when not given) dropped, ending at the next stopword or punctuation. A note made only of
+    stopwords gets its first words. Never the whole sentence unless the note is that short.
+    """
+    words = _scan(note)
+    if not words:
+        raise ValidationError("note", "is empty; a taught note needs words")
+    subject = _subject(note, words)
+    if subject:
+        return _join(subject)
+    lang = lang or detect_language(note)
+    run = _first_distinctive_run(note, words, lang)
+    return _join(run or words)
+
+
+def _first_distinctive_run(text: str, words: Sequence[_Word], lang: str) -> list[_Word]:
+    lists = _lists()
+    i = _skip_lead_ins(words)
+    for remember_lang in LANGUAGES:  # a whole message passed by mistake: skip its "remember that"
+        after = _match_remember(words, i, remember_lang)
+        if after is not None:
+            i = after
+            break
+    run: list[_Word] = []
+    while i < len(words):
+        frame = _match(words, i, lists.frames)
+        if frame or is_stopword(words[i].folded, lang):
+            if run:
+                if lang == "ur" and len(run) > 1 and words[i].folded in lists.ur_genitives:
+                    run.pop()  # the possessor of what is said, not part of the name
+                break
+            i += max(frame, 1)
+            continue
+        if run and _breaks(text, run[-1], words[i], _NAME_BREAKS):
+            break
+        run.append(words[i])
+        i += 1
+    return run

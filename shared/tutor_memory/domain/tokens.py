@@ -1,0 +1,134 @@
+"""A conservative token count for the block's budgets, with no tokenizer model.
+
+No tokenizer can be fetched here (tiktoken downloads its BPE files at run time), and the block
+must fit whichever model the tutor calls. So this is an *estimate* built to err high: a budget
+that counts a little too much shows one line fewer; one that counts too little overflows a
+prompt. It is deterministic, pure, and cheap enough for the turn path.
+
+The text is cut into runs of one kind of character, and each run is priced on its own:
+
+* **Latin word** of n characters: ``1 + max(n - 2, 0) // 3`` (words of up to 4 letters 1,
+  5–7 letters 2, 8–10 letters 3, …), plus 1 for every non-ASCII letter or combining mark (é,
+  ñ: two UTF-8 bytes that often split a word). English averages ~1.3 tokens a word; Spanish and
+  Indonesian words are longer and split more, and one rate has to cover all three.
+* **Arabic-script word** (Urdu, Arabic) of n characters: ``1 + (3 b + 6 o) // 4``, where b
+  counts the basic Arabic letters (U+0621–U+064A, ~0.75 a letter) and o everything else
+  (Urdu and Persian letters such as ٹ ڈ ڑ ں ے ہ ھ ک ی, harakat, presentation forms: ~1.5).
+  On GPT-4's cl100k an Arabic word costs 3–4 tokens and an Urdu one 4–5 — roughly 1.2 tokens
+  a character, since Urdu's letters were rare in its training data.
+* **Other letters** (CJK, Devanagari, Cyrillic, …): 1 a character; rarely merged, CJK is
+  1–2 tokens a character.
+* **Digits**: ``ceil(n / 3)``; numbers are split into groups of up to three digits.
+* **Punctuation**: 1 a character ("..." is often one token; three is safe).
+* **Symbols, emoji, invisible marks**: 2 a character; their 3–4 UTF-8 bytes are split by
+  byte-level BPE.
+* **Spacing**: one space is free (it merges into the word after it, " cell"); a longer run of
+  spaces or a tab costs 1; every line break costs 1.
+
+How the rates were set: against cl100k and o200k (exact BPE counts from a tokenizer package
+used once, offline, outside the project) on sentences in the five languages (tutor questions,
+gists, block lines). The estimate over the worse of the two was: English ×1.34, Spanish ×1.30,
+Indonesian ×0.98, Urdu ×1.04, Arabic ×1.09 overall, and no sentence below ×0.89 (a short
+Arabic question). o200k (GPT-4o) and similar newer vocabularies need about half as many tokens
+for Arabic script, so there this overcounts twofold — by design: too high shows a line fewer,
+too low overflows a prompt.
+
+Two properties the budgets rely on, both tested: appending text never lowers the count (a run
+only grows or a new run starts, and every price grows with its run), and lines add up —
+``count_tokens("\\n".join(lines)) == sum(map(count_tokens, lines)) + len(lines) - 1`` — because
+no run crosses a line break.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Callable, Iterable
+
+TokenCounter = Callable[[str], int]
+
+_LATIN, _ARABIC, _LETTER, _DIGIT, _PUNCT, _SPACE, _NEWLINE, _OTHER = range(8)
+
+
+def _is_latin(ch: str) -> bool:
+    # Basic Latin through IPA Extensions, and Latin Extended Additional (ạ, ế, …).
+    return ch < "\u0250" or "\u1e00" <= ch <= "\u1eff"
+
+
+def _is_arabic_script(ch: str) -> bool:
+    return (
+        "\u0600" <= ch <= "\u06ff"
+        or "\u0750" <= ch <= "\u077f"
+        or "\u0870" <= ch <= "\u08ff"
+        or "\ufb50" <= ch <= "\ufdff"
+        or "\ufe70" <= ch <= "\ufeff"
+    )
+
+
+def _kind(ch: str, previous: int | None) -> int:
+    if ch in "\n\r":
+        return _NEWLINE
+    if ch.isspace():
+        return _SPACE
+    category = unicodedata.category(ch)
+    if category.startswith("M"):
+        # A combining mark belongs to the letter before it (é written as e + ◌́, Urdu harakat).
+        return previous if previous in (_LATIN, _ARABIC, _LETTER) else _OTHER
+    if category == "Nd":
+        return _DIGIT
+    if category.startswith("L"):
+        if _is_arabic_script(ch):
+            return _ARABIC
+        return _LATIN if _is_latin(ch) else _LETTER
+    if category.startswith("P"):
+        return _PUNCT
+    return _OTHER
+
+
+def _price(kind: int, run: str) -> int:
+    n = len(run)
+    if kind == _LATIN:
+        return 1 + max(n - 2, 0) // 3 + sum(1 for ch in run if not ch.isascii())
+    if kind == _ARABIC:
+        basic = sum(1 for ch in run if "\u0621" <= ch <= "\u064a")
+        return 1 + (3 * basic + 6 * (n - basic)) // 4
+    if kind == _DIGIT:
+        return -(-n // 3)
+    if kind == _SPACE:
+        return 0 if run == " " else 1
+    if kind == _OTHER:
+        return 2 * n
+    return n  # other letters, punctuation, line breaks: one each
+
+
+def count_tokens(text: str) -> int:
+    """A conservative estimate of how many tokens ``text`` costs an LLM (see the module)."""
+    total = 0
+    kind: int | None = None
+    start = 0
+    for i, ch in enumerate(text):
+        k = _kind(ch, kind)
+        if k != kind:
+            if kind is not None:
+                total += _price(kind, text[start:i])
+            kind, start = k, i
+    if kind is not None:
+        total += _price(kind, text[start:])
+    return total
+
+
+def fit_lines(lines: Iterable[str], budget: int, count: TokenCounter = count_tokens) -> list[str]:
+    """The longest run of whole ``lines``, in order, whose text (joined by line breaks) costs at
+    most ``budget`` tokens. The first line that does not fit ends it: a later, shorter line is
+    not slipped in, so what is kept is always a prefix."""
+    kept: list[str] = []
+    used = 0
+    for line in lines:
+        cost = count(line) + (count("\n") if kept else 0)
+        if used + cost > budget:
+            break
+        kept.append(line)
+        used += cost
+    # Lines add up for count_tokens; a counter passed in might not, so check the real text.
+    while kept and count("\n".join(kept)) > budget:
+        kept.pop()
+    return kept

@@ -1,0 +1,210 @@
+"""The map's use cases: read a file into the map once, and let a person teach it (SPEC §4, §5).
+
+Order of writes, so that a failure leaves nothing half-done: everything that can fail on bad
+input (reading, extracting, validating) happens before any write; then the map is saved (under
+its version, retried on a concurrent save), then the file version is registered and the
+``file`` episode appended. A retry after a crash between the two re-reads the file (its bytes
+are not registered yet) and merges it again, which replaces that file's own provenance.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from datetime import datetime
+
+import numpy as np
+
+from tutor_memory.domain import constants as C
+from tutor_memory.domain.conceptmap import (
+    Concept,
+    ConceptDraft,
+    ConceptMap,
+    Layer,
+    Source,
+    merge_file,
+)
+from tutor_memory.domain.concepts import concept_key
+from tutor_memory.domain.episodes import (
+    FileEvidence,
+    Kind,
+    Pair,
+    TaughtEvidence,
+    check_id,
+    clean_text,
+)
+from tutor_memory.domain.errors import ConflictError, ValidationError
+from tutor_memory.domain.files import FileRecord, fingerprint
+from tutor_memory.domain.filetext import FileText, UnreadableFileError
+from tutor_memory.domain.teaching import detect_teaching, route_taught, short_name
+from tutor_memory.domain.validator import validate
+from tutor_memory.ports import Embedder, Extractor, MapStore
+from tutor_memory.service import TutorMemory
+
+MAP_SAVE_ATTEMPTS = 5  # ours: concurrent ingestions of one pair's files are rare
+
+
+@dataclass(frozen=True)
+class IngestResult:
+    file: FileRecord | None
+    already_read: bool  # the same bytes were read before: nothing was done
+    concepts: tuple[str, ...]  # names kept from this file
+    rejected: tuple[tuple[str, str], ...]  # (name, reason) the validator refused
+    merged_by_similarity: tuple[tuple[str, str], ...]  # (draft name, node key)
+    map_version: int
+
+
+@dataclass(frozen=True)
+class TeachResult:
+    concept_key: str
+    concept_name: str
+    new_node: bool
+    note: str
+    episode_id: str
+
+
+def similar_nodes(
+    drafts: list[ConceptDraft], cmap: ConceptMap, embedder: Embedder | None
+) -> dict[str, str]:
+    """Drafts whose key is new but whose name (+ gist) lies above the embedder profile's
+    merge threshold from an existing node's: draft key → node key."""
+    new = [d for d in drafts if concept_key(d.name) not in cmap.concepts]
+    nodes = sorted(cmap.concepts.values(), key=lambda c: c.key)
+    if embedder is None or not new or not nodes:
+        return {}
+    threshold = embedder.profile.concept_merge_threshold
+    mine = embedder.embed_passages([_name_text(d.name, d.gist) for d in new])
+    theirs = embedder.embed_passages([_name_text(c.name, c.gist) for c in nodes])
+    cosines = np.asarray(mine) @ np.asarray(theirs).T
+    same: dict[str, str] = {}
+    for i, draft in enumerate(new):
+        j = int(np.argmax(cosines[i]))
+        if float(cosines[i, j]) >= threshold:
+            same[concept_key(draft.name)] = nodes[j].key
+    return same
+
+
+def _name_text(name: str, gist: str) -> str:
+    return f"{name}: {gist}" if gist else name
+
+
+class MapUseCases:
+    def __init__(
+        self,
+        memory: TutorMemory,
+        maps: MapStore,
+        *,
+        read_file: Callable[[str, bytes], FileText],
+        extractor: Extractor,
+        derive: Callable[[ConceptMap], ConceptMap],
+    ) -> None:
+        self.memory = memory
+        self.maps = maps
+        self.read_file = read_file
+        self.extractor = extractor
+        self.derive = derive
+
+    def ingest(
+        self, pair: Pair, file_id: str, name: str, data: bytes, *, at: datetime | None = None
+    ) -> IngestResult:
+        check_id("file_id", file_id)
+        name = clean_text("name", name, limit=240)
+        when = at or self.memory.clock.now()
+        digest = fingerprint(data)
+        current = self.memory.store.file(pair, file_id)
+        if current is not None and not current.removed and current.current.fingerprint == digest:
+            cmap = self.maps.load_map(pair)
+            return IngestResult(current, True, (), (), (), cmap.version)
+        try:
+            text = self.read_file(name, data)
+            drafts = self.extractor.extract(name, text)
+        except UnreadableFileError as exc:
+            self.memory.record(
+                pair,
+                Kind.FILE,
+                f"File could not be read: {exc}",
+                evidence=FileEvidence(file_id, name, digest),
+                at=when,
+                idempotency_key=f"file-unreadable:{file_id}:{digest}",
+            )
+            raise
+        report = validate(drafts)
+        kept = list(report.kept)
+        version = 1 if current is None else current.current.version + 1
+        source = Source(file_id, version, digest)
+        merged: dict[str, str] = {}
+        for _attempt in range(MAP_SAVE_ATTEMPTS):
+            cmap = self.maps.load_map(pair)
+            merged = similar_nodes(kept, cmap, self.memory.embedder)
+            try:
+                saved = self.maps.save_map(
+                    pair, self.derive(merge_file(cmap, kept, source, same_as=merged))
+                )
+                break
+            except ConflictError:
+                continue
+        else:
+            raise ConflictError(f"the map of {pair} kept changing; {name} was not merged")
+        record, _added = self.memory.store.register_file(pair, file_id, name, digest, when)
+        names = tuple(d.name for d in kept)
+        summary = f"File arrived: {name}" + (f" (version {version})" if version > 1 else "")
+        listed = ", ".join(names[:12]) + ("…" if len(names) > 12 else "")
+        self.memory.record(
+            pair,
+            Kind.FILE,
+            f"{summary} — {len(names)} concepts: {listed}" if names else summary,
+            summary=summary,
+            evidence=FileEvidence(file_id, name, digest),
+            concepts=names[: C.MAX_CONCEPTS_PER_EPISODE],
+            at=when,
+            idempotency_key=f"file:{file_id}:v{version}",
+        )
+        return IngestResult(
+            file=record,
+            already_read=False,
+            concepts=names,
+            rejected=tuple((d.name, why) for d, why in report.rejected),
+            merged_by_similarity=tuple(
+                (d.name, merged[concept_key(d.name)]) for d in kept if concept_key(d.name) in merged
+            ),
+            map_version=saved.version,
+        )
+
+    def teach(self, pair: Pair, message: str, *, at: datetime | None = None) -> TeachResult | None:
+        """Only an explicit instruction teaches; a question never does (None: not teaching)."""
+        intent = detect_teaching(message)
+        if intent is None:
+            return None
+        when = at or self.memory.clock.now()
+        for _attempt in range(MAP_SAVE_ATTEMPTS):
+            cmap = self.maps.load_map(pair)
+            known = {key: c.name for key, c in cmap.concepts.items()}
+            key = route_taught(intent.note, known)
+            new_node = key is None
+            if key is None:
+                label = short_name(intent.note)
+                key = concept_key(label)
+                if not key:
+                    raise ValidationError("text", "the note names nothing to attach it to")
+                node = cmap.concepts.get(key) or Concept(key=key, name=label, layer=Layer.TAUGHT)
+                new_node = key not in cmap.concepts
+            else:
+                node = cmap.concepts[key]
+            taught = replace(node, taught_note=intent.note)
+            updated = replace(cmap, concepts={**cmap.concepts, key: taught})
+            try:
+                self.maps.save_map(pair, self.derive(updated))
+                break
+            except ConflictError:
+                continue
+        else:
+            raise ConflictError(f"the map of {pair} kept changing; the note was not attached")
+        episode = self.memory.record(
+            pair,
+            Kind.TAUGHT,
+            message,
+            evidence=TaughtEvidence(intent.note),
+            concepts=[taught.name],
+            at=when,
+        ).episode
+        return TeachResult(key, taught.name, new_node, intent.note, episode.episode_id)

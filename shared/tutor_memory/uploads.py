@@ -1,0 +1,88 @@
+"""Where an upload says whose it is: the object key layout of the uploads bucket.
+
+    <prefix><student_id>/<subject_id>/<file name>        e.g. uploads/s-42/biology/cells.pdf
+
+The file id is the file name made id-safe (letters, digits and ``. _ @ -``; anything else
+becomes ``-``), so uploading a file again under the same name is a new version of the same file
+(the bucket keeps the old version; verification depends on it). Keys that do not follow the
+layout are refused with the reason.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from urllib.parse import unquote_plus
+
+from tutor_memory.domain.episodes import Pair, check_id
+from tutor_memory.domain.errors import ValidationError
+from tutor_memory.domain.filetext import UnreadableFileError
+from tutor_memory.mapping import MapUseCases
+
+DEFAULT_PREFIX = "uploads/"
+_UNSAFE = re.compile(r"[^A-Za-z0-9._@-]+")
+
+
+@dataclass(frozen=True)
+class Upload:
+    pair: Pair
+    file_id: str
+    name: str
+
+
+def file_id_for(name: str) -> str:
+    safe = _UNSAFE.sub("-", name).strip("-.") or "file"
+    return safe[:128]
+
+
+def parse_upload_key(key: str, prefix: str = DEFAULT_PREFIX, *, encoded: bool = False) -> Upload:
+    """``encoded``: the key as S3 event notifications carry it (URL-encoded, spaces as ``+``)."""
+    raw = unquote_plus(key) if encoded else key
+    if not raw.startswith(prefix):
+        raise ValidationError("key", f"{raw!r} is not under {prefix!r}")
+    parts = raw[len(prefix) :].split("/")
+    if len(parts) != 3 or not all(parts):
+        raise ValidationError(
+            "key", f"{raw!r} does not follow {prefix}<student_id>/<subject_id>/<file name>"
+        )
+    student, subject, name = parts
+    check_id("student_id", student)
+    check_id("subject_id", subject)
+    return Upload(Pair(student, subject), file_id_for(name), name)
+
+
+@dataclass(frozen=True)
+class UploadOutcome:
+    key: str
+    status: str  # "ingested", "already read", "refused", "unreadable"
+    detail: str = ""
+
+    def to_dict(self) -> dict[str, str]:
+        return {"key": self.key, "status": self.status, "detail": self.detail}
+
+
+def ingest_upload(
+    maps: MapUseCases,
+    fetch: Callable[[str, str, str | None], bytes],
+    bucket: str,
+    key: str,
+    version_id: str | None,
+    *,
+    prefix: str = DEFAULT_PREFIX,
+) -> UploadOutcome:
+    """One uploaded object into its pair's map. A key off the layout or an unreadable file is
+    an outcome, not a failure: retrying the event could not change it (the unreadable file
+    has its ``file`` episode). Store and transport errors propagate, so the event is retried."""
+    try:
+        upload = parse_upload_key(key, prefix, encoded=True)
+    except ValidationError as exc:
+        return UploadOutcome(key, "refused", str(exc))
+    data = fetch(bucket, unquote_plus(key), version_id)
+    try:
+        result = maps.ingest(upload.pair, upload.file_id, upload.name, data)
+    except UnreadableFileError as exc:
+        return UploadOutcome(key, "unreadable", str(exc))
+    if result.already_read:
+        return UploadOutcome(key, "already read")
+    return UploadOutcome(key, "ingested", f"{len(result.concepts)} concepts")

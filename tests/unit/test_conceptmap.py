@@ -1,0 +1,123 @@
+"""Merging files into one map per pair: keys, provenance, assumed prerequisites (SPEC §4)."""
+
+from __future__ import annotations
+
+from tutor_memory.domain.conceptmap import (
+    Concept,
+    ConceptDraft,
+    ConceptMap,
+    Layer,
+    Source,
+    merge_file,
+    readiness_of,
+)
+
+FP1, FP2 = "1" * 64, "2" * 64
+BOOK = Source("cells-pdf", 1, FP1)
+NOTES = Source("notes-md", 1, FP2)
+
+
+def test_a_file_becomes_nodes_with_edges_from_its_own_list() -> None:
+    cmap = merge_file(
+        ConceptMap(),
+        [
+            ConceptDraft("Cell membrane", "The membrane around the cell.", pages=(2,)),
+            ConceptDraft(
+                "Osmosis", "Water crossing a membrane.", builds_on=("Cell membrane",), pages=(3, 4)
+            ),
+        ],
+        BOOK,
+    )
+    assert sorted(cmap.concepts) == ["cell membrane", "osmosis"]
+    assert cmap.edges() == [("osmosis", "cell membrane")]
+    assert cmap.concepts["osmosis"].sources == (Source("cells-pdf", 1, FP1, (3, 4)),)
+
+
+def test_a_second_file_adds_itself_to_the_same_node() -> None:
+    first = merge_file(ConceptMap(), [ConceptDraft("Osmosis", "Water crossing.", pages=(3,))], BOOK)
+    both = merge_file(first, [ConceptDraft("ósmosis", "Paso del agua.", pages=(1,))], NOTES)
+    assert list(both.concepts) == ["osmosis"]
+    node = both.concepts["osmosis"]
+    assert [(s.file_id, s.pages) for s in node.sources] == [("cells-pdf", (3,)), ("notes-md", (1,))]
+    assert node.gist == "Water crossing."  # the first explanation stays
+
+
+def test_a_new_version_of_a_file_replaces_its_own_provenance_only() -> None:
+    first = merge_file(ConceptMap(), [ConceptDraft("Osmosis", pages=(3,))], BOOK)
+    first = merge_file(first, [ConceptDraft("Osmosis", pages=(1,))], NOTES)
+    newer = merge_file(
+        first, [ConceptDraft("Osmosis", pages=(5,))], Source("cells-pdf", 2, "3" * 64)
+    )
+    sources = {(s.file_id, s.version, s.pages) for s in newer.concepts["osmosis"].sources}
+    assert sources == {("cells-pdf", 2, (5,)), ("notes-md", 1, (1,))}
+
+
+def test_a_prerequisite_assumed_once_is_recorded_and_drawn_nowhere() -> None:
+    cmap = merge_file(ConceptMap(), [ConceptDraft("Osmosis", builds_on=("Diffusion",))], BOOK)
+    assert list(cmap.concepts) == ["osmosis"]
+    assert cmap.concepts["osmosis"].assumed == ("Diffusion",)
+    assert cmap.edges() == []
+
+
+def test_a_prerequisite_assumed_by_two_concepts_becomes_a_named_only_node() -> None:
+    cmap = merge_file(
+        ConceptMap(),
+        [
+            ConceptDraft("Osmosis", builds_on=("Diffusion",)),
+            ConceptDraft("Active transport", builds_on=("diffusion",)),
+        ],
+        BOOK,
+    )
+    node = cmap.concepts["diffusion"]
+    assert node.layer is Layer.ASSUMED and not node.explained
+    assert readiness_of(node) == 0.35
+    assert node.assumed_by == ("active transport", "osmosis")
+    assert cmap.edges() == [("active transport", "diffusion"), ("osmosis", "diffusion")]
+
+
+def test_assumptions_across_files_count_together_and_a_file_can_explain_them_later() -> None:
+    one = merge_file(ConceptMap(), [ConceptDraft("Osmosis", builds_on=("Diffusion",))], BOOK)
+    two = merge_file(one, [ConceptDraft("Active transport", builds_on=("Diffusion",))], NOTES)
+    assert two.concepts["diffusion"].layer is Layer.ASSUMED
+    three = merge_file(
+        two, [ConceptDraft("Diffusion", "Particles spreading out.")], Source("d", 1, FP1)
+    )
+    assert three.concepts["diffusion"].layer is Layer.FILE
+    assert readiness_of(three.concepts["diffusion"]) == 0.6
+
+
+def test_eleven_concepts_never_become_thirty_four_nodes() -> None:
+    """Each of 11 concepts assumes two things nobody else assumes: 11 nodes, not 33."""
+    drafts = [
+        ConceptDraft(f"Concept {i}", builds_on=(f"Only mine {i}a", f"Only mine {i}b"))
+        for i in range(11)
+    ]
+    cmap = merge_file(ConceptMap(), drafts, BOOK)
+    assert len(cmap.concepts) == 11
+    assert all(len(c.assumed) == 2 for c in cmap.concepts.values())
+
+
+def test_a_merge_by_similarity_joins_the_node_the_caller_names() -> None:
+    first = merge_file(ConceptMap(), [ConceptDraft("Cell", pages=(1,))], BOOK)
+    both = merge_file(first, [ConceptDraft("Sel", pages=(2,))], NOTES, same_as={"sel": "cell"})
+    assert list(both.concepts) == ["cell"] and len(both.concepts["cell"].sources) == 2
+
+
+def test_readiness_bands_follow_the_article() -> None:
+    named = Concept("x", "X", Layer.ASSUMED)
+    explained = Concept("x", "X", Layer.FILE, sources=(BOOK,))
+    assert [readiness_of(c) for c in (named, explained)] == [0.35, 0.6]
+    assert readiness_of(Concept("x", "X", Layer.FILE, sources=(BOOK,), confirmed=True)) == 0.85
+    assert readiness_of(Concept("x", "X", Layer.FILE, taught_note="call it X")) == 1.0
+
+
+def test_a_map_round_trips_through_its_stored_form() -> None:
+    cmap = merge_file(
+        ConceptMap(),
+        [
+            ConceptDraft("Osmosis", "Agua.", builds_on=("Cell membrane", "Diffusion")),
+            ConceptDraft("Cell membrane"),
+        ],
+        BOOK,
+    )
+    assert ConceptMap.from_dict(cmap.to_dict()) == cmap

@@ -1,0 +1,345 @@
+"""Reading an upload into pages and headings, and refusing what cannot be read, by name."""
+
+from __future__ import annotations
+
+import io
+import zipfile
+from importlib.resources import files
+
+import docx
+import pytest
+from docx.enum.text import WD_BREAK
+from pypdf import PdfWriter
+
+from tutor_memory.adapters.file_readers import read_file
+from tutor_memory.domain.errors import TutorMemoryError
+from tutor_memory.domain.filetext import (
+    MAX_FILE_BYTES,
+    MAX_FILE_PAGES,
+    FileText,
+    Section,
+    UnreadableFileError,
+)
+
+SAMPLE = files("tutor_memory") / "data" / "sample-subject"
+
+
+def sample(name: str) -> FileText:
+    return read_file(name, (SAMPLE / name).read_bytes())
+
+
+def titles(text: FileText) -> list[str]:
+    return [s.title for s in text.sections if s.title]
+
+
+def section(text: FileText, title: str) -> Section:
+    return next(s for s in text.sections if s.title == title)
+
+
+def refusal(name: str, data: bytes) -> str:
+    with pytest.raises(UnreadableFileError) as caught:
+        read_file(name, data)
+    return str(caught.value)
+
+
+# --- PDF -----------------------------------------------------------------------------------------
+
+
+def test_the_sample_pdf_reads_as_four_numbered_pages() -> None:
+    text = sample("cell-biology.pdf")
+    assert text.kind == "pdf"
+    assert [p.number for p in text.pages] == [1, 2, 3, 4]
+    assert "Osmosis is the movement of water" in text.pages[2].text
+    assert text.title == "Introductory cell biology"  # from the PDF's metadata
+
+
+def test_pdf_headings_are_guessed_from_short_title_like_lines() -> None:
+    text = sample("cell-biology.pdf")
+    assert titles(text) == [
+        "Chapter 1: The cell",
+        "Introduction",
+        "1.1 Nucleus",
+        "1.2 Cell membrane",
+        "1.3 Cytoplasm",
+        "1.4 Mitochondria",
+        "1.5 Ribosomes",
+        "Chapter 2: Moving substances",
+        "2.1 Osmosis",
+        "2.2 Active transport",
+        "Common misconceptions",
+        "Summary",
+        "Review questions",
+    ]
+    assert section(text, "2.1 Osmosis").page == 3
+    assert section(text, "2.1 Osmosis").level == 2  # its numbering depth
+
+
+def test_a_pdf_section_that_runs_over_the_page_keeps_both_pages() -> None:
+    transport = section(sample("cell-biology.pdf"), "2.2 Active transport")
+    assert transport.pages == (3, 4)
+    assert "released by the mitochondria" in transport.text
+
+
+def test_a_running_footer_is_not_taken_for_a_heading() -> None:
+    text = sample("cell-biology.pdf")
+    assert not any("page" in t.casefold() for t in titles(text))
+    assert all("Introductory cell biology" not in s.text for s in text.sections)
+
+
+def test_a_pdf_whose_name_says_text_is_still_read_as_a_pdf() -> None:
+    data = (SAMPLE / "cell-biology.pdf").read_bytes()
+    assert read_file("notes.txt", data).kind == "pdf"
+
+
+def test_a_pdf_with_no_text_is_refused_as_a_probable_scan() -> None:
+    writer = PdfWriter()
+    writer.add_blank_page(595, 842)
+    out = io.BytesIO()
+    writer.write(out)
+    assert refusal("scan.pdf", out.getvalue()) == "scan.pdf: no extractable text (a scanned image?)"
+
+
+def test_a_broken_pdf_is_refused_with_the_reason() -> None:
+    assert refusal("broken.pdf", b"%PDF-1.7\nnot really a pdf").startswith(
+        "broken.pdf: not a readable PDF ("
+    )
+    cut = (SAMPLE / "cell-biology.pdf").read_bytes()[:600]
+    assert refusal("cut.pdf", cut).startswith("cut.pdf: not a readable PDF (")
+
+
+def test_a_file_named_pdf_that_is_not_one_is_refused() -> None:
+    assert refusal("notes.pdf", b"hello") == "notes.pdf: not a readable PDF (no %PDF- header)"
+
+
+def test_a_password_protected_pdf_is_refused() -> None:
+    writer = PdfWriter()
+    writer.add_blank_page(595, 842)
+    writer.encrypt(user_password="secret", algorithm="RC4-128")
+    out = io.BytesIO()
+    writer.write(out)
+    assert refusal("locked.pdf", out.getvalue()) == "locked.pdf: the PDF is password-protected"
+
+
+# --- Markdown ------------------------------------------------------------------------------------
+
+
+def test_markdown_headings_become_sections_with_their_levels_and_text() -> None:
+    text = read_file(
+        "notes.md",
+        b"Opening words.\n\n# Cells\n\n## Osmosis\n\nOsmosis is the movement of water.\n\n"
+        b"Active transport\n----------------\n\nIt needs energy.\n",
+    )
+    assert text.kind == "markdown"
+    assert [(s.level, s.title) for s in text.sections] == [
+        (0, ""),
+        (1, "Cells"),
+        (2, "Osmosis"),
+        (2, "Active transport"),  # setext
+    ]
+    assert text.sections[0].text == "Opening words."
+    assert section(text, "Osmosis").text == "Osmosis is the movement of water."
+
+
+def test_markdown_inline_markup_is_dropped_but_the_page_keeps_the_files_words() -> None:
+    raw = "## **Cell** membrane\n\nSee [the membrane](https://example.org) and *this*.\n"
+    text = read_file("notes.md", raw.encode())
+    assert titles(text) == ["Cell membrane"]
+    assert text.sections[0].text == "See the membrane and this."
+    assert text.pages[0].text == raw.strip("\n")
+
+
+def test_hashes_inside_a_code_fence_are_not_headings() -> None:
+    text = read_file("notes.md", b"## Real\n\n```\n# not a heading\n```\n")
+    assert titles(text) == ["Real"]
+
+
+def test_front_matter_is_metadata_not_text() -> None:
+    text = read_file("notes.md", b"---\ntitle: x\n---\n## Osmosis\n\nWater moves.\n")
+    assert titles(text) == ["Osmosis"]
+
+
+def test_one_top_level_heading_that_opens_the_file_is_its_title() -> None:
+    assert sample("plant-and-animal-cells.md").title == "Unit 2: Plant and animal cells"
+    two = read_file("notes.md", b"# Cells\n\ntext\n\n# Energy\n\ntext\n")
+    assert two.title is None
+
+
+def test_form_feeds_split_a_text_file_into_pages() -> None:
+    text = read_file("notes.md", b"## One\n\nfirst\f## Two\n\nsecond\n")
+    assert [p.number for p in text.pages] == [1, 2]
+    assert section(text, "Two").page == 2
+
+
+# --- plain text in five languages ----------------------------------------------------------------
+
+FIVE_LANGUAGES = {
+    "en": ("Osmosis", "Osmosis is the movement of water across a membrane."),
+    "es": ("Ósmosis", "La ósmosis es el paso del agua a través de una membrana."),
+    "id": ("Osmosis", "Osmosis adalah perpindahan air melalui membran sel."),
+    "ur": ("اوسموسس", "اوسموسس ایک عمل ہے جس میں پانی خلیے کی جھلی سے گزرتا ہے۔"),
+    "ar": ("الخاصية الأسموزية", "الخاصية الأسموزية هي انتقال الماء عبر غشاء الخلية."),
+}
+
+
+@pytest.mark.parametrize("lang", FIVE_LANGUAGES)
+def test_utf8_text_reads_in_every_language_with_its_heading_guessed(lang: str) -> None:
+    heading, sentence = FIVE_LANGUAGES[lang]
+    text = read_file(f"{lang}.txt", f"{heading}\n\n{sentence}\n".encode())
+    assert text.kind == "text"
+    assert titles(text) == [heading]
+    assert text.sections[0].text == sentence
+
+
+@pytest.mark.parametrize("lang", FIVE_LANGUAGES)
+def test_a_byte_order_mark_is_not_part_of_the_text(lang: str) -> None:
+    heading, sentence = FIVE_LANGUAGES[lang]
+    body = f"{heading}\n\n{sentence}\n"
+    assert read_file("a.txt", b"\xef\xbb\xbf" + body.encode()).pages[0].text == body.strip()
+    assert read_file("b.md", body.encode("utf-16")).pages[0].text == body.strip()
+
+
+def test_windows_line_endings_read_like_unix_ones() -> None:
+    text = read_file("notes.txt", b"Osmosis\r\n\r\nWater moves.\r\n")
+    assert titles(text) == ["Osmosis"]
+    assert text.sections[0].text == "Water moves."
+
+
+def test_a_sentence_is_not_guessed_to_be_a_heading() -> None:
+    text = read_file(
+        "notes.txt",
+        b"Osmosis\n\nWater moves across the membrane.\nIt moves by diffusion.\n\n"
+        b"what is left over\nmore text here.\n",
+    )
+    assert titles(text) == ["Osmosis"]
+
+
+# --- DOCX ----------------------------------------------------------------------------------------
+
+
+def make_docx() -> bytes:
+    document = docx.Document()
+    document.add_heading("Cell biology", 0)  # the Title style
+    document.add_heading("Introduction", 1)
+    document.add_paragraph("These notes are about cells.")
+    document.add_heading("Osmosis", 2)
+    paragraph = document.add_paragraph("Osmosis is the movement of water across a membrane.")
+    paragraph.add_run().add_break(WD_BREAK.PAGE)
+    paragraph.add_run("It builds on diffusion.")
+    document.add_heading("Active transport", 2)
+    table = document.add_table(rows=1, cols=2)
+    table.cell(0, 0).text = "Energy"
+    table.cell(0, 1).text = "from respiration"
+    out = io.BytesIO()
+    document.save(out)
+    return out.getvalue()
+
+
+def test_docx_heading_styles_become_sections_and_the_title_style_the_title() -> None:
+    text = read_file("notes.docx", make_docx())
+    assert text.kind == "docx"
+    assert text.title == "Cell biology"
+    assert [(s.level, s.title) for s in text.sections] == [
+        (1, "Cell biology"),
+        (1, "Introduction"),
+        (2, "Osmosis"),
+        (2, "Active transport"),
+    ]
+
+
+def test_docx_page_breaks_number_the_pages() -> None:
+    text = read_file("notes.docx", make_docx())
+    assert [p.number for p in text.pages] == [1, 2]
+    osmosis = section(text, "Osmosis")
+    assert osmosis.pages == (1, 2)
+    assert "It builds on diffusion." in text.pages[1].text
+
+
+def test_docx_table_text_is_read_once() -> None:
+    text = read_file("notes.docx", make_docx())
+    assert section(text, "Active transport").text.count("Energy") == 1
+
+
+def test_a_docx_is_known_by_its_content_not_its_name() -> None:
+    assert read_file("notes", make_docx()).kind == "docx"
+
+
+def test_a_broken_docx_is_refused_with_the_reason() -> None:
+    assert (
+        refusal("report.docx", b"not a zip")
+        == "report.docx: not a readable DOCX (not a zip archive)"
+    )
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w") as archive:
+        archive.writestr("hello.txt", "hi")
+    assert refusal("report.docx", out.getvalue()) == (
+        "report.docx: not a readable DOCX (no word/document.xml inside)"
+    )
+    broken = io.BytesIO()
+    with zipfile.ZipFile(broken, "w") as archive:
+        archive.writestr("word/document.xml", "<w:document")
+    assert refusal("report.docx", broken.getvalue()).startswith(
+        "report.docx: not a readable DOCX ("
+    )
+
+
+def test_a_docx_nested_beyond_reason_is_refused_not_crashed_on() -> None:
+    w = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
+    xml = f'<w:document xmlns:w="{w}"><w:body>' + "<w:sdt>" * 5000 + "</w:sdt>" * 5000
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w") as archive:
+        archive.writestr("word/document.xml", xml + "</w:body></w:document>")
+    assert refusal("deep.docx", out.getvalue()) == (
+        "deep.docx: not a readable DOCX (nested too deeply)"
+    )
+
+
+# --- refusals ------------------------------------------------------------------------------------
+
+
+def test_an_unsupported_type_is_refused_naming_what_to_send() -> None:
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w") as archive:
+        archive.writestr("xl/workbook.xml", "<workbook/>")
+    assert refusal("cells.xlsx", out.getvalue()) == (
+        "cells.xlsx: unsupported file type (.xlsx); send PDF, Markdown, plain text or DOCX"
+    )
+    assert refusal("cell.png", b"\x89PNG\r\n\x1a\n....") == (
+        "cell.png: unsupported file type (.png); send PDF, Markdown, plain text or DOCX"
+    )
+
+
+def test_an_empty_file_is_refused() -> None:
+    assert refusal("notes.md", b"") == "notes.md: the file is empty"
+    assert refusal("notes.txt", b" \n\t\n") == "notes.txt: the file has no text"
+
+
+def test_text_that_is_not_utf8_is_refused_with_a_way_out() -> None:
+    assert refusal("notes.txt", "célula".encode("latin-1")) == (
+        "notes.txt: not UTF-8 text (save it as UTF-8, or send PDF or DOCX)"
+    )
+
+
+def test_binary_junk_named_as_text_is_refused() -> None:
+    assert refusal("notes.txt", bytes(range(1, 32)) * 20) == "notes.txt: binary data, not text"
+    assert refusal("notes.md", b"abc\x00def") == "notes.md: binary data, not text"
+
+
+def test_a_file_over_the_size_bound_is_refused_unread() -> None:
+    assert refusal("huge.txt", b"a" * (MAX_FILE_BYTES + 1)) == (
+        "huge.txt: too large (20 MB; the limit is 20 MB)"
+    )
+
+
+def test_a_file_over_the_page_bound_is_refused() -> None:
+    assert refusal("long.txt", b"page\f" * MAX_FILE_PAGES + b"one more") == (
+        f"long.txt: too many pages ({MAX_FILE_PAGES + 1}; the limit is {MAX_FILE_PAGES}); "
+        "send it in parts"
+    )
+
+
+def test_an_unreadable_file_is_a_domain_error_that_names_file_and_reason() -> None:
+    with pytest.raises(TutorMemoryError) as caught:
+        read_file("cells.xlsx", b"PK\x03\x04junk")
+    assert isinstance(caught.value, UnreadableFileError)
+    assert caught.value.name == "cells.xlsx"
+    assert "unsupported file type" in caught.value.reason
