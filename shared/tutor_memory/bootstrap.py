@@ -12,8 +12,10 @@ from functools import cache
 from typing import cast
 
 from tutor_memory.domain.conceptmap import ConceptMap
+from tutor_memory.learning import Learning
 from tutor_memory.mapping import MapUseCases
 from tutor_memory.ports import (
+    BeliefStore,
     Clock,
     Embedder,
     EpisodeIndex,
@@ -113,6 +115,7 @@ class App:
     settings: Settings
     memory: TutorMemory
     maps: MapUseCases
+    learning: Learning
 
 
 def build_app(settings: Settings | None = None, *, clock: Clock | None = None) -> App:
@@ -120,14 +123,16 @@ def build_app(settings: Settings | None = None, *, clock: Clock | None = None) -
 
     settings = settings or Settings.from_env()
     memory = build_service(settings, clock=clock)
+    map_store = cast(MapStore, memory.store)  # both store adapters keep the map too
     maps = MapUseCases(
         memory,
-        cast(MapStore, memory.store),
+        map_store,
         read_file=read_file,
         extractor=build_extractor(settings),
         derive=derive_lazily,
     )
-    return App(settings=settings, memory=memory, maps=maps)
+    learning = Learning(memory, cast(BeliefStore, memory.store), map_store, derive=derive_lazily)
+    return App(settings=settings, memory=memory, maps=maps, learning=learning)
 
 
 def derive_lazily(cmap: ConceptMap) -> ConceptMap:

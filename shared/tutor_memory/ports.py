@@ -15,6 +15,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from tutor_memory.domain.annotations import Annotation
+from tutor_memory.domain.beliefs import Belief
 from tutor_memory.domain.chain import ChainHead
 from tutor_memory.domain.conceptmap import ConceptDraft, ConceptMap
 from tutor_memory.domain.episodes import Episode, NewEpisode, Pair
@@ -117,6 +118,31 @@ class MapStore(Protocol):
     def save_map(self, pair: Pair, cmap: ConceptMap) -> ConceptMap:
         """Save ``cmap`` if the stored map is still at ``cmap.version`` (else ConflictError,
         nothing written); returns the map at its new version."""
+        ...
+
+
+class BeliefStore(Protocol):
+    """Belief rows: inserted, superseded (only ``superseded_by`` is ever set), retired."""
+
+    def beliefs(self, pair: Pair) -> list[Belief]:
+        """The current rows (nothing supersedes them, not retired), by concept name."""
+        ...
+
+    def belief_history(self, pair: Pair, concept_key: str) -> list[Belief]:
+        """Every row about a concept, retired ones too, oldest first."""
+        ...
+
+    def add_belief(self, new: Belief, supersedes: Belief | None) -> None:
+        """Insert ``new`` and point ``supersedes`` at it, atomically; ConflictError (nothing
+        written) if ``supersedes`` is no longer current."""
+        ...
+
+    def retire_beliefs(self, pair: Pair, at: datetime) -> int:
+        """Retire every current row (never delete); returns how many."""
+        ...
+
+    def belief_generation(self, pair: Pair) -> int:
+        """The highest generation of any row (0 when none)."""
         ...
 
 

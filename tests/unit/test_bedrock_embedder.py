@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import io
 import json
-from collections.abc import Iterator
 from typing import Any
 
 import boto3
@@ -14,35 +13,21 @@ import pytest
 from botocore.response import StreamingBody
 from botocore.stub import ANY, Stubber
 
+from tests.unit.bedrock_stubs import bedrock_runtime, recorded, stubbed
 from tutor_memory.adapters.bedrock_embedder import BedrockEmbedder
-from tutor_memory.adapters.embedder_profiles import EmbedderError, titan_v2_profile
-from tutor_memory.domain.errors import TutorMemoryError
+from tutor_memory.adapters.embedder_profiles import titan_v2_profile
+from tutor_memory.domain.errors import EmbedderError, TutorMemoryError
 
 MODEL = "amazon.titan-embed-text-v2:0"
 
-
-@pytest.fixture
-def client() -> Any:
-    return boto3.client("bedrock-runtime", region_name="us-east-1")
-
-
-@pytest.fixture
-def stubber(client: Any) -> Iterator[Stubber]:
-    with Stubber(client) as stub:
-        yield stub
-        stub.assert_no_pending_responses()
+client = pytest.fixture(bedrock_runtime)
+stubber = pytest.fixture(stubbed)
 
 
 @pytest.fixture
 def sent_bodies(client: Any) -> list[dict[str, Any]]:
-    """The JSON bodies the embedder sent, in order (the Stubber only compares them)."""
-    bodies: list[dict[str, Any]] = []
-
-    def capture(params: dict[str, Any], **_: Any) -> None:
-        bodies.append(json.loads(params["body"]))
-
-    client.meta.events.register("before-parameter-build.bedrock-runtime.InvokeModel", capture)
-    return bodies
+    """The JSON bodies the embedder sent, in order."""
+    return recorded(client, "InvokeModel", lambda params: json.loads(params["body"]))
 
 
 def titan_answer(embedding: list[float], tokens: int = 5) -> dict[str, Any]:

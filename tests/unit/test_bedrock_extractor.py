@@ -4,7 +4,6 @@ bedrock-runtime service model (Converse), and no call leaves the machine."""
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterator
 from typing import Any
 
 import boto3
@@ -12,9 +11,10 @@ import pytest
 from botocore.exceptions import EndpointConnectionError
 from botocore.stub import ANY, Stubber
 
-from tutor_memory.adapters.bedrock_extractor import BedrockExtractor, ExtractorError
+from tests.unit.bedrock_stubs import bedrock_runtime, recorded, stubbed
+from tutor_memory.adapters.bedrock_extractor import BedrockExtractor
 from tutor_memory.domain.conceptmap import ConceptDraft
-from tutor_memory.domain.errors import TutorMemoryError
+from tutor_memory.domain.errors import ExtractorError, TutorMemoryError
 from tutor_memory.domain.filetext import FileText, Page
 
 MODEL = "anthropic.claude-3-haiku-20240307-v1:0"
@@ -35,28 +35,14 @@ def as_text(pages: list[tuple[int, str]]) -> FileText:
     )
 
 
-@pytest.fixture
-def client() -> Any:
-    return boto3.client("bedrock-runtime", region_name="us-east-1")
-
-
-@pytest.fixture
-def stubber(client: Any) -> Iterator[Stubber]:
-    with Stubber(client) as stub:
-        yield stub
-        stub.assert_no_pending_responses()
+client = pytest.fixture(bedrock_runtime)
+stubber = pytest.fixture(stubbed)
 
 
 @pytest.fixture
 def sent(client: Any) -> list[dict[str, Any]]:
-    """The parameters the extractor sent, in order (the Stubber only compares them)."""
-    calls: list[dict[str, Any]] = []
-
-    def capture(params: dict[str, Any], **_: Any) -> None:
-        calls.append(params)
-
-    client.meta.events.register("before-parameter-build.bedrock-runtime.Converse", capture)
-    return calls
+    """The parameters the extractor sent, in order."""
+    return recorded(client, "Converse")
 
 
 def expected_tool_config(bound: int) -> dict[str, Any]:

@@ -12,10 +12,9 @@ from docx.enum.text import WD_BREAK
 from pypdf import PdfWriter
 
 from tutor_memory.adapters.file_readers import read_file
+from tutor_memory.domain.constants import MAX_FILE_BYTES, MAX_FILE_PAGES
 from tutor_memory.domain.errors import TutorMemoryError
 from tutor_memory.domain.filetext import (
-    MAX_FILE_BYTES,
-    MAX_FILE_PAGES,
     FileText,
     Section,
     UnreadableFileError,

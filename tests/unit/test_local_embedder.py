@@ -11,8 +11,9 @@ import numpy as np
 import pytest
 
 from tutor_memory.adapters import local_embedder
-from tutor_memory.adapters.embedder_profiles import E5_SMALL_4BIT, EmbedderError
+from tutor_memory.adapters.embedder_profiles import E5_SMALL_4BIT
 from tutor_memory.adapters.local_embedder import LocalEmbedder
+from tutor_memory.domain.errors import EmbedderError
 
 # One question and three passages per language: the same meaning, and two unrelated topics.
 QUESTIONS = {

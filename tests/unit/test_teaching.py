@@ -6,10 +6,10 @@ import pytest
 
 from tutor_memory.domain import wordlists
 from tutor_memory.domain.concepts import concept_key
+from tutor_memory.domain.constants import MAX_SHORT_NAME_WORDS
 from tutor_memory.domain.errors import ValidationError
 from tutor_memory.domain.language import LANGUAGES, fold
 from tutor_memory.domain.teaching import (
-    MAX_SHORT_NAME_WORDS,
     TeachingKind,
     detect_teaching,
     route_taught,

@@ -21,18 +21,18 @@ from typing import Any, Final, Protocol, cast
 import boto3
 import numpy as np
 from botocore.config import Config
-from botocore.exceptions import BotoCoreError, ClientError, HTTPClientError, NoCredentialsError
-from botocore.exceptions import ConnectionError as BotoConnectionError
+from botocore.exceptions import BotoCoreError, ClientError
 
+from tutor_memory.adapters.bedrock_errors import BedrockErrors
 from tutor_memory.adapters.embedder_profiles import (
     TITAN_V2_MODEL_ID,
-    EmbedderError,
     ProgressCallback,
     titan_v2_profile,
 )
+from tutor_memory.domain.errors import EmbedderError
 from tutor_memory.ports import EmbedderProfile, Vectors
 
-__all__ = ["MAX_INPUT_CHARS", "BedrockEmbedder", "EmbedderError"]
+__all__ = ["MAX_INPUT_CHARS", "BedrockEmbedder"]
 
 # Titan v2 takes a non-empty text of at most 8,192 tokens or 50,000 characters (Bedrock docs);
 # rejecting an over-long text here saves a round trip that can only fail. The token limit can
@@ -47,16 +47,15 @@ DEFAULT_CONNECT_TIMEOUT_S: Final = 2.0
 DEFAULT_READ_TIMEOUT_S: Final = 5.0
 DEFAULT_MAX_CONCURRENCY: Final = 4  # calls in flight during a long run; on-demand quotas are RPM
 
-# Error codes worth retrying later (the call itself was fine).
-_RETRYABLE_CODES: Final = frozenset(
-    {
-        "ThrottlingException",
-        "ServiceQuotaExceededException",
-        "ModelTimeoutException",
-        "ModelNotReadyException",
-        "ServiceUnavailableException",
-        "InternalServerException",
-    }
+# Bedrock's errors as EmbedderError, with what a code means for an embedding call.
+_ERRORS: Final = BedrockErrors(
+    EmbedderError,
+    quota="requests-per-minute",
+    hints={
+        "ValidationException": (
+            "rejected the request (a text over the 8,192-token limit is one cause)"
+        ),
+    },
 )
 
 
@@ -179,10 +178,8 @@ class BedrockEmbedder:
                 accept="application/json",
             )
             raw = response["body"].read()
-        except ClientError as exc:
-            raise self._from_client_error(exc) from exc
-        except BotoCoreError as exc:
-            raise self._from_transport_error(exc) from exc
+        except (ClientError, BotoCoreError) as exc:
+            raise _ERRORS.translate(exc, model=self.model_id, region=self.region) from exc
         return self._parse(raw)
 
     def _parse(self, raw: bytes) -> Vectors:
@@ -205,35 +202,3 @@ class BedrockEmbedder:
         # Titan normalises when asked; re-normalising guards the port's promise (unit rows).
         result: Vectors = (vector / norm).astype(np.float32, copy=False)
         return result
-
-    def _from_client_error(self, exc: ClientError) -> EmbedderError:
-        error = exc.response.get("Error", {})
-        code = str(error.get("Code", "Unknown"))
-        message = str(error.get("Message", "")).strip()
-        detail = f" ({code}: {message})" if message else f" ({code})"
-        if code in ("ThrottlingException", "ServiceQuotaExceededException"):
-            problem = "throttled by Bedrock; retry later or raise the requests-per-minute quota"
-        elif code == "AccessDeniedException":
-            problem = (
-                f"access denied; enable access to the model in the Bedrock console for "
-                f"{self.region} and allow bedrock:InvokeModel on it"
-            )
-        elif code == "ResourceNotFoundException":
-            problem = f"not found in {self.region}; check the model id and the region"
-        elif code == "ValidationException":
-            problem = "rejected the request (a text over the 8,192-token limit is one cause)"
-        elif code in _RETRYABLE_CODES:
-            problem = "temporarily unavailable; retry later"
-        else:
-            problem = "the call failed"
-        return EmbedderError(self.model_id, problem + detail, retryable=code in _RETRYABLE_CODES)
-
-    def _from_transport_error(self, exc: BotoCoreError) -> EmbedderError:
-        if isinstance(exc, NoCredentialsError):
-            return EmbedderError(self.model_id, "no AWS credentials were found")
-        # Could not connect, or the connection timed out or dropped: worth retrying later.
-        if isinstance(exc, BotoConnectionError | HTTPClientError):
-            return EmbedderError(
-                self.model_id, f"Bedrock did not answer in {self.region}: {exc}", retryable=True
-            )
-        return EmbedderError(self.model_id, f"the call failed: {exc}")

@@ -32,12 +32,12 @@ from typing import Any, Final, Protocol, cast
 
 import boto3
 from botocore.config import Config
-from botocore.exceptions import BotoCoreError, ClientError, HTTPClientError, NoCredentialsError
-from botocore.exceptions import ConnectionError as BotoConnectionError
+from botocore.exceptions import BotoCoreError, ClientError
 
+from tutor_memory.adapters.bedrock_errors import BedrockErrors
 from tutor_memory.domain import constants as C
 from tutor_memory.domain.conceptmap import ConceptDraft
-from tutor_memory.domain.errors import TutorMemoryError
+from tutor_memory.domain.errors import ExtractorError
 from tutor_memory.domain.filetext import FileText
 
 __all__ = [
@@ -45,7 +45,6 @@ __all__ = [
     "TOOL_NAME",
     "BedrockExtractor",
     "Extraction",
-    "ExtractorError",
     "concept_tool_schema",
     "system_prompt",
 ]
@@ -68,30 +67,20 @@ DEFAULT_READ_TIMEOUT_S: Final = 180.0
 DEFAULT_CONNECT_TIMEOUT_S: Final = 5.0
 DEFAULT_MAX_ATTEMPTS: Final = 3
 
-_RETRYABLE_CODES: Final = frozenset(
-    {
-        "ThrottlingException",
-        "ServiceQuotaExceededException",
-        "ModelTimeoutException",
-        "ModelNotReadyException",
-        "ModelErrorException",
-        "ServiceUnavailableException",
-        "InternalServerException",
-    }
+# Bedrock's errors as ExtractorError, with what a code means for a forced-tool Converse call.
+_ERRORS: Final = BedrockErrors(
+    ExtractorError,
+    quota="tokens-per-minute",
+    hints={
+        "ValidationException": (
+            "rejected the request (a model without forced tool use, or a file over the "
+            "model's context window, are common causes)"
+        ),
+        "ModelNotReadyException": "the model is not ready yet; retry in a little while",
+    },
+    # the model failed while processing this one request; a second attempt may succeed
+    also_retryable=frozenset({"ModelErrorException"}),
 )
-
-
-class ExtractorError(TutorMemoryError):
-    """The model could not read the file into concepts: denied, throttled, not ready, or it
-    answered without the tool. Names the model and the problem. ``retryable`` is True when the
-    same call may succeed later (throttling, timeouts, a model hiccup, a malformed answer),
-    False when something must change first (access, the request, the model id)."""
-
-    def __init__(self, model: str, problem: str, *, retryable: bool = False) -> None:
-        self.model = model
-        self.problem = problem
-        self.retryable = retryable
-        super().__init__(f"concept extractor {model}: {problem}")
 
 
 @dataclass(frozen=True)
@@ -318,10 +307,8 @@ class BedrockExtractor:
         client = self._client_or_build()
         try:
             return client.converse(**self.request(document))
-        except ClientError as exc:
-            raise self._from_client_error(exc) from exc
-        except BotoCoreError as exc:
-            raise self._from_transport_error(exc) from exc
+        except (ClientError, BotoCoreError) as exc:
+            raise _ERRORS.translate(exc, model=self.model_id, region=self.region) from exc
 
     def _client_or_build(self) -> _BedrockRuntime:
         if self._client is None:
@@ -396,42 +383,6 @@ class BedrockExtractor:
             if draft is not None:
                 drafts.append(draft)
         return drafts, problems
-
-    def _from_client_error(self, exc: ClientError) -> ExtractorError:
-        error = exc.response.get("Error", {})
-        code = str(error.get("Code", "Unknown"))
-        message = str(error.get("Message", "")).strip()
-        detail = f" ({code}: {message})" if message else f" ({code})"
-        if code in ("ThrottlingException", "ServiceQuotaExceededException"):
-            problem = "throttled by Bedrock; retry later or raise the tokens-per-minute quota"
-        elif code == "AccessDeniedException":
-            problem = (
-                f"access denied; enable access to the model in the Bedrock console for "
-                f"{self.region} and allow bedrock:InvokeModel on it"
-            )
-        elif code == "ResourceNotFoundException":
-            problem = f"not found in {self.region}; check the model id and the region"
-        elif code == "ValidationException":
-            problem = (
-                "rejected the request (a model without forced tool use, or a file over the "
-                "model's context window, are common causes)"
-            )
-        elif code == "ModelNotReadyException":
-            problem = "the model is not ready yet; retry in a little while"
-        elif code in _RETRYABLE_CODES:
-            problem = "temporarily unavailable; retry later"
-        else:
-            problem = "the call failed"
-        return ExtractorError(self.model_id, problem + detail, retryable=code in _RETRYABLE_CODES)
-
-    def _from_transport_error(self, exc: BotoCoreError) -> ExtractorError:
-        if isinstance(exc, NoCredentialsError):
-            return ExtractorError(self.model_id, "no AWS credentials were found")
-        if isinstance(exc, BotoConnectionError | HTTPClientError):
-            return ExtractorError(
-                self.model_id, f"Bedrock did not answer in {self.region}: {exc}", retryable=True
-            )
-        return ExtractorError(self.model_id, f"the call failed: {exc}")
 
 
 # --- parsing one item -------------------------------------------------------------------------

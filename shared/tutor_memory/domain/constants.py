@@ -65,3 +65,33 @@ ASSUMED_NODE_MIN_ASSUMERS: Final = 2  # article: an assumed prerequisite is draw
 MAX_CONCEPTS_PER_FILE: Final = 40  # ours: the extractor's bound
 MAX_CONCEPT_NAME_WORDS: Final = 6  # ours: longer is a sentence, not a name
 PAGERANK_DAMPING: Final = 0.85  # the usual PageRank damping (ours to keep)
+
+# --- Map metrics, file limits, short names (ours) --------------------------------------------
+# The map's derived numbers (domain/mapmetrics.py; see its docstring for the decisions).
+MAP_EDGE_WEIGHT: Final = 1.0  # ours: builds_on has no per-file count, so no stronger weight
+PAGERANK_TOLERANCE: Final = 1e-12  # ours: far below the stored precision
+PAGERANK_MAX_ITER: Final = 1_000  # ours: damping 0.85 converges in ~200 steps at this tolerance
+MAP_DECIMALS: Final = 6  # ours: stored precision of centrality and subject readiness
+
+# What a file reader accepts (domain/filetext.py, adapters/file_readers.py).
+MAX_FILE_BYTES: Final = 20 * 1024 * 1024  # ours: a long textbook chapter as PDF; not a library
+MAX_FILE_PAGES: Final = 1_000  # ours: a full textbook; more is a collection, send it in parts
+# ours: a DOCX is a zip whose document.xml may inflate far beyond the upload (a zip bomb). Real
+# ones inflate about 5-10x; more than this is refused unread.
+MAX_DOCX_XML_BYTES: Final = 5 * MAX_FILE_BYTES
+
+# Teaching (domain/teaching.py).
+MAX_SHORT_NAME_WORDS: Final = 4  # ours: "a short name — never the whole sentence" (SPEC §5)
+
+# --- Beliefs (SPEC §6; the article gives no numbers for these) --------------------------------
+BELIEF_RECENCY_WEIGHT: Final = 0.8  # ours: each older check counts 0.8 of the next newer one
+BELIEF_MIN_CHANGE: Final = 0.05  # ours: a smaller move in confidence keeps the current row
+BELIEF_MAX_EVIDENCE: Final = 50  # ours: evidence ids kept on a row (the newest)
+
+# --- The block and the turn (SPEC §7) ---------------------------------------------------------
+BLOCK_BUDGET_TOKENS: Final = 1_200  # ours: the default memory slot of a prompt
+# ours: the map's share of the budget left after the beliefs; for a record question the record
+# is the answer and the map comes last, so it is promised less.
+BLOCK_MAP_SHARE: Final = 0.35
+BLOCK_MAP_SHARE_RECORD: Final = 0.20
+TURN_DEADLINE_S: Final = 2.5  # article: the hard cap; past it the block is dropped, not awaited

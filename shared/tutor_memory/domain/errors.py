@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 
 class TutorMemoryError(Exception):
     """Base class of every error the domain raises on purpose."""
@@ -30,3 +32,34 @@ class ContentionError(ConflictError):
 
 class StoreError(TutorMemoryError):
     """The backing store failed (transport, throttling, schema). Nothing half-written."""
+
+
+class ModelCallError(TutorMemoryError):
+    """A model (embedding, concept extraction) could not answer usefully: not installed,
+    denied, throttled, not ready, or it answered something unusable. Names the model and the
+    problem. ``retryable`` is True when the same call may succeed later (throttling, timeouts,
+    a service or model hiccup), False when something must change first (a missing package,
+    access, the request, the model id)."""
+
+    # How the message names the model: "<role> <model id>: <problem>".
+    role: ClassVar[str] = "model"
+
+    def __init__(self, model: str, problem: str, *, retryable: bool = False) -> None:
+        self.model = model
+        self.problem = problem
+        self.retryable = retryable
+        super().__init__(f"{self.role} {model}: {problem}")
+
+
+class EmbedderError(ModelCallError):
+    """The embedding model could not embed: the offline model (not installed, failed to load)
+    or Bedrock Titan (denied, throttled, an unusable answer, an input it cannot take)."""
+
+    role = "embedding model"
+
+
+class ExtractorError(ModelCallError):
+    """The model could not read a file into concepts: denied, throttled, not ready, or it
+    answered without the tool (retryable when the answer was malformed)."""
+
+    role = "concept extractor"

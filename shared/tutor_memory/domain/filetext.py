@@ -12,18 +12,11 @@ structure the reader can trust: there a heading is a short, title-like line (see
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Final, Literal
+from typing import Literal
 
 from tutor_memory.domain.errors import TutorMemoryError
 
 FileKind = Literal["pdf", "markdown", "text", "docx"]
-
-# Bounds on what a reader accepts (ours). They belong beside the other caps in ``constants``.
-MAX_FILE_BYTES: Final = 20 * 1024 * 1024  # a long textbook chapter as PDF; not a whole library
-MAX_FILE_PAGES: Final = 1_000  # a full textbook; more is a collection, send it in parts
-# A DOCX is a zip: its document.xml may inflate far beyond the upload (a zip bomb). Real ones
-# inflate about 5-10x; more than this is refused unread.
-MAX_DOCX_XML_BYTES: Final = 5 * MAX_FILE_BYTES
 
 
 class UnreadableFileError(TutorMemoryError, ValueError):

@@ -32,11 +32,6 @@ import networkx as nx
 from tutor_memory.domain import constants as C
 from tutor_memory.domain.conceptmap import Concept, ConceptMap, readiness_of
 
-EDGE_WEIGHT = 1.0  # ours: see the module docstring
-PAGERANK_TOLERANCE = 1e-12  # ours: far below the stored precision
-PAGERANK_MAX_ITER = 1_000  # ours: damping 0.85 converges in ~200 steps at this tolerance
-DECIMALS = 6  # ours: stored precision of centrality and subject readiness
-
 
 def derive(cmap: ConceptMap) -> ConceptMap:
     """The map with centrality, readiness, subject readiness and teaching order filled in.
@@ -63,7 +58,7 @@ def pagerank(
     *,
     damping: float = C.PAGERANK_DAMPING,
 ) -> dict[str, float]:
-    """Weighted PageRank along ``edges`` (each ``EDGE_WEIGHT``), rounded to ``DECIMALS``.
+    """Weighted PageRank along ``edges`` (each ``MAP_EDGE_WEIGHT``), rounded to ``MAP_DECIMALS``.
 
     A node with no out-edge (a concept that builds on nothing) spreads its rank over every
     node, as networkx does; an isolated node therefore keeps its share.
@@ -74,7 +69,7 @@ def pagerank(
         return {}
     out: dict[str, dict[str, float]] = {u: {} for u in order}
     for u, v in sorted(edges):
-        out[u][v] = out[u].get(v, 0.0) + EDGE_WEIGHT
+        out[u][v] = out[u].get(v, 0.0) + C.MAP_EDGE_WEIGHT
     share: dict[str, dict[str, float]] = {}
     for u, vs in out.items():
         total = sum(vs.values())
@@ -82,7 +77,7 @@ def pagerank(
     dangling = [u for u in order if not share[u]]
 
     x = dict.fromkeys(order, 1.0 / n)
-    for _ in range(PAGERANK_MAX_ITER):
+    for _ in range(C.PAGERANK_MAX_ITER):
         spread = damping * sum(x[u] for u in dangling) / n + (1.0 - damping) / n
         nxt = dict.fromkeys(order, spread)
         for u in order:
@@ -90,9 +85,9 @@ def pagerank(
                 nxt[v] += damping * x[u] * w
         err = sum(abs(nxt[u] - x[u]) for u in order)
         x = nxt
-        if err < n * PAGERANK_TOLERANCE:
+        if err < n * C.PAGERANK_TOLERANCE:
             break
-    return {u: round(x[u], DECIMALS) for u in order}
+    return {u: round(x[u], C.MAP_DECIMALS) for u in order}
 
 
 def _weighted_readiness(concepts: dict[str, Concept]) -> float:
@@ -102,8 +97,8 @@ def _weighted_readiness(concepts: dict[str, Concept]) -> float:
     cs = [concepts[k] for k in sorted(concepts)]
     total = sum(c.centrality for c in cs)
     if total <= 0:  # cannot happen with teleport, but never divide by zero
-        return round(sum(c.readiness for c in cs) / len(cs), DECIMALS)
-    return round(sum(c.centrality * c.readiness for c in cs) / total, DECIMALS)
+        return round(sum(c.readiness for c in cs) / len(cs), C.MAP_DECIMALS)
+    return round(sum(c.centrality * c.readiness for c in cs) / total, C.MAP_DECIMALS)
 
 
 def _hub_first(c: Concept) -> tuple[float, str, str]:

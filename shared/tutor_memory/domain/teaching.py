@@ -32,16 +32,13 @@ from enum import StrEnum
 from functools import cache
 from typing import Final
 
+from tutor_memory.domain import constants as C
 from tutor_memory.domain import wordlists
 from tutor_memory.domain.concepts import concept_key
 from tutor_memory.domain.errors import ValidationError
 from tutor_memory.domain.language import LANGUAGES, detect_language, fold, is_stopword
 
-# ours: "a short name — never the whole sentence" (SPEC §5); belongs in constants.py
-MAX_SHORT_NAME_WORDS: Final = 4
-
 __all__ = [
-    "MAX_SHORT_NAME_WORDS",
     "TeachingIntent",
     "TeachingKind",
     "detect_teaching",
@@ -273,7 +270,7 @@ def _arabic_definite_run(text: str, words: Sequence[_Word]) -> list[_Word]:
     is said about it."""
     lists = _lists()
     run = list(words[:1])
-    for word in words[1:MAX_SHORT_NAME_WORDS]:
+    for word in words[1 : C.MAX_SHORT_NAME_WORDS]:
         if (
             _breaks(text, run[-1], word, _NAME_BREAKS)
             or not word.folded.startswith(lists.ar_article)
@@ -361,7 +358,7 @@ def _urdu_name_before(text: str, words: Sequence[_Word]) -> list[_Word]:
     genitives = _lists().ur_genitives
     run: list[_Word] = []
     k = len(words) - 1
-    while k >= 0 and len(run) < MAX_SHORT_NAME_WORDS:
+    while k >= 0 and len(run) < C.MAX_SHORT_NAME_WORDS:
         word = words[k]
         if run and _breaks(text, word, run[0], _NAME_BREAKS):
             break
@@ -375,7 +372,7 @@ def _urdu_name_before(text: str, words: Sequence[_Word]) -> list[_Word]:
             and word.folded in genitives
             and owner is not None
             and not is_stopword(owner.folded, "ur")
-            and len(run) + 2 <= MAX_SHORT_NAME_WORDS
+            and len(run) + 2 <= C.MAX_SHORT_NAME_WORDS
         ):
             run[:0] = [owner, word]
             k -= 2
@@ -406,7 +403,7 @@ def _subject(text: str, words: Sequence[_Word]) -> list[_Word] | None:
 
 
 def _join(words: Sequence[_Word]) -> str:
-    return " ".join(w.text for w in words[:MAX_SHORT_NAME_WORDS])
+    return " ".join(w.text for w in words[: C.MAX_SHORT_NAME_WORDS])
 
 
 # --- the three functions ------------------------------------------------------------------------

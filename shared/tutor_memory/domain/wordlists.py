@@ -781,3 +781,143 @@ PREREQUISITE_PHRASES_AFTER_NAME: Final[dict[str, tuple[str, ...]]] = {
     "ar": (),
 }
 # === end of document furniture and reading structure ==========================================
+
+
+# === Utterances: what a check topic that is really a sentence looks like (SPEC §6) ===========
+# A check topic that names no concept and holds one of these is a piece of conversation ("ask
+# me the questions", "bueno ahora explícame todos los pasos"), kept as evidence, never a belief.
+# Question words and ASKING_WORDS count too. Ours.
+UTTERANCE_VERBS: Final[dict[str, frozenset[str]]] = {
+    "en": _words("ask tell give show help let try want need please quiz test check go start"),
+    "es": _words(
+        "pregunta pregúntame dime dame muestra muéstrame ayúdame quiero necesito haz hazme "
+        "empecemos sigamos vamos"
+    ),
+    "id": _words("tanya tanyakan beri berikan kasih tunjukkan bantu mau ingin coba mulai ayo"),
+    "ur": _words("پوچھو پوچھیں دو دیں دکھاؤ دکھائیں چاہیے چاہتا چاہتی کرو کریں شروع چلو"),
+    "ar": _words("اسألني اسأل أعطني اعطني أرني ساعدني أريد اريد ابدأ لنبدأ هيا"),
+}
+UTTERANCE_PRONOUNS: Final[dict[str, frozenset[str]]] = {
+    "en": _words("i me my we us our you your it this that"),
+    "es": _words("yo me mi mis nosotros nos tú te tu usted eso esto"),
+    "id": _words("aku saya kami kita kamu anda ini itu"),
+    "ur": _words("میں مجھے میرا میری ہم ہمیں آپ تم یہ وہ"),
+    "ar": _words("أنا انا لي نحن أنت انت هذا هذه ذلك"),
+}
+UTTERANCE_FILLERS: Final[dict[str, frozenset[str]]] = {
+    "en": _words("ok okay so well now yes no yeah hmm um uh right sure thanks"),
+    "es": _words("bueno ahora pues vale sí si no claro gracias oye entonces todos pasos"),
+    "id": _words("oke ok baik nah sekarang ya tidak iya terima kasih yuk dong"),
+    "ur": _words("اچھا ٹھیک ہاں نہیں اب شکریہ جی"),
+    "ar": _words("حسنا طيب الآن نعم لا شكرا يعني"),
+}
+# === end of utterances ===
+
+
+# === Record questions: the student asks about their own record (SPEC §7) =====================
+# Phrases, folded and matched as whole words anywhere in the question. Ours.
+RECORD_QUESTION_PHRASES: Final[dict[str, tuple[str, ...]]] = {
+    "en": (
+        "what did i get wrong",
+        "what have i got wrong",
+        "what did i miss",
+        "my mistakes",
+        "what have we learned",
+        "what have we learnt",
+        "what did we learn",
+        "what have i learned",
+        "how am i doing",
+        "my progress",
+        "my record",
+        "what did we cover",
+        "what have we covered",
+        "what did we do",
+        "what have we done",
+        "my weak",
+        "where am i weak",
+    ),
+    "es": (
+        "qué hice mal",
+        "en qué me equivoqué",
+        "mis errores",
+        "qué hemos aprendido",
+        "qué aprendimos",
+        "cómo voy",
+        "mi progreso",
+        "qué vimos",
+        "qué hemos visto",
+        "qué hicimos",
+    ),
+    "id": (
+        "apa yang salah",
+        "salah saya",
+        "kesalahan saya",
+        "apa yang sudah kita pelajari",
+        "apa yang kita pelajari",
+        "bagaimana kemajuan saya",
+        "kemajuan saya",
+        "apa yang kita bahas",
+        "apa yang sudah kita bahas",
+    ),
+    "ur": (
+        "میں نے کیا غلط",
+        "میری غلطیاں",
+        "ہم نے کیا سیکھا",
+        "میں نے کیا سیکھا",
+        "میری پیش رفت",
+        "ہم نے کیا پڑھا",
+        "ہم نے کیا کیا",
+    ),
+    "ar": (
+        "ماذا أخطأت",
+        "ما الذي أخطأت",
+        "أخطائي",
+        "ماذا تعلمنا",
+        "ما الذي تعلمناه",
+        "كيف مستواي",
+        "تقدمي",
+        "ماذا درسنا",
+        "ماذا فعلنا",
+    ),
+}
+# === end of record questions ===
+
+
+# === Record questions, more: phrasings the list above misses, and look-alikes (SPEC §7) =====
+# Added with domain/block.py. Ours. A phrase counts only outside a look-alike: "cómo voy a
+# resolver esto" is "how am I going to solve this", not "how am I doing"; "apa yang salah
+# dengan kalimat ini" asks what is wrong with a sentence, not with the student's record.
+RECORD_QUESTION_MORE_PHRASES: Final[dict[str, tuple[str, ...]]] = {
+    "en": (
+        "where did i go wrong",
+        "what mistakes did i make",
+        "what mistakes have i made",
+        "what did we study",
+        "what have we studied",
+        "what have i learnt",
+    ),
+    "es": (
+        "en qué fallé",
+        "qué errores cometí",
+        "qué errores he cometido",
+        "qué he aprendido",
+        "qué estudiamos",
+        "qué hemos estudiado",
+    ),
+    "id": (
+        "di mana saya salah",
+        "apa yang saya pelajari",
+        "apa yang sudah saya pelajari",
+        "perkembangan saya",
+    ),
+    "ur": ("کیا غلط کیا", "کیا غلطیاں کیں", "اب تک کیا سیکھا"),
+    "ar": ("أين أخطأت", "ماذا تعلمت", "ما الذي تعلمته"),
+}
+RECORD_QUESTION_LOOKALIKES: Final[dict[str, tuple[str, ...]]] = {
+    "en": (),
+    "es": ("cómo voy a",),
+    "id": ("apa yang salah dengan", "apa yang salah pada", "apa yang salah dari"),
+    "ur": (),
+    "ar": (),
+}
+# === end of record questions, more ===

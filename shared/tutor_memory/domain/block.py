@@ -1,0 +1,479 @@
+"""The memory block: what the tutor is told on every turn, in order, within a budget (SPEC §7).
+
+``build_block`` is pure: the same recall, beliefs, map, notes, budget and ``now`` give the same
+text byte for byte. It never reads a clock; dates come from the episodes, the year from ``now``.
+
+**Layout.** The header, then (record questions only) a line saying the student asks about their
+own record, then (a named time with nothing in it) a line saying there is no record of that time
+— first, because a model reads the first authoritative statement about a record and stops —
+then the sections, then HOW TO USE THIS and the footer. An ordinary question shows the SUBJECT
+MAP first, then beliefs, then earlier work; a record question shows beliefs, earlier work, and
+the map last. Nothing is filtered by kind: the conversation *is* the record.
+
+**Earlier work** is shown oldest first (first time, then sequence), one line per recalled item::
+
+    - 12 Jul · you were asked: <summary>
+    - 12 Jul · you answered: <summary>
+    - 3 Sep · check on cytoplasm: right           (topic and verdict of the CheckEvidence)
+    - 4 Sep · quiz: 7/10 on osmosis, diffusion    (score/maximum, then the topics if any)
+    - 18 Sep · the student taught you: <the taught note>
+    - 20 Sep · a file arrived: <file name>
+    - 21 Sep · summary of the day: <summary>
+
+The year is added ("12 Jul 2025") only when it is not ``now``'s year, in the student's time
+zone ``tz``. A collapsed item shows the span it covers ("12 Jul – 18 Sep") and ends with
+" (and N more times like it)" ("time" for one); an episode whose cited file changed ends with
+" [note: the file this cited has since been replaced]" (or "removed": SPEC §9 says which).
+A question that matched nothing says so before the lines.
+
+**The budget** (tokens by ``count``) is never exceeded. In order:
+
+1. The fixed lines (header, record line, empty-time line, HOW TO USE THIS, footer) always stay;
+   if even they do not fit, the block is empty and ``empty_reason`` says why.
+2. Beliefs are paid next, most confident first (about twenty tokens each, each standing for
+   many checks); whatever does not fit is counted in a "… and N more beliefs" line.
+3. What is left is shared by the map and the earlier work: the map is first promised what it
+   needs up to ``BLOCK_MAP_SHARE`` of it (less for a record question, where the record is the
+   answer); the earlier work spends the rest, dropping the lowest-scored items first (the
+   survivors are still printed oldest first, with a "… and N more" line); the map then gets
+   whatever the earlier work left over. The map section arrives already fitted by its renderer;
+   here only whole lines are cut from its end (the lowest-centrality concepts).
+4. The real text is counted at the end; should a counter not add up line by line, items are
+   given back in the same order (earlier work, map lines, beliefs) until it fits.
+
+**What the block reports.** ``memory_ids``: every episode the shown earlier-work lines stand
+for, collapsed repeats included, because each of them is in the prompt (SPEC §7 checks the
+July memories by these ids). One representative id per shown line comes first, in the order
+shown, then the other ids the collapsed lines stand for — so a caller that must cap the list
+keeps one id per line. Beliefs' evidence ids are not included: a belief is a summary, not
+a recalled episode. ``belief_ids`` and ``map_concepts`` are those shown, in the order shown.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime, tzinfo
+from functools import cache
+from typing import Final
+
+from tutor_memory.domain import constants as C
+from tutor_memory.domain import wordlists
+from tutor_memory.domain.beliefs import Belief
+from tutor_memory.domain.episodes import (
+    CheckEvidence,
+    Episode,
+    FileEvidence,
+    Kind,
+    QuizEvidence,
+    TaughtEvidence,
+)
+from tutor_memory.domain.language import LANGUAGES, fold
+from tutor_memory.domain.mapblock import MapSection
+from tutor_memory.domain.recall import Mode, RecalledItem, RecallResult
+from tutor_memory.domain.timewindow import TimeWindow
+from tutor_memory.domain.tokens import TokenCounter, count_tokens
+
+HEADER: Final = "===== YOUR MEMORY OF THIS STUDENT AND SUBJECT ====="
+FOOTER: Final = "===== END OF MEMORY ====="
+RECORD_LINE: Final = (
+    "THE STUDENT IS ASKING ABOUT THEIR OWN RECORD. Answer from the beliefs and the earlier work "
+    "listed here, and never say that nothing is recorded when something is listed."
+)
+BELIEFS_HEADER: Final = (
+    "WHAT YOU CURRENTLY BELIEVE ABOUT THIS STUDENT (from their checks; confidence 0–1):"
+)
+NO_CHECKS_LINE: Final = "No checks recorded yet."
+WORK_HEADER: Final = "EARLIER WORK WITH THIS STUDENT (oldest first):"
+NO_WORK_LINE: Final = "No earlier work with this student is recorded yet."
+NOTHING_MATCHED_LINE: Final = (
+    "Nothing earlier matches this question; the most recent work is listed instead."
+)
+HOW_TO_USE: Final = (
+    "HOW TO USE THIS: it is your own memory of past work with this student, not their material. "
+    'When you rely on it, say when it happened ("in July we…"). Never claim a memory that is not '
+    "listed here. The subject map describes the material, not the student's mastery."
+)
+
+_MONTHS: Final = (
+    "Jan",
+    "Feb",
+    "Mar",
+    "Apr",
+    "May",
+    "Jun",
+    "Jul",
+    "Aug",
+    "Sep",
+    "Oct",
+    "Nov",
+    "Dec",
+)
+
+
+# --- record questions ---------------------------------------------------------------------------
+
+# Every run of letters or digits, single letters included ("i" in "what did i get wrong").
+_WORD = re.compile(r"[^\W_]+")
+# An Arabic conjunction glued to the first word ("وماذا أخطأت") still starts the phrase.
+_ARABIC_PROCLITICS: Final = ("و", "ف")
+
+
+def _words(text: str) -> tuple[str, ...]:
+    return tuple(_WORD.findall(fold(text)))
+
+
+@cache
+def _record_phrases() -> tuple[tuple[tuple[str, ...], ...], tuple[tuple[str, ...], ...]]:
+    lists = (wordlists.RECORD_QUESTION_PHRASES, wordlists.RECORD_QUESTION_MORE_PHRASES)
+    phrases = {_words(p) for lists_ in lists for lang in LANGUAGES for p in lists_.get(lang, ())}
+    lookalikes = {
+        _words(p) for lang in LANGUAGES for p in wordlists.RECORD_QUESTION_LOOKALIKES.get(lang, ())
+    }
+    return tuple(sorted(p for p in phrases if p)), tuple(sorted(p for p in lookalikes if p))
+
+
+def _word_matches(word: str, wanted: str, first: bool) -> bool:
+    if word == wanted:
+        return True
+    return first and word[:1] in _ARABIC_PROCLITICS and word[1:] == wanted
+
+
+def _occurs_at(words: Sequence[str], phrase: Sequence[str], i: int) -> bool:
+    if i + len(phrase) > len(words):
+        return False
+    return all(_word_matches(words[i + j], w, j == 0) for j, w in enumerate(phrase))
+
+
+def is_record_question(question: str | None) -> bool:
+    """Whether the student asks about their own record ("what did I get wrong so far", "qué
+    hemos aprendido", "ماذا أخطأت"): a phrase of ``wordlists.RECORD_QUESTION_PHRASES`` (or
+    ``…_MORE_PHRASES``), in any of the five languages, as whole folded words, and not inside a
+    look-alike (``RECORD_QUESTION_LOOKALIKES``: "cómo voy a…" is "how am I going to…")."""
+    if not question:
+        return False
+    words: list[str] = list(_words(question))
+    phrases, lookalikes = _record_phrases()
+    for lookalike in lookalikes:  # blank a look-alike out, so no phrase can match across it
+        for i in range(len(words)):
+            if _occurs_at(words, lookalike, i):
+                words[i : i + len(lookalike)] = [""] * len(lookalike)
+    return any(_occurs_at(words, p, i) for p in phrases for i in range(len(words)))
+
+
+# --- lines --------------------------------------------------------------------------------------
+
+
+def _clip(text: str, limit: int = C.MAX_SUMMARY_CHARS) -> str:
+    """One line, at most ``limit`` characters: a line break would break one-item-a-line."""
+    flat = " ".join(text.split())
+    return flat if len(flat) <= limit else flat[: limit - 1].rstrip() + "…"
+
+
+def _number(value: float) -> str:
+    return f"{value:g}"  # 7.0 → "7", 7.5 → "7.5"
+
+
+def short_date(at: datetime, *, now: datetime, tz: tzinfo = UTC) -> str:
+    """ "12 Jul", or "12 Jul 2025" when the year is not ``now``'s (both read in ``tz``)."""
+    local = at.astimezone(tz)
+    text = f"{local.day} {_MONTHS[local.month - 1]}"
+    return text if local.year == now.astimezone(tz).year else f"{text} {local.year}"
+
+
+def _when(item: RecalledItem, now: datetime, tz: tzinfo) -> str:
+    first = short_date(item.first_at, now=now, tz=tz)
+    last = short_date(item.last_at, now=now, tz=tz)
+    return first if first == last else f"{first} – {last}"
+
+
+def _what(ep: Episode) -> str:
+    evidence = ep.evidence
+    match ep.kind:
+        case Kind.QUESTION:
+            return f"you were asked: {_clip(ep.summary)}"
+        case Kind.ANSWER:
+            return f"you answered: {_clip(ep.summary)}"
+        case Kind.CHECK if isinstance(evidence, CheckEvidence):
+            return f"check on {_clip(evidence.topic)}: {evidence.verdict}"
+        case Kind.QUIZ if isinstance(evidence, QuizEvidence):
+            score = f"quiz: {_number(evidence.score)}/{_number(evidence.maximum)}"
+            topics = ", ".join(_clip(t) for t in evidence.topics)
+            return f"{score} on {topics}" if topics else score
+        case Kind.TAUGHT if isinstance(evidence, TaughtEvidence):
+            return f"the student taught you: {_clip(evidence.note)}"
+        case Kind.FILE if isinstance(evidence, FileEvidence):
+            return f"a file arrived: {_clip(evidence.name)}"
+        case Kind.CONSOLIDATION:
+            return f"summary of the day: {_clip(ep.summary)}"
+    return f"{ep.kind.value}: {_clip(ep.summary)}"  # evidence of an unexpected type
+
+
+_CHANGES: Final = {
+    "replaced": "replaced",
+    "changed_replaced": "replaced",
+    "removed": "removed",
+    "changed_removed": "removed",
+    "holds": "",  # verification results that are no change: no note
+    "unverifiable": "",
+}
+
+
+def _change_note(item: RecalledItem, changed_files: Mapping[str, str]) -> str:
+    for episode_id in (item.episode.episode_id, *item.collapsed_ids):
+        if episode_id in changed_files:
+            # An unknown value still means the file changed; say only what is known.
+            how = _CHANGES.get(changed_files[episode_id], "replaced or removed")
+            if how:
+                return f" [note: the file this cited has since been {how}]"
+    return ""
+
+
+def work_line(
+    item: RecalledItem,
+    *,
+    now: datetime,
+    changed_files: Mapping[str, str] | None = None,
+    tz: tzinfo = UTC,
+) -> str:
+    """One earlier-work line, as the module describes it."""
+    repeats = item.count - 1
+    more = f" (and {repeats} more {'time' if repeats == 1 else 'times'} like it)" if repeats else ""
+    note = _change_note(item, changed_files or {})
+    return f"- {_when(item, now, tz)} · {_what(item.episode)}{more}{note}"
+
+
+def _checks_line(checks_recorded: int) -> str:
+    if checks_recorded <= 0:
+        return NO_CHECKS_LINE
+    if checks_recorded == 1:
+        return "1 check recorded, but it could not yet be tied to a concept on the map."
+    return f"{checks_recorded} checks recorded, but none could yet be tied to a concept on the map."
+
+
+def empty_window_line(window: TimeWindow | None) -> str:
+    label = window.label.strip() if window is not None else ""
+    if not label:
+        period = "IN THE PERIOD ASKED ABOUT"
+    elif label[0].isupper() or label[0].isdigit():
+        period = f"IN {label}"  # a month: "July 2026"
+    else:
+        period = f"FROM {label}"  # relative: "last week (23–29 Nov 2026)", "yesterday (…)"
+    return (
+        f"THERE IS NO RECORD OF ANY WORK WITH THIS STUDENT {period}. "
+        "Say so; do not describe a session from that time."
+    )
+
+
+def _more(n: int, noun: str) -> str:
+    return f"- … and {n} more {noun}, not shown here"
+
+
+# --- sections and the budget --------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Section:
+    """A head, then body lines that can be cut from the end, then a line saying how many were.
+
+    A size is how many body lines are shown, or None when the section is left out. A ``whole``
+    section is one statement ("No checks recorded yet."): shown entirely or not at all."""
+
+    head: tuple[str, ...]
+    body: tuple[str, ...]
+    more_noun: str | None = None  # None: cut lines are not announced (the map's header counts)
+    whole: bool = False
+
+    def lines(self, shown: int | None) -> list[str]:
+        if shown is None:
+            return []
+        out = [*self.head, *self.body[:shown]]
+        if self.more_noun is not None and shown < len(self.body):
+            out.append(_more(len(self.body) - shown, self.more_noun))
+        return out
+
+    def choices(self) -> list[int | None]:
+        """Every size, largest first."""
+        if self.whole:
+            return [len(self.body), None]
+        return [*range(len(self.body), -1, -1), None]
+
+    def smaller(self, shown: int | None) -> int | None:
+        if shown is None or shown == 0 or self.whole:
+            return None
+        return shown - 1
+
+
+def _fit(section: _Section, budget: int, cost: Callable[[str], int]) -> tuple[int | None, int]:
+    """The largest size of ``section`` whose lines cost at most ``budget``, and that cost."""
+    for shown in section.choices():
+        spent = sum(cost(line) for line in section.lines(shown))
+        if spent <= budget:
+            return shown, spent
+    return None, 0  # a negative budget: not even leaving the section out "fits"
+
+
+@dataclass(frozen=True)
+class MemoryBlock:
+    text: str  # "" when not even the fixed lines fit (see ``empty_reason``)
+    memory_ids: tuple[str, ...]  # episodes the shown lines stand for (see the module)
+    belief_ids: tuple[str, ...]
+    map_concepts: tuple[str, ...]
+    tokens: int
+    record_question: bool
+    dropped_items: int  # recalled items the budget cut
+    empty_reason: str | None = None
+
+
+def build_block(
+    *,
+    question: str | None,
+    recall: RecallResult,
+    beliefs: Sequence[Belief],
+    map_section: MapSection | None,
+    changed_files: Mapping[str, str],
+    checks_recorded: int,
+    budget_tokens: int,
+    now: datetime,
+    tz: tzinfo = UTC,
+    count: TokenCounter = count_tokens,
+) -> MemoryBlock:
+    """The memory block for one turn (see the module for the layout and the budget rule).
+
+    ``changed_files`` maps a recalled episode id to how its cited file changed ("replaced" or
+    "removed"); ``checks_recorded`` is how many checks the pair has, so that a pair with checks
+    but no belief is never told it has none; ``tz`` is the student's, for the dates shown."""
+    record = is_record_question(question)
+
+    fixed_top = [HEADER]
+    if record:
+        fixed_top.append(RECORD_LINE)
+    if recall.window_empty:
+        fixed_top.append(empty_window_line(recall.window))
+    fixed_bottom = [HOW_TO_USE, FOOTER]
+    fixed_cost = count("\n".join([*fixed_top, *fixed_bottom]))
+    if fixed_cost > budget_tokens:
+        return MemoryBlock(
+            text="",
+            memory_ids=(),
+            belief_ids=(),
+            map_concepts=(),
+            tokens=0,
+            record_question=record,
+            dropped_items=0 if recall.window_empty else len(recall.items),
+            empty_reason=(
+                f"the budget of {budget_tokens} tokens cannot hold even the block's fixed lines "
+                f"({fixed_cost} tokens)"
+            ),
+        )
+
+    # Beliefs: current rows only, most confident first (also the order they are cut in).
+    shown_beliefs = sorted(
+        (b for b in beliefs if b.current),
+        key=lambda b: (-b.confidence, b.concept_name, b.belief_id),
+    )
+    if shown_beliefs:
+        belief_section = _Section(
+            (BELIEFS_HEADER,), tuple(f"- {b.line()}" for b in shown_beliefs), "beliefs"
+        )
+    else:
+        belief_section = _Section((BELIEFS_HEADER,), (_checks_line(checks_recorded),), whole=True)
+
+    # Earlier work: the body is in score order, best first, so that cutting from its end drops
+    # the lowest-scored; the survivors are put back in time order when the block is written.
+    # Nothing may be presented as if from an empty time window: the section is left out.
+    by_score: list[RecalledItem] = []
+    if not recall.window_empty:
+        by_score = sorted(
+            recall.items, key=lambda i: (i.score, i.episode.at, i.episode.seq), reverse=True
+        )
+    lines_by_score = [
+        work_line(item, now=now, changed_files=changed_files, tz=tz) for item in by_score
+    ]
+    if recall.window_empty:
+        work_section = _Section((), (), whole=True)
+    elif not by_score:
+        work_section = _Section((WORK_HEADER,), (NO_WORK_LINE,), whole=True)
+    else:
+        head = [WORK_HEADER]
+        if recall.mode is Mode.NOTHING_MATCHED:
+            head.append(NOTHING_MATCHED_LINE)
+        work_section = _Section(tuple(head), tuple(lines_by_score), "earlier items")
+
+    map_body = tuple(map_section.lines) if map_section is not None else ()
+    map_part_section = _Section((), map_body)
+
+    # Planning prices each line with its line break: exact for count_tokens, whose lines add
+    # up; the real text is counted below for any counter that does not.
+    newline = count("\n")
+    costs: dict[str, int] = {}
+
+    def cost(line: str) -> int:
+        if line not in costs:
+            costs[line] = count(line) + newline
+        return costs[line]
+
+    left = budget_tokens - fixed_cost
+    n_beliefs, spent = _fit(belief_section, left, cost)
+    left -= spent
+    share = C.BLOCK_MAP_SHARE_RECORD if record else C.BLOCK_MAP_SHARE
+    map_promise = min(sum(cost(line) for line in map_body), math.floor(left * share))
+    n_work, spent = _fit(work_section, left - map_promise, cost)
+    left -= spent
+    n_map, _ = _fit(map_part_section, left, cost)
+
+    def time_order(positions: range) -> list[int]:
+        return sorted(
+            positions,
+            key=lambda k: (by_score[k].first_at, by_score[k].episode.seq, lines_by_score[k]),
+        )
+
+    def write(n_beliefs: int | None, n_work: int | None, n_map: int | None) -> str:
+        work_part = work_section.lines(n_work)
+        if by_score and n_work:
+            first = len(work_section.head)
+            work_part[first : first + n_work] = [
+                lines_by_score[k] for k in time_order(range(n_work))
+            ]
+        beliefs_part = belief_section.lines(n_beliefs)
+        map_part = map_part_section.lines(n_map)
+        if record:
+            body = [*beliefs_part, *work_part, *map_part]
+        else:
+            body = [*map_part, *beliefs_part, *work_part]
+        return "\n".join([*fixed_top, *body, *fixed_bottom])
+
+    text = write(n_beliefs, n_work, n_map)
+    while count(text) > budget_tokens:
+        if n_work is not None:
+            n_work = work_section.smaller(n_work)
+        elif n_map is not None:
+            n_map = map_part_section.smaller(n_map)
+        elif n_beliefs is not None:
+            n_beliefs = belief_section.smaller(n_beliefs)
+        else:  # the fixed lines alone fit (checked above), so this is not reached
+            break
+        text = write(n_beliefs, n_work, n_map)
+
+    n_shown = (n_work or 0) if by_score else 0  # with no items, the one body line is a statement
+    shown = [by_score[k] for k in time_order(range(n_shown))]
+    representatives = [item.episode.episode_id for item in shown]
+    repeats = [i for item in shown for i in item.collapsed_ids if i != item.episode.episode_id]
+    memory_ids = tuple(dict.fromkeys([*representatives, *repeats]))
+
+    # The map's first line is its header; the next len(concept_keys) lines are its concepts.
+    map_keys: tuple[str, ...] = ()
+    if map_section is not None and n_map:
+        map_keys = tuple(map_section.concept_keys[: n_map - 1])
+
+    return MemoryBlock(
+        text=text,
+        memory_ids=memory_ids,
+        belief_ids=tuple(b.belief_id for b in shown_beliefs[: n_beliefs or 0]),
+        map_concepts=map_keys,
+        tokens=count(text),
+        record_question=record,
+        dropped_items=len(by_score) - len(shown),
+    )

@@ -1,0 +1,142 @@
+"""Checks feed beliefs (SPEC §6): record a check, keep beliefs superseded never rewritten,
+walk a belief's history, and re-derive every belief under today's rules."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from datetime import datetime
+
+from tutor_memory.domain.beliefs import Belief, Topic, next_belief, replay_checks, route_check
+from tutor_memory.domain.conceptmap import ConceptMap
+from tutor_memory.domain.episodes import CheckEvidence, Kind, Pair
+from tutor_memory.domain.errors import ConflictError
+from tutor_memory.ports import AppendResult, BeliefStore, MapStore
+from tutor_memory.service import TutorMemory
+
+SAVE_ATTEMPTS = 5  # ours: a belief or the map changed by a concurrent writer is re-read
+
+
+@dataclass(frozen=True)
+class CheckResult:
+    append: AppendResult
+    topic: Topic | None  # None: the check stays evidence, about no concept
+    belief: Belief | None  # the new row, when one was warranted
+    confirmed_on_map: bool  # a passing check lifted the concept's readiness to 0.85
+
+
+@dataclass(frozen=True)
+class Rederivation:
+    retired: int
+    created: int
+    generation: int
+
+
+class Learning:
+    def __init__(
+        self,
+        memory: TutorMemory,
+        beliefs: BeliefStore,
+        maps: MapStore,
+        *,
+        derive: Callable[[ConceptMap], ConceptMap],
+    ) -> None:
+        self.memory = memory
+        self.store = beliefs
+        self.maps = maps
+        self.derive = derive
+
+    def known_concepts(self, pair: Pair) -> dict[str, str]:
+        return {key: c.name for key, c in self.maps.load_map(pair).concepts.items()}
+
+    def record_check(
+        self,
+        pair: Pair,
+        text: str,
+        evidence: CheckEvidence,
+        *,
+        at: datetime | None = None,
+        ref: str | None = None,
+        idempotency_key: str | None = None,
+    ) -> CheckResult:
+        """Append the check (tied to its concept when it has one), then update the belief and,
+        for a pass on a concept of the map, the concept's readiness."""
+        topic = route_check(evidence, self.known_concepts(pair))
+        appended = self.memory.record(
+            pair,
+            Kind.CHECK,
+            text,
+            evidence=evidence,
+            at=at,
+            concepts=[topic.name] if topic else [],
+            ref=ref,
+            idempotency_key=idempotency_key,
+        )
+        if not appended.created or topic is None:
+            return CheckResult(appended, topic, None, False)
+        belief = self._update_belief(pair, topic, appended.episode.at)
+        confirmed = evidence.passed and topic.on_map and self._confirm(pair, topic.key)
+        return CheckResult(appended, topic, belief, confirmed)
+
+    def _update_belief(self, pair: Pair, topic: Topic, at: datetime) -> Belief | None:
+        checks = [
+            e
+            for e in self.memory.store.touching(pair, [topic.key])
+            if e.kind is Kind.CHECK and isinstance(e.evidence, CheckEvidence)
+        ]
+        outcomes = [e.evidence.passed for e in checks if isinstance(e.evidence, CheckEvidence)]
+        ids = [e.episode_id for e in checks]
+        for _attempt in range(SAVE_ATTEMPTS):
+            previous = next(
+                (b for b in self.store.beliefs(pair) if b.concept_key == topic.key), None
+            )
+            row = next_belief(
+                previous,
+                topic,
+                outcomes,
+                ids,
+                pair=pair,
+                at=at,
+                generation=self.store.belief_generation(pair),
+            )
+            if row is None:
+                return None
+            try:
+                self.store.add_belief(row, previous)
+                return row
+            except ConflictError:
+                continue
+        raise ConflictError(f"the beliefs of {pair} kept changing; {topic.name} was not updated")
+
+    def _confirm(self, pair: Pair, key: str) -> bool:
+        for _attempt in range(SAVE_ATTEMPTS):
+            cmap = self.maps.load_map(pair)
+            node = cmap.concepts.get(key)
+            if node is None or node.confirmed:
+                return False
+            updated = replace(cmap, concepts={**cmap.concepts, key: replace(node, confirmed=True)})
+            try:
+                self.maps.save_map(pair, self.derive(updated))
+                return True
+            except ConflictError:
+                continue
+        raise ConflictError(f"the map of {pair} kept changing; {key} was not confirmed")
+
+    def beliefs(self, pair: Pair) -> list[Belief]:
+        return self.store.beliefs(pair)
+
+    def belief_history(self, pair: Pair, concept_key: str) -> list[Belief]:
+        """Every row about a concept, oldest first; each row's ``reason`` says what changed."""
+        return self.store.belief_history(pair, concept_key)
+
+    def rederive(self, pair: Pair, *, at: datetime | None = None) -> Rederivation:
+        """Retire the current beliefs (never delete) and replay the recorded checks under
+        today's rules. No episode is touched: the chain is the same before and after."""
+        when = at or self.memory.clock.now()
+        generation = self.store.belief_generation(pair) + 1
+        retired = self.store.retire_beliefs(pair, when)
+        checks = (e for e in self.memory.store.iter_episodes(pair) if e.kind is Kind.CHECK)
+        rows = replay_checks(checks, self.known_concepts(pair), generation=generation)
+        for row, supersedes in rows:
+            self.store.add_belief(row, supersedes)
+        return Rederivation(retired=retired, created=len(rows), generation=generation)
