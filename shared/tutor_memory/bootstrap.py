@@ -26,6 +26,7 @@ from tutor_memory.ports import (
 )
 from tutor_memory.service import TutorMemory
 from tutor_memory.settings import Settings
+from tutor_memory.turns import Turns
 
 
 def build_store(settings: Settings) -> EpisodeStore:
@@ -116,6 +117,7 @@ class App:
     memory: TutorMemory
     maps: MapUseCases
     learning: Learning
+    turns: Turns
 
 
 def build_app(settings: Settings | None = None, *, clock: Clock | None = None) -> App:
@@ -132,7 +134,14 @@ def build_app(settings: Settings | None = None, *, clock: Clock | None = None) -
         derive=derive_lazily,
     )
     learning = Learning(memory, cast(BeliefStore, memory.store), map_store, derive=derive_lazily)
-    return App(settings=settings, memory=memory, maps=maps, learning=learning)
+    turns = Turns(
+        memory,
+        cast(BeliefStore, memory.store),
+        map_store,
+        deadline_s=settings.turn_deadline_s,
+        budget_tokens=settings.block_budget_tokens,
+    )
+    return App(settings=settings, memory=memory, maps=maps, learning=learning, turns=turns)
 
 
 def derive_lazily(cmap: ConceptMap) -> ConceptMap:

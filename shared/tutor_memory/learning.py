@@ -79,11 +79,14 @@ class Learning:
         return CheckResult(appended, topic, belief, confirmed)
 
     def _update_belief(self, pair: Pair, topic: Topic, at: datetime) -> Belief | None:
-        checks = [
-            e
-            for e in self.memory.store.touching(pair, [topic.key])
-            if e.kind is Kind.CHECK and isinstance(e.evidence, CheckEvidence)
-        ]
+        checks = sorted(
+            (
+                e
+                for e in self.memory.store.touching(pair, [topic.key])
+                if e.kind is Kind.CHECK and isinstance(e.evidence, CheckEvidence)
+            ),
+            key=lambda e: (e.at, e.seq),  # the tally is in the order they happened
+        )
         outcomes = [e.evidence.passed for e in checks if isinstance(e.evidence, CheckEvidence)]
         ids = [e.episode_id for e in checks]
         for _attempt in range(SAVE_ATTEMPTS):
@@ -135,7 +138,10 @@ class Learning:
         when = at or self.memory.clock.now()
         generation = self.store.belief_generation(pair) + 1
         retired = self.store.retire_beliefs(pair, when)
-        checks = (e for e in self.memory.store.iter_episodes(pair) if e.kind is Kind.CHECK)
+        checks = sorted(
+            (e for e in self.memory.store.iter_episodes(pair) if e.kind is Kind.CHECK),
+            key=lambda e: (e.at, e.seq),
+        )
         rows = replay_checks(checks, self.known_concepts(pair), generation=generation)
         for row, supersedes in rows:
             self.store.add_belief(row, supersedes)

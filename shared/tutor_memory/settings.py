@@ -26,6 +26,8 @@ variable                               meaning (default)
 ``TUTOR_MEMORY_EXTRACTOR``             file → concepts: ``offline`` or ``bedrock``
 ``TUTOR_MEMORY_BEDROCK_EXTRACTION_MODEL``  the Converse model id for ``bedrock``
 ``TUTOR_MEMORY_UPLOADS_PREFIX``        the uploads bucket's key prefix (``uploads/``)
+``TUTOR_MEMORY_TURN_DEADLINE``         seconds a turn waits for its block (``2.5``)
+``TUTOR_MEMORY_BLOCK_BUDGET``          the block's token budget (``1200``)
 =====================================  ========================================================
 """
 
@@ -38,6 +40,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from tutor_memory.domain import constants as C
 
 PREFIX = "TUTOR_MEMORY_"
 BACKENDS = ("sqlite", "dynamodb")
@@ -72,6 +76,8 @@ class Settings:
     extractor: Literal["offline", "bedrock"] = "offline"
     bedrock_extraction_model: str = "anthropic.claude-3-haiku-20240307-v1:0"
     uploads_prefix: str = "uploads/"
+    turn_deadline_s: float = C.TURN_DEADLINE_S
+    block_budget_tokens: int = C.BLOCK_BUDGET_TOKENS
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
@@ -152,7 +158,25 @@ class Settings:
                 PREFIX + "UPLOADS_PREFIX",
                 f"must end with '/' and not start with one (got {prefix!r})",
             )
+        try:
+            deadline = float(get("TURN_DEADLINE") or C.TURN_DEADLINE_S)
+            if not 0 < deadline <= 30:
+                raise ValueError
+        except ValueError:
+            raise SettingsError(
+                PREFIX + "TURN_DEADLINE", "must be a number of seconds in (0, 30]"
+            ) from None
+        try:
+            budget = int(get("BLOCK_BUDGET") or C.BLOCK_BUDGET_TOKENS)
+            if not 50 <= budget <= 100_000:
+                raise ValueError
+        except ValueError:
+            raise SettingsError(
+                PREFIX + "BLOCK_BUDGET", "must be a whole number of tokens from 50 to 100000"
+            ) from None
         return cls(
+            turn_deadline_s=deadline,
+            block_budget_tokens=budget,
             extractor=choice("EXTRACTOR", ("offline", "bedrock"), "offline"),  # type: ignore[arg-type]
             bedrock_extraction_model=get("BEDROCK_EXTRACTION_MODEL")
             or "anthropic.claude-3-haiku-20240307-v1:0",

@@ -30,7 +30,7 @@ from enum import StrEnum
 
 from tutor_memory.domain import constants as C
 from tutor_memory.domain.concepts import concept_key
-from tutor_memory.domain.episodes import Episode, Kind
+from tutor_memory.domain.episodes import CheckEvidence, Episode, Kind
 from tutor_memory.domain.timewindow import TimeWindow
 
 
@@ -138,10 +138,14 @@ def score(candidate: Candidate, now: datetime) -> float:
     )
 
 
-def collapse_key(ep: Episode) -> tuple[str, str]:
-    """Same kind and the same text once case, width and spacing are folded."""
+def collapse_key(ep: Episode) -> tuple[str, str, str]:
+    """Same kind and the same text once case, width and spacing are folded; a check also
+    needs the same topic and verdict (a right and a wrong answer are not one memory)."""
     text = " ".join(unicodedata.normalize("NFKC", ep.text).casefold().split())
-    return ep.kind.value, text
+    detail = ""
+    if isinstance(ep.evidence, CheckEvidence):
+        detail = f"{ep.evidence.topic.casefold()}|{ep.evidence.verdict}"
+    return ep.kind.value, text, detail
 
 
 def is_narration(ep: Episode) -> bool:
@@ -177,7 +181,7 @@ def rank(
             return score(c, now)
         return recency(c.episode.at, now)  # recency is all that is left
 
-    groups: dict[tuple[str, str], list[tuple[float, Candidate]]] = {}
+    groups: dict[tuple[str, str, str], list[tuple[float, Candidate]]] = {}
     for c in kept:
         groups.setdefault(collapse_key(c.episode), []).append((scored(c), c))
 

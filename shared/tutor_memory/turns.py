@@ -1,0 +1,196 @@
+"""One chat turn: one memory block within a token budget and a hard time cap (SPEC §7, §8).
+
+The block is built on a worker thread; the caller waits at most the deadline (2.5 s, the
+article's cap) and then returns at once with ``dropped: true`` — a slow memory never holds back
+the first token. A dropped build finishes in the background and its result is discarded.
+
+Also here: recording an answer with the memories recalled into its prompt, its sources (each
+recalled episode as a citable source, labelled with when it happened), and its stance.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import TimeoutError as FutureTimeout
+from dataclasses import dataclass, field
+from datetime import datetime
+from zoneinfo import ZoneInfo
+
+from tutor_memory.domain import constants as C
+from tutor_memory.domain.annotations import Annotation, AnnotationKind, Stance
+from tutor_memory.domain.block import build_block, is_record_question
+from tutor_memory.domain.episodes import AnswerEvidence, Episode, Kind, Pair
+from tutor_memory.domain.errors import ValidationError
+from tutor_memory.domain.mapblock import render_map_section
+from tutor_memory.domain.recall import RecalledItem
+from tutor_memory.ports import AppendResult, BeliefStore, MapStore
+from tutor_memory.service import TutorMemory
+
+
+@dataclass(frozen=True)
+class TurnResult:
+    block: str
+    memory_ids: tuple[str, ...]
+    belief_ids: tuple[str, ...]
+    map_concepts: tuple[str, ...]
+    dropped: bool  # the deadline passed: no block this turn
+    record_question: bool = False
+    window: str | None = None
+    window_empty: bool = False
+    tokens: int = 0
+    timings_ms: dict[str, float] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Source:
+    """A recalled episode offered as one more source of an answer, with when it happened."""
+
+    episode: Episode
+    label: str  # "from our session on 12 Jul 2026"
+
+
+class Turns:
+    def __init__(
+        self,
+        memory: TutorMemory,
+        beliefs: BeliefStore,
+        maps: MapStore,
+        *,
+        deadline_s: float = C.TURN_DEADLINE_S,
+        budget_tokens: int = C.BLOCK_BUDGET_TOKENS,
+        workers: int = 4,
+    ) -> None:
+        self.memory = memory
+        self.beliefs = beliefs
+        self.maps = maps
+        self.deadline_s = deadline_s
+        self.budget_tokens = budget_tokens
+        self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="turn")
+
+    def turn(
+        self,
+        pair: Pair,
+        question: str | None,
+        *,
+        at: datetime | None = None,
+        budget_tokens: int | None = None,
+    ) -> TurnResult:
+        start = time.perf_counter()
+        now = at or self.memory.clock.now()
+        future = self._pool.submit(
+            self._build, pair, question, now, budget_tokens or self.budget_tokens
+        )
+        try:
+            return future.result(timeout=self.deadline_s)
+        except FutureTimeout:
+            future.cancel()  # not started yet: never starts; running: its result is dropped
+            waited = round((time.perf_counter() - start) * 1000, 3)
+            return TurnResult("", (), (), (), dropped=True, timings_ms={"waited": waited})
+
+    def _build(self, pair: Pair, question: str | None, now: datetime, budget: int) -> TurnResult:
+        tick = time.perf_counter()
+        record = is_record_question(question)
+        recall = self.memory.recall(pair, question, at=now, exclude_narrations=record)
+        beliefs = self.beliefs.beliefs(pair)
+        section = render_map_section(self.maps.load_map(pair), budget)
+        head = self.memory.store.head(pair)
+        checks = int(head.counts.get(Kind.CHECK.value, 0)) if head else 0
+        block = build_block(
+            question=question,
+            recall=recall,
+            beliefs=beliefs,
+            map_section=section,
+            changed_files=self._changed_files(pair, recall.items),
+            checks_recorded=checks,
+            budget_tokens=budget,
+            now=now,
+            tz=ZoneInfo(self.memory.timezone),
+        )
+        timings = dict(recall.timings_ms)
+        timings["total"] = round((time.perf_counter() - tick) * 1000, 3)
+        return TurnResult(
+            block=block.text,
+            memory_ids=block.memory_ids,
+            belief_ids=block.belief_ids,
+            map_concepts=block.map_concepts,
+            dropped=False,
+            record_question=record,
+            window=recall.window.label if recall.window else None,
+            window_empty=recall.window_empty,
+            tokens=block.tokens,
+            timings_ms=timings,
+        )
+
+    def _changed_files(self, pair: Pair, items: Sequence[RecalledItem]) -> dict[str, str]:
+        """Recalled answers whose cited file was since replaced or removed (a registry lookup,
+        never a model call)."""
+        changed: dict[str, str] = {}
+        records = {}
+        for item in items:
+            evidence = item.episode.evidence
+            if not isinstance(evidence, AnswerEvidence) or evidence.file_id is None:
+                continue
+            if evidence.file_id not in records:
+                records[evidence.file_id] = self.memory.store.file(pair, evidence.file_id)
+            record = records[evidence.file_id]
+            if record is None or record.removed:
+                changed[item.episode.episode_id] = "removed"
+            elif record.current.fingerprint != evidence.fingerprint:
+                changed[item.episode.episode_id] = "replaced"
+        return changed
+
+    # --- answers, their sources and their stance --------------------------------------------
+
+    def record_answer(
+        self,
+        pair: Pair,
+        text: str,
+        *,
+        recalled_ids: Sequence[str] = (),
+        file_id: str | None = None,
+        page: int | None = None,
+        at: datetime | None = None,
+        ref: str | None = None,
+        idempotency_key: str | None = None,
+    ) -> AppendResult:
+        """The tutor's answer, with the memories recalled into the prompt that produced it."""
+        known = {e.episode_id for e in self.memory.store.get_many(pair, list(recalled_ids))}
+        unknown = [i for i in recalled_ids if i not in known]
+        if unknown:
+            raise ValidationError("recalled_ids", f"no episode {unknown[0]!r} in this pair")
+        return self.memory.record(
+            pair,
+            Kind.ANSWER,
+            text,
+            evidence=AnswerEvidence(file_id, page),
+            recalled_ids=list(recalled_ids)[: C.MAX_RECALLED_IDS],
+            at=at,
+            ref=ref,
+            idempotency_key=idempotency_key,
+        )
+
+    def sources(self, pair: Pair, answer_id: str) -> list[Source]:
+        answer = self.memory.episode(pair, answer_id)
+        if answer.kind is not Kind.ANSWER:
+            raise ValidationError(
+                "answer_id", f"{answer_id} is a {answer.kind.value}, not an answer"
+            )
+        recalled = self.memory.store.get_many(pair, list(answer.recalled_ids))
+        tz = ZoneInfo(self.memory.timezone)
+        sources = []
+        for e in sorted(recalled, key=lambda e: (e.at, e.seq)):
+            day = e.at.astimezone(tz)
+            sources.append(Source(e, f"from our session on {day.day} {day:%b %Y}"))
+        return sources
+
+    def set_stance(self, pair: Pair, answer_id: str, stance: str) -> Annotation:
+        answer = self.memory.episode(pair, answer_id)
+        if answer.kind is not Kind.ANSWER:
+            raise ValidationError(
+                "answer_id", f"{answer_id} is a {answer.kind.value}, not an answer"
+            )
+        if stance not in {s.value for s in Stance}:
+            raise ValidationError("stance", "must be answered, partial or could_not")
+        return self.memory.annotate(pair, answer_id, AnnotationKind.STANCE, stance)
