@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: setup demo test lint typecheck unit clean
+.PHONY: setup demo test lint typecheck openapi clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -27,6 +27,9 @@ typecheck: $(STAMP)
 
 test: lint typecheck
 	$(BIN)/pytest -p no:cacheprovider
+
+openapi: $(STAMP)
+	$(BIN)/tutor-memory openapi > infra/openapi.json
 
 clean:
 	rm -rf $(VENV) .tutor-memory .pytest_cache .mypy_cache .ruff_cache

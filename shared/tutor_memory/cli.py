@@ -44,6 +44,12 @@ def _parser() -> argparse.ArgumentParser:
     point = with_pair(sub.add_parser("checkpoint", help="export the chain's head as JSON"))
     point.add_argument("--out", type=Path)
 
+    serve = sub.add_parser("serve", help="the API's routes over local HTTP")
+    serve.add_argument("--store", type=Path, help="an embedded store folder (default: settings)")
+    serve.add_argument("--host", default="127.0.0.1")
+    serve.add_argument("--port", type=int, default=8765)
+    sub.add_parser("openapi", help="print the OpenAPI document generated from the routes")
+
     replay = sub.add_parser("replay", help="rebuild a JSONL history into a new, isolated store")
     replay.add_argument("history", type=Path)
     replay.add_argument("--store", type=Path, required=True, help="a folder that must not exist")
@@ -79,9 +85,16 @@ def _run(args: argparse.Namespace) -> int:
 
         return run_demo(args.home)
 
+    if args.command == "openapi":
+        from tutor_memory.api.openapi import openapi_json
+
+        print(openapi_json(), end="")
+        return 0
     settings = Settings.from_env()
     if args.command == "replay":
         return _replay(args, settings)
+    if args.command == "serve":
+        return _serve(args, settings)
     if args.store is not None:
         if not (args.store / "memory.db").exists():
             print(
@@ -163,6 +176,24 @@ class Progress:
         print(f"\r{self.label} [{bar}] {done}/{total} {rate:.1f}/s", end="", file=sys.stderr)
         if done >= total:
             print(file=sys.stderr)
+
+
+def _serve(args: argparse.Namespace, settings: Settings) -> int:
+    from tutor_memory.api.local_server import make_server
+    from tutor_memory.api.routes import build_resolver
+
+    if args.store is not None:
+        settings = on_folder(settings, args.store)
+    app = build_app(settings)
+    server = make_server(build_resolver(lambda: app), args.host, args.port)
+    print(f"serving the turn API on http://{args.host}:{server.server_port} (Ctrl-C stops)")
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.server_close()
+    return 0
 
 
 def _replay(args: argparse.Namespace, settings: Settings) -> int:

@@ -38,7 +38,7 @@ from tutor_memory.domain.files import FileRecord, fingerprint
 from tutor_memory.domain.filetext import FileText, UnreadableFileError
 from tutor_memory.domain.teaching import detect_teaching, route_taught, short_name
 from tutor_memory.domain.validator import validate
-from tutor_memory.ports import Embedder, Extractor, MapStore
+from tutor_memory.ports import AppendResult, Embedder, Extractor, MapStore
 from tutor_memory.service import TutorMemory
 
 MAP_SAVE_ATTEMPTS = 5  # ours: concurrent ingestions of one pair's files are rare
@@ -60,7 +60,11 @@ class TeachResult:
     concept_name: str
     new_node: bool
     note: str
-    episode_id: str
+    append: AppendResult  # the ``taught`` episode
+
+    @property
+    def episode_id(self) -> str:
+        return self.append.episode.episode_id
 
 
 def similar_nodes(
@@ -170,7 +174,15 @@ class MapUseCases:
             map_version=saved.version,
         )
 
-    def teach(self, pair: Pair, message: str, *, at: datetime | None = None) -> TeachResult | None:
+    def teach(
+        self,
+        pair: Pair,
+        message: str,
+        *,
+        at: datetime | None = None,
+        ref: str | None = None,
+        idempotency_key: str | None = None,
+    ) -> TeachResult | None:
         """Only an explicit instruction teaches; a question never does (None: not teaching)."""
         intent = detect_teaching(message)
         if intent is None:
@@ -199,12 +211,14 @@ class MapUseCases:
                 continue
         else:
             raise ConflictError(f"the map of {pair} kept changing; the note was not attached")
-        episode = self.memory.record(
+        appended = self.memory.record(
             pair,
             Kind.TAUGHT,
             message,
             evidence=TaughtEvidence(intent.note),
             concepts=[taught.name],
             at=when,
-        ).episode
-        return TeachResult(key, taught.name, new_node, intent.note, episode.episode_id)
+            ref=ref,
+            idempotency_key=idempotency_key,
+        )
+        return TeachResult(key, taught.name, new_node, intent.note, appended)

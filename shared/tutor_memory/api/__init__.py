@@ -1,0 +1,1 @@
+"""The turn API: routes, request and response models, the one error mapping."""

@@ -1,0 +1,167 @@
+"""The turn API through the real Lambda handler, real-shaped API Gateway events, on moto."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from tutor_memory.adapters.dynamo_store import DynamoStore
+from tutor_memory.domain.episodes import Pair
+
+from .conftest import LambdaContext, event, load_handler
+
+PAIR = Pair("s-42", "biology")
+BASE = "/pairs/s-42/biology"
+
+
+class Api:
+    def __init__(self) -> None:
+        self.module = load_handler("api")
+
+    def __call__(
+        self,
+        method: str,
+        path: str,
+        body: Any = None,
+        *,
+        raw: str | None = None,
+        headers: dict[str, str] | None = None,
+    ) -> tuple[int, Any]:
+        shaped = event("api-rest.json")
+        shaped["httpMethod"] = shaped["requestContext"]["httpMethod"] = method
+        shaped["path"] = path
+        shaped["pathParameters"] = {"proxy": path.lstrip("/")}
+        shaped["body"] = raw if raw is not None else (None if body is None else json.dumps(body))
+        shaped["headers"] = {**shaped["headers"], **(headers or {})}
+        shaped["multiValueHeaders"] = {k: [v] for k, v in shaped["headers"].items()}
+        response = self.module.handler(shaped, LambdaContext())
+        return response["statusCode"], json.loads(response["body"]) if response["body"] else None
+
+
+@pytest.fixture
+def api(cloud: DynamoStore) -> Api:
+    return Api()
+
+
+def test_a_conversation_through_the_api(api: Api, cloud: DynamoStore) -> None:
+    status, asked = api(
+        "POST", f"{BASE}/episodes", {"kind": "question", "text": "What is osmosis?"}
+    )
+    assert status == 200 and asked["kind"] == "question" and asked["created"]
+    status, checked = api(
+        "POST",
+        f"{BASE}/episodes",
+        {"kind": "check", "text": "Check on osmosis",
+         "check": {"topic": "osmosis", "verdict": "wrong", "predicted_mastery": 0.4}},
+    )  # fmt: skip
+    assert status == 200 and checked["belief"] == "struggles with osmosis (0.67)"
+    status, turn = api("POST", f"{BASE}/turn", {"question": "what did I get wrong so far?"})
+    assert status == 200 and not turn["dropped"] and turn["record_question"]
+    assert "- struggles with osmosis (0.67)" in turn["block"]
+    assert asked["id"] in turn["memory_ids"]
+
+    status, answer = api(
+        "POST",
+        f"{BASE}/episodes",
+        {"kind": "answer", "text": "You missed osmosis once.", "recalled_ids": turn["memory_ids"]},
+    )
+    assert status == 200
+    status, sources = api("GET", f"{BASE}/answers/{answer['id']}/sources")
+    assert status == 200 and {s["id"] for s in sources} == set(turn["memory_ids"])
+    status, stance = api("POST", f"{BASE}/answers/{answer['id']}/stance", {"stance": "answered"})
+    assert status == 200 and stance["stance"] == "answered"
+
+    status, beliefs = api("GET", f"{BASE}/beliefs")
+    assert status == 200 and [b["line"] for b in beliefs] == ["struggles with osmosis (0.67)"]
+    status, history = api("GET", f"{BASE}/beliefs/osmosis/history")
+    assert status == 200 and history[0]["reason"].startswith("first check on it")
+    status, chain = api("GET", f"{BASE}/chain/verify")
+    assert status == 200 and chain["intact"] and chain["episodes"] == 3
+    status, cmap = api("GET", f"{BASE}/map")
+    assert status == 200 and cmap["concepts"] == []
+
+
+def test_a_student_message_that_says_remember_that_teaches(api: Api, cloud: DynamoStore) -> None:
+    status, body = api(
+        "POST",
+        f"{BASE}/episodes",
+        {
+            "kind": "question",
+            "text": "Remember that in our class the Golgi body is the post office",
+        },
+    )
+    assert status == 200 and body["kind"] == "taught" and body["taught"] == "Golgi body"
+    status, cmap = api("GET", f"{BASE}/map")
+    assert [c["name"] for c in cmap["concepts"]] == ["Golgi body"]
+
+
+def test_an_idempotency_key_makes_a_retry_write_once(api: Api, cloud: DynamoStore) -> None:
+    payload = {"kind": "question", "text": "What is osmosis?"}
+    headers = {"Idempotency-Key": "msg-0001"}
+    first = api("POST", f"{BASE}/episodes", payload, headers=headers)
+    again = api("POST", f"{BASE}/episodes", payload, headers=headers)
+    assert first[1]["created"] and not again[1]["created"]
+    assert first[1]["id"] == again[1]["id"]
+    assert len(cloud.episodes(PAIR)) == 1
+
+
+@pytest.mark.parametrize(
+    ("request_args", "status", "says"),
+    [
+        ({"raw": "{not json"}, 422, "JSON"),
+        ({"body": {"kind": "question"}}, 422, "body.text"),
+        ({"body": {"kind": "question", "text": "hi", "colour": "blue"}}, 422, "colour"),
+        ({"body": {"kind": "gossip", "text": "hi"}}, 422, "body.kind"),
+        ({"body": {"kind": "question", "text": "x" * 20_001}}, 422, "body.text"),
+        ({"body": {"kind": "check", "text": "Check on osmosis"}}, 422, "check: is required"),
+        (
+            {"body": {"kind": "check", "text": "c", "check": {"topic": "x", "verdict": "maybe"}}},
+            422,
+            "body.check.verdict",
+        ),
+        (
+            {"body": {"kind": "answer", "text": "a", "recalled_ids": ["e9-000000000000"]}},
+            422,
+            "recalled_ids: no episode",
+        ),
+        ({"body": {"kind": "taught", "text": "Osmosis is boring"}}, 422, "not an instruction"),
+    ],
+)
+def test_a_bad_episode_gets_a_4xx_that_names_the_problem_and_writes_nothing(
+    api: Api, cloud: DynamoStore, request_args: dict[str, Any], status: int, says: str
+) -> None:
+    api("POST", f"{BASE}/episodes", {"kind": "question", "text": "the one good episode"})
+    got, body = api("POST", f"{BASE}/episodes", **request_args)
+    assert got == status and says in body["error"]
+    assert len(cloud.episodes(PAIR)) == 1
+
+
+@pytest.mark.parametrize(
+    ("method", "path", "body"),
+    [
+        ("GET", "/pairs/nobody/biology/beliefs", None),
+        ("POST", "/pairs/nobody/biology/turn", {"question": "hi"}),
+        ("GET", "/pairs/nobody/biology/chain/verify", None),
+    ],
+)
+def test_an_unknown_pair_is_a_404_that_says_so(
+    api: Api, cloud: DynamoStore, method: str, path: str, body: Any
+) -> None:
+    status, answer = api(method, path, body)
+    assert status == 404 and "no record of nobody/biology" in answer["error"]
+
+
+def test_bad_ids_and_values_elsewhere_are_4xx(api: Api, cloud: DynamoStore) -> None:
+    _, asked = api("POST", f"{BASE}/episodes", {"kind": "question", "text": "What is osmosis?"})
+    status, body = api("POST", f"{BASE}/answers/{asked['id']}/stance", {"stance": "answered"})
+    assert status == 422 and "not an answer" in body["error"]
+    status, body = api("POST", f"{BASE}/answers/e99-000000000000/stance", {"stance": "answered"})
+    assert status == 404
+    status, body = api("POST", f"{BASE}/answers/{asked['id']}/stance", {"stance": "great"})
+    assert status == 422 and "body.stance" in body["error"]
+    status, body = api("GET", f"{BASE}/beliefs/nothing/history")
+    assert status == 404
+    status, body = api("POST", "/pairs/bad id/biology/episodes", {"kind": "question", "text": "x"})
+    assert status == 422 and "student_id" in body["error"]
