@@ -95,3 +95,11 @@ BLOCK_BUDGET_TOKENS: Final = 1_200  # ours: the default memory slot of a prompt
 BLOCK_MAP_SHARE: Final = 0.35
 BLOCK_MAP_SHARE_RECORD: Final = 0.20
 TURN_DEADLINE_S: Final = 2.5  # article: the hard cap; past it the block is dropped, not awaited
+
+# --- The nightly loop (SPEC §10) ---------------------------------------------------------------
+CALIBRATION_MIN_CHECKS: Final = 5  # article: "calibrated" only from five checks with a prediction
+CALIBRATION_BINS: Final = 10  # ours: equal-width bins of predicted mastery
+DECAY_AFTER_DAYS: Final = 45  # article: a belief untouched this long decays
+DECAY_FACTOR: Final = 0.85  # article: by 15%
+CONSOLIDATION_HEADLINES: Final = 5  # article: the five most salient headlines of the day
+VERIFY_BATCH: Final = 50  # ours: citations verified per pair per night
