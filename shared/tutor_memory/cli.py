@@ -14,7 +14,7 @@ from pathlib import Path
 from tutor_memory.bootstrap import App, build_app, build_service
 from tutor_memory.domain.chain import Checkpoint, format_time
 from tutor_memory.domain.episodes import Pair
-from tutor_memory.domain.errors import TutorMemoryError
+from tutor_memory.domain.errors import TutorMemoryError, ValidationError
 from tutor_memory.domain.mapblock import render_map_section
 from tutor_memory.domain.recall import RecallResult
 from tutor_memory.service import TutorMemory
@@ -63,6 +63,11 @@ def _parser() -> argparse.ArgumentParser:
     showmap = with_pair(sub.add_parser("map", help="print the pair's map section"))
     showmap.add_argument("--budget", type=int, default=600, help="tokens (default 600)")
 
+    ask = with_pair(sub.add_parser("ask", help="print the memory block a turn would get"))
+    ask.add_argument("question", nargs="?", default="")
+    ask.add_argument("--at", help="ask as of this ISO 8601 time (default: now)")
+    ask.add_argument("--json", action="store_true")
+
     recall = with_pair(sub.add_parser("recall", help="print what recall finds for a question"))
     recall.add_argument("question", nargs="?", default="")
     recall.add_argument("--at", help="recall as of this ISO 8601 time (default: now)")
@@ -106,6 +111,8 @@ def _run(args: argparse.Namespace) -> int:
     pair = Pair(args.student, args.subject)
     if args.command in ("ingest", "teach", "map"):
         return _map_command(build_app(settings), pair, args)
+    if args.command == "ask":
+        return _ask(build_app(settings), pair, args)
     memory = build_service(settings)
     if args.command == "recall":
         return _recall(memory, pair, args)
@@ -202,7 +209,7 @@ def _replay(args: argparse.Namespace, settings: Settings) -> int:
     report = replay(
         args.history,
         args.store,
-        lambda folder: build_service(on_folder(settings, folder)),
+        lambda folder: build_app(on_folder(settings, folder)),
         skip_bad=args.skip_bad,
         on_progress=Progress("replaying"),
     )
@@ -211,6 +218,7 @@ def _replay(args: argparse.Namespace, settings: Settings) -> int:
         f"replayed {report.events} events for {report.pairs} pair(s) into {args.store}"
         f" ({report.events_per_second:.1f} events/s; {spent})"
         + (f"; skipped {report.skipped} bad line(s)" if report.skipped else "")
+        + (f"; {report.unreadable} unreadable file(s) recorded" if report.unreadable else "")
     )
     return 0
 
@@ -244,17 +252,45 @@ def _map_command(app: App, pair: Pair, args: argparse.Namespace) -> int:
     return 0
 
 
+def _at(text: str | None) -> datetime | None:
+    if not text:
+        return None
+    try:
+        at = datetime.fromisoformat(text.replace("Z", "+00:00"))
+    except ValueError:
+        raise ValidationError("--at", f"is not an ISO 8601 time ({text!r})") from None
+    return at if at.tzinfo is not None else at.replace(tzinfo=UTC)
+
+
+def _ask(app: App, pair: Pair, args: argparse.Namespace) -> int:
+    result = app.turns.turn(pair, args.question, at=_at(args.at))
+    if not args.json:
+        print(result.block if not result.dropped else "(dropped: the block missed its deadline)")
+        return 0
+    recalled = recall_json(result.recall)["items"] if result.recall else []
+    print(
+        json.dumps(
+            {
+                "block": result.block,
+                "dropped": result.dropped,
+                "record_question": result.record_question,
+                "window": result.window,
+                "window_empty": result.window_empty,
+                "memory_ids": list(result.memory_ids),
+                "belief_ids": list(result.belief_ids),
+                "tokens": result.tokens,
+                "recalled": recalled,
+                "timings_ms": result.timings_ms,
+            },
+            ensure_ascii=False,
+            indent=2,
+        )
+    )
+    return 0
+
+
 def _recall(memory: TutorMemory, pair: Pair, args: argparse.Namespace) -> int:
-    at = None
-    if args.at:
-        try:
-            at = datetime.fromisoformat(args.at.replace("Z", "+00:00"))
-        except ValueError:
-            print(f"error: --at: not an ISO 8601 time ({args.at!r})", file=sys.stderr)
-            return 2
-        if at.tzinfo is None:
-            at = at.replace(tzinfo=UTC)
-    result = memory.recall(pair, args.question, at=at)
+    result = memory.recall(pair, args.question, at=_at(args.at))
     if args.json:
         print(json.dumps(recall_json(result), ensure_ascii=False, indent=2))
         return 0

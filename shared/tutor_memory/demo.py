@@ -1,4 +1,11 @@
-"""`make demo`: a fresh embedded store, a short history, recall, the chain, a tampered copy."""
+"""`make demo`: the whole story on the embedded default, in well under a minute after set-up.
+
+A fresh store; the sample subject (a PDF and a Markdown file) read into the concept map; a
+sample history spanning July to November in five languages (repeated questions, checks right
+and wrong, a teaching message, an answer that narrates July, an empty October) replayed through
+the same use cases a chat uses; then the block for an ordinary question, a record question and
+an empty-month question; the hash chain verified, and a tampered copy caught.
+"""
 
 from __future__ import annotations
 
@@ -6,88 +13,78 @@ import shutil
 import sqlite3
 from collections.abc import Callable
 from datetime import UTC, datetime
+from importlib.resources import as_file, files
 from pathlib import Path
 
-from tutor_memory.adapters.embedded_index import EmbeddedIndex
-from tutor_memory.adapters.local_embedder import LocalEmbedder
-from tutor_memory.adapters.sqlite_store import SqliteStore
-from tutor_memory.domain.episodes import Episode, Pair
+from tutor_memory.bootstrap import App, build_app
+from tutor_memory.domain.episodes import Pair
 from tutor_memory.ports import FixedClock
-from tutor_memory.samples import sample_episodes
-from tutor_memory.service import TutorMemory
+from tutor_memory.replay import replay
+from tutor_memory.settings import Settings
 
 DEMO_PAIR = Pair("demo-student", "biology")
 ASKED_AT = datetime(2026, 11, 30, 9, 0, tzinfo=UTC)
-DEMO_QUESTIONS = (
-    "What is a cell?",
-    "¿Qué es la ósmosis?",
-    "what did we cover in July?",
-    "what did we do in October?",
+QUESTIONS = (
+    ("An ordinary question", "Why does water move into a plant cell?"),
+    ("A record question", "what did I get wrong so far?"),
+    ("A month with work", "what did we cover in July?"),
+    ("An empty month", "what did we do in October?"),
 )
 
 
-def describe(ep: Episode) -> str:
-    extra = ""
-    evidence = ep.evidence.to_dict()
-    if "verdict" in evidence:
-        extra = f" [{evidence['topic']}: {evidence['verdict']}]"
-    elif "score" in evidence:
-        extra = f" [{evidence['score']:g}/{evidence['maximum']:g}]"
-    return (
-        f"  {ep.seq:>3}  {ep.at:%d %b %Y}  {ep.kind.value:<13} {ep.summary}{extra}"
-        f"   ({ep.episode_id}, salience {ep.salience:.2f})"
-    )
+def _app(folder: Path) -> App:
+    from tutor_memory.cli import on_folder
+
+    return build_app(on_folder(Settings.from_env(), folder), clock=FixedClock(ASKED_AT))
+
+
+def _progress(out: Callable[[str], None]) -> Callable[[int, int], None]:
+    def show(done: int, total: int) -> None:
+        if done == total or done % 5 == 0:
+            out(f"  … {done}/{total} events")
+
+    return show
 
 
 def run_demo(home: Path, out: Callable[[str], None] = print) -> int:
+    store = home / "demo"
+    shutil.rmtree(store, ignore_errors=True)
+    shutil.rmtree(home / "demo-tampered", ignore_errors=True)
     home.mkdir(parents=True, exist_ok=True)
-    db = home / "demo.db"
-    for stale in (db, db.with_suffix(".db-wal"), db.with_suffix(".db-shm")):
-        stale.unlink(missing_ok=True)
 
-    index_file = home / "demo-index.db"
-    index_file.unlink(missing_ok=True)
-    clock = FixedClock(ASKED_AT)
-    store = SqliteStore(db)
-    memory = TutorMemory(
-        store=store, clock=clock, index=EmbeddedIndex(index_file), embedder=LocalEmbedder()
+    out(f"1. A fresh embedded store in {store}; replaying the sample history (files first):")
+    with as_file(files("tutor_memory") / "data" / "sample-history.jsonl") as history:
+        report = replay(history, store, _app, on_progress=_progress(out))
+    out(
+        f"   {report.events} events in {sum(report.seconds.values()):.1f} s "
+        f"(embedding {report.seconds.get('embed', 0):.1f} s of it)"
     )
-    out(f"A fresh embedded store: {db}")
-    out(f"Appending a short history for {DEMO_PAIR} (five languages), embedding each episode:")
-    memory.record_many(sample_episodes(DEMO_PAIR, repeats=(2, 30, 61)))
-    for episode in memory.history(DEMO_PAIR):
-        out(describe(episode))
+    app = _app(store)
+    cmap = app.memory.store.load_map(DEMO_PAIR)  # type: ignore[attr-defined]
+    out(
+        f"   The map has {len(cmap.concepts)} concepts; the files explain "
+        f"{round(100 * cmap.subject_readiness)}% of the material."
+    )
 
-    for question in DEMO_QUESTIONS:
-        result = memory.recall(DEMO_PAIR, question)
-        out(f"\nRecall for {question!r} (asked {ASKED_AT:%d %b %Y}):")
-        if result.window is not None:
-            found = "nothing recorded" if result.window_empty else "recall stays inside it"
-            out(f"  time window: {result.window.label} — {found}")
-        for item in result.items[:5]:
-            repeat = f" (and {item.count - 1} more times like it)" if item.count > 1 else ""
-            out(
-                f"  {item.score:.3f}  {item.episode.at:%d %b}  {item.episode.summary}{repeat}"
-                f"  [{', '.join(item.pools)}]"
-            )
+    for title, question in QUESTIONS:
+        result = app.turns.turn(DEMO_PAIR, question)
+        out(f"\n2. {title} — {question!r} (asked {ASKED_AT:%d %b %Y}):")
+        out(result.block)
+        out(f"   ({result.tokens} tokens; {len(result.memory_ids)} memories shown)")
 
-    report = memory.verify_chain(DEMO_PAIR)
-    out(f"\nChain check: {report}")
-    checkpoint = memory.checkpoint(DEMO_PAIR)
-    out(f"Checkpoint to keep elsewhere: seq {checkpoint.seq}, head {checkpoint.head_hash[:16]}…")
-    memory.close()
+    chain = app.memory.verify_chain(DEMO_PAIR)
+    out(f"\n3. The hash chain: {chain}")
+    app.memory.close()
 
-    tampered = home / "demo-tampered.db"
-    shutil.copyfile(db, tampered)
-    conn = sqlite3.connect(tampered)
+    tampered = home / "demo-tampered"
+    shutil.copytree(store, tampered)
+    conn = sqlite3.connect(tampered / "memory.db")
     conn.execute(
-        "UPDATE episodes SET text = ? WHERE student_id = ? AND subject_id = ? AND seq = 5",
+        "UPDATE episodes SET text = ? WHERE student_id = ? AND subject_id = ? AND seq = 10",
         ("Check on osmosis (quietly marked right)", DEMO_PAIR.student_id, DEMO_PAIR.subject_id),
     )
     conn.commit()
     conn.close()
-    out("\nA copy where someone edited episode 5 directly in the table:")
-    copy = TutorMemory(store=SqliteStore(tampered), clock=clock)
-    broken = copy.verify_chain(DEMO_PAIR)
-    out(f"Chain check of the copy: {broken}")
-    return 0 if report.intact and not broken.intact else 1
+    broken = _app(tampered).memory.verify_chain(DEMO_PAIR)
+    out(f"   A copy where someone edited episode 10 in the table: {broken}")
+    return 0 if chain.intact and not broken.intact else 1

@@ -9,10 +9,18 @@ The history format, one event per line (UTF-8, blank lines ignored)::
 
 ``student``, ``subject``, ``at`` (ISO 8601 with a zone), ``kind`` and ``text`` are required;
 ``evidence`` follows the kind (check: topic, verdict, evaluation, predicted_mastery; quiz:
-score, maximum, topics; answer: file_id, page, fingerprint; file: file_id, name, fingerprint;
+score, maximum, topics; answer: file_id, page — the fingerprint is stamped from the registry;
 taught: note; consolidation: day, counts, …). ``recalled_refs`` (answers only) names earlier
 lines of the same pair by their ``ref``; they become the answer's recalled memory ids. Any
 other field is an error, so a typo never passes silently.
+
+A file arrival names the file instead of a text — ``{"student": …, "subject": …, "at": …,
+"kind": "file", "path": "notes/cells.pdf", "file_id": "cells"}`` (``path`` relative to the
+history file; ``file_id`` defaults to the file name) — and is read into the map.
+
+Every event goes through the use case a live chat uses: checks update beliefs (and confirm
+the map), a "remember that …" teaches the map, a file is ingested, answers are stamped with
+their cited file's fingerprint.
 
 A replay never writes into a live store: the target folder must not exist yet. It is built
 beside it under a temporary name and renamed into place only when every line has been written;
@@ -31,12 +39,29 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from tutor_memory.domain.episodes import NewEpisode, Pair, evidence_from_dict, parse_kind
+from tutor_memory.domain.episodes import (
+    CheckEvidence,
+    Evidence,
+    FileEvidence,
+    Kind,
+    NewEpisode,
+    Pair,
+    TaughtEvidence,
+    evidence_from_dict,
+    parse_kind,
+)
 from tutor_memory.domain.errors import TutorMemoryError, ValidationError
+from tutor_memory.domain.files import fingerprint
+from tutor_memory.domain.filetext import UnreadableFileError
+from tutor_memory.domain.teaching import detect_teaching
 from tutor_memory.ports import Embedder, Vectors
+from tutor_memory.uploads import file_id_for
 
-REQUIRED = ("student", "subject", "at", "kind", "text")
+REQUIRED = ("student", "subject", "at", "kind")
 OPTIONAL = (
+    "text",
+    "path",
+    "file_id",
     "summary",
     "concepts",
     "evidence",
@@ -62,9 +87,10 @@ class HistoryEvent:
     line: int
     episode: NewEpisode
     recalled_refs: tuple[str, ...] = ()
+    data: bytes | None = None  # a file arrival's bytes
 
 
-def parse_line(line_no: int, raw: str) -> HistoryEvent:
+def parse_line(line_no: int, raw: str, base: Path = Path(".")) -> HistoryEvent:
     try:
         data = json.loads(raw)
     except json.JSONDecodeError as exc:
@@ -83,18 +109,25 @@ def parse_line(line_no: int, raw: str) -> HistoryEvent:
     except ValueError:
         raise ValidationError("at", f"is not an ISO 8601 time ({at!r})") from None
     kind = parse_kind(data["kind"])
+    pair = Pair(data["student"], data["subject"])
+    if kind is Kind.FILE:
+        return _file_event(line_no, data, pair, when, base)
+    if "text" not in data:
+        raise ValidationError("text", "is required")
+    if "path" in data or "file_id" in data:
+        raise ValidationError("path", "only a file arrival names a path")
     recalled = data.get("recalled_refs") or []
     if not isinstance(recalled, list) or not all(isinstance(r, str) for r in recalled):
         raise ValidationError("recalled_refs", "must be a list of refs")
     episode = NewEpisode(
-        pair=Pair(data["student"], data["subject"]),
+        pair=pair,
         kind=kind,
         text=data["text"],
         at=when,
         summary=data.get("summary") or "",
         concepts=tuple(data.get("concepts") or ()),
         salience=data.get("salience"),
-        evidence=evidence_from_dict(kind, data.get("evidence")),
+        evidence=_evidence(kind, data),
         ref=data.get("ref"),
         idempotency_key=data.get("idempotency_key"),
     )
@@ -103,7 +136,40 @@ def parse_line(line_no: int, raw: str) -> HistoryEvent:
     return HistoryEvent(line_no, episode, tuple(recalled))
 
 
-def parse_history(lines: Iterable[str]) -> tuple[list[HistoryEvent], list[tuple[int, str]]]:
+def _evidence(kind: Kind, data: dict[str, Any]) -> Evidence:
+    """A taught line may leave its note out: it is what the instruction asks to remember."""
+    if kind is Kind.TAUGHT and not data.get("evidence"):
+        intent = detect_teaching(str(data["text"]))
+        return TaughtEvidence(intent.note if intent else str(data["text"]))
+    return evidence_from_dict(kind, data.get("evidence"))
+
+
+def _file_event(
+    line_no: int, data: dict[str, Any], pair: Pair, when: datetime, base: Path
+) -> HistoryEvent:
+    if "path" not in data:
+        raise ValidationError("path", "is required for a file arrival")
+    path = base / str(data["path"])
+    try:
+        content = path.read_bytes()
+    except OSError as exc:
+        raise ValidationError("path", f"cannot read {path}: {exc.strerror}") from None
+    name = path.name
+    file_id = str(data.get("file_id") or file_id_for(name))
+    episode = NewEpisode(
+        pair=pair,
+        kind=Kind.FILE,
+        text=f"File arrived: {name}",
+        at=when,
+        evidence=FileEvidence(file_id, name, fingerprint(content)),
+        ref=data.get("ref"),
+    )
+    return HistoryEvent(line_no, episode, data=content)
+
+
+def parse_history(
+    lines: Iterable[str], base: Path = Path(".")
+) -> tuple[list[HistoryEvent], list[tuple[int, str]]]:
     """Every event, and every problem as (line number, message). Refs are checked too."""
     events: list[HistoryEvent] = []
     problems: list[tuple[int, str]] = []
@@ -112,7 +178,7 @@ def parse_history(lines: Iterable[str]) -> tuple[list[HistoryEvent], list[tuple[
         if not raw.strip():
             continue
         try:
-            event = parse_line(line_no, raw)
+            event = parse_line(line_no, raw, base)
         except (ValidationError, TypeError) as exc:
             problems.append((line_no, str(exc)))
             continue
@@ -130,6 +196,7 @@ def parse_history(lines: Iterable[str]) -> tuple[list[HistoryEvent], list[tuple[
 class ReplayReport:
     events: int = 0
     skipped: int = 0
+    unreadable: int = 0  # file arrivals that could not be read (recorded as such)
     pairs: int = 0
     seconds: dict[str, float] = field(default_factory=dict)
 
@@ -174,8 +241,8 @@ def replay(
 ) -> ReplayReport:
     """Rebuild every pair of ``history`` into a new store folder ``target``.
 
-    ``build(folder)`` returns a :class:`~tutor_memory.service.TutorMemory` on a fresh
-    embedded store in ``folder`` (the CLI wires it); its embedder, if any, is timed.
+    ``build(folder)`` returns an :class:`~tutor_memory.bootstrap.App` on a fresh embedded store
+    in ``folder`` (the CLI wires it); its embedder, if any, is timed.
     """
     if target.exists():
         raise ValidationError(
@@ -184,7 +251,7 @@ def replay(
     report = ReplayReport()
     start = time.perf_counter()
     with history.open(encoding="utf-8") as handle:
-        events, problems = parse_history(handle)
+        events, problems = parse_history(handle, history.parent)
     report.seconds["parse"] = time.perf_counter() - start
     if problems and not skip_bad:
         raise ReplayError(problems)
@@ -193,11 +260,12 @@ def replay(
     partial = target.with_name(target.name + ".partial")
     shutil.rmtree(partial, ignore_errors=True)
     try:
-        memory = build(partial)
+        app = build(partial)
+        memory = app.memory
         if memory.embedder is not None:
             memory.embedder = TimedEmbedder(memory.embedder)
         write_start = time.perf_counter()
-        _write(memory, events, on_progress)
+        report.unreadable = _write(app, events, on_progress)
         written = time.perf_counter() - write_start
         embed = memory.embedder.seconds if isinstance(memory.embedder, TimedEmbedder) else 0.0
         report.seconds["embed"] = embed
@@ -213,34 +281,69 @@ def replay(
 
 
 def _write(
-    memory: Any, events: list[HistoryEvent], on_progress: Callable[[int, int], None] | None
-) -> None:
-    """Append in file order; answers get their recalled ids once their sources exist."""
+    app: Any, events: list[HistoryEvent], on_progress: Callable[[int, int], None] | None
+) -> int:
+    """Write in file order; plain episodes in embedding batches, the others through their use
+    case. Answers get their recalled ids once their sources exist. Returns unreadable files."""
     ids_by_ref: dict[tuple[Pair, str], str] = {}
-    done = 0
+    done = unreadable = 0
     batch: list[HistoryEvent] = []
 
-    def flush() -> None:
+    def remember(event: HistoryEvent, episode_id: str) -> None:
+        if event.episode.ref is not None:
+            ids_by_ref[(event.episode.pair, event.episode.ref)] = episode_id
+
+    def progress(count: int) -> None:
         nonlocal done
-        if not batch:
-            return
-        results = memory.record_many([e.episode for e in batch], batch_size=len(batch))
-        for event, result in zip(batch, results, strict=True):
-            if event.episode.ref is not None:
-                ids_by_ref[(event.episode.pair, event.episode.ref)] = result.episode.episode_id
-        done += len(batch)
-        batch.clear()
+        done += count
         if on_progress is not None:
             on_progress(done, len(events))
 
+    def flush() -> None:
+        if not batch:
+            return
+        results = app.memory.record_many([e.episode for e in batch], batch_size=len(batch))
+        for event, result in zip(batch, results, strict=True):
+            remember(event, result.episode.episode_id)
+        progress(len(batch))
+        batch.clear()
+
     for event in events:
+        ep = event.episode
+        if ep.kind in (Kind.CHECK, Kind.TAUGHT, Kind.FILE):
+            flush()  # keep the file's order
+            if ep.kind is Kind.FILE and isinstance(ep.evidence, FileEvidence):
+                try:
+                    app.maps.ingest(
+                        ep.pair, ep.evidence.file_id, ep.evidence.name, event.data, at=ep.at
+                    )
+                except UnreadableFileError:
+                    unreadable += 1  # the ingest recorded a file episode that says so
+            elif ep.kind is Kind.CHECK and isinstance(ep.evidence, CheckEvidence):
+                result = app.learning.record_check(
+                    ep.pair,
+                    ep.text,
+                    ep.evidence,
+                    at=ep.at,
+                    ref=ep.ref,
+                    idempotency_key=ep.idempotency_key,
+                )
+                remember(event, result.append.episode.episode_id)
+            else:
+                taught = app.maps.teach(
+                    ep.pair, ep.text, at=ep.at, ref=ep.ref, idempotency_key=ep.idempotency_key
+                )
+                # A taught line that is not phrased as an instruction is kept as it was told.
+                appended = taught.append if taught else app.memory.record_many([ep])[0]
+                remember(event, appended.episode.episode_id)
+            progress(1)
+            continue
         if event.recalled_refs:
             flush()  # its sources must have ids first
-            ids = tuple(ids_by_ref[(event.episode.pair, r)] for r in event.recalled_refs)
-            event = HistoryEvent(
-                event.line, replace(event.episode, recalled_ids=ids), event.recalled_refs
-            )
+            ids = tuple(ids_by_ref[(ep.pair, r)] for r in event.recalled_refs)
+            event = HistoryEvent(event.line, replace(ep, recalled_ids=ids), event.recalled_refs)
         batch.append(event)
         if len(batch) >= 64:
             flush()
     flush()
+    return unreadable

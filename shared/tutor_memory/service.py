@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
@@ -136,7 +136,7 @@ class TutorMemory:
         """Append validated episodes in order, embedding and indexing them in batches."""
         results: list[AppendResult] = []
         for start in range(0, len(episodes), batch_size):
-            batch = episodes[start : start + batch_size]
+            batch = [self._stamped(new) for new in episodes[start : start + batch_size]]
             vectors = self._passage_vectors(batch)
             appended = [self.store.append(new) for new in batch]
             self._index(
@@ -273,6 +273,12 @@ class TutorMemory:
             pool_sizes=sizes,
             timings_ms=timings,
         )
+
+    def _stamped(self, new: NewEpisode) -> NewEpisode:
+        evidence = new.evidence
+        if isinstance(evidence, AnswerEvidence) and evidence.fingerprint is None:
+            return replace(new, evidence=self._stamp_citation(new.pair, evidence))
+        return new
 
     def _stamp_citation(self, pair: Pair, evidence: AnswerEvidence) -> AnswerEvidence:
         """An answer's citation carries the fingerprint the cited file has at this moment."""

@@ -24,7 +24,7 @@ from tutor_memory.domain.block import build_block, is_record_question
 from tutor_memory.domain.episodes import AnswerEvidence, Episode, Kind, Pair
 from tutor_memory.domain.errors import ValidationError
 from tutor_memory.domain.mapblock import render_map_section
-from tutor_memory.domain.recall import RecalledItem
+from tutor_memory.domain.recall import RecalledItem, RecallResult
 from tutor_memory.ports import AppendResult, BeliefStore, MapStore
 from tutor_memory.service import TutorMemory
 
@@ -41,6 +41,7 @@ class TurnResult:
     window_empty: bool = False
     tokens: int = 0
     timings_ms: dict[str, float] = field(default_factory=dict)
+    recall: RecallResult | None = None  # what recall found, before the budget cut
 
 
 @dataclass(frozen=True)
@@ -121,6 +122,7 @@ class Turns:
             window_empty=recall.window_empty,
             tokens=block.tokens,
             timings_ms=timings,
+            recall=recall,
         )
 
     def _changed_files(self, pair: Pair, items: Sequence[RecalledItem]) -> dict[str, str]:

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from tutor_memory.adapters.sqlite_store import SqliteStore
-from tutor_memory.bootstrap import build_service
+from tutor_memory.bootstrap import build_app
 from tutor_memory.cli import main, on_folder
 from tutor_memory.domain.episodes import Pair
 from tutor_memory.replay import ReplayError, parse_history, replay
@@ -101,7 +101,7 @@ def test_bad_lines_are_reported_by_number_and_nothing_is_built(tmp_path: Path) -
     history = write(tmp_path / "h.jsonl", rows)
     store = tmp_path / "replayed"
     with pytest.raises(ReplayError) as caught:
-        replay(history, store, lambda folder: build_service(on_folder(Settings(), folder)))
+        replay(history, store, lambda folder: build_app(on_folder(Settings(), folder)))
     assert [n for n, _ in caught.value.problems] == [2, 3, 4, 5, 6]
     message = str(caught.value)
     assert "line 3: kind: unknown kind 'gossip'" in message
@@ -170,3 +170,57 @@ def test_parsing_keeps_line_numbers_past_blank_lines() -> None:
     events, problems = parse_history(["", json.dumps(GOOD[0]), "", "[]"])
     assert [e.line for e in events] == [2]
     assert problems == [(4, "line: must be a JSON object")]
+
+
+def test_the_sample_history_replays_files_checks_teaching_and_citations(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    history = Path(__file__).resolve().parents[2] / "shared/tutor_memory/data/sample-history.jsonl"
+    store = tmp_path / "replayed"
+    assert main(["replay", str(history), "--store", str(store), "--skip-bad"]) == 0
+    assert "replayed 25 events" in capsys.readouterr().out
+    app = build_app(on_folder(Settings(embedder="none"), store))
+    pair = Pair("demo-student", "biology")
+    cmap = app.memory.store.load_map(pair)  # type: ignore[attr-defined]
+    assert len(cmap.concepts) == 14  # the two files were read into the map
+    assert cmap.concepts["mitochondria"].taught_note is not None  # the teaching message taught
+    assert cmap.concepts["cytoplasm"].readiness == 0.85  # a passing check confirmed it
+    lines = [b.line() for b in app.learning.beliefs(pair)]
+    assert "struggles with Osmosis (0.55)" in lines  # wrong, wrong, then right
+    assert not any("ask me the questions" in line for line in lines)  # an utterance topic
+    cited = next(e for e in app.memory.history(pair) if e.ref == "m-004")
+    assert (
+        cited.evidence.to_dict()["fingerprint"]
+        == app.memory.store.file(pair, "cell-biology.pdf").current.fingerprint
+    )  # type: ignore[union-attr]
+    narration = next(e for e in app.memory.history(pair) if e.ref == "m-012")
+    assert len(narration.recalled_ids) == 2
+
+
+def test_a_file_line_must_name_a_readable_path(tmp_path: Path) -> None:
+    events, problems = parse_history(
+        [json.dumps({"student": "s1", "subject": "b", "at": "2026-07-01T09:00:00Z",
+                     "kind": "file", "path": "missing.pdf"})],
+        tmp_path,
+    )  # fmt: skip
+    assert events == [] and problems[0][0] == 1 and "path: cannot read" in problems[0][1]
+
+
+def test_ask_prints_the_block_and_its_ids_as_json(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    history = write(tmp_path / "h.jsonl", GOOD)
+    store = tmp_path / "replayed"
+    main(["replay", str(history), "--store", str(store)])
+    capsys.readouterr()
+    args = ["ask", "--store", str(store), "--student", "s1", "--subject", "biology"]
+    assert (
+        main([*args, "--at", "2026-11-30T09:00:00Z", "--json", "what did we cover in March?"]) == 0
+    )
+    result = json.loads(capsys.readouterr().out)
+    assert result["block"].startswith("===== YOUR MEMORY OF THIS STUDENT AND SUBJECT =====")
+    assert result["window"] == "March 2026"
+    assert [i["ref"] for i in result["recalled"]] == ["m1", "m2"]
+    assert set(result["memory_ids"]) == {i["id"] for i in result["recalled"]}
+    assert main([*args, "--at", "2026-11-30T09:00:00Z", "what did we do in May?"]) == 0
+    assert "NO RECORD" in capsys.readouterr().out
