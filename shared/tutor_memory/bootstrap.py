@@ -14,6 +14,7 @@ from typing import cast
 from tutor_memory.domain.conceptmap import ConceptMap
 from tutor_memory.learning import Learning
 from tutor_memory.mapping import MapUseCases
+from tutor_memory.nightly_service import Nightly
 from tutor_memory.ports import (
     BeliefStore,
     Clock,
@@ -22,6 +23,7 @@ from tutor_memory.ports import (
     EpisodeStore,
     Extractor,
     MapStore,
+    NightlyStore,
     SystemClock,
 )
 from tutor_memory.service import TutorMemory
@@ -118,6 +120,7 @@ class App:
     maps: MapUseCases
     learning: Learning
     turns: Turns
+    nightly: Nightly
 
 
 def build_app(settings: Settings | None = None, *, clock: Clock | None = None) -> App:
@@ -141,7 +144,17 @@ def build_app(settings: Settings | None = None, *, clock: Clock | None = None) -
         deadline_s=settings.turn_deadline_s,
         budget_tokens=settings.block_budget_tokens,
     )
-    return App(settings=settings, memory=memory, maps=maps, learning=learning, turns=turns)
+    nightly = Nightly(
+        memory, cast(BeliefStore, memory.store), map_store, cast(NightlyStore, memory.store)
+    )
+    return App(
+        settings=settings,
+        memory=memory,
+        maps=maps,
+        learning=learning,
+        turns=turns,
+        nightly=nightly,
+    )
 
 
 def derive_lazily(cmap: ConceptMap) -> ConceptMap:
@@ -153,5 +166,10 @@ def derive_lazily(cmap: ConceptMap) -> ConceptMap:
 
 @cache
 def lambda_app() -> App:
-    """One App per Lambda container, built on the first invocation (never at import)."""
-    return build_app()
+    """One App per Lambda container, built on the first invocation (never at import). A cloud
+    index is created on first use if it is missing (idempotent; see infra/README.md)."""
+    app = build_app()
+    ensure = getattr(app.memory.index, "ensure_index", None)
+    if callable(ensure):
+        ensure()
+    return app

@@ -8,7 +8,7 @@ import sys
 import time
 from collections.abc import Sequence
 from dataclasses import replace
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from tutor_memory.bootstrap import App, build_app, build_service
@@ -17,6 +17,8 @@ from tutor_memory.domain.episodes import Pair
 from tutor_memory.domain.errors import TutorMemoryError, ValidationError
 from tutor_memory.domain.mapblock import render_map_section
 from tutor_memory.domain.recall import RecallResult
+from tutor_memory.nightly_service import add_nightly_command, run_nightly_command
+from tutor_memory.reports import add_report_command, run_report_command
 from tutor_memory.service import TutorMemory
 from tutor_memory.settings import Settings, SettingsError
 from tutor_memory.uploads import file_id_for
@@ -54,6 +56,9 @@ def _parser() -> argparse.ArgumentParser:
     replay.add_argument("history", type=Path)
     replay.add_argument("--store", type=Path, required=True, help="a folder that must not exist")
     replay.add_argument("--skip-bad", action="store_true", help="skip and count bad lines")
+    replay.add_argument(
+        "--nightly", action="store_true", help="then run the nightly loop for each past day"
+    )
 
     ingest = with_pair(sub.add_parser("ingest", help="read a file into the pair's concept map"))
     ingest.add_argument("file", type=Path)
@@ -67,6 +72,9 @@ def _parser() -> argparse.ArgumentParser:
     ask.add_argument("question", nargs="?", default="")
     ask.add_argument("--at", help="ask as of this ISO 8601 time (default: now)")
     ask.add_argument("--json", action="store_true")
+
+    add_report_command(sub)
+    add_nightly_command(sub)
 
     recall = with_pair(sub.add_parser("recall", help="print what recall finds for a question"))
     recall.add_argument("question", nargs="?", default="")
@@ -108,7 +116,11 @@ def _run(args: argparse.Namespace) -> int:
             )
             return 2
         settings = on_folder(settings, args.store)
+    if args.command == "nightly":  # --student/--subject are optional here
+        return run_nightly_command(args, build_app(settings))
     pair = Pair(args.student, args.subject)
+    if args.command == "report":
+        return run_report_command(args, build_app(settings))
     if args.command in ("ingest", "teach", "map"):
         return _map_command(build_app(settings), pair, args)
     if args.command == "ask":
@@ -220,6 +232,16 @@ def _replay(args: argparse.Namespace, settings: Settings) -> int:
         + (f"; skipped {report.skipped} bad line(s)" if report.skipped else "")
         + (f"; {report.unreadable} unreadable file(s) recorded" if report.unreadable else "")
     )
+    if args.nightly and report.first_at and report.last_at:
+        app = build_app(on_folder(settings, args.store))
+        day, last = report.first_at.date(), report.last_at.date()
+        nights = consolidated = 0
+        while day <= last:
+            run = app.nightly.run(day)
+            nights += 1
+            consolidated += sum(1 for r in run.reports if r.consolidation_id)
+            day += timedelta(days=1)
+        print(f"ran {nights} nights in order; {consolidated} day(s) consolidated")
     return 0
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Protocol
+from typing import Any, Protocol
 
 import numpy as np
 from numpy.typing import NDArray
@@ -18,10 +18,11 @@ from tutor_memory.domain.annotations import Annotation
 from tutor_memory.domain.beliefs import Belief
 from tutor_memory.domain.chain import ChainHead
 from tutor_memory.domain.conceptmap import ConceptDraft, ConceptMap
-from tutor_memory.domain.episodes import Episode, NewEpisode, Pair
+from tutor_memory.domain.episodes import Episode, Kind, NewEpisode, Pair
 from tutor_memory.domain.files import FileRecord
 from tutor_memory.domain.filetext import FileText
 from tutor_memory.domain.timewindow import TimeWindow
+from tutor_memory.domain.verify import CitationEntry
 
 
 class Clock(Protocol):
@@ -143,6 +144,60 @@ class BeliefStore(Protocol):
 
     def belief_generation(self, pair: Pair) -> int:
         """The highest generation of any row (0 when none)."""
+        ...
+
+
+@dataclass(frozen=True)
+class StoredDocument:
+    """A small JSON document kept per pair under a name, with an optimistic version."""
+
+    name: str
+    version: int  # 1 for the first write, then +1 per write
+    body: dict[str, Any]
+
+
+class NightlyStore(Protocol):
+    """What the nightly loop keeps (SPEC §9, §10). Two indexes are written by every append, in
+    its own transaction: the day's activity (which pairs were active on a UTC day) and the
+    verification queue (every answer, until its citation is checked)."""
+
+    def active_pairs(self, window: TimeWindow) -> list[Pair]:
+        """Every pair with an episode on a UTC day the window touches, sorted, each once — a
+        superset of the pairs with an episode inside the window (the caller reads that)."""
+        ...
+
+    def citations_due(self, pair: Pair, *, before: datetime, limit: int) -> list[CitationEntry]:
+        """At most ``limit`` queued answers, never checked first (by sequence), then oldest
+        checked; only those never checked or last checked before ``before``, never final."""
+        ...
+
+    def citations_checked_at(self, pair: Pair, at: datetime) -> list[CitationEntry]:
+        """The queued answers last checked at exactly ``at`` (one night's batch)."""
+        ...
+
+    def citations(self, pair: Pair) -> list[CitationEntry]:
+        """Every queued answer (small entries, not the episodes), in queue order, final last."""
+        ...
+
+    def record_citation_check(
+        self, entry: CitationEntry, annotation: Annotation, *, final: bool
+    ) -> None:
+        """Write the verification annotation and move the entry to ``annotation.at`` (out of
+        the rotation when ``final``), atomically; ConflictError (nothing written) when the
+        entry is no longer as read."""
+        ...
+
+    def newest_touching(self, pair: Pair, concept_key: str, kind: Kind) -> Episode | None:
+        """The newest episode (by sequence) of ``kind`` touching the concept, or None."""
+        ...
+
+    def document(self, pair: Pair, name: str) -> StoredDocument | None: ...
+
+    def put_document(
+        self, pair: Pair, name: str, body: dict[str, Any], *, expected_version: int
+    ) -> int:
+        """Write ``body`` if the stored version is ``expected_version`` (0: none stored yet);
+        returns the new version. ConflictError, nothing written, otherwise."""
         ...
 
 

@@ -198,6 +198,8 @@ class ReplayReport:
     skipped: int = 0
     unreadable: int = 0  # file arrivals that could not be read (recorded as such)
     pairs: int = 0
+    first_at: datetime | None = None
+    last_at: datetime | None = None
     seconds: dict[str, float] = field(default_factory=dict)
 
     @property
@@ -277,6 +279,9 @@ def replay(
         raise
     report.events = len(events)
     report.pairs = len({e.episode.pair for e in events})
+    if events:
+        report.first_at = min(e.episode.at for e in events)
+        report.last_at = max(e.episode.at for e in events)
     return report
 
 

@@ -15,6 +15,14 @@ Table design — one table, every item of a pair under one partition key:
 ``PAIR#<student>#<subject>``          ``CNAME#<concept key>`` → the name it was first written as
 ``PAIR#<student>#<subject>``          ``MAP`` → the concept map: version, zlib-compressed JSON
 ``PAIR#<student>#<subject>``          ``BEL#<belief id>`` → a belief row (fields as in SQLite)
+``PAIR#<student>#<subject>``          ``CITE#<state>#<seq, 10 digits>`` → an answer in the
+                                      verification queue; state ``0`` never checked, else the
+                                      time it was last checked, ``~#<time>`` final (unverifiable)
+``PAIR#<student>#<subject>``          ``DOC#<name>`` → a small JSON document: version, body
+                                      (the nightly scan state, working set, self-model, and a
+                                      ``night:<day>`` marker per finished night)
+``ACTIVE#<UTC day>#<shard, 0-7>``     ``PAIR#<student>#<subject>`` → the pair was active that
+                                      day (expires after ``ACTIVITY_TTL_DAYS``: ``expires_at``)
 ====================================  ============================================================
 
 Why: a pair is the unit of every read and write, so a pair's items are one item collection —
@@ -26,11 +34,21 @@ and time windows newest first. Episode ids carry their sequence
 (``e<seq>-<hash>``), so a lookup by id is a ``GetItem`` with no index. There is no LSI (it
 would cap a pair at 10 GB).
 
+The nightly loop needs two lookups that must not read every item: *which pairs were active on a
+day* and *which answers to verify next*. ``ACTIVE#`` items are the only ones outside a pair's
+partition: the nightly scheduler queries each day's shards (a pair's shard is a stable hash, so
+one busy day spreads over several keys instead of one hot one) and learns only pair ids. The
+``CITE#`` sort key is the queue's order — never checked first, then oldest checked — so a
+night's batch is one ``Query`` with a limit; checking an entry moves it (delete and put, with
+the annotation, in one transaction).
+
 Append: read the head (strongly consistent), seal the episode against it, then one transaction
 puts the episode (``attribute_not_exists``), puts the head under a condition on the sequence it
 was read at, with an idempotency key puts ``IDEM#key`` (``attribute_not_exists``), and links
-the episode's concepts (``CON#``, ``CNAME#`` — at most 65 items with 32 concepts, within the
-transaction limit of 100). A lost
+the episode's concepts (``CON#``, ``CNAME#``), queues an answer (``CITE#0#``) and, for the
+first episode of a pair on a UTC day, marks the day active (``ACTIVE#``; a later episode of the
+same day finds the head on that day, whose own append already marked it) — at most 69 items
+with 32 concepts, within the transaction limit of 100. A lost
 race cancels the whole transaction; we re-read and retry with full-jitter backoff, and give up
 with :class:`ContentionError` after ``APPEND_MAX_ATTEMPTS``. Nothing is half-written.
 """
@@ -44,7 +62,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from pynamodb.attributes import BinaryAttribute, NumberAttribute, UnicodeAttribute
@@ -80,11 +98,13 @@ from tutor_memory.domain.chain import (
 )
 from tutor_memory.domain.conceptmap import ConceptMap
 from tutor_memory.domain.concepts import concept_key
-from tutor_memory.domain.episodes import Episode, NewEpisode, Pair
+from tutor_memory.domain.episodes import Episode, Kind, NewEpisode, Pair
 from tutor_memory.domain.errors import ConflictError, ContentionError, NotFoundError, StoreError
 from tutor_memory.domain.files import FileRecord, FileVersion
+from tutor_memory.domain.nightly import activity_shard, utc_day, utc_days
 from tutor_memory.domain.timewindow import TimeWindow
-from tutor_memory.ports import AppendResult
+from tutor_memory.domain.verify import CitationEntry
+from tutor_memory.ports import AppendResult, StoredDocument
 
 EPISODE_FIELDS = (
     "student_id", "subject_id", "seq", "episode_id", "kind", "at", "summary", "text", "concepts",
@@ -235,7 +255,34 @@ class Models:
             fingerprint = UnicodeAttribute()
             at = UnicodeAttribute()
 
+        class ActivityItem(Model):
+            Meta = meta
+            pk = UnicodeAttribute(hash_key=True)
+            sk = UnicodeAttribute(range_key=True)
+            student_id = UnicodeAttribute()
+            subject_id = UnicodeAttribute()
+            expires_at = NumberAttribute()  # epoch seconds: the table's TTL attribute
+
+        class CitationItem(Model):
+            Meta = meta
+            pk = UnicodeAttribute(hash_key=True)
+            sk = UnicodeAttribute(range_key=True)
+            seq = NumberAttribute()
+            episode_id = UnicodeAttribute()
+            checked_at = UnicodeAttribute(null=True)
+            value = UnicodeAttribute(null=True)
+
+        class DocumentItem(Model):
+            Meta = meta
+            pk = UnicodeAttribute(hash_key=True)
+            sk = UnicodeAttribute(range_key=True)
+            version = NumberAttribute()
+            body = UnicodeAttribute()
+
         self.Item = Item
+        self.Activity = ActivityItem
+        self.Citation = CitationItem
+        self.Document = DocumentItem
         self.Episode = EpisodeItem
         self.Head = HeadItem
         self.Idempotency = IdempotencyItem
@@ -367,6 +414,15 @@ class DynamoStore:
                     m.ConceptName(pk, f"CNAME#{key}"),
                     actions=[m.ConceptName.name.set(m.ConceptName.name | name)],
                 )
+            if episode.kind is Kind.ANSWER:
+                tx.save(
+                    m.Citation(
+                        pk, _citation_sk("0", episode.seq), seq=episode.seq,
+                        episode_id=episode.episode_id,
+                    )
+                )  # fmt: skip
+            if head is None or utc_day(head.at) != utc_day(episode.at):
+                tx.save(_activity_item(m, episode))
 
     def _by_idempotency_key(self, pair: Pair, key: str) -> Episode | None:
         try:
@@ -504,10 +560,10 @@ class DynamoStore:
 
     def annotate(self, annotation: Annotation) -> None:
         record = annotation_to_record(annotation)
-        digest = hashlib.sha256(f"{record['value']}|{record['detail']}".encode()).hexdigest()[:8]
-        sk = f"ANN#{record['episode_id']}#{record['at']}#{record['kind']}#{digest}"
         try:
-            self.models.Annotation(pair_key(annotation.pair), sk, **record).save()
+            self.models.Annotation(
+                pair_key(annotation.pair), _annotation_sk(record), **record
+            ).save()
         except PynamoDBException as exc:
             raise StoreError(str(exc)) from exc
 
@@ -700,6 +756,144 @@ class DynamoStore:
     def belief_generation(self, pair: Pair) -> int:
         return max((b.generation for b in self._all_beliefs(pair)), default=0)
 
+    # --- the nightly loop -------------------------------------------------------------------
+
+    def active_pairs(self, window: TimeWindow) -> list[Pair]:
+        m = self.models.Activity
+        found: set[Pair] = set()
+        try:
+            for day in utc_days(window):
+                for shard in range(C.ACTIVITY_SHARDS):
+                    for item in m.query(f"ACTIVE#{day}#{shard}"):
+                        found.add(Pair(item.student_id, item.subject_id))
+        except PynamoDBException as exc:
+            raise StoreError(str(exc)) from exc
+        return sorted(found)
+
+    def _citations(self, pair: Pair, condition: Any, limit: int | None = None) -> list[Any]:
+        m = self.models.Citation
+        try:
+            return list(
+                m.query(
+                    pair_key(pair),
+                    condition,
+                    consistent_read=True,
+                    limit=limit,
+                    page_size=min(limit or 500, 500),
+                )
+            )
+        except PynamoDBException as exc:
+            raise StoreError(str(exc)) from exc
+
+    def citations_due(self, pair: Pair, *, before: datetime, limit: int) -> list[CitationEntry]:
+        if limit <= 0:
+            return []
+        # "CITE#0#…" (never checked) sorts before every "CITE#<time>#…", and an entry checked
+        # at `before` ("CITE#<before>#…") after the inclusive upper bound: half-open, as asked.
+        span = self.models.Citation.sk.between("CITE#0", f"CITE#{format_time(before)}")
+        return [_citation(pair, i) for i in self._citations(pair, span, limit)]
+
+    def citations_checked_at(self, pair: Pair, at: datetime) -> list[CitationEntry]:
+        sk, when = self.models.Citation.sk, format_time(at)
+        items = [
+            *self._citations(pair, sk.startswith(f"CITE#{when}#")),
+            *self._citations(pair, sk.startswith(f"CITE#~#{when}#")),  # final ones that night
+        ]
+        return sorted((_citation(pair, i) for i in items), key=lambda c: c.seq)
+
+    def citations(self, pair: Pair) -> list[CitationEntry]:
+        prefix = self.models.Citation.sk.startswith("CITE#")
+        return [_citation(pair, i) for i in self._citations(pair, prefix)]
+
+    def record_citation_check(
+        self, entry: CitationEntry, annotation: Annotation, *, final: bool
+    ) -> None:
+        m, pk = self.models, pair_key(entry.pair)
+        old = _citation_sk(format_time(entry.checked_at) if entry.checked_at else "0", entry.seq)
+        record = annotation_to_record(annotation)
+        new = _citation_sk(f"~#{record['at']}" if final else record["at"], entry.seq)
+        if entry.final or new == old:
+            raise ConflictError(f"the citation of {entry.episode_id} is already checked")
+        try:
+            with TransactWrite(connection=self._connection) as tx:
+                tx.delete(m.Citation(pk, old), condition=m.Citation.sk.exists())
+                tx.save(
+                    m.Citation(
+                        pk,
+                        new,
+                        seq=entry.seq,
+                        episode_id=entry.episode_id,
+                        checked_at=record["at"],
+                        value=annotation.value,
+                    ),
+                    condition=m.Citation.sk.does_not_exist(),
+                )
+                tx.save(m.Annotation(pk, _annotation_sk(record), **record))
+        except TransactWriteError as exc:
+            if _is_condition_failure(exc):
+                raise ConflictError(
+                    f"the citation of {entry.episode_id} was checked meanwhile; nothing written"
+                ) from exc
+            raise StoreError(str(exc)) from exc
+
+    def newest_touching(self, pair: Pair, concept_key: str, kind: Kind) -> Episode | None:
+        m = self.models.ConceptLink
+        page = 25  # ours: the newest few links usually hold the newest episode of a kind
+        try:
+            links = m.query(
+                pair_key(pair),
+                m.sk.startswith(f"CON#{concept_key}#"),
+                scan_index_forward=False,
+                page_size=page,
+            )
+            seqs: list[int] = []
+            for link in links:
+                seqs.append(int(link.seq))
+                if len(seqs) == page:
+                    found = self._newest_of_kind(pair, seqs, kind)
+                    if found is not None:
+                        return found
+                    seqs = []
+            return self._newest_of_kind(pair, seqs, kind) if seqs else None
+        except PynamoDBException as exc:
+            raise StoreError(str(exc)) from exc
+
+    def _newest_of_kind(self, pair: Pair, seqs: list[int], kind: Kind) -> Episode | None:
+        keys = [(pair_key(pair), episode_sk(s)) for s in seqs]
+        episodes = [_episode(i) for i in self.models.Episode.batch_get(keys)]
+        of_kind = [e for e in episodes if e.kind is kind]
+        return max(of_kind, key=lambda e: e.seq) if of_kind else None
+
+    def document(self, pair: Pair, name: str) -> StoredDocument | None:
+        m = self.models.Document
+        try:
+            item = m.get(pair_key(pair), f"DOC#{name}", consistent_read=True)
+        except m.DoesNotExist:
+            return None
+        except PynamoDBException as exc:
+            raise StoreError(str(exc)) from exc
+        return StoredDocument(name, int(item.version), json.loads(item.body))
+
+    def put_document(
+        self, pair: Pair, name: str, body: dict[str, Any], *, expected_version: int
+    ) -> int:
+        m = self.models.Document
+        version = expected_version + 1
+        text = json.dumps(body, sort_keys=True, ensure_ascii=False)
+        condition = (
+            m.sk.does_not_exist() if expected_version == 0 else m.version == expected_version
+        )
+        try:
+            m(pair_key(pair), f"DOC#{name}", version=version, body=text).save(condition=condition)
+        except PutError as exc:
+            if exc.cause_response_code == "ConditionalCheckFailedException":
+                raise ConflictError(
+                    f"{name} of {pair} is no longer at version {expected_version}; "
+                    "nothing was written"
+                ) from exc
+            raise StoreError(str(exc)) from exc
+        return version
+
 
 _HEAD_SLOT, _IDEM_SLOT = 1, 2  # positions of the head and idempotency puts in an append
 
@@ -738,4 +932,37 @@ def _is_condition_failure(exc: TransactWriteError) -> bool:
     reasons = [r for r in exc.cancellation_reasons if r is not None]
     return bool(reasons) and all(
         r.code in ("ConditionalCheckFailed", "TransactionConflict") for r in reasons
+    )
+
+
+def _annotation_sk(record: dict[str, Any]) -> str:
+    digest = hashlib.sha256(f"{record['value']}|{record['detail']}".encode()).hexdigest()[:8]
+    return f"ANN#{record['episode_id']}#{record['at']}#{record['kind']}#{digest}"
+
+
+def _citation_sk(state: str, seq: int) -> str:
+    return f"CITE#{state}#{seq:010d}"
+
+
+def _citation(pair: Pair, item: Any) -> CitationEntry:
+    state = item.sk.split("#")[1]
+    return CitationEntry(
+        pair=pair,
+        seq=int(item.seq),
+        episode_id=item.episode_id,
+        checked_at=parse_time(item.checked_at) if item.checked_at else None,
+        value=item.value,
+        final=state == "~",
+    )
+
+
+def _activity_item(m: Models, episode: Episode) -> Any:
+    pair = episode.pair
+    expires = episode.at + timedelta(days=C.ACTIVITY_TTL_DAYS)
+    return m.Activity(
+        f"ACTIVE#{utc_day(episode.at)}#{activity_shard(pair)}",
+        pair_key(pair),
+        student_id=pair.student_id,
+        subject_id=pair.subject_id,
+        expires_at=int(expires.timestamp()),
     )

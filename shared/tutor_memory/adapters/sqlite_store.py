@@ -46,11 +46,13 @@ from tutor_memory.domain.chain import (
 )
 from tutor_memory.domain.conceptmap import ConceptMap
 from tutor_memory.domain.concepts import concept_key
-from tutor_memory.domain.episodes import Episode, NewEpisode, Pair
+from tutor_memory.domain.episodes import Episode, Kind, NewEpisode, Pair
 from tutor_memory.domain.errors import ConflictError, NotFoundError, StoreError
 from tutor_memory.domain.files import FileRecord, FileVersion
+from tutor_memory.domain.nightly import utc_day, utc_days
 from tutor_memory.domain.timewindow import TimeWindow
-from tutor_memory.ports import AppendResult
+from tutor_memory.domain.verify import CitationEntry
+from tutor_memory.ports import AppendResult, StoredDocument
 
 
 def _backfill_concepts(conn: sqlite3.Connection) -> None:
@@ -76,6 +78,20 @@ def _link_concepts(
         )
 
 
+def _index_for_the_night(conn: sqlite3.Connection, episode: Episode) -> None:
+    """Inside the append's transaction: the day's activity, and an answer into the queue."""
+    pair = episode.pair
+    conn.execute(
+        "INSERT OR IGNORE INTO activity (day, student_id, subject_id) VALUES (?, ?, ?)",
+        (utc_day(episode.at), pair.student_id, pair.subject_id),
+    )
+    if episode.kind is Kind.ANSWER:
+        conn.execute(
+            "INSERT INTO citations (student_id, subject_id, seq, episode_id) VALUES (?, ?, ?, ?)",
+            (pair.student_id, pair.subject_id, episode.seq, episode.episode_id),
+        )
+
+
 def _backfill_counts(conn: sqlite3.Connection) -> None:
     """Migration 5's data step: count the episodes of chains written before it."""
     heads = conn.execute("SELECT student_id, subject_id FROM chain_heads").fetchall()
@@ -91,6 +107,19 @@ def _backfill_counts(conn: sqlite3.Connection) -> None:
             "UPDATE chain_heads SET counts = ? WHERE student_id = ? AND subject_id = ?",
             (json.dumps(counts, sort_keys=True), student, subject),
         )
+
+
+def _backfill_nightly(conn: sqlite3.Connection) -> None:
+    """Migration 6's data step: the activity index and the verification queue of episodes
+    written before it (``at`` is stored in UTC, so its first ten characters are the UTC day)."""
+    conn.execute(
+        "INSERT OR IGNORE INTO activity (day, student_id, subject_id) "
+        "SELECT DISTINCT substr(at, 1, 10), student_id, subject_id FROM episodes"
+    )
+    conn.execute(
+        "INSERT OR IGNORE INTO citations (student_id, subject_id, seq, episode_id) "
+        "SELECT student_id, subject_id, seq, episode_id FROM episodes WHERE kind = 'answer'"
+    )
 
 
 Migration = str | Callable[[sqlite3.Connection], None]
@@ -212,6 +241,37 @@ MIGRATIONS: tuple[Migration, ...] = (
     # 5: episodes per kind, kept with the chain head
     "ALTER TABLE chain_heads ADD COLUMN counts TEXT NOT NULL DEFAULT '{}'",
     _backfill_counts,
+    # 6: the nightly loop — which pairs were active on a UTC day, the verification queue (one
+    # row per answer: when its citation was last checked, the result), small per-pair documents
+    """
+    CREATE TABLE activity (
+        day TEXT NOT NULL,
+        student_id TEXT NOT NULL,
+        subject_id TEXT NOT NULL,
+        PRIMARY KEY (day, student_id, subject_id)
+    ) WITHOUT ROWID;
+    CREATE TABLE citations (
+        student_id TEXT NOT NULL,
+        subject_id TEXT NOT NULL,
+        seq INTEGER NOT NULL,
+        episode_id TEXT NOT NULL,
+        checked_at TEXT,
+        value TEXT,
+        final INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (student_id, subject_id, seq)
+    ) WITHOUT ROWID;
+    CREATE INDEX citations_in_queue_order
+        ON citations (student_id, subject_id, final, checked_at, seq);
+    CREATE TABLE pair_documents (
+        student_id TEXT NOT NULL,
+        subject_id TEXT NOT NULL,
+        name TEXT NOT NULL,
+        version INTEGER NOT NULL,
+        body TEXT NOT NULL,
+        PRIMARY KEY (student_id, subject_id, name)
+    ) WITHOUT ROWID;
+    """,
+    _backfill_nightly,
 )
 
 _EPISODE_COLUMNS = (
@@ -342,6 +402,7 @@ class SqliteStore:
                 record["at"],
                 list(episode.concepts),
             )
+            _index_for_the_night(conn, episode)
         return AppendResult(episode, created=True)
 
     def _head(self, conn: sqlite3.Connection, pair: Pair) -> ChainHead | None:
@@ -631,3 +692,126 @@ class SqliteStore:
                 (pair.student_id, pair.subject_id),
             ).fetchone()
         return int(row[0] or 0)
+
+    # --- the nightly loop -------------------------------------------------------------------
+
+    def active_pairs(self, window: TimeWindow) -> list[Pair]:
+        days = utc_days(window)
+        with self._connection() as conn:
+            rows = conn.execute(
+                "SELECT DISTINCT student_id, subject_id FROM activity WHERE day IN "
+                f"({', '.join('?' * len(days))}) ORDER BY student_id, subject_id",
+                tuple(days),
+            ).fetchall()
+        return [Pair(r[0], r[1]) for r in rows]
+
+    def _citations(self, where: str, params: tuple[object, ...]) -> list[CitationEntry]:
+        with self._connection() as conn:
+            rows = conn.execute(
+                "SELECT student_id, subject_id, seq, episode_id, checked_at, value, final "
+                f"FROM citations WHERE {where}",
+                params,
+            ).fetchall()
+        return [
+            CitationEntry(
+                pair=Pair(r["student_id"], r["subject_id"]),
+                seq=r["seq"],
+                episode_id=r["episode_id"],
+                checked_at=parse_time(r["checked_at"]) if r["checked_at"] else None,
+                value=r["value"],
+                final=bool(r["final"]),
+            )
+            for r in rows
+        ]
+
+    def citations_due(self, pair: Pair, *, before: datetime, limit: int) -> list[CitationEntry]:
+        return self._citations(
+            "student_id = ? AND subject_id = ? AND final = 0 AND "
+            "(checked_at IS NULL OR checked_at < ?) ORDER BY checked_at, seq LIMIT ?",
+            (pair.student_id, pair.subject_id, format_time(before), max(limit, 0)),
+        )
+
+    def citations_checked_at(self, pair: Pair, at: datetime) -> list[CitationEntry]:
+        return self._citations(
+            "student_id = ? AND subject_id = ? AND checked_at = ? ORDER BY seq",
+            (pair.student_id, pair.subject_id, format_time(at)),
+        )
+
+    def citations(self, pair: Pair) -> list[CitationEntry]:
+        return self._citations(
+            "student_id = ? AND subject_id = ? ORDER BY final, checked_at, seq",
+            (pair.student_id, pair.subject_id),
+        )
+
+    def record_citation_check(
+        self, entry: CitationEntry, annotation: Annotation, *, final: bool
+    ) -> None:
+        pair = entry.pair
+        before = format_time(entry.checked_at) if entry.checked_at else None
+        record = annotation_to_record(annotation)
+        with self._write() as conn:
+            moved = conn.execute(
+                "UPDATE citations SET checked_at = ?, value = ?, final = ? WHERE student_id = ? "
+                "AND subject_id = ? AND seq = ? AND final = 0 AND checked_at IS ? "
+                "AND checked_at IS NOT ?",
+                (
+                    record["at"],
+                    annotation.value,
+                    int(final),
+                    pair.student_id,
+                    pair.subject_id,
+                    entry.seq,
+                    before,
+                    record["at"],
+                ),
+            ).rowcount
+            if moved != 1:
+                raise ConflictError(
+                    f"the citation of {entry.episode_id} was checked meanwhile; nothing written"
+                )
+            conn.execute(
+                f"INSERT INTO annotations ({', '.join(record)}) "
+                f"VALUES ({', '.join('?' * len(record))})",
+                tuple(record.values()),
+            )
+
+    def newest_touching(self, pair: Pair, concept_key: str, kind: Kind) -> Episode | None:
+        found = self._select(
+            "student_id = ? AND subject_id = ? AND kind = ? AND seq IN (SELECT seq FROM "
+            "episode_concepts WHERE student_id = ? AND subject_id = ? AND concept_key = ?) "
+            "ORDER BY seq DESC LIMIT 1",
+            (pair.student_id, pair.subject_id, kind.value, *(pair.student_id, pair.subject_id),
+             concept_key),
+        )  # fmt: skip
+        return found[0] if found else None
+
+    def document(self, pair: Pair, name: str) -> StoredDocument | None:
+        with self._connection() as conn:
+            row = conn.execute(
+                "SELECT version, body FROM pair_documents WHERE student_id = ? AND subject_id = ? "
+                "AND name = ?",
+                (pair.student_id, pair.subject_id, name),
+            ).fetchone()
+        return StoredDocument(name, row["version"], json.loads(row["body"])) if row else None
+
+    def put_document(
+        self, pair: Pair, name: str, body: dict[str, Any], *, expected_version: int
+    ) -> int:
+        text = json.dumps(body, sort_keys=True, ensure_ascii=False)
+        with self._write() as conn:
+            row = conn.execute(
+                "SELECT version FROM pair_documents WHERE student_id = ? AND subject_id = ? "
+                "AND name = ?",
+                (pair.student_id, pair.subject_id, name),
+            ).fetchone()
+            stored = row[0] if row else 0
+            if stored != expected_version:
+                raise ConflictError(
+                    f"{name} of {pair} is at version {stored}, not {expected_version}; "
+                    "nothing was written"
+                )
+            conn.execute(
+                "INSERT OR REPLACE INTO pair_documents VALUES (?, ?, ?, ?, ?)",
+                (pair.student_id, pair.subject_id, name, stored + 1, text),
+            )
+        return stored + 1

@@ -127,3 +127,112 @@ class ChainResponse(BaseModel):
 class ErrorResponse(BaseModel):
     error: str
     fields: list[dict[str, Any]] = Field(default_factory=list)
+
+
+# --- the report (SPEC §11; built by tutor_memory.reports.report_json) ---------------------------
+
+
+class Exact(BaseModel):
+    model_config = ConfigDict(extra="forbid")  # the report's shape and this model never drift
+
+
+class ReportPair(Exact):
+    student_id: str
+    subject_id: str
+
+
+class ReportEpisodes(Exact):
+    total: int = Field(description="the chain head's sequence number: the report covers these")
+    last_at: datetime | None
+    by_kind: dict[str, int]
+
+
+class ReportHistory(Exact):
+    concept_key: str
+    rows: list[BeliefResponse] = Field(description="every row about the concept, oldest first")
+
+
+class ReportChecks(Exact):
+    recorded: int
+    right: int
+    wrong: int
+    tied: int = Field(description="tied to a concept when written")
+    on_map: int = Field(description="of those, tied to a concept on the current map")
+    line: str
+
+
+class ReportUnanswered(Exact):
+    answer_id: str
+    answered_at: datetime
+    answer: str
+    stance_at: datetime
+    question_id: str | None = Field(description="the latest question before the answer")
+    question: str | None
+    asked_at: datetime | None
+
+
+class ReportAnswers(Exact):
+    total: int
+    stances: dict[str, int] = Field(description="answered, partial, could_not, none")
+    could_not: list[ReportUnanswered]
+    line: str
+
+
+class ReportBucket(Exact):
+    low: float
+    high: float
+    count: int
+    mean_predicted: float
+    observed: float
+
+
+class ReportCalibration(Exact):
+    predictions: int = Field(description="checks that carry the mastery predicted before them")
+    without_prediction: int
+    calibrated: bool = Field(description="at least five predictions: says nothing about quality")
+    ece: float | None = Field(description="expected calibration error; null without predictions")
+    limit: str | None
+    buckets: list[ReportBucket]
+
+
+class ReportChanged(Exact):
+    episode_id: str
+    result: str
+    checked_at: datetime
+    summary: str
+    detail: str
+
+
+class ReportVerification(Exact):
+    verified: int
+    results: dict[str, int] = Field(
+        description="holds, changed_replaced, changed_removed, unverifiable"
+    )
+    citing_a_file: int
+    citing_unverified: int
+    last_checked_at: datetime | None
+    changed: list[ReportChanged]
+    lines: list[str]
+
+
+class ReportSubject(Exact):
+    concepts: int
+    readiness: float = Field(description="about the material, not the student")
+    percent: int
+    about: str
+    bands: dict[str, int] = Field(description="concepts per readiness band")
+    teaching_order: list[list[str]] = Field(description="layers of names, prerequisites first")
+    line: str
+
+
+class ReportResponse(Exact):
+    pair: ReportPair
+    generated_at: datetime
+    episodes: ReportEpisodes
+    beliefs: list[BeliefResponse]
+    history: ReportHistory | None
+    checks: ReportChecks
+    answers: ReportAnswers
+    calibration: ReportCalibration
+    verification: ReportVerification
+    subject: ReportSubject

@@ -23,13 +23,14 @@ from typing import Annotated, Any
 
 from aws_lambda_powertools.event_handler import APIGatewayRestResolver, Response, content_types
 from aws_lambda_powertools.event_handler.openapi.exceptions import RequestValidationError
-from aws_lambda_powertools.event_handler.openapi.params import Header
+from aws_lambda_powertools.event_handler.openapi.params import Header, Query
 
 from tutor_memory.api.models import (
     BeliefResponse,
     ChainResponse,
     EpisodeRequest,
     EpisodeResponse,
+    ReportResponse,
     SourceResponse,
     StanceRequest,
     StanceResponse,
@@ -37,6 +38,7 @@ from tutor_memory.api.models import (
     TurnResponse,
 )
 from tutor_memory.bootstrap import App
+from tutor_memory.domain import constants as C
 from tutor_memory.domain.beliefs import Belief
 from tutor_memory.domain.episodes import (
     CheckEvidence,
@@ -53,9 +55,18 @@ from tutor_memory.domain.errors import (
     ValidationError,
 )
 from tutor_memory.ports import AppendResult
+from tutor_memory.reports import Reports, report_json
 
 PAIR = "/pairs/<student_id>/<subject_id>"
 IdempotencyKey = Annotated[str | None, Header(alias="Idempotency-Key", max_length=128)]
+HistoryOf = Annotated[
+    str | None,
+    Query(
+        min_length=1,
+        max_length=C.MAX_CONCEPT_CHARS,
+        description="a concept's name or key: add the history of the belief about it",
+    ),
+]
 
 
 def _error(status: int, message: str, fields: list[dict[str, Any]] | None = None) -> Response[Any]:
@@ -215,6 +226,12 @@ def build_resolver(get_app: Callable[[], App]) -> APIGatewayRestResolver:
         pair = known_pair(student_id, subject_id)
         cmap = get_app().maps.maps.load_map(pair)
         return {"edges": [list(e) for e in cmap.edges()], **cmap.to_dict()}
+
+    @resolver.get(f"{PAIR}/report")
+    def report(student_id: str, subject_id: str, history: HistoryOf = None) -> ReportResponse:
+        pair = known_pair(student_id, subject_id)
+        built = Reports.of(get_app()).report(pair, history=history)
+        return ReportResponse.model_validate(report_json(built))
 
     @resolver.get(f"{PAIR}/chain/verify")
     def verify_chain(student_id: str, subject_id: str) -> ChainResponse:

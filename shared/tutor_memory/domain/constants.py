@@ -103,3 +103,17 @@ DECAY_AFTER_DAYS: Final = 45  # article: a belief untouched this long decays
 DECAY_FACTOR: Final = 0.85  # article: by 15%
 CONSOLIDATION_HEADLINES: Final = 5  # article: the five most salient headlines of the day
 VERIFY_BATCH: Final = 50  # ours: citations verified per pair per night
+
+# --- The nightly loop: our own sizes (SPEC §10 gives none) -----------------------------------
+CONSOLIDATION_TOPICS: Final = 12  # ours: topics named in a day's consolidation, most touched first
+# ours: a day of one pair is read whole up to this many episodes (about 4,000 turns); beyond it
+# the consolidation covers the newest this many and says so.
+CONSOLIDATION_MAX_EPISODES: Final = 10_000
+WORKING_SET_RECENT: Final = 20  # ours: newest episode ids kept in the working set
+WORKING_SET_DAYS: Final = 7  # ours: day consolidations kept in the working set (a week)
+WORKING_SET_CHANGED: Final = 200  # ours: answers with a changed citation listed there, newest
+NIGHTLY_SCAN_PAGE: Final = 500  # ours: new episodes folded into the nightly tally per step
+# ours: the per-day activity index is spread over this many DynamoDB partitions, so that every
+# append of every pair on one day does not land on one key (the scheduler reads all of them).
+ACTIVITY_SHARDS: Final = 8
+ACTIVITY_TTL_DAYS: Final = 90  # ours: a missed night can be re-run for about a quarter

@@ -1,0 +1,57 @@
+"""SQS batches of pair-nights → each pair's nightly cycle (SPEC §10).
+
+Each record is one pair's night; a record that fails (a malformed body, a bad pair, a store
+error) is reported in ``batchItemFailures`` and only it returns to the queue — the others are
+done, and a night run again is a no-op anyway. After the queue's receive limit a poison message
+moves to the dead-letter queue.
+"""
+
+# No `from __future__ import annotations`: pydantic resolves these models' fields at once.
+
+from datetime import date
+from typing import Any
+
+from aws_lambda_powertools import Logger
+from aws_lambda_powertools.utilities.batch import (
+    BatchProcessor,
+    EventType,
+    process_partial_response,
+)
+from aws_lambda_powertools.utilities.batch.types import PartialItemFailureResponse
+from aws_lambda_powertools.utilities.parser.models import SqsRecordModel
+from aws_lambda_powertools.utilities.typing import LambdaContext
+from pydantic import BaseModel, Json
+
+from tutor_memory.bootstrap import lambda_app
+from tutor_memory.domain.episodes import Pair
+from tutor_memory.nightly_service import Nightly
+
+logger = Logger()
+
+
+class NightBody(BaseModel):
+    student_id: str
+    subject_id: str
+    day: date
+
+
+class NightRecord(SqsRecordModel):
+    body: Json[NightBody]
+
+
+processor = BatchProcessor(event_type=EventType.SQS, model=NightRecord)
+
+
+def record_handler(record: NightRecord) -> dict[str, Any]:
+    night = record.body
+    pair = Pair(night.student_id, night.subject_id)
+    report = Nightly.of(lambda_app()).run_pair(pair, night.day).to_dict()
+    logger.info("night", extra=report)
+    return report
+
+
+@logger.inject_lambda_context
+def handler(event: dict[str, Any], context: LambdaContext) -> PartialItemFailureResponse:
+    return process_partial_response(
+        event=event, record_handler=record_handler, processor=processor, context=context
+    )

