@@ -3,8 +3,9 @@
 A fresh store; the sample subject (a PDF and a Markdown file) read into the concept map; a
 sample history spanning July to November in five languages (repeated questions, checks right
 and wrong, a teaching message, an answer that narrates July, an empty October) replayed through
-the same use cases a chat uses; then the block for an ordinary question, a record question and
-an empty-month question; the hash chain verified, and a tampered copy caught.
+the same use cases a chat uses; the nightly loop for every past day; then the block for an
+ordinary question, a record question, a month with work and an empty month; the report; the
+hash chain verified, and a tampered copy caught.
 """
 
 from __future__ import annotations
@@ -12,14 +13,16 @@ from __future__ import annotations
 import shutil
 import sqlite3
 from collections.abc import Callable
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from importlib.resources import as_file, files
 from pathlib import Path
+from zoneinfo import ZoneInfo
 
 from tutor_memory.bootstrap import App, build_app
 from tutor_memory.domain.episodes import Pair
 from tutor_memory.ports import FixedClock
 from tutor_memory.replay import replay
+from tutor_memory.reports import Reports, render_text
 from tutor_memory.settings import Settings
 
 DEMO_PAIR = Pair("demo-student", "biology")
@@ -60,6 +63,12 @@ def run_demo(home: Path, out: Callable[[str], None] = print) -> int:
         f"(embedding {report.seconds.get('embed', 0):.1f} s of it)"
     )
     app = _app(store)
+    assert report.first_at is not None and report.last_at is not None
+    day, nights, consolidated = report.first_at.date(), 0, 0
+    while day <= report.last_at.date():  # the nightly loop, for each past day in order
+        consolidated += sum(1 for r in app.nightly.run(day).reports if r.consolidation_id)
+        day, nights = day + timedelta(days=1), nights + 1
+    out(f"   The nightly loop ran for {nights} nights; {consolidated} days were consolidated.")
     cmap = app.memory.store.load_map(DEMO_PAIR)  # type: ignore[attr-defined]
     out(
         f"   The map has {len(cmap.concepts)} concepts; the files explain "
@@ -72,8 +81,11 @@ def run_demo(home: Path, out: Callable[[str], None] = print) -> int:
         out(result.block)
         out(f"   ({result.tokens} tokens; {len(result.memory_ids)} memories shown)")
 
+    out("\n3. The report:")
+    out(render_text(Reports.of(app).report(DEMO_PAIR), ZoneInfo(app.settings.timezone)))
+
     chain = app.memory.verify_chain(DEMO_PAIR)
-    out(f"\n3. The hash chain: {chain}")
+    out(f"\n4. The hash chain: {chain}")
     app.memory.close()
 
     tampered = home / "demo-tampered"
