@@ -136,14 +136,19 @@ def test_replay_never_writes_into_an_existing_store(tmp_path: Path) -> None:
     assert (store / "memory.db").read_bytes() == b""
 
 
-def test_recall_from_the_command_line_gives_ids_refs_scores_pools_and_timings(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    history = write(tmp_path / "h.jsonl", GOOD)
+@pytest.fixture
+def replayed(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Path:
+    """The GOOD history, replayed into a store folder."""
     store = tmp_path / "replayed"
-    main(["replay", str(history), "--store", str(store)])
+    main(["replay", str(write(tmp_path / "h.jsonl", GOOD)), "--store", str(store)])
     capsys.readouterr()
-    args = ["recall", "--store", str(store), "--student", "s1", "--subject", "biology"]
+    return store
+
+
+def test_recall_from_the_command_line_gives_ids_refs_scores_pools_and_timings(
+    replayed: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    args = ["recall", "--store", str(replayed), "--student", "s1", "--subject", "biology"]
     assert (
         main([*args, "--at", "2026-11-30T09:00:00Z", "--json", "what did we cover in March?"]) == 0
     )
@@ -207,13 +212,9 @@ def test_a_file_line_must_name_a_readable_path(tmp_path: Path) -> None:
 
 
 def test_ask_prints_the_block_and_its_ids_as_json(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    replayed: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    history = write(tmp_path / "h.jsonl", GOOD)
-    store = tmp_path / "replayed"
-    main(["replay", str(history), "--store", str(store)])
-    capsys.readouterr()
-    args = ["ask", "--store", str(store), "--student", "s1", "--subject", "biology"]
+    args = ["ask", "--store", str(replayed), "--student", "s1", "--subject", "biology"]
     assert (
         main([*args, "--at", "2026-11-30T09:00:00Z", "--json", "what did we cover in March?"]) == 0
     )
