@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: setup demo test lint typecheck openapi clean
+.PHONY: setup demo test lint typecheck openapi bench bench-quality scenarios clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -27,6 +27,16 @@ typecheck: $(STAMP)
 
 test: lint typecheck
 	$(BIN)/pytest -p no:cacheprovider
+
+# Evidence (nothing here is asserted by the tests): results go to bench-results/.
+scenarios: $(STAMP)
+	$(BIN)/tutor-memory scenarios
+
+bench-quality: $(STAMP)
+	$(BIN)/tutor-memory bench-quality --out bench-results
+
+bench: $(STAMP)
+	$(BIN)/tutor-memory bench --out bench-results
 
 openapi: $(STAMP)
 	$(BIN)/tutor-memory openapi > infra/openapi.json

