@@ -191,11 +191,13 @@ class TutorMemory:
         at: datetime | None = None,
         limit: int = C.RECALL_LIMIT,
         exclude_narrations: bool = False,
+        also_concepts: Sequence[str] = (),
     ) -> RecallResult:
         """Widen (four pools over the whole history, or inside a named time), then cut.
 
         The question is embedded once; that one vector serves the semantic pool (and, with the
         map, concept routing). Episodes after ``at`` are not known yet and never recalled.
+        ``also_concepts`` widens the concept pool (a record question passes its beliefs').
         """
         now = at or self.clock.now()
         timings: dict[str, float] = {}
@@ -226,6 +228,9 @@ class TutorMemory:
         pool.add_recent(recent)
         sizes = {"recent": len(recent), "lexical": 0, "semantic": 0, "concept": 0}
         keys = route_concepts(text, self.store.concept_names(pair)) if text else []
+        # A record question also reaches every episode on the concepts the beliefs are about
+        # (their checks above all), over the whole history.
+        keys = sorted({*keys, *also_concepts})
         topical = bool(terms) or bool(keys)
         if text:
             touching = self.store.touching(pair, keys, scope)

@@ -93,8 +93,14 @@ class Turns:
     def _build(self, pair: Pair, question: str | None, now: datetime, budget: int) -> TurnResult:
         tick = time.perf_counter()
         record = is_record_question(question)
-        recall = self.memory.recall(pair, question, at=now, exclude_narrations=record)
         beliefs = self.beliefs.beliefs(pair)
+        recall = self.memory.recall(
+            pair,
+            question,
+            at=now,
+            exclude_narrations=record,
+            also_concepts=[b.concept_key for b in beliefs] if record else (),
+        )
         section = render_map_section(self.maps.load_map(pair), budget)
         head = self.memory.store.head(pair)
         checks = int(head.counts.get(Kind.CHECK.value, 0)) if head else 0
