@@ -192,12 +192,14 @@ class TutorMemory:
         limit: int = C.RECALL_LIMIT,
         exclude_narrations: bool = False,
         also_concepts: Sequence[str] = (),
+        record: bool = False,
     ) -> RecallResult:
         """Widen (four pools over the whole history, or inside a named time), then cut.
 
         The question is embedded once; that one vector serves the semantic pool (and, with the
         map, concept routing). Episodes after ``at`` are not known yet and never recalled.
-        ``also_concepts`` widens the concept pool (a record question passes its beliefs').
+        ``also_concepts`` widens the concept pool (a record question passes its beliefs'), and
+        ``record`` keeps the conversation that matches nothing (ranked lower, not dropped).
         """
         now = at or self.clock.now()
         timings: dict[str, float] = {}
@@ -265,7 +267,8 @@ class TutorMemory:
             now=now,
             has_question=bool(text) and (window is None or topical),
             limit=limit,
-            exclude_narrations=exclude_narrations or window is not None,
+            exclude_narrations=exclude_narrations or record or window is not None,
+            gate=not record,
         )
         timings["rank"], _ = _lap(tick)
         return RecallResult(

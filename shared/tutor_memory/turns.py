@@ -98,7 +98,7 @@ class Turns:
             pair,
             question,
             at=now,
-            exclude_narrations=record,
+            record=record,
             also_concepts=[b.concept_key for b in beliefs] if record else (),
         )
         section = render_map_section(self.maps.load_map(pair), budget)

@@ -143,3 +143,15 @@ def test_semantic_relevance_is_relative_to_this_questions_neighbours() -> None:
     pool.add_semantic([(best, 0.86), (middle, 0.84), (worst, 0.82)])
     relevance = {c.episode.seq: c.relevance for c in pool.values()}
     assert relevance == pytest.approx({1: 1.0, 2: 0.5, 3: 0.0})
+
+
+def test_without_the_gate_what_matches_nothing_is_kept_but_ranked_lower() -> None:
+    """A record question: the conversation is the record too."""
+    check, chat = ep(1, "Check on osmosis", days_ago=30), ep(2, "Hello again!", days_ago=1)
+    pool = Candidates()
+    pool.add_recent([chat, check])
+    pool.add_concept([check])
+    gated, _ = rank(pool.values(), now=NOW, has_question=True, limit=10)
+    assert [i.episode.seq for i in gated] == [1]
+    kept, mode = rank(pool.values(), now=NOW, has_question=True, limit=10, gate=False)
+    assert mode is Mode.RELEVANT and [i.episode.seq for i in kept] == [1, 2]

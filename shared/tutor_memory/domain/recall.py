@@ -160,10 +160,12 @@ def rank(
     has_question: bool,
     limit: int,
     exclude_narrations: bool = False,
+    gate: bool = True,
 ) -> tuple[list[RecalledItem], Mode]:
     """Gate, score, collapse and order the candidates; at most ``limit`` items, best first.
 
     Ties break deterministically: score, then the newer time, then the higher sequence.
+    ``gate=False`` (a record question) keeps the candidates that match nothing, ranked lower.
     """
     pool = [c for c in candidates if not (exclude_narrations and is_narration(c.episode))]
     if not has_question:
@@ -171,7 +173,9 @@ def rank(
         kept = pool
     elif any(c.matches for c in pool):
         mode = Mode.RELEVANT
-        kept = [c for c in pool if c.matches]
+        # A record question keeps the conversation too (the conversation is the record): no
+        # gate, the matching candidates simply score higher.
+        kept = [c for c in pool if c.matches] if gate else pool
     else:
         mode = Mode.NOTHING_MATCHED
         kept = pool
