@@ -191,15 +191,16 @@ class TutorMemory:
         at: datetime | None = None,
         limit: int = C.RECALL_LIMIT,
         exclude_narrations: bool = False,
-        also_concepts: Sequence[str] = (),
+        also_ids: Sequence[str] = (),
         record: bool = False,
     ) -> RecallResult:
         """Widen (four pools over the whole history, or inside a named time), then cut.
 
         The question is embedded once; that one vector serves the semantic pool (and, with the
         map, concept routing). Episodes after ``at`` are not known yet and never recalled.
-        ``also_concepts`` widens the concept pool (a record question passes its beliefs'), and
-        ``record`` keeps the conversation that matches nothing (ranked lower, not dropped).
+        ``also_ids`` adds episodes to the concept pool (a record question passes the checks
+        behind its beliefs), and ``record`` keeps the conversation that matches nothing
+        (ranked lower, not dropped).
         """
         now = at or self.clock.now()
         timings: dict[str, float] = {}
@@ -230,10 +231,13 @@ class TutorMemory:
         pool.add_recent(recent)
         sizes = {"recent": len(recent), "lexical": 0, "semantic": 0, "concept": 0}
         keys = route_concepts(text, self.store.concept_names(pair)) if text else []
-        # A record question also reaches every episode on the concepts the beliefs are about
-        # (their checks above all), over the whole history.
-        keys = sorted({*keys, *also_concepts})
         topical = bool(terms) or bool(keys)
+        if also_ids:
+            # A record question also reaches the checks behind the current beliefs, from the
+            # whole history (bounded: a belief keeps its newest evidence ids).
+            behind = [e for e in self.store.get_many(pair, list(also_ids)) if e.at in scope]
+            pool.add_concept(behind)
+            sizes["beliefs' evidence"] = len(behind)
         if text:
             touching = self.store.touching(pair, keys, scope)
             pool.add_concept(touching)

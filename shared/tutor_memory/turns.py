@@ -99,7 +99,7 @@ class Turns:
             question,
             at=now,
             record=record,
-            also_concepts=[b.concept_key for b in beliefs] if record else (),
+            also_ids=[i for b in beliefs for i in b.evidence_ids] if record else (),
         )
         section = render_map_section(self.maps.load_map(pair), budget)
         head = self.memory.store.head(pair)

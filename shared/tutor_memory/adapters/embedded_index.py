@@ -45,6 +45,7 @@ CREATE TABLE IF NOT EXISTS docs (
     at TEXT NOT NULL,
     vector BLOB,
     length INTEGER NOT NULL DEFAULT 0,
+    fts_rowid INTEGER,  -- the document's row in doc_terms: replaced by rowid, never by a scan
     PRIMARY KEY (pair, episode_id)
 );
 CREATE VIRTUAL TABLE IF NOT EXISTS doc_terms USING fts5(
@@ -115,6 +116,9 @@ class EmbeddedIndex:
             if self.path != ":memory:":
                 self._conn.execute("PRAGMA journal_mode = WAL")
             self._conn.executescript(_SCHEMA)
+            columns = {r[1] for r in self._conn.execute("PRAGMA table_info(docs)")}
+            if "fts_rowid" not in columns:  # a file written before the column existed
+                self._conn.execute("ALTER TABLE docs ADD COLUMN fts_rowid INTEGER")
 
     def close(self) -> None:
         self._conn.close()
@@ -138,8 +142,13 @@ class EmbeddedIndex:
             self._conn.execute("BEGIN IMMEDIATE")
             try:
                 for doc, key, blob in rows:
+                    self._replace_terms(key, doc.episode_id)
+                    fts_rowid = self._conn.execute(
+                        "INSERT INTO doc_terms (terms, pair, episode_id) VALUES (?, ?, ?)",
+                        (doc.terms, key, doc.episode_id),
+                    ).lastrowid
                     self._conn.execute(
-                        "INSERT OR REPLACE INTO docs VALUES (?, ?, ?, ?, ?, ?, ?)",
+                        "INSERT OR REPLACE INTO docs VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                         (
                             key,
                             doc.episode_id,
@@ -148,15 +157,8 @@ class EmbeddedIndex:
                             format_time(doc.at),
                             blob,
                             len(doc.terms.split()),
+                            fts_rowid,
                         ),
-                    )
-                    self._conn.execute(
-                        "DELETE FROM doc_terms WHERE pair = ? AND episode_id = ?",
-                        (key, doc.episode_id),
-                    )
-                    self._conn.execute(
-                        "INSERT INTO doc_terms (terms, pair, episode_id) VALUES (?, ?, ?)",
-                        (doc.terms, key, doc.episode_id),
                     )
             except BaseException:
                 self._conn.execute("ROLLBACK")
@@ -164,6 +166,21 @@ class EmbeddedIndex:
             self._conn.execute("COMMIT")
             for _doc, key, _blob in rows:
                 self._cache.pop(key, None)
+
+    def _replace_terms(self, key: str, episode_id: str) -> None:
+        """Drop a re-indexed episode's old terms: by rowid (a primary-key lookup), or for a row
+        written before rowids were kept, by its columns (a scan)."""
+        row = self._conn.execute(
+            "SELECT fts_rowid FROM docs WHERE pair = ? AND episode_id = ?", (key, episode_id)
+        ).fetchone()
+        if row is None:
+            return
+        if row[0] is not None:
+            self._conn.execute("DELETE FROM doc_terms WHERE rowid = ?", (row[0],))
+        else:
+            self._conn.execute(
+                "DELETE FROM doc_terms WHERE pair = ? AND episode_id = ?", (key, episode_id)
+            )
 
     def search(
         self,
