@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from aws_lambda_powertools import Logger
+from aws_lambda_powertools import Logger, Metrics
 from aws_lambda_powertools.logging import correlation_paths
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
@@ -12,9 +12,12 @@ from tutor_memory.api.routes import build_resolver
 from tutor_memory.bootstrap import lambda_app
 
 logger = Logger()
-resolver = build_resolver(lambda_app)  # routes only: the App is built on the first request
+metrics = Metrics()  # namespace and service from POWERTOOLS_* (template Globals)
+# Routes only: the App is built on the first request.
+resolver = build_resolver(lambda_app, metrics=metrics, logger=logger)
 
 
+@metrics.log_metrics
 @logger.inject_lambda_context(correlation_id_path=correlation_paths.API_GATEWAY_REST)
 def handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
     return resolver.resolve(event, context)

@@ -54,6 +54,7 @@ def cloud(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[DynamoSto
         "TUTOR_MEMORY_EMBEDDER": "none",
         "TUTOR_MEMORY_INDEX_PATH": str(tmp_path / "index.db"),
         "POWERTOOLS_SERVICE_NAME": "tutor-memory",
+        "POWERTOOLS_METRICS_NAMESPACE": "TutorMemoryTest",
     }.items():
         monkeypatch.setenv(name, value)
     lambda_app.cache_clear()

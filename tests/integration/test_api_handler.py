@@ -165,3 +165,18 @@ def test_bad_ids_and_values_elsewhere_are_4xx(api: Api, cloud: DynamoStore) -> N
     assert status == 404
     status, body = api("POST", "/pairs/bad id/biology/episodes", {"kind": "question", "text": "x"})
     assert status == 422 and "student_id" in body["error"]
+
+
+def test_a_turn_emits_its_latency_drop_and_pool_metrics(
+    api: Api, cloud: DynamoStore, capsys: pytest.CaptureFixture[str]
+) -> None:
+    api("POST", f"{BASE}/episodes", {"kind": "question", "text": "What is osmosis?"})
+    capsys.readouterr()
+    status, _ = api("POST", f"{BASE}/turn", {"question": "What is osmosis?"})
+    assert status == 200
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines() if line.strip()]
+    emf = [line for line in lines if "_aws" in line]
+    assert emf, "no embedded-metrics record was printed"
+    names = {m["Name"] for m in emf[-1]["_aws"]["CloudWatchMetrics"][0]["Metrics"]}
+    assert {"TurnLatency", "DroppedBlocks", "RecallPoolRecent", "RecallPoolLexical"} <= names
+    assert emf[-1]["DroppedBlocks"] == 0.0 or emf[-1]["DroppedBlocks"] == [0.0]

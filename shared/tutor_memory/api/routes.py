@@ -21,9 +21,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Annotated, Any
 
+from aws_lambda_powertools import Logger, Metrics
 from aws_lambda_powertools.event_handler import APIGatewayRestResolver, Response, content_types
 from aws_lambda_powertools.event_handler.openapi.exceptions import RequestValidationError
 from aws_lambda_powertools.event_handler.openapi.params import Header, Query
+from aws_lambda_powertools.metrics import MetricUnit
 
 from tutor_memory.api.models import (
     BeliefResponse,
@@ -56,6 +58,7 @@ from tutor_memory.domain.errors import (
 )
 from tutor_memory.ports import AppendResult
 from tutor_memory.reports import Reports, report_json
+from tutor_memory.turns import TurnResult
 
 PAIR = "/pairs/<student_id>/<subject_id>"
 IdempotencyKey = Annotated[str | None, Header(alias="Idempotency-Key", max_length=128)]
@@ -141,14 +144,31 @@ def _episode(result: AppendResult, **extra: str | None) -> EpisodeResponse:
     )
 
 
-def build_resolver(get_app: Callable[[], App]) -> APIGatewayRestResolver:
-    """The routes, bound to an App that is built on first use (never at import)."""
+def record_turn_metrics(metrics: Metrics, result: TurnResult) -> None:
+    """Turn latency, dropped blocks and recall pool sizes (CloudWatch embedded metrics)."""
+    total = result.timings_ms.get("total", result.timings_ms.get("waited", 0.0))
+    metrics.add_metric(name="TurnLatency", unit=MetricUnit.Milliseconds, value=total)
+    metrics.add_metric(name="DroppedBlocks", unit=MetricUnit.Count, value=int(result.dropped))
+    if result.recall is not None:
+        for pool, size in sorted(result.recall.pool_sizes.items()):
+            name = "RecallPool" + "".join(w.title() for w in pool.replace("'", "").split())
+            metrics.add_metric(name=name, unit=MetricUnit.Count, value=size)
+
+
+def build_resolver(
+    get_app: Callable[[], App], *, metrics: Metrics | None = None, logger: Logger | None = None
+) -> APIGatewayRestResolver:
+    """The routes, bound to an App that is built on first use (never at import). With a
+    Powertools ``metrics`` and ``logger`` (the Lambda's), a turn records its metrics and every
+    log line carries the pair."""
     resolver = APIGatewayRestResolver(enable_validation=True)
     for exc_type, handler in ERROR_HANDLERS:
         resolver.exception_handler(exc_type)(handler)
 
     def known_pair(student_id: str, subject_id: str) -> Pair:
         pair = Pair(student_id, subject_id)
+        if logger is not None:
+            logger.append_keys(pair=str(pair))
         if get_app().memory.store.head(pair) is None:
             raise NotFoundError(
                 f"no record of {pair}: record an episode or upload a file for it first"
@@ -163,6 +183,8 @@ def build_resolver(get_app: Callable[[], App]) -> APIGatewayRestResolver:
             at=body.at,
             budget_tokens=body.budget_tokens,
         )
+        if metrics is not None:
+            record_turn_metrics(metrics, result)
         return TurnResponse(
             block=result.block,
             memory_ids=list(result.memory_ids),
