@@ -4,17 +4,14 @@ pre-registered and graded against the pair's own stored data."""
 from __future__ import annotations
 
 from collections import Counter
-from datetime import UTC, datetime, timedelta
 from itertools import pairwise
 from pathlib import Path
 
 import pytest
 
-from tutor_memory.adapters.embedded_index import EmbeddedIndex
 from tutor_memory.adapters.file_readers import read_file
 from tutor_memory.adapters.offline_extractor import OfflineExtractor
 from tutor_memory.bench.builder import open_app, write_history
-from tutor_memory.bench.fastindex import FastAddIndex
 from tutor_memory.bench.generator import NOW, YEAR, PairHistory, generate, long_history
 from tutor_memory.bench.questions import (
     CATEGORIES,
@@ -25,9 +22,7 @@ from tutor_memory.bench.questions import (
 from tutor_memory.bench.subjects import CHEMISTRY, PHYSICS, SUBJECTS
 from tutor_memory.bootstrap import App
 from tutor_memory.domain.concepts import concept_key
-from tutor_memory.domain.episodes import Pair
 from tutor_memory.domain.teaching import detect_teaching
-from tutor_memory.ports import IndexedEpisode
 
 
 @pytest.fixture(scope="module")
@@ -164,21 +159,3 @@ def test_the_question_set_reads_back_exactly_as_it_was_registered(
     sha = write_questions(tmp_path / "questions.json", questions, {"seed": 5})
     loaded, read_sha = load_questions(tmp_path / "questions.json")
     assert loaded == questions and read_sha == sha
-
-
-def test_the_fast_index_finds_exactly_what_the_adapter_finds(tmp_path: Path) -> None:
-    t0 = datetime(2026, 1, 5, tzinfo=UTC)
-    pair = Pair("s1", "chemistry")
-    words = ["atom proton", "atom electron ion", "ion bond", "covalent bond atom", "proton"]
-    docs = [
-        IndexedEpisode(pair, f"e{i}", i, "question", t0 + timedelta(days=i), words[i % 5],
-                       [float(i % 3 == 0), float(i % 3 == 1), float(i % 3 == 2)])
-        for i in range(1, 41)
-    ]  # fmt: skip
-    plain, fast = EmbeddedIndex(tmp_path / "a.db"), FastAddIndex(tmp_path / "b.db")
-    for index in (plain, fast):
-        index.add(docs[:30])
-        index.add(docs[25:])  # five documents again: re-indexed, never duplicated
-    for terms, vector in ((["atom"], [1.0, 0.0, 0.0]), (["bond", "ion"], [0.0, 0.6, 0.8])):
-        asked = {"terms": terms, "vector": vector, "lexical_limit": 50, "k": 10}
-        assert plain.search(pair, **asked) == fast.search(pair, **asked)

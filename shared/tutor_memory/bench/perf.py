@@ -35,7 +35,6 @@ from tutor_memory.adapters.embedded_index import EmbeddedIndex
 from tutor_memory.bench import phrasing as P
 from tutor_memory.bench.builder import open_app, write_events
 from tutor_memory.bench.embedding import CachedEmbedder
-from tutor_memory.bench.fastindex import FastAddIndex
 from tutor_memory.bench.generator import Event, long_history
 from tutor_memory.bench.subjects import CELLS, Subject
 from tutor_memory.bootstrap import App
@@ -84,7 +83,8 @@ def _size(
     app = open_app(folder, "local", NOW)
     cache = app.memory.embedder
     assert isinstance(cache, CachedEmbedder)
-    index = _fast_index(app)
+    index = app.memory.index  # the adapter itself: it replaces terms by rowid, fast at 100k
+    assert isinstance(index, EmbeddedIndex)
     events = _with_files(CELLS, long_history(config.seed, size, CELLS))
     texts = list(dict.fromkeys(e.text for e in events if e.text))
     cache.warm(passages=texts)
@@ -118,16 +118,6 @@ def _size(
     }
     app.memory.close()
     return result
-
-
-def _fast_index(app: App) -> FastAddIndex:
-    """Swap the app's embedded index for the same file behind ``FastAddIndex`` (see there)."""
-    old = app.memory.index
-    assert isinstance(old, EmbeddedIndex)
-    old.close()
-    index = FastAddIndex(old.path, dimension=old.dimension)
-    app.memory.index = index
-    return index
 
 
 def adapter_indexing_rate(index: EmbeddedIndex, n: int = PROBE_DOCS) -> float:
