@@ -13,16 +13,14 @@ the problem (rule 3); throttling and timeouts are retried by botocore first.
 from __future__ import annotations
 
 import json
-import threading
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Final, Protocol, cast
 
-import boto3
 import numpy as np
-from botocore.config import Config
 from botocore.exceptions import BotoCoreError, ClientError
 
+from tutor_memory.adapters.bedrock_client import LazyBedrockClient
 from tutor_memory.adapters.bedrock_errors import BedrockErrors
 from tutor_memory.adapters.embedder_profiles import (
     TITAN_V2_MODEL_ID,
@@ -91,13 +89,13 @@ class BedrockEmbedder:
         self.region = region
         self.model_id = model_id
         self.max_concurrency = max_concurrency
-        self._config = Config(
-            retries={"mode": "standard", "max_attempts": max_attempts},
-            connect_timeout=connect_timeout_s,
-            read_timeout=read_timeout_s,
+        self._runtime = LazyBedrockClient(
+            region,
+            client,
+            max_attempts=max_attempts,
+            connect_timeout_s=connect_timeout_s,
+            read_timeout_s=read_timeout_s,
         )
-        self._client: _BedrockRuntime | None = cast(_BedrockRuntime | None, client)
-        self._client_lock = threading.Lock()
 
     @property
     def profile(self) -> EmbedderProfile:
@@ -118,14 +116,7 @@ class BedrockEmbedder:
     # --- internals ----------------------------------------------------------------------------
 
     def _client_or_build(self) -> _BedrockRuntime:
-        if self._client is None:
-            with self._client_lock:
-                if self._client is None:
-                    client = boto3.client(
-                        "bedrock-runtime", region_name=self.region, config=self._config
-                    )
-                    self._client = cast(_BedrockRuntime, client)
-        return self._client
+        return cast(_BedrockRuntime, self._runtime.get())
 
     def _embed_all(self, texts: Sequence[str], on_progress: ProgressCallback | None) -> Vectors:
         if isinstance(texts, str):  # a bare string would be embedded one character at a time

@@ -25,15 +25,13 @@ from __future__ import annotations
 
 import json
 import logging
-import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Final, Protocol, cast
 
-import boto3
-from botocore.config import Config
 from botocore.exceptions import BotoCoreError, ClientError
 
+from tutor_memory.adapters.bedrock_client import LazyBedrockClient
 from tutor_memory.adapters.bedrock_errors import BedrockErrors
 from tutor_memory.domain import constants as C
 from tutor_memory.domain.conceptmap import ConceptDraft
@@ -199,13 +197,13 @@ class BedrockExtractor:
         self.max_concepts = max_concepts
         self.max_input_chars = max_input_chars
         self.max_output_tokens = max_output_tokens
-        self._config = Config(
-            retries={"mode": "standard", "max_attempts": max_attempts},
-            connect_timeout=connect_timeout_s,
-            read_timeout=read_timeout_s,
+        self._runtime = LazyBedrockClient(
+            region,
+            client,
+            max_attempts=max_attempts,
+            connect_timeout_s=connect_timeout_s,
+            read_timeout_s=read_timeout_s,
         )
-        self._client: _BedrockRuntime | None = cast(_BedrockRuntime | None, client)
-        self._client_lock = threading.Lock()
 
     # --- the port ------------------------------------------------------------------------------
 
@@ -311,14 +309,7 @@ class BedrockExtractor:
             raise _ERRORS.translate(exc, model=self.model_id, region=self.region) from exc
 
     def _client_or_build(self) -> _BedrockRuntime:
-        if self._client is None:
-            with self._client_lock:
-                if self._client is None:
-                    client = boto3.client(
-                        "bedrock-runtime", region_name=self.region, config=self._config
-                    )
-                    self._client = cast(_BedrockRuntime, client)
-        return self._client
+        return cast(_BedrockRuntime, self._runtime.get())
 
     # --- the answer ----------------------------------------------------------------------------
 
