@@ -257,6 +257,9 @@ def empty_window_line(window: TimeWindow | None) -> str:
     label = window.label.strip() if window is not None else ""
     if not label:
         period = "IN THE PERIOD ASKED ABOUT"
+    elif window is not None and window.bound:
+        head, _, rest = label.partition(" ")  # "since March 2026" → "SINCE March 2026"
+        period = f"{head.upper()} {rest}"
     elif label[0].isupper() or label[0].isdigit():
         period = f"IN {label}"  # a month: "July 2026"
     else:

@@ -14,6 +14,9 @@ class TimeWindow:
     end: datetime
     label: str = ""
     phrase: tuple[str, ...] = ()  # the folded words of the question that named this time
+    # "since", "after", "before" or "until" when the question named an open interval ("since
+    # March 2026"); the label then starts with that word.
+    bound: str = ""
 
     def __contains__(self, at: object) -> bool:
         return isinstance(at, datetime) and self.start <= at < self.end

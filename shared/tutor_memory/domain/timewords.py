@@ -24,10 +24,11 @@ Decisions:
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from datetime import UTC, date, datetime, time, timedelta, tzinfo
+from datetime import UTC, date, datetime, time, tzinfo
 from functools import cache
-from typing import Final, Literal
+from typing import Final, Literal, cast
 
 from tutor_memory.domain import wordlists
 from tutor_memory.domain.errors import ValidationError
@@ -36,8 +37,6 @@ from tutor_memory.domain.timewindow import TimeWindow
 
 __all__ = ["find_window"]
 
-# Not ".": abbreviations carry one ("ene. 2024", "Dec. 5"). Urdu ends sentences with "۔".
-_SENTENCE_END = re.compile(r"[!?;\n\u06d4\u061f\u061b]")
 _DAY = re.compile(r"(\d{1,2})(?:st|nd|rd|th|o|a|ro|er)?")
 _YEAR = re.compile(r"(?:19|20|21)\d\d")
 
@@ -147,12 +146,19 @@ def _day_next_to(words: list[str], i: int, j: int) -> bool:
     return j < len(words) and _is_day(words[j])
 
 
+Bound = Literal["", "since", "after", "before", "until"]
+
+
 @dataclass(frozen=True)
 class _Found:
     kind: str  # a relative kind, or "month"
     year: int = 0
     month: int = 0
     words: tuple[str, ...] = ()  # the words that named it
+    bound: Bound = ""  # "since March": an open interval
+    lang: str = ""  # the language of a relative phrase ("minggu lalu": id); "" for a month
+    at: int = 0  # where it starts in its clause
+    size: int = 0  # how many words it spans there
 
 
 def _relative_at(words: list[str], i: int, lang: str) -> tuple[_Found | None, int]:
@@ -177,12 +183,17 @@ def _relative_at(words: list[str], i: int, lang: str) -> tuple[_Found | None, in
             after = words[i + 1] if i + 1 < len(words) else ""
             if before in _folded(wordlists.ARABIC_TODAY_BLOCKERS) or after.startswith("ال"):
                 return None, 1  # في اليوم: per day; اليوم الأول: the first day
-        return _Found(kind), size
+        return _Found(kind, lang=phrase_lang), size
     return None, 0
 
 
-def _month_at(words: list[str], i: int, lang: str, today: date) -> tuple[_Found | None, int]:
-    """A month name starting at ``i``: (the month it names or None, words consumed)."""
+def _month_at(
+    words: list[str], i: int, lang: str, today: date, cued: bool = False
+) -> tuple[_Found | None, int]:
+    """A month name starting at ``i``: (the month it names or None, words consumed).
+
+    ``cued``: a bound word stands before it ("by March"), which makes an ambiguous month word
+    a date like any other temporal cue."""
     table = _month_words()
     for size in (2, 1):
         key = tuple(words[i : i + size])
@@ -200,6 +211,7 @@ def _month_at(words: list[str], i: int, lang: str, today: date) -> tuple[_Found 
             return None, size
         if word.kind == "ambiguous" and not (
             numbered
+            or cued
             or before in _folded(wordlists.MONTH_CUES_BEFORE)
             or after in _folded(wordlists.MONTH_CUES_AFTER)
         ):
@@ -210,101 +222,438 @@ def _month_at(words: list[str], i: int, lang: str, today: date) -> tuple[_Found 
             last = before in _folded(wordlists.LAST_WORDS) or after in _folded(wordlists.LAST_WORDS)
             year = today.year
             if word.month > today.month or (last and word.month == today.month):
-                year -= 1
+                year -= 1  # may be 0 in year 1: _window clamps it
         return _Found("month", year, word.month), size
     return None, 0
 
 
-def _find(text: str, lang: str, today: date) -> _Found | None:
-    for sentence in _SENTENCE_END.split(fold(text)):
-        words = folded_tokens(sentence)
-        i = 0
-        while i < len(words):
-            skip = next((len(p) for p in _NOT_A_TIME if tuple(words[i : i + len(p)]) == p), 0)
-            if skip:
-                i += skip
+# --- the cue words -------------------------------------------------------------------------------
+
+Phrases = frozenset[tuple[str, ...]]
+
+
+@cache
+def _cues(lang: str, role: str) -> Phrases:
+    """``wordlists.TIME_QUESTION_CUES[lang][role]``, folded into word tuples."""
+    return frozenset(_phrase(p) for p in wordlists.TIME_QUESTION_CUES[lang][role])
+
+
+def _cues_in(langs: Sequence[str], role: str) -> Phrases:
+    """A role's cues in each of ``langs`` (the text's language and its time phrases'
+    languages: "Rangkum materi minggu lalu dong" is too short to be detected as Indonesian,
+    but "minggu lalu" is Indonesian)."""
+    return frozenset().union(*(_cues(lang, role) for lang in dict.fromkeys(langs)))
+
+
+@cache
+def _any_language(role: str) -> Phrases:
+    """A role's cues in every language: fragments ("kalau bulan lalu?") are too short for
+    language detection to be sure, and their words are function words of one language."""
+    return frozenset(p for lang in wordlists.TIME_QUESTION_CUES for p in _cues(lang, role))
+
+
+@cache
+def _bounds(lang: str, after: bool) -> dict[tuple[str, ...], Bound]:
+    table = wordlists.BOUND_PHRASES_AFTER if after else wordlists.BOUND_PHRASES_BEFORE
+    out: dict[tuple[str, ...], Bound] = {}
+    for bound, phrases in table.get(lang, {}).items():
+        for p in phrases:
+            out[_phrase(p)] = cast(Bound, bound)
+    return out
+
+
+@cache
+def _time_first_words() -> frozenset[str]:
+    """First words of every time phrase and month name (for Arabic proclitics, below)."""
+    return frozenset(k[0] for k in _relative_phrases()) | frozenset(k[0] for k in _month_words())
+
+
+def _match(words: Sequence[str], i: int, phrases: Phrases) -> int:
+    """The length of the longest phrase of ``phrases`` starting at ``i``, or 0."""
+    for size in (4, 3, 2, 1):
+        if i + size <= len(words) and tuple(words[i : i + size]) in phrases:
+            return size
+    return 0
+
+
+def _spans(words: Sequence[str], phrases: Phrases) -> list[tuple[int, int]]:
+    """Every place a phrase of ``phrases`` occurs, as [start, end) word spans."""
+    out = []
+    for i in range(len(words)):
+        size = _match(words, i, phrases)
+        if size:
+            out.append((i, i + size))
+    return out
+
+
+# --- sentences and clauses -----------------------------------------------------------------------
+
+# Words, and the punctuation that ends a sentence or a clause. A "." ends a sentence only before
+# a non-digit: abbreviations carry one ("ene. 2024", "Dec. 5"). Urdu ends sentences with "۔".
+_PIECES = re.compile(r"[^\W_]+|[?!;.\n\u06d4\u061f\u061b,\u060c:¿¡]")
+_QUESTION_MARKS = frozenset("?\u061f")
+_SENTENCE_MARKS = frozenset("?!;.\n\u06d4\u061f\u061b")
+_CLAUSE_MARKS = frozenset(",\u060c:")
+
+
+@dataclass
+class _Clause:
+    words: list[str]
+    opened_by_question_mark: bool = False  # Spanish "¿": the question starts here
+
+
+@dataclass
+class _Sentence:
+    clauses: list[_Clause]
+    question: bool  # ends in "?" or "؟"
+
+
+def _sentences(folded: str, lang: str) -> list[_Sentence]:
+    pieces = [m.group() for m in _PIECES.finditer(folded)]
+    breaks = _cues(lang, "clause_breaks")
+    sentences: list[_Sentence] = []
+    clauses: list[_Clause] = [_Clause([])]
+
+    def close(question: bool) -> None:
+        nonlocal clauses
+        kept = [c for c in clauses if c.words]
+        if kept:
+            sentences.append(_Sentence(kept, question))
+        clauses = [_Clause([])]
+
+    for n, piece in enumerate(pieces):
+        if piece == ".":
+            following = pieces[n + 1] if n + 1 < len(pieces) else ""
+            if not following.isdigit():
+                close(False)
+        elif piece in _SENTENCE_MARKS:
+            close(piece in _QUESTION_MARKS)
+        elif piece in _CLAUSE_MARKS:
+            clauses.append(_Clause([]))
+        elif piece in "¿¡":
+            clauses.append(_Clause([], opened_by_question_mark=piece == "¿"))
+        elif folded_tokens(piece):
+            clauses[-1].words.append(piece)
+    close(False)
+    # Subordinators start a new clause: "explain osmosis because I have a test today".
+    for sentence in sentences:
+        split: list[_Clause] = []
+        for clause in sentence.clauses:
+            current = _Clause([], clause.opened_by_question_mark)
+            for i, word in enumerate(clause.words):
+                if i and _match(clause.words, i, breaks) and current.words:
+                    split.append(current)
+                    current = _Clause([])
+                current.words.append(word)
+            split.append(current)
+        sentence.clauses = split
+    if lang == "ar":
+        # Arabic writes و/ف (and, so) onto the next word: "والشهر الماضي؟" (and last month?).
+        firsts = _time_first_words()
+        for sentence in sentences:
+            for clause in sentence.clauses:
+                clause.words = [
+                    w[1:] if w[:1] in "وف" and len(w) > 2 and w[1:] in firsts else w
+                    for w in clause.words
+                ]
+    return sentences
+
+
+# --- time phrases in a clause -------------------------------------------------------------------
+
+
+def _time_at(words: list[str], i: int, lang: str, today: date) -> tuple[_Found | None, int]:
+    """A time phrase (with its bound, if any) starting at ``i``: (found or None, words used)."""
+    skip = next((len(p) for p in _NOT_A_TIME if tuple(words[i : i + len(p)]) == p), 0)
+    if skip:
+        return None, skip
+    found, used = _relative_at(words, i, lang)
+    if found is None and not used:
+        found, used = _month_at(words, i, lang, today)
+    bound: Bound = ""
+    start = i
+    if found is None and not used:
+        for key, kind in sorted(_bounds(lang, after=False).items(), key=lambda kv: -len(kv[0])):
+            if tuple(words[i : i + len(key)]) != key:
                 continue
-            found, used = _relative_at(words, i, lang)
-            if found is None and not used:
-                found, used = _month_at(words, i, lang, today)
+            j = i + len(key)
+            found, used = _relative_at(words, j, lang) if j < len(words) else (None, 0)
+            if found is None and not used and j < len(words):
+                found, used = _month_at(words, j, lang, today, cued=True)
             if found is not None:
-                return replace(found, words=tuple(words[i : i + used]))
-            i += max(used, 1)
+                bound, used = kind, used + len(key)
+                break
+            found, used = None, 0
+    if found is None:
+        return None, used
+    if not bound:
+        for key, kind in sorted(_bounds(lang, after=True).items(), key=lambda kv: -len(kv[0])):
+            if tuple(words[i + used : i + used + len(key)]) == key:
+                bound, used = kind, used + len(key)
+                break
+    return replace(
+        found, words=tuple(words[start : i + used]), bound=bound, at=start, size=used
+    ), used
+
+
+def _times(words: list[str], lang: str, today: date) -> list[_Found]:
+    out = []
+    i = 0
+    while i < len(words):
+        found, used = _time_at(words, i, lang, today)
+        if found is not None:
+            out.append(found)
+        i += max(used, 1)
+    return out
+
+
+# --- the rule -----------------------------------------------------------------------------------
+
+
+def _is_fragment(words: list[str], times: list[_Found]) -> bool:
+    """Only time phrases and the small words of an elliptical follow-up ("and last month?")."""
+    if not times:
+        return False
+    covered = {k for t in times for k in range(t.at, t.at + t.size)}
+    small = _any_language("fillers") | _any_language("ellipsis")
+    i = 0
+    while i < len(words):
+        if i in covered:
+            i += 1
+            continue
+        size = _match(words, i, small)
+        if not size:
+            return False
+        i += size
+    return True
+
+
+def _kya_asks(words: list[str]) -> bool:
+    """Urdu کیا is a question word unless it stands where the verb "did" stands: last in its
+    clause, or before an auxiliary ("کام کیا تھا")."""
+    kya = _phrase("کیا")[0]
+    aux = _folded(wordlists.URDU_KYA_AUXILIARIES)
+    for i, word in enumerate(words):
+        if word == kya and i + 1 < len(words) and words[i + 1] not in aux:
+            return True
+    return False
+
+
+def _languages(lang: str, times: list[_Found]) -> tuple[str, ...]:
+    return (lang, *(t.lang for t in times if t.lang))
+
+
+def _asks(clause: _Clause, times: list[_Found], lang: str, last: bool, sentence: _Sentence) -> bool:
+    """Whether the clause asks: see the module docstring."""
+    words = clause.words
+    langs = _languages(lang, times)
+    if clause.opened_by_question_mark:
+        return True
+    if last and sentence.question and not any(c.opened_by_question_mark for c in sentence.clauses):
+        return True
+    if _spans(words, _cues_in(langs, "anywhere")):
+        return True
+    if "ur" in langs and _kya_asks(words):
+        return True
+    # The opener: the first word after fillers and any time phrase put in front.
+    starts = {t.at: t.size for t in times}
+    fillers = _cues_in(langs, "fillers")
+    i = 0
+    while i < len(words):
+        step = starts.get(i, 0) or _match(words, i, fillers)
+        if not step:
+            break
+        i += step
+    if _match(words, i, _cues_in(langs, "openers")):
+        return True
+    return sentence.question and bool(_match(words, i, _cues_in(langs, "weak_openers")))
+
+
+def _governing(clause: _Clause, times: list[_Found], lang: str) -> _Found | None:
+    """The time this asking clause asks about, or None if it asks about something else.
+
+    The clause must be about the lessons (a recall cue; a study cue unless it asks about a
+    topic) and not about a plan (a plan word without a past word). Of several times in it, the
+    one nearest a cue governs the question ("today I want to know what we covered in July").
+    """
+    words = clause.words
+    langs = _languages(lang, times)
+
+    def spans(role: str) -> list[tuple[int, int]]:
+        return _spans(words, _cues_in(langs, role))
+
+    if _is_fragment(words, times):
+        return times[0]
+    recall, study = spans("recall"), spans("study")
+    cues = recall + ([] if spans("topic") else study)
+    # A plan word inside an asking or recall phrase is not a plan ("saya mau tahu": I want to
+    # know).
+    taken = {k for s, e in recall + spans("anywhere") for k in range(s, e)}
+    plan = [(s, e) for s, e in spans("plan") if not taken & set(range(s, e))]
+    if not cues or (plan and not spans("past")):
+        return None
+
+    def distance(t: _Found) -> int:
+        end = t.at + t.size
+        return min(t.at - e if s < t.at else s - end for s, e in cues)
+
+    return min(times, key=lambda t: (max(distance(t), 0), t.at))
+
+
+def _find(text: str, lang: str, today: date) -> _Found | None:
+    sentences = _sentences(fold(text), lang)
+    every = [c for s in sentences for c in s.clauses]
+    alone = all(_is_fragment(c.words, _times(c.words, lang, today)) for c in every)
+    for sentence in sentences:
+        clauses = sentence.clauses
+        # A clause that is only a time joins its neighbour: "Yesterday, what did we do?",
+        # "what did we do, yesterday?".
+        merged: list[_Clause] = []
+        pending: list[str] = []
+        for n, clause in enumerate(clauses):
+            words = pending + clause.words
+            pending = []
+            if n + 1 < len(clauses) and _is_fragment(words, _times(words, lang, today)):
+                pending = words
+                continue
+            merged.append(_Clause(words, clause.opened_by_question_mark))
+        if pending:
+            merged.append(_Clause(pending))
+        if len(merged) > 1 and _is_fragment(
+            merged[-1].words, _times(merged[-1].words, lang, today)
+        ):
+            tail = merged.pop()
+            merged[-1] = _Clause(merged[-1].words + tail.words, merged[-1].opened_by_question_mark)
+        for n, clause in enumerate(merged):
+            times = _times(clause.words, lang, today)
+            if not times:
+                continue
+            # A message that is only a time ("July 2025", "¿Y anteayer?") asks about it.
+            if not (alone or _asks(clause, times, lang, n == len(merged) - 1, sentence)):
+                continue
+            found = _governing(clause, times, lang)
+            if found is not None:
+                return found
     return None
 
 
 # --- building the window -----------------------------------------------------------------------
 
-
-def _midnight(day: date, tz: tzinfo) -> datetime:
-    return datetime.combine(day, time(), tzinfo=tz).astimezone(UTC)
-
-
-def _first_of_next_month(day: date) -> date:
-    return date(day.year + day.month // 12, day.month % 12 + 1, 1)
+# Open intervals start here ("before March" = from the beginning of the record): the same
+# instant the service uses for "the whole history".
+_OPEN_START: Final = datetime(1970, 1, 1, tzinfo=UTC)
+_FIRST_DAY: Final = date.min.toordinal()
+_LAST_DAY: Final = date.max.toordinal()
 
 
-def _day_label(day: date) -> str:
+def _ordinal(year: int, month: int) -> int:
+    """The first day of a month as a proleptic ordinal, past the calendar's ends when the
+    month is (year 0 after "last July" asked in year 1; year 10000 after December 9999)."""
+    year, month = year + (month - 1) // 12, (month - 1) % 12 + 1
+    if year < date.min.year:
+        return _FIRST_DAY - 1
+    if year > date.max.year:
+        return _LAST_DAY + 1
+    return date(year, month, 1).toordinal()
+
+
+def _day(ordinal: int) -> date:
+    return date.fromordinal(min(max(ordinal, _FIRST_DAY), _LAST_DAY))
+
+
+def _midnight(ordinal: int, tz: tzinfo) -> datetime:
+    """Local midnight starting the day, in UTC; clamped to the ends of ``datetime``."""
+    lowest, highest = datetime.min.replace(tzinfo=UTC), datetime.max.replace(tzinfo=UTC)
+    if ordinal < _FIRST_DAY:
+        return lowest
+    if ordinal > _LAST_DAY:
+        return highest
+    try:
+        return datetime.combine(date.fromordinal(ordinal), time(), tzinfo=tz).astimezone(UTC)
+    except OverflowError:  # local midnight of 1 Jan year 1 east of UTC is in year 0
+        return lowest if ordinal - _FIRST_DAY < _LAST_DAY - ordinal else highest
+
+
+def _day_label(ordinal: int) -> str:
+    day = _day(ordinal)
     return f"{day.day} {_english_months()[1][day.month]} {day.year}"
 
 
-def _range_label(first: date, last: date) -> str:
+def _range_label(first_ordinal: int, last_ordinal: int) -> str:
     short = _english_months()[1]
+    first, last = _day(first_ordinal), _day(last_ordinal)
     if (first.year, first.month) == (last.year, last.month):
         return f"{first.day}–{last.day} {short[last.month]} {last.year}"
     if first.year == last.year:
         return f"{first.day} {short[first.month]} – {last.day} {short[last.month]} {last.year}"
-    return f"{_day_label(first)} – {_day_label(last)}"
+    return f"{_day_label(first_ordinal)} – {_day_label(last_ordinal)}"
 
 
-def _month_label(first: date) -> str:
+def _month_label(ordinal: int) -> str:
+    first = _day(ordinal)
     return f"{_english_months()[0][first.month]} {first.year}"
 
 
-def _window(found: _Found, today: date, tz: tzinfo) -> TimeWindow:
-    monday = today - timedelta(days=today.weekday())
-    month_start = today.replace(day=1)
-    start: date
-    end: date
+def _period(found: _Found, today: date) -> tuple[int, int, str]:
+    """[start, end) as day ordinals, and the label."""
+    day = today.toordinal()
+    monday = day - today.weekday()
+    month = _ordinal(today.year, today.month)
     match found.kind:
         case "today":
-            start, end = today, today + timedelta(days=1)
-            label = f"today ({_day_label(start)})"
+            return day, day + 1, f"today ({_day_label(day)})"
         case "yesterday":
-            start, end = today - timedelta(days=1), today
-            label = f"yesterday ({_day_label(start)})"
+            return day - 1, day, f"yesterday ({_day_label(day - 1)})"
         case "day_before_yesterday":
-            start, end = today - timedelta(days=2), today - timedelta(days=1)
-            label = f"the day before yesterday ({_day_label(start)})"
+            return day - 2, day - 1, f"the day before yesterday ({_day_label(day - 2)})"
         case "this_week":
-            start, end = monday, monday + timedelta(days=7)
-            label = f"this week ({_range_label(start, end - timedelta(days=1))})"
+            return monday, monday + 7, f"this week ({_range_label(monday, monday + 6)})"
         case "last_week":
-            start, end = monday - timedelta(days=7), monday
-            label = f"last week ({_range_label(start, end - timedelta(days=1))})"
+            start = monday - 7
+            return start, monday, f"last week ({_range_label(start, monday - 1)})"
         case "this_month":
-            start, end = month_start, _first_of_next_month(month_start)
-            label = f"this month ({_month_label(start)})"
+            return (
+                month,
+                _ordinal(today.year, today.month + 1),
+                f"this month ({_month_label(month)})",
+            )
         case "last_month":
-            start = (month_start - timedelta(days=1)).replace(day=1)
-            end = month_start
-            label = f"last month ({_month_label(start)})"
+            start = _ordinal(today.year, today.month - 1)
+            return start, month, f"last month ({_month_label(start)})"
         case _:
-            start = date(found.year, found.month, 1)
-            end = _first_of_next_month(start)
-            label = _month_label(start)
-    return TimeWindow(_midnight(start, tz), _midnight(end, tz), label, found.words)
+            start = _ordinal(found.year, found.month)
+            return start, _ordinal(found.year, found.month + 1), _month_label(start)
+
+
+def _window(found: _Found, today: date, tz: tzinfo) -> TimeWindow:
+    start, end, label = _period(found, today)
+    first, after = _midnight(start, tz), _midnight(end, tz)
+    match found.bound:
+        case "since":
+            first, after = first, max(_midnight(today.toordinal() + 1, tz), first)
+        case "after":
+            first, after = after, max(_midnight(today.toordinal() + 1, tz), after)
+        case "before":
+            first, after = min(_OPEN_START, first), first
+        case "until":
+            first = min(_OPEN_START, after)
+    if found.bound:
+        label = f"{found.bound} {label}"
+    return TimeWindow(first, after, label, found.words, found.bound)
 
 
 def find_window(text: str, now: datetime, tz: tzinfo) -> TimeWindow | None:
-    """The time window ``text`` names, in local calendar days of ``tz``, or None.
+    """The time window ``text`` asks about, in local calendar days of ``tz``, or None.
 
     ``now`` must be timezone-aware; "yesterday" is the day before ``now``'s local date in
     ``tz``. The window is half-open, in UTC, labelled in English ("July 2026",
-    "last week (23–29 Nov 2026)").
+    "last week (23–29 Nov 2026)", "since March 2026").
     """
     if now.tzinfo is None or now.utcoffset() is None:
         raise ValidationError("now", "must be timezone-aware")
-    today = now.astimezone(tz).date()
+    try:
+        today = now.astimezone(tz).date()
+    except OverflowError:  # the first or last hours of the calendar
+        today = now.date()
     found = _find(text, detect_language(text), today)
     return None if found is None else _window(found, today, tz)
