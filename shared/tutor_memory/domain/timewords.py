@@ -1,8 +1,39 @@
-"""Time windows named in a question: "what did we cover in July?", "¿qué vimos ayer?".
+"""Time windows a question asks about: "what did we cover in July?", "¿qué vimos ayer?".
 
 ``find_window`` reads month names (from Babel's CLDR data, in en, es, id, ur, ar and the
 Levantine/Iraqi Arabic calendar) and relative phrases (``wordlists.RELATIVE_PHRASES``) and
-returns the window the question names, or None. Deterministic: ``now`` is injected.
+returns the window the question asks about, or None. Deterministic: ``now`` is injected.
+
+**The rule: a time is a filter only where the question asks about it** (SPEC §3). A student
+who writes "I have a test on osmosis today, can you explain it again?" is not asking about
+today, and a window would hide every earlier osmosis lesson behind an empty "today". So a time
+phrase gives a window only when all three hold in its clause:
+
+1. The clause asks. Sentences end at . ! ? ; ؟ ۔ and new lines; clauses at , ، : and at
+   subordinators ("because", "pero", "karena", "کیونکہ", "لأن"). A clause asks when it opens
+   (after fillers and a time put in front) with a question word, an inverted auxiliary or a
+   request verb; when it is the last clause of a sentence ending in "?"/"؟" (for Spanish: the
+   clause "¿" opens); when it holds a recall request ("remind me", "no me acuerdo", "یاد
+   نہیں", "لا أتذكر"); in Urdu, when a question word stands anywhere in it (کیا only where
+   the verb "did" cannot stand). "Kemarin saya belajar osmosis, bisa jelaskan lagi?" asks in
+   its second clause only.
+2. The clause is about the lessons: it has a recall cue ("we" + a past study verb, a recall
+   request, a record noun: lesson, topics, mistakes), or a study verb unless it asks about a
+   topic ("explain the osmosis I studied yesterday" asks about osmosis).
+3. The clause is not about a plan: no future or modal word ("should", "vamos a", "akan", "گا",
+   "سوف"), unless a past word is there too ("what did we cover that will be on the test?").
+
+A clause that is only a time ("Yesterday, what did we do?") joins its neighbour, and a message
+that is only a time ("July 2025", "¿Y anteayer?", "اور پچھلے مہینے؟") asks about it. The cue
+words are data (``wordlists.TIME_QUESTION_CUES``), read in the text's language and in the
+language of its relative time phrases (short texts are hard to detect). With two times, the one
+in the first clause that passes governs; inside one clause, the one nearest a cue ("today I
+want to know what we covered in July": July), the first on a tie ("last week and in July").
+
+**Bounds** ("since March", "after", "before", "until", "by", "as of", and their equivalents;
+``wordlists.BOUND_PHRASES_*``) make open intervals: since → [start, end of today), after →
+[end, end of today), before → [start of the record, start), until/by/as of → [start of the
+record, end). The start of the record is 1970-01-01, as the service's whole-history window.
 
 Decisions:
 - Windows are whole local calendar days in the student's time zone, returned in UTC,
@@ -15,10 +46,11 @@ Decisions:
   "last July" asked in July means a year ago; "next May" is not a memory and gives no window.
 - A month with a year is that month, even in the future (the block then says it is empty).
 - A day number next to a month ("5 May") makes it a date but the window stays the month.
-- Ambiguous month words (English may/march, Arabic مارس, آب) count only with a cue; month
-  abbreviations count only next to a number (``wordlists`` explains each).
-- Urdu کل/پرسوں: the past reading unless the sentence has a future marker (``wordlists``).
-- The first time expression in the text wins.
+- Ambiguous month words (English may/march, Arabic مارس, آب) count only with a cue (a bound
+  word is one); month abbreviations count only next to a number (``wordlists`` explains each).
+- Urdu کل/پرسوں: the past reading unless the clause has a future marker (``wordlists``).
+- Day arithmetic is done on ordinals and clamped: near year 1 or 9999 a window is cut at the
+  calendar's end (``datetime.min``/``max`` in UTC), never an OverflowError.
 """
 
 from __future__ import annotations
@@ -128,10 +160,16 @@ def _is_year(token: str) -> bool:
 
 def _year_after(words: list[str], j: int) -> int | None:
     """A year in the few words after a month: "2025", "de 2025", "5, 2025", "5 de 2025"."""
+    found = _year_span(words, j)
+    return None if found is None else int(words[found - 1])
+
+
+def _year_span(words: list[str], j: int) -> int | None:
+    """Where the year after a month ends (exclusive), or None without one."""
     connectors = _folded(wordlists.YEAR_CONNECTORS)
     for k in range(j, min(j + 3, len(words))):
         if _is_year(words[k]):
-            return int(words[k])
+            return k + 1
         if not (_is_day(words[k]) or words[k] in connectors):
             return None
     return None
@@ -223,7 +261,9 @@ def _month_at(
             year = today.year
             if word.month > today.month or (last and word.month == today.month):
                 year -= 1  # may be 0 in year 1: _window clamps it
-        return _Found("month", year, word.month), size
+        # The phrase runs through its year ("julio de 2025"), so that a bound written after
+        # it is found ("مارچ 2026 سے").
+        return _Found("month", year, word.month), (_year_span(words, j) or j) - i
     return None, 0
 
 
@@ -329,7 +369,9 @@ def _sentences(folded: str, lang: str) -> list[_Sentence]:
         elif piece in _SENTENCE_MARKS:
             close(piece in _QUESTION_MARKS)
         elif piece in _CLAUSE_MARKS:
-            clauses.append(_Clause([]))
+            following = pieces[n + 1] if n + 1 < len(pieces) else ""
+            if not following.isdigit():  # "July, 2025", "May 5, 2025": one phrase
+                clauses.append(_Clause([]))
         elif piece in "¿¡":
             clauses.append(_Clause([], opened_by_question_mark=piece == "¿"))
         elif folded_tokens(piece):
@@ -416,9 +458,16 @@ def _is_fragment(words: list[str], times: list[_Found]) -> bool:
         return False
     covered = {k for t in times for k in range(t.at, t.at + t.size)}
     small = _any_language("fillers") | _any_language("ellipsis")
+    # Also the words around a month: "the 5th of May", "last November", "شهر مارس".
+    around = _folded(
+        wordlists.YEAR_CONNECTORS
+        | wordlists.MONTH_CUES_BEFORE
+        | wordlists.MONTH_CUES_AFTER
+        | wordlists.LAST_WORDS
+    )
     i = 0
     while i < len(words):
-        if i in covered:
+        if i in covered or _is_day(words[i]) or words[i] in around:
             i += 1
             continue
         size = _match(words, i, small)
@@ -486,9 +535,9 @@ def _governing(clause: _Clause, times: list[_Found], lang: str) -> _Found | None
         return times[0]
     recall, study = spans("recall"), spans("study")
     cues = recall + ([] if spans("topic") else study)
-    # A plan word inside an asking or recall phrase is not a plan ("saya mau tahu": I want to
+    # A plan word inside an asking phrase is not a plan ("saya mau tahu": I want to
     # know).
-    taken = {k for s, e in recall + spans("anywhere") for k in range(s, e)}
+    taken = {k for s, e in spans("anywhere") for k in range(s, e)}
     plan = [(s, e) for s, e in spans("plan") if not taken & set(range(s, e))]
     if not cues or (plan and not spans("past")):
         return None

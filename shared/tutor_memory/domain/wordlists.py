@@ -29,11 +29,6 @@ def _words(text: str) -> frozenset[str]:
     return frozenset(text.split())
 
 
-def _phrases(text: str) -> tuple[str, ...]:
-    """Phrases of one or more words, separated by ";", for compactness."""
-    return tuple(p.strip() for p in text.split(";") if p.strip())
-
-
 # --- Stopwords ---------------------------------------------------------------------------------
 
 STOPWORD_SOURCE: Final = "stopwordsiso (Stopwords ISO, MIT) for en/es/id/ar; ours for ur"
@@ -296,235 +291,6 @@ NEXT_WORDS: Final = _words("next próximo próxima depan mendatang اگلے اگ
 # Words allowed between a month and its year: "julio de 2025", "July of 2025", "Juli tahun
 # 2025", "يوليو عام 2025".
 YEAR_CONNECTORS: Final = _words("de del of tahun عام سنة سال")
-
-
-# --- Does a question ASK ABOUT a time? (SPEC §3; used by ``timewords``; all ours) -------------
-# A time phrase is a filter only in a clause that asks about the lessons ("what did we cover in
-# July?"), never in a statement or a story ("I have a test today, can you explain osmosis?").
-# ``timewords`` documents the rule; these are its cue words, per language, each entry one
-# phrase (whole folded words; a phrase of several words must match in order). Roles:
-# - fillers: skipped at a clause's start ("so", "hey", "pues", "kak", "اچھا", "يا").
-# - openers: open an asking clause: question words, an inverted auxiliary, a request verb.
-# - weak_openers: open an asking clause only in a sentence that ends in "?" (Arabic ما is
-#   also "not": "ما فهمت الدرس" is "I did not understand the lesson").
-# - anywhere: make a clause ask wherever they stand: Urdu's in-place question words, and
-#   recall requests ("remind me", "I forgot", "no me acuerdo", "یاد نہیں", "لا أتذكر").
-# - ellipsis: the words of an elliptical follow-up besides its time ("and last month?",
-#   "¿y el mes pasado?", "kalau bulan lalu?", "اور پچھلے مہینے؟", "والشهر الماضي؟").
-# - recall: the clause is about the shared record: "we" + a past study verb, a recall request,
-#   a record noun (lesson, topics, mistakes). Counts in any asking clause.
-# - study: a study verb in a past or tenseless form, any person ("studied", "aprendí",
-#   "pelajari", "پڑھا", "درست"). Counts unless the clause is a topic request.
-# - topic: a request about a subject ("explain", "what is"): "explain the osmosis I studied
-#   yesterday" asks about osmosis, so only a recall cue makes its time a filter.
-# - plan: future, modal or plan words ("will", "should", "can we", "vamos a", "akan", "گا",
-#   "سوف"): the clause is about what comes next, unless a past word is also there.
-# - past: past-tense words that outweigh a plan word ("what did we cover that will be on the
-#   test?", "کل ہم نے جو پڑھا تھا وہ امتحان میں آئے گا؟").
-# - clause_breaks: subordinators that start a new clause ("because", "pero", "karena",
-#   "کیونکہ", "لأن"): "explain osmosis because I have a test today".
-# Urdu's question word کیا is also the verb "did" ("میں نے کام کیا"): ``timewords`` reads it
-# as a question only where a verb cannot stand (see URDU_KYA_AUXILIARIES).
-TIME_QUESTION_CUES: Final[dict[str, dict[str, tuple[str, ...]]]] = {
-    "en": {
-        "fillers": _phrases(
-            "and; so; ok; okay; oh; um; hmm; hey; hi; hello; also; but; then; well; sorry; "
-            "please; sir; teacher; now; just; yeah; yes; right; btw; actually; wait"
-        ),
-        "openers": _phrases(
-            "what; whats; which; when; where; who; how; why; did; do; does; have; has; had; was; "
-            "were; is; are; am; can; could; would; will; should; shall; tell; remind; recap; "
-            "summarise; summarize; list; show; give; explain; describe; define; help; go over; "
-            "forgot; forget; don remember; do not remember; wonder; want to know; like to know"
-        ),
-        "weak_openers": _phrases(""),
-        "anywhere": _phrases("remind me; forgot what; don remember; do not remember"),
-        "ellipsis": _phrases(
-            "what about; how about; and; also; the; in; on; during; from; of; about; what; then"
-        ),
-        "recall": _phrases(
-            "did we; we did; have we; had we; we ve; we have; we had; we covered; we studied; we learned; we learnt; we talked; we discussed; we went; we read; we worked; we practised; we practiced; we revised; we reviewed; we looked; we were; we done; you taught; you told; you explained; you showed; taught me; remind; recap; summarise; summarize; summary; lesson; lessons; session; sessions; topics; wrong; mistake; mistakes; miss; missed; did I do; did I get; we stop; we stopped; left off; we leave off"
-        ),
-        "study": _phrases(
-            "study; studied; learn; learned; learnt; cover; covered; done; review; reviewed; "
-            "revise; revised; practise; practised; practiced; discuss; discussed; talk; talked; "
-            "go over; went over; gone over; go through; went through; work on; worked on"
-        ),
-        "topic": _phrases(
-            "explain; define; describe; help; what is; what are; what does; how does; how do; "
-            "meaning; mean"
-        ),
-        "plan": _phrases(
-            "will; gonna; going to; should; shall; must; need to; needs to; have to; has to; can "
-            "we; could we; let; lets; upcoming; due"
-        ),
-        "past": _phrases(
-            "did; was; were; had; have we; we ve; done; covered; studied; learned; learnt; went; "
-            "talked; discussed; reviewed; revised; practised; practiced; got; missed; taught; "
-            "told; explained"
-        ),
-        "clause_breaks": _phrases("because; cause; cuz; coz; but; so; although; though"),
-    },
-    "es": {
-        "fillers": _phrases(
-            "pues; oye; profe; profesor; profesora; bueno; entonces; ok; vale; hola; me; ya; "
-            "perdon; porfa; porfavor; por favor; tambien; pero"
-        ),
-        "openers": _phrases(
-            "que; cual; cuales; cuando; donde; quien; quienes; como; cuanto; cuantos; cuantas; por que; recuerdame; recuerdas; dime; resume; resumeme; cuentame; explica; explicame; ayudame; puedes; podrias; quiero saber; no me acuerdo; no recuerdo; olvide; se me olvido; en que; de que; hazme; haz; dame; muestrame; ensename"
-        ),
-        "weak_openers": _phrases(""),
-        "anywhere": _phrases(
-            "recuerdame; me recuerdas; no me acuerdo; no recuerdo; olvide; se me olvido"
-        ),
-        "ellipsis": _phrases("el; la; los; las; de; del; en; durante; sobre; que; entonces; pues"),
-        "recall": _phrases(
-            "vimos; hicimos; estudiamos; aprendimos; hablamos; repasamos; tratamos; trabajamos; practicamos; dimos; leimos; cubrimos; hemos; habiamos; explicaste; ensenaste; me dijiste; recuerdame; recuerdas; resume; resumeme; resumen; tema; temas; clase; sesion; leccion; errores; equivoque; falle; fallado; mal; terminamos; acabamos; empezamos; comenzamos; dejamos; nos quedamos; quedamos; resolvimos; corregimos; revisamos; analizamos"
-        ),
-        "study": _phrases(
-            "estudie; aprendi; vi; lei; repase; practique; estudiado; aprendido; visto; hecho; "
-            "repasado; trabajado; hice"
-        ),
-        "topic": _phrases(
-            "explica; explicame; explicas; define; ayudame; ayudas; que es; que son; que "
-            "significa; significa; como funciona"
-        ),
-        "plan": _phrases(
-            "vamos; voy; vas; va; debo; deberia; debemos; tengo que; tenemos que; hay que; hay; "
-            "podemos; podriamos; necesito; veremos; estudiaremos; haremos; aprenderemos; toca"
-        ),
-        "past": _phrases(
-            "vimos; hicimos; estudiamos; aprendimos; hablamos; repasamos; hemos; habiamos; fue; fueron; era; estudie; aprendi; vi; hice; falle; equivoque; tuve; visto; estudiado; hecho; aprendido; terminamos; acabamos; empezamos; comenzamos; dejamos; quedamos"
-        ),
-        "clause_breaks": _phrases("porque; pero; aunque; ya que; asi que; sino"),
-    },
-    "id": {
-        "fillers": _phrases(
-            "dan; terus; trus; jadi; oke; ok; kak; kakak; pak; bu; halo; hai; eh; nah; sih; ya; "
-            "lalu; nah; maaf; min"
-        ),
-        "openers": _phrases(
-            "apa; apakah; mana; yang mana; bagaimana; gimana; kapan; kenapa; mengapa; siapa; berapa; bisa; bisakah; boleh; tolong; coba; ingatkan; rangkum; rangkumkan; ringkas; ringkaskan; ceritakan; sebutkan; jelaskan; kasih tahu; kasih tau; beritahu; beri tahu; saya lupa; aku lupa; lupa; saya ingin tahu; aku mau tahu; buatkan; buat; kasih; berikan; tunjukkan; sebutin"
-        ),
-        "weak_openers": _phrases(""),
-        "anywhere": _phrases(
-            "ingatkan; saya lupa; aku lupa; gak ingat; tidak ingat; nggak ingat; rangkum; rangkumkan; mau tahu; ingin tahu; pengen tahu; mau tau; pengen tau"
-        ),
-        "ellipsis": _phrases(
-            "kalau; kalo; bagaimana dengan; gimana dengan; yang; di; pada; selama; tentang; "
-            "bulan; apa; terus; dan"
-        ),
-        "recall": _phrases(
-            "kita pelajari; kita belajar; kita bahas; kita membahas; kita mempelajari; kita kerjakan; kita lakukan; kita ulas; kita diskusikan; kita latihan; kita sudah; sudah kita; kita udah; udah kita; kami pelajari; kami belajar; dibahas; dipelajari; diajarkan; kamu ajarkan; ingatkan; rangkum; rangkumkan; ringkas; ringkasan; materi; pelajaran; topik; sesi; bahasan; salah; kesalahan; sampai mana; kita selesaikan"
-        ),
-        "study": _phrases(
-            "belajar; pelajari; mempelajari; bahas; membahas; kerjakan; mengerjakan; latihan; "
-            "ulang; mengulang; ajarkan"
-        ),
-        "topic": _phrases(
-            "jelaskan; jelasin; apa itu; artinya; arti; maksudnya; bantu; bantuin; definisi"
-        ),
-        "plan": _phrases(
-            "akan; mau; harus; perlu; nanti; sebaiknya; bisa kita; boleh kita; ayo; mari; bakal; "
-            "besok"
-        ),
-        "past": _phrases("sudah; udah; telah; tadi; pernah; sempat"),
-        "clause_breaks": _phrases(
-            "karena; karna; soalnya; tapi; tetapi; namun; jadi; sehingga; padahal; walaupun; "
-            "meskipun"
-        ),
-    },
-    "ur": {
-        "fillers": _phrases("اور; تو; اچھا; سر; میم; جی; ذرا; پلیز; براہ کرم; ہاں"),
-        "openers": _phrases("کیا; بتائیں; بتاؤ; یاد دلائیں; یاد دلاؤ"),
-        "weak_openers": _phrases(""),
-        "anywhere": _phrases(
-            "کون; کونسا; کونسی; کونسے; کب; کہاں; کیسے; کیسا; کیسی; کیوں; کتنا; کتنی; کتنے; کس; کن; بتائیں; بتاؤ; بتا; بتادیں; بتا دیں; دلائیں; دلاؤ; یاد نہیں; بھول گیا; بھول گئی; جاننا چاہتا; جاننا چاہتی"
-        ),
-        "ellipsis": _phrases("اور; کا; کی; کے; کیا; میں; بارے; بات; سے"),
-        "recall": _phrases(
-            "ہم نے; دلائیں; دلاؤ; یاد نہیں; خلاصہ; سبق; اسباق; موضوع; موضوعات; سیشن; غلط; غلطی; غلطیاں; سوالات; پہنچے; رکے; چھوڑا"
-        ),
-        "study": _phrases(
-            "پڑھا; پڑھی; پڑھے; سیکھا; سیکھی; سیکھے; پڑھایا; سمجھایا; بتایا; دہرایا; دہرائے"
-        ),
-        "topic": _phrases(
-            "سمجھائیں; سمجھاؤ; سمجھا دیں; وضاحت; مطلب; کیا ہے; کیا ہوتا; کیا ہوتی; مدد"
-        ),
-        "plan": _phrases(
-            "گا; گی; گے; ہوگا; ہوگی; ہوگے; ہونگے; ہونگی; ہوں گے; چاہیے; چاہئے; سکتے; سکتی; سکتا; "
-            "سکیں"
-        ),
-        "past": _phrases("نے; تھا; تھی; تھے; تھیں"),
-        "clause_breaks": _phrases("کیونکہ; لیکن; مگر; اس لیے; اس لئے; تاکہ; جبکہ; حالانکہ"),
-    },
-    "ar": {
-        "fillers": _phrases(
-            "يا; استاذ; استاذة; أستاذ; أستاذة; طيب; حسنا; إذن; اذن; من فضلك; لو سمحت; و; ثم"
-        ),
-        "openers": _phrases(
-            "ماذا; وماذا; فماذا; هل; وهل; متى; كيف; لماذا; أين; كم; أي; عن ماذا; عما; بماذا; ذكرني; ذكريني; لخص; لخصي; أخبرني; اخبرني; قل لي; ممكن; اشرح; اشرحي; وضح; ساعدني; لا أتذكر; لا اذكر; نسيت; أعطني; اعطني; أرني; هات; أريد أن أعرف; اريد ان اعرف; أود أن أعرف"
-        ),
-        "weak_openers": _phrases("ما; وما"),
-        "anywhere": _phrases(
-            "ذكرني; ذكريني; لا أتذكر; لا اذكر; نسيت ماذا; لخص; لخصي; أريد أن أعرف; اريد ان اعرف; أود أن أعرف"
-        ),
-        "ellipsis": _phrases("و; عن; ماذا عن; وماذا عن; في; ماذا; وماذا"),
-        "recall": _phrases(
-            "درسنا; درسناه; درسناها; تعلمنا; تعلمناه; تعلمناها; ناقشنا; ناقشناه; تحدثنا; فعلنا; فعلناه; عملنا; راجعنا; راجعناه; تناولنا; قرأنا; أخذنا; أخذناه; شرحت لي; علمتني; ذكرني; ذكريني; لخص; لخصي; الدرس; درس; دروس; الدروس; الحصة; حصة; الموضوع; المواضيع; موضوع; مواضيع; الجلسة; أخطأت; الأخطاء; أخطائي; أخطاء; توقفنا; وصلنا; انتهينا; أنهينا; أنهيناه; أنهيناها"
-        ),
-        "study": _phrases("درست; درسته; درستها; تعلمت; تعلمته; قرأت; راجعت; حللت"),
-        "topic": _phrases("اشرح; اشرحي; وضح; وضحي; فسر; عرف; ما هو; ما هي; ما معنى; ساعدني"),
-        "plan": _phrases(
-            "سوف; سندرس; سنتعلم; سنراجع; سنفعل; سنأخذ; يجب; ينبغي; يمكننا; نستطيع; سأدرس; غدا"
-        ),
-        "past": _phrases("كان; كانت; كنا; لقد; قد; درسنا; تعلمنا; فعلنا; ناقشنا; تحدثنا; راجعنا"),
-        "clause_breaks": _phrases("لأن; لان; لأنني; لانني; لكن; لكني; لكنني; ولكن; بينما; رغم"),
-    },
-}
-
-# After Urdu کیا, these make it the verb "did" ("کام کیا تھا"), as does the clause's end.
-URDU_KYA_AUXILIARIES: Final = _words("تھا تھی تھے تھیں ہے ہیں گیا گئی گئے ہو جا اور")
-
-# Bounds: a time phrase after one of these is an open interval, not the period itself. "since
-# March" and "after March" run to now; "before March" stops at March's start; "until March",
-# "by March" and "as of March 2026" stop at its end. Urdu writes them after the time as
-# postpositions ("مارچ سے پہلے" = before March, "مارچ سے" = since March), longest first.
-BOUND_PHRASES_BEFORE: Final[dict[str, dict[str, tuple[str, ...]]]] = {
-    "en": {
-        "since": _phrases("since; starting from"),
-        "after": _phrases("after"),
-        "before": _phrases("before"),
-        "until": _phrases("until; till; up to; up until; by; as of"),
-    },
-    "es": {
-        "since": _phrases("desde; partir de"),
-        "after": _phrases("despues de; despues del"),
-        "before": _phrases("antes de; antes del"),
-        "until": _phrases("hasta; para; hasta fines de"),
-    },
-    "id": {
-        "since": _phrases("sejak; semenjak; mulai"),
-        "after": _phrases("setelah; sesudah"),
-        "before": _phrases("sebelum"),
-        "until": _phrases("sampai; hingga; per"),
-    },
-    "ur": {},
-    "ar": {
-        "since": _phrases("منذ; اعتبارا من; ابتداء من"),
-        "after": _phrases("بعد"),
-        "before": _phrases("قبل"),
-        "until": _phrases("حتى; إلى; لغاية; بحلول"),
-    },
-}
-BOUND_PHRASES_AFTER: Final[dict[str, dict[str, tuple[str, ...]]]] = {
-    "ur": {
-        "since": _phrases("سے; سے اب تک; سے لے کر"),
-        "after": _phrases("کے بعد; کے بعد سے"),
-        "before": _phrases("سے پہلے"),
-        "until": _phrases("تک"),
-    },
-}
 
 
 # === Teaching phrases (SPEC §5; used by ``teaching``) =========================================
@@ -1155,3 +921,272 @@ RECORD_QUESTION_LOOKALIKES: Final[dict[str, tuple[str, ...]]] = {
     "ar": (),
 }
 # === end of record questions, more ===
+
+
+# === Does a question ASK ABOUT a time? (SPEC §3; used by ``timewords``) ======================
+# All ours. Each role is a list of phrases, comma separated.
+# A time phrase is a filter only in a clause that asks about the lessons ("what did we cover in
+# July?"), never in a statement or a story ("I have a test today, can you explain osmosis?").
+# ``timewords`` documents the rule; these are its cue words, per language, each entry one
+# phrase (whole folded words; a phrase of several words must match in order; a single Latin
+# letter is not a word, so "did I do" matches "did … do" with the "I" dropped). Roles:
+# - fillers: skipped at a clause's start ("so", "hey", "pues", "kak", "اچھا", "يا").
+# - openers: open an asking clause: question words, an inverted auxiliary, a request verb.
+# - weak_openers: open an asking clause only in a sentence that ends in "?" (Arabic ما is
+#   also "not": "ما فهمت الدرس" is "I did not understand the lesson").
+# - anywhere: make a clause ask wherever they stand: Urdu's in-place question words, and
+#   recall requests ("remind me", "I forgot", "no me acuerdo", "یاد نہیں", "لا أتذكر").
+# - ellipsis: the words of an elliptical follow-up besides its time ("and last month?",
+#   "¿y el mes pasado?", "kalau bulan lalu?", "اور پچھلے مہینے؟", "والشهر الماضي؟").
+# - recall: the clause is about the shared record: "we" + a past study verb, a recall request,
+#   a record noun (lesson, topics, mistakes). Counts in any asking clause.
+# - study: a study verb in a past or tenseless form, any person ("studied", "aprendí",
+#   "pelajari", "پڑھا", "درست"). Counts unless the clause is a topic request.
+# - topic: a request about a subject ("explain", "what is"): "explain the osmosis I studied
+#   yesterday" asks about osmosis, so only a recall cue makes its time a filter.
+# - plan: future, modal or plan words ("will", "should", "can we", "vamos a", "akan", "گا",
+#   "سوف"): the clause is about what comes next, unless a past word is also there. Arabic
+#   علي ("I must") is left out: على (on) folds to it.
+# - past: past-tense words that outweigh a plan word ("what did we cover that will be on the
+#   test?", "کل ہم نے جو پڑھا تھا وہ امتحان میں آئے گا؟").
+# - clause_breaks: subordinators that start a new clause ("because", "pero", "karena",
+#   "کیونکہ", "لأن"): "explain osmosis because I have a test today".
+# Urdu's question word کیا is also the verb "did" ("میں نے کام کیا"): ``timewords`` reads it
+# as a question only where a verb cannot stand (see URDU_KYA_AUXILIARIES).
+TIME_QUESTION_CUES: Final[dict[str, dict[str, tuple[str, ...]]]] = {
+    "en": {
+        "fillers": _phrases(
+            "and, so, ok, okay, oh, um, hmm, hey, hi, hello, also, but, then, well, sorry, "
+            "please, sir, teacher, now, just, yeah, yes, right, btw, actually, wait"
+        ),
+        "openers": _phrases(
+            "what, whats, which, when, where, who, how, why, did, do, does, have, has, had, was, "
+            "were, is, are, am, can, could, would, will, should, shall, tell, remind, recap, "
+            "summarise, summarize, list, show, give, explain, describe, define, help, go over, "
+            "forgot, forget, don remember, do not remember, wonder, want to know, like to know"
+        ),
+        "weak_openers": _phrases(""),
+        "anywhere": _phrases("remind me, forgot what, don remember, do not remember"),
+        "ellipsis": _phrases(
+            "what about, how about, and, also, the, in, on, during, from, of, about, what, then"
+        ),
+        "recall": _phrases(
+            "did we, we did, have we, had we, we ve, we have, we had, we covered, we studied, we "
+            "learned, we learnt, we talked, we discussed, we went, we read, we worked, we "
+            "practised, we practiced, we revised, we reviewed, we looked, we were, we done, you "
+            "taught, you told, you explained, you showed, taught me, remind, recap, summarise, "
+            "summarize, summary, lesson, lessons, session, sessions, topics, wrong, mistake, "
+            "mistakes, miss, missed, did I do, did I get, we stop, we stopped, left off, we leave "
+            "off"
+        ),
+        "study": _phrases(
+            "study, studied, learn, learned, learnt, cover, covered, done, review, reviewed, "
+            "revise, revised, practise, practised, practiced, discuss, discussed, go over, went "
+            "over, gone over, go through, went through, work on, worked on"
+        ),
+        "topic": _phrases(
+            "explain, define, describe, help, what is, what are, what does, how does, how do, "
+            "meaning, mean"
+        ),
+        "plan": _phrases(
+            "will, gonna, going to, should, shall, must, need to, needs to, have to, has to, can "
+            "we, could we, let, lets, upcoming, due"
+        ),
+        "past": _phrases(
+            "did, was, were, had, have we, we ve, done, covered, studied, learned, learnt, went, "
+            "talked, discussed, reviewed, revised, practised, practiced, got, missed, taught, "
+            "told, explained"
+        ),
+        "clause_breaks": _phrases("because, cause, cuz, coz, but, so, although, though"),
+    },
+    "es": {
+        "fillers": _phrases(
+            "pues, oye, profe, profesor, profesora, bueno, entonces, ok, vale, hola, me, ya, "
+            "perdon, porfa, porfavor, por favor, tambien, pero"
+        ),
+        "openers": _phrases(
+            "que, cual, cuales, cuando, donde, quien, quienes, como, cuanto, cuantos, cuantas, "
+            "por que, recuerdame, recuerdas, dime, resume, resumeme, cuentame, explica, "
+            "explicame, ayudame, puedes, podrias, quiero saber, no me acuerdo, no recuerdo, "
+            "olvide, se me olvido, en que, de que, hazme, haz, dame, muestrame, ensename"
+        ),
+        "weak_openers": _phrases(""),
+        "anywhere": _phrases(
+            "recuerdame, me recuerdas, no me acuerdo, no recuerdo, olvide, se me olvido"
+        ),
+        "ellipsis": _phrases("el, la, los, las, de, del, en, durante, sobre, que, entonces, pues"),
+        "recall": _phrases(
+            "vimos, hicimos, estudiamos, aprendimos, hablamos, repasamos, tratamos, trabajamos, "
+            "practicamos, dimos, leimos, cubrimos, hemos, habiamos, explicaste, ensenaste, me "
+            "dijiste, recuerdame, recuerdas, resume, resumeme, resumen, tema, temas, clase, "
+            "sesion, leccion, errores, equivoque, falle, fallado, mal, terminamos, acabamos, "
+            "empezamos, comenzamos, dejamos, nos quedamos, quedamos, resolvimos, corregimos, "
+            "revisamos, analizamos"
+        ),
+        "study": _phrases(
+            "estudie, aprendi, vi, lei, repase, practique, estudiado, aprendido, visto, hecho, "
+            "repasado, trabajado, hice"
+        ),
+        "topic": _phrases(
+            "explica, explicame, explicas, define, ayudame, ayudas, que es, que son, que "
+            "significa, significa, como funciona"
+        ),
+        "plan": _phrases(
+            "vamos, voy, vas, va, debo, deberia, debemos, tengo que, tenemos que, hay que, hay, "
+            "podemos, podriamos, necesito, veremos, estudiaremos, haremos, aprenderemos, toca"
+        ),
+        "past": _phrases(
+            "vimos, hicimos, estudiamos, aprendimos, hablamos, repasamos, hemos, habiamos, fue, "
+            "fueron, era, estudie, aprendi, vi, hice, falle, equivoque, tuve, visto, estudiado, "
+            "hecho, aprendido, terminamos, acabamos, empezamos, comenzamos, dejamos, quedamos"
+        ),
+        "clause_breaks": _phrases("porque, pero, aunque, ya que, asi que, sino"),
+    },
+    "id": {
+        "fillers": _phrases(
+            "dan, terus, trus, jadi, oke, ok, kak, kakak, pak, bu, halo, hai, eh, nah, sih, ya, "
+            "lalu, nah, maaf, min"
+        ),
+        "openers": _phrases(
+            "apa, apakah, mana, yang mana, bagaimana, gimana, kapan, kenapa, mengapa, siapa, "
+            "berapa, bisa, bisakah, boleh, tolong, coba, ingatkan, rangkum, rangkumkan, ringkas, "
+            "ringkaskan, ceritakan, sebutkan, jelaskan, kasih tahu, kasih tau, beritahu, beri "
+            "tahu, saya lupa, aku lupa, lupa, saya ingin tahu, aku mau tahu, buatkan, buat, "
+            "kasih, berikan, tunjukkan, sebutin"
+        ),
+        "weak_openers": _phrases(""),
+        "anywhere": _phrases(
+            "ingatkan, saya lupa, aku lupa, gak ingat, tidak ingat, nggak ingat, rangkum, "
+            "rangkumkan, mau tahu, ingin tahu, pengen tahu, mau tau, pengen tau"
+        ),
+        "ellipsis": _phrases(
+            "kalau, kalo, bagaimana dengan, gimana dengan, yang, di, pada, selama, tentang, "
+            "bulan, apa, terus, dan"
+        ),
+        "recall": _phrases(
+            "kita pelajari, kita belajar, kita bahas, kita membahas, kita mempelajari, kita "
+            "kerjakan, kita lakukan, kita ulas, kita diskusikan, kita latihan, kita sudah, sudah "
+            "kita, kita udah, udah kita, kami pelajari, kami belajar, dibahas, dipelajari, "
+            "diajarkan, kamu ajarkan, ingatkan, rangkum, rangkumkan, ringkas, ringkasan, materi, "
+            "pelajaran, topik, sesi, bahasan, salah, kesalahan, sampai mana, kita selesaikan"
+        ),
+        "study": _phrases(
+            "belajar, pelajari, mempelajari, bahas, membahas, kerjakan, mengerjakan, latihan, "
+            "ulang, mengulang, ajarkan"
+        ),
+        "topic": _phrases(
+            "jelaskan, jelasin, apa itu, artinya, arti, maksudnya, bantu, bantuin, definisi"
+        ),
+        "plan": _phrases(
+            "akan, mau, harus, perlu, nanti, sebaiknya, bisa kita, boleh kita, ayo, mari, bakal, "
+            "besok"
+        ),
+        "past": _phrases("sudah, udah, telah, tadi, pernah, sempat"),
+        "clause_breaks": _phrases(
+            "karena, karna, soalnya, tapi, tetapi, namun, jadi, sehingga, padahal, walaupun, "
+            "meskipun"
+        ),
+    },
+    "ur": {
+        "fillers": _phrases("اور, تو, اچھا, سر, میم, جی, ذرا, پلیز, براہ کرم, ہاں"),
+        "openers": _phrases("کیا, بتائیں, بتاؤ, یاد دلائیں, یاد دلاؤ"),
+        "weak_openers": _phrases(""),
+        "anywhere": _phrases(
+            "کون, کونسا, کونسی, کونسے, کب, کہاں, کیسے, کیسا, کیسی, کیوں, کتنا, کتنی, کتنے, کس, "
+            "کن, بتائیں, بتاؤ, بتا, بتادیں, بتا دیں, دلائیں, دلاؤ, یاد نہیں, بھول گیا, بھول گئی, "
+            "جاننا چاہتا, جاننا چاہتی"
+        ),
+        "ellipsis": _phrases("اور, کا, کی, کے, کیا, میں, بارے, بات, سے"),
+        "recall": _phrases(
+            "ہم نے, دلائیں, دلاؤ, یاد نہیں, خلاصہ, سبق, اسباق, موضوع, موضوعات, سیشن, غلط, غلطی, "
+            "غلطیاں, سوالات, پہنچے, رکے, چھوڑا"
+        ),
+        "study": _phrases(
+            "پڑھا, پڑھی, پڑھے, سیکھا, سیکھی, سیکھے, پڑھایا, سمجھایا, بتایا, دہرایا, دہرائے"
+        ),
+        "topic": _phrases(
+            "سمجھائیں, سمجھاؤ, سمجھا دیں, وضاحت, مطلب, کیا ہے, کیا ہوتا, کیا ہوتی, مدد"
+        ),
+        "plan": _phrases(
+            "گا, گی, گے, ہوگا, ہوگی, ہوگے, ہونگے, ہونگی, ہوں گے, چاہیے, چاہئے, سکتے, سکتی, سکتا, "
+            "سکیں"
+        ),
+        "past": _phrases("نے, تھا, تھی, تھے, تھیں"),
+        "clause_breaks": _phrases("کیونکہ, لیکن, مگر, اس لیے, اس لئے, تاکہ, جبکہ, حالانکہ"),
+    },
+    "ar": {
+        "fillers": _phrases(
+            "يا, استاذ, استاذة, أستاذ, أستاذة, طيب, حسنا, إذن, اذن, من فضلك, لو سمحت, و, ثم"
+        ),
+        "openers": _phrases(
+            "ماذا, وماذا, فماذا, هل, وهل, متى, كيف, لماذا, أين, كم, أي, عن ماذا, عما, بماذا, "
+            "ذكرني, ذكريني, لخص, لخصي, أخبرني, اخبرني, قل لي, ممكن, اشرح, اشرحي, وضح, ساعدني, لا "
+            "أتذكر, لا اذكر, نسيت, أعطني, اعطني, أرني, هات, أريد أن أعرف, اريد ان اعرف, أود أن "
+            "أعرف"
+        ),
+        "weak_openers": _phrases("ما, وما"),
+        "anywhere": _phrases(
+            "ذكرني, ذكريني, لا أتذكر, لا اذكر, نسيت ماذا, لخص, لخصي, أريد أن أعرف, اريد ان اعرف, "
+            "أود أن أعرف"
+        ),
+        "ellipsis": _phrases("و, عن, ماذا عن, وماذا عن, في, ماذا, وماذا"),
+        "recall": _phrases(
+            "درسنا, درسناه, درسناها, تعلمنا, تعلمناه, تعلمناها, ناقشنا, ناقشناه, تحدثنا, فعلنا, "
+            "فعلناه, عملنا, راجعنا, راجعناه, تناولنا, قرأنا, أخذنا, أخذناه, شرحت لي, علمتني, "
+            "ذكرني, ذكريني, لخص, لخصي, الدرس, درس, دروس, الدروس, الحصة, حصة, الموضوع, المواضيع, "
+            "موضوع, مواضيع, الجلسة, أخطأت, الأخطاء, أخطائي, أخطاء, توقفنا, وصلنا, انتهينا, "
+            "أنهينا, أنهيناه, أنهيناها"
+        ),
+        "study": _phrases("درست, درسته, درستها, تعلمت, تعلمته, قرأت, راجعت, حللت"),
+        "topic": _phrases("اشرح, اشرحي, وضح, وضحي, فسر, عرف, ما هو, ما هي, ما معنى, ساعدني"),
+        "plan": _phrases(
+            "سوف, سندرس, سنتعلم, سنراجع, سنفعل, سنأخذ, يجب, ينبغي, يمكننا, نستطيع, سأدرس, غدا"
+        ),
+        "past": _phrases("كان, كانت, كنا, لقد, قد, درسنا, تعلمنا, فعلنا, ناقشنا, تحدثنا, راجعنا"),
+        "clause_breaks": _phrases("لأن, لان, لأنني, لانني, لكن, لكني, لكنني, ولكن, بينما, رغم"),
+    },
+}
+
+# After Urdu کیا, these make it the verb "did" ("کام کیا تھا"), as does the clause's end.
+URDU_KYA_AUXILIARIES: Final = _words("تھا تھی تھے تھیں ہے ہیں گیا گئی گئے ہو جا اور")
+
+# Bounds: a time phrase after one of these is an open interval, not the period itself. "since
+# March" and "after March" run to now; "before March" stops at March's start; "until March",
+# "by March" and "as of March 2026" stop at its end. Urdu writes them after the time as
+# postpositions ("مارچ سے پہلے" = before March, "مارچ سے" = since March), longest first.
+# Spanish "a partir de" is written "partir de": the single "a" is not a word.
+BOUND_PHRASES_BEFORE: Final[dict[str, dict[str, tuple[str, ...]]]] = {
+    "en": {
+        "since": _phrases("since, starting from"),
+        "after": _phrases("after"),
+        "before": _phrases("before"),
+        "until": _phrases("until, till, up to, up until, by, as of"),
+    },
+    "es": {
+        "since": _phrases("desde, partir de"),
+        "after": _phrases("despues de, despues del"),
+        "before": _phrases("antes de, antes del"),
+        "until": _phrases("hasta, para, hasta fines de"),
+    },
+    "id": {
+        "since": _phrases("sejak, semenjak, mulai"),
+        "after": _phrases("setelah, sesudah"),
+        "before": _phrases("sebelum"),
+        "until": _phrases("sampai, hingga, per"),
+    },
+    "ur": {},
+    "ar": {
+        "since": _phrases("منذ, اعتبارا من, ابتداء من"),
+        "after": _phrases("بعد"),
+        "before": _phrases("قبل"),
+        "until": _phrases("حتى, إلى, لغاية, بحلول"),
+    },
+}
+BOUND_PHRASES_AFTER: Final[dict[str, dict[str, tuple[str, ...]]]] = {
+    "ur": {
+        "since": _phrases("سے, سے اب تک, سے لے کر"),
+        "after": _phrases("کے بعد, کے بعد سے"),
+        "before": _phrases("سے پہلے"),
+        "until": _phrases("تک"),
+    },
+}
