@@ -146,6 +146,30 @@ def test_a_named_month_is_a_filter_and_an_empty_one_says_so(
     assert in_august.window_empty and in_august.items == []
 
 
+def test_a_time_in_a_statement_does_not_hide_the_earlier_lessons(
+    memory: TutorMemory, pair: Pair
+) -> None:
+    september = datetime(2026, 9, 2, tzinfo=UTC)
+    memory.record(pair, "question", "What is osmosis?", at=september, concepts=("Osmosis",))
+    for text in [
+        "I have a test on osmosis today, can you explain it again?",
+        "Ayer estudié la ósmosis, ¿me la explicas otra vez?",
+        "Kemarin saya belajar osmosis, bisa jelaskan lagi?",
+    ]:
+        result = memory.recall(pair, text, at=NOW)
+        assert result.window is None and not result.window_empty, text
+        assert [i.episode.at for i in result.items] == [september], text
+
+
+def test_since_a_month_is_everything_from_its_start(memory: TutorMemory, pair: Pair) -> None:
+    memory.record(pair, "question", "What is osmosis?", at=datetime(2026, 2, 20, tzinfo=UTC))
+    later = datetime(2026, 9, 2, tzinfo=UTC)
+    memory.record(pair, "question", "Osmosis in plants?", at=later)
+    result = memory.recall(pair, "What have we covered since March?", at=NOW)
+    assert result.window is not None and result.window.label == "since March 2026"
+    assert [i.episode.at for i in result.items] == [later]
+
+
 def test_a_narration_is_never_recalled_for_its_month(memory: TutorMemory, pair: Pair) -> None:
     july = datetime(2026, 7, 14, 10, 0, tzinfo=UTC)
     source = memory.record(pair, "question", "What is osmosis?", at=july).episode

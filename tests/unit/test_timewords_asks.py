@@ -159,6 +159,10 @@ def test_a_message_that_is_only_a_time_asks_about_it(text: str) -> None:
         ("عندي اختبار اليوم، ماذا درسنا الأسبوع الماضي؟", LAST_WEEK),
         ("Today I want to know what we covered in July", JULY),
         ("What did we cover yesterday for the test in July?", YESTERDAY),
+        ("What did we cover in July and what should I study today?", JULY),
+        ("¿Qué vimos en julio y qué debo estudiar hoy?", JULY),
+        ("ماذا درسنا في يوليو وماذا يجب أن أدرس اليوم؟", JULY),
+        ("What should I study today, the stuff we did yesterday?", YESTERDAY),
         ("What did we do last week and in July?", LAST_WEEK),  # coordinated: the first
         ("In July, and also last week?", JULY),
     ],

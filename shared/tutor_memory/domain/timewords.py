@@ -377,13 +377,23 @@ def _sentences(folded: str, lang: str) -> list[_Sentence]:
         elif folded_tokens(piece):
             clauses[-1].words.append(piece)
     close(False)
-    # Subordinators start a new clause: "explain osmosis because I have a test today".
+    # Subordinators start a new clause ("explain osmosis because I have a test today"), and so
+    # does a second question joined by a filler ("what did we cover in July and what should I
+    # study today?").
+    fillers, openers = _cues(lang, "fillers"), _cues(lang, "openers")
+
+    def starts_clause(words: list[str], i: int) -> bool:
+        if _match(words, i, breaks):
+            return True
+        size = _match(words, i, fillers)
+        return bool(size) and bool(_match(words, i + size, openers))
+
     for sentence in sentences:
         split: list[_Clause] = []
         for clause in sentence.clauses:
             current = _Clause([], clause.opened_by_question_mark)
             for i, word in enumerate(clause.words):
-                if i and _match(clause.words, i, breaks) and current.words:
+                if i and starts_clause(clause.words, i) and current.words:
                     split.append(current)
                     current = _Clause([])
                 current.words.append(word)
