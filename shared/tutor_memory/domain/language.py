@@ -172,11 +172,13 @@ def _check(lang: str) -> None:
 
 @cache
 def stopwords(lang: str) -> frozenset[str]:
-    """Folded stopwords of ``lang``: the published list (or ours for Urdu), plus additions and
-    asking words, minus the subject-word exceptions (see ``wordlists``)."""
+    """Folded stopwords of ``lang``: the published list (Snowball en/es/id, Lucene ar; ours for
+    Urdu), plus additions and asking words, minus the subject-word exceptions (see
+    ``wordlists``): function words only, so content words and abbreviations ("pH", "ER")
+    stay."""
     _check(lang)
     raw = (
-        wordlists.published_stopwords(lang)
+        wordlists.PUBLISHED_STOPWORDS[lang]
         | wordlists.STOPWORD_ADDITIONS[lang]
         | wordlists.ASKING_WORDS[lang]
         | (wordlists.URDU_STOPWORDS if lang == "ur" else frozenset())

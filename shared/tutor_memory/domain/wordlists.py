@@ -5,10 +5,10 @@ folds each entry with the same ``fold`` it applies to text, so spelling variants
 Languages: English (en), Spanish (es), Indonesian (id), Urdu (ur), Arabic (ar).
 
 Sources:
-- Stopwords for en, es, id, ar: the Stopwords ISO collection, from the ``stopwordsiso``
-  package (MIT; the JSON ships inside the wheel, so it works offline). Vetted: the lists mix in
-  web junk and words that are the *subject* of a lesson ("line", "state", "قوة" = force), so
-  each language has a documented exception set below, and tests pin that subject words stay.
+- Stopwords for en, es, id: Snowball's stop lists (BSD); for ar: Lucene's Arabic list (Jacques
+  Savoy, BSD); copied as data with their addresses below, plus documented additions of ours.
+  Function words only: the Stopwords ISO lists used before (``stopwordsiso``) drop content
+  words ("research", "work", "home", "er", "ph"), and a dropped word can never be recalled.
 - Stopwords for ur: ours. Every published Urdu list we found (Stopwords ISO, ``stopwords``)
   is mojibake from a broken font mapping ("ثھی" for "بھی", "هیں" for "میں"), so it would miss
   the commonest words; this compact hand-written list replaces it.
@@ -30,54 +30,136 @@ def _words(text: str) -> frozenset[str]:
 
 
 # --- Stopwords ---------------------------------------------------------------------------------
+# Function words only: articles, pronouns, auxiliaries, prepositions, conjunctions, question
+# words. A stopword is dropped from every stored episode and every question, so a content word
+# on the list can never be found again: "research", "work", "home", and short tokens such as
+# "ph" and "er" were lost that way to the Stopwords ISO lists used before (issue 13). These
+# lists are short on purpose; a word frequent in one pair ("cell", a speaker's name) is the
+# recall gate's business, not the analyser's. Units, symbols and abbreviations (pH, ER, DNA,
+# ATP, mol, CO2, H2O) are never listed. Folding loses case, so a symbol that is also a
+# function word ("NO", "He", "As", "In") cannot be told from it and goes with it.
 
-STOPWORD_SOURCE: Final = "stopwordsiso (Stopwords ISO, MIT) for en/es/id/ar; ours for ur"
+STOPWORD_SOURCE: Final = (
+    "Snowball stop lists (snowballstem.org, BSD) for en, es, id; Lucene's Arabic list "
+    "(Jacques Savoy, BSD) for ar; ours for ur; plus our documented additions"
+)
 
-
-def published_stopwords(lang: str) -> frozenset[str]:
-    """The published list for ``lang`` (empty for Urdu, whose published lists are unusable).
-
-    Imported on first use: the package reads a 200 KB JSON of every language, which a cold
-    start should not pay for unless a text is analysed.
-    """
-    if lang == "ur":
-        return frozenset()
-    import stopwordsiso
-
-    return frozenset(stopwordsiso.stopwords(lang))
-
-
-# Subject words the published lists would drop. Why each group: a student asks about it.
-STOPWORD_EXCEPTIONS: Final[dict[str, frozenset[str]]] = {
+# The published lists, copied as data (no package ships them offline; the ``stopwordsiso``
+# and ``stop-words`` packages ship long web-derived lists with content words in them):
+# - en: Snowball's English list, https://snowballstem.org/algorithms/english/stop.txt (BSD),
+#   as Lucene ships it (analysis/snowball/english_stop.txt). Entries with an apostrophe
+#   ("don't") are left out: the tokeniser splits them (see STOPWORD_ADDITIONS).
+# - es: Snowball's Spanish list, https://snowballstem.org/algorithms/spanish/stop.txt (BSD).
+# - id: Snowball's Indonesian list, https://snowballstem.org/algorithms/indonesian/stop.txt
+#   (BSD).
+# - ar: Lucene's ArabicAnalyzer list (analysis/ar/stopwords.txt, by Jacques Savoy, BSD,
+#   cleaned 11 Oct 2009); it lists hamza variants (أن/ان) that our fold merges anyway.
+PUBLISHED_STOPWORDS: Final[dict[str, frozenset[str]]] = {
     "en": _words(
-        # geometry, measurement and number
-        "area areas length width line point points side sides face faces number numbers "
-        "value zero half plus minus index null empty thick thin "
-        # physics, chemistry, biology, computing
-        "effect net state states system group groups order mass fire ring shell web computer "
-        # history, civics, economics, literature, grammar ("past tense", "present tense")
-        "act bill interest invention novel text world past present "
-        # a test is what a student remembers by ("what was on my test?")
-        "test"
+        "i me my myself we our ours ourselves you your yours yourself yourselves he him his "
+        "himself she her hers herself it its itself they them their theirs themselves what "
+        "which who whom this that these those am is are was were be been being have has had "
+        "having do does did doing would should could ought cannot a an the and but if or "
+        "because as until while of at by for with about against between into through during "
+        "before after above below to from up down in out on off over under again further then "
+        "once here there when where why how all any both each few more most other some such "
+        "no nor not only own same so than too very"
     ),
-    # sal = salt, valor = value, trabajo = work (physics), tiempo = time, lado = side,
-    # país = country; the list has them as a verb form or a filler.
-    "es": _words("sal valor trabajo tiempo lado país"),
-    # panjang = length, tinggi = height, jumlah = sum, setengah = half, waktu = time,
-    # rata(-rata) = average, tambah = add.
-    "id": _words("panjang tinggi jumlah setengah waktu rata tambah"),
-    # قوة = force, حار = hot, عين = eye, عدد = number, صفر = zero, نهاية = limit/end,
-    # شبه = semi- (شبه موصل, semiconductor), الوقت = the time.
-    "ar": _words("قوة حار عين عدد صفر نهاية شبه الوقت"),
+    "es": _words(
+        "de la que el en y a los del se las por un para con no una su al lo como más pero sus "
+        "le ya o este sí porque esta entre cuando muy sin sobre también me hasta hay donde "
+        "quien desde todo nos durante todos uno les ni contra otros ese eso ante ellos e esto "
+        "mí antes algunos qué unos yo otro otras otra él tanto esa estos mucho quienes nada "
+        "muchos cual poco ella estar estas algunas algo nosotros mi mis tú te ti tu tus ellas "
+        "nosotras vosotros vosotras os mío mía míos mías tuyo tuya tuyos tuyas suyo suya suyos "
+        "suyas nuestro nuestra nuestros nuestras vuestro vuestra vuestros vuestras esos esas "
+        # estar
+        "estoy estás está estamos estáis están esté estés estemos estéis estén estaré estarás "
+        "estará estaremos estaréis estarán estaría estarías estaríamos estaríais estarían "
+        "estaba estabas estábamos estabais estaban estuve estuviste estuvo estuvimos "
+        "estuvisteis estuvieron estuviera estuvieras estuviéramos estuvierais estuvieran "
+        "estuviese estuvieses estuviésemos estuvieseis estuviesen estando estad "
+        # haber
+        "he has ha hemos habéis han haya hayas hayamos hayáis hayan habré habrás habrá "
+        "habremos habréis habrán habría habrías habríamos habríais habrían había habías "
+        "habíamos habíais habían hube hubiste hubo hubimos hubisteis hubieron hubiera hubieras "
+        "hubiéramos hubierais hubieran hubiese hubieses hubiésemos hubieseis hubiesen habiendo "
+        "habido habida habidos habidas "
+        # ser
+        "soy eres es somos sois son sea seas seamos seáis sean seré serás será seremos seréis "
+        "serán sería serías seríamos seríais serían era eras éramos erais eran fui fuiste fue "
+        "fuimos fuisteis fueron fuera fueras fuéramos fuerais fueran fuese fueses fuésemos "
+        "fueseis fuesen siendo sido "
+        # tener
+        "tengo tienes tiene tenemos tenéis tienen tenga tengas tengamos tengáis tengan tendré "
+        "tendrás tendrá tendremos tendréis tendrán tendría tendrías tendríamos tendríais "
+        "tendrían tenía tenías teníamos teníais tenían tuve tuviste tuvo tuvimos tuvisteis "
+        "tuvieron tuviera tuvieras tuviéramos tuvierais tuvieran tuviese tuvieses tuviésemos "
+        "tuvieseis tuviesen teniendo tenido tenida tenidos tenidas tened"
+    ),
+    "id": _words(
+        "yang dan di dari ini pada kepada ada adalah dengan untuk dalam oleh sebagai juga ke "
+        "atau tidak itu sebuah tersebut dapat ia telah satu memiliki mereka bahwa lebih karena "
+        "seorang akan seperti secara kemudian beberapa banyak antara setelah yaitu hanya "
+        "hingga serta sama dia tetapi namun melalui bisa sehingga ketika suatu sendiri bagi "
+        "semua harus setiap maka maupun tanpa saja jika bukan belum sedangkan yakni meskipun "
+        "hampir kita demikian daripada apa ialah sana begitu seseorang selain terlalu ataupun "
+        "saya bila bagaimana tapi apabila kalau kami melainkan boleh aku anda kamu beliau "
+        "kalian"
+    ),
+    "ar": _words(
+        "من ومن منها منه في وفي فيها فيه و ف ثم او أو ب بها به ا أ اى اي أي أى لا ولا الا ألا "
+        "إلا لكن ما وما كما فما عن مع اذا إذا ان أن إن انها أنها إنها انه أنه إنه بان بأن فان "
+        "فأن وان وأن وإن التى التي الذى الذي الذين الى الي إلى إلي على عليها عليه اما أما إما "
+        "ايضا أيضا كل وكل لم ولم لن ولن هى هي هو وهى وهي وهو فهى فهي فهو انت أنت لك لها له "
+        "هذه هذا تلك ذلك هناك كانت كان يكون تكون وكانت وكان غير بعض قد نحو بين بينما منذ ضمن "
+        "حيث الان الآن خلال بعد قبل حتى عند عندما لدى جميع"
+    ),
+    "ur": frozenset(),  # see URDU_STOPWORDS
+}
+
+# Function words the published lists lack, ours: question words, pronouns, auxiliaries and
+# prepositions of how a student types, each a plain function word of its language.
+STOPWORD_ADDITIONS: Final[dict[str, frozenset[str]]] = {
+    # The pieces the tokeniser leaves of contractions (don't → don, you'll → ll; one-letter
+    # pieces are dropped anyway), modal auxiliaries Snowball leaves out for their rare noun
+    # senses ("a tin can", "free will"; the month May is read by timewords from the raw text,
+    # never from terms), and the politeness of a chat.
+    "en": _words(
+        "don doesn didn isn aren wasn weren hasn haven hadn wouldn shouldn couldn mustn shan "
+        "ll ve re can will shall may might must us whose whether also please thanks thank "
+        "yes okay ok hi hello hey"
+    ),
+    # Question words Snowball lacks (cuánto…, cuáles; folded, qué/cómo/cuál are on the list),
+    # usted, prepositions, and the forms of poder that ask ("¿puedes…?").
+    "es": _words(
+        "cuáles cuánto cuánta cuántos cuántas usted ustedes hacia tras según mediante "
+        "puedo puedes puede podemos pueden podría podrías hola gracias"
+    ),
+    # Question words, auxiliaries of aspect, copula, two prepositions and the chat particles
+    # (sih, kok, dong, deh) and the typed abbreviation yg.
+    "id": _words(
+        "apakah mengapa kenapa kapan siapa berapa mana dimana kemana darimana gimana engkau "
+        "kau sudah sedang pernah masih merupakan tentang terhadap pun sih kok dong deh yg"
+    ),
+    # Question words, personal pronouns, relatives, auxiliaries and prepositions Lucene's list
+    # lacks.
+    "ar": _words(
+        "لماذا ماذا كيف هل متى أين كم أنا انا نحن أنتم أنتما أنتن هم هما هن هؤلاء أولئك هنا "
+        "اللذان اللتان اللذين اللتين اللواتي اللاتي ليس ليست لست كنت كنا كانوا سوف لقد اذن "
+        "إذن حول عبر دون مثل لي لنا لكم لهم عنه عنها"
+    ),
     "ur": frozenset(),
 }
 
-# Words the published lists lack that are plainly function words.
-STOPWORD_ADDITIONS: Final[dict[str, frozenset[str]]] = {
+# Words of a published list that a student asks about, kept. None are needed with the lists
+# above (their content words were the reason to leave Stopwords ISO); the slot stays so that
+# a word found later is kept here, with its reason, rather than edited out of a copied list.
+STOPWORD_EXCEPTIONS: Final[dict[str, frozenset[str]]] = {
     "en": frozenset(),
     "es": frozenset(),
-    "id": _words("dimana kemana darimana"),
-    "ar": _words("لماذا ليس اذن"),
+    "id": frozenset(),
+    "ar": frozenset(),
     "ur": frozenset(),
 }
 
@@ -88,6 +170,7 @@ URDU_STOPWORDS: Final = _words(
     "کا کی کے کو سے میں پر تک نے ہی بھی تو اور یا لیکن مگر کہ جو جس جن جنہوں جنہیں جسے "
     "اگر پھر ساتھ بعد پہلے لیے لئے والا والی والے بارے متعلق طرح طرف جیسا جیسے جیسی "
     "ایسا ایسے ایسی ویسا ویسے وغیرہ یعنی صرف بس بہت زیادہ کم کچھ سب ہر کوئی کسی کس "
+    "کیونکہ چونکہ بلکہ تاکہ جبکہ حالانکہ لہذا "
     # question words
     "کون کیا کیوں کیسے کیسا کیسی کہاں کب کتنا کتنی کتنے "
     # time and place adverbs (time words are read by timewords, not indexed)
