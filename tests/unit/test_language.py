@@ -248,7 +248,11 @@ CONTENT_SURVIVES = {
             ["rumah", "sekolah", "tes"],
             ["saya", "di", "dan", "untuk"],
         ),
-        ("DNA dan ATP dalam mol CO2 dan H2O", ["DNA", "ATP", "mol", "CO2", "H2O"], ["dan", "dalam"]),
+        (
+            "DNA dan ATP dalam mol CO2 dan H2O",
+            ["DNA", "ATP", "mol", "CO2", "H2O"],
+            ["dan", "dalam"],
+        ),
     ],
     "ur": [
         ("خون کا pH کیا ہے؟", ["خون", "pH"], ["کا", "کیا", "ہے"]),

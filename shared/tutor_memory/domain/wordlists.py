@@ -996,11 +996,151 @@ RECORD_QUESTION_MORE_PHRASES: Final[dict[str, tuple[str, ...]]] = {
     "ur": ("کیا غلط کیا", "کیا غلطیاں کیں", "اب تک کیا سیکھا"),
     "ar": ("أين أخطأت", "ماذا تعلمت", "ما الذي تعلمته"),
 }
+# The student's own weaknesses or mistakes, named with a possessive: the record itself, no
+# frame needed (used with the lists above). Ours.
+RECORD_QUESTION_OWNED: Final[dict[str, tuple[str, ...]]] = {
+    "en": ("my weaknesses", "my weak points", "our mistakes"),
+    "es": ("mis puntos débiles", "mi punto débil", "mis fallos", "mis debilidades"),
+    "id": ("kesalahanku", "kelemahan saya", "kelemahanku"),
+    "ur": ("اپنی غلطیوں", "اپنی غلطیاں", "میری غلطیوں", "میری کمزوریاں", "میری کمزوری"),
+    "ar": ("نقاط ضعفي", "نقاط الضعف لدي"),
+}
+# "learned that …", "aprendí que …", "میں نے پڑھا کہ …", "تعلمت أن …" report what the student
+# read or learned, to ask about it: the subject, not the record.
 RECORD_QUESTION_LOOKALIKES: Final[dict[str, tuple[str, ...]]] = {
-    "en": (),
-    "es": ("cómo voy a",),
+    "en": ("learned that", "learnt that", "how am i doing this", "how am i doing the"),
+    "es": ("cómo voy a", "aprendí que", "aprendimos que"),
     "id": ("apa yang salah dengan", "apa yang salah pada", "apa yang salah dari"),
-    "ur": (),
-    "ar": (),
+    "ur": ("پڑھا کہ", "سیکھا کہ", "پڑھا تھا کہ", "سیکھا تھا کہ"),
+    "ar": ("تعلمت أن", "تعلمنا أن", "درست أن", "درسنا أن"),
 }
 # === end of record questions, more ===
+
+
+# === Record questions by cues: paraphrases the phrase lists cannot enumerate (SPEC §7) ======
+# A student asks about their own record in endless wordings ("where do I keep making
+# mistakes?", "¿en qué me he equivocado hasta ahora?", "Saya salah di mana saja?"). Each
+# wording that is a record question says three things, and a subject question lacks at least
+# one of them:
+#   self   — who: the student (I, my, we; Spanish and Arabic verbs say it in their ending:
+#            "hice", "أخطأت"), never an object pronoun alone ("tell me the common mistakes");
+#   record — what: their mistakes, learning or progress (wrong, mistakes, learned, progress);
+#   frame  — over the record: a past or perfect form asked about ("did I", "have we", "he",
+#            "میں نے"), an aggregate or span ("so far", "keep", "always", "sejauh ini",
+#            "اب تک", "حتى الآن"), or a word that names the record as a whole ("progress",
+#            "weaknesses", "weakest").
+# All three, from one language's lists, make a record question; one word may carry more than
+# one ("hice" is self and frame, "أخطأت" all three). "What is the wrong way to balance an
+# equation?" has no self; "why is my answer wrong?" no frame: neither is a record question.
+# Entries are phrases, folded and matched as whole words anywhere in the question. Ours.
+RECORD_CUES: Final[dict[str, dict[str, tuple[str, ...]]]] = {
+    "en": {
+        "self": _phrases("i, my, we, our, myself"),
+        "record": _phrases(
+            "wrong, mistakes, errors, missed, miss, learned, learnt, covered, studied, struggle, "
+            "struggled, struggling, weak, weaker, weakest, weaknesses, progress, improved, "
+            "improving, mastered, bad at, hardest, trouble with, worst, better, worse"
+        ),
+        "frame": _phrases(
+            "did i, did we, have i, have we, i ve, we ve, so far, until now, till now, up to now, "
+            " yet, keep, kept, still getting, still making, always, usually, "
+            "often, lately, recently, last time, in the past, weakest, hardest, worst, progress, "
+            "weaknesses"
+        ),
+    },
+    "es": {
+        "self": _phrases(
+            "yo, mi, mis, me, nosotros, nuestro, nuestra, nuestros, nuestras, he, hemos, hice, "
+            "hicimos, sigo, seguimos, llevo, llevamos, cometí, cometimos, fallé, fallamos, "
+            "equivoqué, equivocamos, aprendí, aprendimos, vimos, estudié, estudiamos, mejoré, "
+            "avancé, repasamos"
+        ),
+        "record": _phrases(
+            "mal, error, errores, equivocado, equivocada, equivoqué, equivoco, equivocando, "
+            "fallado, fallé, fallo, fallando, aprendido, aprendí, aprendimos, visto, vimos, "
+            "estudiado, estudié, estudiamos, repasamos, progreso, avance, avanzado, avancé, "
+            "mejorado, mejoré, débil, débiles, cuesta, cuestan, dominado, cometido, cometí, "
+            "dan peor, va peor"
+        ),
+        "frame": _phrases(
+            "he, hemos, hice, hicimos, cometí, cometimos, fallé, fallamos, equivoqué, equivocamos, "
+            "aprendí, aprendimos, vimos, estudié, estudiamos, mejoré, avancé, repasamos, sigo, "
+            "seguimos, llevo, llevamos, hasta ahora, hasta el momento, hasta hoy, siempre, "
+            "a menudo, la última vez, progreso, más me cuesta, más me cuestan, dan peor, va peor"
+        ),
+    },
+    "id": {
+        "self": _phrases("saya, aku, kita, kami"),
+        "record": _phrases(
+            "salah, kesalahan, keliru, pelajari, dipelajari, bahas, dibahas, kemajuan, "
+            "perkembangan, lemah, kelemahan, sulit, kuasai, dikuasai, meningkat, gagal, buruk, "
+            "lebih baik"
+        ),
+        "frame": _phrases(
+            "yang sudah, sudah kita, sudah saya, yang pernah, pernah saya, pernah kita, sering, "
+            "selalu, sejauh ini, selama ini, sampai sekarang, hingga sekarang, sampai saat ini, "
+            "tadi, kemarin, minggu lalu, sebelumnya, apa saja, mana saja, paling, masih salah, "
+            "masih lemah, masih sering, terus, kemajuan, perkembangan, kelemahan, "
+            "apakah saya sudah"
+        ),
+    },
+    "ur": {
+        "self": _phrases(
+            "میں نے, ہم نے, میری, میرا, میرے, مجھے, مجھ سے, ہماری, ہمارا, ہمارے, ہمیں, ہوں, اپنی, "
+            "اپنے"
+        ),
+        "record": _phrases(
+            "غلط, غلطی, غلطیاں, غلطیوں, سیکھا, سیکھی, سیکھے, پڑھا, پڑھی, پڑھے, ترقی, پیش رفت, "
+            "بہتری, بہتر, کارکردگی, کمزور, کمزوری, کمزوریاں, مشکل"
+        ),
+        "frame": _phrases(
+            "میں نے, ہم نے, اب تک, ابھی تک, آج تک, بار بار, اکثر, ہمیشہ, کرتا ہوں, کرتی ہوں, "
+            "رہا ہوں, رہی ہوں, ہوتی ہے, پچھلی بار, چکا, چکی, چکے, ترقی, پیش رفت, کارکردگی, "
+            "کمزوریاں, سب سے, ہوا ہوں, ہوئی ہوں"
+        ),
+    },
+    "ar": {
+        "self": _phrases(
+            "أنا, نحن, أخطأت, أخطأنا, أخطئ, تعلمت, تعلمنا, درست, درسنا, ارتكبت, ارتكبتها, "
+            "ارتكبناها, أخطائي, مستواي, تقدمي, أدائي, ضعفي, أتقن, أتقنها, أتقنت, تحسنت, أقع, "
+            "فهمته, فهمتها, كنت"
+        ),
+        "record": _phrases(
+            "أخطأت, أخطأنا, أخطئ, خطأ, الخطأ, أخطاء, الأخطاء, أخطائي, خاطئ, خاطئة, تعلمت, تعلمنا, "
+            "درست, درسنا, مستواي, تقدمي, أدائي, ضعفي, ضعيف, أتقن, أتقنها, أتقنت, تحسنت, صعب, صعبة, "
+            "أصعب, أضعف, تحسن"
+        ),
+        "frame": _phrases(
+            "أخطأت, أخطأنا, تعلمت, تعلمنا, درست, درسنا, ارتكبت, ارتكبتها, ارتكبناها, تحسنت, أتقنت, "
+            "لم أتقن, لم أتقنها, فهمته, فهمتها, تقدمي, أدائي, ضعفي, حتى الآن, إلى الآن, لحد الآن, "
+            "دائما, غالبا, كثيرا, عادة, المرة الماضية, الماضية, السابقة, كنت, تحسن, أضعف"
+        ),
+    },
+}
+
+# The item at hand: a question about this step or this answer is about the work in front of
+# the student, not the record ("I think I did something wrong in this step"). One of these
+# stops the cue rule (the phrase lists above still count). Ours.
+RECORD_CUE_BLOCKERS: Final[dict[str, tuple[str, ...]]] = {
+    "en": _phrases(
+        "this question, this problem, this equation, this answer, this exercise, this step, "
+        "this sentence, this one, this part, step, here, get this, got this, got that, get it, "
+        "getting this"
+    ),
+    "es": _phrases(
+        "esta pregunta, este problema, esta ecuación, esta respuesta, este ejercicio, este paso, "
+        "esta oración, esta frase, aquí, en el paso"
+    ),
+    "id": _phrases(
+        "soal ini, jawaban ini, langkah ini, kalimat ini, persamaan ini, latihan ini, bagian ini, "
+        "nomor ini, di sini"
+    ),
+    "ur": _phrases(
+        "اس سوال, یہ سوال, اس جواب, یہ جواب, اس قدم, اس مرحلے, اس مساوات, اس جملے, یہاں"
+    ),
+    "ar": _phrases(
+        "هذا السؤال, هذه المسألة, هذه المعادلة, هذه الإجابة, هذا الجواب, هذه الخطوة, هذا التمرين, "
+        "هذه الجملة, هنا"
+    ),
+}
+# === end of record questions by cues ===
