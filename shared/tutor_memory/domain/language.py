@@ -28,9 +28,10 @@ kept: ے ں ٹ ڈ ڑ ھ ئ ؤ ء پ چ گ ژ         as is       they distinguis
                                                    کھا eat, کی / کے)
 =====================================  ==========  ============================================
 
-Stopwords are those of the text's language only, not of all five: the lists collide across
-languages ("masa" is Indonesian filler but Spanish for mass, "air" is Indonesian water), and a
-union would drop subject words. Index and question use the same rule, so they agree.
+Stopwords are function words only (see ``wordlists``), and those of the text's language only,
+not of all five: the lists collide across languages (Indonesian "dia", he, is folded Spanish
+"día", day; "air" is Indonesian water), and a union would drop subject words. Index and
+question use the same rule, so they agree.
 
 Stemming: Snowball for en, es, id. Arabic: the Light10 stemmer (Larkey, Ballesteros and
 Connell 2007; the one Lucene's ArabicStemmer implements), not Snowball: Snowball Arabic keeps
