@@ -70,7 +70,7 @@ from tutor_memory.domain.episodes import (
     QuizEvidence,
     TaughtEvidence,
 )
-from tutor_memory.domain.language import LANGUAGES, fold
+from tutor_memory.domain.language import LANGUAGES, detect_language, fold
 from tutor_memory.domain.mapblock import MapSection
 from tutor_memory.domain.recall import Mode, RecalledItem, RecallResult
 from tutor_memory.domain.timewindow import TimeWindow
@@ -125,14 +125,40 @@ def _words(text: str) -> tuple[str, ...]:
     return tuple(_WORD.findall(fold(text)))
 
 
+Phrase = tuple[str, ...]
+_CUE_KINDS: Final = ("self", "record", "frame")
+
+
+def _folded_phrases(*tables: Mapping[str, Sequence[str]]) -> tuple[Phrase, ...]:
+    """Every phrase of ``tables`` in every language, folded into words; sorted, no blanks."""
+    phrases = {_words(p) for table in tables for lang in LANGUAGES for p in table.get(lang, ())}
+    return tuple(sorted(p for p in phrases if p))
+
+
 @cache
-def _record_phrases() -> tuple[tuple[tuple[str, ...], ...], tuple[tuple[str, ...], ...]]:
-    lists = (wordlists.RECORD_QUESTION_PHRASES, wordlists.RECORD_QUESTION_MORE_PHRASES)
-    phrases = {_words(p) for lists_ in lists for lang in LANGUAGES for p in lists_.get(lang, ())}
-    lookalikes = {
-        _words(p) for lang in LANGUAGES for p in wordlists.RECORD_QUESTION_LOOKALIKES.get(lang, ())
-    }
-    return tuple(sorted(p for p in phrases if p)), tuple(sorted(p for p in lookalikes if p))
+def _record_phrases() -> tuple[tuple[Phrase, ...], tuple[Phrase, ...], tuple[Phrase, ...]]:
+    """(phrases that make a record question, look-alikes, cue blockers), all languages."""
+    w = wordlists
+    phrases = _folded_phrases(
+        w.RECORD_QUESTION_PHRASES, w.RECORD_QUESTION_MORE_PHRASES, w.RECORD_QUESTION_OWNED
+    )
+    return (
+        phrases,
+        _folded_phrases(w.RECORD_QUESTION_LOOKALIKES),
+        _folded_phrases(w.RECORD_CUE_BLOCKERS),
+    )
+
+
+@cache
+def _record_cues() -> tuple[tuple[tuple[Phrase, ...], ...], ...]:
+    """Per language, the self, record and frame cues (``wordlists.RECORD_CUES``), folded."""
+    return tuple(
+        tuple(
+            tuple(sorted({_words(p) for p in wordlists.RECORD_CUES[lang][kind]} - {()}))
+            for kind in _CUE_KINDS
+        )
+        for lang in LANGUAGES
+    )
 
 
 def _word_matches(word: str, wanted: str, first: bool) -> bool:
@@ -147,20 +173,39 @@ def _occurs_at(words: Sequence[str], phrase: Sequence[str], i: int) -> bool:
     return all(_word_matches(words[i + j], w, j == 0) for j, w in enumerate(phrase))
 
 
+def _occurs(words: Sequence[str], phrases: Sequence[Phrase]) -> bool:
+    return any(_occurs_at(words, p, i) for p in phrases for i in range(len(words)))
+
+
 def is_record_question(question: str | None) -> bool:
     """Whether the student asks about their own record ("what did I get wrong so far", "qué
-    hemos aprendido", "ماذا أخطأت"): a phrase of ``wordlists.RECORD_QUESTION_PHRASES`` (or
-    ``…_MORE_PHRASES``), in any of the five languages, as whole folded words, and not inside a
-    look-alike (``RECORD_QUESTION_LOOKALIKES``: "cómo voy a…" is "how am I going to…")."""
+    hemos aprendido", "ماذا أخطأت"), in any of the five languages, as whole folded words:
+
+    1. a phrase of ``wordlists.RECORD_QUESTION_PHRASES``, ``…_MORE_PHRASES`` or ``…_OWNED``
+       ("my mistakes"); or
+    2. the cue rule (``wordlists.RECORD_CUES``): a self cue, a record cue and a frame cue of the
+       question's language ("where do I keep making mistakes?": I, mistakes, keep), unless
+       the question names the item at hand (``RECORD_CUE_BLOCKERS``: "this step", "هذه
+       الخطوة").
+
+    A look-alike (``RECORD_QUESTION_LOOKALIKES``: "cómo voy a…" is "how am I going to…") is
+    blanked out first, so no phrase or cue can match inside or across it."""
     if not question:
         return False
     words: list[str] = list(_words(question))
-    phrases, lookalikes = _record_phrases()
-    for lookalike in lookalikes:  # blank a look-alike out, so no phrase can match across it
+    phrases, lookalikes, blockers = _record_phrases()
+    for lookalike in lookalikes:
         for i in range(len(words)):
             if _occurs_at(words, lookalike, i):
                 words[i : i + len(lookalike)] = [""] * len(lookalike)
-    return any(_occurs_at(words, p, i) for p in phrases for i in range(len(words)))
+    if _occurs(words, phrases):
+        return True
+    if _occurs(words, blockers):
+        return False
+    # The question's own language only: a cue of one language can be a plain word of
+    # another (Arabic درست "I studied" is Urdu درست "correct").
+    cues = _record_cues()[LANGUAGES.index(detect_language(question))]
+    return all(_occurs(words, kind) for kind in cues)
 
 
 # --- lines --------------------------------------------------------------------------------------

@@ -28,9 +28,10 @@ kept: ے ں ٹ ڈ ڑ ھ ئ ؤ ء پ چ گ ژ         as is       they distinguis
                                                    کھا eat, کی / کے)
 =====================================  ==========  ============================================
 
-Stopwords are those of the text's language only, not of all five: the lists collide across
-languages ("masa" is Indonesian filler but Spanish for mass, "air" is Indonesian water), and a
-union would drop subject words. Index and question use the same rule, so they agree.
+Stopwords are function words only (see ``wordlists``), and those of the text's language only,
+not of all five: the lists collide across languages (Indonesian "dia", he, is folded Spanish
+"día", day; "air" is Indonesian water), and a union would drop subject words. Index and
+question use the same rule, so they agree.
 
 Stemming: Snowball for en, es, id. Arabic: the Light10 stemmer (Larkey, Ballesteros and
 Connell 2007; the one Lucene's ArabicStemmer implements), not Snowball: Snowball Arabic keeps
@@ -172,11 +173,13 @@ def _check(lang: str) -> None:
 
 @cache
 def stopwords(lang: str) -> frozenset[str]:
-    """Folded stopwords of ``lang``: the published list (or ours for Urdu), plus additions and
-    asking words, minus the subject-word exceptions (see ``wordlists``)."""
+    """Folded stopwords of ``lang``: the published list (Snowball en/es/id, Lucene ar; ours for
+    Urdu), plus additions and asking words, minus the subject-word exceptions (see
+    ``wordlists``): function words only, so content words and abbreviations ("pH", "ER")
+    stay."""
     _check(lang)
     raw = (
-        wordlists.published_stopwords(lang)
+        wordlists.PUBLISHED_STOPWORDS[lang]
         | wordlists.STOPWORD_ADDITIONS[lang]
         | wordlists.ASKING_WORDS[lang]
         | (wordlists.URDU_STOPWORDS if lang == "ur" else frozenset())

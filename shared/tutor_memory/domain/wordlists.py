@@ -5,10 +5,10 @@ folds each entry with the same ``fold`` it applies to text, so spelling variants
 Languages: English (en), Spanish (es), Indonesian (id), Urdu (ur), Arabic (ar).
 
 Sources:
-- Stopwords for en, es, id, ar: the Stopwords ISO collection, from the ``stopwordsiso``
-  package (MIT; the JSON ships inside the wheel, so it works offline). Vetted: the lists mix in
-  web junk and words that are the *subject* of a lesson ("line", "state", "قوة" = force), so
-  each language has a documented exception set below, and tests pin that subject words stay.
+- Stopwords for en, es, id: Snowball's stop lists (BSD); for ar: Lucene's Arabic list (Jacques
+  Savoy, BSD); copied as data with their addresses below, plus documented additions of ours.
+  Function words only: the Stopwords ISO lists used before (``stopwordsiso``) drop content
+  words ("research", "work", "home", "er", "ph"), and a dropped word can never be recalled.
 - Stopwords for ur: ours. Every published Urdu list we found (Stopwords ISO, ``stopwords``)
   is mojibake from a broken font mapping ("ثھی" for "بھی", "هیں" for "میں"), so it would miss
   the commonest words; this compact hand-written list replaces it.
@@ -30,54 +30,136 @@ def _words(text: str) -> frozenset[str]:
 
 
 # --- Stopwords ---------------------------------------------------------------------------------
+# Function words only: articles, pronouns, auxiliaries, prepositions, conjunctions, question
+# words. A stopword is dropped from every stored episode and every question, so a content word
+# on the list can never be found again: "research", "work", "home", and short tokens such as
+# "ph" and "er" were lost that way to the Stopwords ISO lists used before (issue 13). These
+# lists are short on purpose; a word frequent in one pair ("cell", a speaker's name) is the
+# recall gate's business, not the analyser's. Units, symbols and abbreviations (pH, ER, DNA,
+# ATP, mol, CO2, H2O) are never listed. Folding loses case, so a symbol that is also a
+# function word ("NO", "He", "As", "In") cannot be told from it and goes with it.
 
-STOPWORD_SOURCE: Final = "stopwordsiso (Stopwords ISO, MIT) for en/es/id/ar; ours for ur"
+STOPWORD_SOURCE: Final = (
+    "Snowball stop lists (snowballstem.org, BSD) for en, es, id; Lucene's Arabic list "
+    "(Jacques Savoy, BSD) for ar; ours for ur; plus our documented additions"
+)
 
-
-def published_stopwords(lang: str) -> frozenset[str]:
-    """The published list for ``lang`` (empty for Urdu, whose published lists are unusable).
-
-    Imported on first use: the package reads a 200 KB JSON of every language, which a cold
-    start should not pay for unless a text is analysed.
-    """
-    if lang == "ur":
-        return frozenset()
-    import stopwordsiso
-
-    return frozenset(stopwordsiso.stopwords(lang))
-
-
-# Subject words the published lists would drop. Why each group: a student asks about it.
-STOPWORD_EXCEPTIONS: Final[dict[str, frozenset[str]]] = {
+# The published lists, copied as data (no package ships them offline; the ``stopwordsiso``
+# and ``stop-words`` packages ship long web-derived lists with content words in them):
+# - en: Snowball's English list, https://snowballstem.org/algorithms/english/stop.txt (BSD),
+#   as Lucene ships it (analysis/snowball/english_stop.txt). Entries with an apostrophe
+#   ("don't") are left out: the tokeniser splits them (see STOPWORD_ADDITIONS).
+# - es: Snowball's Spanish list, https://snowballstem.org/algorithms/spanish/stop.txt (BSD).
+# - id: Snowball's Indonesian list, https://snowballstem.org/algorithms/indonesian/stop.txt
+#   (BSD).
+# - ar: Lucene's ArabicAnalyzer list (analysis/ar/stopwords.txt, by Jacques Savoy, BSD,
+#   cleaned 11 Oct 2009); it lists hamza variants (أن/ان) that our fold merges anyway.
+PUBLISHED_STOPWORDS: Final[dict[str, frozenset[str]]] = {
     "en": _words(
-        # geometry, measurement and number
-        "area areas length width line point points side sides face faces number numbers "
-        "value zero half plus minus index null empty thick thin "
-        # physics, chemistry, biology, computing
-        "effect net state states system group groups order mass fire ring shell web computer "
-        # history, civics, economics, literature, grammar ("past tense", "present tense")
-        "act bill interest invention novel text world past present "
-        # a test is what a student remembers by ("what was on my test?")
-        "test"
+        "i me my myself we our ours ourselves you your yours yourself yourselves he him his "
+        "himself she her hers herself it its itself they them their theirs themselves what "
+        "which who whom this that these those am is are was were be been being have has had "
+        "having do does did doing would should could ought cannot a an the and but if or "
+        "because as until while of at by for with about against between into through during "
+        "before after above below to from up down in out on off over under again further then "
+        "once here there when where why how all any both each few more most other some such "
+        "no nor not only own same so than too very"
     ),
-    # sal = salt, valor = value, trabajo = work (physics), tiempo = time, lado = side,
-    # país = country; the list has them as a verb form or a filler.
-    "es": _words("sal valor trabajo tiempo lado país"),
-    # panjang = length, tinggi = height, jumlah = sum, setengah = half, waktu = time,
-    # rata(-rata) = average, tambah = add.
-    "id": _words("panjang tinggi jumlah setengah waktu rata tambah"),
-    # قوة = force, حار = hot, عين = eye, عدد = number, صفر = zero, نهاية = limit/end,
-    # شبه = semi- (شبه موصل, semiconductor), الوقت = the time.
-    "ar": _words("قوة حار عين عدد صفر نهاية شبه الوقت"),
+    "es": _words(
+        "de la que el en y a los del se las por un para con no una su al lo como más pero sus "
+        "le ya o este sí porque esta entre cuando muy sin sobre también me hasta hay donde "
+        "quien desde todo nos durante todos uno les ni contra otros ese eso ante ellos e esto "
+        "mí antes algunos qué unos yo otro otras otra él tanto esa estos mucho quienes nada "
+        "muchos cual poco ella estar estas algunas algo nosotros mi mis tú te ti tu tus ellas "
+        "nosotras vosotros vosotras os mío mía míos mías tuyo tuya tuyos tuyas suyo suya suyos "
+        "suyas nuestro nuestra nuestros nuestras vuestro vuestra vuestros vuestras esos esas "
+        # estar
+        "estoy estás está estamos estáis están esté estés estemos estéis estén estaré estarás "
+        "estará estaremos estaréis estarán estaría estarías estaríamos estaríais estarían "
+        "estaba estabas estábamos estabais estaban estuve estuviste estuvo estuvimos "
+        "estuvisteis estuvieron estuviera estuvieras estuviéramos estuvierais estuvieran "
+        "estuviese estuvieses estuviésemos estuvieseis estuviesen estando estad "
+        # haber
+        "he has ha hemos habéis han haya hayas hayamos hayáis hayan habré habrás habrá "
+        "habremos habréis habrán habría habrías habríamos habríais habrían había habías "
+        "habíamos habíais habían hube hubiste hubo hubimos hubisteis hubieron hubiera hubieras "
+        "hubiéramos hubierais hubieran hubiese hubieses hubiésemos hubieseis hubiesen habiendo "
+        "habido habida habidos habidas "
+        # ser
+        "soy eres es somos sois son sea seas seamos seáis sean seré serás será seremos seréis "
+        "serán sería serías seríamos seríais serían era eras éramos erais eran fui fuiste fue "
+        "fuimos fuisteis fueron fuera fueras fuéramos fuerais fueran fuese fueses fuésemos "
+        "fueseis fuesen siendo sido "
+        # tener
+        "tengo tienes tiene tenemos tenéis tienen tenga tengas tengamos tengáis tengan tendré "
+        "tendrás tendrá tendremos tendréis tendrán tendría tendrías tendríamos tendríais "
+        "tendrían tenía tenías teníamos teníais tenían tuve tuviste tuvo tuvimos tuvisteis "
+        "tuvieron tuviera tuvieras tuviéramos tuvierais tuvieran tuviese tuvieses tuviésemos "
+        "tuvieseis tuviesen teniendo tenido tenida tenidos tenidas tened"
+    ),
+    "id": _words(
+        "yang dan di dari ini pada kepada ada adalah dengan untuk dalam oleh sebagai juga ke "
+        "atau tidak itu sebuah tersebut dapat ia telah satu memiliki mereka bahwa lebih karena "
+        "seorang akan seperti secara kemudian beberapa banyak antara setelah yaitu hanya "
+        "hingga serta sama dia tetapi namun melalui bisa sehingga ketika suatu sendiri bagi "
+        "semua harus setiap maka maupun tanpa saja jika bukan belum sedangkan yakni meskipun "
+        "hampir kita demikian daripada apa ialah sana begitu seseorang selain terlalu ataupun "
+        "saya bila bagaimana tapi apabila kalau kami melainkan boleh aku anda kamu beliau "
+        "kalian"
+    ),
+    "ar": _words(
+        "من ومن منها منه في وفي فيها فيه و ف ثم او أو ب بها به ا أ اى اي أي أى لا ولا الا ألا "
+        "إلا لكن ما وما كما فما عن مع اذا إذا ان أن إن انها أنها إنها انه أنه إنه بان بأن فان "
+        "فأن وان وأن وإن التى التي الذى الذي الذين الى الي إلى إلي على عليها عليه اما أما إما "
+        "ايضا أيضا كل وكل لم ولم لن ولن هى هي هو وهى وهي وهو فهى فهي فهو انت أنت لك لها له "
+        "هذه هذا تلك ذلك هناك كانت كان يكون تكون وكانت وكان غير بعض قد نحو بين بينما منذ ضمن "
+        "حيث الان الآن خلال بعد قبل حتى عند عندما لدى جميع"
+    ),
+    "ur": frozenset(),  # see URDU_STOPWORDS
+}
+
+# Function words the published lists lack, ours: question words, pronouns, auxiliaries and
+# prepositions of how a student types, each a plain function word of its language.
+STOPWORD_ADDITIONS: Final[dict[str, frozenset[str]]] = {
+    # The pieces the tokeniser leaves of contractions (don't → don, you'll → ll; one-letter
+    # pieces are dropped anyway), modal auxiliaries Snowball leaves out for their rare noun
+    # senses ("a tin can", "free will"; the month May is read by timewords from the raw text,
+    # never from terms), and the politeness of a chat.
+    "en": _words(
+        "don doesn didn isn aren wasn weren hasn haven hadn wouldn shouldn couldn mustn shan "
+        "ll ve re can will shall may might must us whose whether also please thanks thank "
+        "yes okay ok hi hello hey"
+    ),
+    # Question words Snowball lacks (cuánto…, cuáles; folded, qué/cómo/cuál are on the list),
+    # usted, prepositions, and the forms of poder that ask ("¿puedes…?").
+    "es": _words(
+        "cuáles cuánto cuánta cuántos cuántas usted ustedes hacia tras según mediante "
+        "puedo puedes puede podemos pueden podría podrías hola gracias"
+    ),
+    # Question words, auxiliaries of aspect, copula, two prepositions and the chat particles
+    # (sih, kok, dong, deh) and the typed abbreviation yg.
+    "id": _words(
+        "apakah mengapa kenapa kapan siapa berapa mana dimana kemana darimana gimana engkau "
+        "kau sudah sedang pernah masih merupakan tentang terhadap pun sih kok dong deh yg"
+    ),
+    # Question words, personal pronouns, relatives, auxiliaries and prepositions Lucene's list
+    # lacks.
+    "ar": _words(
+        "لماذا ماذا كيف هل متى أين كم أنا انا نحن أنتم أنتما أنتن هم هما هن هؤلاء أولئك هنا "
+        "اللذان اللتان اللذين اللتين اللواتي اللاتي ليس ليست لست كنت كنا كانوا سوف لقد اذن "
+        "إذن حول عبر دون مثل لي لنا لكم لهم عنه عنها"
+    ),
     "ur": frozenset(),
 }
 
-# Words the published lists lack that are plainly function words.
-STOPWORD_ADDITIONS: Final[dict[str, frozenset[str]]] = {
+# Words of a published list that a student asks about, kept. None are needed with the lists
+# above (their content words were the reason to leave Stopwords ISO); the slot stays so that
+# a word found later is kept here, with its reason, rather than edited out of a copied list.
+STOPWORD_EXCEPTIONS: Final[dict[str, frozenset[str]]] = {
     "en": frozenset(),
     "es": frozenset(),
-    "id": _words("dimana kemana darimana"),
-    "ar": _words("لماذا ليس اذن"),
+    "id": frozenset(),
+    "ar": frozenset(),
     "ur": frozenset(),
 }
 
@@ -88,6 +170,7 @@ URDU_STOPWORDS: Final = _words(
     "کا کی کے کو سے میں پر تک نے ہی بھی تو اور یا لیکن مگر کہ جو جس جن جنہوں جنہیں جسے "
     "اگر پھر ساتھ بعد پہلے لیے لئے والا والی والے بارے متعلق طرح طرف جیسا جیسے جیسی "
     "ایسا ایسے ایسی ویسا ویسے وغیرہ یعنی صرف بس بہت زیادہ کم کچھ سب ہر کوئی کسی کس "
+    "کیونکہ چونکہ بلکہ تاکہ جبکہ حالانکہ لہذا "
     # question words
     "کون کیا کیوں کیسے کیسا کیسی کہاں کب کتنا کتنی کتنے "
     # time and place adverbs (time words are read by timewords, not indexed)
@@ -913,12 +996,23 @@ RECORD_QUESTION_MORE_PHRASES: Final[dict[str, tuple[str, ...]]] = {
     "ur": ("کیا غلط کیا", "کیا غلطیاں کیں", "اب تک کیا سیکھا"),
     "ar": ("أين أخطأت", "ماذا تعلمت", "ما الذي تعلمته"),
 }
+# The student's own weaknesses or mistakes, named with a possessive: the record itself, no
+# frame needed (used with the lists above). Ours.
+RECORD_QUESTION_OWNED: Final[dict[str, tuple[str, ...]]] = {
+    "en": ("my weaknesses", "my weak points", "our mistakes"),
+    "es": ("mis puntos débiles", "mi punto débil", "mis fallos", "mis debilidades"),
+    "id": ("kesalahanku", "kelemahan saya", "kelemahanku"),
+    "ur": ("اپنی غلطیوں", "اپنی غلطیاں", "میری غلطیوں", "میری کمزوریاں", "میری کمزوری"),
+    "ar": ("نقاط ضعفي", "نقاط الضعف لدي"),
+}
+# "learned that …", "aprendí que …", "میں نے پڑھا کہ …", "تعلمت أن …" report what the student
+# read or learned, to ask about it: the subject, not the record.
 RECORD_QUESTION_LOOKALIKES: Final[dict[str, tuple[str, ...]]] = {
-    "en": (),
-    "es": ("cómo voy a",),
+    "en": ("learned that", "learnt that", "how am i doing this", "how am i doing the"),
+    "es": ("cómo voy a", "aprendí que", "aprendimos que"),
     "id": ("apa yang salah dengan", "apa yang salah pada", "apa yang salah dari"),
-    "ur": (),
-    "ar": (),
+    "ur": ("پڑھا کہ", "سیکھا کہ", "پڑھا تھا کہ", "سیکھا تھا کہ"),
+    "ar": ("تعلمت أن", "تعلمنا أن", "درست أن", "درسنا أن"),
 }
 # === end of record questions, more ===
 
@@ -1190,3 +1284,131 @@ BOUND_PHRASES_AFTER: Final[dict[str, dict[str, tuple[str, ...]]]] = {
         "until": _phrases("تک"),
     },
 }
+
+# === Record questions by cues: paraphrases the phrase lists cannot enumerate (SPEC §7) ======
+# A student asks about their own record in endless wordings ("where do I keep making
+# mistakes?", "¿en qué me he equivocado hasta ahora?", "Saya salah di mana saja?"). Each
+# wording that is a record question says three things, and a subject question lacks at least
+# one of them:
+#   self   — who: the student (I, my, we; Spanish and Arabic verbs say it in their ending:
+#            "hice", "أخطأت"), never an object pronoun alone ("tell me the common mistakes");
+#   record — what: their mistakes, learning or progress (wrong, mistakes, learned, progress);
+#   frame  — over the record: a past or perfect form asked about ("did I", "have we", "he",
+#            "میں نے"), an aggregate or span ("so far", "keep", "always", "sejauh ini",
+#            "اب تک", "حتى الآن"), or a word that names the record as a whole ("progress",
+#            "weaknesses", "weakest").
+# All three, from one language's lists, make a record question; one word may carry more than
+# one ("hice" is self and frame, "أخطأت" all three). "What is the wrong way to balance an
+# equation?" has no self; "why is my answer wrong?" no frame: neither is a record question.
+# Entries are phrases, folded and matched as whole words anywhere in the question. Ours.
+RECORD_CUES: Final[dict[str, dict[str, tuple[str, ...]]]] = {
+    "en": {
+        "self": _phrases("i, my, we, our, myself"),
+        "record": _phrases(
+            "wrong, mistakes, errors, missed, miss, learned, learnt, covered, studied, struggle, "
+            "struggled, struggling, weak, weaker, weakest, weaknesses, progress, improved, "
+            "improving, mastered, bad at, hardest, trouble with, worst, better, worse"
+        ),
+        "frame": _phrases(
+            "did i, did we, have i, have we, i ve, we ve, so far, until now, till now, up to now, "
+            " yet, keep, kept, still getting, still making, always, usually, "
+            "often, lately, recently, last time, in the past, weakest, hardest, worst, progress, "
+            "weaknesses"
+        ),
+    },
+    "es": {
+        "self": _phrases(
+            "yo, mi, mis, me, nosotros, nuestro, nuestra, nuestros, nuestras, he, hemos, hice, "
+            "hicimos, sigo, seguimos, llevo, llevamos, cometí, cometimos, fallé, fallamos, "
+            "equivoqué, equivocamos, aprendí, aprendimos, vimos, estudié, estudiamos, mejoré, "
+            "avancé, repasamos"
+        ),
+        "record": _phrases(
+            "mal, error, errores, equivocado, equivocada, equivoqué, equivoco, equivocando, "
+            "fallado, fallé, fallo, fallando, aprendido, aprendí, aprendimos, visto, vimos, "
+            "estudiado, estudié, estudiamos, repasamos, progreso, avance, avanzado, avancé, "
+            "mejorado, mejoré, débil, débiles, cuesta, cuestan, dominado, cometido, cometí, "
+            "dan peor, va peor"
+        ),
+        "frame": _phrases(
+            "he, hemos, hice, hicimos, cometí, cometimos, fallé, fallamos, equivoqué, equivocamos, "
+            "aprendí, aprendimos, vimos, estudié, estudiamos, mejoré, avancé, repasamos, sigo, "
+            "seguimos, llevo, llevamos, hasta ahora, hasta el momento, hasta hoy, siempre, "
+            "a menudo, la última vez, progreso, más me cuesta, más me cuestan, dan peor, va peor"
+        ),
+    },
+    "id": {
+        "self": _phrases("saya, aku, kita, kami"),
+        "record": _phrases(
+            "salah, kesalahan, keliru, pelajari, dipelajari, bahas, dibahas, kemajuan, "
+            "perkembangan, lemah, kelemahan, sulit, kuasai, dikuasai, meningkat, gagal, buruk, "
+            "lebih baik"
+        ),
+        "frame": _phrases(
+            "yang sudah, sudah kita, sudah saya, yang pernah, pernah saya, pernah kita, sering, "
+            "selalu, sejauh ini, selama ini, sampai sekarang, hingga sekarang, sampai saat ini, "
+            "tadi, kemarin, minggu lalu, sebelumnya, apa saja, mana saja, paling, masih salah, "
+            "masih lemah, masih sering, terus, kemajuan, perkembangan, kelemahan, "
+            "apakah saya sudah"
+        ),
+    },
+    "ur": {
+        "self": _phrases(
+            "میں نے, ہم نے, میری, میرا, میرے, مجھے, مجھ سے, ہماری, ہمارا, ہمارے, ہمیں, ہوں, اپنی, "
+            "اپنے"
+        ),
+        "record": _phrases(
+            "غلط, غلطی, غلطیاں, غلطیوں, سیکھا, سیکھی, سیکھے, پڑھا, پڑھی, پڑھے, ترقی, پیش رفت, "
+            "بہتری, بہتر, کارکردگی, کمزور, کمزوری, کمزوریاں, مشکل"
+        ),
+        "frame": _phrases(
+            "میں نے, ہم نے, اب تک, ابھی تک, آج تک, بار بار, اکثر, ہمیشہ, کرتا ہوں, کرتی ہوں, "
+            "رہا ہوں, رہی ہوں, ہوتی ہے, پچھلی بار, چکا, چکی, چکے, ترقی, پیش رفت, کارکردگی, "
+            "کمزوریاں, سب سے, ہوا ہوں, ہوئی ہوں"
+        ),
+    },
+    "ar": {
+        "self": _phrases(
+            "أنا, نحن, أخطأت, أخطأنا, أخطئ, تعلمت, تعلمنا, درست, درسنا, ارتكبت, ارتكبتها, "
+            "ارتكبناها, أخطائي, مستواي, تقدمي, أدائي, ضعفي, أتقن, أتقنها, أتقنت, تحسنت, أقع, "
+            "فهمته, فهمتها, كنت"
+        ),
+        "record": _phrases(
+            "أخطأت, أخطأنا, أخطئ, خطأ, الخطأ, أخطاء, الأخطاء, أخطائي, خاطئ, خاطئة, تعلمت, تعلمنا, "
+            "درست, درسنا, مستواي, تقدمي, أدائي, ضعفي, ضعيف, أتقن, أتقنها, أتقنت, تحسنت, صعب, صعبة, "
+            "أصعب, أضعف, تحسن"
+        ),
+        "frame": _phrases(
+            "أخطأت, أخطأنا, تعلمت, تعلمنا, درست, درسنا, ارتكبت, ارتكبتها, ارتكبناها, تحسنت, أتقنت, "
+            "لم أتقن, لم أتقنها, فهمته, فهمتها, تقدمي, أدائي, ضعفي, حتى الآن, إلى الآن, لحد الآن, "
+            "دائما, غالبا, كثيرا, عادة, المرة الماضية, الماضية, السابقة, كنت, تحسن, أضعف"
+        ),
+    },
+}
+
+# The item at hand: a question about this step or this answer is about the work in front of
+# the student, not the record ("I think I did something wrong in this step"). One of these
+# stops the cue rule (the phrase lists above still count). Ours.
+RECORD_CUE_BLOCKERS: Final[dict[str, tuple[str, ...]]] = {
+    "en": _phrases(
+        "this question, this problem, this equation, this answer, this exercise, this step, "
+        "this sentence, this one, this part, step, here, get this, got this, got that, get it, "
+        "getting this"
+    ),
+    "es": _phrases(
+        "esta pregunta, este problema, esta ecuación, esta respuesta, este ejercicio, este paso, "
+        "esta oración, esta frase, aquí, en el paso"
+    ),
+    "id": _phrases(
+        "soal ini, jawaban ini, langkah ini, kalimat ini, persamaan ini, latihan ini, bagian ini, "
+        "nomor ini, di sini"
+    ),
+    "ur": _phrases(
+        "اس سوال, یہ سوال, اس جواب, یہ جواب, اس قدم, اس مرحلے, اس مساوات, اس جملے, یہاں"
+    ),
+    "ar": _phrases(
+        "هذا السؤال, هذه المسألة, هذه المعادلة, هذه الإجابة, هذا الجواب, هذه الخطوة, هذا التمرين, "
+        "هذه الجملة, هنا"
+    ),
+}
+# === end of record questions by cues ===
