@@ -374,7 +374,7 @@ ES = Words(
                 "{s}: Empecé clases de guitarra con mi tío.",
                 "{s}: Dejé la guitarra, ahora toco el violín en la orquesta del colegio.",
             ),
-            "¿Qué instrumentos ha aprendido a tocar {s}?",
+            "¿Qué instrumentos ha estudiado {s} en sus clases de música?",
         ),
         Story(
             "exams",
@@ -548,7 +548,7 @@ ID = Words(
                 "{s}: Aku mulai les gitar dengan pamanku.",
                 "{s}: Aku berhenti main gitar, sekarang aku main biola di orkestra sekolah.",
             ),
-            "Alat musik apa saja yang pernah dipelajari {s}?",
+            "Alat musik apa saja yang pernah {s} mainkan?",
         ),
         Story(
             "exams",
@@ -891,7 +891,7 @@ AR = Words(
                 "{s}: بدأت دروس الغيتار مع عمي.",
                 "{s}: تركت الغيتار، والآن أعزف الكمان في أوركسترا المدرسة.",
             ),
-            "ما الآلات الموسيقية التي تعلمت {s} العزف عليها؟",
+            "ما الآلات الموسيقية التي أخذت {s} دروسا فيها أو تعزفها الآن؟",
         ),
         Story(
             "exams",
