@@ -100,4 +100,4 @@ def test_madial_ships_its_licence_and_160_dated_memories() -> None:
 
 def test_the_madial_query_is_every_line_before_the_first_test_turn() -> None:
     dialogue = ["<BOD>\n", '<Bart>: "hi"\n', '<Assistant>: "hello"\n', '<Bart>: "x"\n', "<EOD>\n"]
-    assert madial_query(dialogue, 3) == '<Bart>: "hi"\n<Assistant>: "hello"'
+    assert madial_query(dialogue, 3) == "Bart: hi\nAssistant: hello"

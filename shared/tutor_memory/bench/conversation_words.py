@@ -37,6 +37,8 @@ class Words:
     days: tuple[str, ...]
     greet_student: tuple[str, ...]
     greet_tutor: tuple[str, ...]
+    # small talk, then near misses: lines that share a question's words or meaning without
+    # answering it (a nurse in the ER, a dog shelter, a knee hurt running)
     small_talk: tuple[str, ...]
     reply: tuple[str, ...]  # the tutor's answer to small talk and to a story
     bye_student: tuple[str, ...]
@@ -94,6 +96,17 @@ EN = Words(
         "I finished my history essay on {day}",
         "our football team lost on {day}",
         "I'm so hungry lol",
+        "my friend's mom works as a nurse in the ER",
+        "I want to bake a cake for my mom's birthday",
+        "there's a dog shelter near our school",
+        "I hurt my knee running last year",
+        "my aunt just started a new job at a bank",
+        "our neighbour's dog barks all night",
+        "I love listening to piano music while I study",
+        "my physics exam is next week",
+        "my best friend went to the beach for the holidays",
+        "my cousin won a math competition last year",
+        "my aunt's birthday party was fun, we danced a lot",
     ),
     reply=(
         "Oh no! How are you feeling?",
@@ -271,6 +284,17 @@ ES = Words(
         "terminé el ensayo de historia el {day}",
         "nuestro equipo de fútbol perdió el {day}",
         "tengo mucha hambre jaja",
+        "la madre de mi amiga es enfermera en urgencias",
+        "quiero hacer un pastel para el cumpleaños de mi mamá",
+        "hay un refugio de perros cerca del colegio",
+        "el año pasado me hice daño en la rodilla corriendo",
+        "mi tía empezó un trabajo nuevo en un banco",
+        "el perro del vecino ladra toda la noche",
+        "me encanta escuchar música de piano mientras estudio",
+        "mi examen de física es la semana que viene",
+        "mi mejor amiga se fue a la playa en vacaciones",
+        "mi primo ganó un concurso de matemáticas el año pasado",
+        "la fiesta de cumpleaños de mi tía fue divertida, bailamos mucho",
     ),
     reply=(
         "¡Vaya! ¿Cómo te sientes?",
@@ -453,6 +477,17 @@ ID = Words(
         "aku selesai menulis esai sejarah hari {day}",
         "tim sepak bola kami kalah hari {day}",
         "aku lapar banget wkwk",
+        "ibu temanku kerja jadi perawat di UGD",
+        "aku mau bikin kue untuk ulang tahun ibuku",
+        "ada penampungan anjing dekat sekolah kami",
+        "tahun lalu lututku cedera waktu lari",
+        "tanteku baru mulai kerja di bank",
+        "anjing tetangga menggonggong sepanjang malam",
+        "aku suka dengar musik piano sambil belajar",
+        "ujian fisikaku minggu depan",
+        "sahabatku liburan ke pantai",
+        "sepupuku menang lomba matematika tahun lalu",
+        "pesta ulang tahun tanteku seru, kami banyak menari",
     ),
     reply=(
         "Aduh! Bagaimana perasaanmu?",
@@ -632,6 +667,17 @@ UR = Words(
         "میں نے {day} کو تاریخ کا مضمون مکمل کیا",
         "ہماری فٹبال ٹیم {day} کو ہار گئی",
         "مجھے بہت بھوک لگی ہے ہاہا",
+        "میری دوست کی امی ایمرجنسی میں نرس ہیں",
+        "میں امی کی سالگرہ کے لیے کیک بنانا چاہتی ہوں",
+        "ہمارے اسکول کے پاس کتوں کی ایک پناہ گاہ ہے",
+        "پچھلے سال دوڑتے ہوئے میرا گھٹنا زخمی ہوا تھا",
+        "میری خالہ نے ایک بینک میں نئی نوکری شروع کی ہے",
+        "پڑوسیوں کا کتا ساری رات بھونکتا ہے",
+        "مجھے پڑھتے ہوئے پیانو کی موسیقی سننا پسند ہے",
+        "میرا فزکس کا امتحان اگلے ہفتے ہے",
+        "میری سہیلی چھٹیوں میں سمندر کے کنارے گئی",
+        "میرے کزن نے پچھلے سال ریاضی کا مقابلہ جیتا",
+        "خالہ کی سالگرہ کی پارٹی مزے کی تھی، ہم نے بہت ناچا",
     ),
     reply=(
         "اوہ! اب آپ کیسا محسوس کر رہی ہیں؟",
@@ -805,6 +851,17 @@ AR = Words(
         "أنهيت مقال التاريخ يوم {day}",
         "خسر فريق كرة القدم عندنا يوم {day}",
         "أنا جائعة جدا هههه",
+        "والدة صديقتي تعمل ممرضة في الطوارئ",
+        "أريد أن أخبز كعكة لعيد ميلاد أمي",
+        "يوجد ملجأ للكلاب قرب مدرستنا",
+        "أصيبت ركبتي وأنا أركض السنة الماضية",
+        "بدأت خالتي عملا جديدا في بنك",
+        "كلب الجيران ينبح طوال الليل",
+        "أحب الاستماع إلى موسيقى البيانو وأنا أدرس",
+        "امتحان الفيزياء الأسبوع القادم",
+        "ذهبت صديقتي المقربة إلى البحر في العطلة",
+        "فاز ابن عمي بمسابقة رياضيات السنة الماضية",
+        "كانت حفلة عيد ميلاد خالتي ممتعة، رقصنا كثيرا",
     ),
     reply=(
         "أوه! كيف تشعرين الآن؟",

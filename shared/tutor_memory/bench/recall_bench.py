@@ -5,9 +5,10 @@ conversations? Two sets, the same scoring, beside plain baselines computed in th
 memories of the archive are replayed as one pair's history, oldest first, through
 ``TutorMemory.record_many`` (each a ``question`` episode — something the student said — at noon
 UTC on its date, its text the event sentence), so vectors and index terms are the product's.
-Each of the 160 dialogues asks one question: every dialogue line before its first test turn,
-verbatim (speaker tags included), joined by line breaks — the query of the folder's README
-baselines. Every question is asked at the same moment, noon UTC on the day after the newest
+Each of the 160 dialogues asks one question: every dialogue line before its first test turn
+(the query of the folder's README baselines), as a chat shows it — ``Bart: I ate so many
+fries!``, the speaker's name kept, the file's markup (``<Bart>``, the quotes) dropped — joined
+by line breaks. Every question is asked at the same moment, noon UTC on the day after the newest
 memory (``madial_at``), so that "today" in a dialogue names a day with no memory in it, as it
 would for a student talking to the tutor about their day. The published top-20 lists of four
 embedding models are scored from their files.
@@ -33,6 +34,7 @@ recall is.
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -70,6 +72,7 @@ EmbedderChoice = Literal["local", "none", "hash"]  # hash: tests only (no meanin
 Only = Literal["madial", "synthetic"]
 
 MADIAL_PAIR: Final = Pair("madial", "memories")
+_MADIAL_LINE: Final = re.compile(r'^<(?P<name>[^>]+)>:\s*"?(?P<text>.*?)"?$')
 PUBLISHED: Final = ("bge_m3", "gte", "jina", "openai")
 BENCH_DEADLINE_S: Final = "30"  # the settings' ceiling: the block is never dropped for speed
 METHODS: Final = ("recall", "bm25", "dense", "rrf")
@@ -136,9 +139,17 @@ def madial_at(memories: Mapping[int, Mapping[str, str]]) -> datetime:
 
 
 def madial_query(dialogue: Sequence[str], first_test_turn: int) -> str:
-    """Every line before the first test turn, verbatim, without the <BOD> marker."""
-    lines = [line.strip() for line in dialogue[:first_test_turn]]
-    return "\n".join(line for line in lines if line and line != "<BOD>")
+    """Every line before the first test turn, as a chat shows it: ``Bart: I ate so many
+    fries!`` for the file's ``<Bart>: "I ate so many fries!"`` (its markup — the angle brackets,
+    the quotes, ``<BOD>`` — is not what anyone said), one line each."""
+    lines = []
+    for raw in dialogue[:first_test_turn]:
+        line = raw.strip()
+        if not line or line == "<BOD>":
+            continue
+        said = _MADIAL_LINE.match(line)
+        lines.append(f"{said['name']}: {said['text']}" if said else line)
+    return "\n".join(lines)
 
 
 # --- the app ------------------------------------------------------------------------------
@@ -459,7 +470,7 @@ def _madial(app: App, limit: int | None, block: bool, log: Callable[[str], None]
         "questions": len(cases),
         "memories": len(names),
         "asked_at": cases[0].at.isoformat() if cases else None,
-        "query": "every dialogue line before the first test turn, verbatim",
+        "query": "every dialogue line before the first test turn, as 'Name: text' lines",
         "methods": summarise(results),
         "published": published_scores,
         "block": block_summary(results),
