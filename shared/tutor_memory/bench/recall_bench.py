@@ -41,6 +41,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from importlib import resources
+from importlib.resources.abc import Traversable
 from pathlib import Path
 from statistics import fmean
 from typing import Any, Final, Literal
@@ -103,7 +104,8 @@ class CaseResult:
 # --- data ---------------------------------------------------------------------------------
 
 
-def madial_folder() -> Any:
+def madial_folder() -> Traversable:
+    """The shipped copy (package data, so it installs with the package)."""
     return resources.files("tutor_memory") / "data" / "madial-bench"
 
 
