@@ -11,7 +11,7 @@ from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from tutor_memory.bench import add_bench_commands, run_bench_command
+from tutor_memory.bench import BENCH_COMMANDS, add_bench_commands, run_bench_command
 from tutor_memory.bootstrap import App, build_app, build_service
 from tutor_memory.domain.chain import Checkpoint, format_time
 from tutor_memory.domain.episodes import Pair
@@ -105,7 +105,7 @@ def _run(args: argparse.Namespace) -> int:
 
         print(openapi_json(), end="")
         return 0
-    if args.command in ("scenarios", "bench-quality", "bench"):
+    if args.command in BENCH_COMMANDS:
         return run_bench_command(args)
     settings = Settings.from_env()
     if args.command == "replay":

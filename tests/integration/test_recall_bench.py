@@ -1,0 +1,77 @@
+"""The recall bench end to end on a tiny slice: 10 MADial dialogues and one short synthetic
+pair, through the real record_many, recall and turn (a meaningless hash embedder keeps it
+fast). The report's shape is checked, never its numbers."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tutor_memory.bench import run_bench_command
+from tutor_memory.bench.conversations import generate_conversations
+from tutor_memory.bench.recall_bench import run_recall_bench, tables
+from tutor_memory.cli import _parser
+
+METHODS = {"recall", "bm25", "dense", "rrf"}
+
+
+@pytest.fixture(scope="module")
+def report(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    short = generate_conversations(3, plan=(("es", 150),))
+    return run_recall_bench(
+        tmp_path_factory.mktemp("bench-recall"),
+        limit=10,
+        conversations=short,
+        embedder="hash",
+        log=lambda _line: None,
+    )
+
+
+def _is_summary(summary: dict[str, Any], n: int) -> bool:
+    shares = [summary[key] for key in ("R@5", "R@10", "R@20", "in_budget")]
+    return summary["n"] == n and all(0.0 <= s <= 1.0 for s in shares)
+
+
+def test_madial_is_asked_ten_times_and_scored_for_every_method(report: dict[str, Any]) -> None:
+    madial = report["madial"]
+    assert madial["questions"] == 10 and madial["memories"] == 160
+    assert set(madial["methods"]) == METHODS
+    assert all(_is_summary(s, 10) for s in madial["methods"].values())
+    assert set(madial["published"]) == {"bge_m3", "gte", "jina", "openai"}
+    assert madial["block"]["n"] == 10 and madial["block"]["dropped"] == 0
+    windows = madial["windows"]
+    assert windows["of"] == 10 and 0 <= windows["opened"] <= 10
+    assert len(madial["details"]) == 10
+    # the details name archive memory ids, as the dialogue file does
+    assert all(isinstance(i, int) for row in madial["details"] for i in row["relevant"])
+
+
+def test_the_synthetic_pair_is_scored_per_category_and_language(report: dict[str, Any]) -> None:
+    synthetic = report["synthetic"]
+    assert [p["language"] for p in synthetic["pairs"]] == ["es"]
+    assert synthetic["questions"] == 10
+    assert set(synthetic["methods"]) == METHODS
+    assert set(synthetic["by_language"]) == {"es"}
+    assert set(synthetic["by_category"]) <= {"single", "paraphrase", "multi-hop", "return", "dated"}
+    counted = sum(g["methods"]["recall"]["n"] for g in synthetic["by_category"].values())
+    assert counted == 10
+
+
+def test_the_table_names_every_method_and_the_published_lists(report: dict[str, Any]) -> None:
+    text = tables(report)
+    for label in ("MADial-Bench", "Synthetic", "recall", "BM25", "dense", "RRF", "openai"):
+        assert label in text
+    assert "all relevant in 1,500 tokens" in text and "CPU time" in text
+
+
+def test_the_command_writes_the_json_and_the_table(tmp_path: Path) -> None:
+    argv = ["bench-recall", "--out", str(tmp_path), "--only", "madial", "--limit", "3"]
+    args = _parser().parse_args([*argv, "--embedder", "none"])
+    assert run_bench_command(args) == 0
+    written = json.loads((tmp_path / "bench-recall.json").read_text(encoding="utf-8"))
+    assert written["madial"]["questions"] == 3 and "synthetic" not in written
+    assert set(written["madial"]["methods"]) == {"recall", "bm25"}  # no embedder: no dense
+    assert "MADial-Bench" in (tmp_path / "bench-recall.txt").read_text(encoding="utf-8")
