@@ -21,6 +21,7 @@ from tutor_memory.domain.conceptmap import ConceptDraft, ConceptMap
 from tutor_memory.domain.episodes import Episode, Kind, NewEpisode, Pair
 from tutor_memory.domain.files import FileRecord
 from tutor_memory.domain.filetext import FileText
+from tutor_memory.domain.recall import TermCounts as TermCounts  # re-exported: the index port
 from tutor_memory.domain.timewindow import TimeWindow
 from tutor_memory.domain.verify import CitationEntry
 
@@ -261,6 +262,7 @@ class SearchHit:
     episode_id: str
     seq: int
     score: float  # lexical: BM25 over `terms`; semantic: cosine similarity
+    matched: tuple[str, ...] = ()  # lexical: the query terms this document contains, sorted
 
 
 class EpisodeIndex(Protocol):
@@ -284,6 +286,11 @@ class EpisodeIndex(Protocol):
         """(lexical hits for any of ``terms``, the ``k`` nearest by ``vector``), best first,
         in as few round trips as the backend allows. Empty terms or no vector: that list is
         empty."""
+        ...
+
+    def term_counts(self, pair: Pair, terms: Sequence[str]) -> TermCounts:
+        """The pair's document count and, for each term, how many of its documents contain it
+        (over the whole history, never another pair's): what makes a term distinctive."""
         ...
 
     def delete_pair(self, pair: Pair) -> int:

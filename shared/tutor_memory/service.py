@@ -29,7 +29,13 @@ from tutor_memory.domain.episodes import (
 from tutor_memory.domain.errors import NotFoundError, ValidationError
 from tutor_memory.domain.files import FileRecord, fingerprint
 from tutor_memory.domain.language import analyse, detect_language, distinctive_terms
-from tutor_memory.domain.recall import Candidates, RecallResult, rank, route_concepts
+from tutor_memory.domain.recall import (
+    Candidates,
+    RecallResult,
+    distinctive_terms_of,
+    rank,
+    route_concepts,
+)
 from tutor_memory.domain.timewindow import TimeWindow
 from tutor_memory.domain.timewords import find_window
 from tutor_memory.ports import (
@@ -243,10 +249,11 @@ class TutorMemory:
             pool.add_concept(touching)
             sizes["concept"] = len(touching)
             if self.index is not None:
+                searched_vector = vector if window is None or topical else None
                 lexical, semantic = self.index.search(
                     pair,
                     terms=terms,
-                    vector=vector if window is None or topical else None,
+                    vector=searched_vector,
                     lexical_limit=C.RECALL_LEXICAL_POOL,
                     k=C.RECALL_SEMANTIC_K,
                     window=scope,
@@ -255,12 +262,24 @@ class TutorMemory:
                     e.episode_id: e
                     for e in self.store.get_many(pair, [h.episode_id for h in lexical + semantic])
                 }
-                pool.add_lexical(
-                    (found[h.episode_id], h.score) for h in lexical if h.episode_id in found
-                )
-                pool.add_semantic(
-                    (found[h.episode_id], h.score) for h in semantic if h.episode_id in found
-                )
+                if terms:
+                    distinctive = (
+                        distinctive_terms_of(self.index.term_counts(pair, terms))
+                        if lexical
+                        else None
+                    )
+                    pool.add_lexical(
+                        (
+                            (found[h.episode_id], h.score, h.matched)
+                            for h in lexical
+                            if h.episode_id in found
+                        ),
+                        distinctive,
+                    )
+                if searched_vector is not None:
+                    pool.add_semantic(
+                        (found[h.episode_id], h.score) for h in semantic if h.episode_id in found
+                    )
                 sizes["lexical"], sizes["semantic"] = len(lexical), len(semantic)
         timings["pools"], tick = _lap(tick)
 

@@ -68,3 +68,9 @@ def test_lexical_scores_are_the_same_bm25_on_both_indexes(
     theirs = opensearch.search(PAIR, terms=terms, vector=None, lexical_limit=100, k=0)[0]
     assert [h.seq for h in mine] == [h.seq for h in theirs]
     assert [h.score for h in mine] == pytest.approx([h.score for h in theirs], rel=1e-5)
+    assert [h.matched for h in mine] == [h.matched for h in theirs]
+    other = [IndexedEpisode(OTHER, "e1-000000000001", 1, "answer", NOW, "cell cell", None)]
+    for index in (embedded, opensearch):
+        index.add(other)
+    assert embedded.term_counts(PAIR, terms) == opensearch.term_counts(PAIR, terms)
+    assert opensearch.term_counts(PAIR, ["cell"]).documents == len(docs)

@@ -6,6 +6,7 @@ from datetime import UTC, datetime, timedelta
 
 from tutor_memory.adapters.embedded_index import EmbeddedIndex
 from tutor_memory.adapters.sqlite_store import SqliteStore
+from tutor_memory.domain import constants as C
 from tutor_memory.domain.episodes import NewEpisode, Pair
 from tutor_memory.domain.recall import Mode
 from tutor_memory.ports import FixedClock
@@ -197,3 +198,58 @@ def test_recall_as_of_a_past_time_knows_nothing_after_it(memory: TutorMemory, pa
     memory.record(pair, "question", "Osmosis in plants?", at=MARCH + timedelta(days=60))
     result = memory.recall(pair, "osmosis", at=MARCH + timedelta(days=1))
     assert [i.episode.at for i in result.items] == [MARCH]
+
+
+SMALL_TALK = (
+    "Maya: haha ok",
+    "Maya: good morning!",
+    "Maya: thanks, that helps",
+    "Maya: can we start?",
+    "Maya: I'm back, sorry I was late",
+    "Maya: lol that's funny",
+)
+
+
+def test_a_speakers_name_in_every_line_does_not_put_small_talk_first(
+    memory: TutorMemory, pair: Pair
+) -> None:
+    """The name matches every line; the question is about the ER visit months ago."""
+    visit = NewEpisode(pair, "question", "Maya: I had to go to the ER after my fall", MARCH)  # type: ignore[arg-type]
+    target = memory.record_many([visit])[0].episode.episode_id
+    memory.record_many(
+        [
+            NewEpisode(
+                pair,
+                "question",
+                f"{SMALL_TALK[i % len(SMALL_TALK)]} ({i})",
+                MARCH + timedelta(days=1 + i),
+            )  # type: ignore[arg-type]
+            for i in range(120)
+        ]
+    )
+    result = memory.recall(pair, "Maya: why did I end up in the ER?", at=NOW)
+    assert ids(result)[0] == target
+    # Lines that share only the name are not memories of the question: the gate drops them,
+    # but for the few nearest by meaning.
+    assert len(result.items) <= 1 + C.RECALL_SEMANTIC_MATCHES * 2
+    assert result.mode is Mode.RELEVANT
+
+
+def test_recall_hands_over_every_matching_memory_the_budget_could_hold(
+    memory: TutorMemory, pair: Pair
+) -> None:
+    """Sixty different osmosis questions among 600 others: none is cut by a fixed count."""
+    bury(memory, pair, NewEpisode(pair, "question", "Thanks!", MARCH))  # type: ignore[arg-type]
+    memory.record_many(
+        [
+            NewEpisode(
+                pair,
+                "question",
+                f"Osmosis question number {i}: why does water move {i}?",
+                MARCH + timedelta(days=i),
+            )  # type: ignore[arg-type]
+            for i in range(60)
+        ]
+    )
+    result = memory.recall(pair, "What is osmosis?", at=NOW)
+    assert len(result.items) == 60

@@ -146,3 +146,23 @@ def test_a_file_index_survives_reopening(tmp_path) -> None:  # type: ignore[no-u
 )
 def test_document_lengths_are_rounded_as_lucene_norms_round_them(length: int, stored: int) -> None:
     assert lucene_length(length) == stored
+
+
+def test_each_lexical_hit_names_the_question_terms_it_contains(index: EmbeddedIndex) -> None:
+    lexical, _ = index.search(
+        A, terms=["cell", "nucleus", "osmosis"], vector=None, lexical_limit=10, k=0
+    )
+    assert {h.seq: h.matched for h in lexical} == {
+        1: ("cell", "nucleus"),
+        2: ("osmosis",),
+        3: ("cell",),
+    }
+
+
+def test_term_counts_are_the_pairs_own(index: EmbeddedIndex) -> None:
+    """How common a word is in one student's history never depends on another student's."""
+    index.add([doc(B, 3, "cell", None), doc(B, 4, "cell membrane", None)])
+    counts = index.term_counts(A, ["cell", "osmosis", "absent"])
+    assert counts.documents == 4
+    assert dict(counts.containing) == {"absent": 0, "cell": 2, "osmosis": 1}
+    assert index.term_counts(B, ["cell"]).containing["cell"] == 3

@@ -42,7 +42,7 @@ def test_an_old_exact_match_beats_a_fresh_irrelevant_note() -> None:
     )
     pool = Candidates()
     pool.add_recent([fresh, march])
-    pool.add_lexical([(march, 7.5)])
+    pool.add_lexical([(march, 7.5, ())])
     items, mode = rank(pool.values(), now=NOW, has_question=True, limit=10)
     assert mode is Mode.RELEVANT
     assert [i.episode.seq for i in items] == [1]  # the gate dropped the fresh note entirely
@@ -52,7 +52,7 @@ def test_the_gate_keeps_every_matching_pool() -> None:
     lexical, semantic, concept, recent = (ep(i, f"episode {i}", days_ago=i) for i in range(1, 5))
     pool = Candidates()
     pool.add_recent([recent, lexical])
-    pool.add_lexical([(lexical, 2.0)])
+    pool.add_lexical([(lexical, 2.0, ())])
     pool.add_semantic([(semantic, 0.91)])
     pool.add_concept([concept])
     items, _ = rank(pool.values(), now=NOW, has_question=True, limit=10)
@@ -81,7 +81,7 @@ def test_identical_questions_collapse_into_one_that_counts_them() -> None:
     copies.append(ep(5, "  what IS a   cell? ", days_ago=2))
     other = ep(6, "What is a cell wall?", days_ago=1)
     pool = Candidates()
-    pool.add_lexical([(e, 3.0) for e in [*copies, other]])
+    pool.add_lexical([(e, 3.0, ()) for e in [*copies, other]])
     items, _ = rank(pool.values(), now=NOW, has_question=True, limit=10)
     assert len(items) == 2
     cell = next(i for i in items if i.count > 1)
@@ -101,7 +101,7 @@ def test_a_narration_is_not_recalled_when_narrations_are_excluded() -> None:
         recalled_ids=(source.episode_id,),
     )
     pool = Candidates()
-    pool.add_lexical([(narration, 5.0), (source, 4.0)])
+    pool.add_lexical([(narration, 5.0, ()), (source, 4.0, ())])
     items, _ = rank(pool.values(), now=NOW, has_question=True, limit=10, exclude_narrations=True)
     assert [i.episode.seq for i in items] == [1]
     everything, _ = rank(pool.values(), now=NOW, has_question=True, limit=10)
@@ -111,7 +111,7 @@ def test_a_narration_is_not_recalled_when_narrations_are_excluded() -> None:
 def test_ties_break_by_time_then_sequence() -> None:
     a, b = ep(1, "first", days_ago=10), ep(2, "second", days_ago=10)
     pool = Candidates()
-    pool.add_lexical([(a, 1.0), (b, 1.0)])
+    pool.add_lexical([(a, 1.0, ()), (b, 1.0, ())])
     items, _ = rank(pool.values(), now=NOW, has_question=True, limit=10)
     assert [i.episode.seq for i in items] == [2, 1]
     assert items[0].score == items[1].score
@@ -120,7 +120,7 @@ def test_ties_break_by_time_then_sequence() -> None:
 def test_the_score_is_the_documented_weighted_sum() -> None:
     e = ep(1, "What is osmosis?", days_ago=75)
     pool = Candidates()
-    pool.add_lexical([(e, 4.0)])
+    pool.add_lexical([(e, 4.0, ())])
     (cand,) = pool.values()
     assert score(cand, NOW) == pytest.approx(0.55 * 1.0 + 0.30 * 0.35 + 0.15 * 0.5)
 
@@ -155,3 +155,73 @@ def test_without_the_gate_what_matches_nothing_is_kept_but_ranked_lower() -> Non
     assert [i.episode.seq for i in gated] == [1]
     kept, mode = rank(pool.values(), now=NOW, has_question=True, limit=10, gate=False)
     assert mode is Mode.RELEVANT and [i.episode.seq for i in kept] == [1, 2]
+
+
+def test_a_word_in_most_of_the_pairs_episodes_does_not_make_a_match() -> None:
+    """A speaker's name is in nearly every line: sharing it says nothing about the question."""
+    small_talk = ep(1, "Maya: haha ok see you tomorrow", days_ago=1)
+    er_visit = ep(2, "Maya: I had to go to the ER after basketball", days_ago=120)
+    pool = Candidates()
+    pool.add_recent([small_talk, er_visit])
+    pool.add_lexical(
+        [(small_talk, 2.0, ("maya",)), (er_visit, 6.0, ("er", "maya"))], distinctive={"er"}
+    )
+    items, mode = rank(pool.values(), now=NOW, has_question=True, limit=10)
+    assert mode is Mode.RELEVANT
+    assert [i.episode.seq for i in items] == [2]
+
+
+def test_a_term_is_everyday_vocabulary_only_in_a_long_enough_history() -> None:
+    from tutor_memory.domain.recall import TermCounts, distinctive_terms_of
+
+    counts = {"maya": 600, "cell": 30, "er": 2}
+    assert distinctive_terms_of(TermCounts(200, counts)) == {"er"}
+    assert distinctive_terms_of(TermCounts(1_000, counts)) == {"cell", "er"}
+    short = TermCounts(C.RECALL_GATE_MIN_DOCUMENTS - 1, {"maya": 40, "er": 1})
+    assert distinctive_terms_of(short) == {"maya", "er"}
+
+
+def test_repetitions_take_one_place_among_the_nearest_by_meaning() -> None:
+    """Nine copies of one question are one text: they do not fill every matching place."""
+    copies = [ep(i, "What is a cell?", days_ago=i) for i in range(1, 10)]
+    others = [ep(20 + i, f"other text {i}", days_ago=30) for i in range(20)]
+    membrane = ep(99, "The cell membrane lets water through", days_ago=200)
+    ranked = [*copies, *others[: C.RECALL_SEMANTIC_MATCHES - 2], membrane, *others[6:]]
+    pool = Candidates()
+    pool.add_semantic([(e, 0.95 - i * 0.002) for i, e in enumerate(ranked)])
+    items, _ = rank(pool.values(), now=NOW, has_question=True, limit=50)
+    assert 99 in {i.episode.seq for i in items}
+    assert next(i for i in items if i.episode.seq == 1).count == 9
+
+
+def test_texts_much_closer_than_the_crowd_all_match_beyond_the_nearest_few() -> None:
+    close = [ep(i, f"close {i}", days_ago=10) for i in range(1, 13)]
+    crowd = [ep(100 + i, f"crowd {i}", days_ago=1) for i in range(38)]
+    scored = [(e, 0.95 - i * 0.001) for i, e in enumerate(close)]
+    scored += [(e, 0.80 - i * 0.0001) for i, e in enumerate(crowd)]
+    pool = Candidates()
+    pool.add_semantic(scored)
+    items, _ = rank(pool.values(), now=NOW, has_question=True, limit=100)
+    assert {i.episode.seq for i in items} == {e.seq for e in close}
+
+
+def test_a_memory_both_pools_found_outranks_one_only_words_found() -> None:
+    both = ep(1, "osmosis moves water across a membrane", days_ago=30)
+    words_only = ep(2, "osmosis osmosis osmosis", days_ago=30)
+    pool = Candidates()
+    pool.add_lexical([(words_only, 4.0, ("osmosis",)), (both, 4.0, ("osmosis",))])
+    pool.add_semantic([(both, 0.9), (ep(3, "far", days_ago=30), 0.8)])
+    relevance = {c.episode.seq: c.relevance for c in pool.values()}
+    assert relevance[1] == pytest.approx(1.0)
+    assert relevance[2] == pytest.approx(0.5)
+    items, _ = rank(pool.values(), now=NOW, has_question=True, limit=10)
+    assert [i.episode.seq for i in items][:2] == [1, 2]
+
+
+def test_a_pool_the_question_did_not_run_does_not_halve_relevance() -> None:
+    """No embedder (or no vector): relevance is the lexical figure alone."""
+    e = ep(1, "What is osmosis?", days_ago=75)
+    pool = Candidates()
+    pool.add_lexical([(e, 4.0, ("osmosi",))])
+    (cand,) = pool.values()
+    assert cand.relevance == pytest.approx(1.0)

@@ -34,7 +34,7 @@ from tutor_memory.domain.chain import format_time
 from tutor_memory.domain.episodes import Pair
 from tutor_memory.domain.errors import StoreError
 from tutor_memory.domain.timewindow import TimeWindow
-from tutor_memory.ports import IndexedEpisode, SearchHit
+from tutor_memory.ports import IndexedEpisode, SearchHit, TermCounts
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS docs (
@@ -243,9 +243,30 @@ class EmbeddedIndex:
             score = sum(
                 idf[t] * tf * (BM25_K1 + 1) / (tf + norm) for t, tf in freqs.get(row, {}).items()
             )
-            hits.append(SearchHit(episode_id=episode_id, seq=int(seq), score=score))
+            matched = tuple(sorted(freqs.get(row, {})))
+            hits.append(
+                SearchHit(episode_id=episode_id, seq=int(seq), score=score, matched=matched)
+            )
         hits.sort(key=lambda h: (-h.score, -h.seq))
         return hits[:limit]
+
+    def term_counts(self, pair: Pair, terms: Sequence[str]) -> TermCounts:
+        key = _pair_key(pair)
+        wanted = sorted({t for t in terms if t.strip()})
+        with self._lock:
+            (documents,) = self._conn.execute(
+                "SELECT count(*) FROM docs WHERE pair = ?", (key,)
+            ).fetchone()
+            containing = {
+                t: int(
+                    self._conn.execute(
+                        "SELECT count(*) FROM doc_terms WHERE doc_terms MATCH ? AND pair = ?",
+                        (_fts_query([t]), key),
+                    ).fetchone()[0]
+                )
+                for t in wanted
+            }
+        return TermCounts(documents=int(documents), containing=containing)
 
     def _vectors(self, key: str) -> _PairVectors:
         cached = self._cache.get(key)

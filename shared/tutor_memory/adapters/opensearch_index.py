@@ -31,7 +31,7 @@ from opensearchpy.helpers import bulk
 from tutor_memory.domain.episodes import Pair
 from tutor_memory.domain.errors import StoreError
 from tutor_memory.domain.timewindow import TimeWindow
-from tutor_memory.ports import IndexedEpisode, SearchHit
+from tutor_memory.ports import IndexedEpisode, SearchHit, TermCounts
 
 ENGINES: Final = ("lucene", "faiss")  # both support efficient k-NN filtering; nmslib does not
 # In the repository; a deployment that creates the index elsewhere passes its own path.
@@ -44,7 +44,8 @@ BULK_CHUNK_BYTES: Final = 8 * 1024 * 1024
 DELETE_PAGE: Final = 1000  # ids per search page and per bulk delete
 _HIT_FIELDS: Final = ["episode_id", "seq"]  # doc values: the vector's _source is never read back
 _FILTER_PATH: Final = (
-    "responses.status,responses.error,responses.hits.hits._score,responses.hits.hits.fields"
+    "responses.status,responses.error,responses.hits.hits._score,responses.hits.hits.fields,"
+    "responses.hits.hits.matched_queries"
 )
 
 Refresh = bool | Literal["wait_for"]
@@ -276,7 +277,7 @@ class OpenSearchIndex:
         window: TimeWindow | None = None,
     ) -> tuple[list[SearchHit], list[SearchHit]]:
         scope = _scope(pair, window)
-        words = [t for t in terms if t.strip()]
+        words = list(dict.fromkeys(t for t in terms if t.strip()))
         pools: list[Literal["lexical", "semantic"]] = []
         body: list[dict[str, Any]] = []
         if words and lexical_limit > 0:
@@ -314,10 +315,13 @@ class OpenSearchIndex:
             "docvalue_fields": _HIT_FIELDS,
             # seq breaks score ties on the server, so the size cut-off is deterministic too.
             "sort": [{"_score": "desc"}, {"seq": "desc"}],
+            # One named clause per word (the words are already analysed; the field's whitespace
+            # analyzer keeps them): the same BM25 sum as one OR match, and each hit says which
+            # words it contains (``matched_queries``).
             "query": {
                 "bool": {
-                    # The words are already analysed; the field's whitespace analyzer keeps them.
-                    "must": [{"match": {"terms": {"query": " ".join(words), "operator": "or"}}}],
+                    "should": [{"match": {"terms": {"query": w, "_name": w}}} for w in words],
+                    "minimum_should_match": 1,
                     "filter": scope["bool"]["filter"],
                 }
             },
@@ -337,6 +341,22 @@ class OpenSearchIndex:
                 "knn": {"vector": {"vector": [float(x) for x in vector], "k": k, "filter": scope}}
             },
         }
+
+    def term_counts(self, pair: Pair, terms: Sequence[str]) -> TermCounts:
+        words = sorted({t for t in terms if t.strip()})
+        body: dict[str, Any] = {
+            "size": 0,
+            "track_total_hits": True,
+            "query": _scope(pair, None),
+            "aggs": {f"t{i}": {"filter": {"term": {"terms": w}}} for i, w in enumerate(words)},
+        }
+        with self._translate("term counts"):
+            answer = self._client.search(index=self.index, body=body)
+        aggs = answer.get("aggregations", {})
+        return TermCounts(
+            documents=int(answer["hits"]["total"]["value"]),
+            containing={w: int(aggs[f"t{i}"]["doc_count"]) for i, w in enumerate(words)},
+        )
 
     def delete_pair(self, pair: Pair) -> int:
         """Page through the pair's document ids and bulk-delete them.
@@ -425,6 +445,7 @@ def _hits(answer: Mapping[str, Any], *, cosine: bool) -> list[SearchHit]:
             episode_id=str(h["fields"]["episode_id"][0]),
             seq=int(h["fields"]["seq"][0]),
             score=2.0 * float(h["_score"]) - 1.0 if cosine else float(h["_score"]),
+            matched=tuple(sorted(str(q) for q in h.get("matched_queries", ()))),
         )
         for h in hits
     ]

@@ -89,6 +89,22 @@ class CountingOpenSearchClient:
         self.tally.bytes_read += len(json.dumps(response).encode())
         return response
 
+    def search(self, *, index: str, body: dict[str, Any]) -> Any:
+        """The term counts (``OpenSearchIndex.term_counts``): one ``_search`` with filters."""
+        self.tally.requests["_search"] += 1
+        self.tally.bytes_sent += len(json.dumps(body).encode())
+        pair, _ = _scope(body["query"]["bool"]["filter"])
+        words = {name: agg["filter"]["term"]["terms"] for name, agg in body["aggs"].items()}
+        counts = self.inner.term_counts(pair, list(words.values()))
+        answer = {
+            "hits": {"total": {"value": counts.documents}},
+            "aggregations": {
+                name: {"doc_count": counts.containing.get(w, 0)} for name, w in words.items()
+            },
+        }
+        self.tally.bytes_read += len(json.dumps(answer).encode())
+        return answer
+
     def _answer(self, query: dict[str, Any]) -> dict[str, Any]:
         clause = query["query"]
         if "knn" in clause:
@@ -99,7 +115,7 @@ class CountingOpenSearchClient:
             )
             scores = [(1.0 + h.score) / 2.0 for h in hits]  # cosinesimil's score
         else:
-            words = clause["bool"]["must"][0]["match"]["terms"]["query"].split()
+            words = [c["match"]["terms"]["query"] for c in clause["bool"]["should"]]
             pair, window = _scope(clause["bool"]["filter"])
             hits, _ = self.inner.search(
                 pair, terms=words, vector=None, lexical_limit=query["size"], k=0, window=window
@@ -109,7 +125,11 @@ class CountingOpenSearchClient:
             "status": 200,
             "hits": {
                 "hits": [
-                    {"_score": s, "fields": {"episode_id": [h.episode_id], "seq": [h.seq]}}
+                    {
+                        "_score": s,
+                        "fields": {"episode_id": [h.episode_id], "seq": [h.seq]},
+                        "matched_queries": list(h.matched),
+                    }
                     for h, s in zip(hits, scores, strict=True)
                 ]
             },

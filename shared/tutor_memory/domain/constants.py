@@ -53,8 +53,23 @@ RECALL_WEIGHT_RECENCY: Final = 0.15  # article
 RECALL_RECENCY_HALF_LIFE_DAYS: Final = 75.0
 RECALL_LEXICAL_POOL: Final = 200  # ours: lexical hits considered (BM25 best first)
 RECALL_SEMANTIC_K: Final = 50  # ours: nearest episodes by meaning, as candidates
-RECALL_SEMANTIC_MATCHES: Final = 8  # ours: how many of the nearest count as matching the question
-RECALL_LIMIT: Final = 40  # ours: items handed to the block, which spends its budget on them
+# ours: how many of the nearest *distinct texts* (repetitions collapsed) count as matching
+RECALL_SEMANTIC_MATCHES: Final = 8
+# ours: a nearer text also matches when it is at least this far from the neighbourhood's
+# median towards the nearest, (cos - median) / (best - median): closer to the top than to the
+# crowd. One half is the midpoint, not a tuned figure.
+RECALL_SEMANTIC_RELATIVE: Final = 0.5
+# ours: a term found in more than this share of a pair's episodes is the pair's everyday
+# vocabulary (a speaker's name, the subject's own word): a lexical hit on it alone does not
+# match the question. One episode in ten; chosen before any measurement, never swept.
+RECALL_GATE_TERM_SHARE: Final = 0.1
+# ours: below this many episodes no term is everyday vocabulary yet (in a short history every
+# topic is "frequent")
+RECALL_GATE_MIN_DOCUMENTS: Final = 50
+# ours: items handed to the block, which spends its budget on them. Enough that the budget,
+# not this count, is what cuts: a line costs at least ~10 tokens, so 150 lines fill 1,500
+# tokens (40 before left the budget holding filler while relevant items were cut).
+RECALL_LIMIT: Final = 150
 
 # --- The concept map (SPEC §4, §5) -----------------------------------------------------------
 READINESS_NAMED: Final = 0.35  # article: only named

@@ -8,22 +8,38 @@ Relevance of a candidate, 0–1 (ours; the article does not define it):
 * lexical: its BM25 score divided by the best BM25 score of this question (1.0 for the best);
 * semantic: the cosine rescaled over this question's k nearest, ``(cos - worst) / (best -
   worst)`` (1.0 for the nearest, 0.0 for the k-th) — relative, because cosines are not
-  comparable across models (E5's are compressed into ~0.8–0.9); only the nearest
-  ``RECALL_SEMANTIC_MATCHES`` count as *matching* the question, the rest are candidates only;
+  comparable across models (E5's are compressed into ~0.8–0.9);
 * concept: 1.0 when the episode touches a concept the question routes to;
-* relevance is the largest of these; a candidate that is neither a lexical hit, nor on a
-  routed concept, nor among the nearest few by meaning *matches nothing*.
+* relevance is the **mean** of the lexical and the semantic figure over the pools this question
+  ran (CombSUM, Fox & Shaw 1994: a memory both pools found is likelier relevant than one only
+  one of them found; a pool that did not run — no vector, no term — does not count), or 1.0 on
+  a routed concept. It was the larger of the two before; on long conversations that let a
+  lexical hit on a single word tie a memory that matched in both words and meaning.
 
-``score = 0.55·relevance + 0.30·salience + 0.15·recency`` with ``recency = 0.5 ** (age / 75
-days)``. The gate: with a question and at least one matching candidate, candidates that match
-nothing are dropped, not ranked low. No question: recency orders everything. A question that
-matches nothing: the recent past, labelled as such.
+What *matches* the question (the gate's test) is narrower than what is a candidate:
+
+* a lexical hit matches only through a **distinctive** term — one found in at most
+  ``RECALL_GATE_TERM_SHARE`` of the pair's episodes (once the pair has
+  ``RECALL_GATE_MIN_DOCUMENTS``). A speaker's name or the subject's own word ("cell" in a
+  biology pair) is in most episodes: sharing it says nothing, and counting it let every
+  episode "match", so recency put the latest small talk on top;
+* a semantic hit matches when it is among the ``RECALL_SEMANTIC_MATCHES`` nearest **distinct
+  texts** (repetitions collapsed first: nine copies of "What is a cell?" are one text, not
+  eight slots), or when it is closer to the nearest than to the neighbourhood's median
+  (``RECALL_SEMANTIC_RELATIVE``), so a question whose neighbourhood has a clear top keeps all
+  of it;
+* an episode on a concept the question routes to matches.
+
+A candidate that matches nothing is dropped by the gate but keeps its relevance for the two
+exceptions (no question; nothing matched).
+
 """
 
 from __future__ import annotations
 
+import statistics
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
@@ -32,6 +48,15 @@ from tutor_memory.domain import constants as C
 from tutor_memory.domain.concepts import concept_key
 from tutor_memory.domain.episodes import CheckEvidence, Episode, Kind
 from tutor_memory.domain.timewindow import TimeWindow
+
+
+@dataclass(frozen=True)
+class TermCounts:
+    """How common the question's terms are in one pair's history: ``documents`` is how many
+    documents the pair has, ``containing[t]`` how many of them contain ``t`` (0 if none)."""
+
+    documents: int
+    containing: Mapping[str, int]
 
 
 class Pool(StrEnum):
@@ -53,17 +78,24 @@ class Candidate:
     pools: set[Pool] = field(default_factory=set)
     lexical: float = 0.0
     semantic: float = 0.0
-    semantic_rank: int | None = None
     concept: bool = False
+    distinctive_hit: bool = False  # a lexical hit on a distinctive term
+    near: bool = False  # among the nearest distinct texts by meaning
+    fused: frozenset[Pool] = frozenset()  # the content pools the question ran (see the module)
 
     @property
     def relevance(self) -> float:
-        return max(self.lexical, self.semantic, 1.0 if self.concept else 0.0)
+        evidence = [
+            figure
+            for pool, figure in ((Pool.LEXICAL, self.lexical), (Pool.SEMANTIC, self.semantic))
+            if pool in self.fused
+        ]
+        content = sum(evidence) / len(evidence) if evidence else max(self.lexical, self.semantic)
+        return max(content, 1.0 if self.concept else 0.0)
 
     @property
     def matches(self) -> bool:
-        near = self.semantic_rank is not None and self.semantic_rank < C.RECALL_SEMANTIC_MATCHES
-        return self.lexical > 0 or self.concept or near
+        return self.distinctive_hit or self.concept or self.near
 
 
 @dataclass(frozen=True)
@@ -82,6 +114,7 @@ class Candidates:
 
     def __init__(self) -> None:
         self.by_id: dict[str, Candidate] = {}
+        self.ran: set[Pool] = set()  # content pools this question ran, found something or not
 
     def _get(self, episode: Episode) -> Candidate:
         found = self.by_id.get(episode.episode_id)
@@ -93,26 +126,47 @@ class Candidates:
         for ep in episodes:
             self._get(ep).pools.add(Pool.RECENT)
 
-    def add_lexical(self, scored: Iterable[tuple[Episode, float]]) -> None:
+    def add_lexical(
+        self,
+        scored: Iterable[tuple[Episode, float, Sequence[str]]],
+        distinctive: Collection[str] | None = None,
+    ) -> None:
+        """Lexical hits with their BM25 scores and the question terms each contains; a hit
+        matches only through a term in ``distinctive`` (None: every term is distinctive)."""
+        self.ran.add(Pool.LEXICAL)
         scored = list(scored)
-        best = max((s for _e, s in scored), default=0.0)
-        for ep, s in scored:
+        best = max((s for _e, s, _m in scored), default=0.0)
+        for ep, s, matched in scored:
             cand = self._get(ep)
             cand.pools.add(Pool.LEXICAL)
             cand.lexical = max(cand.lexical, s / best if best > 0 else 1.0)
+            if distinctive is None or any(t in distinctive for t in matched):
+                cand.distinctive_hit = True
 
     def add_semantic(self, scored: Iterable[tuple[Episode, float]]) -> None:
         """The k nearest, best first, with their cosines."""
+        self.ran.add(Pool.SEMANTIC)
         scored = list(scored)
         if not scored:
             return
         best, worst = scored[0][1], scored[-1][1]
-        for rank, (ep, cosine) in enumerate(scored):
+        # Nearness is judged over distinct texts: each text at its best cosine, best first.
+        texts: dict[tuple[str, str, str], float] = {}
+        for ep, cosine in scored:
+            texts.setdefault(collapse_key(ep), cosine)
+        distinct = list(texts.values())
+        median = statistics.median(distinct)
+        order = {key: rank for rank, key in enumerate(texts)}
+        for ep, cosine in scored:
             cand = self._get(ep)
             cand.pools.add(Pool.SEMANTIC)
-            cand.semantic_rank = rank if cand.semantic_rank is None else cand.semantic_rank
             relative = (cosine - worst) / (best - worst) if best > worst else 1.0
             cand.semantic = max(cand.semantic, relative)
+            closer = best > median and (cosine - median) / (best - median) >= (
+                C.RECALL_SEMANTIC_RELATIVE
+            )
+            if order[collapse_key(ep)] < C.RECALL_SEMANTIC_MATCHES or closer:
+                cand.near = True
 
     def add_concept(self, episodes: Iterable[Episode]) -> None:
         for ep in episodes:
@@ -121,7 +175,18 @@ class Candidates:
             cand.concept = True
 
     def values(self) -> list[Candidate]:
+        ran = frozenset(self.ran)
+        for cand in self.by_id.values():
+            cand.fused = ran
         return list(self.by_id.values())
+
+
+def distinctive_terms_of(counts: TermCounts) -> frozenset[str]:
+    """The question's terms that say what it is about in this pair (see the module)."""
+    if counts.documents < C.RECALL_GATE_MIN_DOCUMENTS:
+        return frozenset(counts.containing)
+    ceiling = C.RECALL_GATE_TERM_SHARE * counts.documents
+    return frozenset(t for t, n in counts.containing.items() if n <= ceiling)
 
 
 def recency(at: datetime, now: datetime) -> float:
