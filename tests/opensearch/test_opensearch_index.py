@@ -208,9 +208,10 @@ def test_both_pools_go_in_one_round_trip_with_the_pair_inside_the_knn_clause(
     ]
     assert lexical["size"] == 7
     assert lexical["query"]["bool"]["filter"] == scope
-    assert lexical["query"]["bool"]["must"] == [
-        {"match": {"terms": {"query": "cell", "operator": "or"}}}
+    assert lexical["query"]["bool"]["should"] == [
+        {"match": {"terms": {"query": "cell", "_name": "cell"}}}
     ]
+    assert lexical["query"]["bool"]["minimum_should_match"] == 1
     assert semantic["size"] == 3
     assert semantic["query"] == {
         "knn": {
