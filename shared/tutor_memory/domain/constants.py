@@ -66,6 +66,17 @@ MAX_CONCEPTS_PER_FILE: Final = 40  # ours: the extractor's bound
 MAX_CONCEPT_NAME_WORDS: Final = 6  # ours: longer is a sentence, not a name
 PAGERANK_DAMPING: Final = 0.85  # the usual PageRank damping (ours to keep)
 
+# Concept routing by meaning (domain/routing.py; SPEC §1: the turn's one vector routes too).
+# All ours. The rule is relative to the question's own cosines over the map's concepts, never an
+# absolute cosine (E5's are compressed and no two models' cosines compare).
+MODIFIED_Z_CONSTANT: Final = 0.6745  # ours (Iglewicz & Hoaglin 1993): makes MAD a normal σ
+ROUTE_MEANING_MIN_Z: Final = 3.5  # ours: Iglewicz & Hoaglin's outlier cut for the modified z
+ROUTE_MEANING_MAX: Final = 2  # ours: a question is about one concept, or two it relates
+# ours: below this a median and a MAD over the map's concepts describe nothing (a map this small
+# routes by name only).
+ROUTE_MEANING_MIN_CONCEPTS: Final = 8
+ROUTE_CONCEPT_TEXT_CHARS: Final = 1_000  # ours: e5 reads 512 tokens; a gist and a definition fit
+
 # --- Map metrics, file limits, short names (ours) --------------------------------------------
 # The map's derived numbers (domain/mapmetrics.py; see its docstring for the decisions).
 MAP_EDGE_WEIGHT: Final = 1.0  # ours: builds_on has no per-file count, so no stronger weight

