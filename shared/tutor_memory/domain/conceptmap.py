@@ -21,6 +21,7 @@ from tutor_memory.domain.concepts import concept_key
 from tutor_memory.domain.routing import (
     ConceptVector,
     ConceptVectors,
+    described,
     encode_vector,
     text_digest,
 )
@@ -261,12 +262,14 @@ def _settle_assumed(concepts: dict[str, Concept]) -> dict[str, Concept]:
 
 
 def vectors_to_compute(cmap: ConceptMap, profile: str) -> dict[str, str]:
-    """Concept key → text, for every concept whose vector is missing, was computed from another
-    text, or by another embedder profile (then all of them)."""
+    """Concept key → text, for every described concept whose vector is missing, was computed
+    from another text, or by another embedder profile (then all of them)."""
     current = cmap.vectors if cmap.vectors is not None and cmap.vectors.profile == profile else None
     todo: dict[str, str] = {}
     for key, concept in sorted(cmap.concepts.items()):
         text = concept_text(concept)
+        if not described(concept.name, text):
+            continue  # a bare name routes by its name only (domain/routing.py)
         row = current.rows.get(key) if current is not None else None
         if row is None or row.digest != text_digest(text):
             todo[key] = text

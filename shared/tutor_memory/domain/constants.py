@@ -69,11 +69,11 @@ PAGERANK_DAMPING: Final = 0.85  # the usual PageRank damping (ours to keep)
 # Concept routing by meaning (domain/routing.py; SPEC §1: the turn's one vector routes too).
 # All ours. The rule is relative to the question's own cosines over the map's concepts, never an
 # absolute cosine (E5's are compressed and no two models' cosines compare).
-MODIFIED_Z_CONSTANT: Final = 0.6745  # ours (Iglewicz & Hoaglin 1993): makes MAD a normal σ
-ROUTE_MEANING_MIN_Z: Final = 3.5  # ours: Iglewicz & Hoaglin's outlier cut for the modified z
+# ours: three standard deviations of the question's cosines to the other concepts (a classic
+# outlier cut, chosen before measuring; tests/unit/test_routing_by_meaning.py reports the result)
+ROUTE_MEANING_MIN_Z: Final = 3.0
 ROUTE_MEANING_MAX: Final = 2  # ours: a question is about one concept, or two it relates
-# ours: below this a median and a MAD over the map's concepts describe nothing (a map this small
-# routes by name only).
+# ours: fewer concepts with vectors give no spread worth measuring in: such a map routes by name
 ROUTE_MEANING_MIN_CONCEPTS: Final = 8
 ROUTE_CONCEPT_TEXT_CHARS: Final = 1_000  # ours: e5 reads 512 tokens; a gist and a definition fit
 
