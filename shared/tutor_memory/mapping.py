@@ -9,7 +9,7 @@ are not registered yet) and merges it again, which replaces that file's own prov
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 
@@ -23,6 +23,8 @@ from tutor_memory.domain.conceptmap import (
     Layer,
     Source,
     merge_file,
+    vectors_to_compute,
+    with_vectors,
 )
 from tutor_memory.domain.concepts import concept_key
 from tutor_memory.domain.episodes import (
@@ -88,6 +90,21 @@ def similar_nodes(
     return same
 
 
+def refresh_vectors(cmap: ConceptMap, embedder: Embedder | None) -> ConceptMap:
+    """The map with a routing vector for every concept (domain/routing.py): only concepts that
+    are new, whose text changed, or whose vector came from another embedder are embedded, in
+    one batch. Without an embedder the map is returned as it is (routing stays by name)."""
+    if embedder is None:
+        return cmap
+    profile = embedder.profile
+    todo = vectors_to_compute(cmap, profile.name)
+    computed: dict[str, tuple[str, Sequence[float]]] = {}
+    if todo:
+        rows = embedder.embed_passages(list(todo.values()))
+        computed = {k: (t, row) for (k, t), row in zip(todo.items(), rows, strict=True)}
+    return with_vectors(cmap, profile.name, profile.dimension, computed)
+
+
 def _name_text(name: str, gist: str) -> str:
     return f"{name}: {gist}" if gist else name
 
@@ -141,9 +158,8 @@ class MapUseCases:
             cmap = self.maps.load_map(pair)
             merged = similar_nodes(kept, cmap, self.memory.embedder)
             try:
-                saved = self.maps.save_map(
-                    pair, self.derive(merge_file(cmap, kept, source, same_as=merged))
-                )
+                updated = self.derive(merge_file(cmap, kept, source, same_as=merged))
+                saved = self.maps.save_map(pair, refresh_vectors(updated, self.memory.embedder))
                 break
             except ConflictError:
                 continue
@@ -173,6 +189,21 @@ class MapUseCases:
             ),
             map_version=saved.version,
         )
+
+    def refresh_vectors(self, pair: Pair) -> ConceptMap:
+        """Compute the routing vectors a stored map lacks (a map saved before they existed, or
+        by another embedder) without waiting for its next change; a no-op when none is missing.
+        The turn never does this: it routes by name until the vectors are there."""
+        for _attempt in range(MAP_SAVE_ATTEMPTS):
+            cmap = self.maps.load_map(pair)
+            embedder = self.memory.embedder
+            if embedder is None or not vectors_to_compute(cmap, embedder.profile.name):
+                return cmap
+            try:
+                return self.maps.save_map(pair, refresh_vectors(cmap, embedder))
+            except ConflictError:
+                continue
+        raise ConflictError(f"the map of {pair} kept changing; its vectors were not refreshed")
 
     def teach(
         self,
@@ -205,7 +236,9 @@ class MapUseCases:
             taught = replace(node, taught_note=intent.note)
             updated = replace(cmap, concepts={**cmap.concepts, key: taught})
             try:
-                self.maps.save_map(pair, self.derive(updated))
+                self.maps.save_map(
+                    pair, refresh_vectors(self.derive(updated), self.memory.embedder)
+                )
                 break
             except ConflictError:
                 continue

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 from numpy.typing import NDArray
@@ -22,6 +22,7 @@ from tutor_memory.domain.episodes import Episode, Kind, NewEpisode, Pair
 from tutor_memory.domain.files import FileRecord
 from tutor_memory.domain.filetext import FileText
 from tutor_memory.domain.recall import TermCounts as TermCounts  # re-exported: the index port
+from tutor_memory.domain.routing import ConceptVectors
 from tutor_memory.domain.timewindow import TimeWindow
 from tutor_memory.domain.verify import CitationEntry
 
@@ -120,6 +121,15 @@ class MapStore(Protocol):
     def save_map(self, pair: Pair, cmap: ConceptMap) -> ConceptMap:
         """Save ``cmap`` if the stored map is still at ``cmap.version`` (else ConflictError,
         nothing written); returns the map at its new version."""
+        ...
+
+
+@runtime_checkable
+class ConceptVectorSource(Protocol):
+    """The turn's cheap read of a map's routing vectors (both stores keep them with the map)."""
+
+    def concept_vectors(self, pair: Pair) -> ConceptVectors | None:
+        """The pair's concept vectors as stored with its map, or None (no map, or none yet)."""
         ...
 
 

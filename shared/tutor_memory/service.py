@@ -36,11 +36,13 @@ from tutor_memory.domain.recall import (
     rank,
     route_concepts,
 )
+from tutor_memory.domain.routing import ConceptVectors
 from tutor_memory.domain.timewindow import TimeWindow
 from tutor_memory.domain.timewords import find_window
 from tutor_memory.ports import (
     AppendResult,
     Clock,
+    ConceptVectorSource,
     Embedder,
     EpisodeIndex,
     EpisodeStore,
@@ -236,7 +238,18 @@ class TutorMemory:
         recent = self.store.recent(pair, C.RECALL_RECENT_POOL, scope)
         pool.add_recent(recent)
         sizes = {"recent": len(recent), "lexical": 0, "semantic": 0, "concept": 0}
-        keys = route_concepts(text, self.store.concept_names(pair)) if text else []
+        # By name; when no name matches, by the same one question vector against the map's.
+        keys = (
+            route_concepts(
+                text,
+                self.store.concept_names(pair),
+                vector=vector,
+                concept_vectors=lambda: self._concept_vectors(pair),
+                profile=self.embedder.profile.name if self.embedder is not None else "",
+            )
+            if text
+            else []
+        )
         topical = bool(terms) or bool(keys)
         if also_ids:
             # A record question also reaches the checks behind the current beliefs, from the
@@ -304,6 +317,12 @@ class TutorMemory:
             pool_sizes=sizes,
             timings_ms=timings,
         )
+
+    def _concept_vectors(self, pair: Pair) -> ConceptVectors | None:
+        """The map's routing vectors, when the store keeps a map (both adapters do)."""
+        if isinstance(self.store, ConceptVectorSource):
+            return self.store.concept_vectors(pair)
+        return None
 
     def _stamped(self, new: NewEpisode) -> NewEpisode:
         evidence = new.evidence

@@ -102,6 +102,7 @@ from tutor_memory.domain.episodes import Episode, Kind, NewEpisode, Pair
 from tutor_memory.domain.errors import ConflictError, ContentionError, NotFoundError, StoreError
 from tutor_memory.domain.files import FileRecord, FileVersion
 from tutor_memory.domain.nightly import activity_shard, utc_day, utc_days
+from tutor_memory.domain.routing import ConceptVectors
 from tutor_memory.domain.timewindow import TimeWindow
 from tutor_memory.domain.verify import CitationEntry
 from tutor_memory.ports import AppendResult, StoredDocument
@@ -675,6 +676,10 @@ class DynamoStore:
         except PynamoDBException as exc:
             raise StoreError(str(exc)) from exc
         return map_from_blob(bytes(item.body))
+
+    def concept_vectors(self, pair: Pair) -> ConceptVectors | None:
+        """The routing vectors, read with the map (one row; they stay encoded until used)."""
+        return self.load_map(pair).vectors
 
     def save_map(self, pair: Pair, cmap: ConceptMap) -> ConceptMap:
         m = self.models.Map

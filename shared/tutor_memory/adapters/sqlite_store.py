@@ -50,6 +50,7 @@ from tutor_memory.domain.episodes import Episode, Kind, NewEpisode, Pair
 from tutor_memory.domain.errors import ConflictError, NotFoundError, StoreError
 from tutor_memory.domain.files import FileRecord, FileVersion
 from tutor_memory.domain.nightly import utc_day, utc_days
+from tutor_memory.domain.routing import ConceptVectors
 from tutor_memory.domain.timewindow import TimeWindow
 from tutor_memory.domain.verify import CitationEntry
 from tutor_memory.ports import AppendResult, StoredDocument
@@ -616,6 +617,10 @@ class SqliteStore:
                 (pair.student_id, pair.subject_id),
             ).fetchone()
         return map_from_blob(row[0]) if row else ConceptMap()
+
+    def concept_vectors(self, pair: Pair) -> ConceptVectors | None:
+        """The routing vectors, read with the map (one row; they stay encoded until used)."""
+        return self.load_map(pair).vectors
 
     def save_map(self, pair: Pair, cmap: ConceptMap) -> ConceptMap:
         saved = replace(cmap, version=cmap.version + 1)

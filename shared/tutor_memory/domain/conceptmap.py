@@ -11,13 +11,20 @@ Edges point from a concept to a concept it builds on (its prerequisite).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any
 
 from tutor_memory.domain import constants as C
 from tutor_memory.domain.concepts import concept_key
+from tutor_memory.domain.routing import (
+    ConceptVector,
+    ConceptVectors,
+    described,
+    encode_vector,
+    text_digest,
+)
 
 
 class Layer(StrEnum):
@@ -76,6 +83,9 @@ class ConceptMap:
     teaching_order: tuple[tuple[str, ...], ...] = ()  # derived: layers, prerequisites first
     subject_readiness: float = 0.0  # derived: centrality-weighted mean readiness
     version: int = 0
+    # One passage vector per concept, computed when the map changes (domain/routing.py); None
+    # for a map saved before they existed or without an embedder.
+    vectors: ConceptVectors | None = None
 
     def edges(self) -> list[tuple[str, str]]:
         """(concept, prerequisite) pairs, sorted."""
@@ -84,7 +94,9 @@ class ConceptMap:
         )
 
     def to_dict(self) -> dict[str, Any]:
+        vectors = {} if self.vectors is None else {"vectors": self.vectors.to_dict()}
         return {
+            **vectors,
             "version": self.version,
             "subject_readiness": self.subject_readiness,
             "teaching_order": [list(layer) for layer in self.teaching_order],
@@ -143,7 +155,20 @@ class ConceptMap:
             teaching_order=tuple(tuple(layer) for layer in data.get("teaching_order", [])),
             subject_readiness=float(data.get("subject_readiness", 0.0)),
             version=int(data.get("version", 0)),
+            vectors=ConceptVectors.from_dict(data["vectors"]) if "vectors" in data else None,
         )
+
+
+def concept_text(concept: Concept) -> str:
+    """The text a concept's routing vector is computed from: name, gist, the definition (what it
+    says beyond the gist) and a taught note — what a question that paraphrases the concept
+    without naming it can meet (domain/routing.py)."""
+    gist, definition = concept.gist.strip(), concept.definition.strip()
+    if gist and definition.startswith(gist):
+        definition = definition[len(gist) :].strip()  # extractors often repeat the gist
+    said = " ".join(p for p in (gist, definition, (concept.taught_note or "").strip()) if p)
+    text = f"{concept.name.strip()}: {said}" if said else concept.name.strip()
+    return text[: C.ROUTE_CONCEPT_TEXT_CHARS]
 
 
 def readiness_of(concept: Concept) -> float:
@@ -234,3 +259,35 @@ def _settle_assumed(concepts: dict[str, Concept]) -> dict[str, Concept]:
             users = sorted(o.key for o in concepts.values() if c.key in o.builds_on)
             concepts[c.key] = replace(c, assumed_by=tuple(users))
     return concepts
+
+
+def vectors_to_compute(cmap: ConceptMap, profile: str) -> dict[str, str]:
+    """Concept key → text, for every described concept whose vector is missing, was computed
+    from another text, or by another embedder profile (then all of them)."""
+    current = cmap.vectors if cmap.vectors is not None and cmap.vectors.profile == profile else None
+    todo: dict[str, str] = {}
+    for key, concept in sorted(cmap.concepts.items()):
+        text = concept_text(concept)
+        if not described(concept.name, text):
+            continue  # a bare name routes by its name only (domain/routing.py)
+        row = current.rows.get(key) if current is not None else None
+        if row is None or row.digest != text_digest(text):
+            todo[key] = text
+    return todo
+
+
+def with_vectors(
+    cmap: ConceptMap,
+    profile: str,
+    dimension: int,
+    computed: Mapping[str, tuple[str, Sequence[float]]],
+) -> ConceptMap:
+    """The map with ``computed`` (key → (text, vector)) added to the rows still valid for
+    ``profile``; rows of concepts no longer on the map, or of another profile, are dropped."""
+    kept: dict[str, ConceptVector] = {}
+    if cmap.vectors is not None and cmap.vectors.profile == profile:
+        kept = {k: r for k, r in cmap.vectors.rows.items() if k in cmap.concepts}
+    for key, (text, vector) in computed.items():
+        if key in cmap.concepts:
+            kept[key] = ConceptVector(text_digest(text), encode_vector(vector))
+    return replace(cmap, vectors=ConceptVectors(profile, dimension, dict(sorted(kept.items()))))

@@ -81,6 +81,17 @@ MAX_CONCEPTS_PER_FILE: Final = 40  # ours: the extractor's bound
 MAX_CONCEPT_NAME_WORDS: Final = 6  # ours: longer is a sentence, not a name
 PAGERANK_DAMPING: Final = 0.85  # the usual PageRank damping (ours to keep)
 
+# Concept routing by meaning (domain/routing.py; SPEC §1: the turn's one vector routes too).
+# All ours. The rule is relative to the question's own cosines over the map's concepts, never an
+# absolute cosine (E5's are compressed and no two models' cosines compare).
+# ours: three standard deviations of the question's cosines to the other concepts (a classic
+# outlier cut, chosen before measuring; tests/unit/test_routing_by_meaning.py reports the result)
+ROUTE_MEANING_MIN_Z: Final = 3.0
+ROUTE_MEANING_MAX: Final = 2  # ours: a question is about one concept, or two it relates
+# ours: fewer concepts with vectors give no spread worth measuring in: such a map routes by name
+ROUTE_MEANING_MIN_CONCEPTS: Final = 8
+ROUTE_CONCEPT_TEXT_CHARS: Final = 1_000  # ours: e5 reads 512 tokens; a gist and a definition fit
+
 # --- Map metrics, file limits, short names (ours) --------------------------------------------
 # The map's derived numbers (domain/mapmetrics.py; see its docstring for the decisions).
 MAP_EDGE_WEIGHT: Final = 1.0  # ours: builds_on has no per-file count, so no stronger weight

@@ -39,7 +39,7 @@ from __future__ import annotations
 
 import statistics
 import unicodedata
-from collections.abc import Collection, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
@@ -47,6 +47,7 @@ from enum import StrEnum
 from tutor_memory.domain import constants as C
 from tutor_memory.domain.concepts import concept_key
 from tutor_memory.domain.episodes import CheckEvidence, Episode, Kind
+from tutor_memory.domain.routing import ConceptVectors, route_by_meaning
 from tutor_memory.domain.timewindow import TimeWindow
 
 
@@ -289,7 +290,28 @@ class RecallResult:
     timings_ms: dict[str, float]
 
 
-def route_concepts(question: str, known: dict[str, str]) -> list[str]:
-    """Concept keys whose canonical name appears in the question as whole words (exact only)."""
+def route_concepts(
+    question: str,
+    known: Mapping[str, str],
+    *,
+    vector: Sequence[float] | None = None,
+    concept_vectors: ConceptVectors | Callable[[], ConceptVectors | None] | None = None,
+    profile: str = "",
+) -> list[str]:
+    """The concept keys a question is routed to.
+
+    By name first: keys whose canonical name appears in the question as whole words (exact
+    only), sorted. Only when no name matches, and the turn's question ``vector`` (computed by
+    ``profile``) is given, by meaning against the map's concept vectors (``route_by_meaning``,
+    best first). Names win outright because a name the student wrote is certain and a meaning
+    is a guess: a routed concept lets its whole history through the gate at full relevance, so
+    a guess is only worth adding where there is nothing better. ``concept_vectors`` may be a
+    function that reads them, called only then (the turn reads the map's vectors only when it
+    needs them).
+    """
     folded = f" {concept_key(question)} "
-    return sorted(key for key in known if f" {key} " in folded)
+    named = sorted(key for key in known if f" {key} " in folded)
+    if named or vector is None or concept_vectors is None:
+        return named
+    vectors = concept_vectors() if callable(concept_vectors) else concept_vectors
+    return route_by_meaning(vector, vectors, profile=profile)
