@@ -226,3 +226,19 @@ def test_a_subject_question_with_the_same_words_is_not_a_record_question(lang: s
 
 def test_a_glued_arabic_conjunction_still_starts_a_cue() -> None:
     assert is_record_question("وأين أخطئ دائما؟")
+
+
+# A statement about past study, then a request about a topic: the student asks about the
+# topic, not about their record (the walkthrough's own examples, issue 13).
+STUDY_THEN_REQUEST = {
+    "en": "I studied osmosis yesterday, I learned a lot, can you explain it again?",
+    "es": "Ayer estudié la ósmosis, ¿me la explicas otra vez?",
+    "id": "Kemarin saya salah belajar osmosis, bisa jelaskan lagi?",
+    "ur": "کل میں نے اوسموسس پڑھا، کیا آپ دوبارہ سمجھا سکتے ہیں؟",
+    "ar": "درست أمس التناضح، هل يمكنك شرحه مرة أخرى؟",
+}
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_statement_of_past_study_before_a_request_is_not_a_record_question(lang: str) -> None:
+    assert not is_record_question(STUDY_THEN_REQUEST[lang])

@@ -204,8 +204,43 @@ def is_record_question(question: str | None) -> bool:
         return False
     # The question's own language only: a cue of one language can be a plain word of
     # another (Arabic درست "I studied" is Urdu درست "correct").
-    cues = _record_cues()[LANGUAGES.index(detect_language(question))]
-    return all(_occurs(words, kind) for kind in cues)
+    lang = detect_language(question)
+    cues = _record_cues()[LANGUAGES.index(lang)]
+    clauses = _asking_clauses(question, lang)
+    return any(all(_occurs(clause, kind) for kind in cues) for clause in clauses)
+
+
+# A clause ends at a comma, a sentence mark or a line break, in every script the five
+# languages use; "¿" opens a Spanish question.
+_CLAUSE_END: Final = re.compile(r"([,;.!?¡¿\n\u060c\u061b\u061f\u06d4])")
+
+
+def _asking_clauses(question: str, lang: str) -> list[tuple[str, ...]]:
+    """The clauses whose words the cue rule reads. In a message of one clause, that clause.
+    Otherwise only the clauses that ask — followed by a question mark, opened by "¿", or
+    starting with a question word — so that a statement about past study before a request
+    ("Ayer estudié la ósmosis, ¿me la explicas otra vez?", "کل میں نے اوسموسس پڑھا، کیا آپ
+    …") is not read as asking about the record: "estudié" alone is self, record and frame."""
+    parts = _CLAUSE_END.split(question)
+    clauses: list[tuple[tuple[str, ...], bool]] = []
+    opened = False
+    for i in range(0, len(parts), 2):
+        words = _words(parts[i])
+        mark = parts[i + 1] if i + 1 < len(parts) else ""
+        if words:
+            # "وماذا": a conjunction glued to the question word still opens a question.
+            firsts = {words[0], words[0][1:] if words[0][:1] in _ARABIC_PROCLITICS else ""}
+            asks = opened or mark in ("?", "\u061f") or bool(firsts & _question_words(lang))
+            clauses.append((words, asks))
+        opened = mark == "¿" or (opened and mark not in ("?", "\u061f"))
+    if len(clauses) <= 1:
+        return [c for c, _ in clauses]
+    return [c for c, asks in clauses if asks]
+
+
+@cache
+def _question_words(lang: str) -> frozenset[str]:
+    return frozenset(w for word in wordlists.QUESTION_WORDS.get(lang, ()) for w in _words(word))
 
 
 # --- lines --------------------------------------------------------------------------------------
