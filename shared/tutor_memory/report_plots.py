@@ -6,12 +6,15 @@ and no other path needs them. Figures are built on ``matplotlib.figure.Figure`` 
 the Agg canvas, never through pyplot: no display, no global state, safe on a server.
 
 Every mark is a number of the report (``domain/report.py``) or of the stored map: nothing is
-computed here that the text report does not also state.
+computed here that the text report does not also state. The map shows two things that must not
+be confused — the material's readiness (fill) and the student's belief (a ring) — and the
+calibration curve is drawn only from five predicted checks, as dots with their intervals.
 """
 
 from __future__ import annotations
 
 import textwrap
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -22,21 +25,31 @@ from matplotlib.lines import Line2D
 from matplotlib.patches import Patch
 
 from tutor_memory.domain import constants as C
-from tutor_memory.domain.conceptmap import ConceptMap, Layer
+from tutor_memory.domain.beliefs import Belief, Claim
+from tutor_memory.domain.conceptmap import Layer
+from tutor_memory.domain.maplayout import beliefs_on_map, map_columns
 from tutor_memory.domain.report import BANDS, Report, band_of, plural
 
 RELIABILITY_PNG = "reliability.png"
 CONCEPT_MAP_PNG = "concept-map.png"
 DPI = 150
 
-# Readiness bands as colours, light (only named) to dark (taught): a sequential scale reads
-# as "more ready" at a glance, and the legend names the bands.
+# Readiness bands as fills, light (only named) to dark (taught): one neutral sequential scale
+# reads as "more ready" at a glance and claims no colour of the student's (no green for a
+# concept that only the material has confirmed); the legend names the bands.
 BAND_COLOURS = {
-    "named": "#f0f0f0",
-    "explained": "#a6cee3",
-    "confirmed": "#33a02c",
-    "taught": "#1f4e79",
+    "named": "#f7f7f7",
+    "explained": "#cccccc",
+    "confirmed": "#969696",
+    "taught": "#525252",
 }
+# The student's belief as a ring around the node: colour and line style, so it reads in grey
+# print and to a colour-blind eye too (blue and orange-red stay apart in every common form).
+BELIEF_RINGS: dict[Claim, tuple[str, str]] = {
+    Claim.UNDERSTANDS: ("#2166ac", "-"),
+    Claim.STRUGGLES: ("#d6604d", "--"),
+}
+RING_AREA = 2.0  # a ring's drawn area against its node's (so its radius is about 1.4 times)
 TAUGHT_LAYER_EDGE = "#d95f02"
 MUTED = "#555555"
 BLUE = "#1f78b4"
@@ -64,64 +77,83 @@ def write_plots(report: Report, folder: Path) -> list[Path]:
 
 
 def reliability_figure(report: Report) -> Figure:
+    """One dot per bucket with its 95% Wilson interval and its count; the dots are never joined
+    (a line between two sparse buckets invents the checks between them), and nothing is drawn
+    before ``CALIBRATION_MIN_CHECKS`` checks carry a prediction."""
     cal = report.calibration
     fig = Figure(figsize=(7.5, 8.5), dpi=DPI, layout="constrained")
     curve, counts = fig.subplots(2, 1, height_ratios=(3, 1), sharex=True)
     fig.suptitle("Did the mastery the tutor predicted come true?", fontsize=14, weight="bold")
 
     curve.plot([0, 1], [0, 1], ls="--", color="#999999", lw=1.2, label="perfect calibration")
-    if cal.buckets:
+    if cal.calibrated:
         assert cal.ece is not None  # set whenever there is a bucket
-        xs = [b.mean_predicted for b in cal.buckets]
-        ys = [b.observed for b in cal.buckets]
         biggest = max(b.count for b in cal.buckets)
-        for b in cal.buckets:  # the gap each bucket adds to the error
-            curve.plot([b.mean_predicted] * 2, [b.mean_predicted, b.observed], color=GAP, lw=1.2)
-        curve.plot([], [], color=GAP, lw=1.2, label="gap (averaged into the error)")
-        curve.plot(xs, ys, color=BLUE, lw=1.5, zorder=2)
-        curve.scatter(
-            xs,
-            ys,
-            s=[60 + 340 * b.count / biggest for b in cal.buckets],
-            color=BLUE,
-            edgecolor="white",
-            zorder=3,
-            label="share of checks right (bigger dot = more checks)",
-        )
+        for n, b in enumerate(cal.buckets):
+            low, high = b.interval
+            curve.errorbar(
+                [b.mean_predicted],
+                [b.observed],
+                yerr=[[b.observed - low], [high - b.observed]],
+                fmt="o",
+                ls="none",
+                markersize=6 + 8 * (b.count / biggest) ** 0.5,
+                color=BLUE,
+                markeredgecolor="white",
+                ecolor=BLUE,
+                elinewidth=1.4,
+                capsize=4,
+                zorder=3,
+                label="share of checks right, with its 95% interval (Wilson)" if n == 0 else None,
+            )
+            curve.annotate(
+                f"n={b.count}",
+                (b.mean_predicted, b.observed),
+                textcoords="offset points",
+                xytext=(9, -3),
+                fontsize=9,
+                color=MUTED,
+            )
         curve.set_title(
             f"{plural(cal.checks, 'check')} with a prediction · expected calibration error "
             f"{cal.ece:.3f}",
             fontsize=10,
             color=MUTED,
-            pad=52 if cal.limit else 6,  # room for the limit between title and curve
         )
+        _bucket_counts(counts, report)
     else:
         curve.text(
             0.5,
             0.5,
-            textwrap.fill(report.nothing_to_calibrate, 40),
+            textwrap.fill(_not_drawn(report), 44),
             ha="center",
             va="center",
             fontsize=12,
             color=MUTED,
-        )
-    if cal.limit:  # above the curve, where no point can hide it
-        curve.text(
-            0.5,
-            1.0 + (0.01 if cal.buckets else 0.02),
-            "Limit: " + cal.limit.replace(" (", "\n(", 1),
-            transform=curve.transAxes,
-            ha="center",
-            va="bottom",
-            fontsize=9,
-            color=WARN,
             bbox={"boxstyle": "round", "facecolor": "#fff5f0", "edgecolor": WARN},
         )
+        counts.set_axis_off()
     curve.set(xlim=(0, 1), ylim=(-0.05, 1.05), ylabel="observed: share of checks right")
     curve.grid(alpha=0.3)
+    fig.legend(loc="outside lower center", ncols=2, fontsize=9, frameon=False)
+    return fig
 
+
+def _not_drawn(report: Report) -> str:
+    cal = report.calibration
+    if cal.checks == 0:
+        return report.nothing_to_calibrate
+    return (
+        f"No curve yet: {plural(cal.checks, 'check')} "
+        f"{'carries' if cal.checks == 1 else 'carry'} a prediction, and the curve is drawn from "
+        f"{C.CALIBRATION_MIN_CHECKS}. Until then, treat confidence as a ranking, not a "
+        "probability."
+    )
+
+
+def _bucket_counts(counts: Any, report: Report) -> None:
     bins = C.CALIBRATION_BINS
-    by_bin = {round(b.low * bins): b.count for b in cal.buckets}
+    by_bin = {round(b.low * bins): b.count for b in report.calibration.buckets}
     heights = [by_bin.get(i, 0) for i in range(bins)]
     bars = counts.bar(
         [(i + 0.5) / bins for i in range(bins)], heights, width=0.9 / bins, color=BLUE
@@ -131,55 +163,59 @@ def reliability_figure(report: Report) -> Figure:
     counts.set_ylim(0, max([*heights, 1]) * 1.3)
     counts.yaxis.get_major_locator().set_params(integer=True)
     counts.grid(axis="y", alpha=0.3)
-    fig.legend(loc="outside lower center", ncols=2, fontsize=9, frameon=False)
-    return fig
 
 
 # --- the concept map -------------------------------------------------------------------------
 
 
-def _layers(cmap: ConceptMap) -> list[list[str]]:
-    """The stored teaching order, each layer top to bottom.
+@dataclass(frozen=True)
+class ConceptMark:
+    """How one concept is drawn: its fill says the material's readiness, its ring (if any) the
+    student's current belief — two encodings, so a concept confirmed once by a passing check
+    and failed ever since reads as "confirmed material, student struggles"."""
 
-    The first layer keeps the stored order (hubs first). Each later one is sorted by where its
-    prerequisites sit (the barycentre heuristic, one pass), so that arrows cross less; a node
-    with no placed prerequisite keeps its stored place. A node the order does not list (an old
-    map) goes last.
-    """
-    stored = [[k for k in layer if k in cmap.concepts] for layer in cmap.teaching_order]
-    listed = {k for layer in stored for k in layer}
-    stored.append(sorted(k for k in cmap.concepts if k not in listed))
-    placed: dict[str, float] = {}  # key → height, centred on 0 as the layout centres a column
-    layers: list[list[str]] = []
-    for layer in (layer for layer in stored if layer):
-        rank = _centred(layer)
-        where = {k: _barycentre(cmap, k, placed, rank[k]) for k in layer}
-        ordered = sorted(layer, key=lambda k: (where[k], rank[k]))
-        placed |= _centred(ordered)
-        layers.append(ordered)
-    return layers
+    band: str
+    fill: str
+    belief: Belief | None
 
+    @property
+    def ring(self) -> str | None:
+        return None if self.belief is None else BELIEF_RINGS[self.belief.claim][0]
 
-def _centred(layer: list[str]) -> dict[str, float]:
-    return {k: i - (len(layer) - 1) / 2 for i, k in enumerate(layer)}
+    @property
+    def label(self) -> str:
+        if self.belief is None:
+            return ""
+        return f"{self.belief.claim.value} ({self.belief.confidence:.2f})"
 
 
-def _barycentre(cmap: ConceptMap, key: str, placed: dict[str, float], default: float) -> float:
-    ys = [placed[p] for p in cmap.concepts[key].builds_on if p in placed]
-    return sum(ys) / len(ys) if ys else default
+def concept_marks(report: Report) -> dict[str, ConceptMark]:
+    believed = beliefs_on_map(report.beliefs, report.cmap)
+    return {
+        key: ConceptMark(
+            band_of(c.readiness), BAND_COLOURS[band_of(c.readiness)], believed.get(key)
+        )
+        for key, c in report.cmap.concepts.items()
+    }
 
 
 def concept_map_figure(report: Report) -> Figure:
     cmap = report.cmap
-    layers = _layers(cmap)
+    layers = map_columns(cmap)
+    marks = concept_marks(report)
     tallest = max((len(layer) for layer in layers), default=1)
     width = min(22.0, max(9.0, 2.6 * len(layers) + 2.5))
-    height = min(18.0, max(6.5, 1.15 * tallest + 2.5)) if cmap.concepts else 1.5
+    height = min(18.0, max(6.5, 1.3 * tallest + 3.0)) if cmap.concepts else 1.5
     fig = Figure(figsize=(width, height), dpi=DPI, layout="constrained")
     ax = fig.subplots()
     ax.set_axis_off()
     fig.suptitle(f"Concept map of {report.pair.subject_id}", fontsize=15, weight="bold")
-    ax.set_title(report.subject.line, fontsize=11, color=MUTED, pad=30)
+    ax.set_title(
+        report.subject.line + "\nFill: the material's readiness. Ring: the student's belief.",
+        fontsize=11,
+        color=MUTED,
+        pad=30,
+    )
     if not cmap.concepts:
         return fig
 
@@ -199,7 +235,7 @@ def concept_map_figure(report: Report) -> Figure:
         pos,
         ax=ax,
         nodelist=nodes,
-        node_size=[size[k] for k in nodes],
+        node_size=[size[k] * RING_AREA for k in nodes],  # arrows stop at the ring
         arrows=True,
         arrowstyle="-|>",
         arrowsize=14,
@@ -218,22 +254,40 @@ def concept_map_figure(report: Report) -> Figure:
             ax=ax,
             nodelist=keys,
             node_size=[size[k] for k in keys],
-            node_color=[BAND_COLOURS[band_of(cmap.concepts[k].readiness)] for k in keys],
+            node_color=[marks[k].fill for k in keys],
             node_shape=shape,
             edgecolors=TAUGHT_LAYER_EDGE if taught else OUTLINE,
             linewidths=3.0 if taught else 1.0,
         )
         if layer_kind is Layer.ASSUMED:
             drawn.set_linestyle("--")
+    for claim, (colour, style) in BELIEF_RINGS.items():  # the student, around the material
+        keys = [k for k in nodes if (b := marks[k].belief) is not None and b.claim is claim]
+        if not keys:
+            continue
+        rings = nx.draw_networkx_nodes(
+            graph,
+            pos,
+            ax=ax,
+            nodelist=keys,
+            node_size=[size[k] * RING_AREA for k in keys],
+            node_color="none",
+            edgecolors=colour,
+            linewidths=3.5,
+        )
+        rings.set_linestyle(style)
+        rings.set_gid(f"belief-{claim.name.lower()}")
     for key, (x, y) in pos.items():
+        said = marks[key].label
         ax.annotate(
-            cmap.concepts[key].name,
+            cmap.concepts[key].name + (f"\n{said}" if said else ""),
             (x, y),
             textcoords="offset points",
-            xytext=(0, -(size[key] ** 0.5) / 2 - 6),
+            xytext=(0, -((size[key] * RING_AREA) ** 0.5) / 2 - 6),
             ha="center",
             va="top",
             fontsize=10,
+            color=marks[key].ring or "black",
             bbox={"boxstyle": "round,pad=0.15", "facecolor": "white", "alpha": 0.85, "lw": 0},
             zorder=4,
         )
@@ -250,22 +304,57 @@ def concept_map_figure(report: Report) -> Figure:
             color=MUTED,
             weight="bold",
         )
-    ax.margins(x=0.08, y=0.1)
+    ax.margins(x=0.08, y=0.12)
     fig.legend(
-        handles=_legend_handles(cmap),
+        handles=legend_handles(report),
         loc="outside lower center",
-        ncols=4,
+        ncols=3,
         fontsize=9,
         frameon=False,
     )
     return fig
 
 
-def _legend_handles(cmap: ConceptMap) -> list[Any]:
-    handles: list[Any] = [
+def _heading(text: str) -> Any:
+    return Line2D([], [], ls="", label=text)
+
+
+def legend_handles(report: Report) -> list[Any]:
+    """The legend in three groups: the material (fill), the student (ring), the map."""
+    cmap = report.cmap
+    handles: list[Any] = [_heading("Fill — the material's readiness (about the files):")]
+    handles += [
         Patch(facecolor=BAND_COLOURS[name], edgecolor=OUTLINE, label=label)
         for name, _, label in reversed(BANDS)
     ]
+    handles.append(_heading("Ring — the student's belief (from their checks):"))
+    for claim, (colour, style) in BELIEF_RINGS.items():
+        handles.append(
+            Line2D(
+                [],
+                [],
+                marker="o",
+                ls="",
+                markersize=13,
+                markerfacecolor="white",
+                markeredgecolor=colour,
+                markeredgewidth=2.5,
+                label=f"student {claim.value} it" + (" (dashed)" if style == "--" else ""),
+            )
+        )
+    handles.append(
+        Line2D(
+            [],
+            [],
+            marker="o",
+            ls="",
+            markersize=13,
+            markerfacecolor="white",
+            markeredgecolor="white",
+            label="no ring: no belief yet",
+        )
+    )
+    handles.append(_heading("The map:"))
     handles.append(
         Line2D([], [], color=EDGE, marker=">", markersize=6, label="builds on (→ prerequisite)")
     )
@@ -306,7 +395,7 @@ def _legend_handles(cmap: ConceptMap) -> list[Any]:
                 markersize=9,
                 markerfacecolor="white",
                 markeredgecolor=OUTLINE,
-                label="dashed: assumed, explained by no file",
+                label="dashed outline: assumed, explained by no file",
             )
         )
     return handles

@@ -6,10 +6,14 @@ share that were right — the reliability curve. The expected calibration error 
 count-weighted mean gap between the two. The self-model may say "calibrated" only with at least
 ``CALIBRATION_MIN_CHECKS`` checks that carry a prediction (the article's five); before that its
 limits say to treat confidence as a ranking, not a probability.
+
+Each bucket's share right carries its Wilson score interval: a bucket of two checks, both right,
+is "somewhere between 0.34 and 1", not "1.0". Pictures draw no curve before the five checks.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -24,6 +28,16 @@ class Bucket:
     count: int
     mean_predicted: float
     observed: float  # share of these checks that were right
+
+    @property
+    def right(self) -> int:
+        """The checks right in this bucket (``observed`` is ``right / count``, rounded)."""
+        return round(self.observed * self.count)
+
+    @property
+    def interval(self) -> tuple[float, float]:
+        """The 95% Wilson score interval of the share right."""
+        return wilson_interval(self.right, self.count)
 
 
 @dataclass(frozen=True)
@@ -45,6 +59,20 @@ class Calibration:
             f"only {self.checks} check(s) carry a prediction (calibration needs "
             f"{C.CALIBRATION_MIN_CHECKS}): treat confidence as a ranking, not a probability"
         )
+
+
+def wilson_interval(
+    right: int, count: int, z: float = C.CALIBRATION_INTERVAL_Z
+) -> tuple[float, float]:
+    """Wilson's score interval for ``right`` successes in ``count`` trials, rounded to 4
+    places; (0.0, 1.0) when there is no trial (nothing is known)."""
+    if count <= 0:
+        return 0.0, 1.0
+    share = right / count
+    denominator = 1 + z * z / count
+    centre = (share + z * z / (2 * count)) / denominator
+    half = z * math.sqrt(share * (1 - share) / count + z * z / (4 * count * count)) / denominator
+    return round(max(0.0, centre - half), 4), round(min(1.0, centre + half), 4)
 
 
 def predictions(episodes: Iterable[Episode]) -> list[tuple[float, bool]]:

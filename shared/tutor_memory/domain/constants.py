@@ -125,6 +125,9 @@ TURN_DEADLINE_S: Final = 2.5  # article: the hard cap; past it the block is drop
 # --- The nightly loop (SPEC §10) ---------------------------------------------------------------
 CALIBRATION_MIN_CHECKS: Final = 5  # article: "calibrated" only from five checks with a prediction
 CALIBRATION_BINS: Final = 10  # ours: equal-width bins of predicted mastery
+# ours: a bucket's share right is shown with its 95% Wilson score interval (Wilson 1927), which
+# stays inside [0, 1] and is honest about a bucket of one or two checks (the normal one is not).
+CALIBRATION_INTERVAL_Z: Final = 1.96
 DECAY_AFTER_DAYS: Final = 45  # article: a belief untouched this long decays
 DECAY_FACTOR: Final = 0.85  # article: by 15%
 CONSOLIDATION_HEADLINES: Final = 5  # article: the five most salient headlines of the day
