@@ -18,6 +18,7 @@ from tutor_memory.domain.episodes import Pair
 from tutor_memory.domain.errors import TutorMemoryError, ValidationError
 from tutor_memory.domain.mapblock import render_map_section
 from tutor_memory.domain.recall import RecallResult
+from tutor_memory.inspector import add_inspect_command, run_inspect_command
 from tutor_memory.nightly_service import add_nightly_command, run_nightly_command
 from tutor_memory.reports import add_report_command, run_report_command
 from tutor_memory.service import TutorMemory
@@ -75,6 +76,7 @@ def _parser() -> argparse.ArgumentParser:
     ask.add_argument("--json", action="store_true")
 
     add_report_command(sub)
+    add_inspect_command(sub)
     add_nightly_command(sub)
     add_bench_commands(sub)
 
@@ -125,6 +127,8 @@ def _run(args: argparse.Namespace) -> int:
     pair = Pair(args.student, args.subject)
     if args.command == "report":
         return run_report_command(args, build_app(settings))
+    if args.command == "inspect":
+        return run_inspect_command(args, build_app(settings))
     if args.command in ("ingest", "teach", "map"):
         return _map_command(build_app(settings), pair, args)
     if args.command == "ask":

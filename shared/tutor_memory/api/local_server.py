@@ -60,8 +60,10 @@ def make_server(resolver: APIGatewayRestResolver, host: str, port: int) -> Threa
             payload = body if isinstance(body, str) else json.dumps(body)
             data = payload.encode("utf-8")
             self.send_response(status)
-            headers = (response or {}).get("headers") or {"Content-Type": "application/json"}
-            for name, value in headers.items():
+            # A REST resolver answers multiValueHeaders (an HTML page's Content-Type is there)
+            multi = (response or {}).get("multiValueHeaders") or {}
+            headers = (response or {}).get("headers") or {k: v[-1] for k, v in multi.items()}
+            for name, value in (headers or {"Content-Type": "application/json"}).items():
                 self.send_header(name, str(value))
             self.send_header("Content-Length", str(len(data)))
             self.end_headers()

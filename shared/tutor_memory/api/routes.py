@@ -71,6 +71,11 @@ HistoryOf = Annotated[
     ),
 ]
 
+RecallQuestion = Annotated[
+    str,
+    Query(min_length=1, max_length=C.MAX_TEXT_CHARS, description="a question, as a student asks"),
+]
+
 
 def _error(status: int, message: str, fields: list[dict[str, Any]] | None = None) -> Response[Any]:
     return Response(
@@ -254,6 +259,26 @@ def build_resolver(
         pair = known_pair(student_id, subject_id)
         built = Reports.of(get_app()).report(pair, history=history)
         return ReportResponse.model_validate(report_json(built))
+
+    # The inspector (issue 15): the page, and the recall its question form asks for. Imported
+    # on use, so the turn's cold start never loads them.
+    @resolver.get(
+        f"{PAIR}/inspect",
+        responses={200: {"description": "the inspector page", "content": {"text/html": {}}}},
+    )
+    def inspect(student_id: str, subject_id: str) -> Response[str]:
+        from tutor_memory.inspector import Inspector
+        from tutor_memory.inspector_html import render_page
+
+        data = Inspector.of(get_app()).inspect(known_pair(student_id, subject_id))
+        return Response(200, "text/html; charset=utf-8", render_page(data, served=True))
+
+    @resolver.get(f"{PAIR}/recall")
+    def recall(student_id: str, subject_id: str, q: RecallQuestion) -> dict[str, Any]:
+        from tutor_memory.inspector import why_recalled
+
+        pair = known_pair(student_id, subject_id)
+        return why_recalled(q, get_app().memory.recall(pair, q))
 
     @resolver.get(f"{PAIR}/chain/verify")
     def verify_chain(student_id: str, subject_id: str) -> ChainResponse:

@@ -1,0 +1,332 @@
+"""The inspector: one pair's memory as a page a person looks at (``tutor-memory inspect``,
+``GET /pairs/{student_id}/{subject_id}/inspect``).
+
+This module gathers the page's data as a plain dict (JSON types only) from the same rows the
+report reads; ``inspector_html`` draws it. Nothing here is new arithmetic: every figure is a
+count of the log, a stored belief row, the stored map, or the report's calibration — so the
+page and ``tutor-memory report`` can never disagree. The same history gives the same dict, and
+so the same page, byte for byte (the clock is the app's, the order is always stated).
+
+``why_recalled`` turns one ``TutorMemory.recall`` result into the JSON the page's question
+form shows (``GET …/recall?q=``): the pools each memory came from, its score, how many copies
+it stands for, and what the gate did.
+
+Decisions (ours):
+
+* **Weeks** start on Monday in the students' time zone; every week from the first episode to
+  the last is listed, empty ones too, so a gap in the work shows as a gap.
+* **A belief over time** is drawn from the rows of its current generation (a re-derivation
+  replays every check, so older generations repeat the same times); the page says how many
+  rows the earlier generations hold.
+* **The checks behind a belief** are the check episodes tied to its concept when they were
+  written (``concepts``), in log order — every one, not only the newest ids a row keeps.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections import Counter
+from collections.abc import Sequence
+from datetime import date, datetime, timedelta
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+from zoneinfo import ZoneInfo
+
+from tutor_memory.domain import constants as C
+from tutor_memory.domain.beliefs import Belief, Claim
+from tutor_memory.domain.conceptmap import ConceptMap
+from tutor_memory.domain.concepts import concept_key
+from tutor_memory.domain.episodes import CheckEvidence, Episode, Kind, Pair
+from tutor_memory.domain.maplayout import beliefs_on_map, centred, map_columns
+from tutor_memory.domain.recall import Mode, RecallResult
+from tutor_memory.domain.report import ABOUT_THE_MATERIAL, BANDS, Report, band_of, build_report
+from tutor_memory.ports import BeliefStore
+from tutor_memory.reports import Reports, iso
+
+if TYPE_CHECKING:
+    from tutor_memory.bootstrap import App
+
+KINDS = tuple(k.value for k in Kind)  # the timeline's stacking order
+
+
+class Inspector:
+    """The inspector use case: a pair's rows → the page's data."""
+
+    def __init__(self, reports: Reports, beliefs: BeliefStore, timezone: str) -> None:
+        self.reports = reports
+        self.beliefs = beliefs
+        self.timezone = timezone
+
+    @classmethod
+    def of(cls, app: App) -> Inspector:
+        return cls(Reports.of(app), app.learning.store, app.memory.timezone)
+
+    def inspect(self, pair: Pair) -> dict[str, Any]:
+        """NotFoundError for a pair with no record (as the report)."""
+        rows = self.reports.rows(pair)
+        report = build_report(rows)
+        episodes = [e for e in rows.episodes if e.seq <= rows.head_seq]
+        tz = ZoneInfo(self.timezone)
+        believed = beliefs_on_map(report.beliefs, report.cmap)
+        return {
+            "pair": {"student_id": pair.student_id, "subject_id": pair.subject_id},
+            "generated_at": iso(report.generated_at),
+            "timezone": self.timezone,
+            "episodes": report.episodes,
+            "last_at": iso(report.last_at),
+            "by_kind": dict(report.counts),
+            "checks_line": report.checks.line,
+            "timeline": timeline(episodes, tz),
+            "beliefs": [
+                self._belief(pair, b, episodes, on_map=b.concept_key in report.cmap.concepts)
+                for b in sorted(
+                    report.beliefs, key=lambda b: (b.concept_name.casefold(), b.concept_key)
+                )
+            ],
+            "map": concept_map(report.cmap, believed, report.subject.line),
+            "calibration": calibration(report),
+        }
+
+    def _belief(
+        self, pair: Pair, current: Belief, episodes: Sequence[Episode], *, on_map: bool
+    ) -> dict[str, Any]:
+        rows = self.beliefs.belief_history(pair, current.concept_key)
+        chain = [b for b in rows if b.generation == current.generation]
+        chain.sort(key=lambda b: (b.created_at, b.belief_id))
+        checks = [
+            e
+            for e in episodes
+            if e.kind is Kind.CHECK
+            and isinstance(e.evidence, CheckEvidence)
+            and any(concept_key(c) == current.concept_key for c in e.concepts)
+        ]
+        return {
+            "key": current.concept_key,
+            "concept": current.concept_name,
+            "claim": current.claim.value,
+            "confidence": current.confidence,
+            "p_understands": p_understands(current),
+            "line": current.line(),
+            "since": iso(current.created_at),
+            "on_map": on_map,
+            "needs_confirmation": current.needs_confirmation,
+            "history": [
+                {
+                    "id": b.belief_id,
+                    "at": iso(b.created_at),
+                    "claim": b.claim.value,
+                    "confidence": b.confidence,
+                    "p_understands": p_understands(b),
+                    "reason": b.reason,
+                    "current": b.belief_id == current.belief_id,
+                }
+                for b in chain
+            ],
+            "earlier_generation_rows": len(rows) - len(chain),
+            "checks": [_check(e) for e in checks],
+        }
+
+
+def _by_name(b: Belief) -> tuple[str, str]:
+    return b.concept_name.casefold(), b.concept_key
+
+
+def p_understands(b: Belief) -> float:
+    """The belief on one axis: a confidence is the probability of its claim, so a struggle at
+    0.74 is 0.26 that the student understands."""
+    return b.confidence if b.claim is Claim.UNDERSTANDS else round(1.0 - b.confidence, 2)
+
+
+def _check(e: Episode) -> dict[str, Any]:
+    assert isinstance(e.evidence, CheckEvidence)
+    return {
+        "id": e.episode_id,
+        "at": iso(e.at),
+        "verdict": e.evidence.verdict,
+        "topic": e.evidence.topic,
+        "predicted_mastery": e.evidence.predicted_mastery,
+        "summary": e.summary,
+    }
+
+
+def monday(at: datetime, tz: ZoneInfo) -> date:
+    local = at.astimezone(tz).date()
+    return local - timedelta(days=local.weekday())
+
+
+def timeline(episodes: Sequence[Episode], tz: ZoneInfo) -> dict[str, Any]:
+    """Episodes per week by kind, and the week's checks right and wrong."""
+    if not episodes:
+        return {"kinds": [], "weeks": []}
+    kinds: dict[date, Counter[str]] = {}
+    right: Counter[date] = Counter()
+    wrong: Counter[date] = Counter()
+    for e in episodes:
+        week = monday(e.at, tz)
+        kinds.setdefault(week, Counter())[e.kind.value] += 1
+        if e.kind is Kind.CHECK and isinstance(e.evidence, CheckEvidence):
+            (right if e.evidence.passed else wrong)[week] += 1
+    first, last = min(kinds), max(kinds)
+    weeks = []
+    week = first
+    while week <= last:
+        counts = kinds.get(week, Counter())
+        weeks.append(
+            {
+                "start": week.isoformat(),
+                "counts": {k: counts[k] for k in KINDS if counts[k]},
+                "total": sum(counts.values()),
+                "right": right[week],
+                "wrong": wrong[week],
+            }
+        )
+        week += timedelta(days=7)
+    present = {k for c in kinds.values() for k in c}
+    return {"kinds": [k for k in KINDS if k in present], "weeks": weeks}
+
+
+def concept_map(cmap: ConceptMap, believed: dict[str, Belief], line: str) -> dict[str, Any]:
+    columns = map_columns(cmap)
+    nodes = []
+    for index, column in enumerate(columns):
+        rows = centred(column)
+        for key in column:
+            c = cmap.concepts[key]
+            b = believed.get(key)
+            nodes.append(
+                {
+                    "key": key,
+                    "name": c.name,
+                    "layer": c.layer.value,
+                    "readiness": c.readiness,
+                    "band": band_of(c.readiness),
+                    "centrality": c.centrality,
+                    "column": index,
+                    "row": rows[key],
+                    "belief": None
+                    if b is None
+                    else {"claim": b.claim.value, "confidence": b.confidence, "line": b.line()},
+                }
+            )
+    return {
+        "line": line,
+        "about": ABOUT_THE_MATERIAL,
+        "bands": [
+            {"name": name, "readiness": value, "label": label} for name, value, label in BANDS
+        ],
+        "columns": len(columns),
+        "tallest": max((len(c) for c in columns), default=0),
+        "nodes": nodes,
+        "edges": [[a, b] for a, b in cmap.edges() if a != b],
+    }
+
+
+def calibration(report: Report) -> dict[str, Any]:
+    cal = report.calibration
+    return {
+        "predictions": cal.checks,
+        "without_prediction": report.checks_without_prediction,
+        "min_checks": C.CALIBRATION_MIN_CHECKS,
+        "drawn": cal.calibrated,
+        "ece": cal.ece,
+        "limit": cal.limit,
+        "nothing": report.nothing_to_calibrate if cal.checks == 0 else None,
+        "buckets": [
+            {
+                "low": b.low,
+                "high": b.high,
+                "count": b.count,
+                "right": b.right,
+                "mean_predicted": b.mean_predicted,
+                "observed": b.observed,
+                "interval": list(b.interval),
+            }
+            for b in cal.buckets
+        ],
+    }
+
+
+# --- why recalled ------------------------------------------------------------------------------
+
+GATE_SAYS = {
+    Mode.RELEVANT: (
+        "The gate kept only the memories that match the question: a distinctive word, a concept "
+        "it names, or among the nearest in meaning. The rest of the pools were dropped."
+    ),
+    Mode.NOTHING_MATCHED: (
+        "Nothing matched the question, so the gate let the recent past through, ordered by "
+        "recency alone."
+    ),
+    Mode.RECENT_ONLY: "No question: recency is all that is left, and nothing is gated.",
+}
+
+
+def why_recalled(question: str, result: RecallResult) -> dict[str, Any]:
+    """One recall, explained: the JSON the inspector's question form shows."""
+    window = result.window
+    found = sum(result.pool_sizes.values())
+    return {
+        "question": question,
+        "mode": result.mode.value,
+        "gate": GATE_SAYS[result.mode],
+        "terms": list(result.terms),
+        "concepts": list(result.concept_keys),
+        "window": None
+        if window is None
+        else {
+            "label": window.label,
+            "start": iso(window.start),
+            "end": iso(window.end),
+            "empty": result.window_empty,
+        },
+        "pool_sizes": dict(sorted(result.pool_sizes.items())),
+        "candidates_found": found,
+        "kept": len(result.items),
+        "collapsed": sum(i.count - 1 for i in result.items),
+        "items": [
+            {
+                "id": i.episode.episode_id,
+                "kind": i.episode.kind.value,
+                "at": iso(i.episode.at),
+                "summary": i.episode.summary,
+                "score": i.score,
+                "pools": list(i.pools),
+                "count": i.count,
+                "first_at": iso(i.first_at),
+                "last_at": iso(i.last_at),
+                "collapsed_ids": list(i.collapsed_ids),
+            }
+            for i in result.items
+        ],
+    }
+
+
+# --- the command line --------------------------------------------------------------------------
+
+
+def add_inspect_command(
+    subparsers: argparse._SubParsersAction[argparse.ArgumentParser],
+) -> argparse.ArgumentParser:
+    """``tutor-memory inspect --student S --subject T [--store DIR] --out page.html``."""
+    inspect = subparsers.add_parser(
+        "inspect", help="write a pair's inspector page: one self-contained HTML file"
+    )
+    inspect.add_argument(
+        "--store", type=Path, help="an embedded store folder (default: from settings)"
+    )
+    inspect.add_argument("--student", required=True, help="the student's id")
+    inspect.add_argument("--subject", required=True, help="the subject's id")
+    inspect.add_argument(
+        "--out", type=Path, required=True, metavar="FILE", help="the HTML file to write"
+    )
+    return inspect
+
+
+def run_inspect_command(args: argparse.Namespace, app: App) -> int:
+    from tutor_memory.inspector_html import render_page
+
+    data = Inspector.of(app).inspect(Pair(args.student, args.subject))
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(render_page(data, served=False), encoding="utf-8")
+    print(f"wrote {args.out}")
+    return 0
