@@ -570,11 +570,26 @@ def test_the_api_function_cannot_touch_uploads_queues_or_the_extraction_model() 
     assert not [r for _, r in Stack().grants("ApiFunction") if r.endswith(extraction)]
 
 
+XRAY_WRITES = {"xray:PutTraceSegments", "xray:PutTelemetryRecords"}
+
+
 def test_no_statement_grants_a_wildcard_action_or_every_resource() -> None:
-    for search in SEARCH_SERVICES:
-        for function in FUNCTIONS:
-            for action, target in Stack(SearchService=search).grants(function):
-                assert "*" not in action and target != "*", (function, action, target)
+    for tracing in ("PassThrough", "Active"):
+        for search in SEARCH_SERVICES:
+            for function in FUNCTIONS:
+                for action, target in Stack(SearchService=search, Tracing=tracing).grants(function):
+                    assert "*" not in action, (function, action)
+                    # X-Ray takes no resource but "*"; only its two writes, only when tracing
+                    every = tracing == "Active" and action in XRAY_WRITES
+                    assert target != "*" or every, (function, action, target)
+
+
+@pytest.mark.parametrize("function", list(FUNCTIONS))
+def test_active_tracing_adds_exactly_the_x_ray_writes_to_each_role(function: str) -> None:
+    passthrough = Stack().grants(function)
+    active = Stack(Tracing="Active").grants(function)
+    assert not [a for a, _ in passthrough if a.startswith("xray:")]
+    assert active - passthrough == {(action, "*") for action in XRAY_WRITES}
 
 
 # --- The nightly loop ----------------------------------------------------------------------
@@ -687,3 +702,187 @@ def test_the_sample_upload_follows_the_key_layout_under_the_default_prefix() -> 
         assert record.s3.object.versionId  # the bucket versions objects
     sample = APIGatewayProxyEventModel.model_validate_json((EVENTS / "api-turn.json").read_text())
     assert sample.resource == "/{proxy+}" and sample.path.startswith("/pairs/")
+
+
+# --- Operations: alarms, the dashboard, tracing ------------------------------------------------
+
+ALARMS = (
+    "NightlyDeadLetterAlarm",
+    "IngestDeadLetterAlarm",
+    "ApiServerErrorAlarm",
+    "DroppedBlocksAlarm",
+    "NightlyFailuresAlarm",
+)
+TOPIC = "arn:aws:sns:us-east-1:123456789012:tutor-memory-ops"
+
+
+def alarm_metrics(alarm: str, **overrides: str) -> dict[str, dict[str, Any]]:
+    """An alarm's metric-math inputs by id, evaluated."""
+    return {m["Id"]: m for m in Stack(**overrides).value(props(alarm)["Metrics"])}
+
+
+def test_the_stack_has_exactly_the_five_alarms() -> None:
+    alarms = sorted(k for k, r in resources().items() if r["Type"] == "AWS::CloudWatch::Alarm")
+    assert alarms == sorted(ALARMS)
+
+
+@pytest.mark.parametrize("alarm", ALARMS)
+def test_an_alarm_notifies_the_topic_only_when_one_is_given(alarm: str) -> None:
+    assert default("AlarmTopicArn") == ""
+    quiet = Stack().value(props(alarm))
+    assert "AlarmActions" not in quiet and "OKActions" not in quiet
+    told = Stack(AlarmTopicArn=TOPIC).value(props(alarm))
+    assert told["AlarmActions"] == told["OKActions"] == [TOPIC]
+    assert told["TreatMissingData"] == "notBreaching"  # silence is not an outage
+    assert len(told["AlarmDescription"]) > 80  # says what happened and what to do
+
+
+def test_the_topic_parameter_takes_only_an_sns_topic_arn_or_nothing() -> None:
+    pattern = template()["Parameters"]["AlarmTopicArn"]["AllowedPattern"]
+    assert re.fullmatch(pattern, "") and re.fullmatch(pattern, TOPIC)
+    assert not re.fullmatch(pattern, "arn:aws:sqs:us-east-1:123456789012:q")
+    assert not re.fullmatch(pattern, "ops@example.com")
+
+
+@pytest.mark.parametrize(
+    ("alarm", "queue"),
+    [
+        ("NightlyDeadLetterAlarm", "NightlyDeadLetterQueue"),
+        ("IngestDeadLetterAlarm", "IngestDeadLetterQueue"),
+    ],
+)
+def test_one_message_in_a_dead_letter_queue_raises_its_alarm(alarm: str, queue: str) -> None:
+    a = props(alarm)
+    assert (a["Namespace"], a["MetricName"]) == ("AWS/SQS", "ApproximateNumberOfMessagesVisible")
+    assert a["Dimensions"] == [{"Name": "QueueName", "Value": {"Fn::GetAtt": [queue, "QueueName"]}}]
+    assert (a["Statistic"], a["Threshold"], a["ComparisonOperator"]) == (
+        "Maximum",
+        0,
+        "GreaterThanThreshold",
+    )
+    assert a["EvaluationPeriods"] == 1
+
+
+def test_the_api_alarm_is_a_share_of_5xx_answers_with_a_floor_of_requests() -> None:
+    metrics = alarm_metrics("ApiServerErrorAlarm")
+    floor = C.ALARM_MIN_REQUESTS
+    assert metrics["share"]["Expression"] == f"IF(requests >= {floor}, errors / requests, 0)"
+    assert [m["Id"] for m in metrics.values() if m.get("ReturnData")] == ["share"]
+    api = Stack().value(props("TurnApi"))
+    for metric_id, name in (("errors", "5XXError"), ("requests", "Count")):
+        stat = metrics[metric_id]["MetricStat"]
+        assert (stat["Metric"]["Namespace"], stat["Metric"]["MetricName"]) == (
+            "AWS/ApiGateway",
+            name,
+        )
+        dims = {d["Name"]: d["Value"] for d in stat["Metric"]["Dimensions"]}
+        assert dims == {"ApiName": api["Name"], "Stage": api["StageName"]}
+        assert stat["Stat"] == "Sum"
+    assert props("ApiServerErrorAlarm")["Threshold"] == {"Ref": "Api5xxShareThreshold"}
+    assert 0 < default("Api5xxShareThreshold") < 1
+
+
+class Recorder:
+    """A Powertools Metrics stand-in that keeps what the turn records."""
+
+    def __init__(self) -> None:
+        self.names: list[str] = []
+
+    def add_metric(self, name: str, unit: Any, value: float) -> None:
+        self.names.append(name)
+
+
+def test_the_dropped_block_alarm_reads_the_metric_the_api_emits_as_a_share_of_turns() -> None:
+    from tutor_memory.api.routes import record_turn_metrics
+    from tutor_memory.turns import TurnResult
+
+    fields = {f: None for f in TurnResult.__dataclass_fields__}
+    turn = TurnResult(**{**fields, "dropped": True, "timings_ms": {"total": 1.0}})  # type: ignore[arg-type]
+    recorder = Recorder()
+    record_turn_metrics(recorder, turn)  # type: ignore[arg-type]
+    assert "DroppedBlocks" in recorder.names
+
+    metrics = alarm_metrics("DroppedBlocksAlarm")
+    floor = C.ALARM_MIN_REQUESTS
+    assert metrics["share"]["Expression"] == f"IF(turns >= {floor}, dropped / turns, 0)"
+    service = template()["Globals"]["Function"]["Environment"]["Variables"]
+    for metric_id, stat_name in (("dropped", "Sum"), ("turns", "SampleCount")):
+        stat = metrics[metric_id]["MetricStat"]
+        assert stat["Metric"]["Namespace"] == default("MetricsNamespace")
+        assert stat["Metric"]["MetricName"] == "DroppedBlocks"
+        # Powertools puts one dimension on every metric: service = POWERTOOLS_SERVICE_NAME
+        assert stat["Metric"]["Dimensions"] == [
+            {"Name": "service", "Value": service["POWERTOOLS_SERVICE_NAME"]}
+        ]
+        assert stat["Stat"] == stat_name
+    assert props("DroppedBlocksAlarm")["Threshold"] == {"Ref": "DroppedBlockShareThreshold"}
+    assert default("DroppedBlockShareThreshold") == C.ALARM_DROPPED_BLOCK_SHARE
+
+
+def test_the_nightly_alarm_fires_when_the_fan_out_or_a_consolidate_batch_fails() -> None:
+    metrics = alarm_metrics("NightlyFailuresAlarm")
+    assert metrics["failures"]["Expression"] == "FILL(fanout, 0) + FILL(consolidate, 0)"
+    for metric_id, function in (
+        ("fanout", "NightlyFunction"),
+        ("consolidate", "ConsolidateFunction"),
+    ):
+        metric = metrics[metric_id]["MetricStat"]["Metric"]
+        assert (metric["Namespace"], metric["MetricName"]) == ("AWS/Lambda", "Errors")
+        assert metric["Dimensions"] == [{"Name": "FunctionName", "Value": function}]
+    alarm = props("NightlyFailuresAlarm")
+    assert (alarm["Threshold"], alarm["ComparisonOperator"]) == (0, "GreaterThanThreshold")
+
+
+def dashboard() -> dict[str, Any]:
+    body = Stack().value(props("OperationsDashboard")["DashboardBody"])
+    parsed: dict[str, Any] = json.loads(body)
+    return parsed
+
+
+def test_the_dashboard_is_valid_json_that_shows_every_alarm() -> None:
+    widgets = dashboard()["widgets"]
+    (alarms,) = [w for w in widgets if w["type"] == "alarm"]
+    assert alarms["properties"]["alarms"] == [f"arn:{a}" for a in ALARMS]
+
+
+def test_the_dashboard_graphs_what_the_alarms_watch_and_the_turns_metrics() -> None:
+    graphed = {
+        (m[0], m[1])
+        for w in dashboard()["widgets"]
+        if w["type"] == "metric"
+        for m in w["properties"]["metrics"]
+        if isinstance(m[0], str)
+    }
+    namespace = default("MetricsNamespace")
+    assert {
+        ("AWS/ApiGateway", "5XXError"),
+        ("AWS/ApiGateway", "Count"),
+        (namespace, "TurnLatency"),
+        (namespace, "DroppedBlocks"),
+        (namespace, "RecallPoolLexical"),
+        ("AWS/Lambda", "Errors"),
+        ("AWS/SQS", "ApproximateNumberOfMessagesVisible"),
+    } <= graphed
+    expressions = [
+        m[0]["expression"]
+        for w in dashboard()["widgets"]
+        if w["type"] == "metric"
+        for m in w["properties"]["metrics"]
+        if isinstance(m[0], dict)
+    ]
+    assert alarm_metrics("DroppedBlocksAlarm")["share"]["Expression"] in expressions
+    assert "DashboardUrl" in template()["Outputs"]
+
+
+def test_tracing_is_a_parameter_off_by_default_with_its_cold_start_cost_written_beside_it() -> None:
+    parameter = template()["Parameters"]["Tracing"]
+    assert parameter["AllowedValues"] == ["PassThrough", "Active"]
+    assert parameter["Default"] == "PassThrough"
+    assert "no import at cold start" in parameter["Description"]
+    assert template()["Globals"]["Function"]["Tracing"] == {"Ref": "Tracing"}
+    assert Stack(Tracing="Active").value(props("TurnApi"))["TracingEnabled"] is True
+    assert Stack().value(props("TurnApi"))["TracingEnabled"] is False
+    # the measured cost of the in-code tracer stands next to the parameter
+    text = TEMPLATE.read_text(encoding="utf-8")
+    beside = text[text.index("  Tracing:\n") : text.index("Conditions:")]
+    assert "Cold-start cost" in beside and "aws-xray-sdk" in beside and "ms" in beside
