@@ -660,7 +660,7 @@ SCRIPT = """
         if (res.ok) { show(res.body); return; }
         var b = res.body || {};
         out.textContent = "";
-        out.appendChild(el("p", "The server said no: " + (b.detail || b.error || b.title ||
+        out.appendChild(el("p", "The server said no: " + (b.detail || b.error || b.title || b.message ||
           "an error"), "note"));
       })
       .catch(function (error) {
