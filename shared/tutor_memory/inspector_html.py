@@ -660,8 +660,8 @@ SCRIPT = """
         if (res.ok) { show(res.body); return; }
         var b = res.body || {};
         out.textContent = "";
-        out.appendChild(el("p", "The server said no: " + (b.detail || b.error || b.title || b.message ||
-          "an error"), "note"));
+        var said = b.detail || b.error || b.title || b.message || "an error";
+        out.appendChild(el("p", "The server said no: " + said, "note"));
       })
       .catch(function (error) {
         out.textContent = "";
