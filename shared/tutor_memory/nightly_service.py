@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
 from collections import Counter
 from collections.abc import Callable, Sequence
 from contextlib import suppress
@@ -100,6 +101,9 @@ class NightRun:
     failures: tuple[tuple[Pair, str], ...]
 
 
+log = logging.getLogger(__name__)
+
+
 def parse_day(text: str) -> date:
     try:
         return date.fromisoformat(text)
@@ -165,8 +169,10 @@ class Nightly:
         for pair in self.active_pairs(night) if pairs is None else pairs:
             try:
                 reports.append(self.run_pair(pair, night))
-            except TutorMemoryError as exc:
-                failures.append((pair, str(exc)))
+            except Exception as exc:  # one bad pair (a damaged row, say) never stops the others
+                reason = str(exc) if isinstance(exc, TutorMemoryError) else repr(exc)
+                log.warning("night of %s for %s skipped: %s", night, pair, reason)
+                failures.append((pair, reason))
         return NightRun(night.isoformat(), tuple(reports), tuple(failures))
 
     # --- one pair's night ---------------------------------------------------------------------

@@ -21,7 +21,7 @@ from zoneinfo import ZoneInfo
 from tutor_memory.domain import constants as C
 from tutor_memory.domain.annotations import Annotation, AnnotationKind, Stance
 from tutor_memory.domain.block import build_block, is_record_question
-from tutor_memory.domain.episodes import AnswerEvidence, Episode, Kind, Pair
+from tutor_memory.domain.episodes import AnswerEvidence, Episode, Kind, Pair, check_time_range
 from tutor_memory.domain.errors import ValidationError
 from tutor_memory.domain.mapblock import render_map_section
 from tutor_memory.domain.recall import RecalledItem, RecallResult
@@ -79,7 +79,8 @@ class Turns:
         budget_tokens: int | None = None,
     ) -> TurnResult:
         start = time.perf_counter()
-        now = at or self.memory.clock.now()
+        # Checked before the turn starts: a time outside the store's range is a 422 naming `at`.
+        now = self.memory.clock.now() if at is None else check_time_range("at", at)
         future = self._pool.submit(
             self._build, pair, question, now, budget_tokens or self.budget_tokens
         )

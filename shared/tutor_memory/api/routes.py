@@ -19,6 +19,7 @@ StoreError                                  503
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import datetime
 from typing import Annotated, Any
 
 from aws_lambda_powertools import Logger, Metrics
@@ -47,6 +48,7 @@ from tutor_memory.domain.episodes import (
     Kind,
     Pair,
     QuizEvidence,
+    check_time_range,
 )
 from tutor_memory.domain.errors import (
     ConflictError,
@@ -177,10 +179,11 @@ def build_resolver(
 
     @resolver.post(f"{PAIR}/turn")
     def turn(student_id: str, subject_id: str, body: TurnRequest) -> TurnResponse:
-        result = get_app().turns.turn(
+        app = get_app()
+        result = app.turns.turn(
             known_pair(student_id, subject_id),
             body.question,
-            at=body.at,
+            at=client_time(app, body.at),
             budget_tokens=body.budget_tokens,
         )
         if metrics is not None:
@@ -271,12 +274,19 @@ def build_resolver(
     return resolver
 
 
+def client_time(app: App, at: datetime | None) -> datetime | None:
+    """A client's ``at`` inside the accepted range (from 1970 to a day past the server's clock),
+    else a 422 naming ``at``."""
+    return None if at is None else check_time_range("at", at, app.memory.clock.now())
+
+
 def record_episode(
     app: App, pair: Pair, body: EpisodeRequest, idempotency_key: str | None
 ) -> EpisodeResponse:
     """One episode through the use case its kind belongs to. A student's question is first
     read for an explicit instruction to remember ("remember that …"): that teaches the map."""
-    common: dict[str, Any] = {"at": body.at, "ref": body.ref, "idempotency_key": idempotency_key}
+    at = client_time(app, body.at)
+    common: dict[str, Any] = {"at": at, "ref": body.ref, "idempotency_key": idempotency_key}
     if body.kind in ("question", "taught"):
         taught = app.maps.teach(pair, body.text, **common)
         if taught is not None:

@@ -40,13 +40,22 @@ from tutor_memory.domain.episodes import Episode, NewEpisode, NoEvidence, Pair
 CHAIN_FORMAT = 1
 GENESIS_HASH = "0" * 64
 _ID_RE = re.compile(r"^e(\d+)-([0-9a-f]{12})$")
+_SHORT_YEAR_RE = re.compile(r"^(\d{1,3})-\d{2}-\d{2}T")
 
 
 def format_time(at: datetime) -> str:
-    return at.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+    """The canonical time. The year is always four digits: the C library's ``%Y`` writes year 999
+    as ``999``, which no reader parses back (and which sorts after ``2024`` as text)."""
+    utc = at.astimezone(UTC)
+    return f"{utc.year:04d}-" + utc.strftime("%m-%dT%H:%M:%S.%fZ")
 
 
 def parse_time(text: str) -> datetime:
+    """The canonical time back. A row written before years were padded (``999-…``) still
+    reads, so its pair keeps working and ``verify`` reports that row's hash, not a crash."""
+    short = _SHORT_YEAR_RE.match(text)
+    if short:
+        text = f"{int(short.group(1)):04d}{text[short.end(1) :]}"
     return datetime.strptime(text, "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=UTC)
 
 

@@ -6,6 +6,7 @@ design gives (SPEC.md restates it), "ours" for a figure the article leaves open 
 
 from __future__ import annotations
 
+from datetime import UTC, datetime, timedelta
 from typing import Final
 
 # --- Salience, fixed at write time (SPEC §2) -------------------------------------------------
@@ -33,6 +34,16 @@ MAX_IDEMPOTENCY_KEY_CHARS: Final = 128  # ours
 MAX_RECALLED_IDS: Final = 200  # ours
 MAX_NOTE_CHARS: Final = 2_000  # ours: taught notes, evaluation texts, check topics
 MAX_ID_CHARS: Final = 128  # ours: student, subject and file ids (they end up in keys)
+
+# The times a client may give (an episode's or a turn's ``at``), in UTC after conversion: none
+# before the Unix epoch (no tutoring history is older; every store and index can order it), none
+# more than a day past the server's clock (a client clock a few hours off is tolerated). The range
+# also keeps every time's year four digits and every window's arithmetic far from overflow (ours).
+EARLIEST_AT: Final = datetime(1970, 1, 1, tzinfo=UTC)
+LATEST_AHEAD: Final = timedelta(days=1)
+# The latest time any episode may carry, whoever writes it (a library caller with its own clock,
+# a replay): four-digit years with centuries to spare for window arithmetic (ours).
+LATEST_AT: Final = datetime(9000, 1, 1, tzinfo=UTC)
 
 # Fractions (salience, predicted mastery, quiz scores) are rounded to this many decimals when an
 # episode is validated, so that every backend stores and hashes the same number (ours).

@@ -114,7 +114,25 @@ def utc_timestamp(field_name: str, value: object) -> datetime:
         raise ValidationError(field_name, "must be a datetime")
     if value.tzinfo is None or value.utcoffset() is None:
         raise ValidationError(field_name, "must carry a time zone (naive times are ambiguous)")
-    return value.astimezone(UTC)
+    try:
+        return value.astimezone(UTC)
+    except OverflowError:  # 9999-12-31T23:59:59-01:00 is past the last representable instant
+        raise ValidationError(field_name, "is outside the range of representable times") from None
+
+
+def check_time_range(field_name: str, value: object, now: datetime | None = None) -> datetime:
+    """A time in UTC inside :data:`C.EARLIEST_AT` .. ``now`` + :data:`C.LATEST_AHEAD` (the API
+    passes its clock's now); without ``now``, inside the store's range :data:`C.LATEST_AT`."""
+    at = utc_timestamp(field_name, value)
+    latest = C.LATEST_AT if now is None else min(now.astimezone(UTC) + C.LATEST_AHEAD, C.LATEST_AT)
+    if not C.EARLIEST_AT <= at <= latest:
+        ahead = "" if now is None else " (a day after now)"
+        raise ValidationError(
+            field_name,
+            f"must lie between {C.EARLIEST_AT:%Y-%m-%d} and {latest:%Y-%m-%dT%H:%M}Z{ahead}, "
+            f"in UTC; got {at.isoformat()}",
+        )
+    return at
 
 
 def string_list(field_name: str, values: object, *, limit: int, item_limit: int) -> tuple[str, ...]:
@@ -401,7 +419,7 @@ class NewEpisode:
         kind = parse_kind(self.kind)
         object.__setattr__(self, "kind", kind)
         object.__setattr__(self, "text", clean_text("text", self.text, limit=C.MAX_TEXT_CHARS))
-        object.__setattr__(self, "at", utc_timestamp("at", self.at))
+        object.__setattr__(self, "at", check_time_range("at", self.at))
         summary = clean_text("summary", self.summary, limit=C.MAX_SUMMARY_CHARS, required=False)
         if "\n" in summary.strip():
             raise ValidationError("summary", "must be one line")
