@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
 import sys
 import time
 from collections.abc import Sequence
@@ -209,6 +210,8 @@ def _serve(args: argparse.Namespace, settings: Settings) -> int:
         settings = on_folder(settings, args.store)
     app = build_app(settings)
     server = make_server(build_resolver(lambda: app), args.host, args.port)
+    # One access-log line per request (and errors with their correlation id) on stderr.
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     print(f"serving the turn API on http://{args.host}:{server.server_port} (Ctrl-C stops)")
     try:
         server.serve_forever()

@@ -36,3 +36,28 @@ def test_a_time_outside_the_range_is_a_422_naming_at_and_the_pair_keeps_working(
     status, chain = api("GET", f"{BASE}/chain/verify")
     assert status == 200 and chain["intact"] and chain["episodes"] == 1
     assert api("POST", f"{BASE}/episodes", {"kind": "question", "text": "Again?"})[0] == 200
+
+
+def test_an_unexpected_error_in_lambda_is_a_problem_500_not_a_502(
+    api: Api, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert api("POST", f"{BASE}/episodes", {"kind": "question", "text": "Hi?"})[0] == 200
+    app = api.module.lambda_app()
+
+    def broken(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("a bug nobody foresaw")
+
+    monkeypatch.setattr(app.learning, "beliefs", broken)
+    status, problem = api("GET", f"{BASE}/beliefs")
+    assert status == 500 and problem["type"] == "urn:tutor-memory:problem:internal"
+    assert problem["instance"] == f"{BASE}/beliefs" and problem["correlation_id"]
+    assert {"title", "detail"} <= set(problem) and "a bug" not in problem["detail"]
+
+
+def test_malformed_json_and_unknown_routes_answer_problems_in_lambda(api: Api) -> None:
+    status, problem = api("POST", f"{BASE}/episodes", raw='{"kind": "question", ')
+    assert status == 400 and problem["type"].endswith("malformed-json")
+    status, problem = api("POST", f"{BASE}/episodes", raw="[" * 100_000)
+    assert status == 400 and problem["type"].endswith("malformed-json")
+    assert api("GET", "/nowhere")[1]["status"] == 404
+    assert api("PUT", f"{BASE}/beliefs")[1]["status"] == 405

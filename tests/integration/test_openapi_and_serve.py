@@ -54,3 +54,16 @@ def test_serve_answers_the_same_routes_on_loopback(tmp_path: Path) -> None:
     finally:
         server.shutdown()
         server.server_close()
+
+
+def test_every_route_documents_each_error_it_can_answer_as_a_problem() -> None:
+    paths = json.loads(openapi_json())["paths"]
+    for path, operations in paths.items():
+        for method, operation in operations.items():
+            statuses = set(operation["responses"])
+            assert {"200", "400", "404", "422", "500", "503"} <= statuses, (method, path)
+            if method == "post":
+                assert {"409", "413", "415", "502"} <= statuses, (method, path)
+            for status, response in operation["responses"].items():
+                if status != "200":
+                    assert list(response["content"]) == ["application/problem+json"]
