@@ -58,6 +58,7 @@ class Learning:
         at: datetime | None = None,
         ref: str | None = None,
         idempotency_key: str | None = None,
+        request_hash: str | None = None,
     ) -> CheckResult:
         """Append the check (tied to its concept when it has one), then update the belief and,
         for a pass on a concept of the map, the concept's readiness."""
@@ -71,6 +72,7 @@ class Learning:
             concepts=[topic.name] if topic else [],
             ref=ref,
             idempotency_key=idempotency_key,
+            request_hash=request_hash,
         )
         if not appended.created or topic is None:
             return CheckResult(appended, topic, None, False)

@@ -182,6 +182,7 @@ class MapUseCases:
         at: datetime | None = None,
         ref: str | None = None,
         idempotency_key: str | None = None,
+        request_hash: str | None = None,
     ) -> TeachResult | None:
         """Only an explicit instruction teaches; a question never does (None: not teaching)."""
         intent = detect_teaching(message)
@@ -220,5 +221,6 @@ class MapUseCases:
             at=when,
             ref=ref,
             idempotency_key=idempotency_key,
+            request_hash=request_hash,
         )
         return TeachResult(key, taught.name, new_node, intent.note, appended)

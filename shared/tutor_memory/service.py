@@ -14,6 +14,7 @@ from tutor_memory.domain import chain
 from tutor_memory.domain import constants as C
 from tutor_memory.domain.annotations import Annotation, AnnotationKind
 from tutor_memory.domain.episodes import (
+    INTERNAL_KEY_PREFIXES,
     AnswerEvidence,
     Episode,
     Evidence,
@@ -22,9 +23,11 @@ from tutor_memory.domain.episodes import (
     NewEpisode,
     Pair,
     check_id,
+    check_same_request,
     clean_text,
     evidence_from_dict,
     parse_kind,
+    request_digest,
 )
 from tutor_memory.domain.errors import NotFoundError, ValidationError
 from tutor_memory.domain.files import FileRecord, fingerprint
@@ -100,11 +103,27 @@ class TutorMemory:
         recalled_ids: Sequence[str] = (),
         ref: str | None = None,
         idempotency_key: str | None = None,
+        request_hash: str | None = None,
     ) -> AppendResult:
-        """Append one episode. Everything is validated before the store is touched."""
+        """Append one episode. Everything is validated before the store is touched.
+
+        An idempotency key is bound to the request (``request_hash``, or else a digest of these
+        arguments): a retry answers the episode already written, a different request under the
+        same key is an :class:`IdempotencyConflictError` and writes nothing."""
         kind = parse_kind(kind)
         if evidence is None or isinstance(evidence, Mapping):
             evidence = evidence_from_dict(kind, evidence)
+        if (
+            idempotency_key is not None
+            and request_hash is None
+            and not idempotency_key.startswith(INTERNAL_KEY_PREFIXES)  # the system's own retries
+        ):
+            request_hash = request_digest(
+                {"kind": kind.value, "text": text, "evidence": evidence.to_dict(),
+                 "at": None if at is None else at.isoformat(), "summary": summary,
+                 "concepts": list(concepts), "salience": salience,
+                 "recalled_ids": list(recalled_ids), "ref": ref}
+            )  # fmt: skip
         if isinstance(evidence, AnswerEvidence):
             evidence = self._stamp_citation(pair, evidence)
         new = NewEpisode(
@@ -119,12 +138,30 @@ class TutorMemory:
             recalled_ids=tuple(recalled_ids),
             ref=ref,
             idempotency_key=idempotency_key,
+            request_hash=request_hash,
         )
+        prior = self.retried(pair, idempotency_key, request_hash)
+        if prior is not None:
+            return prior
         vector = self._passage_vectors([new])[0]  # before the append: a failure writes nothing
         result = self.store.append(new)
+        check_same_request(result.episode, request_hash)  # a racing first use of the key
         if result.created:
             self._index([(result.episode, vector)])
         return result
+
+    def retried(
+        self, pair: Pair, idempotency_key: str | None, request_hash: str | None
+    ) -> AppendResult | None:
+        """The episode a key already wrote (a retry: nothing is written), or None for a first
+        use; a different request under the key raises :class:`IdempotencyConflictError`."""
+        if idempotency_key is None:
+            return None
+        stored = self.store.by_idempotency_key(pair, idempotency_key)
+        if stored is None:
+            return None
+        check_same_request(stored, request_hash)
+        return AppendResult(stored, created=False)
 
     def record_many(
         self,

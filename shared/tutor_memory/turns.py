@@ -163,6 +163,7 @@ class Turns:
         at: datetime | None = None,
         ref: str | None = None,
         idempotency_key: str | None = None,
+        request_hash: str | None = None,
     ) -> AppendResult:
         """The tutor's answer, with the memories recalled into the prompt that produced it."""
         known = {e.episode_id for e in self.memory.store.get_many(pair, list(recalled_ids))}
@@ -178,6 +179,7 @@ class Turns:
             at=at,
             ref=ref,
             idempotency_key=idempotency_key,
+            request_hash=request_hash,
         )
 
     def sources(self, pair: Pair, answer_id: str) -> list[Source]:

@@ -9,12 +9,13 @@ from typing import Any
 import pytest
 
 from tutor_memory.adapters.records import episode_to_record
-from tutor_memory.domain.episodes import Kind, Pair
-from tutor_memory.domain.errors import ValidationError
+from tutor_memory.domain.episodes import Kind, NewEpisode, Pair, check_client_key
+from tutor_memory.domain.errors import IdempotencyConflictError, ValidationError
 from tutor_memory.nightly_service import Nightly
 from tutor_memory.ports import EpisodeStore, FixedClock
 from tutor_memory.service import TutorMemory
 
+from ..conftest import T0
 from .conftest import Tamper
 
 
@@ -80,3 +81,36 @@ def test_a_night_skips_a_pair_it_cannot_read_with_a_logged_reason_and_does_the_o
     assert [r.pair for r in run.reports] == [fine] and run.reports[0].status == "done"
     assert [p for p, _ in run.failures] == [broken] and "999-01-01" in run.failures[0][1]
     assert "student-1/biology skipped" in caplog.text and "999-01-01" in caplog.text
+
+
+def test_the_same_key_with_a_different_request_is_a_conflict_and_writes_nothing(
+    memory: TutorMemory, pair: Pair
+) -> None:
+    first = memory.record(pair, Kind.QUESTION, "What is osmosis?", idempotency_key="msg-1")
+    again = memory.record(pair, Kind.QUESTION, "What is osmosis?", idempotency_key="msg-1")
+    assert first.created and not again.created and again.episode == first.episode
+    with pytest.raises(IdempotencyConflictError) as refused:
+        memory.record(pair, Kind.QUESTION, "What is diffusion?", idempotency_key="msg-1")
+    assert "msg-1" in str(refused.value)
+    with pytest.raises(IdempotencyConflictError):  # even another kind
+        memory.record(pair, Kind.ANSWER, "Water crossing a membrane.", idempotency_key="msg-1")
+    assert [e.text for e in memory.history(pair)] == ["What is osmosis?"]
+
+
+def test_a_key_stored_before_keys_were_bound_still_answers_its_retry(
+    memory: TutorMemory, pair: Pair, store: EpisodeStore
+) -> None:
+    new = NewEpisode(pair, Kind.QUESTION, "What is osmosis?", T0, idempotency_key="old-1")
+    store.append(new)  # no request digest, as every row written before
+    again = memory.record(pair, Kind.QUESTION, "Anything else?", idempotency_key="old-1")
+    assert not again.created and again.episode.text == "What is osmosis?"
+
+
+@pytest.mark.parametrize(
+    "key", ["consolidation:2026-03-02", "file:notes.md:v1", "file-unreadable:x"]
+)
+def test_a_client_cannot_use_the_systems_own_keys(key: str) -> None:
+    with pytest.raises(ValidationError) as refused:
+        check_client_key("Idempotency-Key", key)
+    assert refused.value.field == "Idempotency-Key"
+    assert check_client_key("Idempotency-Key", "msg:consolidation:1") == "msg:consolidation:1"

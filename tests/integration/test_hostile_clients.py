@@ -7,7 +7,7 @@ import pytest
 
 from tutor_memory.adapters.dynamo_store import DynamoStore
 
-from .test_api_handler import BASE, Api
+from .test_api_handler import BASE, PAIR, Api
 
 
 @pytest.fixture
@@ -61,3 +61,30 @@ def test_malformed_json_and_unknown_routes_answer_problems_in_lambda(api: Api) -
     assert status == 400 and problem["type"].endswith("malformed-json")
     assert api("GET", "/nowhere")[1]["status"] == 404
     assert api("PUT", f"{BASE}/beliefs")[1]["status"] == 405
+
+
+def test_a_reused_key_with_another_body_is_a_409_naming_the_key_and_nothing_is_written(
+    api: Api, cloud: DynamoStore
+) -> None:
+    key = {"Idempotency-Key": "msg-0001"}
+    question = {"kind": "question", "text": "What is osmosis?"}
+    assert api("POST", f"{BASE}/episodes", question, headers=key)[1]["created"]
+    check = {"kind": "check", "text": "Check on osmosis",
+             "check": {"topic": "osmosis", "verdict": "wrong"}}  # fmt: skip
+    status, problem = api("POST", f"{BASE}/episodes", check, headers=key)
+    assert status == 409 and "msg-0001" in problem["detail"]
+    assert problem["type"] == "urn:tutor-memory:problem:idempotency-key-reused"
+    status, problem = api("POST", f"{BASE}/episodes", {**question, "text": "Why?"}, headers=key)
+    assert status == 409
+    status, again = api("POST", f"{BASE}/episodes", question, headers=key)
+    assert status == 200 and not again["created"]
+    assert [e.text for e in cloud.episodes(PAIR)] == ["What is osmosis?"]
+    assert api("GET", f"{BASE}/beliefs")[1] == []  # the refused check moved no belief
+
+
+@pytest.mark.parametrize("key", ["consolidation:2026-03-02", "file:notes.md:v1"])
+def test_a_client_cannot_pre_claim_the_systems_keys(api: Api, cloud: DynamoStore, key: str) -> None:
+    body = {"kind": "question", "text": "What is osmosis?"}
+    status, problem = api("POST", f"{BASE}/episodes", body, headers={"Idempotency-Key": key})
+    assert status == 422 and problem["fields"][0]["field"] == "Idempotency-Key"
+    assert cloud.episodes(PAIR) == []

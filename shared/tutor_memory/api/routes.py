@@ -58,7 +58,9 @@ from tutor_memory.domain.episodes import (
     Kind,
     Pair,
     QuizEvidence,
+    check_client_key,
     check_time_range,
+    request_digest,
 )
 from tutor_memory.domain.errors import (
     ConflictError,
@@ -453,7 +455,16 @@ def record_episode(
     """One episode through the use case its kind belongs to. A student's question is first
     read for an explicit instruction to remember ("remember that …"): that teaches the map."""
     at = client_time(app, body.at)
-    common: dict[str, Any] = {"at": at, "ref": body.ref, "idempotency_key": idempotency_key}
+    key = check_client_key("Idempotency-Key", idempotency_key)
+    # The key is bound to the request as the client sent it (not to what it derives from the
+    # state at the time, such as the concept a check is routed to).
+    request_hash = request_digest({"route": "episodes", "body": body.model_dump(mode="json")})
+    prior = app.memory.retried(pair, key, request_hash)  # 409 before anything is touched
+    if prior is not None:
+        return _episode(prior)
+    common: dict[str, Any] = {
+        "at": at, "ref": body.ref, "idempotency_key": key, "request_hash": request_hash
+    }  # fmt: skip
     if body.kind in ("question", "taught"):
         taught = app.maps.teach(pair, body.text, **common)
         if taught is not None:

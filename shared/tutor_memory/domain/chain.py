@@ -141,6 +141,7 @@ def seal(new: NewEpisode, head: ChainHead | None) -> Episode:
         idempotency_key=new.idempotency_key,
         prev_hash=prev,
         hash=digest,
+        request_hash=new.request_hash,
     )
 
 

@@ -7,6 +7,8 @@ A caller builds a :class:`NewEpisode` (validated on construction: a bad field ra
 
 from __future__ import annotations
 
+import hashlib
+import json
 import re
 import unicodedata
 from collections.abc import Mapping, Sequence
@@ -16,7 +18,7 @@ from enum import StrEnum
 from typing import Any, ClassVar, Literal, TypeAlias
 
 from tutor_memory.domain import constants as C
-from tutor_memory.domain.errors import ValidationError
+from tutor_memory.domain.errors import IdempotencyConflictError, ValidationError
 
 _ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._@-]*$")
 
@@ -67,6 +69,42 @@ class Pair:
 
     def __str__(self) -> str:
         return f"{self.student_id}/{self.subject_id}"
+
+
+# --- idempotency keys -------------------------------------------------------------------------
+
+# Keys the system writes under itself: a day's consolidation, a file's version, an unreadable
+# file. A client may not use them (it could pre-claim a night or a file's arrival).
+INTERNAL_KEY_PREFIXES: tuple[str, ...] = ("consolidation:", "file:", "file-unreadable:")
+
+
+def check_client_key(field_name: str, key: str | None) -> str | None:
+    """A client's idempotency key, outside the namespace the system keeps for itself."""
+    if key is None:
+        return None
+    text = clean_text(field_name, key, limit=C.MAX_IDEMPOTENCY_KEY_CHARS)
+    if text.startswith(INTERNAL_KEY_PREFIXES):
+        reserved = ", ".join(f"{p}…" for p in INTERNAL_KEY_PREFIXES)
+        raise ValidationError(field_name, f"keys {reserved} are reserved for the system")
+    return text
+
+
+def request_digest(request: Mapping[str, Any]) -> str:
+    """The sha256 of a request's canonical JSON: what an idempotency key is bound to, so the same
+    key with a different request is refused instead of silently answered with the first."""
+    canonical = json.dumps(
+        request, sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=str
+    )
+    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+
+
+def check_same_request(stored: Episode, new_hash: str | None) -> None:
+    """A retry under a used key must be the same request (rows written before keys were bound,
+    and writes that bind none, compare equal to anything)."""
+    if stored.idempotency_key is None or stored.request_hash is None or new_hash is None:
+        return
+    if stored.request_hash != new_hash:
+        raise IdempotencyConflictError(stored.idempotency_key)
 
 
 # --- small validators -------------------------------------------------------------------------
@@ -412,6 +450,7 @@ class NewEpisode:
     recalled_ids: tuple[str, ...] = ()
     ref: str | None = None
     idempotency_key: str | None = None
+    request_hash: str | None = None  # see `request_digest`; bound to the idempotency key
 
     def __post_init__(self) -> None:
         if not isinstance(self.pair, Pair):
@@ -465,6 +504,9 @@ class NewEpisode:
                 ),
             )
 
+        if self.request_hash is not None:
+            check_fingerprint("request_hash", self.request_hash)
+
     @property
     def evidence_value(self) -> Evidence:
         assert self.evidence is not None  # set in __post_init__
@@ -495,3 +537,6 @@ class Episode:
     idempotency_key: str | None
     prev_hash: str
     hash: str
+    # The digest of the request that wrote it under its idempotency key (not chain content: a
+    # property of the write, like the key). None on rows written before keys were bound.
+    request_hash: str | None = None
