@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Mapping, Sequence
+from contextlib import suppress
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import Any, cast
 from zoneinfo import ZoneInfo
 
 from tutor_memory.adapters.records import CorruptRowError
@@ -29,7 +30,7 @@ from tutor_memory.domain.episodes import (
     parse_kind,
     request_digest,
 )
-from tutor_memory.domain.errors import NotFoundError, ValidationError
+from tutor_memory.domain.errors import ConflictError, NotFoundError, ValidationError
 from tutor_memory.domain.files import FileRecord, fingerprint
 from tutor_memory.domain.language import analyse, detect_language, distinctive_terms
 from tutor_memory.domain.recall import Candidates, RecallResult, rank, route_concepts
@@ -42,6 +43,7 @@ from tutor_memory.ports import (
     EpisodeIndex,
     EpisodeStore,
     IndexedEpisode,
+    NightlyStore,
     SystemClock,
 )
 
@@ -62,6 +64,17 @@ def indexed(ep: Episode, vector: Sequence[float] | None) -> IndexedEpisode:
 
 
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+
+# Per-pair progress markers (store documents): the last sequence each derived state applied.
+APPLIED_INDEX = "applied:index"
+APPLIED_BELIEFS = "applied:beliefs"
+
+
+def _documents(store: object) -> NightlyStore | None:
+    """The store's per-pair documents, where it keeps them (both adapters do)."""
+    if hasattr(store, "document") and hasattr(store, "put_document"):
+        return cast(NightlyStore, store)
+    return None
 
 
 def _lap(since: float) -> tuple[float, float]:
@@ -141,13 +154,15 @@ class TutorMemory:
             request_hash=request_hash,
         )
         prior = self.retried(pair, idempotency_key, request_hash)
-        if prior is not None:
+        if prior is not None:  # a retry also finishes what the first attempt left undone
+            self.catch_up_index(pair, upto=prior.episode.seq)
             return prior
         vector = self._passage_vectors([new])[0]  # before the append: a failure writes nothing
         result = self.store.append(new)
         check_same_request(result.episode, request_hash)  # a racing first use of the key
-        if result.created:
-            self._index([(result.episode, vector)])
+        # Index it, and whatever an earlier write (or this one, retried) left unindexed.
+        ready = {result.episode.seq: (result.episode, vector)} if result.created else {}
+        self.catch_up_index(pair, upto=result.episode.seq, ready=ready)
         return result
 
     def retried(
@@ -179,6 +194,8 @@ class TutorMemory:
             self._index(
                 [(r.episode, v) for r, v in zip(appended, vectors, strict=True) if r.created]
             )
+            for pair in dict.fromkeys(r.episode.pair for r in appended):
+                self.catch_up_index(pair)  # advances the marker past what was just indexed
             results += appended
             if on_progress is not None:
                 on_progress(len(results), len(episodes))
@@ -199,20 +216,91 @@ class TutorMemory:
             return
         self.index.add([indexed(ep, vector) for ep, vector in pairs])
 
+    # --- derived state follows the log ---------------------------------------------------------
+
+    def applied(self, pair: Pair, name: str) -> tuple[int, int, dict[str, Any]]:
+        """How far a derived state has applied the pair's log: (through seq, the marker's
+        version, its body). A store that keeps no documents reports nothing applied."""
+        documents = _documents(self.store)
+        doc = documents.document(pair, name) if documents is not None else None
+        if doc is None:
+            return 0, 0, {}
+        return int(doc.body.get("through", 0)), doc.version, dict(doc.body)
+
+    def mark_applied(self, pair: Pair, name: str, body: dict[str, Any], version: int) -> None:
+        """Move a marker forward (never back): a concurrent writer that moved it first wins when
+        it got as far."""
+        documents = _documents(self.store)
+        if documents is None:
+            return
+        for _attempt in range(C.PROGRESS_SAVE_ATTEMPTS):
+            try:
+                documents.put_document(pair, name, body, expected_version=version)
+                return
+            except ConflictError:
+                through, version, _ = self.applied(pair, name)
+                if through >= int(body["through"]):
+                    return
+
+    def catch_up_index(
+        self,
+        pair: Pair,
+        *,
+        upto: int | None = None,
+        ready: Mapping[int, tuple[Episode, list[float] | None]] | None = None,
+        limit: int = C.CATCH_UP_MAX,
+    ) -> int:
+        """Index the episodes the index has not applied yet (through ``upto``, default the
+        head; at most ``limit``), then move the pair's marker. ``ready`` holds episodes the
+        caller already has, with their vectors. Returns how many were indexed."""
+        if self.index is None:
+            return 0
+        ready = ready or {}
+        through, version, _ = self.applied(pair, APPLIED_INDEX)
+        if upto is None:
+            head = self.store.head(pair)
+            upto = head.seq if head is not None else 0
+        upto = min(upto, through + limit)
+        if upto <= through:
+            return 0
+        wanted = range(through + 1, upto + 1)
+        if all(seq in ready for seq in wanted):  # the usual write: nothing to read
+            episodes = [ready[seq][0] for seq in wanted]
+        else:
+            episodes = self.store.episodes(pair, after_seq=through, limit=upto - through)
+        if not episodes:
+            return 0
+        todo = [ep for ep in episodes if ep.seq not in ready]
+        vectors = dict(zip((ep.seq for ep in todo), self._passage_vectors(todo), strict=True))
+        self._index([(ep, ready[ep.seq][1] if ep.seq in ready else vectors[ep.seq])
+                     for ep in episodes])  # fmt: skip
+        self.mark_applied(pair, APPLIED_INDEX, {"through": episodes[-1].seq}, version)
+        return len(episodes)
+
     def reindex(self, pair: Pair, *, batch_size: int = 64) -> int:
         """Rebuild a pair's index documents from the log (after a lost index write, or a new
         embedding model). Returns how many episodes were indexed."""
         if self.index is None:
             return 0
+        _, version, _ = self.applied(pair, APPLIED_INDEX)
         self.index.delete_pair(pair)
         batch: list[Episode] = []
-        count = 0
+        count = last = 0
         for ep in self.store.iter_episodes(pair):
             batch.append(ep)
+            last = ep.seq
             if len(batch) == batch_size:
                 count += self._reindex_batch(batch)
                 batch = []
-        return count + self._reindex_batch(batch)
+        count += self._reindex_batch(batch)
+        documents = _documents(self.store)
+        if documents is not None and last:
+            # Rebuilt through `last`: the marker says so (a concurrent writer's newer mark wins).
+            with suppress(ConflictError):
+                documents.put_document(
+                    pair, APPLIED_INDEX, {"through": last}, expected_version=version
+                )
+        return count
 
     def _reindex_batch(self, batch: list[Episode]) -> int:
         self._index(list(zip(batch, self._passage_vectors(batch), strict=True)))

@@ -11,7 +11,7 @@ recalled episode as a citable source, labelled with when it happened), and its s
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass, field
@@ -62,8 +62,11 @@ class Turns:
         deadline_s: float = C.TURN_DEADLINE_S,
         budget_tokens: int = C.BLOCK_BUDGET_TOKENS,
         workers: int = 4,
+        catch_up: Callable[[Pair], None] | None = None,
     ) -> None:
         self.memory = memory
+        # Brings the pair's index and beliefs up to its log first (a cheap check when they are).
+        self.catch_up = catch_up
         self.beliefs = beliefs
         self.maps = maps
         self.deadline_s = deadline_s
@@ -93,6 +96,8 @@ class Turns:
 
     def _build(self, pair: Pair, question: str | None, now: datetime, budget: int) -> TurnResult:
         tick = time.perf_counter()
+        if self.catch_up is not None:
+            self.catch_up(pair)
         record = is_record_question(question)
         beliefs = self.beliefs.beliefs(pair)
         recall = self.memory.recall(

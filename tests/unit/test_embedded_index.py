@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -146,3 +147,14 @@ def test_a_file_index_survives_reopening(tmp_path) -> None:  # type: ignore[no-u
 )
 def test_document_lengths_are_rounded_as_lucene_norms_round_them(length: int, stored: int) -> None:
     assert lucene_length(length) == stored
+
+
+def test_a_second_process_writing_the_file_is_seen_by_the_next_search(tmp_path: Path) -> None:
+    path = tmp_path / "index.db"
+    server, replay = EmbeddedIndex(path), EmbeddedIndex(path)  # two processes, one file
+    server.add([doc(A, 1, "osmosis water", unit(1, 0, 0))])
+    _, before = server.search(A, terms=[], vector=unit(0, 1, 0), lexical_limit=10, k=5)
+    assert [h.seq for h in before] == [1]  # the pair's matrix is cached now
+    replay.add([doc(A, 2, "diffusion", unit(0, 1, 0))])
+    _, after = server.search(A, terms=[], vector=unit(0, 1, 0), lexical_limit=10, k=5)
+    assert [h.seq for h in after] == [2, 1]

@@ -460,7 +460,8 @@ def record_episode(
     # state at the time, such as the concept a check is routed to).
     request_hash = request_digest({"route": "episodes", "body": body.model_dump(mode="json")})
     prior = app.memory.retried(pair, key, request_hash)  # 409 before anything is touched
-    if prior is not None:
+    if prior is not None:  # a retry: finish what the first attempt may have left undone
+        app.learning.catch_up(pair)
         return _episode(prior)
     common: dict[str, Any] = {
         "at": at, "ref": body.ref, "idempotency_key": key, "request_hash": request_hash

@@ -55,6 +55,12 @@ APPEND_BACKOFF_BASE_S: Final = 0.005  # first backoff; doubles each try, full ji
 APPEND_BACKOFF_CAP_S: Final = 0.1  # small, so a writer that lost often is not starved by newcomers
 SQLITE_BUSY_TIMEOUT_MS: Final = 30_000  # how long a writer waits for another's transaction
 
+# --- Derived state follows the log (ours) ----------------------------------------------------
+# A write (or a turn) that finds the index behind the log indexes at most this many missing
+# episodes before it returns; the rest wait for the next write or the night (which takes all).
+CATCH_UP_MAX: Final = 200
+PROGRESS_SAVE_ATTEMPTS: Final = 8  # a progress marker moved by a concurrent writer is re-read
+
 # --- Recall (SPEC §3) ------------------------------------------------------------------------
 RECALL_RECENT_POOL: Final = 500  # article: the recent pool's size
 RECALL_WEIGHT_RELEVANCE: Final = 0.55  # article
