@@ -15,7 +15,7 @@ from pathlib import Path
 from tutor_memory.bench import add_bench_commands, run_bench_command
 from tutor_memory.bootstrap import App, build_app, build_service
 from tutor_memory.domain.chain import Checkpoint, format_time
-from tutor_memory.domain.episodes import Pair
+from tutor_memory.domain.episodes import Pair, file_id_for
 from tutor_memory.domain.errors import TutorMemoryError, ValidationError
 from tutor_memory.domain.mapblock import render_map_section
 from tutor_memory.domain.recall import RecallResult
@@ -23,7 +23,6 @@ from tutor_memory.nightly_service import add_nightly_command, run_nightly_comman
 from tutor_memory.reports import add_report_command, run_report_command
 from tutor_memory.service import TutorMemory
 from tutor_memory.settings import Settings, SettingsError
-from tutor_memory.uploads import file_id_for
 
 
 def _parser() -> argparse.ArgumentParser:

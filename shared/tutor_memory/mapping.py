@@ -30,7 +30,7 @@ from tutor_memory.domain.episodes import (
     Kind,
     Pair,
     TaughtEvidence,
-    check_id,
+    check_file_id,
     clean_text,
 )
 from tutor_memory.domain.errors import ConflictError, ValidationError
@@ -111,7 +111,7 @@ class MapUseCases:
     def ingest(
         self, pair: Pair, file_id: str, name: str, data: bytes, *, at: datetime | None = None
     ) -> IngestResult:
-        check_id("file_id", file_id)
+        check_file_id("file_id", file_id)
         name = clean_text("name", name, limit=240)
         when = at or self.memory.clock.now()
         digest = fingerprint(data)
@@ -119,6 +119,10 @@ class MapUseCases:
         if current is not None and not current.removed and current.current.fingerprint == digest:
             cmap = self.maps.load_map(pair)
             return IngestResult(current, True, (), (), (), cmap.version)
+        refused = self.memory.store.by_idempotency_key(pair, f"file-unreadable:{file_id}:{digest}")
+        if refused is not None:  # these bytes were found unreadable once: never read again
+            reason = refused.text.removeprefix("File could not be read: ").removeprefix(f"{name}: ")
+            raise UnreadableFileError(name, f"{reason} (found before: not read again)")
         try:
             text = self.read_file(name, data)
             drafts = self.extractor.extract(name, text)

@@ -23,7 +23,7 @@ from tutor_memory.domain.episodes import (
     Kind,
     NewEpisode,
     Pair,
-    check_id,
+    check_file_id,
     check_same_request,
     clean_text,
     evidence_from_dict,
@@ -492,7 +492,7 @@ class TutorMemory:
 
         The same bytes registered again add nothing and append nothing.
         """
-        check_id("file_id", file_id)
+        check_file_id("file_id", file_id)
         name = clean_text("name", name, limit=240)
         if not data:
             raise ValidationError("data", "the file is empty")

@@ -93,6 +93,13 @@ MAP_DECIMALS: Final = 6  # ours: stored precision of centrality and subject read
 # What a file reader accepts (domain/filetext.py, adapters/file_readers.py).
 MAX_FILE_BYTES: Final = 20 * 1024 * 1024  # ours: a long textbook chapter as PDF; not a library
 MAX_FILE_PAGES: Final = 1_000  # ours: a full textbook; more is a collection, send it in parts
+# ours: reading one file's pages stops after this many seconds (checked between pages, so it
+# overruns by at most one page) and the file is recorded as unreadable, never read again: a
+# small PDF of a thousand heavy pages once read for over 300 s. 120 s leaves the ingest Lambda
+# (300 s) time for the concept extraction after it.
+FILE_READ_BUDGET_S: Final = 120.0
+MAX_FILE_ID_CHARS: Final = 128  # ours: a file id is a key, as student and subject ids are
+FILE_ID_HASH_CHARS: Final = 10  # ours: hex digits of the name's sha256 that keep ids apart
 # ours: a DOCX is a zip whose document.xml may inflate far beyond the upload (a zip bomb). Real
 # ones inflate about 5-10x; more than this is refused unread.
 MAX_DOCX_XML_BYTES: Final = 5 * MAX_FILE_BYTES

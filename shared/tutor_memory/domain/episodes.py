@@ -56,6 +56,48 @@ def check_id(field_name: str, value: object) -> str:
     return value
 
 
+def _file_id_char(ch: str) -> bool:
+    return ch.isalnum() or ch in "._@-" or unicodedata.category(ch).startswith("M")
+
+
+def check_file_id(field_name: str, value: object) -> str:
+    """A file id keeps its name's script: letters and digits of any language (NFC, with their
+    combining marks) and ``. _ @ -``, starting with a letter or digit; short, as a key."""
+    if not isinstance(value, str) or not value:
+        raise ValidationError(field_name, "must be a non-empty string")
+    if len(value) > C.MAX_FILE_ID_CHARS:
+        raise ValidationError(field_name, f"must be at most {C.MAX_FILE_ID_CHARS} characters")
+    if (
+        unicodedata.normalize("NFC", value) != value
+        or not value[0].isalnum()
+        or not all(_file_id_char(ch) for ch in value)
+    ):
+        raise ValidationError(
+            field_name, "may contain only letters, digits (any script) and . _ @ - (not first)"
+        )
+    return value
+
+
+def file_id_for(name: str) -> str:
+    """The file id of an upload's name: the name itself where it is already an id (so an upload
+    under the same name is a new version of the same file), else a slug of it (NFKC, anything
+    but letters, digits and ``. _ @ -`` becomes ``-``, cut to fit) with a short hash of the whole
+    name, so two different names never share an id (``a b`` and ``a-b``, two long names that
+    differ only at the end, two Arabic names)."""
+    text = unicodedata.normalize("NFC", name)
+    slug = "".join(ch if _file_id_char(ch) else "-" for ch in unicodedata.normalize("NFKC", text))
+    slug = unicodedata.normalize("NFC", re.sub(r"-{2,}", "-", slug))
+    while slug and not slug[0].isalnum():
+        slug = slug[1:]
+    slug = slug.rstrip("-.")
+    if slug == text and len(slug) <= C.MAX_FILE_ID_CHARS:
+        return slug
+    digest = hashlib.sha256(text.encode("utf-8")).hexdigest()[: C.FILE_ID_HASH_CHARS]
+    room = C.MAX_FILE_ID_CHARS - C.FILE_ID_HASH_CHARS - 1
+    stem = slug[:room].rstrip("-.")
+    return f"{stem}-{digest}" if stem else f"file-{digest}"
+
+
 @dataclass(frozen=True, order=True)
 class Pair:
     """One student in one subject: the scope of every read and write."""
@@ -209,7 +251,7 @@ class AnswerEvidence:
 
     def __post_init__(self) -> None:
         if self.file_id is not None:
-            check_id("evidence.file_id", self.file_id)
+            check_file_id("evidence.file_id", self.file_id)
         if self.page is not None and (
             isinstance(self.page, bool) or not isinstance(self.page, int) or self.page < 1
         ):
@@ -305,7 +347,7 @@ class FileEvidence:
     fingerprint: str
 
     def __post_init__(self) -> None:
-        check_id("evidence.file_id", self.file_id)
+        check_file_id("evidence.file_id", self.file_id)
         object.__setattr__(
             self, "name", clean_text("evidence.name", self.name, limit=C.MAX_CONCEPT_CHARS * 2)
         )
