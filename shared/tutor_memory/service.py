@@ -457,7 +457,8 @@ class TutorMemory:
         head = self.store.head(pair)
         if head is None:
             return chain.Checkpoint(pair, 0, chain.GENESIS_HASH, self.clock.now())
-        return chain.Checkpoint(pair, head.seq, head.hash, self.clock.now())
+        ids = tuple(e.episode_id for e in self.store.iter_episodes(pair) if e.seq <= head.seq)
+        return chain.Checkpoint(pair, head.seq, head.hash, self.clock.now(), ids)
 
     # --- beside the episodes ----------------------------------------------------------------
 
