@@ -16,6 +16,8 @@ from tutor_memory.bootstrap import build_app
 from tutor_memory.cli import on_folder
 from tutor_memory.settings import Settings
 
+from .conftest import TEST_TURN_DEADLINE_S
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -29,6 +31,7 @@ def test_the_committed_openapi_document_matches_the_routes() -> None:
 
 def test_serve_answers_the_same_routes_on_loopback(tmp_path: Path) -> None:
     app = build_app(on_folder(Settings(embedder="none"), tmp_path / "tm"))
+    app.turns.deadline_s = TEST_TURN_DEADLINE_S  # the assertions are on content, not speed
     server = make_server(build_resolver(lambda: app), "127.0.0.1", 0)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
