@@ -142,3 +142,15 @@ def test_the_server_still_answers_after_every_hostile_request(served: tuple[App,
     body = json.dumps({"kind": "question", "text": "What is a cell?"}).encode()
     status, headers, episode = exchange(port, request("POST", f"{BASE}/episodes", body))
     assert status == 200 and episode["created"] and headers["content-type"] == "application/json"
+
+
+def test_any_method_and_a_multipart_body_are_answered_in_the_problem_shape(
+    served: tuple[App, int],
+) -> None:
+    _, port = served
+    for method in ("TRACE", "BREW"):
+        assert_problem(exchange(port, request(method, f"{BASE}/episodes")), 405)
+    form = b"--x\r\nContent-Disposition: form-data; name=a\r\n\r\n1\r\n--x--\r\n"
+    for media in ("multipart/form-data", "multipart/form-data; boundary=x", "text/plain"):
+        raw = request("POST", f"{BASE}/episodes", form, Content_Type=media)
+        assert_problem(exchange(port, raw), 415)

@@ -33,7 +33,7 @@ from aws_lambda_powertools.event_handler.openapi.exceptions import (
     RequestUnsupportedContentType,
     RequestValidationError,
 )
-from aws_lambda_powertools.event_handler.openapi.params import Header, Query
+from aws_lambda_powertools.event_handler.openapi.params import Header, Path, Query
 from aws_lambda_powertools.event_handler.openapi.types import OpenAPIResponse
 from aws_lambda_powertools.metrics import MetricUnit
 
@@ -76,6 +76,12 @@ from tutor_memory.reports import Reports, report_json
 from tutor_memory.turns import TurnResult
 
 PAIR = "/pairs/<student_id>/<subject_id>"
+# The path's ids as the domain accepts them (check_id), so the document says what is refused.
+_ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._@-]*$"
+StudentId = Annotated[str, Path(pattern=_ID_PATTERN, max_length=C.MAX_ID_CHARS)]
+SubjectId = Annotated[str, Path(pattern=_ID_PATTERN, max_length=C.MAX_ID_CHARS)]
+EpisodeId = Annotated[str, Path(min_length=1, max_length=C.MAX_ID_CHARS)]
+ConceptName = Annotated[str, Path(min_length=1, max_length=C.MAX_CONCEPT_CHARS)]
 IdempotencyKey = Annotated[str | None, Header(alias="Idempotency-Key", max_length=128)]
 HistoryOf = Annotated[
     str | None,
@@ -286,8 +292,8 @@ def build_resolver(
             )
         return pair
 
-    @resolver.post(f"{PAIR}/turn", responses=problems(WRITE_STATUSES))
-    def turn(student_id: str, subject_id: str, body: TurnRequest) -> TurnResponse:
+    @resolver.post(f"{PAIR}/turn", operation_id="turn", responses=problems(WRITE_STATUSES))
+    def turn(student_id: StudentId, subject_id: SubjectId, body: TurnRequest) -> TurnResponse:
         app = get_app()
         result = app.turns.turn(
             known_pair(student_id, subject_id),
@@ -310,38 +316,58 @@ def build_resolver(
             timings_ms=result.timings_ms,
         )
 
-    @resolver.post(f"{PAIR}/episodes", responses=problems(WRITE_STATUSES))
+    @resolver.post(
+        f"{PAIR}/episodes",
+        operation_id="addEpisode",
+        responses=problems(WRITE_STATUSES, EPISODE_LINKS),
+    )
     def add_episode(
-        student_id: str,
-        subject_id: str,
+        student_id: StudentId,
+        subject_id: SubjectId,
         body: EpisodeRequest,
         idempotency_key: IdempotencyKey = None,
     ) -> EpisodeResponse:
         return record_episode(get_app(), Pair(student_id, subject_id), body, idempotency_key)
 
-    @resolver.get(f"{PAIR}/beliefs", responses=problems(READ_STATUSES))
-    def beliefs(student_id: str, subject_id: str) -> list[BeliefResponse]:
+    @resolver.get(f"{PAIR}/beliefs", operation_id="beliefs", responses=problems(READ_STATUSES))
+    def beliefs(student_id: StudentId, subject_id: SubjectId) -> list[BeliefResponse]:
         pair = known_pair(student_id, subject_id)
         return [_belief(b) for b in get_app().learning.beliefs(pair)]
 
-    @resolver.get(f"{PAIR}/beliefs/<concept>/history", responses=problems(READ_STATUSES))
-    def belief_history(student_id: str, subject_id: str, concept: str) -> list[BeliefResponse]:
+    @resolver.get(
+        f"{PAIR}/beliefs/<concept>/history",
+        operation_id="beliefHistory",
+        responses=problems(READ_STATUSES),
+    )
+    def belief_history(
+        student_id: StudentId, subject_id: SubjectId, concept: ConceptName
+    ) -> list[BeliefResponse]:
         pair = known_pair(student_id, subject_id)
         rows = get_app().learning.belief_history(pair, concept)
         if not rows:
             raise NotFoundError(f"no belief about {concept!r} for {pair}")
         return [_belief(b) for b in rows]
 
-    @resolver.post(f"{PAIR}/answers/<answer_id>/stance", responses=problems(WRITE_STATUSES))
+    @resolver.post(
+        f"{PAIR}/answers/<answer_id>/stance",
+        operation_id="setStance",
+        responses=problems(WRITE_STATUSES),
+    )
     def stance(
-        student_id: str, subject_id: str, answer_id: str, body: StanceRequest
+        student_id: StudentId, subject_id: SubjectId, answer_id: EpisodeId, body: StanceRequest
     ) -> StanceResponse:
         pair = known_pair(student_id, subject_id)
         note = get_app().turns.set_stance(pair, answer_id, body.stance)
         return StanceResponse(answer_id=answer_id, stance=note.value, at=note.at)
 
-    @resolver.get(f"{PAIR}/answers/<answer_id>/sources", responses=problems(READ_STATUSES))
-    def sources(student_id: str, subject_id: str, answer_id: str) -> list[SourceResponse]:
+    @resolver.get(
+        f"{PAIR}/answers/<answer_id>/sources",
+        operation_id="sources",
+        responses=problems(READ_STATUSES),
+    )
+    def sources(
+        student_id: StudentId, subject_id: SubjectId, answer_id: EpisodeId
+    ) -> list[SourceResponse]:
         pair = known_pair(student_id, subject_id)
         return [
             SourceResponse(
@@ -355,20 +381,24 @@ def build_resolver(
             for s in get_app().turns.sources(pair, answer_id)
         ]
 
-    @resolver.get(f"{PAIR}/map", responses=problems(READ_STATUSES))
-    def concept_map(student_id: str, subject_id: str) -> dict[str, Any]:
+    @resolver.get(f"{PAIR}/map", operation_id="conceptMap", responses=problems(READ_STATUSES))
+    def concept_map(student_id: StudentId, subject_id: SubjectId) -> dict[str, Any]:
         pair = known_pair(student_id, subject_id)
         cmap = get_app().maps.maps.load_map(pair)
         return {"edges": [list(e) for e in cmap.edges()], **cmap.to_dict()}
 
-    @resolver.get(f"{PAIR}/report", responses=problems(READ_STATUSES))
-    def report(student_id: str, subject_id: str, history: HistoryOf = None) -> ReportResponse:
+    @resolver.get(f"{PAIR}/report", operation_id="report", responses=problems(READ_STATUSES))
+    def report(
+        student_id: StudentId, subject_id: SubjectId, history: HistoryOf = None
+    ) -> ReportResponse:
         pair = known_pair(student_id, subject_id)
         built = Reports.of(get_app()).report(pair, history=history)
         return ReportResponse.model_validate(report_json(built))
 
-    @resolver.get(f"{PAIR}/chain/verify", responses=problems(READ_STATUSES))
-    def verify_chain(student_id: str, subject_id: str) -> ChainResponse:
+    @resolver.get(
+        f"{PAIR}/chain/verify", operation_id="verifyChain", responses=problems(READ_STATUSES)
+    )
+    def verify_chain(student_id: StudentId, subject_id: SubjectId) -> ChainResponse:
         report = get_app().memory.verify_chain(known_pair(student_id, subject_id))
         return ChainResponse(
             intact=report.intact,
@@ -397,6 +427,9 @@ def resolve(
 ) -> dict[str, Any]:
     """The resolver's answer, and a problem+json 500 should even the resolver itself fail (an
     event it cannot read): never an unanswered request (in Lambda, a 502 from API Gateway)."""
+    refused = _not_json(event)
+    if refused is not None:
+        return refused
     try:
         return resolver.resolve(event, context)
     except Exception as exc:
@@ -426,6 +459,23 @@ READ_STATUSES = (400, 404, 408, 422, 500, 503)
 WRITE_STATUSES = (*READ_STATUSES, 409, 411, 413, 415, 502)
 
 
+_SAME_PAIR = {"student_id": "$request.path.student_id", "subject_id": "$request.path.subject_id"}
+# What a client (and a stateful fuzzer) can do next with a written episode: read the pair back,
+# and, for an answer, its sources and stance.
+EPISODE_LINKS: dict[str, Any] = {
+    name: {"operationId": operation, "parameters": {**_SAME_PAIR, **extra}}
+    for name, operation, extra in (
+        ("Sources", "sources", {"answer_id": "$response.body#/id"}),
+        ("Stance", "setStance", {"answer_id": "$response.body#/id"}),
+        ("Beliefs", "beliefs", {}),
+        ("Turn", "turn", {}),
+        ("Map", "conceptMap", {}),
+        ("Report", "report", {}),
+        ("VerifyChain", "verifyChain", {}),
+    )
+}
+
+
 def problems(
     statuses: tuple[int, ...], links: dict[str, Any] | None = None
 ) -> dict[int, OpenAPIResponse]:
@@ -440,6 +490,28 @@ def problems(
             "content": {PROBLEM_JSON: {"model": ProblemResponse}},
         }
         for status in sorted(statuses)
+    }
+
+
+def _not_json(event: dict[str, Any]) -> dict[str, Any] | None:
+    """A 415 for a body that is not JSON (a form, a multipart upload): the routes take JSON
+    only, and Powertools would otherwise try to parse a multipart body and fail."""
+    if not isinstance(event, dict) or not event.get("body"):
+        return None
+    headers = {str(k).lower(): str(v) for k, v in (event.get("headers") or {}).items()}
+    media = headers.get("content-type", "application/json").split(";")[0].strip().lower()
+    if media == "application/json" or media.endswith("+json"):
+        return None
+    context_of = event.get("requestContext") or {}
+    problem = Problem(415, "unsupported-media-type", "send the body as application/json")
+    return {
+        "statusCode": 415,
+        "headers": {"Content-Type": PROBLEM_JSON},
+        "body": json.dumps(
+            problem.body(str(event.get("path") or ""), str(context_of.get("requestId") or "")),
+            ensure_ascii=False,
+        ),
+        "isBase64Encoded": False,
     }
 
 
