@@ -63,7 +63,7 @@ from tutor_memory.domain.nightly import (
 )
 from tutor_memory.domain.verify import CitationEntry, check_citation
 from tutor_memory.ports import BeliefStore, EpisodeStore, MapStore, NightlyStore
-from tutor_memory.service import TutorMemory
+from tutor_memory.service import APPLIED_INDEX, TutorMemory
 
 if TYPE_CHECKING:
     from tutor_memory.bootstrap import App
@@ -237,8 +237,11 @@ class Nightly:
         """Derived state follows the log: index every episode, and apply every check to the
         beliefs, that a crashed write left behind (nothing to do is a few reads). Only then
         does the embedder run at night, for episodes the index lacks."""
-        while self.memory.catch_up_index(pair):
-            pass
+        while True:  # in bounded steps, for as long as the marker moves
+            before = self.memory.applied(pair, APPLIED_INDEX)[0]
+            self.memory.catch_up_index(pair)
+            if self.memory.applied(pair, APPLIED_INDEX)[0] == before:
+                break
         if self.learning is not None:
             self.learning.catch_up_beliefs(pair)
 

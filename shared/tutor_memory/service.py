@@ -70,6 +70,12 @@ APPLIED_INDEX = "applied:index"
 APPLIED_BELIEFS = "applied:beliefs"
 
 
+def _held(index: EpisodeIndex, pair: Pair, episode_ids: Sequence[str]) -> set[str]:
+    """The ids the index already holds, where it can say (else none: all are indexed again)."""
+    known = getattr(index, "known_ids", None)
+    return set(known(pair, episode_ids)) if callable(known) and episode_ids else set()
+
+
 def _documents(store: object) -> NightlyStore | None:
     """The store's per-pair documents, where it keeps them (both adapters do)."""
     if hasattr(store, "document") and hasattr(store, "put_document"):
@@ -191,11 +197,19 @@ class TutorMemory:
             batch = [self._stamped(new) for new in episodes[start : start + batch_size]]
             vectors = self._passage_vectors(batch)
             appended = [self.store.append(new) for new in batch]
-            self._index(
-                [(r.episode, v) for r, v in zip(appended, vectors, strict=True) if r.created]
-            )
+            ready: dict[Pair, dict[int, tuple[Episode, list[float] | None]]] = {}
+            for r, v in zip(appended, vectors, strict=True):
+                if r.created:
+                    ready.setdefault(r.episode.pair, {})[r.episode.seq] = (r.episode, v)
+            # Index the batch (and anything an earlier write left behind), then move the marker.
             for pair in dict.fromkeys(r.episode.pair for r in appended):
-                self.catch_up_index(pair)  # advances the marker past what was just indexed
+                fresh = ready.get(pair, {})
+                upto = max(
+                    fresh, default=max(r.episode.seq for r in appended if r.episode.pair == pair)
+                )
+                self.catch_up_index(
+                    pair, upto=upto, ready=fresh, limit=max(C.CATCH_UP_MAX, len(fresh))
+                )
             results += appended
             if on_progress is not None:
                 on_progress(len(results), len(episodes))
@@ -250,32 +264,36 @@ class TutorMemory:
         ready: Mapping[int, tuple[Episode, list[float] | None]] | None = None,
         limit: int = C.CATCH_UP_MAX,
     ) -> int:
-        """Index the episodes the index has not applied yet (through ``upto``, default the
-        head; at most ``limit``), then move the pair's marker. ``ready`` holds episodes the
-        caller already has, with their vectors. Returns how many were indexed."""
+        """Index ``ready`` (episodes the caller just wrote, with their vectors) and the episodes
+        the index has not applied yet, up to ``upto`` (default: the head) and at most ``limit``
+        of them, then move the pair's marker as far as the indexed run reaches. An episode the
+        index already holds (a pair written before markers were kept) is not embedded again.
+        Returns how many were indexed."""
         if self.index is None:
             return 0
-        ready = ready or {}
+        ready = dict(ready or {})
+        if ready:  # fresh writes are indexed whatever lies behind them
+            self._index(list(ready.values()))
         through, version, _ = self.applied(pair, APPLIED_INDEX)
         if upto is None:
             head = self.store.head(pair)
             upto = head.seq if head is not None else 0
-        upto = min(upto, through + limit)
-        if upto <= through:
-            return 0
-        wanted = range(through + 1, upto + 1)
-        if all(seq in ready for seq in wanted):  # the usual write: nothing to read
-            episodes = [ready[seq][0] for seq in wanted]
-        else:
-            episodes = self.store.episodes(pair, after_seq=through, limit=upto - through)
-        if not episodes:
-            return 0
-        todo = [ep for ep in episodes if ep.seq not in ready]
-        vectors = dict(zip((ep.seq for ep in todo), self._passage_vectors(todo), strict=True))
-        self._index([(ep, ready[ep.seq][1] if ep.seq in ready else vectors[ep.seq])
-                     for ep in episodes])  # fmt: skip
-        self.mark_applied(pair, APPLIED_INDEX, {"through": episodes[-1].seq}, version)
-        return len(episodes)
+        upto = max(upto, *ready) if ready else upto
+        gap = [seq for seq in range(through + 1, upto + 1) if seq not in ready][:limit]
+        missing: list[Episode] = []
+        if gap:
+            read = self.store.episodes(pair, after_seq=through, limit=gap[-1] - through)
+            missing = [ep for ep in read if ep.seq not in ready]
+            held = _held(self.index, pair, [ep.episode_id for ep in missing])
+            todo = [ep for ep in missing if ep.episode_id not in held]
+            self._index(list(zip(todo, self._passage_vectors(todo), strict=True)))
+        done = set(ready) | {ep.seq for ep in missing}
+        reached = through
+        while reached + 1 in done:
+            reached += 1
+        if reached > through:
+            self.mark_applied(pair, APPLIED_INDEX, {"through": reached}, version)
+        return len(ready) + len(missing)
 
     def reindex(self, pair: Pair, *, batch_size: int = 64) -> int:
         """Rebuild a pair's index documents from the log (after a lost index write, or a new

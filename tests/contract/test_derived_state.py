@@ -133,3 +133,26 @@ def test_an_unbroken_write_costs_no_catch_up_reads_of_the_log(
     world.memory.record(pair, Kind.QUESTION, "And diffusion?", at=MORNING)
     world.check(pair, "right", 1)
     assert reads["n"] == 0
+
+
+def test_a_pair_written_before_markers_is_caught_up_without_embedding_what_is_indexed(
+    store: EpisodeStore, pair: Pair, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    world = World(store)
+    for n in range(3):
+        world.memory.record(pair, Kind.QUESTION, f"Question {n}?", at=MORNING)
+    documents: Any = store
+    version = documents.document(pair, APPLIED_INDEX).version
+    documents.put_document(pair, APPLIED_INDEX, {"through": 0}, expected_version=version)
+    embedded: list[int] = []
+    real = world.memory._passage_vectors
+
+    def counted(episodes: Any) -> Any:
+        embedded.append(len(episodes))
+        return real(episodes)
+
+    monkeypatch.setattr(world.memory, "_passage_vectors", counted)
+    world.memory.record(pair, Kind.QUESTION, "Question 3?", at=MORNING)
+    assert sum(embedded) == 1  # only the new one: the index held the three before it
+    assert world.memory.applied(pair, APPLIED_INDEX)[0] == 4
+    assert len(world.indexed_ids(pair)) == 4

@@ -317,6 +317,21 @@ class EmbeddedIndex:
             for i in order
         ]
 
+    def known_ids(self, pair: Pair, episode_ids: Sequence[str]) -> set[str]:
+        """Which of these episodes the index holds (a catch-up embeds only the others)."""
+        found: set[str] = set()
+        ids = list(dict.fromkeys(episode_ids))
+        with self._lock:
+            for start in range(0, len(ids), 500):
+                chunk = ids[start : start + 500]
+                rows = self._conn.execute(
+                    f"SELECT episode_id FROM docs WHERE pair = ? AND episode_id IN "
+                    f"({', '.join('?' * len(chunk))})",
+                    (_pair_key(pair), *chunk),
+                )
+                found.update(r[0] for r in rows)
+        return found
+
     def delete_pair(self, pair: Pair) -> int:
         key = _pair_key(pair)
         with self._lock:

@@ -78,6 +78,7 @@ def make_server(
 
         def _handle(self) -> None:
             started, request_id = time.perf_counter(), str(uuid.uuid4())
+            self._started, self._request_id, self._logged = started, request_id, False
             path = urlsplit(self.path).path
             status, size = 500, 0
             try:
@@ -114,10 +115,15 @@ def make_server(
                     Problem(500, "internal", "the server failed to answer; the error is logged "
                             "under this correlation id"), path, request_id)  # fmt: skip
             finally:
-                access_log.info(
-                    "%s %s %d %d %.1fms %s", self.command, self.path, status, size,
-                    (time.perf_counter() - started) * 1000, request_id,
-                )  # fmt: skip
+                if not self._logged:  # no answer went out (the client had gone)
+                    self._access(status, size)
+
+        def _access(self, status: int, size: int) -> None:
+            self._logged = True
+            access_log.info(
+                "%s %s %d %d %.1fms %s", self.command, self.path, status, size,
+                (time.perf_counter() - self._started) * 1000, self._request_id,
+            )  # fmt: skip
 
         def _refusal(self) -> Problem | None:
             """What is wrong with the request's framing, before a byte of body is read."""
@@ -150,6 +156,8 @@ def make_server(
         def _send(self, status: int, body: Any, headers: dict[str, str]) -> int:
             payload = body if isinstance(body, str) else json.dumps(body)
             data = payload.encode("utf-8")
+            if hasattr(self, "_started"):  # logged before the answer leaves, so it is never late
+                self._access(status, len(data))
             self.send_response_only(status)
             self.send_header("Date", self.date_time_string())
             for name, value in headers.items():
