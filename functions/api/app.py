@@ -8,7 +8,7 @@ from aws_lambda_powertools import Logger, Metrics
 from aws_lambda_powertools.logging import correlation_paths
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
-from tutor_memory.api.routes import build_resolver
+from tutor_memory.api.routes import build_resolver, resolve
 from tutor_memory.bootstrap import lambda_app
 
 logger = Logger()
@@ -20,4 +20,4 @@ resolver = build_resolver(lambda_app, metrics=metrics, logger=logger)
 @metrics.log_metrics
 @logger.inject_lambda_context(correlation_id_path=correlation_paths.API_GATEWAY_REST)
 def handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
-    return resolver.resolve(event, context)
+    return resolve(resolver, event, context, logger)  # every failure answers problem+json

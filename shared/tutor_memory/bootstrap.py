@@ -143,9 +143,14 @@ def build_app(settings: Settings | None = None, *, clock: Clock | None = None) -
         map_store,
         deadline_s=settings.turn_deadline_s,
         budget_tokens=settings.block_budget_tokens,
+        catch_up=learning.catch_up,
     )
     nightly = Nightly(
-        memory, cast(BeliefStore, memory.store), map_store, cast(NightlyStore, memory.store)
+        memory,
+        cast(BeliefStore, memory.store),
+        map_store,
+        cast(NightlyStore, memory.store),
+        learning=learning,
     )
     return App(
         settings=settings,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
 import sys
 import time
 from collections.abc import Sequence
@@ -14,7 +15,7 @@ from pathlib import Path
 from tutor_memory.bench import BENCH_COMMANDS, add_bench_commands, run_bench_command
 from tutor_memory.bootstrap import App, build_app, build_service
 from tutor_memory.domain.chain import Checkpoint, format_time
-from tutor_memory.domain.episodes import Pair
+from tutor_memory.domain.episodes import Pair, file_id_for
 from tutor_memory.domain.errors import TutorMemoryError, ValidationError
 from tutor_memory.domain.mapblock import render_map_section
 from tutor_memory.domain.recall import RecallResult
@@ -23,7 +24,6 @@ from tutor_memory.nightly_service import add_nightly_command, run_nightly_comman
 from tutor_memory.reports import add_report_command, run_report_command
 from tutor_memory.service import TutorMemory
 from tutor_memory.settings import Settings, SettingsError
-from tutor_memory.uploads import file_id_for
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -213,6 +213,8 @@ def _serve(args: argparse.Namespace, settings: Settings) -> int:
         settings = on_folder(settings, args.store)
     app = build_app(settings)
     server = make_server(build_resolver(lambda: app), args.host, args.port)
+    # One access-log line per request (and errors with their correlation id) on stderr.
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     print(f"serving the turn API on http://{args.host}:{server.server_port} (Ctrl-C stops)")
     try:
         server.serve_forever()

@@ -4,15 +4,16 @@ walk a belief's history, and re-derive every belief under today's rules."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 
 from tutor_memory.domain.beliefs import Belief, Topic, next_belief, replay_checks, route_check
 from tutor_memory.domain.conceptmap import ConceptMap
-from tutor_memory.domain.episodes import CheckEvidence, Kind, Pair
+from tutor_memory.domain.concepts import concept_key
+from tutor_memory.domain.episodes import CheckEvidence, Episode, Kind, Pair
 from tutor_memory.domain.errors import ConflictError
 from tutor_memory.ports import AppendResult, BeliefStore, MapStore
-from tutor_memory.service import TutorMemory
+from tutor_memory.service import APPLIED_BELIEFS, TutorMemory
 
 SAVE_ATTEMPTS = 5  # ours: a belief or the map changed by a concurrent writer is re-read
 
@@ -23,6 +24,16 @@ class CheckResult:
     topic: Topic | None  # None: the check stays evidence, about no concept
     belief: Belief | None  # the new row, when one was warranted
     confirmed_on_map: bool  # a passing check lifted the concept's readiness to 0.85
+
+
+@dataclass
+class AppliedChecks:
+    """What a belief catch-up applied: the checks (by seq), the rows it wrote and the concepts
+    it confirmed on the map."""
+
+    checks: set[int] = field(default_factory=set)
+    beliefs: dict[str, Belief] = field(default_factory=dict)
+    confirmed: set[str] = field(default_factory=set)
 
 
 @dataclass(frozen=True)
@@ -58,6 +69,7 @@ class Learning:
         at: datetime | None = None,
         ref: str | None = None,
         idempotency_key: str | None = None,
+        request_hash: str | None = None,
     ) -> CheckResult:
         """Append the check (tied to its concept when it has one), then update the belief and,
         for a pass on a concept of the map, the concept's readiness."""
@@ -71,12 +83,64 @@ class Learning:
             concepts=[topic.name] if topic else [],
             ref=ref,
             idempotency_key=idempotency_key,
+            request_hash=request_hash,
         )
-        if not appended.created or topic is None:
+        # This check's belief, and any an earlier write (or this one, retried) left unapplied.
+        applied = self.catch_up_beliefs(pair, new=appended.episode)
+        if topic is None or appended.episode.seq not in applied.checks:
             return CheckResult(appended, topic, None, False)
-        belief = self._update_belief(pair, topic, appended.episode.at)
-        confirmed = evidence.passed and topic.on_map and self._confirm(pair, topic.key)
-        return CheckResult(appended, topic, belief, confirmed)
+        belief = applied.beliefs.get(topic.key)
+        return CheckResult(appended, topic, belief, topic.key in applied.confirmed)
+
+    def catch_up(self, pair: Pair) -> None:
+        """Bring the pair's derived state up to its log: the index, then the beliefs."""
+        self.memory.catch_up_index(pair)
+        self.catch_up_beliefs(pair)
+
+    def catch_up_beliefs(self, pair: Pair, *, new: Episode | None = None) -> AppliedChecks:
+        """Apply the checks the beliefs have not seen yet, then move the pair's marker.
+
+        The marker counts the checks applied and the last sequence looked at; the head counts
+        the checks in the log, so "nothing to do" is two reads and the missing checks are
+        found newest first (usually the one just written)."""
+        through, version, body = self.memory.applied(pair, APPLIED_BELIEFS)
+        done = int(body.get("checks", 0))
+        head = self.memory.store.head(pair)
+        total = head.counts.get(Kind.CHECK.value, 0) if head is not None else 0
+        if head is None or total <= done:
+            return AppliedChecks()
+        missing: list[Episode] = []
+        if new is not None and new.kind is Kind.CHECK and new.seq > through:
+            missing.append(new)
+        span = 8
+        while len(missing) < total - done:
+            start = max(through, head.seq - span)
+            page = self.memory.store.episodes(pair, after_seq=start, limit=head.seq - start)
+            missing = [e for e in page if e.kind is Kind.CHECK]
+            if start == through:
+                break
+            span *= 8
+        applied = AppliedChecks(checks={e.seq for e in missing})
+        known = self.known_concepts(pair)
+        last: dict[str, Episode] = {}
+        for ep in sorted(missing, key=lambda e: (e.at, e.seq)):
+            if ep.concepts:
+                last[concept_key(ep.concepts[0])] = ep
+        for key, ep in last.items():
+            topic = Topic(key, known.get(key, ep.concepts[0]), key in known)
+            row = self._update_belief(pair, topic, ep.at)
+            if row is not None:
+                applied.beliefs[key] = row
+            passed = any(
+                isinstance(e.evidence, CheckEvidence) and e.evidence.passed
+                for e in missing
+                if e.concepts and concept_key(e.concepts[0]) == key
+            )
+            if passed and topic.on_map and self._confirm(pair, key):
+                applied.confirmed.add(key)
+        mark = {"through": max([through, *applied.checks]), "checks": done + len(missing)}
+        self.memory.mark_applied(pair, APPLIED_BELIEFS, mark, version)
+        return applied
 
     def _update_belief(self, pair: Pair, topic: Topic, at: datetime) -> Belief | None:
         checks = sorted(

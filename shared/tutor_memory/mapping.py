@@ -32,7 +32,7 @@ from tutor_memory.domain.episodes import (
     Kind,
     Pair,
     TaughtEvidence,
-    check_id,
+    check_file_id,
     clean_text,
 )
 from tutor_memory.domain.errors import ConflictError, ValidationError
@@ -128,7 +128,7 @@ class MapUseCases:
     def ingest(
         self, pair: Pair, file_id: str, name: str, data: bytes, *, at: datetime | None = None
     ) -> IngestResult:
-        check_id("file_id", file_id)
+        check_file_id("file_id", file_id)
         name = clean_text("name", name, limit=240)
         when = at or self.memory.clock.now()
         digest = fingerprint(data)
@@ -136,6 +136,10 @@ class MapUseCases:
         if current is not None and not current.removed and current.current.fingerprint == digest:
             cmap = self.maps.load_map(pair)
             return IngestResult(current, True, (), (), (), cmap.version)
+        refused = self.memory.store.by_idempotency_key(pair, f"file-unreadable:{file_id}:{digest}")
+        if refused is not None:  # these bytes were found unreadable once: never read again
+            reason = refused.text.removeprefix("File could not be read: ").removeprefix(f"{name}: ")
+            raise UnreadableFileError(name, f"{reason} (found before: not read again)")
         try:
             text = self.read_file(name, data)
             drafts = self.extractor.extract(name, text)
@@ -213,6 +217,7 @@ class MapUseCases:
         at: datetime | None = None,
         ref: str | None = None,
         idempotency_key: str | None = None,
+        request_hash: str | None = None,
     ) -> TeachResult | None:
         """Only an explicit instruction teaches; a question never does (None: not teaching)."""
         intent = detect_teaching(message)
@@ -253,5 +258,6 @@ class MapUseCases:
             at=when,
             ref=ref,
             idempotency_key=idempotency_key,
+            request_hash=request_hash,
         )
         return TeachResult(key, taught.name, new_node, intent.note, appended)

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
 from collections import Counter
 from collections.abc import Callable, Sequence
 from contextlib import suppress
@@ -62,10 +63,11 @@ from tutor_memory.domain.nightly import (
 )
 from tutor_memory.domain.verify import CitationEntry, check_citation
 from tutor_memory.ports import BeliefStore, EpisodeStore, MapStore, NightlyStore
-from tutor_memory.service import TutorMemory, indexed
+from tutor_memory.service import APPLIED_INDEX, TutorMemory
 
 if TYPE_CHECKING:
     from tutor_memory.bootstrap import App
+    from tutor_memory.learning import Learning
 
 SCAN, WORKING_SET, SELF_MODEL = "scan", "working_set", "self_model"
 
@@ -100,6 +102,9 @@ class NightRun:
     failures: tuple[tuple[Pair, str], ...]
 
 
+log = logging.getLogger(__name__)
+
+
 def parse_day(text: str) -> date:
     try:
         return date.fromisoformat(text)
@@ -109,9 +114,16 @@ def parse_day(text: str) -> date:
 
 class Nightly:
     def __init__(
-        self, memory: TutorMemory, beliefs: BeliefStore, maps: MapStore, store: NightlyStore
+        self,
+        memory: TutorMemory,
+        beliefs: BeliefStore,
+        maps: MapStore,
+        store: NightlyStore,
+        *,
+        learning: Learning | None = None,
     ) -> None:
         self.memory = memory
+        self.learning = learning  # None (the scheduler): the beliefs are not reconciled
         self.beliefs = beliefs
         self.maps = maps
         self.store = store
@@ -120,7 +132,11 @@ class Nightly:
     def of(cls, app: App) -> Nightly:
         """Over the app's stores (both store adapters keep the nightly rows too)."""
         return cls(
-            app.memory, app.learning.store, app.maps.maps, cast(NightlyStore, app.memory.store)
+            app.memory,
+            app.learning.store,
+            app.maps.maps,
+            cast(NightlyStore, app.memory.store),
+            learning=app.learning,
         )
 
     @classmethod
@@ -165,8 +181,10 @@ class Nightly:
         for pair in self.active_pairs(night) if pairs is None else pairs:
             try:
                 reports.append(self.run_pair(pair, night))
-            except TutorMemoryError as exc:
-                failures.append((pair, str(exc)))
+            except Exception as exc:  # one bad pair (a damaged row, say) never stops the others
+                reason = str(exc) if isinstance(exc, TutorMemoryError) else repr(exc)
+                log.warning("night of %s for %s skipped: %s", night, pair, reason)
+                failures.append((pair, reason))
         return NightRun(night.isoformat(), tuple(reports), tuple(failures))
 
     # --- one pair's night ---------------------------------------------------------------------
@@ -178,6 +196,7 @@ class Nightly:
         done = self.store.document(pair, name)
         if done is not None:
             return replace(NightReport.from_dict(done.body), status="already done")
+        self.reconcile(pair)
         window = day_window(day, self.tz)
         as_of = window.end
         if as_of > self.memory.clock.now():
@@ -214,14 +233,25 @@ class Nightly:
             self.store.put_document(pair, name, report.to_dict(), expected_version=0)
         return report
 
+    def reconcile(self, pair: Pair) -> None:
+        """Derived state follows the log: index every episode, and apply every check to the
+        beliefs, that a crashed write left behind (nothing to do is a few reads). Only then
+        does the embedder run at night, for episodes the index lacks."""
+        while True:  # in bounded steps, for as long as the marker moves
+            before = self.memory.applied(pair, APPLIED_INDEX)[0]
+            self.memory.catch_up_index(pair)
+            if self.memory.applied(pair, APPLIED_INDEX)[0] == before:
+                break
+        if self.learning is not None:
+            self.learning.catch_up_beliefs(pair)
+
     def _consolidate(self, new: NewEpisode) -> Episode:
         appended = self.memory.store.append(new)
-        if self.memory.index is not None:
-            # Lexical terms only: the night calls no model, not even the embedder. Indexed
-            # again on a rerun, harmlessly, in case an interrupted run appended but never
-            # indexed it.
-            self.memory.index.add([indexed(appended.episode, None)])
-        return appended.episode
+        # Lexical terms only (no vector): the night calls no model for its own summary. A rerun
+        # after an interruption between the append and the index finds the marker behind.
+        episode = appended.episode
+        self.memory.catch_up_index(new.pair, upto=episode.seq, ready={episode.seq: (episode, None)})
+        return episode
 
     def decay(self, pair: Pair, as_of: datetime) -> list[str]:
         """Supersede every belief untouched for 45 days at ``as_of``; returns their concepts."""

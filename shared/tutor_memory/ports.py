@@ -61,6 +61,10 @@ class EpisodeStore(Protocol):
 
     def get(self, pair: Pair, episode_id: str) -> Episode | None: ...
 
+    def by_idempotency_key(self, pair: Pair, key: str) -> Episode | None:
+        """The episode an idempotency key wrote in this pair, if any."""
+        ...
+
     def episodes(
         self, pair: Pair, *, after_seq: int = 0, limit: int | None = None
     ) -> list[Episode]:

@@ -48,6 +48,7 @@ from tutor_memory.domain.episodes import (
     Pair,
     TaughtEvidence,
     evidence_from_dict,
+    file_id_for,
     parse_kind,
 )
 from tutor_memory.domain.errors import TutorMemoryError, ValidationError
@@ -55,7 +56,6 @@ from tutor_memory.domain.files import fingerprint
 from tutor_memory.domain.filetext import UnreadableFileError
 from tutor_memory.domain.teaching import detect_teaching
 from tutor_memory.ports import Embedder, Vectors
-from tutor_memory.uploads import file_id_for
 
 REQUIRED = ("student", "subject", "at", "kind")
 OPTIONAL = (

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Mapping, Sequence
+from contextlib import suppress
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import Any, cast
 from zoneinfo import ZoneInfo
 
 from tutor_memory.adapters.records import CorruptRowError
@@ -14,6 +15,7 @@ from tutor_memory.domain import chain
 from tutor_memory.domain import constants as C
 from tutor_memory.domain.annotations import Annotation, AnnotationKind
 from tutor_memory.domain.episodes import (
+    INTERNAL_KEY_PREFIXES,
     AnswerEvidence,
     Episode,
     Evidence,
@@ -21,12 +23,14 @@ from tutor_memory.domain.episodes import (
     Kind,
     NewEpisode,
     Pair,
-    check_id,
+    check_file_id,
+    check_same_request,
     clean_text,
     evidence_from_dict,
     parse_kind,
+    request_digest,
 )
-from tutor_memory.domain.errors import NotFoundError, ValidationError
+from tutor_memory.domain.errors import ConflictError, NotFoundError, ValidationError
 from tutor_memory.domain.files import FileRecord, fingerprint
 from tutor_memory.domain.language import analyse, detect_language, distinctive_terms
 from tutor_memory.domain.recall import (
@@ -47,6 +51,7 @@ from tutor_memory.ports import (
     EpisodeIndex,
     EpisodeStore,
     IndexedEpisode,
+    NightlyStore,
     SystemClock,
 )
 
@@ -67,6 +72,23 @@ def indexed(ep: Episode, vector: Sequence[float] | None) -> IndexedEpisode:
 
 
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+
+# Per-pair progress markers (store documents): the last sequence each derived state applied.
+APPLIED_INDEX = "applied:index"
+APPLIED_BELIEFS = "applied:beliefs"
+
+
+def _held(index: EpisodeIndex, pair: Pair, episode_ids: Sequence[str]) -> set[str]:
+    """The ids the index already holds, where it can say (else none: all are indexed again)."""
+    known = getattr(index, "known_ids", None)
+    return set(known(pair, episode_ids)) if callable(known) and episode_ids else set()
+
+
+def _documents(store: object) -> NightlyStore | None:
+    """The store's per-pair documents, where it keeps them (both adapters do)."""
+    if hasattr(store, "document") and hasattr(store, "put_document"):
+        return cast(NightlyStore, store)
+    return None
 
 
 def _lap(since: float) -> tuple[float, float]:
@@ -108,11 +130,27 @@ class TutorMemory:
         recalled_ids: Sequence[str] = (),
         ref: str | None = None,
         idempotency_key: str | None = None,
+        request_hash: str | None = None,
     ) -> AppendResult:
-        """Append one episode. Everything is validated before the store is touched."""
+        """Append one episode. Everything is validated before the store is touched.
+
+        An idempotency key is bound to the request (``request_hash``, or else a digest of these
+        arguments): a retry answers the episode already written, a different request under the
+        same key is an :class:`IdempotencyConflictError` and writes nothing."""
         kind = parse_kind(kind)
         if evidence is None or isinstance(evidence, Mapping):
             evidence = evidence_from_dict(kind, evidence)
+        if (
+            idempotency_key is not None
+            and request_hash is None
+            and not idempotency_key.startswith(INTERNAL_KEY_PREFIXES)  # the system's own retries
+        ):
+            request_hash = request_digest(
+                {"kind": kind.value, "text": text, "evidence": evidence.to_dict(),
+                 "at": None if at is None else at.isoformat(), "summary": summary,
+                 "concepts": list(concepts), "salience": salience,
+                 "recalled_ids": list(recalled_ids), "ref": ref}
+            )  # fmt: skip
         if isinstance(evidence, AnswerEvidence):
             evidence = self._stamp_citation(pair, evidence)
         new = NewEpisode(
@@ -127,12 +165,32 @@ class TutorMemory:
             recalled_ids=tuple(recalled_ids),
             ref=ref,
             idempotency_key=idempotency_key,
+            request_hash=request_hash,
         )
+        prior = self.retried(pair, idempotency_key, request_hash)
+        if prior is not None:  # a retry also finishes what the first attempt left undone
+            self.catch_up_index(pair, upto=prior.episode.seq)
+            return prior
         vector = self._passage_vectors([new])[0]  # before the append: a failure writes nothing
         result = self.store.append(new)
-        if result.created:
-            self._index([(result.episode, vector)])
+        check_same_request(result.episode, request_hash)  # a racing first use of the key
+        # Index it, and whatever an earlier write (or this one, retried) left unindexed.
+        ready = {result.episode.seq: (result.episode, vector)} if result.created else {}
+        self.catch_up_index(pair, upto=result.episode.seq, ready=ready)
         return result
+
+    def retried(
+        self, pair: Pair, idempotency_key: str | None, request_hash: str | None
+    ) -> AppendResult | None:
+        """The episode a key already wrote (a retry: nothing is written), or None for a first
+        use; a different request under the key raises :class:`IdempotencyConflictError`."""
+        if idempotency_key is None:
+            return None
+        stored = self.store.by_idempotency_key(pair, idempotency_key)
+        if stored is None:
+            return None
+        check_same_request(stored, request_hash)
+        return AppendResult(stored, created=False)
 
     def record_many(
         self,
@@ -147,9 +205,19 @@ class TutorMemory:
             batch = [self._stamped(new) for new in episodes[start : start + batch_size]]
             vectors = self._passage_vectors(batch)
             appended = [self.store.append(new) for new in batch]
-            self._index(
-                [(r.episode, v) for r, v in zip(appended, vectors, strict=True) if r.created]
-            )
+            ready: dict[Pair, dict[int, tuple[Episode, list[float] | None]]] = {}
+            for r, v in zip(appended, vectors, strict=True):
+                if r.created:
+                    ready.setdefault(r.episode.pair, {})[r.episode.seq] = (r.episode, v)
+            # Index the batch (and anything an earlier write left behind), then move the marker.
+            for pair in dict.fromkeys(r.episode.pair for r in appended):
+                fresh = ready.get(pair, {})
+                upto = max(
+                    fresh, default=max(r.episode.seq for r in appended if r.episode.pair == pair)
+                )
+                self.catch_up_index(
+                    pair, upto=upto, ready=fresh, limit=max(C.CATCH_UP_MAX, len(fresh))
+                )
             results += appended
             if on_progress is not None:
                 on_progress(len(results), len(episodes))
@@ -170,20 +238,95 @@ class TutorMemory:
             return
         self.index.add([indexed(ep, vector) for ep, vector in pairs])
 
+    # --- derived state follows the log ---------------------------------------------------------
+
+    def applied(self, pair: Pair, name: str) -> tuple[int, int, dict[str, Any]]:
+        """How far a derived state has applied the pair's log: (through seq, the marker's
+        version, its body). A store that keeps no documents reports nothing applied."""
+        documents = _documents(self.store)
+        doc = documents.document(pair, name) if documents is not None else None
+        if doc is None:
+            return 0, 0, {}
+        return int(doc.body.get("through", 0)), doc.version, dict(doc.body)
+
+    def mark_applied(self, pair: Pair, name: str, body: dict[str, Any], version: int) -> None:
+        """Move a marker forward (never back): a concurrent writer that moved it first wins when
+        it got as far."""
+        documents = _documents(self.store)
+        if documents is None:
+            return
+        for _attempt in range(C.PROGRESS_SAVE_ATTEMPTS):
+            try:
+                documents.put_document(pair, name, body, expected_version=version)
+                return
+            except ConflictError:
+                through, version, _ = self.applied(pair, name)
+                if through >= int(body["through"]):
+                    return
+
+    def catch_up_index(
+        self,
+        pair: Pair,
+        *,
+        upto: int | None = None,
+        ready: Mapping[int, tuple[Episode, list[float] | None]] | None = None,
+        limit: int = C.CATCH_UP_MAX,
+    ) -> int:
+        """Index ``ready`` (episodes the caller just wrote, with their vectors) and the episodes
+        the index has not applied yet, up to ``upto`` (default: the head) and at most ``limit``
+        of them, then move the pair's marker as far as the indexed run reaches. An episode the
+        index already holds (a pair written before markers were kept) is not embedded again.
+        Returns how many were indexed."""
+        if self.index is None:
+            return 0
+        ready = dict(ready or {})
+        if ready:  # fresh writes are indexed whatever lies behind them
+            self._index(list(ready.values()))
+        through, version, _ = self.applied(pair, APPLIED_INDEX)
+        if upto is None:
+            head = self.store.head(pair)
+            upto = head.seq if head is not None else 0
+        upto = max(upto, *ready) if ready else upto
+        gap = [seq for seq in range(through + 1, upto + 1) if seq not in ready][:limit]
+        missing: list[Episode] = []
+        if gap:
+            read = self.store.episodes(pair, after_seq=through, limit=gap[-1] - through)
+            missing = [ep for ep in read if ep.seq not in ready]
+            held = _held(self.index, pair, [ep.episode_id for ep in missing])
+            todo = [ep for ep in missing if ep.episode_id not in held]
+            self._index(list(zip(todo, self._passage_vectors(todo), strict=True)))
+        done = set(ready) | {ep.seq for ep in missing}
+        reached = through
+        while reached + 1 in done:
+            reached += 1
+        if reached > through:
+            self.mark_applied(pair, APPLIED_INDEX, {"through": reached}, version)
+        return len(ready) + len(missing)
+
     def reindex(self, pair: Pair, *, batch_size: int = 64) -> int:
         """Rebuild a pair's index documents from the log (after a lost index write, or a new
         embedding model). Returns how many episodes were indexed."""
         if self.index is None:
             return 0
+        _, version, _ = self.applied(pair, APPLIED_INDEX)
         self.index.delete_pair(pair)
         batch: list[Episode] = []
-        count = 0
+        count = last = 0
         for ep in self.store.iter_episodes(pair):
             batch.append(ep)
+            last = ep.seq
             if len(batch) == batch_size:
                 count += self._reindex_batch(batch)
                 batch = []
-        return count + self._reindex_batch(batch)
+        count += self._reindex_batch(batch)
+        documents = _documents(self.store)
+        if documents is not None and last:
+            # Rebuilt through `last`: the marker says so (a concurrent writer's newer mark wins).
+            with suppress(ConflictError):
+                documents.put_document(
+                    pair, APPLIED_INDEX, {"through": last}, expected_version=version
+                )
+        return count
 
     def _reindex_batch(self, batch: list[Episode]) -> int:
         self._index(list(zip(batch, self._passage_vectors(batch), strict=True)))
@@ -370,7 +513,8 @@ class TutorMemory:
         head = self.store.head(pair)
         if head is None:
             return chain.Checkpoint(pair, 0, chain.GENESIS_HASH, self.clock.now())
-        return chain.Checkpoint(pair, head.seq, head.hash, self.clock.now())
+        ids = tuple(e.episode_id for e in self.store.iter_episodes(pair) if e.seq <= head.seq)
+        return chain.Checkpoint(pair, head.seq, head.hash, self.clock.now(), ids)
 
     # --- beside the episodes ----------------------------------------------------------------
 
@@ -405,7 +549,7 @@ class TutorMemory:
 
         The same bytes registered again add nothing and append nothing.
         """
-        check_id("file_id", file_id)
+        check_file_id("file_id", file_id)
         name = clean_text("name", name, limit=240)
         if not data:
             raise ValidationError("data", "the file is empty")

@@ -11,7 +11,7 @@ recalled episode as a citable source, labelled with when it happened), and its s
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass, field
@@ -21,7 +21,7 @@ from zoneinfo import ZoneInfo
 from tutor_memory.domain import constants as C
 from tutor_memory.domain.annotations import Annotation, AnnotationKind, Stance
 from tutor_memory.domain.block import build_block, is_record_question
-from tutor_memory.domain.episodes import AnswerEvidence, Episode, Kind, Pair
+from tutor_memory.domain.episodes import AnswerEvidence, Episode, Kind, Pair, check_time_range
 from tutor_memory.domain.errors import ValidationError
 from tutor_memory.domain.mapblock import render_map_section
 from tutor_memory.domain.recall import RecalledItem, RecallResult
@@ -62,8 +62,11 @@ class Turns:
         deadline_s: float = C.TURN_DEADLINE_S,
         budget_tokens: int = C.BLOCK_BUDGET_TOKENS,
         workers: int = 4,
+        catch_up: Callable[[Pair], None] | None = None,
     ) -> None:
         self.memory = memory
+        # Brings the pair's index and beliefs up to its log first (a cheap check when they are).
+        self.catch_up = catch_up
         self.beliefs = beliefs
         self.maps = maps
         self.deadline_s = deadline_s
@@ -79,7 +82,8 @@ class Turns:
         budget_tokens: int | None = None,
     ) -> TurnResult:
         start = time.perf_counter()
-        now = at or self.memory.clock.now()
+        # Checked before the turn starts: a time outside the store's range is a 422 naming `at`.
+        now = self.memory.clock.now() if at is None else check_time_range("at", at)
         future = self._pool.submit(
             self._build, pair, question, now, budget_tokens or self.budget_tokens
         )
@@ -92,6 +96,8 @@ class Turns:
 
     def _build(self, pair: Pair, question: str | None, now: datetime, budget: int) -> TurnResult:
         tick = time.perf_counter()
+        if self.catch_up is not None:
+            self.catch_up(pair)
         record = is_record_question(question)
         beliefs = self.beliefs.beliefs(pair)
         recall = self.memory.recall(
@@ -162,6 +168,7 @@ class Turns:
         at: datetime | None = None,
         ref: str | None = None,
         idempotency_key: str | None = None,
+        request_hash: str | None = None,
     ) -> AppendResult:
         """The tutor's answer, with the memories recalled into the prompt that produced it."""
         known = {e.episode_id for e in self.memory.store.get_many(pair, list(recalled_ids))}
@@ -177,6 +184,7 @@ class Turns:
             at=at,
             ref=ref,
             idempotency_key=idempotency_key,
+            request_hash=request_hash,
         )
 
     def sources(self, pair: Pair, answer_id: str) -> list[Source]:

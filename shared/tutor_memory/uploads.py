@@ -2,26 +2,26 @@
 
     <prefix><student_id>/<subject_id>/<file name>        e.g. uploads/s-42/biology/cells.pdf
 
-The file id is the file name made id-safe (letters, digits and ``. _ @ -``; anything else
-becomes ``-``), so uploading a file again under the same name is a new version of the same file
-(the bucket keeps the old version; verification depends on it). Keys that do not follow the
-layout are refused with the reason.
+The file id is the file name where it is already an id (letters and digits of any script and
+``. _ @ -``), else a slug of it with a short hash of the whole name (see
+:func:`tutor_memory.domain.episodes.file_id_for`), so uploading a file again under the same name
+is a new version of the same file (the bucket keeps the old version; verification depends on
+it) and two different names never share an id. Keys that do not follow the layout are refused
+with the reason.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from urllib.parse import unquote_plus
 
-from tutor_memory.domain.episodes import Pair, check_id
+from tutor_memory.domain.episodes import Pair, check_id, file_id_for
 from tutor_memory.domain.errors import ValidationError
 from tutor_memory.domain.filetext import UnreadableFileError
 from tutor_memory.mapping import MapUseCases
 
 DEFAULT_PREFIX = "uploads/"
-_UNSAFE = re.compile(r"[^A-Za-z0-9._@-]+")
 
 
 @dataclass(frozen=True)
@@ -29,11 +29,6 @@ class Upload:
     pair: Pair
     file_id: str
     name: str
-
-
-def file_id_for(name: str) -> str:
-    safe = _UNSAFE.sub("-", name).strip("-.") or "file"
-    return safe[:128]
 
 
 def parse_upload_key(key: str, prefix: str = DEFAULT_PREFIX, *, encoded: bool = False) -> Upload:

@@ -133,7 +133,24 @@ def test_a_consistent_rewrite_passes_alone_but_not_against_a_checkpoint(
     assert memory.verify_chain(pair).intact  # alone, a consistent rewrite cannot be seen
     report = memory.verify_chain(pair, kept)
     assert not report.intact
-    assert (report.break_seq, report.break_kind) == (kept.seq, "checkpoint mismatch")
+    first_damaged = next(ep.seq for ep in written if "Eukaryotic" in ep.text)
+    assert first_damaged < kept.seq  # the damage is named where it is, not at the head
+    assert (report.break_seq, report.break_kind) == (first_damaged, "checkpoint mismatch")
+    assert f"episode {first_damaged} is not the one the checkpoint recorded" in report.detail
+
+    older = replace(kept, ids=())  # a checkpoint exported before ids were kept
+    assert memory.verify_chain(pair, older).break_seq == kept.seq
+
+
+def test_an_edited_episode_id_is_reported_at_its_position(
+    memory: TutorMemory, pair: Pair, tamper: Tamper
+) -> None:
+    written = replay_sample(memory, pair)
+    victim = written[2]
+    tamper.overwrite(episode_to_record(replace(victim, episode_id=f"e{victim.seq}-{'0' * 12}")))
+    report = memory.verify_chain(pair)
+    assert (report.break_seq, report.break_kind) == (victim.seq, "content changed")
+    assert "is not the id its hash gives" in report.detail
 
 
 def test_a_chain_that_grew_still_extends_its_checkpoint(

@@ -110,7 +110,7 @@ def test_an_idempotency_key_makes_a_retry_write_once(api: Api, cloud: DynamoStor
 @pytest.mark.parametrize(
     ("request_args", "status", "says"),
     [
-        ({"raw": "{not json"}, 422, "JSON"),
+        ({"raw": "{not json"}, 400, "JSON"),  # malformed JSON is a bad request, not a field
         ({"body": {"kind": "question"}}, 422, "body.text"),
         ({"body": {"kind": "question", "text": "hi", "colour": "blue"}}, 422, "colour"),
         ({"body": {"kind": "gossip", "text": "hi"}}, 422, "body.kind"),

@@ -10,10 +10,13 @@ tests/opensearch.
 from __future__ import annotations
 
 from tutor_memory.adapters.dynamo_store import DynamoStore
+from tutor_memory.bootstrap import lambda_app
+from tutor_memory.domain import constants as C
 from tutor_memory.domain.episodes import Kind, Pair
 from tutor_memory.samples import sample_subject
+from tutor_memory.settings import Settings
 
-from .conftest import LambdaContext, event, load_handler
+from .conftest import TEST_TURN_DEADLINE_S, LambdaContext, event, load_handler
 from .test_api_handler import Api
 from .test_ingest_handler import upload
 from .test_nightly_handlers import queue_url as queue_url  # the fixture
@@ -26,6 +29,13 @@ DAY = "2026-03-02"  # the schedule's event fires on 3 March, 00:30 UTC
 
 def at(hour: int, minute: int = 0) -> str:
     return f"{DAY}T{hour:02d}:{minute:02d}:00Z"
+
+
+def test_turns_in_tests_wait_for_their_answer_while_the_product_keeps_its_deadline(
+    cloud: DynamoStore,
+) -> None:
+    assert lambda_app().turns.deadline_s == TEST_TURN_DEADLINE_S
+    assert Settings.from_env({}).turn_deadline_s == C.TURN_DEADLINE_S == 2.5
 
 
 def test_upload_chat_night_and_report(cloud: DynamoStore, queue_url: str) -> None:

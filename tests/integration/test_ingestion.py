@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -140,3 +141,22 @@ def test_a_question_never_teaches(app: App, pair: Pair, message: str) -> None:
     before = app.memory.store.load_map(pair)  # type: ignore[attr-defined]
     assert app.maps.teach(pair, message) is None
     assert app.memory.store.load_map(pair) == before  # type: ignore[attr-defined]
+
+
+def test_a_file_past_its_reading_budget_is_recorded_unreadable_and_never_read_again(
+    app: App, pair: Pair
+) -> None:
+    reads: list[str] = []
+
+    def slow_reader(name: str, data: bytes) -> Any:
+        reads.append(name)
+        raise UnreadableFileError(name, "reading took longer than 120 s (stopped after page 3)")
+
+    app.maps.read_file = slow_reader
+    for _attempt in range(2):  # the upload's event delivered again, or the same bytes re-sent
+        with pytest.raises(UnreadableFileError) as caught:
+            app.maps.ingest(pair, "heavy.pdf", "heavy.pdf", b"%PDF-1.7 heavy")
+        assert "longer than 120 s" in str(caught.value)
+    assert reads == ["heavy.pdf"]
+    (episode,) = app.memory.history(pair)
+    assert episode.kind is Kind.FILE and "longer than 120 s" in episode.text

@@ -16,6 +16,8 @@ from tutor_memory.bootstrap import build_app
 from tutor_memory.cli import on_folder
 from tutor_memory.settings import Settings
 
+from .conftest import TEST_TURN_DEADLINE_S
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -29,6 +31,7 @@ def test_the_committed_openapi_document_matches_the_routes() -> None:
 
 def test_serve_answers_the_same_routes_on_loopback(tmp_path: Path) -> None:
     app = build_app(on_folder(Settings(embedder="none"), tmp_path / "tm"))
+    app.turns.deadline_s = TEST_TURN_DEADLINE_S  # the assertions are on content, not speed
     server = make_server(build_resolver(lambda: app), "127.0.0.1", 0)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
@@ -54,3 +57,16 @@ def test_serve_answers_the_same_routes_on_loopback(tmp_path: Path) -> None:
     finally:
         server.shutdown()
         server.server_close()
+
+
+def test_every_route_documents_each_error_it_can_answer_as_a_problem() -> None:
+    paths = json.loads(openapi_json())["paths"]
+    for path, operations in paths.items():
+        for method, operation in operations.items():
+            statuses = set(operation["responses"])
+            assert {"200", "400", "404", "422", "500", "503"} <= statuses, (method, path)
+            if method == "post":
+                assert {"409", "413", "415", "502"} <= statuses, (method, path)
+            for status, response in operation["responses"].items():
+                if status != "200":
+                    assert list(response["content"]) == ["application/problem+json"]

@@ -15,6 +15,8 @@ from tutor_memory.ports import FixedClock
 from tutor_memory.samples import sample_episodes, sample_subject
 from tutor_memory.settings import Settings
 
+from .conftest import TEST_TURN_DEADLINE_S
+
 NOW = datetime(2026, 11, 30, 9, 0, tzinfo=UTC)
 HEADER = "===== YOUR MEMORY OF THIS STUDENT AND SUBJECT ====="
 
@@ -23,6 +25,7 @@ HEADER = "===== YOUR MEMORY OF THIS STUDENT AND SUBJECT ====="
 def app(tmp_path: Path, pair: Pair) -> App:
     settings = on_folder(Settings.from_env({"TUTOR_MEMORY_EMBEDDER": "none"}), tmp_path / "tm")
     app = build_app(settings, clock=FixedClock(NOW))
+    app.turns.deadline_s = TEST_TURN_DEADLINE_S  # the assertions are on content, not speed
     for name, data in sample_subject():
         app.maps.ingest(pair, name, name, data, at=datetime(2026, 7, 1, tzinfo=UTC))
     app.memory.record_many(sample_episodes(pair, repeats=(2, 30, 61)))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -166,3 +167,14 @@ def test_term_counts_are_the_pairs_own(index: EmbeddedIndex) -> None:
     assert counts.documents == 4
     assert dict(counts.containing) == {"absent": 0, "cell": 2, "osmosis": 1}
     assert index.term_counts(B, ["cell"]).containing["cell"] == 3
+
+
+def test_a_second_process_writing_the_file_is_seen_by_the_next_search(tmp_path: Path) -> None:
+    path = tmp_path / "index.db"
+    server, replay = EmbeddedIndex(path), EmbeddedIndex(path)  # two processes, one file
+    server.add([doc(A, 1, "osmosis water", unit(1, 0, 0))])
+    _, before = server.search(A, terms=[], vector=unit(0, 1, 0), lexical_limit=10, k=5)
+    assert [h.seq for h in before] == [1]  # the pair's matrix is cached now
+    replay.add([doc(A, 2, "diffusion", unit(0, 1, 0))])
+    _, after = server.search(A, terms=[], vector=unit(0, 1, 0), lexical_limit=10, k=5)
+    assert [h.seq for h in after] == [2, 1]

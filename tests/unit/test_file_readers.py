@@ -342,3 +342,27 @@ def test_an_unreadable_file_is_a_domain_error_that_names_file_and_reason() -> No
     assert isinstance(caught.value, UnreadableFileError)
     assert caught.value.name == "cells.xlsx"
     assert "unsupported file type" in caught.value.reason
+
+
+class Ticking:
+    """A clock that moves on by ``step`` seconds each time it is read."""
+
+    def __init__(self, step: float) -> None:
+        self.now, self.step = 0.0, step
+
+    def __call__(self) -> float:
+        self.now += self.step
+        return self.now
+
+
+def test_a_pdf_that_reads_past_its_time_budget_is_refused_with_that_reason() -> None:
+    data = (SAMPLE / "cell-biology.pdf").read_bytes()
+    with pytest.raises(UnreadableFileError) as caught:
+        read_file("cell-biology.pdf", data, clock=Ticking(50.0), budget_s=120.0)
+    assert "longer than 120 s" in caught.value.reason and "of 4" in caught.value.reason
+
+
+def test_a_pdf_read_within_its_budget_is_read_whole() -> None:
+    data = (SAMPLE / "cell-biology.pdf").read_bytes()
+    text = read_file("cell-biology.pdf", data, clock=Ticking(1.0), budget_s=120.0)
+    assert len(text.pages) == 4

@@ -110,6 +110,7 @@ from tutor_memory.ports import AppendResult, StoredDocument
 EPISODE_FIELDS = (
     "student_id", "subject_id", "seq", "episode_id", "kind", "at", "summary", "text", "concepts",
     "salience", "evidence", "recalled_ids", "ref", "idempotency_key", "prev_hash", "hash",
+    "request_hash",
 )  # fmt: skip
 
 
@@ -169,6 +170,7 @@ class Models:
             recalled_ids = UnicodeAttribute()
             ref = UnicodeAttribute(null=True)
             idempotency_key = UnicodeAttribute(null=True)
+            request_hash = UnicodeAttribute(null=True)
             prev_hash = UnicodeAttribute()
             hash = UnicodeAttribute()
 
@@ -424,6 +426,9 @@ class DynamoStore:
                 )  # fmt: skip
             if head is None or utc_day(head.at) != utc_day(episode.at):
                 tx.save(_activity_item(m, episode))
+
+    def by_idempotency_key(self, pair: Pair, key: str) -> Episode | None:
+        return self._by_idempotency_key(pair, key)
 
     def _by_idempotency_key(self, pair: Pair, key: str) -> Episode | None:
         try:

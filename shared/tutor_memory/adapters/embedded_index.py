@@ -13,7 +13,8 @@ the same hits on both.
   OpenSearch counts them over a shard.
 * Semantic: exact cosine over the pair's stored float32 vectors (this Python cannot load the
   sqlite-vec extension; exact is also the quality ceiling). The pair's matrix is cached in
-  memory and dropped when the pair gets new documents. A time window restricts the candidates
+  memory and dropped when the pair gets new documents (here, or through another connection to
+  the file: ``PRAGMA data_version``). A time window restricts the candidates
   before ranking — a pre-filter, so a window never comes back with fewer than k that exist.
 """
 
@@ -112,6 +113,7 @@ class EmbeddedIndex:
         self._conn = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
         self._lock = threading.RLock()
         self._cache: dict[str, _PairVectors] = {}
+        self._data_version = -1  # see `_fresh`
         with self._lock:
             if self.path != ":memory:":
                 self._conn.execute("PRAGMA journal_mode = WAL")
@@ -268,7 +270,18 @@ class EmbeddedIndex:
             }
         return TermCounts(documents=int(documents), containing=containing)
 
+    def _fresh(self) -> None:
+        """Drop the cached matrices when another connection (another process: a replay, an
+        ingestion, a second server) has written to the file since they were read. SQLite's
+        ``data_version`` changes exactly then: one cheap pragma per search."""
+        with self._lock:
+            version = int(self._conn.execute("PRAGMA data_version").fetchone()[0])
+            if version != self._data_version:
+                self._cache.clear()
+                self._data_version = version
+
     def _vectors(self, key: str) -> _PairVectors:
+        self._fresh()
         cached = self._cache.get(key)
         if cached is not None:
             return cached
@@ -324,6 +337,21 @@ class EmbeddedIndex:
             )
             for i in order
         ]
+
+    def known_ids(self, pair: Pair, episode_ids: Sequence[str]) -> set[str]:
+        """Which of these episodes the index holds (a catch-up embeds only the others)."""
+        found: set[str] = set()
+        ids = list(dict.fromkeys(episode_ids))
+        with self._lock:
+            for start in range(0, len(ids), 500):
+                chunk = ids[start : start + 500]
+                rows = self._conn.execute(
+                    f"SELECT episode_id FROM docs WHERE pair = ? AND episode_id IN "
+                    f"({', '.join('?' * len(chunk))})",
+                    (_pair_key(pair), *chunk),
+                )
+                found.update(r[0] for r in rows)
+        return found
 
     def delete_pair(self, pair: Pair) -> int:
         key = _pair_key(pair)

@@ -31,9 +31,10 @@ from __future__ import annotations
 
 import codecs
 import re
+import time
 import zipfile
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from io import BytesIO
 from pathlib import PurePosixPath
 from typing import Final
@@ -53,11 +54,18 @@ TEXT_EXTENSIONS: Final = frozenset({".txt", ".text", ""})
 SUPPORTED: Final = "send PDF, Markdown, plain text or DOCX"
 
 
-def read_file(name: str, data: bytes) -> FileText:
+def read_file(
+    name: str,
+    data: bytes,
+    *,
+    clock: Callable[[], float] = time.monotonic,
+    budget_s: float = C.FILE_READ_BUDGET_S,
+) -> FileText:
     """The text of an uploaded file, page by page, with its headings.
 
     Raises :class:`UnreadableFileError` naming the file and the reason when the file is empty,
-    too large, of an unsupported type, broken, or has no text (a scanned PDF).
+    too large, of an unsupported type, broken, has no text (a scanned PDF), or takes longer
+    than ``budget_s`` seconds of ``clock`` to read (checked between pages).
     """
     if not data:
         raise UnreadableFileError(name, "the file is empty")
@@ -67,7 +75,7 @@ def read_file(name: str, data: bytes) -> FileText:
         )
     kind = _kind(name, data)
     if kind == "pdf":
-        return _read_pdf(name, data)
+        return _read_pdf(name, data, _Budget(name, clock, budget_s))
     if kind == "docx":
         return _read_docx(name, data)
     return _read_text(name, data, kind)
@@ -340,7 +348,23 @@ def _tidy(text: str) -> str:
     return "\n".join(out).strip()
 
 
-def _read_pdf(name: str, data: bytes) -> FileText:
+class _Budget:
+    """The reading time a file may take, checked between pages."""
+
+    def __init__(self, name: str, clock: Callable[[], float], seconds: float) -> None:
+        self.name, self.clock, self.seconds = name, clock, seconds
+        self.start = clock()
+
+    def check(self, page: int, count: int) -> None:
+        if self.clock() - self.start > self.seconds:
+            raise UnreadableFileError(
+                self.name,
+                f"reading took longer than {self.seconds:g} s (stopped after page {page} of "
+                f"{count}); send it in smaller parts or as text",
+            )
+
+
+def _read_pdf(name: str, data: bytes, budget: _Budget) -> FileText:
     # Imported here: pypdf costs cold start to every function that never reads a PDF.
     from pypdf import PdfReader
 
@@ -364,6 +388,7 @@ def _read_pdf(name: str, data: bytes) -> FileText:
         raise _too_many_pages(name, count)
     pages = []
     for number, page in enumerate(reader.pages, start=1):
+        budget.check(number - 1, count)
         try:
             raw = page.extract_text(extraction_mode="layout")
         except Exception:

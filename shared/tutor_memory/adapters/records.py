@@ -49,6 +49,7 @@ def episode_to_record(ep: Episode) -> dict[str, Any]:
         "idempotency_key": ep.idempotency_key,
         "prev_hash": ep.prev_hash,
         "hash": ep.hash,
+        "request_hash": ep.request_hash,
     }
 
 
@@ -73,6 +74,7 @@ def episode_from_record(row: dict[str, Any]) -> Episode:
             idempotency_key=row.get("idempotency_key"),
             prev_hash=row["prev_hash"],
             hash=row["hash"],
+            request_hash=row.get("request_hash"),
         )
     except (ValidationError, ValueError, KeyError, TypeError) as exc:
         raise CorruptRowError(seq, str(exc)) from exc

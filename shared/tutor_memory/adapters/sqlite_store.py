@@ -123,6 +123,12 @@ def _backfill_nightly(conn: sqlite3.Connection) -> None:
     )
 
 
+def _add_request_hash(conn: sqlite3.Connection) -> None:
+    columns = {row[1] for row in conn.execute("PRAGMA table_info(episodes)")}
+    if "request_hash" not in columns:  # a store re-migrated from an older version has it
+        conn.execute("ALTER TABLE episodes ADD COLUMN request_hash TEXT")
+
+
 Migration = str | Callable[[sqlite3.Connection], None]
 
 MIGRATIONS: tuple[Migration, ...] = (
@@ -273,11 +279,13 @@ MIGRATIONS: tuple[Migration, ...] = (
     ) WITHOUT ROWID;
     """,
     _backfill_nightly,
+    # 7: the digest of the request an idempotency key was first used for
+    _add_request_hash,
 )
 
 _EPISODE_COLUMNS = (
     "student_id, subject_id, seq, episode_id, kind, at, summary, text, concepts, salience, "
-    "evidence, recalled_ids, ref, idempotency_key, prev_hash, hash"
+    "evidence, recalled_ids, ref, idempotency_key, prev_hash, hash, request_hash"
 )
 
 
@@ -405,6 +413,13 @@ class SqliteStore:
             )
             _index_for_the_night(conn, episode)
         return AppendResult(episode, created=True)
+
+    def by_idempotency_key(self, pair: Pair, key: str) -> Episode | None:
+        found = self._select(
+            "student_id = ? AND subject_id = ? AND idempotency_key = ?",
+            (pair.student_id, pair.subject_id, key),
+        )
+        return found[0] if found else None
 
     def _head(self, conn: sqlite3.Connection, pair: Pair) -> ChainHead | None:
         row = conn.execute(

@@ -124,11 +124,6 @@ class ChainResponse(BaseModel):
     report: str
 
 
-class ErrorResponse(BaseModel):
-    error: str
-    fields: list[dict[str, Any]] = Field(default_factory=list)
-
-
 # --- the report (SPEC §11; built by tutor_memory.reports.report_json) ---------------------------
 
 
@@ -236,3 +231,18 @@ class ReportResponse(Exact):
     calibration: ReportCalibration
     verification: ReportVerification
     subject: ReportSubject
+
+
+class ProblemResponse(BaseModel):
+    """Every error, on every route (RFC 9457 problem details, ``application/problem+json``)."""
+
+    type: str = Field(description="urn:tutor-memory:problem:<kind of problem>")
+    title: str = Field(description="the HTTP status's phrase")
+    status: int
+    detail: str = Field(description="what went wrong, in words a person can act on")
+    instance: str = Field(description="the request's path")
+    correlation_id: str = Field(description="the request id the server logged the error under")
+    error: str = Field(description="the detail again (the body's field before RFC 9457)")
+    fields: list[dict[str, Any]] = Field(
+        default_factory=list, description="a 422: each field that was refused and why"
+    )

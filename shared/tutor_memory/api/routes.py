@@ -18,13 +18,23 @@ StoreError                                  503
 
 from __future__ import annotations
 
+import json
+import logging
 from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import datetime
+from http import HTTPStatus
 from typing import Annotated, Any
 
 from aws_lambda_powertools import Logger, Metrics
-from aws_lambda_powertools.event_handler import APIGatewayRestResolver, Response, content_types
-from aws_lambda_powertools.event_handler.openapi.exceptions import RequestValidationError
-from aws_lambda_powertools.event_handler.openapi.params import Header, Query
+from aws_lambda_powertools.event_handler import APIGatewayRestResolver, Response
+from aws_lambda_powertools.event_handler.exceptions import ServiceError
+from aws_lambda_powertools.event_handler.openapi.exceptions import (
+    RequestUnsupportedContentType,
+    RequestValidationError,
+)
+from aws_lambda_powertools.event_handler.openapi.params import Header, Path, Query
+from aws_lambda_powertools.event_handler.openapi.types import OpenAPIResponse
 from aws_lambda_powertools.metrics import MetricUnit
 
 from tutor_memory.api.models import (
@@ -32,6 +42,7 @@ from tutor_memory.api.models import (
     ChainResponse,
     EpisodeRequest,
     EpisodeResponse,
+    ProblemResponse,
     ReportResponse,
     SourceResponse,
     StanceRequest,
@@ -47,9 +58,13 @@ from tutor_memory.domain.episodes import (
     Kind,
     Pair,
     QuizEvidence,
+    check_client_key,
+    check_time_range,
+    request_digest,
 )
 from tutor_memory.domain.errors import (
     ConflictError,
+    IdempotencyConflictError,
     ModelCallError,
     NotFoundError,
     StoreError,
@@ -61,6 +76,12 @@ from tutor_memory.reports import Reports, report_json
 from tutor_memory.turns import TurnResult
 
 PAIR = "/pairs/<student_id>/<subject_id>"
+# The path's ids as the domain accepts them (check_id), so the document says what is refused.
+_ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._@-]*$"
+StudentId = Annotated[str, Path(pattern=_ID_PATTERN, max_length=C.MAX_ID_CHARS)]
+SubjectId = Annotated[str, Path(pattern=_ID_PATTERN, max_length=C.MAX_ID_CHARS)]
+EpisodeId = Annotated[str, Path(min_length=1, max_length=C.MAX_ID_CHARS)]
+ConceptName = Annotated[str, Path(min_length=1, max_length=C.MAX_CONCEPT_CHARS)]
 IdempotencyKey = Annotated[str | None, Header(alias="Idempotency-Key", max_length=128)]
 HistoryOf = Annotated[
     str | None,
@@ -73,49 +94,107 @@ HistoryOf = Annotated[
 
 RecallQuestion = Annotated[
     str,
-    Query(min_length=1, max_length=C.MAX_TEXT_CHARS, description="a question, as a student asks"),
+    # A question in a URL: bounded so that, percent-encoded, it stays inside a request line.
+    Query(min_length=1, max_length=C.MAX_NOTE_CHARS, description="a question, as a student asks"),
 ]
 
 
-def _error(status: int, message: str, fields: list[dict[str, Any]] | None = None) -> Response[Any]:
-    return Response(
-        status_code=status,
-        content_type=content_types.APPLICATION_JSON,
-        body={"error": message, "fields": fields or []},
-    )
+PROBLEM_JSON = "application/problem+json"
 
 
-def _invalid_request(exc: RequestValidationError) -> Response[Any]:
+@dataclass(frozen=True)
+class Problem:
+    """An error as RFC 9457 describes it, before the request's ``instance`` is known."""
+
+    status: int
+    slug: str  # the problem type: urn:tutor-memory:problem:<slug>
+    detail: str
+    fields: list[dict[str, Any]] = field(default_factory=list)
+
+    def body(self, instance: str, correlation_id: str) -> dict[str, Any]:
+        return {
+            "type": f"urn:tutor-memory:problem:{self.slug}",
+            "title": HTTPStatus(self.status).phrase,
+            "status": self.status,
+            "detail": self.detail,
+            "instance": instance,
+            "correlation_id": correlation_id,
+            # The body before RFC 9457, kept so that clients reading it keep working.
+            "error": self.detail,
+            "fields": self.fields,
+        }
+
+
+def _invalid_request(exc: RequestValidationError) -> Problem:
+    errors = exc.errors()
+    if any(e.get("type") == "json_invalid" for e in errors):
+        return Problem(400, "malformed-json", "the body is not valid JSON")
     fields = [
         {"field": ".".join(str(p) for p in e.get("loc", ())), "problem": e.get("msg", "")}
-        for e in exc.errors()
+        for e in errors
     ]
     shown = "; ".join(f"{f['field']}: {f['problem']}" for f in fields[:5])
-    return _error(422, f"the request is not valid: {shown}", fields)
+    return Problem(422, "invalid-request", f"the request is not valid: {shown}", fields)
 
 
-def _invalid(exc: ValidationError) -> Response[Any]:
-    return _error(422, str(exc), [{"field": exc.field, "problem": exc.problem}])
+def _invalid(exc: ValidationError) -> Problem:
+    return Problem(422, "invalid-request", str(exc), [{"field": exc.field, "problem": exc.problem}])
 
 
-def _model_failed(exc: ModelCallError) -> Response[Any]:
-    return _error(503 if exc.retryable else 502, str(exc))
+def _model_failed(exc: ModelCallError) -> Problem:
+    return Problem(503 if exc.retryable else 502, "model-unavailable", str(exc))
 
 
-def _store_failed(exc: StoreError) -> Response[Any]:
-    return _error(503, f"the memory store is unavailable: {exc}")
+def _store_failed(exc: StoreError) -> Problem:
+    return Problem(503, "store-unavailable", f"the memory store is unavailable: {exc}")
 
 
-# The one exception → HTTP mapping (the most specific class first).
-ERROR_HANDLERS: tuple[tuple[type[Exception], Callable[[Any], Response[Any]]], ...] = (
+def _conflict(exc: ConflictError) -> Problem:
+    slug = "idempotency-key-reused" if isinstance(exc, IdempotencyConflictError) else "conflict"
+    return Problem(409, slug, str(exc))
+
+
+def _service_error(exc: ServiceError) -> Problem:
+    return Problem(exc.status_code, "request-refused", str(exc.msg))
+
+
+def _unsupported(exc: RequestUnsupportedContentType) -> Problem:
+    return Problem(415, "unsupported-media-type", "send the body as application/json")
+
+
+def _too_deep(exc: RecursionError) -> Problem:
+    return Problem(400, "malformed-json", "the body nests too deeply to read")
+
+
+# The one exception → HTTP mapping. Powertools picks the handler of the most specific class, so
+# the order does not matter; `Exception` is the catch-all (a 500, logged with its correlation id).
+ERROR_HANDLERS: tuple[tuple[type[Exception], Callable[[Any], Problem]], ...] = (
     (RequestValidationError, _invalid_request),
+    (RequestUnsupportedContentType, _unsupported),
+    (ServiceError, _service_error),
+    (RecursionError, _too_deep),
     (ValidationError, _invalid),
-    (NotFoundError, lambda exc: _error(404, str(exc))),
-    (ConflictError, lambda exc: _error(409, str(exc))),
+    (NotFoundError, lambda exc: Problem(404, "not-found", str(exc))),
+    (ConflictError, _conflict),
     (ModelCallError, _model_failed),
     (StoreError, _store_failed),
-    (TutorMemoryError, lambda exc: _error(400, str(exc))),
+    (TutorMemoryError, lambda exc: Problem(400, "bad-request", str(exc))),
 )
+
+INTERNAL = Problem(
+    500, "internal", "the server failed to answer; the error is logged under this correlation id"
+)
+
+
+def problem_response(
+    problem: Problem, instance: str, correlation_id: str, headers: dict[str, str] | None = None
+) -> Response[Any]:
+    return Response(
+        status_code=problem.status,
+        content_type=PROBLEM_JSON,  # Powertools serialises only application/json itself
+        body=json.dumps(problem.body(instance, correlation_id), ensure_ascii=False),
+        headers=headers,
+    )
 
 
 def _belief(b: Belief) -> BeliefResponse:
@@ -167,8 +246,47 @@ def build_resolver(
     Powertools ``metrics`` and ``logger`` (the Lambda's), a turn records its metrics and every
     log line carries the pair."""
     resolver = APIGatewayRestResolver(enable_validation=True)
-    for exc_type, handler in ERROR_HANDLERS:
-        resolver.exception_handler(exc_type)(handler)
+    log: Logger | logging.Logger = logger if logger is not None else logging.getLogger(__name__)
+
+    def where() -> tuple[str, str]:
+        """The request's path (the problem's ``instance``) and its correlation id."""
+        try:
+            event = resolver.current_event
+            return event.path, event.request_context.request_id or ""
+        except Exception:  # no event (a test calling a handler directly): still answer
+            return "", ""
+
+    def answer(problem: Problem, headers: dict[str, str] | None = None) -> Response[Any]:
+        return problem_response(problem, *where(), headers=headers)
+
+    for exc_type, to_problem in ERROR_HANDLERS:
+        resolver.exception_handler(exc_type)(
+            lambda exc, to_problem=to_problem: answer(to_problem(exc))
+        )
+
+    def unexpected(exc: Exception) -> Response[Any]:
+        path, correlation_id = where()
+        log.error(
+            "unhandled error answering %s (correlation id %s)",
+            path,
+            correlation_id,
+            exc_info=exc,
+            extra={"correlation_id": correlation_id, "path": path},
+        )
+        return problem_response(INTERNAL, path, correlation_id)
+
+    resolver.exception_handler(Exception)(unexpected)
+
+    @resolver.not_found
+    def no_route(exc: Exception) -> Response[Any]:
+        path, _ = where()
+        allowed = allowed_methods(resolver, path)
+        if allowed:
+            return answer(
+                Problem(405, "method-not-allowed", f"{path} answers {', '.join(allowed)}"),
+                {"Allow": ", ".join(allowed)},
+            )
+        return answer(Problem(404, "no-route", f"no route {path}; see the OpenAPI document"))
 
     def known_pair(student_id: str, subject_id: str) -> Pair:
         pair = Pair(student_id, subject_id)
@@ -180,12 +298,13 @@ def build_resolver(
             )
         return pair
 
-    @resolver.post(f"{PAIR}/turn")
-    def turn(student_id: str, subject_id: str, body: TurnRequest) -> TurnResponse:
-        result = get_app().turns.turn(
+    @resolver.post(f"{PAIR}/turn", operation_id="turn", responses=problems(WRITE_STATUSES))
+    def turn(student_id: StudentId, subject_id: SubjectId, body: TurnRequest) -> TurnResponse:
+        app = get_app()
+        result = app.turns.turn(
             known_pair(student_id, subject_id),
             body.question,
-            at=body.at,
+            at=client_time(app, body.at),
             budget_tokens=body.budget_tokens,
         )
         if metrics is not None:
@@ -203,38 +322,58 @@ def build_resolver(
             timings_ms=result.timings_ms,
         )
 
-    @resolver.post(f"{PAIR}/episodes")
+    @resolver.post(
+        f"{PAIR}/episodes",
+        operation_id="addEpisode",
+        responses=problems(WRITE_STATUSES, EPISODE_LINKS),
+    )
     def add_episode(
-        student_id: str,
-        subject_id: str,
+        student_id: StudentId,
+        subject_id: SubjectId,
         body: EpisodeRequest,
         idempotency_key: IdempotencyKey = None,
     ) -> EpisodeResponse:
         return record_episode(get_app(), Pair(student_id, subject_id), body, idempotency_key)
 
-    @resolver.get(f"{PAIR}/beliefs")
-    def beliefs(student_id: str, subject_id: str) -> list[BeliefResponse]:
+    @resolver.get(f"{PAIR}/beliefs", operation_id="beliefs", responses=problems(READ_STATUSES))
+    def beliefs(student_id: StudentId, subject_id: SubjectId) -> list[BeliefResponse]:
         pair = known_pair(student_id, subject_id)
         return [_belief(b) for b in get_app().learning.beliefs(pair)]
 
-    @resolver.get(f"{PAIR}/beliefs/<concept>/history")
-    def belief_history(student_id: str, subject_id: str, concept: str) -> list[BeliefResponse]:
+    @resolver.get(
+        f"{PAIR}/beliefs/<concept>/history",
+        operation_id="beliefHistory",
+        responses=problems(READ_STATUSES),
+    )
+    def belief_history(
+        student_id: StudentId, subject_id: SubjectId, concept: ConceptName
+    ) -> list[BeliefResponse]:
         pair = known_pair(student_id, subject_id)
         rows = get_app().learning.belief_history(pair, concept)
         if not rows:
             raise NotFoundError(f"no belief about {concept!r} for {pair}")
         return [_belief(b) for b in rows]
 
-    @resolver.post(f"{PAIR}/answers/<answer_id>/stance")
+    @resolver.post(
+        f"{PAIR}/answers/<answer_id>/stance",
+        operation_id="setStance",
+        responses=problems(WRITE_STATUSES),
+    )
     def stance(
-        student_id: str, subject_id: str, answer_id: str, body: StanceRequest
+        student_id: StudentId, subject_id: SubjectId, answer_id: EpisodeId, body: StanceRequest
     ) -> StanceResponse:
         pair = known_pair(student_id, subject_id)
         note = get_app().turns.set_stance(pair, answer_id, body.stance)
         return StanceResponse(answer_id=answer_id, stance=note.value, at=note.at)
 
-    @resolver.get(f"{PAIR}/answers/<answer_id>/sources")
-    def sources(student_id: str, subject_id: str, answer_id: str) -> list[SourceResponse]:
+    @resolver.get(
+        f"{PAIR}/answers/<answer_id>/sources",
+        operation_id="sources",
+        responses=problems(READ_STATUSES),
+    )
+    def sources(
+        student_id: StudentId, subject_id: SubjectId, answer_id: EpisodeId
+    ) -> list[SourceResponse]:
         pair = known_pair(student_id, subject_id)
         return [
             SourceResponse(
@@ -248,14 +387,16 @@ def build_resolver(
             for s in get_app().turns.sources(pair, answer_id)
         ]
 
-    @resolver.get(f"{PAIR}/map")
-    def concept_map(student_id: str, subject_id: str) -> dict[str, Any]:
+    @resolver.get(f"{PAIR}/map", operation_id="conceptMap", responses=problems(READ_STATUSES))
+    def concept_map(student_id: StudentId, subject_id: SubjectId) -> dict[str, Any]:
         pair = known_pair(student_id, subject_id)
         cmap = get_app().maps.maps.load_map(pair)
         return {"edges": [list(e) for e in cmap.edges()], **cmap.to_dict()}
 
-    @resolver.get(f"{PAIR}/report")
-    def report(student_id: str, subject_id: str, history: HistoryOf = None) -> ReportResponse:
+    @resolver.get(f"{PAIR}/report", operation_id="report", responses=problems(READ_STATUSES))
+    def report(
+        student_id: StudentId, subject_id: SubjectId, history: HistoryOf = None
+    ) -> ReportResponse:
         pair = known_pair(student_id, subject_id)
         built = Reports.of(get_app()).report(pair, history=history)
         return ReportResponse.model_validate(report_json(built))
@@ -264,24 +405,30 @@ def build_resolver(
     # on use, so the turn's cold start never loads them.
     @resolver.get(
         f"{PAIR}/inspect",
-        responses={200: {"description": "the inspector page", "content": {"text/html": {}}}},
+        operation_id="inspectPair",
+        responses={
+            **problems(READ_STATUSES),
+            200: {"description": "the inspector page", "content": {"text/html": {}}},
+        },
     )
-    def inspect(student_id: str, subject_id: str) -> Response[str]:
+    def inspect(student_id: StudentId, subject_id: SubjectId) -> Response[str]:
         from tutor_memory.inspector import Inspector
         from tutor_memory.inspector_html import render_page
 
         data = Inspector.of(get_app()).inspect(known_pair(student_id, subject_id))
         return Response(200, "text/html; charset=utf-8", render_page(data, served=True))
 
-    @resolver.get(f"{PAIR}/recall")
-    def recall(student_id: str, subject_id: str, q: RecallQuestion) -> dict[str, Any]:
+    @resolver.get(f"{PAIR}/recall", operation_id="whyRecalled", responses=problems(READ_STATUSES))
+    def recall(student_id: StudentId, subject_id: SubjectId, q: RecallQuestion) -> dict[str, Any]:
         from tutor_memory.inspector import why_recalled
 
         pair = known_pair(student_id, subject_id)
         return why_recalled(q, get_app().memory.recall(pair, q))
 
-    @resolver.get(f"{PAIR}/chain/verify")
-    def verify_chain(student_id: str, subject_id: str) -> ChainResponse:
+    @resolver.get(
+        f"{PAIR}/chain/verify", operation_id="verifyChain", responses=problems(READ_STATUSES)
+    )
+    def verify_chain(student_id: StudentId, subject_id: SubjectId) -> ChainResponse:
         report = get_app().memory.verify_chain(known_pair(student_id, subject_id))
         return ChainResponse(
             intact=report.intact,
@@ -296,12 +443,131 @@ def build_resolver(
     return resolver
 
 
+def client_time(app: App, at: datetime | None) -> datetime | None:
+    """A client's ``at`` inside the accepted range (from 1970 to a day past the server's clock),
+    else a 422 naming ``at``."""
+    return None if at is None else check_time_range("at", at, app.memory.clock.now())
+
+
+def resolve(
+    resolver: APIGatewayRestResolver,
+    event: dict[str, Any],
+    context: Any,
+    log: Logger | logging.Logger | None = None,
+) -> dict[str, Any]:
+    """The resolver's answer, and a problem+json 500 should even the resolver itself fail (an
+    event it cannot read): never an unanswered request (in Lambda, a 502 from API Gateway)."""
+    refused = _not_json(event)
+    if refused is not None:
+        return refused
+    try:
+        return resolver.resolve(event, context)
+    except Exception as exc:
+        context_of = event.get("requestContext") if isinstance(event, dict) else None
+        correlation_id = str((context_of or {}).get("requestId") or "")
+        path = str(event.get("path") or "") if isinstance(event, dict) else ""
+        (log or logging.getLogger(__name__)).error(
+            "unhandled error answering %s (correlation id %s)",
+            path,
+            correlation_id,
+            exc_info=exc,
+            extra={"correlation_id": correlation_id, "path": path},
+        )
+        return {
+            "statusCode": 500,
+            "headers": {"Content-Type": PROBLEM_JSON},
+            "body": json.dumps(INTERNAL.body(path, correlation_id), ensure_ascii=False),
+            "isBase64Encoded": False,
+        }
+
+
+# What each route can answer besides its 200, every one with a problem body: any route may meet a
+# path it refuses (422), an unknown pair (404), a store that is down (503), a bug (500), and at the
+# local server a malformed or stalled request (400, 408); a route with a body also a body too big,
+# unframed or not JSON (413, 411, 415), a conflict (409), and a model that failed (502, 503).
+READ_STATUSES = (400, 404, 408, 422, 500, 503)
+WRITE_STATUSES = (*READ_STATUSES, 409, 411, 413, 415, 502)
+
+
+_SAME_PAIR = {"student_id": "$request.path.student_id", "subject_id": "$request.path.subject_id"}
+# What a client (and a stateful fuzzer) can do next with a written episode: read the pair back,
+# and, for an answer, its sources and stance.
+EPISODE_LINKS: dict[str, Any] = {
+    name: {"operationId": operation, "parameters": {**_SAME_PAIR, **extra}}
+    for name, operation, extra in (
+        ("Sources", "sources", {"answer_id": "$response.body#/id"}),
+        ("Stance", "setStance", {"answer_id": "$response.body#/id"}),
+        ("Beliefs", "beliefs", {}),
+        ("Turn", "turn", {}),
+        ("Map", "conceptMap", {}),
+        ("Report", "report", {}),
+        ("VerifyChain", "verifyChain", {}),
+    )
+}
+
+
+def problems(
+    statuses: tuple[int, ...], links: dict[str, Any] | None = None
+) -> dict[int, OpenAPIResponse]:
+    """A route's responses: its 200 (the return type's schema, and ``links`` to the routes that
+    read what it wrote) and a problem body for every other status it can answer."""
+    ok: OpenAPIResponse = {"description": "Successful Response"}
+    if links:
+        ok["links"] = links
+    return {200: ok} | {
+        status: {
+            "description": HTTPStatus(status).phrase,
+            "content": {PROBLEM_JSON: {"model": ProblemResponse}},
+        }
+        for status in sorted(statuses)
+    }
+
+
+def _not_json(event: dict[str, Any]) -> dict[str, Any] | None:
+    """A 415 for a body that is not JSON (a form, a multipart upload): the routes take JSON
+    only, and Powertools would otherwise try to parse a multipart body and fail."""
+    if not isinstance(event, dict) or not event.get("body"):
+        return None
+    headers = {str(k).lower(): str(v) for k, v in (event.get("headers") or {}).items()}
+    media = headers.get("content-type", "application/json").split(";")[0].strip().lower()
+    if media == "application/json" or media.endswith("+json"):
+        return None
+    context_of = event.get("requestContext") or {}
+    problem = Problem(415, "unsupported-media-type", "send the body as application/json")
+    return {
+        "statusCode": 415,
+        "headers": {"Content-Type": PROBLEM_JSON},
+        "body": json.dumps(
+            problem.body(str(event.get("path") or ""), str(context_of.get("requestId") or "")),
+            ensure_ascii=False,
+        ),
+        "isBase64Encoded": False,
+    }
+
+
+def allowed_methods(resolver: APIGatewayRestResolver, path: str) -> list[str]:
+    """The methods of the routes whose path matches (none: the path itself is unknown)."""
+    routes = [*getattr(resolver, "_static_routes", []), *getattr(resolver, "_dynamic_routes", [])]
+    return sorted({r.method.upper() for r in routes if r.rule.match(path)})
+
+
 def record_episode(
     app: App, pair: Pair, body: EpisodeRequest, idempotency_key: str | None
 ) -> EpisodeResponse:
     """One episode through the use case its kind belongs to. A student's question is first
     read for an explicit instruction to remember ("remember that …"): that teaches the map."""
-    common: dict[str, Any] = {"at": body.at, "ref": body.ref, "idempotency_key": idempotency_key}
+    at = client_time(app, body.at)
+    key = check_client_key("Idempotency-Key", idempotency_key)
+    # The key is bound to the request as the client sent it (not to what it derives from the
+    # state at the time, such as the concept a check is routed to).
+    request_hash = request_digest({"route": "episodes", "body": body.model_dump(mode="json")})
+    prior = app.memory.retried(pair, key, request_hash)  # 409 before anything is touched
+    if prior is not None:  # a retry: finish what the first attempt may have left undone
+        app.learning.catch_up(pair)
+        return _episode(prior)
+    common: dict[str, Any] = {
+        "at": at, "ref": body.ref, "idempotency_key": key, "request_hash": request_hash
+    }  # fmt: skip
     if body.kind in ("question", "taught"):
         taught = app.maps.teach(pair, body.text, **common)
         if taught is not None:

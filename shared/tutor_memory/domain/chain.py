@@ -40,13 +40,22 @@ from tutor_memory.domain.episodes import Episode, NewEpisode, NoEvidence, Pair
 CHAIN_FORMAT = 1
 GENESIS_HASH = "0" * 64
 _ID_RE = re.compile(r"^e(\d+)-([0-9a-f]{12})$")
+_SHORT_YEAR_RE = re.compile(r"^(\d{1,3})-\d{2}-\d{2}T")
 
 
 def format_time(at: datetime) -> str:
-    return at.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+    """The canonical time. The year is always four digits: the C library's ``%Y`` writes year 999
+    as ``999``, which no reader parses back (and which sorts after ``2024`` as text)."""
+    utc = at.astimezone(UTC)
+    return f"{utc.year:04d}-" + utc.strftime("%m-%dT%H:%M:%S.%fZ")
 
 
 def parse_time(text: str) -> datetime:
+    """The canonical time back. A row written before years were padded (``999-…``) still
+    reads, so its pair keeps working and ``verify`` reports that row's hash, not a crash."""
+    short = _SHORT_YEAR_RE.match(text)
+    if short:
+        text = f"{int(short.group(1)):04d}{text[short.end(1) :]}"
     return datetime.strptime(text, "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=UTC)
 
 
@@ -132,6 +141,7 @@ def seal(new: NewEpisode, head: ChainHead | None) -> Episode:
         idempotency_key=new.idempotency_key,
         prev_hash=prev,
         hash=digest,
+        request_hash=new.request_hash,
     )
 
 
@@ -177,9 +187,13 @@ class Checkpoint:
     seq: int
     head_hash: str
     at: datetime
+    # Every episode id through ``seq``, oldest first (an id carries 12 hex digits of its link's
+    # hash): against a rewritten history, the first id that differs is the first damaged
+    # episode. Empty in checkpoints exported before; then only the head's position is known.
+    ids: tuple[str, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        data: dict[str, Any] = {
             "format": f"tm-chain-{CHAIN_FORMAT}",
             "student_id": self.pair.student_id,
             "subject_id": self.pair.subject_id,
@@ -187,6 +201,9 @@ class Checkpoint:
             "head_hash": self.head_hash,
             "at": format_time(self.at),
         }
+        if self.ids:
+            data["ids"] = list(self.ids)
+        return data
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Checkpoint:
@@ -195,6 +212,7 @@ class Checkpoint:
             seq=int(data["seq"]),
             head_hash=str(data["head_hash"]),
             at=parse_time(str(data["at"])),
+            ids=tuple(str(i) for i in data.get("ids") or ()),
         )
 
 
@@ -213,6 +231,7 @@ def verify(
     """
     expected_seq, prev, count = 1, GENESIS_HASH, 0
     hashes: dict[int, str] = {}
+    ids: dict[int, str] = {}
 
     def broken(seq: int, kind: BreakKind, detail: str) -> ChainReport:
         return ChainReport(pair, False, count, prev, seq, kind, detail)
@@ -237,7 +256,15 @@ def verify(
             return broken(
                 ep.seq, "content changed", "its content no longer produces its stored hash"
             )
+        if ep.episode_id != episode_id(ep.seq, ep.hash):
+            return broken(
+                ep.seq,
+                "content changed",
+                f"its id {ep.episode_id!r} is not the id its hash gives "
+                f"({episode_id(ep.seq, ep.hash)!r})",
+            )
         hashes[ep.seq] = ep.hash
+        ids[ep.seq] = ep.episode_id
         prev, count, expected_seq = ep.hash, count + 1, expected_seq + 1
 
     head_seq = head.seq if head else 0
@@ -269,6 +296,18 @@ def verify(
                 f"the checkpoint covers {checkpoint.seq} episodes but the log has {count}",
             )
         if checkpoint.seq > 0 and hashes.get(checkpoint.seq) != checkpoint.head_hash:
+            first = next(
+                (seq for seq, kept in enumerate(checkpoint.ids, start=1) if ids.get(seq) != kept),
+                None,
+            )
+            if first is not None:
+                return broken(
+                    first,
+                    "checkpoint mismatch",
+                    f"episode {first} is not the one the checkpoint recorded (it was "
+                    f"{checkpoint.ids[first - 1]}, it is now {ids.get(first)}): history was "
+                    "rewritten from here",
+                )
             return broken(
                 checkpoint.seq,
                 "checkpoint mismatch",

@@ -6,6 +6,7 @@ design gives (SPEC.md restates it), "ours" for a figure the article leaves open 
 
 from __future__ import annotations
 
+from datetime import UTC, datetime, timedelta
 from typing import Final
 
 # --- Salience, fixed at write time (SPEC §2) -------------------------------------------------
@@ -34,6 +35,16 @@ MAX_RECALLED_IDS: Final = 200  # ours
 MAX_NOTE_CHARS: Final = 2_000  # ours: taught notes, evaluation texts, check topics
 MAX_ID_CHARS: Final = 128  # ours: student, subject and file ids (they end up in keys)
 
+# The times a client may give (an episode's or a turn's ``at``), in UTC after conversion: none
+# before the Unix epoch (no tutoring history is older; every store and index can order it), none
+# more than a day past the server's clock (a client clock a few hours off is tolerated). The range
+# also keeps every time's year four digits and every window's arithmetic far from overflow (ours).
+EARLIEST_AT: Final = datetime(1970, 1, 1, tzinfo=UTC)
+LATEST_AHEAD: Final = timedelta(days=1)
+# The latest time any episode may carry, whoever writes it (a library caller with its own clock,
+# a replay): four-digit years with centuries to spare for window arithmetic (ours).
+LATEST_AT: Final = datetime(9000, 1, 1, tzinfo=UTC)
+
 # Fractions (salience, predicted mastery, quiz scores) are rounded to this many decimals when an
 # episode is validated, so that every backend stores and hashes the same number (ours).
 FRACTION_DECIMALS: Final = 4
@@ -43,6 +54,12 @@ APPEND_MAX_ATTEMPTS: Final = 64  # DynamoDB: conditional-transaction retries bef
 APPEND_BACKOFF_BASE_S: Final = 0.005  # first backoff; doubles each try, full jitter
 APPEND_BACKOFF_CAP_S: Final = 0.1  # small, so a writer that lost often is not starved by newcomers
 SQLITE_BUSY_TIMEOUT_MS: Final = 30_000  # how long a writer waits for another's transaction
+
+# --- Derived state follows the log (ours) ----------------------------------------------------
+# A write (or a turn) that finds the index behind the log indexes at most this many missing
+# episodes before it returns; the rest wait for the next write or the night (which takes all).
+CATCH_UP_MAX: Final = 200
+PROGRESS_SAVE_ATTEMPTS: Final = 8  # a progress marker moved by a concurrent writer is re-read
 
 # --- Recall (SPEC §3) ------------------------------------------------------------------------
 RECALL_RECENT_POOL: Final = 500  # article: the recent pool's size
@@ -102,6 +119,13 @@ MAP_DECIMALS: Final = 6  # ours: stored precision of centrality and subject read
 # What a file reader accepts (domain/filetext.py, adapters/file_readers.py).
 MAX_FILE_BYTES: Final = 20 * 1024 * 1024  # ours: a long textbook chapter as PDF; not a library
 MAX_FILE_PAGES: Final = 1_000  # ours: a full textbook; more is a collection, send it in parts
+# ours: reading one file's pages stops after this many seconds (checked between pages, so it
+# overruns by at most one page) and the file is recorded as unreadable, never read again: a
+# small PDF of a thousand heavy pages once read for over 300 s. 120 s leaves the ingest Lambda
+# (300 s) time for the concept extraction after it.
+FILE_READ_BUDGET_S: Final = 120.0
+MAX_FILE_ID_CHARS: Final = 128  # ours: a file id is a key, as student and subject ids are
+FILE_ID_HASH_CHARS: Final = 10  # ours: hex digits of the name's sha256 that keep ids apart
 # ours: a DOCX is a zip whose document.xml may inflate far beyond the upload (a zip bomb). Real
 # ones inflate about 5-10x; more than this is refused unread.
 MAX_DOCX_XML_BYTES: Final = 5 * MAX_FILE_BYTES

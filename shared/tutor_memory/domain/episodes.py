@@ -7,6 +7,8 @@ A caller builds a :class:`NewEpisode` (validated on construction: a bad field ra
 
 from __future__ import annotations
 
+import hashlib
+import json
 import re
 import unicodedata
 from collections.abc import Mapping, Sequence
@@ -16,7 +18,7 @@ from enum import StrEnum
 from typing import Any, ClassVar, Literal, TypeAlias
 
 from tutor_memory.domain import constants as C
-from tutor_memory.domain.errors import ValidationError
+from tutor_memory.domain.errors import IdempotencyConflictError, ValidationError
 
 _ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._@-]*$")
 
@@ -54,6 +56,48 @@ def check_id(field_name: str, value: object) -> str:
     return value
 
 
+def _file_id_char(ch: str) -> bool:
+    return ch.isalnum() or ch in "._@-" or unicodedata.category(ch).startswith("M")
+
+
+def check_file_id(field_name: str, value: object) -> str:
+    """A file id keeps its name's script: letters and digits of any language (NFC, with their
+    combining marks) and ``. _ @ -``, starting with a letter or digit; short, as a key."""
+    if not isinstance(value, str) or not value:
+        raise ValidationError(field_name, "must be a non-empty string")
+    if len(value) > C.MAX_FILE_ID_CHARS:
+        raise ValidationError(field_name, f"must be at most {C.MAX_FILE_ID_CHARS} characters")
+    if (
+        unicodedata.normalize("NFC", value) != value
+        or not value[0].isalnum()
+        or not all(_file_id_char(ch) for ch in value)
+    ):
+        raise ValidationError(
+            field_name, "may contain only letters, digits (any script) and . _ @ - (not first)"
+        )
+    return value
+
+
+def file_id_for(name: str) -> str:
+    """The file id of an upload's name: the name itself where it is already an id (so an upload
+    under the same name is a new version of the same file), else a slug of it (NFKC, anything
+    but letters, digits and ``. _ @ -`` becomes ``-``, cut to fit) with a short hash of the whole
+    name, so two different names never share an id (``a b`` and ``a-b``, two long names that
+    differ only at the end, two Arabic names)."""
+    text = unicodedata.normalize("NFC", name)
+    slug = "".join(ch if _file_id_char(ch) else "-" for ch in unicodedata.normalize("NFKC", text))
+    slug = unicodedata.normalize("NFC", re.sub(r"-{2,}", "-", slug))
+    while slug and not slug[0].isalnum():
+        slug = slug[1:]
+    slug = slug.rstrip("-.")
+    if slug == text and len(slug) <= C.MAX_FILE_ID_CHARS:
+        return slug
+    digest = hashlib.sha256(text.encode("utf-8")).hexdigest()[: C.FILE_ID_HASH_CHARS]
+    room = C.MAX_FILE_ID_CHARS - C.FILE_ID_HASH_CHARS - 1
+    stem = slug[:room].rstrip("-.")
+    return f"{stem}-{digest}" if stem else f"file-{digest}"
+
+
 @dataclass(frozen=True, order=True)
 class Pair:
     """One student in one subject: the scope of every read and write."""
@@ -67,6 +111,42 @@ class Pair:
 
     def __str__(self) -> str:
         return f"{self.student_id}/{self.subject_id}"
+
+
+# --- idempotency keys -------------------------------------------------------------------------
+
+# Keys the system writes under itself: a day's consolidation, a file's version, an unreadable
+# file. A client may not use them (it could pre-claim a night or a file's arrival).
+INTERNAL_KEY_PREFIXES: tuple[str, ...] = ("consolidation:", "file:", "file-unreadable:")
+
+
+def check_client_key(field_name: str, key: str | None) -> str | None:
+    """A client's idempotency key, outside the namespace the system keeps for itself."""
+    if key is None:
+        return None
+    text = clean_text(field_name, key, limit=C.MAX_IDEMPOTENCY_KEY_CHARS)
+    if text.startswith(INTERNAL_KEY_PREFIXES):
+        reserved = ", ".join(f"{p}…" for p in INTERNAL_KEY_PREFIXES)
+        raise ValidationError(field_name, f"keys {reserved} are reserved for the system")
+    return text
+
+
+def request_digest(request: Mapping[str, Any]) -> str:
+    """The sha256 of a request's canonical JSON: what an idempotency key is bound to, so the same
+    key with a different request is refused instead of silently answered with the first."""
+    canonical = json.dumps(
+        request, sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=str
+    )
+    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+
+
+def check_same_request(stored: Episode, new_hash: str | None) -> None:
+    """A retry under a used key must be the same request (rows written before keys were bound,
+    and writes that bind none, compare equal to anything)."""
+    if stored.idempotency_key is None or stored.request_hash is None or new_hash is None:
+        return
+    if stored.request_hash != new_hash:
+        raise IdempotencyConflictError(stored.idempotency_key)
 
 
 # --- small validators -------------------------------------------------------------------------
@@ -114,7 +194,25 @@ def utc_timestamp(field_name: str, value: object) -> datetime:
         raise ValidationError(field_name, "must be a datetime")
     if value.tzinfo is None or value.utcoffset() is None:
         raise ValidationError(field_name, "must carry a time zone (naive times are ambiguous)")
-    return value.astimezone(UTC)
+    try:
+        return value.astimezone(UTC)
+    except OverflowError:  # 9999-12-31T23:59:59-01:00 is past the last representable instant
+        raise ValidationError(field_name, "is outside the range of representable times") from None
+
+
+def check_time_range(field_name: str, value: object, now: datetime | None = None) -> datetime:
+    """A time in UTC inside :data:`C.EARLIEST_AT` .. ``now`` + :data:`C.LATEST_AHEAD` (the API
+    passes its clock's now); without ``now``, inside the store's range :data:`C.LATEST_AT`."""
+    at = utc_timestamp(field_name, value)
+    latest = C.LATEST_AT if now is None else min(now.astimezone(UTC) + C.LATEST_AHEAD, C.LATEST_AT)
+    if not C.EARLIEST_AT <= at <= latest:
+        ahead = "" if now is None else " (a day after now)"
+        raise ValidationError(
+            field_name,
+            f"must lie between {C.EARLIEST_AT:%Y-%m-%d} and {latest:%Y-%m-%dT%H:%M}Z{ahead}, "
+            f"in UTC; got {at.isoformat()}",
+        )
+    return at
 
 
 def string_list(field_name: str, values: object, *, limit: int, item_limit: int) -> tuple[str, ...]:
@@ -153,7 +251,7 @@ class AnswerEvidence:
 
     def __post_init__(self) -> None:
         if self.file_id is not None:
-            check_id("evidence.file_id", self.file_id)
+            check_file_id("evidence.file_id", self.file_id)
         if self.page is not None and (
             isinstance(self.page, bool) or not isinstance(self.page, int) or self.page < 1
         ):
@@ -249,7 +347,7 @@ class FileEvidence:
     fingerprint: str
 
     def __post_init__(self) -> None:
-        check_id("evidence.file_id", self.file_id)
+        check_file_id("evidence.file_id", self.file_id)
         object.__setattr__(
             self, "name", clean_text("evidence.name", self.name, limit=C.MAX_CONCEPT_CHARS * 2)
         )
@@ -394,6 +492,7 @@ class NewEpisode:
     recalled_ids: tuple[str, ...] = ()
     ref: str | None = None
     idempotency_key: str | None = None
+    request_hash: str | None = None  # see `request_digest`; bound to the idempotency key
 
     def __post_init__(self) -> None:
         if not isinstance(self.pair, Pair):
@@ -401,7 +500,7 @@ class NewEpisode:
         kind = parse_kind(self.kind)
         object.__setattr__(self, "kind", kind)
         object.__setattr__(self, "text", clean_text("text", self.text, limit=C.MAX_TEXT_CHARS))
-        object.__setattr__(self, "at", utc_timestamp("at", self.at))
+        object.__setattr__(self, "at", check_time_range("at", self.at))
         summary = clean_text("summary", self.summary, limit=C.MAX_SUMMARY_CHARS, required=False)
         if "\n" in summary.strip():
             raise ValidationError("summary", "must be one line")
@@ -447,6 +546,9 @@ class NewEpisode:
                 ),
             )
 
+        if self.request_hash is not None:
+            check_fingerprint("request_hash", self.request_hash)
+
     @property
     def evidence_value(self) -> Evidence:
         assert self.evidence is not None  # set in __post_init__
@@ -477,3 +579,6 @@ class Episode:
     idempotency_key: str | None
     prev_hash: str
     hash: str
+    # The digest of the request that wrote it under its idempotency key (not chain content: a
+    # property of the write, like the key). None on rows written before keys were bound.
+    request_hash: str | None = None

@@ -26,6 +26,17 @@ class ConflictError(TutorMemoryError):
     """A write that contradicts what is stored (e.g. a sequence already taken)."""
 
 
+class IdempotencyConflictError(ConflictError):
+    """An Idempotency-Key already used for a different request: nothing was written."""
+
+    def __init__(self, key: str) -> None:
+        self.key = key
+        super().__init__(
+            f"the Idempotency-Key {key!r} was already used for a different request; "
+            "nothing was written (use a new key for a new request)"
+        )
+
+
 class ContentionError(ConflictError):
     """Too many concurrent writers on one chain; the append was not written. Safe to retry."""
 
