@@ -18,6 +18,7 @@ from tutor_memory.domain.episodes import Pair
 from tutor_memory.domain.errors import TutorMemoryError, ValidationError
 from tutor_memory.domain.mapblock import render_map_section
 from tutor_memory.domain.recall import RecallResult
+from tutor_memory.episodes import NotTeachingError
 from tutor_memory.nightly_service import add_nightly_command, run_nightly_command
 from tutor_memory.reports import add_report_command, run_report_command
 from tutor_memory.service import TutorMemory
@@ -265,10 +266,12 @@ def _map_command(app: App, pair: Pair, args: argparse.Namespace) -> int:
             print(f"  merged {draft!r} into {node!r} (similar names)")
         return 0
     if args.command == "teach":
-        taught = app.maps.teach(pair, args.message)
-        if taught is None:
+        try:
+            taught = app.episodes.add(pair, "taught", args.message).taught
+        except NotTeachingError:
             print("not an instruction to remember: nothing was taught")
             return 0
+        assert taught is not None  # a taught message without a note teaches or is refused
         kind = "a new node" if taught.new_node else "the concept"
         print(f"taught {kind} {taught.concept_name!r}: {taught.note}")
         return 0

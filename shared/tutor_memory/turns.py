@@ -162,6 +162,9 @@ class Turns:
         at: datetime | None = None,
         ref: str | None = None,
         idempotency_key: str | None = None,
+        summary: str = "",
+        concepts: Sequence[str] = (),
+        salience: float | None = None,
     ) -> AppendResult:
         """The tutor's answer, with the memories recalled into the prompt that produced it."""
         known = {e.episode_id for e in self.memory.store.get_many(pair, list(recalled_ids))}
@@ -174,6 +177,9 @@ class Turns:
             text,
             evidence=AnswerEvidence(file_id, page),
             recalled_ids=list(recalled_ids)[: C.MAX_RECALLED_IDS],
+            summary=summary,
+            concepts=concepts,
+            salience=salience,
             at=at,
             ref=ref,
             idempotency_key=idempotency_key,
