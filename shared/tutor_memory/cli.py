@@ -52,6 +52,8 @@ def _parser() -> argparse.ArgumentParser:
     serve.add_argument("--store", type=Path, help="an embedded store folder (default: settings)")
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=8765)
+    mcp = sub.add_parser("mcp", help="the memory as MCP tools over stdio (for an agent)")
+    mcp.add_argument("--store", type=Path, help="an embedded store folder (default: settings)")
     sub.add_parser("openapi", help="print the OpenAPI document generated from the routes")
 
     replay = sub.add_parser("replay", help="rebuild a JSONL history into a new, isolated store")
@@ -113,6 +115,10 @@ def _run(args: argparse.Namespace) -> int:
         return _replay(args, settings)
     if args.command == "serve":
         return _serve(args, settings)
+    if args.command == "mcp":
+        from tutor_memory.mcp_server import run
+
+        return run(args.store)
     if args.store is not None:
         if not (args.store / "memory.db").exists():
             print(
