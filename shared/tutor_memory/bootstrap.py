@@ -12,6 +12,7 @@ from functools import cache
 from typing import cast
 
 from tutor_memory.domain.conceptmap import ConceptMap
+from tutor_memory.episodes import Episodes
 from tutor_memory.learning import Learning
 from tutor_memory.mapping import MapUseCases
 from tutor_memory.nightly_service import Nightly
@@ -121,6 +122,7 @@ class App:
     learning: Learning
     turns: Turns
     nightly: Nightly
+    episodes: Episodes  # the only way an episode enters
 
 
 def build_app(settings: Settings | None = None, *, clock: Clock | None = None) -> App:
@@ -159,6 +161,7 @@ def build_app(settings: Settings | None = None, *, clock: Clock | None = None) -
         learning=learning,
         turns=turns,
         nightly=nightly,
+        episodes=Episodes(memory, learning, maps, turns),
     )
 
 

@@ -19,6 +19,7 @@ from tutor_memory.domain.episodes import Pair, file_id_for
 from tutor_memory.domain.errors import TutorMemoryError, ValidationError
 from tutor_memory.domain.mapblock import render_map_section
 from tutor_memory.domain.recall import RecallResult
+from tutor_memory.episodes import NotTeachingError
 from tutor_memory.inspector import add_inspect_command, run_inspect_command
 from tutor_memory.nightly_service import add_nightly_command, run_nightly_command
 from tutor_memory.reports import add_report_command, run_report_command
@@ -52,6 +53,8 @@ def _parser() -> argparse.ArgumentParser:
     serve.add_argument("--store", type=Path, help="an embedded store folder (default: settings)")
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=8765)
+    mcp = sub.add_parser("mcp", help="the memory as MCP tools over stdio (for an agent)")
+    mcp.add_argument("--store", type=Path, help="an embedded store folder (default: settings)")
     sub.add_parser("openapi", help="print the OpenAPI document generated from the routes")
 
     replay = sub.add_parser("replay", help="rebuild a JSONL history into a new, isolated store")
@@ -114,6 +117,10 @@ def _run(args: argparse.Namespace) -> int:
         return _replay(args, settings)
     if args.command == "serve":
         return _serve(args, settings)
+    if args.command == "mcp":
+        from tutor_memory.mcp_server import run
+
+        return run(args.store)
     if args.store is not None:
         if not (args.store / "memory.db").exists():
             print(
@@ -271,10 +278,12 @@ def _map_command(app: App, pair: Pair, args: argparse.Namespace) -> int:
             print(f"  merged {draft!r} into {node!r} (similar names)")
         return 0
     if args.command == "teach":
-        taught = app.maps.teach(pair, args.message)
-        if taught is None:
+        try:
+            taught = app.episodes.add(pair, "taught", args.message).taught
+        except NotTeachingError:
             print("not an instruction to remember: nothing was taught")
             return 0
+        assert taught is not None  # a taught message without a note teaches or is refused
         kind = "a new node" if taught.new_node else "the concept"
         print(f"taught {kind} {taught.concept_name!r}: {taught.note}")
         return 0

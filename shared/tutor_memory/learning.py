@@ -70,6 +70,8 @@ class Learning:
         ref: str | None = None,
         idempotency_key: str | None = None,
         request_hash: str | None = None,
+        summary: str = "",
+        salience: float | None = None,
     ) -> CheckResult:
         """Append the check (tied to its concept when it has one), then update the belief and,
         for a pass on a concept of the map, the concept's readiness."""
@@ -81,6 +83,8 @@ class Learning:
             evidence=evidence,
             at=at,
             concepts=[topic.name] if topic else [],
+            summary=summary,
+            salience=salience,
             ref=ref,
             idempotency_key=idempotency_key,
             request_hash=request_hash,

@@ -18,9 +18,9 @@ A file arrival names the file instead of a text — ``{"student": …, "subject"
 "kind": "file", "path": "notes/cells.pdf", "file_id": "cells"}`` (``path`` relative to the
 history file; ``file_id`` defaults to the file name) — and is read into the map.
 
-Every event goes through the use case a live chat uses: checks update beliefs (and confirm
-the map), a "remember that …" teaches the map, a file is ingested, answers are stamped with
-their cited file's fingerprint.
+Every event goes through the use case a live chat uses (``Episodes.add``, the one door an
+episode enters by): checks update beliefs (and confirm the map), a "remember that …" teaches
+the map, a file is ingested, answers are stamped with their cited file's fingerprint.
 
 A replay never writes into a live store: the target folder must not exist yet. It is built
 beside it under a temporary name and renamed into place only when every line has been written;
@@ -40,7 +40,6 @@ from pathlib import Path
 from typing import Any
 
 from tutor_memory.domain.episodes import (
-    CheckEvidence,
     Evidence,
     FileEvidence,
     Kind,
@@ -288,8 +287,10 @@ def replay(
 def _write(
     app: Any, events: list[HistoryEvent], on_progress: Callable[[int, int], None] | None
 ) -> int:
-    """Write in file order; plain episodes in embedding batches, the others through their use
-    case. Answers get their recalled ids once their sources exist. Returns unreadable files."""
+    """Write in file order, every episode through ``Episodes.add_many`` (which batches the
+    embedding of those whose use case is the log alone) and every file arrival through
+    ingestion. Answers get their recalled ids once their sources exist. Returns the count of
+    unreadable files."""
     ids_by_ref: dict[tuple[Pair, str], str] = {}
     done = unreadable = 0
     batch: list[HistoryEvent] = []
@@ -307,40 +308,22 @@ def _write(
     def flush() -> None:
         if not batch:
             return
-        results = app.memory.record_many([e.episode for e in batch], batch_size=len(batch))
-        for event, result in zip(batch, results, strict=True):
+        added = app.episodes.add_many([e.episode for e in batch], batch_size=len(batch))
+        for event, result in zip(batch, added, strict=True):
             remember(event, result.episode.episode_id)
         progress(len(batch))
         batch.clear()
 
     for event in events:
         ep = event.episode
-        if ep.kind in (Kind.CHECK, Kind.TAUGHT, Kind.FILE):
+        if ep.kind is Kind.FILE and isinstance(ep.evidence, FileEvidence):
             flush()  # keep the file's order
-            if ep.kind is Kind.FILE and isinstance(ep.evidence, FileEvidence):
-                try:
-                    app.maps.ingest(
-                        ep.pair, ep.evidence.file_id, ep.evidence.name, event.data, at=ep.at
-                    )
-                except UnreadableFileError:
-                    unreadable += 1  # the ingest recorded a file episode that says so
-            elif ep.kind is Kind.CHECK and isinstance(ep.evidence, CheckEvidence):
-                result = app.learning.record_check(
-                    ep.pair,
-                    ep.text,
-                    ep.evidence,
-                    at=ep.at,
-                    ref=ep.ref,
-                    idempotency_key=ep.idempotency_key,
+            try:
+                app.maps.ingest(
+                    ep.pair, ep.evidence.file_id, ep.evidence.name, event.data, at=ep.at
                 )
-                remember(event, result.append.episode.episode_id)
-            else:
-                taught = app.maps.teach(
-                    ep.pair, ep.text, at=ep.at, ref=ep.ref, idempotency_key=ep.idempotency_key
-                )
-                # A taught line that is not phrased as an instruction is kept as it was told.
-                appended = taught.append if taught else app.memory.record_many([ep])[0]
-                remember(event, appended.episode.episode_id)
+            except UnreadableFileError:
+                unreadable += 1  # the ingest recorded a file episode that says so
             progress(1)
             continue
         if event.recalled_refs:

@@ -169,6 +169,9 @@ class Turns:
         ref: str | None = None,
         idempotency_key: str | None = None,
         request_hash: str | None = None,
+        summary: str = "",
+        concepts: Sequence[str] = (),
+        salience: float | None = None,
     ) -> AppendResult:
         """The tutor's answer, with the memories recalled into the prompt that produced it."""
         known = {e.episode_id for e in self.memory.store.get_many(pair, list(recalled_ids))}
@@ -181,6 +184,9 @@ class Turns:
             text,
             evidence=AnswerEvidence(file_id, page),
             recalled_ids=list(recalled_ids)[: C.MAX_RECALLED_IDS],
+            summary=summary,
+            concepts=concepts,
+            salience=salience,
             at=at,
             ref=ref,
             idempotency_key=idempotency_key,

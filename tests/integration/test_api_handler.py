@@ -97,6 +97,48 @@ def test_a_student_message_that_says_remember_that_teaches(api: Api, cloud: Dyna
     assert [c["name"] for c in cmap["concepts"]] == ["Golgi body"]
 
 
+def test_an_episode_takes_the_replay_shape_and_the_earlier_names_of_its_evidence(
+    api: Api, cloud: DynamoStore
+) -> None:
+    status, checked = api(
+        "POST",
+        f"{BASE}/episodes",
+        {"kind": "check", "text": "Check on osmosis",
+         "evidence": {"topic": "osmosis", "verdict": "wrong"}, "summary": "missed osmosis"},
+    )  # fmt: skip
+    assert status == 200 and checked["belief"] == "struggles with osmosis (0.67)"
+    assert checked["summary"] == "missed osmosis"
+    status, quiz = api(
+        "POST",
+        f"{BASE}/episodes",
+        {"kind": "quiz", "text": "Quiz 1", "evidence": {"score": 3, "maximum": 5}},
+    )
+    assert status == 200 and quiz["kind"] == "quiz"
+    status, again = api(
+        "POST",
+        f"{BASE}/episodes",
+        {"kind": "check", "text": "Check on osmosis",
+         "check": {"topic": "osmosis", "verdict": "wrong"}},
+    )  # fmt: skip
+    assert status == 200 and again["belief"].startswith("struggles with osmosis")
+    assert again["belief"] != checked["belief"]  # the second miss moved it
+    status, twice = api(
+        "POST",
+        f"{BASE}/episodes",
+        {"kind": "check", "text": "Check",
+         "evidence": {"topic": "osmosis", "verdict": "right"},
+         "check": {"topic": "osmosis", "verdict": "right"}},
+    )  # fmt: skip
+    assert status == 422 and "give the evidence once" in twice["error"]
+    status, mismatched = api(
+        "POST",
+        f"{BASE}/episodes",
+        {"kind": "quiz", "text": "Quiz", "evidence": {"topic": "osmosis", "verdict": "right"}},
+    )
+    assert status == 422 and "is not a field of quiz evidence" in mismatched["error"]
+    assert len(cloud.episodes(PAIR)) == 3
+
+
 def test_an_idempotency_key_makes_a_retry_write_once(api: Api, cloud: DynamoStore) -> None:
     payload = {"kind": "question", "text": "What is osmosis?"}
     headers = {"Idempotency-Key": "msg-0001"}
@@ -115,7 +157,7 @@ def test_an_idempotency_key_makes_a_retry_write_once(api: Api, cloud: DynamoStor
         ({"body": {"kind": "question", "text": "hi", "colour": "blue"}}, 422, "colour"),
         ({"body": {"kind": "gossip", "text": "hi"}}, 422, "body.kind"),
         ({"body": {"kind": "question", "text": "x" * 20_001}}, 422, "body.text"),
-        ({"body": {"kind": "check", "text": "Check on osmosis"}}, 422, "check: is required"),
+        ({"body": {"kind": "check", "text": "Check on osmosis"}}, 422, "evidence: is required"),
         (
             {"body": {"kind": "check", "text": "c", "check": {"topic": "x", "verdict": "maybe"}}},
             422,

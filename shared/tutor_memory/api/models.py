@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from tutor_memory.domain import constants as C
 
@@ -35,6 +35,8 @@ class TurnResponse(BaseModel):
 
 
 class CheckBody(Strict):
+    """A check's evidence."""
+
     topic: str = Field(min_length=1, max_length=C.MAX_NOTE_CHARS)
     verdict: Literal["right", "wrong"]
     evaluation: str = Field(default="", max_length=C.MAX_NOTE_CHARS)
@@ -42,30 +44,73 @@ class CheckBody(Strict):
 
 
 class QuizBody(Strict):
+    """A quiz's evidence."""
+
     score: float = Field(ge=0)
     maximum: float = Field(gt=0)
     topics: list[str] = Field(default_factory=list, max_length=C.MAX_CONCEPTS_PER_EPISODE)
 
 
 class CitationBody(Strict):
+    """An answer's evidence: the file (and page) it cited."""
+
     file_id: str | None = Field(default=None, max_length=C.MAX_ID_CHARS)
     page: int | None = Field(default=None, ge=1)
 
 
+class TaughtBody(Strict):
+    """A taught message's evidence: what it asks to remember."""
+
+    note: str = Field(min_length=1, max_length=C.MAX_NOTE_CHARS)
+
+
+EVIDENCE_ALIASES = ("check", "quiz", "citation")
+
+
 class EpisodeRequest(Strict):
+    """One episode, in the shape a replayed history uses (``evidence`` follows the kind).
+    ``check``, ``quiz`` and ``citation`` are the earlier names of ``evidence`` for those
+    kinds, still accepted; give the evidence once."""
+
     kind: Literal["question", "answer", "check", "quiz", "taught"]
     text: str = Field(min_length=1, max_length=C.MAX_TEXT_CHARS)
     at: datetime | None = None
     ref: str | None = Field(default=None, max_length=C.MAX_REF_CHARS)
+    summary: str = Field(
+        default="", max_length=C.MAX_SUMMARY_CHARS, description="one line (default: the text's)"
+    )
     concepts: list[str] = Field(default_factory=list, max_length=C.MAX_CONCEPTS_PER_EPISODE)
-    check: CheckBody | None = Field(default=None, description="required for a check")
-    quiz: QuizBody | None = Field(default=None, description="required for a quiz")
-    citation: CitationBody | None = Field(default=None, description="an answer's cited file")
+    salience: float | None = Field(default=None, ge=0, le=1, description="default: the kind's")
+    evidence: CheckBody | QuizBody | CitationBody | TaughtBody | None = Field(
+        default=None,
+        description=(
+            "follows the kind — check: topic, verdict (required), evaluation, "
+            "predicted_mastery; quiz: score, maximum (required), topics; answer: file_id, "
+            "page; taught: note (a message that is no instruction is kept with it)"
+        ),
+    )
+    check: CheckBody | None = Field(default=None, description="alias of evidence, for a check")
+    quiz: QuizBody | None = Field(default=None, description="alias of evidence, for a quiz")
+    citation: CitationBody | None = Field(
+        default=None, description="alias of evidence, for an answer's cited file"
+    )
     recalled_ids: list[str] = Field(
         default_factory=list,
         max_length=C.MAX_RECALLED_IDS,
         description="an answer: the memory ids of the turn that produced it",
     )
+
+    @model_validator(mode="after")
+    def _evidence_once(self) -> EpisodeRequest:
+        given = [name for name in ("evidence", *EVIDENCE_ALIASES) if getattr(self, name)]
+        if len(given) > 1:
+            raise ValueError(f"give the evidence once, not as both {given[0]} and {given[1]}")
+        return self
+
+    def given_evidence(self) -> dict[str, Any] | None:
+        """The evidence as plain data, under whichever name it came."""
+        body = self.evidence or self.check or self.quiz or self.citation
+        return None if body is None else body.model_dump(exclude_none=True)
 
 
 class EpisodeResponse(BaseModel):

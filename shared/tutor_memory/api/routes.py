@@ -54,10 +54,7 @@ from tutor_memory.bootstrap import App
 from tutor_memory.domain import constants as C
 from tutor_memory.domain.beliefs import Belief
 from tutor_memory.domain.episodes import (
-    CheckEvidence,
-    Kind,
     Pair,
-    QuizEvidence,
     check_client_key,
     check_time_range,
     request_digest,
@@ -554,8 +551,7 @@ def allowed_methods(resolver: APIGatewayRestResolver, path: str) -> list[str]:
 def record_episode(
     app: App, pair: Pair, body: EpisodeRequest, idempotency_key: str | None
 ) -> EpisodeResponse:
-    """One episode through the use case its kind belongs to. A student's question is first
-    read for an explicit instruction to remember ("remember that …"): that teaches the map."""
+    """One episode through ``Episodes.add``, the use case every caller records through."""
     at = client_time(app, body.at)
     key = check_client_key("Idempotency-Key", idempotency_key)
     # The key is bound to the request as the client sent it (not to what it derives from the
@@ -565,48 +561,22 @@ def record_episode(
     if prior is not None:  # a retry: finish what the first attempt may have left undone
         app.learning.catch_up(pair)
         return _episode(prior)
-    common: dict[str, Any] = {
-        "at": at, "ref": body.ref, "idempotency_key": key, "request_hash": request_hash
-    }  # fmt: skip
-    if body.kind in ("question", "taught"):
-        taught = app.maps.teach(pair, body.text, **common)
-        if taught is not None:
-            return _episode(taught.append, taught=taught.concept_name)
-        if body.kind == "taught":
-            raise ValidationError(
-                "text", 'is not an instruction to remember (say "remember that …")'
-            )
-        return _episode(
-            app.memory.record(pair, Kind.QUESTION, body.text, concepts=body.concepts, **common)
-        )
-    if body.kind == "check":
-        if body.check is None:
-            raise ValidationError("check", "is required for a check")
-        evidence = CheckEvidence(
-            body.check.topic,
-            body.check.verdict,
-            body.check.evaluation,
-            body.check.predicted_mastery,
-        )
-        result = app.learning.record_check(pair, body.text, evidence, **common)
-        return _episode(result.append, belief=result.belief.line() if result.belief else None)
-    if body.kind == "quiz":
-        if body.quiz is None:
-            raise ValidationError("quiz", "is required for a quiz")
-        quiz = QuizEvidence(body.quiz.score, body.quiz.maximum, tuple(body.quiz.topics))
-        return _episode(
-            app.memory.record(
-                pair, Kind.QUIZ, body.text, evidence=quiz, concepts=body.concepts, **common
-            )
-        )
-    citation = body.citation
+    added = app.episodes.add(
+        pair,
+        body.kind,
+        body.text,
+        evidence=body.given_evidence(),
+        at=at,
+        summary=body.summary,
+        concepts=body.concepts,
+        salience=body.salience,
+        recalled_ids=body.recalled_ids,
+        ref=body.ref,
+        idempotency_key=key,
+        request_hash=request_hash,
+    )
     return _episode(
-        app.turns.record_answer(
-            pair,
-            body.text,
-            recalled_ids=body.recalled_ids,
-            file_id=citation.file_id if citation else None,
-            page=citation.page if citation else None,
-            **common,
-        )
+        added.append,
+        taught=added.taught.concept_name if added.taught else None,
+        belief=added.belief.line() if added.belief else None,
     )

@@ -1,0 +1,149 @@
+"""A client of the turn API, each call SigV4-signed (the API is IAM-authorised in AWS).
+
+Standard library HTTP (urllib) and botocore's signer (``SigV4Auth``, service ``execute-api``),
+so no dependency is added. Credentials come from botocore's default chain (environment,
+profile, container or instance role) unless given, and are read again on every call, so
+refreshed ones are used. An error answer becomes the domain error the API mapped it from.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import urllib.error
+import urllib.request
+from collections.abc import Mapping
+from typing import Any
+from urllib.parse import quote, urlencode, urlsplit
+
+from tutor_memory.domain.episodes import Pair
+from tutor_memory.domain.errors import (
+    ConflictError,
+    ModelCallError,
+    NotFoundError,
+    StoreError,
+    TutorMemoryError,
+    ValidationError,
+)
+
+SERVICE = "execute-api"
+_REGION_IN_HOST = re.compile(r"\.execute-api\.([a-z0-9-]+)\.amazonaws\.com")
+
+
+class RemoteError(TutorMemoryError):
+    """The API answered with a status the domain has no error for (403: the signature or the
+    caller's IAM policy was refused), or could not be reached (status 0)."""
+
+    def __init__(self, status: int, message: str) -> None:
+        self.status = status
+        super().__init__(f"{status}: {message}" if status else message)
+
+
+def region_of(base_url: str) -> str | None:
+    """The region an API Gateway URL names (``https://id.execute-api.eu-west-1.amazonaws.com``)."""
+    found = _REGION_IN_HOST.search(urlsplit(base_url).netloc)
+    return found.group(1) if found else None
+
+
+class SignedClient:
+    """JSON over HTTP to ``base_url`` (the stage URL, e.g. ``https://…/prod``), signed."""
+
+    def __init__(
+        self,
+        base_url: str,
+        *,
+        region: str | None = None,
+        credentials: Any = None,
+        timeout_s: float = 30.0,
+    ) -> None:
+        import botocore.session
+
+        self.base_url = base_url.rstrip("/")
+        session = botocore.session.get_session()
+        found = region or region_of(base_url) or session.get_config_variable("region")
+        if not found:
+            raise ValidationError("region", "is required: the API's AWS region, e.g. eu-west-1")
+        self.region: str = found
+        self._credentials = credentials
+        self._session = session
+        self.timeout_s = timeout_s
+
+    def _signed_headers(
+        self, method: str, url: str, body: bytes | None, headers: dict[str, str]
+    ) -> dict[str, str]:
+        from botocore.auth import SigV4Auth
+        from botocore.awsrequest import AWSRequest
+
+        credentials = self._credentials or self._session.get_credentials()
+        if credentials is None:
+            raise RemoteError(0, "no AWS credentials found to sign the call with")
+        request = AWSRequest(method=method, url=url, data=body, headers=headers)
+        SigV4Auth(credentials.get_frozen_credentials(), SERVICE, self.region).add_auth(request)
+        return dict(request.headers.items())
+
+    def call(
+        self,
+        method: str,
+        pair: Pair,
+        path: str,
+        body: Any = None,
+        *,
+        query: Mapping[str, str | None] | None = None,
+        headers: Mapping[str, str] | None = None,
+    ) -> Any:
+        """One call under the pair's routes; the decoded JSON answer."""
+        url = (
+            f"{self.base_url}/pairs/{quote(pair.student_id, safe='')}"
+            f"/{quote(pair.subject_id, safe='')}{path}"
+        )
+        params = {k: v for k, v in (query or {}).items() if v is not None}
+        if params:
+            url += "?" + urlencode(params, quote_via=quote)
+        data = None if body is None else json.dumps(body, ensure_ascii=False).encode("utf-8")
+        sent = {"Accept": "application/json", **(headers or {})}
+        if data is not None:
+            sent["Content-Type"] = "application/json"
+        signed = self._signed_headers(method, url, data, sent)
+        request = urllib.request.Request(url, data=data, method=method, headers=signed)
+        try:
+            with urllib.request.urlopen(request, timeout=self.timeout_s) as response:
+                raw = response.read()
+        except urllib.error.HTTPError as error:
+            raise _error(error.code, error.read()) from None
+        except (urllib.error.URLError, OSError) as error:
+            reason = getattr(error, "reason", error)
+            raise RemoteError(0, f"cannot reach {self.base_url}: {reason}") from None
+        return json.loads(raw) if raw else None
+
+
+def _error(status: int, raw: bytes) -> TutorMemoryError:
+    """The domain error an answer's status was mapped from (``routes.ERROR_HANDLERS``)."""
+    try:
+        body = json.loads(raw)
+    except ValueError:
+        body = None
+    if not isinstance(body, dict):
+        body = {"error": raw.decode("utf-8", errors="replace")[:500]}
+    # The API's error body ({"error", "fields"}), an RFC 9457 problem (title, detail), or
+    # API Gateway's own refusal ({"message"}: a bad signature, a missing IAM permission).
+    message = str(
+        body.get("error")
+        or body.get("detail")
+        or body.get("title")
+        or body.get("message")
+        or status
+    )
+    if status in (400, 422):
+        fields = body.get("fields") or body.get("errors") or []
+        first = fields[0] if fields and isinstance(fields[0], dict) else {}
+        field = str(first.get("field") or first.get("pointer") or "request")
+        return ValidationError(field, message)
+    if status == 404:
+        return NotFoundError(message)
+    if status == 409:
+        return ConflictError(message)
+    if status == 502:
+        return ModelCallError("behind the API", message, retryable=False)
+    if status == 503:
+        return StoreError(message)
+    return RemoteError(status, message)

@@ -1,0 +1,256 @@
+"""``Episodes.add``: the one door an episode enters by.
+
+The API, the CLI, replay, the library (``Memory``) and the MCP server all record through here,
+so no caller can append a check without moving its belief, or a "remember that …" without
+teaching the map. Each kind goes to the use case it belongs to:
+
+=============  ===========================================================================
+kind           what happens
+=============  ===========================================================================
+question       read for an explicit instruction to remember: one teaches the map (and is
+               recorded as ``taught``); any other question is recorded as it was asked
+taught         teaches the map; a message that is no instruction is refused, unless it
+               carries its note (a recorded history keeps it as it was told)
+check          ``Learning.record_check``: tied to its concept, moves the belief, and a pass
+               confirms the concept on the map
+quiz           recorded with its score
+answer         ``Turns.record_answer``: the recalled ids must exist; the cited file's
+               fingerprint is stamped
+consolidation  recorded as told (a history may carry the nightly loop's day summaries)
+file           refused: a file enters by ingestion, which reads it into the map
+=============  ===========================================================================
+
+The episode's shape is the replay shape (``evidence`` follows the kind: a check's ``topic``,
+``verdict``, ``evaluation``, ``predicted_mastery``; a quiz's ``score``, ``maximum``,
+``topics``; an answer's ``file_id``, ``page``; a taught message's ``note``), given as the
+domain's typed evidence or as plain data.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from tutor_memory.domain.beliefs import Belief
+from tutor_memory.domain.episodes import (
+    EVIDENCE_TYPES,
+    AnswerEvidence,
+    CheckEvidence,
+    Episode,
+    Evidence,
+    Kind,
+    NewEpisode,
+    Pair,
+    evidence_from_dict,
+    parse_kind,
+)
+from tutor_memory.domain.errors import ValidationError
+from tutor_memory.domain.teaching import detect_teaching
+from tutor_memory.learning import CheckResult, Learning
+from tutor_memory.mapping import MapUseCases, TeachResult
+from tutor_memory.ports import AppendResult
+from tutor_memory.service import TutorMemory
+from tutor_memory.turns import Turns
+
+
+class NotTeachingError(ValidationError):
+    """A ``taught`` message that is no instruction to remember, and carries no note."""
+
+    def __init__(self) -> None:
+        super().__init__("text", 'is not an instruction to remember (say "remember that …")')
+
+
+@dataclass(frozen=True)
+class Added:
+    """One episode recorded, and what it changed."""
+
+    append: AppendResult
+    taught: TeachResult | None = None  # the message taught the map
+    check: CheckResult | None = None  # a check: its topic and the belief it moved
+
+    @property
+    def episode(self) -> Episode:
+        return self.append.episode
+
+    @property
+    def created(self) -> bool:
+        return self.append.created
+
+    @property
+    def belief(self) -> Belief | None:
+        return self.check.belief if self.check else None
+
+
+EvidenceInput = Evidence | Mapping[str, Any] | None
+
+
+class Episodes:
+    def __init__(
+        self, memory: TutorMemory, learning: Learning, maps: MapUseCases, turns: Turns
+    ) -> None:
+        self.memory = memory
+        self.learning = learning
+        self.maps = maps
+        self.turns = turns
+
+    def add(
+        self,
+        pair: Pair,
+        kind: Kind | str,
+        text: str,
+        *,
+        evidence: EvidenceInput = None,
+        at: datetime | None = None,
+        summary: str = "",
+        concepts: Sequence[str] = (),
+        salience: float | None = None,
+        recalled_ids: Sequence[str] = (),
+        ref: str | None = None,
+        idempotency_key: str | None = None,
+        request_hash: str | None = None,
+    ) -> Added:
+        """Record one episode through the use case of its kind (see the module's table).
+        Everything is validated before anything is written. ``request_hash`` binds the
+        idempotency key to the request as the client sent it (a reuse with another is a 409)."""
+        kind = parse_kind(kind)
+        given = _evidence(kind, evidence)
+        if recalled_ids and kind is not Kind.ANSWER:
+            raise ValidationError("recalled_ids", "only an answer carries recalled memory ids")
+        common: dict[str, Any] = {
+            "at": at,
+            "ref": ref,
+            "idempotency_key": idempotency_key,
+            "request_hash": request_hash,
+        }
+        if kind in (Kind.QUESTION, Kind.TAUGHT):
+            taught = self.maps.teach(pair, text, **common)
+            if taught is not None:
+                return Added(taught.append, taught=taught)
+            if kind is Kind.TAUGHT and given is None:
+                raise NotTeachingError
+        if kind is Kind.CHECK:
+            assert isinstance(given, CheckEvidence)  # _evidence requires it
+            result = self.learning.record_check(
+                pair, text, given, summary=summary, salience=salience, **common
+            )
+            return Added(result.append, check=result)
+        if kind is Kind.ANSWER:
+            cited = given if isinstance(given, AnswerEvidence) else AnswerEvidence()
+            return Added(
+                self.turns.record_answer(
+                    pair,
+                    text,
+                    recalled_ids=recalled_ids,
+                    file_id=cited.file_id,
+                    page=cited.page,
+                    summary=summary,
+                    concepts=concepts,
+                    salience=salience,
+                    **common,
+                )
+            )
+        return Added(
+            self.memory.record(
+                pair,
+                kind,
+                text,
+                evidence=given,
+                summary=summary,
+                concepts=concepts,
+                salience=salience,
+                **common,
+            )
+        )
+
+    def add_many(
+        self,
+        episodes: Sequence[NewEpisode],
+        *,
+        batch_size: int = 64,
+        on_progress: Callable[[int, int], None] | None = None,
+    ) -> list[Added]:
+        """Record a history in order. Episodes whose use case is the log alone (questions that
+        teach nothing, quizzes, answers, consolidations) are embedded and appended in batches;
+        every other goes through :meth:`add` one by one, in its place."""
+        results: list[Added] = []
+        batch: list[NewEpisode] = []
+
+        def flush() -> None:
+            if not batch:
+                return
+            self._check_recalled(batch)
+            appended = self.memory.record_many(batch, batch_size=len(batch))
+            results.extend(Added(a) for a in appended)
+            batch.clear()
+            if on_progress is not None:
+                on_progress(len(results), len(episodes))
+
+        for new in episodes:
+            if _log_only(new):
+                if new.recalled_ids:
+                    flush()  # its sources may be in the batch still
+                batch.append(new)
+                if len(batch) >= batch_size:
+                    flush()
+                continue
+            flush()
+            results.append(
+                self.add(
+                    new.pair,
+                    new.kind,
+                    new.text,
+                    evidence=new.evidence,
+                    at=new.at,
+                    summary=new.summary,
+                    concepts=new.concepts,
+                    salience=new.salience,
+                    ref=new.ref,
+                    idempotency_key=new.idempotency_key,
+                )
+            )
+            if on_progress is not None:
+                on_progress(len(results), len(episodes))
+        flush()
+        return results
+
+    def _check_recalled(self, batch: Sequence[NewEpisode]) -> None:
+        """The batched form of the check ``Turns.record_answer`` makes: recalled ids exist."""
+        wanted: dict[Pair, set[str]] = {}
+        for new in batch:
+            if new.recalled_ids:
+                wanted.setdefault(new.pair, set()).update(new.recalled_ids)
+        for pair, ids in wanted.items():
+            known = {e.episode_id for e in self.memory.store.get_many(pair, sorted(ids))}
+            unknown = sorted(ids - known)
+            if unknown:
+                raise ValidationError("recalled_ids", f"no episode {unknown[0]!r} in this pair")
+
+
+def _evidence(kind: Kind, evidence: EvidenceInput) -> Evidence | None:
+    """The kind's typed evidence (None: none was given and the kind may go without)."""
+    if kind is Kind.FILE:
+        raise ValidationError("kind", "a file enters by ingestion (ingest), not as an episode")
+    if evidence is None:
+        if kind in (Kind.CHECK, Kind.QUIZ):
+            shape = "topic, verdict" if kind is Kind.CHECK else "score, maximum"
+            raise ValidationError("evidence", f"is required for a {kind.value} ({shape}, …)")
+        return None
+    typed: Evidence = (
+        evidence_from_dict(kind, evidence) if isinstance(evidence, Mapping) else evidence
+    )
+    expected = EVIDENCE_TYPES[kind]
+    matches = isinstance(typed, expected)  # (a bool: the type[Any] would narrow typed to Any)
+    if not matches:
+        raise ValidationError(
+            "evidence", f"a {kind.value} needs {expected.__name__}, not {type(typed).__name__}"
+        )
+    return typed
+
+
+def _log_only(new: NewEpisode) -> bool:
+    """Whether the episode's whole use case is the append (so it may be batched)."""
+    if new.kind is Kind.QUESTION:
+        return detect_teaching(new.text) is None
+    return new.kind in (Kind.QUIZ, Kind.ANSWER, Kind.CONSOLIDATION)

@@ -1,0 +1,648 @@
+"""The library door: ``from tutor_memory import Memory``.
+
+One memory store, two ways to reach it, the same typed methods::
+
+    memory = Memory.local("./tutor-memory")               # the embedded default, on this machine
+    memory = Memory.remote("https://….execute-api.eu-west-1.amazonaws.com/prod")  # the REST API
+    alice = memory.pair("alice", "biology")               # one student in one subject
+    alice.record_check("Explain osmosis", topic="osmosis", verdict="wrong")
+    print(alice.turn("What did I get wrong?").block)
+
+A store serves many students, so the pair is bound by a handle (``memory.pair(student,
+subject)``), not by the store: one ``Memory`` (one database connection, one embedding model) is
+shared by every handle. Every record goes through ``Episodes.add`` (locally, or behind the API),
+so a check always moves its belief and a "remember that …" always teaches the map.
+
+Return values are the API's own models (``TurnResponse``, ``EpisodeResponse``,
+``BeliefResponse``, ``ReportResponse``, ``ChainResponse``) on both sides, and the domain's
+``ConceptMap``; errors are the domain's (``ValidationError``, ``NotFoundError``, …). Reading a
+pair with no record is a ``NotFoundError`` on both sides, as the API answers 404. ``recall``
+and ``ingest`` are local only for now: the API has no route for them (``NotServedError``).
+
+``AsyncMemory`` is the asynchronous twin: the same methods, awaited, each run in a worker
+thread (``asyncio.to_thread``), so an event loop is never blocked by the store or the model.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+from collections.abc import Callable, Coroutine, Sequence
+from datetime import datetime
+from pathlib import Path
+from types import TracebackType
+from typing import TYPE_CHECKING, Any, Concatenate, Literal, ParamSpec, Protocol, TypeVar
+
+import pydantic
+
+from tutor_memory.api.models import (
+    BeliefResponse,
+    ChainResponse,
+    CheckBody,
+    CitationBody,
+    EpisodeRequest,
+    EpisodeResponse,
+    QuizBody,
+    ReportResponse,
+    TaughtBody,
+    TurnResponse,
+)
+from tutor_memory.domain.conceptmap import ConceptMap
+from tutor_memory.domain.episodes import Pair
+from tutor_memory.domain.errors import NotFoundError, TutorMemoryError, ValidationError
+
+if TYPE_CHECKING:
+    from tutor_memory.api.client import SignedClient
+    from tutor_memory.bootstrap import App
+    from tutor_memory.domain.beliefs import Belief
+    from tutor_memory.domain.recall import RecallResult
+    from tutor_memory.mapping import IngestResult
+    from tutor_memory.ports import Clock
+    from tutor_memory.settings import Settings
+
+P = ParamSpec("P")
+R = TypeVar("R")
+Verdict = Literal["right", "wrong"]
+
+
+class NotServedError(TutorMemoryError):
+    """The remote API has no route for this yet; use the local store (or the CLI) for it."""
+
+
+class Backend(Protocol):
+    """Where a ``Memory`` reads and writes: the embedded store, or the REST API."""
+
+    def turn(
+        self, pair: Pair, question: str | None, at: datetime | None, budget_tokens: int | None
+    ) -> TurnResponse: ...
+    def add(
+        self, pair: Pair, episode: EpisodeRequest, idempotency_key: str | None
+    ) -> EpisodeResponse: ...
+    def ingest(self, pair: Pair, path: Path, file_id: str | None) -> IngestResult: ...
+    def recall(self, pair: Pair, question: str | None, at: datetime | None) -> RecallResult: ...
+    def beliefs(self, pair: Pair) -> list[BeliefResponse]: ...
+    def belief_history(self, pair: Pair, concept: str) -> list[BeliefResponse]: ...
+    def concept_map(self, pair: Pair) -> ConceptMap: ...
+    def report(self, pair: Pair, history: str | None) -> ReportResponse: ...
+    def verify(self, pair: Pair) -> ChainResponse: ...
+    def close(self) -> None: ...
+
+
+class Memory:
+    """A memory store; ``pair(student, subject)`` gives the handle that reads and writes."""
+
+    def __init__(self, backend: Backend) -> None:
+        self.backend = backend
+
+    @classmethod
+    def local(
+        cls,
+        folder: str | Path = ".tutor-memory",
+        *,
+        settings: Settings | None = None,
+        clock: Clock | None = None,
+    ) -> Memory:
+        """The embedded default in ``folder`` (created on first use): SQLite for the log,
+        the embedded index beside it. Other settings (embedder, time zone, turn deadline)
+        come from ``settings``, else from the ``TUTOR_MEMORY_*`` environment."""
+        from dataclasses import replace
+
+        from tutor_memory.bootstrap import build_app
+        from tutor_memory.settings import Settings
+
+        base = settings or Settings.from_env()
+        folder = Path(folder)
+        on_folder = replace(
+            base,
+            backend="sqlite",
+            index="embedded",
+            home=folder,
+            sqlite_path=folder / "memory.db",
+            index_path=folder / "index.db",
+        )
+        return cls(LocalBackend(build_app(on_folder, clock=clock)))
+
+    @classmethod
+    def from_settings(cls, settings: Settings | None = None) -> Memory:
+        """The store the settings (or the ``TUTOR_MEMORY_*`` environment) configure, whichever
+        backend that is: the embedded default, or DynamoDB and OpenSearch."""
+        from tutor_memory.bootstrap import build_app
+
+        return cls(LocalBackend(build_app(settings)))
+
+    @classmethod
+    def remote(
+        cls,
+        base_url: str,
+        *,
+        region: str | None = None,
+        credentials: Any = None,
+        timeout_s: float = 30.0,
+    ) -> Memory:
+        """The REST API at ``base_url`` (the stage URL), every call SigV4-signed. ``region``
+        defaults to the one an API Gateway URL names, else botocore's configured region;
+        ``credentials`` (botocore credentials) to botocore's default chain."""
+        from tutor_memory.api.client import SignedClient
+
+        client = SignedClient(base_url, region=region, credentials=credentials, timeout_s=timeout_s)
+        return cls(RemoteBackend(client))
+
+    def pair(self, student_id: str, subject_id: str) -> PairMemory:
+        """The memory of one student in one subject (ids: letters, digits, ``. _ @ -``)."""
+        return PairMemory(self.backend, Pair(student_id, subject_id))
+
+    def close(self) -> None:
+        self.backend.close()
+
+    def __enter__(self) -> Memory:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+
+class PairMemory:
+    """One student in one subject: record what happened, and ask what to remember."""
+
+    def __init__(self, backend: Backend, pair: Pair) -> None:
+        self.backend = backend
+        self.pair = pair
+
+    def __repr__(self) -> str:
+        return f"PairMemory({self.pair})"
+
+    # --- the turn ---------------------------------------------------------------------------
+
+    def turn(
+        self,
+        question: str | None = None,
+        *,
+        at: datetime | None = None,
+        budget_tokens: int | None = None,
+    ) -> TurnResponse:
+        """The memory block for the tutor's next prompt (``.block``), and the ids it holds."""
+        return self.backend.turn(self.pair, question, at, budget_tokens)
+
+    # --- recording: one episode shape, through Episodes.add ---------------------------------
+
+    def record(
+        self, episode: EpisodeRequest, *, idempotency_key: str | None = None
+    ) -> EpisodeResponse:
+        """Any episode, in the one shape (the API's body, a replayed history's line)."""
+        return self.backend.add(self.pair, episode, idempotency_key)
+
+    def record_question(
+        self,
+        text: str,
+        *,
+        at: datetime | None = None,
+        ref: str | None = None,
+        summary: str = "",
+        concepts: Sequence[str] = (),
+        idempotency_key: str | None = None,
+    ) -> EpisodeResponse:
+        """The student's message. One that says "remember that …" teaches the map (its
+        answer's ``kind`` is ``taught`` and ``taught`` names the concept)."""
+        return self._record(
+            idempotency_key,
+            kind="question",
+            text=text,
+            at=at,
+            ref=ref,
+            summary=summary,
+            concepts=list(concepts),
+        )
+
+    def record_answer(
+        self,
+        text: str,
+        *,
+        recalled_ids: Sequence[str] = (),
+        file_id: str | None = None,
+        page: int | None = None,
+        at: datetime | None = None,
+        ref: str | None = None,
+        summary: str = "",
+        concepts: Sequence[str] = (),
+        idempotency_key: str | None = None,
+    ) -> EpisodeResponse:
+        """The tutor's answer, with the memory ids of the turn that produced it and the file
+        (and page) it cited."""
+        cited = CitationBody(file_id=file_id, page=page) if file_id or page else None
+        return self._record(
+            idempotency_key,
+            kind="answer",
+            text=text,
+            evidence=cited,
+            recalled_ids=list(recalled_ids),
+            at=at,
+            ref=ref,
+            summary=summary,
+            concepts=list(concepts),
+        )
+
+    def record_check(
+        self,
+        text: str,
+        *,
+        topic: str,
+        verdict: Verdict,
+        evaluation: str = "",
+        predicted_mastery: float | None = None,
+        at: datetime | None = None,
+        ref: str | None = None,
+        summary: str = "",
+        idempotency_key: str | None = None,
+    ) -> EpisodeResponse:
+        """A check of understanding; it moves the belief about its topic (``.belief``)."""
+        return self._record(
+            idempotency_key,
+            kind="check",
+            text=text,
+            evidence=_body(
+                CheckBody,
+                topic=topic,
+                verdict=verdict,
+                evaluation=evaluation,
+                predicted_mastery=predicted_mastery,
+            ),
+            at=at,
+            ref=ref,
+            summary=summary,
+        )
+
+    def record_quiz(
+        self,
+        text: str,
+        *,
+        score: float,
+        maximum: float,
+        topics: Sequence[str] = (),
+        at: datetime | None = None,
+        ref: str | None = None,
+        summary: str = "",
+        concepts: Sequence[str] = (),
+        idempotency_key: str | None = None,
+    ) -> EpisodeResponse:
+        """A quiz's score."""
+        return self._record(
+            idempotency_key,
+            kind="quiz",
+            text=text,
+            evidence=_body(QuizBody, score=score, maximum=maximum, topics=list(topics)),
+            at=at,
+            ref=ref,
+            summary=summary,
+            concepts=list(concepts),
+        )
+
+    def record_taught(
+        self,
+        text: str,
+        *,
+        note: str | None = None,
+        at: datetime | None = None,
+        ref: str | None = None,
+        idempotency_key: str | None = None,
+    ) -> EpisodeResponse:
+        """A message that teaches the map ("remember that …"). One that is no instruction is
+        refused (``ValidationError``) unless ``note`` says what to keep."""
+        return self._record(
+            idempotency_key,
+            kind="taught",
+            text=text,
+            evidence=None if note is None else _body(TaughtBody, note=note),
+            at=at,
+            ref=ref,
+        )
+
+    def _record(self, idempotency_key: str | None, **fields: Any) -> EpisodeResponse:
+        return self.record(_body(EpisodeRequest, **fields), idempotency_key=idempotency_key)
+
+    # --- reading ----------------------------------------------------------------------------
+
+    def ingest(self, file: str | Path, *, file_id: str | None = None) -> IngestResult:
+        """Read a file (PDF, DOCX, text) into the pair's concept map, once per content."""
+        return self.backend.ingest(self.pair, Path(file), file_id)
+
+    def recall(self, question: str | None = None, *, at: datetime | None = None) -> RecallResult:
+        """What recall finds for a question, before the block's budget cuts it."""
+        return self.backend.recall(self.pair, question, at)
+
+    def beliefs(self) -> list[BeliefResponse]:
+        """The current beliefs about the student ("struggles with osmosis (0.67)")."""
+        return self.backend.beliefs(self.pair)
+
+    def belief_history(self, concept: str) -> list[BeliefResponse]:
+        """Every belief ever held about a concept (its name as users see it), oldest first."""
+        return self.backend.belief_history(self.pair, concept)
+
+    def map(self) -> ConceptMap:
+        """The pair's concept map."""
+        return self.backend.concept_map(self.pair)
+
+    def report(self, *, history: str | None = None) -> ReportResponse:
+        """The report; ``history`` (a concept's name) adds that belief's history."""
+        return self.backend.report(self.pair, history)
+
+    def verify(self) -> ChainResponse:
+        """Recompute the hash chain of the pair's episodes (``.intact``)."""
+        return self.backend.verify(self.pair)
+
+
+def _body(model: type[R], **fields: Any) -> R:
+    """A request model, its validation errors as the domain's (the same on both sides)."""
+    try:
+        return model(**fields)
+    except pydantic.ValidationError as exc:
+        first = exc.errors()[0]
+        field = ".".join(str(p) for p in first.get("loc", ())) or "episode"
+        raise ValidationError(field, first.get("msg", "is not valid")) from None
+
+
+# --- the embedded store ---------------------------------------------------------------------
+
+
+def belief_response(b: Belief) -> BeliefResponse:
+    return BeliefResponse(
+        id=b.belief_id,
+        concept_key=b.concept_key,
+        concept=b.concept_name,
+        claim=b.claim.value,
+        confidence=b.confidence,
+        line=b.line(),
+        evidence_ids=list(b.evidence_ids),
+        created_at=b.created_at,
+        reason=b.reason,
+        needs_confirmation=b.needs_confirmation,
+        superseded_by=b.superseded_by,
+        retired_at=b.retired_at,
+    )
+
+
+class LocalBackend:
+    """The use cases of an ``App``, in this process; answers shaped as the API shapes them."""
+
+    def __init__(self, app: App) -> None:
+        self.app = app
+
+    def _known(self, pair: Pair) -> Pair:
+        if self.app.memory.store.head(pair) is None:
+            raise NotFoundError(
+                f"no record of {pair}: record an episode or upload a file for it first"
+            )
+        return pair
+
+    def turn(
+        self, pair: Pair, question: str | None, at: datetime | None, budget_tokens: int | None
+    ) -> TurnResponse:
+        result = self.app.turns.turn(
+            self._known(pair), question, at=at, budget_tokens=budget_tokens
+        )
+        return TurnResponse(
+            block=result.block,
+            memory_ids=list(result.memory_ids),
+            belief_ids=list(result.belief_ids),
+            map_concepts=list(result.map_concepts),
+            dropped=result.dropped,
+            record_question=result.record_question,
+            window=result.window,
+            window_empty=result.window_empty,
+            tokens=result.tokens,
+            timings_ms=result.timings_ms,
+        )
+
+    def add(
+        self, pair: Pair, episode: EpisodeRequest, idempotency_key: str | None
+    ) -> EpisodeResponse:
+        added = self.app.episodes.add(
+            pair,
+            episode.kind,
+            episode.text,
+            evidence=episode.given_evidence(),
+            at=episode.at,
+            summary=episode.summary,
+            concepts=episode.concepts,
+            salience=episode.salience,
+            recalled_ids=episode.recalled_ids,
+            ref=episode.ref,
+            idempotency_key=idempotency_key,
+        )
+        ep = added.episode
+        return EpisodeResponse(
+            id=ep.episode_id,
+            seq=ep.seq,
+            kind=ep.kind.value,
+            at=ep.at,
+            summary=ep.summary,
+            ref=ep.ref,
+            created=added.created,
+            taught=added.taught.concept_name if added.taught else None,
+            belief=added.belief.line() if added.belief else None,
+        )
+
+    def ingest(self, pair: Pair, path: Path, file_id: str | None) -> IngestResult:
+        from tutor_memory.domain.episodes import file_id_for
+
+        try:
+            data = path.read_bytes()
+        except OSError as exc:
+            raise ValidationError("file", f"cannot read {path}: {exc.strerror}") from None
+        return self.app.maps.ingest(pair, file_id or file_id_for(path.name), path.name, data)
+
+    def recall(self, pair: Pair, question: str | None, at: datetime | None) -> RecallResult:
+        return self.app.memory.recall(self._known(pair), question, at=at)
+
+    def beliefs(self, pair: Pair) -> list[BeliefResponse]:
+        return [belief_response(b) for b in self.app.learning.beliefs(self._known(pair))]
+
+    def belief_history(self, pair: Pair, concept: str) -> list[BeliefResponse]:
+        from tutor_memory.domain.concepts import concept_key
+
+        rows = self.app.learning.belief_history(self._known(pair), concept_key(concept))
+        if not rows:
+            raise NotFoundError(f"no belief about {concept!r} for {pair}")
+        return [belief_response(b) for b in rows]
+
+    def concept_map(self, pair: Pair) -> ConceptMap:
+        return self.app.maps.maps.load_map(self._known(pair))
+
+    def report(self, pair: Pair, history: str | None) -> ReportResponse:
+        from tutor_memory.reports import Reports, report_json
+
+        built = Reports.of(self.app).report(self._known(pair), history=history)
+        return ReportResponse.model_validate(report_json(built))
+
+    def verify(self, pair: Pair) -> ChainResponse:
+        report = self.app.memory.verify_chain(self._known(pair))
+        return ChainResponse(
+            intact=report.intact,
+            episodes=report.episodes,
+            head_hash=report.head_hash,
+            break_seq=report.break_seq,
+            break_kind=report.break_kind,
+            detail=report.detail,
+            report=str(report),
+        )
+
+    def close(self) -> None:
+        self.app.memory.close()
+
+
+# --- the REST API ---------------------------------------------------------------------------
+
+
+class RemoteBackend:
+    """The turn API over HTTPS, SigV4-signed; answers parsed into the same models."""
+
+    def __init__(self, client: SignedClient) -> None:
+        self.client = client
+
+    def turn(
+        self, pair: Pair, question: str | None, at: datetime | None, budget_tokens: int | None
+    ) -> TurnResponse:
+        body = {"question": question, "at": at and at.isoformat(), "budget_tokens": budget_tokens}
+        sent = {k: v for k, v in body.items() if v is not None}
+        return TurnResponse.model_validate(self.client.call("POST", pair, "/turn", sent))
+
+    def add(
+        self, pair: Pair, episode: EpisodeRequest, idempotency_key: str | None
+    ) -> EpisodeResponse:
+        headers = {"Idempotency-Key": idempotency_key} if idempotency_key else None
+        body = episode.model_dump(mode="json", exclude_defaults=True)
+        body["kind"] = episode.kind  # a default only in the model's eyes: always sent
+        answer = self.client.call("POST", pair, "/episodes", body, headers=headers)
+        return EpisodeResponse.model_validate(answer)
+
+    def ingest(self, pair: Pair, path: Path, file_id: str | None) -> IngestResult:
+        raise NotServedError(
+            "the REST API takes files through the uploads bucket, not a route: upload to "
+            "uploads/<student>/<subject>/<file>, or ingest into a local store"
+        )
+
+    def recall(self, pair: Pair, question: str | None, at: datetime | None) -> RecallResult:
+        raise NotServedError("the REST API has no recall route; turn() gives the recalled ids")
+
+    def beliefs(self, pair: Pair) -> list[BeliefResponse]:
+        rows = self.client.call("GET", pair, "/beliefs")
+        return [BeliefResponse.model_validate(r) for r in rows]
+
+    def belief_history(self, pair: Pair, concept: str) -> list[BeliefResponse]:
+        from urllib.parse import quote
+
+        from tutor_memory.domain.concepts import concept_key
+
+        # The key is what every version of the route accepts; a name may not be (yet).
+        path = f"/beliefs/{quote(concept_key(concept), safe='')}/history"
+        return [BeliefResponse.model_validate(r) for r in self.client.call("GET", pair, path)]
+
+    def concept_map(self, pair: Pair) -> ConceptMap:
+        answer = self.client.call("GET", pair, "/map")
+        return ConceptMap.from_dict(answer)
+
+    def report(self, pair: Pair, history: str | None) -> ReportResponse:
+        answer = self.client.call("GET", pair, "/report", query={"history": history})
+        return ReportResponse.model_validate(answer)
+
+    def verify(self, pair: Pair) -> ChainResponse:
+        return ChainResponse.model_validate(self.client.call("GET", pair, "/chain/verify"))
+
+    def close(self) -> None:
+        return None
+
+
+# --- the asynchronous twin ------------------------------------------------------------------
+
+
+def _in_thread(
+    method: Callable[Concatenate[PairMemory, P], R],
+) -> Callable[Concatenate[AsyncPairMemory, P], Coroutine[Any, Any, R]]:
+    """``PairMemory.method``, awaited: it runs in a worker thread."""
+
+    @functools.wraps(method)
+    async def run(self: AsyncPairMemory, /, *args: P.args, **kwargs: P.kwargs) -> R:
+        return await asyncio.to_thread(method, self.sync, *args, **kwargs)
+
+    return run
+
+
+class AsyncMemory:
+    """``Memory``, awaited: ``AsyncMemory.local(folder)``, ``AsyncMemory.remote(url)``."""
+
+    def __init__(self, memory: Memory) -> None:
+        self.sync = memory
+
+    @classmethod
+    def local(
+        cls,
+        folder: str | Path = ".tutor-memory",
+        *,
+        settings: Settings | None = None,
+        clock: Clock | None = None,
+    ) -> AsyncMemory:
+        return cls(Memory.local(folder, settings=settings, clock=clock))
+
+    @classmethod
+    def from_settings(cls, settings: Settings | None = None) -> AsyncMemory:
+        return cls(Memory.from_settings(settings))
+
+    @classmethod
+    def remote(
+        cls,
+        base_url: str,
+        *,
+        region: str | None = None,
+        credentials: Any = None,
+        timeout_s: float = 30.0,
+    ) -> AsyncMemory:
+        return cls(
+            Memory.remote(base_url, region=region, credentials=credentials, timeout_s=timeout_s)
+        )
+
+    def pair(self, student_id: str, subject_id: str) -> AsyncPairMemory:
+        return AsyncPairMemory(self.sync.pair(student_id, subject_id))
+
+    async def aclose(self) -> None:
+        await asyncio.to_thread(self.sync.close)
+
+    async def __aenter__(self) -> AsyncMemory:
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        await self.aclose()
+
+
+class AsyncPairMemory:
+    """``PairMemory``, awaited."""
+
+    def __init__(self, sync: PairMemory) -> None:
+        self.sync = sync
+        self.pair = sync.pair
+
+    def __repr__(self) -> str:
+        return f"AsyncPairMemory({self.pair})"
+
+    turn = _in_thread(PairMemory.turn)
+    record = _in_thread(PairMemory.record)
+    record_question = _in_thread(PairMemory.record_question)
+    record_answer = _in_thread(PairMemory.record_answer)
+    record_check = _in_thread(PairMemory.record_check)
+    record_quiz = _in_thread(PairMemory.record_quiz)
+    record_taught = _in_thread(PairMemory.record_taught)
+    ingest = _in_thread(PairMemory.ingest)
+    recall = _in_thread(PairMemory.recall)
+    beliefs = _in_thread(PairMemory.beliefs)
+    belief_history = _in_thread(PairMemory.belief_history)
+    map = _in_thread(PairMemory.map)
+    report = _in_thread(PairMemory.report)
+    verify = _in_thread(PairMemory.verify)

@@ -1,0 +1,229 @@
+"""``tutor-memory mcp``: the memory as Model Context Protocol tools, over stdio.
+
+An agent gets the memory block for a question, records what happened (one episode shape, the
+API's and a replayed history's, through ``Episodes.add``), and reads recall, beliefs, the map
+and the report. Every tool names its pair (``student_id``, ``subject_id``) per call, so one
+server serves every student of a store. The store is ``--store FOLDER`` (the embedded default)
+or whatever the ``TUTOR_MEMORY_*`` settings configure.
+
+A tool's bad input or a refusal of the memory (an unknown pair, a check without its verdict)
+is a tool error the agent can read and correct, never a crash of the server. Tools run in worker
+threads (the SDK's), so a slow one does not hold the others back.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import datetime
+from pathlib import Path
+from typing import Annotated, Literal, ParamSpec, TypeVar
+
+from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
+from pydantic import BaseModel, Field
+
+from tutor_memory.api.models import (
+    BeliefResponse,
+    CheckBody,
+    CitationBody,
+    EpisodeRequest,
+    EpisodeResponse,
+    QuizBody,
+    ReportResponse,
+    TaughtBody,
+    TurnResponse,
+)
+from tutor_memory.domain.errors import TutorMemoryError
+from tutor_memory.library import Memory, PairMemory
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+StudentId = Annotated[str, Field(description="the student's id (letters, digits, . _ @ -)")]
+SubjectId = Annotated[str, Field(description="the subject's id, e.g. biology")]
+
+INSTRUCTIONS = (
+    "The long-term memory of one student in one subject. Before answering the student, call "
+    "memory_block with their message and put the block in your prompt. After the turn, record "
+    "the student's message (kind question), your answer (kind answer, with the block's "
+    "memory_ids as recalled_ids), and any check of understanding (kind check, evidence "
+    "{topic, verdict}). Every tool takes the pair: student_id and subject_id."
+)
+
+
+class RecallItem(BaseModel):
+    id: str
+    ref: str | None
+    kind: str
+    at: datetime
+    summary: str
+    score: float
+    pools: list[str]
+    count: int = Field(description="repeats collapsed into this one")
+
+
+class MapConcept(BaseModel):
+    name: str
+    layer: str = Field(description="file (read from a file), taught, or assumed")
+    gist: str
+    readiness: float = Field(description="about the material, not the student")
+    confirmed: bool = Field(description="a passing check was tied to it")
+    builds_on: list[str] = Field(description="names of its prerequisites on the map")
+    taught_note: str | None
+
+
+class ConceptMapResponse(BaseModel):
+    subject_readiness: float
+    teaching_order: list[list[str]] = Field(description="layers of names, prerequisites first")
+    concepts: list[MapConcept]
+
+
+def _tool(fn: Callable[P, R]) -> Callable[P, R]:
+    """The memory's refusals as tool errors the agent reads (no traceback in the log)."""
+
+    import functools
+
+    @functools.wraps(fn)
+    def run(*args: P.args, **kwargs: P.kwargs) -> R:
+        try:
+            return fn(*args, **kwargs)
+        except TutorMemoryError as exc:
+            raise ToolError(str(exc)) from None
+
+    return run
+
+
+def build_server(memory: Memory) -> MCPServer:
+    server: MCPServer = MCPServer(
+        name="tutor-memory", instructions=INSTRUCTIONS, log_level="WARNING"
+    )
+
+    def pair(student_id: str, subject_id: str) -> PairMemory:
+        return memory.pair(student_id, subject_id)
+
+    @server.tool()
+    @_tool
+    def memory_block(
+        student_id: StudentId,
+        subject_id: SubjectId,
+        question: Annotated[str | None, Field(description="the student's message")] = None,
+        at: Annotated[datetime | None, Field(description="as of this time (ISO 8601)")] = None,
+    ) -> TurnResponse:
+        """The memory block for the tutor's next prompt: what the student asked and was told
+        before, what they struggle with, and the subject's map. Put ``block`` in the prompt;
+        pass ``memory_ids`` as the answer's ``recalled_ids`` when you record it."""
+        return pair(student_id, subject_id).turn(question, at=at)
+
+    @server.tool()
+    @_tool
+    def record(
+        student_id: StudentId,
+        subject_id: SubjectId,
+        kind: Literal["question", "answer", "check", "quiz", "taught"],
+        text: Annotated[str, Field(description="what was said, in full")],
+        evidence: Annotated[
+            CheckBody | QuizBody | CitationBody | TaughtBody | None,
+            Field(
+                description="follows the kind — check: {topic, verdict: right|wrong, "
+                "evaluation, predicted_mastery}; quiz: {score, maximum, topics}; answer: "
+                "{file_id, page}; taught: {note}"
+            ),
+        ] = None,
+        recalled_ids: Annotated[
+            list[str] | None, Field(description="an answer: the memory_ids of its block")
+        ] = None,
+        at: Annotated[datetime | None, Field(description="when (default: now)")] = None,
+        ref: Annotated[str | None, Field(description="your own id for the message")] = None,
+        idempotency_key: Annotated[
+            str | None, Field(description="a retry with the same key writes once")
+        ] = None,
+    ) -> EpisodeResponse:
+        """Record one episode. A check moves the belief about its topic; a student message
+        that says "remember that …" teaches the map."""
+        episode = EpisodeRequest(
+            kind=kind,
+            text=text,
+            evidence=evidence,
+            recalled_ids=recalled_ids or [],
+            at=at,
+            ref=ref,
+        )
+        return pair(student_id, subject_id).record(episode, idempotency_key=idempotency_key)
+
+    @server.tool()
+    @_tool
+    def recall(
+        student_id: StudentId,
+        subject_id: SubjectId,
+        question: Annotated[str, Field(description="what to look for")],
+        at: Annotated[datetime | None, Field(description="as of this time (ISO 8601)")] = None,
+    ) -> list[RecallItem]:
+        """The episodes recall finds for a question, best first, with their scores."""
+        found = pair(student_id, subject_id).recall(question, at=at)
+        return [
+            RecallItem(
+                id=i.episode.episode_id,
+                ref=i.episode.ref,
+                kind=i.episode.kind.value,
+                at=i.episode.at,
+                summary=i.episode.summary,
+                score=i.score,
+                pools=list(i.pools),
+                count=i.count,
+            )
+            for i in found.items
+        ]
+
+    @server.tool()
+    @_tool
+    def beliefs(student_id: StudentId, subject_id: SubjectId) -> list[BeliefResponse]:
+        """What the memory believes about the student ("struggles with osmosis (0.67)"),
+        each with the checks behind it."""
+        return pair(student_id, subject_id).beliefs()
+
+    @server.tool(name="map")
+    @_tool
+    def concept_map(student_id: StudentId, subject_id: SubjectId) -> ConceptMapResponse:
+        """The subject's concept map: concepts, what each builds on, the teaching order."""
+        cmap = pair(student_id, subject_id).map()
+        names = {key: c.name for key, c in cmap.concepts.items()}
+        return ConceptMapResponse(
+            subject_readiness=cmap.subject_readiness,
+            teaching_order=[[names.get(k, k) for k in layer] for layer in cmap.teaching_order],
+            concepts=[
+                MapConcept(
+                    name=c.name,
+                    layer=c.layer.value,
+                    gist=c.gist,
+                    readiness=c.readiness,
+                    confirmed=c.confirmed,
+                    builds_on=[names[k] for k in c.builds_on if k in names],
+                    taught_note=c.taught_note,
+                )
+                for c in sorted(cmap.concepts.values(), key=lambda c: c.key)
+            ],
+        )
+
+    @server.tool()
+    @_tool
+    def report(
+        student_id: StudentId,
+        subject_id: SubjectId,
+        history: Annotated[
+            str | None, Field(description="a concept's name: add its belief's history")
+        ] = None,
+    ) -> ReportResponse:
+        """The pair's report: episodes, beliefs, checks, calibration, verification."""
+        return pair(student_id, subject_id).report(history=history)
+
+    return server
+
+
+def run(store: Path | None) -> int:
+    """Serve over stdio until the client closes it."""
+    memory = Memory.local(store) if store is not None else Memory.from_settings()
+    try:
+        build_server(memory).run("stdio")
+    finally:
+        memory.close()
+    return 0

@@ -1,0 +1,285 @@
+"""The library door: ``Memory.local`` and ``Memory.remote`` answer the same typed methods the
+same way; the remote one signs every call (SigV4), checked by recomputing the signature on the
+server's side; ``AsyncMemory`` is the awaited twin."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlencode
+
+import pytest
+from botocore.auth import SigV4Auth
+from botocore.awsrequest import AWSRequest
+from botocore.credentials import Credentials
+
+from tutor_memory import AsyncMemory, Memory, NotServedError, PairMemory
+from tutor_memory.api.client import RemoteError, region_of
+from tutor_memory.api.local_server import make_server
+from tutor_memory.api.models import BeliefResponse, EpisodeResponse, TurnResponse
+from tutor_memory.api.routes import build_resolver
+from tutor_memory.bootstrap import build_app
+from tutor_memory.cli import on_folder
+from tutor_memory.domain.errors import NotFoundError, ValidationError
+from tutor_memory.samples import sample_subject
+from tutor_memory.settings import Settings
+
+# No test waits on the machine's speed: the turn's deadline is the longest settings allow.
+SETTINGS = Settings(embedder="none", turn_deadline_s=30.0)
+REGION = "eu-west-1"
+KEYS = Credentials("AKIDTUTORMEMORYTEST", "the-secret-key", "the-session-token")
+
+
+def conversation(alice: PairMemory) -> dict[str, Any]:
+    """One short conversation through the typed methods; what a user would look at."""
+    asked = alice.record_question("What is osmosis?", ref="m1")
+    checked = alice.record_check(
+        "Explain osmosis in one line", topic="osmosis", verdict="wrong", predicted_mastery=0.4
+    )
+    taught = alice.record_question("Remember that in our class the Golgi body is the post office")
+    quiz = alice.record_quiz("Quiz 1", score=3, maximum=5, topics=["osmosis"])
+    turn = alice.turn("what did I get wrong so far?")
+    answer = alice.record_answer("You missed osmosis once.", recalled_ids=turn.memory_ids)
+    again = alice.record_answer(
+        "You missed osmosis once.", recalled_ids=turn.memory_ids, idempotency_key="msg-7"
+    )
+    retried = alice.record_answer(
+        "You missed osmosis once.", recalled_ids=turn.memory_ids, idempotency_key="msg-7"
+    )
+    return {
+        "kinds": [e.kind for e in (asked, checked, taught, quiz, answer)],
+        "belief": checked.belief,
+        "taught": taught.taught,
+        "block has the belief": "- struggles with osmosis (0.67)" in turn.block,
+        "asked is recalled": asked.id in turn.memory_ids,
+        "retry wrote once": (again.created, retried.created, again.id == retried.id),
+        "beliefs": [b.line for b in alice.beliefs()],
+        "history": [b.reason.split(":")[0] for b in alice.belief_history("Osmosis")],
+        "map": sorted(c.name for c in alice.map().concepts.values()),
+        "report checks": alice.report().checks.line,
+        "report history": (alice.report(history="osmosis").history or object()).__class__.__name__,
+        "chain": (alice.verify().intact, alice.verify().episodes),
+    }
+
+
+EXPECTED = {
+    "kinds": ["question", "check", "taught", "quiz", "answer"],
+    "belief": "struggles with osmosis (0.67)",
+    "taught": "Golgi body",
+    "block has the belief": True,
+    "asked is recalled": True,
+    "retry wrote once": (True, False, True),
+    "beliefs": ["struggles with osmosis (0.67)"],
+    "history": ["first check on it"],
+    "map": ["Golgi body"],
+    "chain": (True, 6),
+}
+
+
+def shown(result: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in result.items() if k in EXPECTED}
+
+
+# --- local ----------------------------------------------------------------------------------
+
+
+def test_a_local_memory_is_created_on_first_use_and_answers_every_method(tmp_path: Path) -> None:
+    folder = tmp_path / "not" / "yet"
+    with Memory.local(folder, settings=SETTINGS) as memory:
+        result = conversation(memory.pair("alice", "biology"))
+    assert (folder / "memory.db").exists()
+    assert shown(result) == EXPECTED
+    assert result["report history"] == "ReportHistory"
+    assert result["report checks"].startswith("1 check recorded (0 right, 1 wrong)")
+
+
+def test_a_local_memory_reads_a_file_into_the_map_and_recalls(tmp_path: Path) -> None:
+    name, data = sample_subject()[0]
+    (tmp_path / name).write_bytes(data)
+    with Memory.local(tmp_path / "tm", settings=SETTINGS) as memory:
+        bob = memory.pair("bob", "biology")
+        ingested = bob.ingest(tmp_path / name)
+        assert ingested.concepts and not ingested.already_read
+        assert bob.ingest(tmp_path / name).already_read
+        assert set(ingested.concepts) <= {c.name for c in bob.map().concepts.values()}
+        asked = bob.record_question("What is osmosis?")
+        assert asked.id in [i.episode.episode_id for i in bob.recall("osmosis").items]
+
+
+def test_the_pair_is_bound_by_a_handle_and_pairs_never_mix(tmp_path: Path) -> None:
+    with Memory.local(tmp_path / "tm", settings=SETTINGS) as memory:
+        memory.pair("alice", "biology").record_check("c", topic="osmosis", verdict="wrong")
+        memory.pair("bob", "biology").record_question("hello")
+        assert memory.pair("bob", "biology").beliefs() == []
+        with pytest.raises(NotFoundError, match="no record of carol/biology"):
+            memory.pair("carol", "biology").turn("hi")
+
+
+@pytest.mark.parametrize(
+    ("call", "says"),
+    [
+        (lambda p: p.record_check("c", topic="osmosis", verdict="maybe"), "verdict"),
+        (lambda p: p.record_quiz("q", score=3, maximum=0), "maximum"),
+        (lambda p: p.record_taught("Osmosis is boring"), "not an instruction"),
+        (lambda p: p.record_answer("a", recalled_ids=["e9-000000000000"]), "no episode"),
+        (lambda p: p.record_question(""), "text"),
+    ],
+)
+def test_bad_input_is_a_validation_error_that_names_the_field(
+    tmp_path: Path, call: Any, says: str
+) -> None:
+    with Memory.local(tmp_path / "tm", settings=SETTINGS) as memory:
+        with pytest.raises(ValidationError, match=says):
+            call(memory.pair("alice", "biology"))
+        with pytest.raises(ValidationError, match="student_id"):
+            memory.pair("bad id", "biology")
+
+
+# --- remote: the real local server, every signature checked ---------------------------------
+
+
+class SignatureChecking:
+    """The API's resolver behind a SigV4 check, as API Gateway's IAM authoriser does it: the
+    signature is recomputed with botocore from the headers the request says it signed."""
+
+    def __init__(self, inner: Any, base_url: str) -> None:
+        self.inner = inner
+        self.base_url = base_url
+        self.seen: list[dict[str, str]] = []
+
+    def valid(self, event: dict[str, Any], headers: dict[str, str]) -> bool:
+        found = re.fullmatch(
+            r"AWS4-HMAC-SHA256 Credential=(\w+)/\d{8}/([\w-]+)/execute-api/aws4_request, "
+            r"SignedHeaders=([\w;-]+), Signature=([0-9a-f]{64})",
+            headers.get("authorization", ""),
+        )
+        if found is None or found.group(1) != KEYS.access_key or found.group(2) != REGION:
+            return False
+        signed = found.group(3).split(";")
+        query = event.get("queryStringParameters")
+        url = self.base_url + event["path"] + ("?" + urlencode(query) if query else "")
+        body = (event.get("body") or "").encode("utf-8") or None
+        request = AWSRequest(
+            method=event["httpMethod"],
+            url=url,
+            data=body,
+            headers={h: headers[h] for h in signed if h != "host"},
+        )
+        request.context["timestamp"] = headers["x-amz-date"]
+        signer = SigV4Auth(KEYS.get_frozen_credentials(), "execute-api", REGION)
+        canonical = signer.canonical_request(request)
+        expected = signer.signature(signer.string_to_sign(request, canonical), request)
+        return expected == found.group(4) and "host" in signed
+
+    def resolve(self, event: dict[str, Any], context: Any) -> dict[str, Any]:
+        headers = {k.lower(): v for k, v in event["headers"].items()}
+        self.seen.append(headers)
+        if not self.valid(event, headers):
+            return {
+                "statusCode": 403,
+                "headers": {"Content-Type": "application/json"},
+                "body": json.dumps({"message": "The request signature we calculated does not "
+                                    "match the signature you provided."}),
+            }  # fmt: skip
+        response: dict[str, Any] = self.inner.resolve(event, context)
+        return response
+
+
+@pytest.fixture
+def served(tmp_path: Path) -> Iterator[tuple[str, SignatureChecking]]:
+    app = build_app(on_folder(SETTINGS, tmp_path / "served"))
+    checking = SignatureChecking(build_resolver(lambda: app), "")
+    server = make_server(checking, "127.0.0.1", 0)  # type: ignore[arg-type]
+    checking.base_url = f"http://127.0.0.1:{server.server_port}"
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield checking.base_url, checking
+    finally:
+        server.shutdown()
+        server.server_close()
+        app.memory.close()
+
+
+def test_a_remote_memory_answers_as_the_local_one_with_every_call_signed(
+    served: tuple[str, SignatureChecking], tmp_path: Path
+) -> None:
+    url, checking = served
+    with Memory.remote(url, region=REGION, credentials=KEYS) as memory:
+        remote = conversation(memory.pair("alice", "biology"))
+    with Memory.local(tmp_path / "local", settings=SETTINGS) as memory:
+        local = conversation(memory.pair("alice", "biology"))
+    assert shown(remote) == EXPECTED
+    assert remote == local  # the same answers, whichever side of the API
+    assert len(checking.seen) >= 15
+    for headers in checking.seen:
+        assert headers["authorization"].startswith("AWS4-HMAC-SHA256 Credential=AKIDTUTOR")
+        assert headers["x-amz-security-token"] == "the-session-token"
+        assert re.fullmatch(r"\d{8}T\d{6}Z", headers["x-amz-date"])
+
+
+def test_a_remote_call_with_the_wrong_secret_is_refused(
+    served: tuple[str, SignatureChecking],
+) -> None:
+    url, _ = served
+    forged = Credentials(KEYS.access_key, "not-the-secret", KEYS.token)
+    with pytest.raises(RemoteError, match="403: The request signature"):
+        Memory.remote(url, region=REGION, credentials=forged).pair("a", "b").record_question("hi")
+
+
+def test_remote_errors_are_the_domain_errors_the_api_mapped(
+    served: tuple[str, SignatureChecking],
+) -> None:
+    url, _ = served
+    alice = Memory.remote(url, region=REGION, credentials=KEYS).pair("alice", "biology")
+    with pytest.raises(NotFoundError, match="no record of alice/biology"):
+        alice.beliefs()
+    with pytest.raises(ValidationError, match="not an instruction"):
+        alice.record_taught("Osmosis is boring")
+    with pytest.raises(ValidationError, match="verdict"):
+        alice.record_check("c", topic="osmosis", verdict="maybe")  # type: ignore[arg-type]
+    with pytest.raises(NotServedError):
+        alice.recall("osmosis")
+
+
+def test_the_region_is_read_from_an_api_gateway_url() -> None:
+    assert region_of("https://abc123.execute-api.ap-southeast-3.amazonaws.com/prod") == (
+        "ap-southeast-3"
+    )
+    assert region_of("http://127.0.0.1:8765") is None
+
+
+# --- the asynchronous twin ------------------------------------------------------------------
+
+
+def test_the_async_twin_awaits_the_same_answers_locally_and_remotely(
+    served: tuple[str, SignatureChecking], tmp_path: Path
+) -> None:
+    url, _ = served
+
+    async def talk(
+        memory: AsyncMemory,
+    ) -> tuple[EpisodeResponse, TurnResponse, list[BeliefResponse]]:
+        async with memory:
+            alice = memory.pair("alice", "biology")
+            checked = await alice.record_check("Check", topic="osmosis", verdict="wrong")
+            # Two turns at once: neither blocks the loop, both see the belief.
+            first, second = await asyncio.gather(
+                alice.turn("what did I get wrong?"), alice.turn("what did I get wrong?")
+            )
+            assert first.block == second.block
+            return checked, first, await alice.beliefs()
+
+    for memory in (
+        AsyncMemory.local(tmp_path / "async", settings=SETTINGS),
+        AsyncMemory.remote(url, region=REGION, credentials=KEYS),
+    ):
+        checked, turn, beliefs = asyncio.run(talk(memory))
+        assert checked.belief == "struggles with osmosis (0.67)"
+        assert "- struggles with osmosis (0.67)" in turn.block
+        assert [b.line for b in beliefs] == ["struggles with osmosis (0.67)"]

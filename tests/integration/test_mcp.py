@@ -1,0 +1,113 @@
+"""``tutor-memory mcp`` end to end: the server started as a subprocess over stdio and driven by
+the MCP SDK's own client (``stdio_client`` and ``ClientSession``)."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+import anyio
+import pytest
+from mcp import ClientSession, StdioServerParameters, stdio_client
+from mcp.types import CallToolResult, TextContent
+
+SHARED = Path(__file__).resolve().parents[2] / "shared"
+TOOLS = {"memory_block", "record", "recall", "beliefs", "map", "report"}
+
+
+def server(store: Path) -> StdioServerParameters:
+    return StdioServerParameters(
+        command=sys.executable,
+        args=["-m", "tutor_memory.cli", "mcp", "--store", str(store)],
+        env={
+            "PATH": os.environ.get("PATH", ""),
+            "HOME": os.environ.get("HOME", ""),
+            "PYTHONPATH": str(SHARED),
+            "TUTOR_MEMORY_EMBEDDER": "none",
+            "TUTOR_MEMORY_TURN_DEADLINE": "30",  # the longest allowed: no test races the clock
+        },
+    )
+
+
+def text(result: CallToolResult) -> str:
+    return " ".join(c.text for c in result.content if isinstance(c, TextContent))
+
+
+async def talk(store: Path) -> dict[str, Any]:
+    seen: dict[str, Any] = {}
+    async with stdio_client(server(store)) as (read, write), ClientSession(read, write) as session:
+        await session.initialize()
+        seen["tools"] = {t.name for t in (await session.list_tools()).tools}
+        alice = {"student_id": "alice", "subject_id": "biology"}
+
+        async def call(name: str, **arguments: Any) -> CallToolResult:
+            return await session.call_tool(name, {**alice, **arguments})
+
+        seen["unknown pair"] = await call("memory_block", question="hi")
+        seen["check"] = await call(
+            "record",
+            kind="check",
+            text="Explain osmosis in one line",
+            evidence={"topic": "osmosis", "verdict": "wrong"},
+        )
+        seen["no evidence"] = await call("record", kind="check", text="Check")
+        seen["bad kind"] = await call("record", kind="gossip", text="hi")
+        seen["bad id"] = await session.call_tool(
+            "beliefs", {"student_id": "bad id", "subject_id": "biology"}
+        )
+        seen["question"] = await call("record", kind="question", text="What is osmosis?")
+        seen["taught"] = await call(
+            "record", kind="question", text="Remember that osmosis is water crossing a membrane"
+        )
+        seen["block"] = await call("memory_block", question="what did I get wrong so far?")
+        seen["recall"] = await call("recall", question="osmosis")
+        seen["beliefs"] = await call("beliefs")
+        seen["map"] = await call("map")
+        seen["report"] = await call("report")
+    return seen
+
+
+@pytest.fixture(scope="module")
+def seen(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    """One server, one conversation (a subprocess is started once for the module)."""
+    return anyio.run(talk, tmp_path_factory.mktemp("mcp") / "store")
+
+
+def test_an_agent_records_a_check_and_sees_it_in_the_block(seen: dict[str, Any]) -> None:
+    assert seen["tools"] == TOOLS
+
+    check = seen["check"]
+    assert not check.is_error and check.structured_content["belief"] == (
+        "struggles with osmosis (0.67)"
+    )
+    block = seen["block"]
+    assert not block.is_error
+    assert "- struggles with osmosis (0.67)" in block.structured_content["block"]
+    assert seen["taught"].structured_content["taught"] == "osmosis"
+
+    asked = seen["question"].structured_content["id"]
+    assert asked in [item["id"] for item in seen["recall"].structured_content["result"]]
+    assert [b["line"] for b in seen["beliefs"].structured_content["result"]] == [
+        "struggles with osmosis (0.67)"
+    ]
+    (concept,) = seen["map"].structured_content["concepts"]
+    assert concept["taught_note"] == "osmosis is water crossing a membrane"
+    assert seen["report"].structured_content["checks"]["recorded"] == 1
+
+
+def test_bad_input_is_a_tool_error_the_agent_can_read_and_the_server_lives_on(
+    seen: dict[str, Any],
+) -> None:
+    expected = {
+        "unknown pair": "no record of alice/biology",
+        "no evidence": "evidence: is required for a check",
+        "bad kind": "kind",
+        "bad id": "student_id",
+    }
+    for name, says in expected.items():
+        result = seen[name]
+        assert result.is_error, name
+        assert says in text(result), (name, text(result))
+    assert not seen["report"].is_error  # every later call was still answered
