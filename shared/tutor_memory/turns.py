@@ -20,6 +20,7 @@ from zoneinfo import ZoneInfo
 
 from tutor_memory.domain import constants as C
 from tutor_memory.domain.annotations import Annotation, AnnotationKind, Stance
+from tutor_memory.domain.beliefs import Belief
 from tutor_memory.domain.block import build_block, is_record_question
 from tutor_memory.domain.episodes import AnswerEvidence, Episode, Kind, Pair
 from tutor_memory.domain.errors import ValidationError
@@ -50,6 +51,20 @@ class Source:
 
     episode: Episode
     label: str  # "from our session on 12 Jul 2026"
+
+
+def map_focus(recall: RecallResult, beliefs: Sequence[Belief], *, record: bool) -> list[str]:
+    """The concepts the map shows first: those the question routes to, then (a record
+    question) the concepts of the current beliefs, most confident first as the block shows
+    them."""
+    focus = list(recall.concept_keys)
+    if record:
+        shown = sorted(
+            (b for b in beliefs if b.current),
+            key=lambda b: (-b.confidence, b.concept_name, b.belief_id),
+        )
+        focus += [b.concept_key for b in shown]
+    return list(dict.fromkeys(focus))
 
 
 class Turns:
@@ -101,7 +116,9 @@ class Turns:
             record=record,
             also_ids=[i for b in beliefs for i in b.evidence_ids] if record else (),
         )
-        section = render_map_section(self.maps.load_map(pair), budget)
+        section = render_map_section(
+            self.maps.load_map(pair), budget, focus=map_focus(recall, beliefs, record=record)
+        )
         head = self.memory.store.head(pair)
         checks = int(head.counts.get(Kind.CHECK.value, 0)) if head else 0
         block = build_block(

@@ -37,7 +37,7 @@ A question that matched nothing says so before the lines.
    answer); the earlier work spends the rest, dropping the lowest-scored items first (the
    survivors are still printed oldest first, with a "… and N more" line); the map then gets
    whatever the earlier work left over. The map section arrives already fitted by its renderer;
-   here only whole lines are cut from its end (the lowest-centrality concepts).
+   here only whole lines are cut from its end (the concepts furthest from the question).
 4. The real text is counted at the end; should a counter not add up line by line, items are
    given back in the same order (earlier work, map lines, beliefs) until it fits.
 

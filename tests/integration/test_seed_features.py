@@ -1,0 +1,107 @@
+"""The seed's features, reached through the API's routes and the CLI (issue 18)."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, cast
+
+import pytest
+from aws_lambda_powertools.utilities.typing import LambdaContext
+
+from tutor_memory.api.local_server import to_event
+from tutor_memory.api.routes import build_resolver
+from tutor_memory.bootstrap import App, build_app
+from tutor_memory.cli import on_folder
+from tutor_memory.domain.episodes import CheckEvidence, Pair
+from tutor_memory.ports import FixedClock
+from tutor_memory.samples import sample_episodes, sample_subject
+from tutor_memory.settings import Settings
+
+NOW = datetime(2026, 11, 30, 9, 0, tzinfo=UTC)
+
+
+class _Context:
+    function_name = "tutor-memory-test"
+    memory_limit_in_mb = 0
+    invoked_function_arn = "arn:aws:lambda:local:000000000000:function:tutor-memory-test"
+    aws_request_id = "test"
+
+
+class Api:
+    """The routes the Lambda and `serve` use, called with API Gateway-shaped events."""
+
+    def __init__(self, app: App, pair: Pair) -> None:
+        self.resolver = build_resolver(lambda: app)
+        self.base = f"/pairs/{pair.student_id}/{pair.subject_id}"
+
+    def __call__(self, method: str, path: str, body: Any = None) -> tuple[int, Any]:
+        data = b"" if body is None else json.dumps(body).encode()
+        shaped = to_event(method, self.base + path, {"Content-Type": "application/json"}, data)
+        response = self.resolver.resolve(shaped, cast(LambdaContext, _Context()))
+        text = response.get("body") or ""
+        return response["statusCode"], json.loads(text) if text else None
+
+
+@pytest.fixture
+def folder(tmp_path: Path) -> Path:
+    return tmp_path / "tm"
+
+
+@pytest.fixture
+def app(folder: Path, pair: Pair) -> App:
+    settings = on_folder(Settings.from_env({"TUTOR_MEMORY_EMBEDDER": "none"}), folder)
+    app = build_app(settings, clock=FixedClock(NOW))
+    for name, data in sample_subject():
+        app.maps.ingest(pair, name, name, data, at=datetime(2026, 7, 1, tzinfo=UTC))
+    app.memory.record_many(sample_episodes(pair, repeats=(2, 30, 61)))
+    for topic, verdict, day in (("cytoplasm", "right", 20), ("osmosis", "wrong", 25)):
+        app.learning.record_check(
+            pair,
+            f"Check on {topic}",
+            CheckEvidence(topic, verdict),  # type: ignore[arg-type]
+            at=datetime(2026, 7, day, tzinfo=UTC),
+        )
+    return app
+
+
+@pytest.fixture
+def api(app: App, pair: Pair) -> Api:
+    return Api(app, pair)
+
+
+def map_lines(block: str) -> list[str]:
+    lines = block.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("SUBJECT MAP"))
+    end = next(
+        (i for i in range(start + 1, len(lines)) if not lines[i].startswith("- ")), len(lines)
+    )
+    return lines[start + 1 : end]
+
+
+# --- 1. the map answers the question ----------------------------------------------------------
+
+
+def test_the_map_shows_the_concept_asked_about_and_its_prerequisites_first(api: Api) -> None:
+    status, turn = api("POST", "/turn", {"question": "What should I revise before osmosis?"})
+    assert status == 200
+    assert turn["map_concepts"][:4] == ["osmosis", "cell membrane", "diffusion", "cell wall"]
+    assert map_lines(turn["block"])[0].startswith("- Osmosis: ")
+
+
+def test_a_tight_budget_keeps_the_leaf_asked_about_rather_than_the_hubs(api: Api) -> None:
+    status, turn = api(
+        "POST", "/turn", {"question": "What should I revise before osmosis?", "budget_tokens": 400}
+    )
+    assert status == 200 and turn["tokens"] <= 400
+    assert turn["map_concepts"][:1] == ["osmosis"]
+    assert "(builds on: Cell membrane, Cell wall, Diffusion)" in turn["block"]
+
+
+def test_a_record_question_shows_the_concepts_of_its_beliefs_first_on_the_map(api: Api) -> None:
+    status, turn = api("POST", "/turn", {"question": "what did I get wrong so far?"})
+    assert status == 200 and turn["record_question"]
+    believed = {"cytoplasm", "osmosis"}
+    shown = turn["map_concepts"]
+    assert shown and shown[0] in believed
