@@ -14,7 +14,7 @@ from tutor_memory.api.local_server import to_event
 from tutor_memory.api.routes import build_resolver
 from tutor_memory.bootstrap import App, build_app
 from tutor_memory.cli import on_folder
-from tutor_memory.domain.episodes import CheckEvidence, Pair
+from tutor_memory.domain.episodes import CheckEvidence, ConsolidationEvidence, Kind, Pair
 from tutor_memory.ports import FixedClock
 from tutor_memory.samples import sample_episodes, sample_subject
 from tutor_memory.settings import Settings
@@ -105,3 +105,19 @@ def test_a_record_question_shows_the_concepts_of_its_beliefs_first_on_the_map(ap
     believed = {"cytoplasm", "osmosis"}
     shown = turn["map_concepts"]
     assert shown and shown[0] in believed
+
+
+# --- 2. a day's summary or the day, never both ------------------------------------------------
+
+
+def test_a_days_summary_and_that_days_own_episodes_never_share_a_block(
+    app: App, api: Api, pair: Pair
+) -> None:
+    for e in app.memory.history(pair):
+        app.nightly.run(e.at.date())
+    status, turn = api("POST", "/turn", {"question": "Why does water move into a plant cell?"})
+    assert status == 200
+    shown = app.memory.store.get_many(pair, turn["memory_ids"])
+    summarised = {e.evidence.day for e in shown if isinstance(e.evidence, ConsolidationEvidence)}
+    own_days = {e.at.date().isoformat() for e in shown if e.kind is not Kind.CONSOLIDATION}
+    assert own_days and not summarised & own_days

@@ -359,6 +359,32 @@ def test_every_kind_reads_as_what_happened() -> None:
     ]
 
 
+def summary_of(seq: int, day: datetime, summary: str) -> Episode:
+    evidence = ConsolidationEvidence(day.date().isoformat(), {"question": 1}, 0, 0, ())
+    return episode(seq, Kind.CONSOLIDATION, day.replace(hour=23), summary, evidence)
+
+
+def test_a_days_summary_is_never_shown_beside_that_days_own_episodes() -> None:
+    asked = episode(50, Kind.QUESTION, at(8, 5), "What is osmosis?")
+    busy_day = summary_of(51, at(8, 5), "2026-08-05: 1 question")
+    quiet_day = summary_of(52, at(8, 9), "2026-08-09: 1 question")
+    items = [recalled(asked, 0.4), recalled(busy_day, 0.9), recalled(quiet_day, 0.3)]
+    block = build(items=items)
+    assert work_lines(block) == [
+        "- 5 Aug · you were asked: What is osmosis?",
+        "- 9 Aug · summary of the day: 2026-08-09: 1 question",  # stands for its day
+    ]
+    assert busy_day.episode_id not in block.memory_ids
+
+
+def test_a_days_summary_is_read_on_the_students_calendar() -> None:
+    karachi = timezone(timedelta(hours=5))
+    late = episode(53, Kind.QUESTION, datetime(2026, 8, 5, 22, 0, tzinfo=UTC), "Late question")
+    night = summary_of(54, at(8, 6), "2026-08-06: 1 question")  # 6 Aug in Karachi
+    shown = work_lines(build(items=[recalled(late, 0.5), recalled(night, 0.5)], tz=karachi))
+    assert shown == ["- 6 Aug · you were asked: Late question"]
+
+
 def test_a_repeated_memory_is_one_line_that_says_how_often() -> None:
     again = [
         episode(40 + i, Kind.QUESTION, at(7, 12, hour=12 + i), "What is a cell?") for i in (0, 1)

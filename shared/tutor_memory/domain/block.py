@@ -20,6 +20,9 @@ the map last. Nothing is filtered by kind: the conversation *is* the record.
     - 20 Sep · a file arrived: <file name>
     - 21 Sep · summary of the day: <summary>
 
+A day's summary (a consolidation) stands for its day only where none of the day's own
+episodes was recalled: never both in one block, the budget is not spent twice on one day.
+
 The year is added ("12 Jul 2025") only when it is not ``now``'s year, in the student's time
 zone ``tz``. A collapsed item shows the span it covers ("12 Jul – 18 Sep") and ends with
 " (and N more times like it)" ("time" for one); an episode whose cited file changed ends with
@@ -64,6 +67,7 @@ from tutor_memory.domain import wordlists
 from tutor_memory.domain.beliefs import Belief
 from tutor_memory.domain.episodes import (
     CheckEvidence,
+    ConsolidationEvidence,
     Episode,
     FileEvidence,
     Kind,
@@ -290,6 +294,29 @@ def work_line(
     return f"- {_when(item, now, tz)} · {_what(item.episode)}{more}{note}"
 
 
+def _days(item: RecalledItem, tz: tzinfo) -> set[str]:
+    # Every day a collapsed line stands for: its repeats' ids are in the prompt too.
+    times = item.collapsed_at or (item.first_at, item.last_at)
+    return {at.astimezone(tz).date().isoformat() for at in times}
+
+
+def without_summarised_days(items: Sequence[RecalledItem], tz: tzinfo) -> list[RecalledItem]:
+    """``items`` without the consolidations whose day has its own episodes among them: a
+    summary stands for its day only where the day itself is not shown, never beside it (the
+    walkthrough spent 8 of 20 lines on summaries of the very episodes above them)."""
+    own_days: set[str] = set()
+    for item in items:
+        if item.episode.kind is not Kind.CONSOLIDATION:
+            own_days |= _days(item, tz)
+    kept = []
+    for item in items:
+        evidence = item.episode.evidence
+        if isinstance(evidence, ConsolidationEvidence) and evidence.day in own_days:
+            continue
+        kept.append(item)
+    return kept
+
+
 def _checks_line(checks_recorded: int) -> str:
     if checks_recorded <= 0:
         return NO_CHECKS_LINE
@@ -435,7 +462,9 @@ def build_block(
     by_score: list[RecalledItem] = []
     if not recall.window_empty:
         by_score = sorted(
-            recall.items, key=lambda i: (i.score, i.episode.at, i.episode.seq), reverse=True
+            without_summarised_days(recall.items, tz),
+            key=lambda i: (i.score, i.episode.at, i.episode.seq),
+            reverse=True,
         )
     lines_by_score = [
         work_line(item, now=now, changed_files=changed_files, tz=tz) for item in by_score
