@@ -74,6 +74,15 @@ def _parser() -> argparse.ArgumentParser:
     ask.add_argument("--at", help="ask as of this ISO 8601 time (default: now)")
     ask.add_argument("--json", action="store_true")
 
+    prompt = with_pair(
+        sub.add_parser("prompt", help="print the tutor's prompt with the block in its memory slot")
+    )
+    prompt.add_argument("question", nargs="?", default="")
+    for section in ("system", "material", "assessment"):
+        prompt.add_argument(f"--{section}", help=f"the {section} section (@FILE reads a file)")
+    prompt.add_argument("--at", help="as of this ISO 8601 time (default: now)")
+    prompt.add_argument("--json", action="store_true")
+
     add_report_command(sub)
     add_nightly_command(sub)
     add_bench_commands(sub)
@@ -129,6 +138,8 @@ def _run(args: argparse.Namespace) -> int:
         return _map_command(build_app(settings), pair, args)
     if args.command == "ask":
         return _ask(build_app(settings), pair, args)
+    if args.command == "prompt":
+        return _prompt(build_app(settings), pair, args)
     memory = build_service(settings)
     if args.command == "recall":
         return _recall(memory, pair, args)
@@ -307,6 +318,45 @@ def _ask(app: App, pair: Pair, args: argparse.Namespace) -> int:
                 "tokens": result.tokens,
                 "recalled": recalled,
                 "timings_ms": result.timings_ms,
+            },
+            ensure_ascii=False,
+            indent=2,
+        )
+    )
+    return 0
+
+
+def _section_text(value: str | None) -> str | None:
+    """A section given on the command line, or read from a file when it is ``@path``."""
+    if value is None or not value.startswith("@"):
+        return value
+    try:
+        return Path(value[1:]).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ValidationError("section", f"cannot read {value[1:]!r}: {exc.strerror}") from None
+
+
+def _prompt(app: App, pair: Pair, args: argparse.Namespace) -> int:
+    placed = app.turns.prompt(
+        pair,
+        args.question,
+        system=_section_text(args.system) or "",
+        material=_section_text(args.material) or "",
+        assessment=_section_text(args.assessment),
+        at=_at(args.at),
+    )
+    if not args.json:
+        print(placed.text)
+        return 0
+    result = placed.turn
+    print(
+        json.dumps(
+            {
+                "prompt": placed.text,
+                "sections": [{"title": t, "text": x} for t, x in placed.sections],
+                "memory_ids": list(result.memory_ids),
+                "dropped": result.dropped,
+                "tokens": result.tokens,
             },
             ensure_ascii=False,
             indent=2,

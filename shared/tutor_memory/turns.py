@@ -25,6 +25,7 @@ from tutor_memory.domain.block import build_block, is_record_question
 from tutor_memory.domain.episodes import AnswerEvidence, Episode, Kind, Pair
 from tutor_memory.domain.errors import ValidationError
 from tutor_memory.domain.mapblock import render_map_section
+from tutor_memory.domain.prompt import is_memory_section, place_block
 from tutor_memory.domain.recall import RecalledItem, RecallResult
 from tutor_memory.ports import AppendResult, BeliefStore, MapStore
 from tutor_memory.service import TutorMemory
@@ -43,6 +44,30 @@ class TurnResult:
     tokens: int = 0
     timings_ms: dict[str, float] = field(default_factory=dict)
     recall: RecallResult | None = None  # what recall found, before the budget cut
+
+
+@dataclass(frozen=True)
+class PromptResult:
+    """The tutor's prompt with the block in its memory slot, and the turn that built it."""
+
+    sections: tuple[tuple[str, str], ...]  # (title, text), in order
+    turn: TurnResult
+
+    @property
+    def text(self) -> str:
+        """The sections as one prompt: the block as it is (it has its own header), every
+        other section under its title."""
+        return "\n\n".join(
+            text if is_memory_section(title) else f"{title.upper()}:\n{text}"
+            for title, text in self.sections
+        )
+
+
+# The titles the tutor's named sections get (``place_block`` reads them as words).
+SYSTEM_TITLE = "System"
+MATERIAL_TITLE = "Material"
+ASSESSMENT_TITLE = "Assessment results"
+QUESTION_TITLE = "Question"
 
 
 @dataclass(frozen=True)
@@ -104,6 +129,29 @@ class Turns:
             future.cancel()  # not started yet: never starts; running: its result is dropped
             waited = round((time.perf_counter() - start) * 1000, 3)
             return TurnResult("", (), (), (), dropped=True, timings_ms={"waited": waited})
+
+    def prompt(
+        self,
+        pair: Pair,
+        question: str | None,
+        *,
+        system: str = "",
+        material: str = "",
+        assessment: str | None = None,
+        at: datetime | None = None,
+        budget_tokens: int | None = None,
+    ) -> PromptResult:
+        """One turn, placed in the tutor's prompt (SPEC §7): the block goes in the memory slot
+        before the material; a legacy assessment section that only says nothing is recorded is
+        dropped, any other is kept after the block with a bridging note. The turn's
+        ``memory_ids`` are what the answer records as its recalled memories, as for ``turn``."""
+        result = self.turn(pair, question, at=at, budget_tokens=budget_tokens)
+        sections = [(SYSTEM_TITLE, system)] if system else []
+        sections.append((MATERIAL_TITLE, material))
+        if assessment is not None:
+            sections.append((ASSESSMENT_TITLE, assessment))
+        sections.append((QUESTION_TITLE, question or ""))
+        return PromptResult(tuple(place_block(sections, result.block)), result)
 
     def _build(self, pair: Pair, question: str | None, now: datetime, budget: int) -> TurnResult:
         tick = time.perf_counter()

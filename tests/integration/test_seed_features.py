@@ -13,7 +13,7 @@ from aws_lambda_powertools.utilities.typing import LambdaContext
 from tutor_memory.api.local_server import to_event
 from tutor_memory.api.routes import build_resolver
 from tutor_memory.bootstrap import App, build_app
-from tutor_memory.cli import on_folder
+from tutor_memory.cli import main, on_folder
 from tutor_memory.domain.episodes import CheckEvidence, ConsolidationEvidence, Kind, Pair
 from tutor_memory.ports import FixedClock
 from tutor_memory.samples import sample_episodes, sample_subject
@@ -121,3 +121,69 @@ def test_a_days_summary_and_that_days_own_episodes_never_share_a_block(
     summarised = {e.evidence.day for e in shown if isinstance(e.evidence, ConsolidationEvidence)}
     own_days = {e.at.date().isoformat() for e in shown if e.kind is not Kind.CONSOLIDATION}
     assert own_days and not summarised & own_days
+
+
+# --- 3. the tutor's prompt assembled ----------------------------------------------------------
+
+SYSTEM = "You are a patient biology tutor."
+MATERIAL = "Page 3: Osmosis is the movement of water across a membrane."
+
+
+def test_the_prompt_route_puts_the_block_before_the_material_and_drops_nothing_recorded(
+    api: Api,
+) -> None:
+    status, placed = api(
+        "POST",
+        "/prompt",
+        {"question": "What is osmosis?", "system": SYSTEM, "material": MATERIAL,
+         "assessment": "NO QUIZ ATTEMPTS recorded"},
+    )  # fmt: skip
+    assert status == 200
+    titles = [s["title"] for s in placed["sections"]]
+    assert titles == ["System", "Memory", "Material", "Question"]
+    assert placed["sections"][1]["text"] == placed["block"] and placed["memory_ids"]
+    prompt = placed["prompt"]
+    assert prompt.index("===== YOUR MEMORY") < prompt.index(MATERIAL)
+    assert "NO QUIZ ATTEMPTS" not in prompt
+
+
+def test_real_assessment_results_stay_after_the_block_with_a_bridging_note(api: Api) -> None:
+    status, placed = api(
+        "POST",
+        "/prompt",
+        {"question": "What is osmosis?", "material": MATERIAL, "assessment": "Quiz 1: 4/5"},
+    )
+    assert status == 200
+    by_title = {s["title"]: s["text"] for s in placed["sections"]}
+    assert by_title["Assessment results"].startswith("Quiz 1: 4/5\n(The memory block above")
+    assert placed["prompt"].index("===== END OF MEMORY") < placed["prompt"].index("Quiz 1: 4/5")
+
+
+def test_the_answer_stores_the_memories_the_assembled_prompt_held(
+    app: App, api: Api, pair: Pair
+) -> None:
+    _, placed = api("POST", "/prompt", {"question": "What is osmosis?", "material": MATERIAL})
+    status, answer = api(
+        "POST",
+        "/episodes",
+        {"kind": "answer", "text": "Osmosis moves water.", "recalled_ids": placed["memory_ids"]},
+    )
+    assert status == 200
+    stored = app.memory.episode(pair, answer["id"])
+    assert list(stored.recalled_ids) == placed["memory_ids"]
+
+
+def test_the_prompt_command_prints_the_assembled_prompt(
+    app: App, folder: Path, pair: Pair, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    material = tmp_path / "material.txt"
+    material.write_text(MATERIAL, encoding="utf-8")
+    code = main(
+        ["prompt", "--store", str(folder), "--student", pair.student_id,
+         "--subject", pair.subject_id, "What is osmosis?", "--system", SYSTEM,
+         "--material", f"@{material}", "--assessment", "No assessment results.", "--json"]
+    )  # fmt: skip
+    assert code == 0
+    out = json.loads(capsys.readouterr().out)
+    assert [s["title"] for s in out["sections"]] == ["System", "Memory", "Material", "Question"]
+    assert out["memory_ids"] and "No assessment results" not in out["prompt"]

@@ -34,6 +34,28 @@ class TurnResponse(BaseModel):
     timings_ms: dict[str, float]
 
 
+class PromptRequest(TurnRequest):
+    """The tutor's prompt sections; the block is placed among them (``POST …/prompt``)."""
+
+    system: str = Field(default="", max_length=C.MAX_PROMPT_SECTION_CHARS)
+    material: str = Field(default="", max_length=C.MAX_PROMPT_SECTION_CHARS)
+    assessment: str | None = Field(
+        default=None,
+        max_length=C.MAX_PROMPT_SECTION_CHARS,
+        description="a legacy assessment-results section, if the prompt has one",
+    )
+
+
+class PromptSection(BaseModel):
+    title: str
+    text: str
+
+
+class PromptResponse(TurnResponse):
+    prompt: str
+    sections: list[PromptSection]
+
+
 class CheckBody(Strict):
     topic: str = Field(min_length=1, max_length=C.MAX_NOTE_CHARS)
     verdict: Literal["right", "wrong"]

@@ -32,6 +32,9 @@ from tutor_memory.api.models import (
     ChainResponse,
     EpisodeRequest,
     EpisodeResponse,
+    PromptRequest,
+    PromptResponse,
+    PromptSection,
     ReportResponse,
     SourceResponse,
     StanceRequest,
@@ -266,6 +269,35 @@ def build_resolver(
             break_kind=report.break_kind,
             detail=report.detail,
             report=str(report),
+        )
+
+    @resolver.post(f"{PAIR}/prompt")
+    def prompt(student_id: str, subject_id: str, body: PromptRequest) -> PromptResponse:
+        placed = get_app().turns.prompt(
+            known_pair(student_id, subject_id),
+            body.question,
+            system=body.system,
+            material=body.material,
+            assessment=body.assessment,
+            at=body.at,
+            budget_tokens=body.budget_tokens,
+        )
+        result = placed.turn
+        if metrics is not None:
+            record_turn_metrics(metrics, result)
+        return PromptResponse(
+            prompt=placed.text,
+            sections=[PromptSection(title=t, text=x) for t, x in placed.sections],
+            block=result.block,
+            memory_ids=list(result.memory_ids),
+            belief_ids=list(result.belief_ids),
+            map_concepts=list(result.map_concepts),
+            dropped=result.dropped,
+            record_question=result.record_question,
+            window=result.window,
+            window_empty=result.window_empty,
+            tokens=result.tokens,
+            timings_ms=result.timings_ms,
         )
 
     return resolver

@@ -110,6 +110,7 @@ BLOCK_BUDGET_TOKENS: Final = 1_200  # ours: the default memory slot of a prompt
 BLOCK_MAP_SHARE: Final = 0.35
 BLOCK_MAP_SHARE_RECORD: Final = 0.20
 TURN_DEADLINE_S: Final = 2.5  # article: the hard cap; past it the block is dropped, not awaited
+MAX_PROMPT_SECTION_CHARS: Final = 200_000  # ours: one section of a prompt to assemble (material)
 
 # --- The nightly loop (SPEC §10) ---------------------------------------------------------------
 CALIBRATION_MIN_CHECKS: Final = 5  # article: "calibrated" only from five checks with a prediction
