@@ -83,6 +83,12 @@ def _parser() -> argparse.ArgumentParser:
     prompt.add_argument("--at", help="as of this ISO 8601 time (default: now)")
     prompt.add_argument("--json", action="store_true")
 
+    rederive = with_pair(
+        sub.add_parser("rederive", help="re-derive a pair's beliefs under today's rules")
+    )
+    rederive.add_argument("--reason", default="", help="why (kept in the log)")
+    rederive.add_argument("--force", action="store_true", help="even when nothing would change")
+
     add_report_command(sub)
     add_nightly_command(sub)
     add_bench_commands(sub)
@@ -140,6 +146,16 @@ def _run(args: argparse.Namespace) -> int:
         return _ask(build_app(settings), pair, args)
     if args.command == "prompt":
         return _prompt(build_app(settings), pair, args)
+    if args.command == "rederive":
+        done = build_app(settings).learning.rederive(pair, force=args.force, reason=args.reason)
+        if not done.changed:
+            print(f"{pair}: the current beliefs already follow today's rules; nothing changed")
+        else:
+            print(
+                f"{pair}: {done.retired} beliefs retired, {done.created} rows written under "
+                f"today's rules (generation {done.generation}); no episode was touched"
+            )
+        return 0
     memory = build_service(settings)
     if args.command == "recall":
         return _recall(memory, pair, args)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import logging
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, cast
@@ -14,6 +15,7 @@ from tutor_memory.api.local_server import to_event
 from tutor_memory.api.routes import build_resolver
 from tutor_memory.bootstrap import App, build_app
 from tutor_memory.cli import main, on_folder
+from tutor_memory.domain import beliefs as beliefs_module
 from tutor_memory.domain.episodes import CheckEvidence, ConsolidationEvidence, Kind, Pair
 from tutor_memory.ports import FixedClock
 from tutor_memory.samples import sample_episodes, sample_subject
@@ -69,6 +71,13 @@ def app(folder: Path, pair: Pair) -> App:
 @pytest.fixture
 def api(app: App, pair: Pair) -> Api:
     return Api(app, pair)
+
+
+@pytest.fixture
+def cli_env(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The CLI reads its settings from the environment: no model, a generous deadline."""
+    monkeypatch.setenv("TUTOR_MEMORY_EMBEDDER", "none")
+    monkeypatch.setenv("TUTOR_MEMORY_TURN_DEADLINE", "30")
 
 
 def map_lines(block: str) -> list[str]:
@@ -173,6 +182,7 @@ def test_the_answer_stores_the_memories_the_assembled_prompt_held(
     assert list(stored.recalled_ids) == placed["memory_ids"]
 
 
+@pytest.mark.usefixtures("cli_env")
 def test_the_prompt_command_prints_the_assembled_prompt(
     app: App, folder: Path, pair: Pair, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -187,3 +197,40 @@ def test_the_prompt_command_prints_the_assembled_prompt(
     out = json.loads(capsys.readouterr().out)
     assert [s["title"] for s in out["sections"]] == ["System", "Memory", "Material", "Question"]
     assert out["memory_ids"] and "No assessment results" not in out["prompt"]
+
+
+# --- 4. re-derivation, an operator action -----------------------------------------------------
+
+
+def test_rederiving_through_the_api_retires_and_replays_once_and_is_logged(
+    app: App,
+    api: Api,
+    pair: Pair,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    head = app.memory.verify_chain(pair).head_hash
+    status, same = api("POST", "/beliefs/rederive", {})
+    assert status == 200 and same == {"retired": 0, "created": 0, "generation": 0, "changed": False}
+
+    monkeypatch.setattr(beliefs_module, "RULE_VERSION", beliefs_module.RULE_VERSION + 1)
+    with caplog.at_level(logging.INFO, logger="tutor_memory.learning"):
+        status, done = api("POST", "/beliefs/rederive", {"reason": "new topic rule"})
+    assert status == 200 and done["changed"] and done["retired"] == 2 and done["generation"] == 1
+    assert "re-derivation of" in caplog.text and "new topic rule" in caplog.text
+    status, again = api("POST", "/beliefs/rederive", {"reason": "a retry"})
+    assert status == 200 and not again["changed"] and again["generation"] == 1
+    assert app.memory.verify_chain(pair).head_hash == head  # no episode touched
+    assert len(app.learning.beliefs(pair)) == 2
+
+
+@pytest.mark.usefixtures("cli_env")
+def test_the_rederive_command_says_what_it_did(
+    app: App, folder: Path, pair: Pair, capsys: pytest.CaptureFixture[str]
+) -> None:
+    args = ["rederive", "--store", str(folder), "--student", pair.student_id,
+            "--subject", pair.subject_id]  # fmt: skip
+    assert main(args) == 0
+    assert "nothing changed" in capsys.readouterr().out
+    assert main([*args, "--force", "--reason", "audit"]) == 0
+    assert "2 beliefs retired" in capsys.readouterr().out

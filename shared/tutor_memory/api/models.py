@@ -56,6 +56,21 @@ class PromptResponse(TurnResponse):
     sections: list[PromptSection]
 
 
+class RederiveRequest(Strict):
+    """An operator's re-derivation of a pair's beliefs under today's rules."""
+
+    reason: str = Field(default="", max_length=C.MAX_NOTE_CHARS, description="kept in the log")
+    force: bool = Field(default=False, description="re-derive even when nothing would change")
+    at: datetime | None = Field(default=None, description="retire as of this time (ISO 8601)")
+
+
+class RederiveResponse(BaseModel):
+    retired: int
+    created: int
+    generation: int
+    changed: bool
+
+
 class CheckBody(Strict):
     topic: str = Field(min_length=1, max_length=C.MAX_NOTE_CHARS)
     verdict: Literal["right", "wrong"]

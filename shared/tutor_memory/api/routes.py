@@ -35,6 +35,8 @@ from tutor_memory.api.models import (
     PromptRequest,
     PromptResponse,
     PromptSection,
+    RederiveRequest,
+    RederiveResponse,
     ReportResponse,
     SourceResponse,
     StanceRequest,
@@ -298,6 +300,18 @@ def build_resolver(
             window_empty=result.window_empty,
             tokens=result.tokens,
             timings_ms=result.timings_ms,
+        )
+
+    @resolver.post(f"{PAIR}/beliefs/rederive")
+    def rederive(student_id: str, subject_id: str, body: RederiveRequest) -> RederiveResponse:
+        done = get_app().learning.rederive(
+            known_pair(student_id, subject_id), at=body.at, force=body.force, reason=body.reason
+        )
+        return RederiveResponse(
+            retired=done.retired,
+            created=done.created,
+            generation=done.generation,
+            changed=done.changed,
         )
 
     return resolver
