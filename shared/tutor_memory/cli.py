@@ -89,6 +89,11 @@ def _parser() -> argparse.ArgumentParser:
     rederive.add_argument("--reason", default="", help="why (kept in the log)")
     rederive.add_argument("--force", action="store_true", help="even when nothing would change")
 
+    remove = with_pair(
+        sub.add_parser("remove-file", help="remove a file: answers citing it read 'removed'")
+    )
+    remove.add_argument("file_id")
+
     add_report_command(sub)
     add_nightly_command(sub)
     add_bench_commands(sub)
@@ -146,6 +151,10 @@ def _run(args: argparse.Namespace) -> int:
         return _ask(build_app(settings), pair, args)
     if args.command == "prompt":
         return _prompt(build_app(settings), pair, args)
+    if args.command == "remove-file":
+        record = build_service(settings).remove_file(pair, args.file_id)
+        print(f"{record.name}: removed; answers that cite it now read 'changed: removed'")
+        return 0
     if args.command == "rederive":
         done = build_app(settings).learning.rederive(pair, force=args.force, reason=args.reason)
         if not done.changed:

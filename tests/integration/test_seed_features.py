@@ -234,3 +234,38 @@ def test_the_rederive_command_says_what_it_did(
     assert "nothing changed" in capsys.readouterr().out
     assert main([*args, "--force", "--reason", "audit"]) == 0
     assert "2 beliefs retired" in capsys.readouterr().out
+
+
+# --- 5. removing a file -----------------------------------------------------------------------
+
+
+def test_removing_a_file_through_the_api_labels_the_answers_that_cited_it(
+    app: App, api: Api, pair: Pair
+) -> None:
+    status, answer = api(
+        "POST",
+        "/episodes",
+        {"kind": "answer", "text": "Osmosis moves water across a membrane (page 3).",
+         "citation": {"file_id": "cell-biology.pdf", "page": 3}},
+    )  # fmt: skip
+    assert status == 200
+    status, removed = api("DELETE", "/files/cell-biology.pdf")
+    assert status == 200 and removed["file_id"] == "cell-biology.pdf" and removed["removed_at"]
+    status, turn = api("POST", "/turn", {"question": "osmosis membrane page 3"})
+    assert answer["id"] in turn["memory_ids"]
+    assert "[note: the file this cited has since been removed]" in turn["block"]
+    status, missing = api("DELETE", "/files/no-such-file.pdf")
+    assert status == 404 and "no-such-file.pdf" in json.dumps(missing)
+
+
+@pytest.mark.usefixtures("cli_env")
+def test_the_remove_file_command_removes_it_from_the_registry(
+    app: App, folder: Path, pair: Pair, capsys: pytest.CaptureFixture[str]
+) -> None:
+    args = ["remove-file", "--store", str(folder), "--student", pair.student_id,
+            "--subject", pair.subject_id, "plant-and-animal-cells.md"]  # fmt: skip
+    assert main(args) == 0
+    assert "removed" in capsys.readouterr().out
+    record = app.memory.store.file(pair, "plant-and-animal-cells.md")
+    assert record is not None and record.removed
+    assert main([*args[:-1], "nothing.md"]) == 2  # an unknown file is an error, said plainly

@@ -71,6 +71,13 @@ class RederiveResponse(BaseModel):
     changed: bool
 
 
+class FileResponse(BaseModel):
+    file_id: str
+    name: str
+    versions: int
+    removed_at: datetime | None
+
+
 class CheckBody(Strict):
     topic: str = Field(min_length=1, max_length=C.MAX_NOTE_CHARS)
     verdict: Literal["right", "wrong"]

@@ -32,6 +32,7 @@ from tutor_memory.api.models import (
     ChainResponse,
     EpisodeRequest,
     EpisodeResponse,
+    FileResponse,
     PromptRequest,
     PromptResponse,
     PromptSection,
@@ -312,6 +313,16 @@ def build_resolver(
             created=done.created,
             generation=done.generation,
             changed=done.changed,
+        )
+
+    @resolver.delete(f"{PAIR}/files/<file_id>")
+    def remove_file(student_id: str, subject_id: str, file_id: str) -> FileResponse:
+        record = get_app().memory.remove_file(known_pair(student_id, subject_id), file_id)
+        return FileResponse(
+            file_id=record.file_id,
+            name=record.name,
+            versions=len(record.versions),
+            removed_at=record.removed_at,
         )
 
     return resolver
