@@ -143,6 +143,7 @@ def build_app(settings: Settings | None = None, *, clock: Clock | None = None) -
         map_store,
         deadline_s=settings.turn_deadline_s,
         budget_tokens=settings.block_budget_tokens,
+        documents=cast(NightlyStore, memory.store),
     )
     nightly = Nightly(
         memory, cast(BeliefStore, memory.store), map_store, cast(NightlyStore, memory.store)

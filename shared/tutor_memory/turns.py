@@ -21,13 +21,14 @@ from zoneinfo import ZoneInfo
 from tutor_memory.domain import constants as C
 from tutor_memory.domain.annotations import Annotation, AnnotationKind, Stance
 from tutor_memory.domain.beliefs import Belief
-from tutor_memory.domain.block import build_block, is_record_question
+from tutor_memory.domain.block import build_block, calibration_line, is_record_question
 from tutor_memory.domain.episodes import AnswerEvidence, Episode, Kind, Pair
 from tutor_memory.domain.errors import ValidationError
 from tutor_memory.domain.mapblock import render_map_section
+from tutor_memory.domain.nightly import SelfModel
 from tutor_memory.domain.prompt import is_memory_section, place_block
 from tutor_memory.domain.recall import RecalledItem, RecallResult
-from tutor_memory.ports import AppendResult, BeliefStore, MapStore
+from tutor_memory.ports import AppendResult, BeliefStore, MapStore, NightlyStore
 from tutor_memory.service import TutorMemory
 
 
@@ -92,6 +93,9 @@ def map_focus(recall: RecallResult, beliefs: Sequence[Belief], *, record: bool) 
     return list(dict.fromkeys(focus))
 
 
+SELF_MODEL_DOCUMENT = "self_model"  # the nightly loop's document name (nightly_service)
+
+
 class Turns:
     def __init__(
         self,
@@ -102,10 +106,12 @@ class Turns:
         deadline_s: float = C.TURN_DEADLINE_S,
         budget_tokens: int = C.BLOCK_BUDGET_TOKENS,
         workers: int = 4,
+        documents: NightlyStore | None = None,
     ) -> None:
         self.memory = memory
         self.beliefs = beliefs
         self.maps = maps
+        self.documents = documents  # the nightly loop's self-model, when there is one
         self.deadline_s = deadline_s
         self.budget_tokens = budget_tokens
         self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="turn")
@@ -179,6 +185,7 @@ class Turns:
             budget_tokens=budget,
             now=now,
             tz=ZoneInfo(self.memory.timezone),
+            calibration=self._calibration(pair) if beliefs else None,
         )
         timings = dict(recall.timings_ms)
         timings["total"] = round((time.perf_counter() - tick) * 1000, 3)
@@ -195,6 +202,17 @@ class Turns:
             timings_ms=timings,
             recall=recall,
         )
+
+    def _calibration(self, pair: Pair) -> str:
+        """The self-model's calibration status as the block's one line (see
+        ``calibration_line``); one document read, none without a nightly store."""
+        if self.documents is None:
+            return calibration_line(None)
+        doc = self.documents.document(pair, SELF_MODEL_DOCUMENT)
+        if doc is None:
+            return calibration_line(None)
+        model = SelfModel.from_dict(doc.body)
+        return calibration_line(model.calibration, as_of=model.day)
 
     def _changed_files(self, pair: Pair, items: Sequence[RecalledItem]) -> dict[str, str]:
         """Recalled answers whose cited file was since replaced or removed (a registry lookup,

@@ -101,9 +101,9 @@ def test_the_map_shows_the_concept_asked_about_and_its_prerequisites_first(api: 
 
 def test_a_tight_budget_keeps_the_leaf_asked_about_rather_than_the_hubs(api: Api) -> None:
     status, turn = api(
-        "POST", "/turn", {"question": "What should I revise before osmosis?", "budget_tokens": 400}
+        "POST", "/turn", {"question": "What should I revise before osmosis?", "budget_tokens": 500}
     )
-    assert status == 200 and turn["tokens"] <= 400
+    assert status == 200 and turn["tokens"] <= 500
     assert turn["map_concepts"][:1] == ["osmosis"]
     assert "(builds on: Cell membrane, Cell wall, Diffusion)" in turn["block"]
 
@@ -269,3 +269,28 @@ def test_the_remove_file_command_removes_it_from_the_registry(
     record = app.memory.store.file(pair, "plant-and-animal-cells.md")
     assert record is not None and record.removed
     assert main([*args[:-1], "nothing.md"]) == 2  # an unknown file is an error, said plainly
+
+
+# --- 6. the self-model's calibration in the block ---------------------------------------------
+
+
+def test_the_block_says_whether_confidence_is_calibrated_as_the_nightly_self_model_knows(
+    app: App, api: Api, pair: Pair
+) -> None:
+    _, before = api("POST", "/turn", {"question": "what did I get wrong so far?"})
+    assert "treat it as a ranking, not a probability" in before["block"]
+    for day, verdict in enumerate(("right", "wrong", "right", "right", "wrong"), start=1):
+        status, _ = api(
+            "POST",
+            "/episodes",
+            {"kind": "check", "text": "Check on osmosis", "at": f"2026-11-0{day}T10:00:00Z",
+             "check": {"topic": "osmosis", "verdict": verdict, "predicted_mastery": 0.6}},
+        )  # fmt: skip
+        assert status == 200
+    _, unchanged = api("POST", "/turn", {"question": "what did I get wrong so far?"})
+    assert "treat it as a ranking" in unchanged["block"]  # the night has not run yet
+    app.nightly.run(datetime(2026, 11, 5, tzinfo=UTC).date())
+    _, after = api("POST", "/turn", {"question": "what did I get wrong so far?"})
+    line = next(ln for ln in after["block"].splitlines() if ln.startswith("Confidence is"))
+    assert line.startswith("Confidence is calibrated: 7 checks carried a prediction by 2026-11-05")
+    assert after["tokens"] <= app.settings.block_budget_tokens

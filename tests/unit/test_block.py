@@ -20,8 +20,10 @@ from tutor_memory.domain.block import (
     WORK_HEADER,
     MemoryBlock,
     build_block,
+    calibration_line,
     is_record_question,
 )
+from tutor_memory.domain.calibration import Calibration
 from tutor_memory.domain.episodes import (
     AnswerEvidence,
     CheckEvidence,
@@ -357,6 +359,20 @@ def test_every_kind_reads_as_what_happened() -> None:
         "- 4 Aug · a file arrived: Biology.pdf",
         "- 5 Aug · summary of the day: 3 questions, 2 checks (1 right); topics: osmosis",
     ]
+
+
+def test_the_beliefs_header_carries_the_calibration_status_in_one_line() -> None:
+    ranking = calibration_line(None)
+    assert "treat it as a ranking, not a probability" in ranking
+    lines = build(calibration=ranking).text.splitlines()
+    assert lines[lines.index(BELIEFS_HEADER) + 1] == ranking
+    calibrated = calibration_line(Calibration(7, (), 0.125), as_of="2026-09-20")
+    assert calibrated == (
+        "Confidence is calibrated: 7 checks carried a prediction by 2026-09-20; "
+        "expected calibration error 0.12."
+    )
+    assert calibration_line(Calibration(4, (), 0.3)) == ranking  # four are not enough
+    assert ranking not in build(beliefs=[], calibration=ranking).text  # nothing to qualify
 
 
 def summary_of(seq: int, day: datetime, summary: str) -> Episode:

@@ -65,6 +65,7 @@ from typing import Final
 from tutor_memory.domain import constants as C
 from tutor_memory.domain import wordlists
 from tutor_memory.domain.beliefs import Belief
+from tutor_memory.domain.calibration import Calibration
 from tutor_memory.domain.episodes import (
     CheckEvidence,
     ConsolidationEvidence,
@@ -317,6 +318,30 @@ def without_summarised_days(items: Sequence[RecalledItem], tz: tzinfo) -> list[R
     return kept
 
 
+def calibration_line(calibration: Calibration | None, *, as_of: str | None = None) -> str:
+    """One line under the beliefs header: may the confidences be read as probabilities?
+
+    ``calibration`` is the self-model's (the nightly loop's), as of the day ``as_of``. Checks
+    carrying a prediction only accumulate, so "calibrated" stays true however stale the
+    self-model; before it (or without one) the line keeps the article's limit."""
+    if calibration is not None and calibration.calibrated:
+        error = (
+            f"; expected calibration error {calibration.ece:.2f}"
+            if calibration.ece is not None
+            else ""
+        )
+        when = f" by {as_of}" if as_of else ""
+        return (
+            f"Confidence is calibrated: {calibration.checks} checks carried a prediction{when}"
+            f"{error}."
+        )
+    return (
+        "Confidence is not calibrated yet (fewer than "
+        f"{C.CALIBRATION_MIN_CHECKS} checks carried a prediction): treat it as a ranking, "
+        "not a probability."
+    )
+
+
 def _checks_line(checks_recorded: int) -> str:
     if checks_recorded <= 0:
         return NO_CHECKS_LINE
@@ -414,12 +439,14 @@ def build_block(
     now: datetime,
     tz: tzinfo = UTC,
     count: TokenCounter = count_tokens,
+    calibration: str | None = None,
 ) -> MemoryBlock:
     """The memory block for one turn (see the module for the layout and the budget rule).
 
     ``changed_files`` maps a recalled episode id to how its cited file changed ("replaced" or
     "removed"); ``checks_recorded`` is how many checks the pair has, so that a pair with checks
-    but no belief is never told it has none; ``tz`` is the student's, for the dates shown."""
+    but no belief is never told it has none; ``tz`` is the student's, for the dates shown;
+    ``calibration`` (``calibration_line``) goes under the beliefs header when beliefs are shown."""
     record = is_record_question(question)
 
     fixed_top = [HEADER]
@@ -450,8 +477,9 @@ def build_block(
         key=lambda b: (-b.confidence, b.concept_name, b.belief_id),
     )
     if shown_beliefs:
+        belief_head = (BELIEFS_HEADER, calibration) if calibration else (BELIEFS_HEADER,)
         belief_section = _Section(
-            (BELIEFS_HEADER,), tuple(f"- {b.line()}" for b in shown_beliefs), "beliefs"
+            belief_head, tuple(f"- {b.line()}" for b in shown_beliefs), "beliefs"
         )
     else:
         belief_section = _Section((BELIEFS_HEADER,), (_checks_line(checks_recorded),), whole=True)
