@@ -294,3 +294,43 @@ def test_the_block_says_whether_confidence_is_calibrated_as_the_nightly_self_mod
     line = next(ln for ln in after["block"].splitlines() if ln.startswith("Confidence is"))
     assert line.startswith("Confidence is calibrated: 7 checks carried a prediction by 2026-11-05")
     assert after["tokens"] <= app.settings.block_budget_tokens
+
+
+# --- 7. inflected names are one concept --------------------------------------------------------
+
+ACIDS_AND_BASES = """# Acids and bases
+
+## Acids
+
+An acid is a substance that releases hydrogen ions in water.
+
+## Bases
+
+A base is a substance that accepts hydrogen ions. A base neutralises an acid.
+
+## Indicators
+
+An indicator is a dye whose colour shows where a solution lies on the pH scale.
+
+## The pH scale
+
+The pH scale measures how acidic or basic a solution is, from 0 to 14.
+"""
+
+
+@pytest.mark.usefixtures("cli_env")
+def test_singular_definitions_under_plural_headings_make_one_node_each(
+    folder: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    notes = tmp_path / "acids-and-bases.md"
+    notes.write_text(ACIDS_AND_BASES, encoding="utf-8")
+    pair = ["--store", str(folder), "--student", "s-7", "--subject", "chemistry"]
+    build_app(on_folder(Settings.from_env({"TUTOR_MEMORY_EMBEDDER": "none"}), folder))
+    assert main(["ingest", *pair, str(notes)]) == 0
+    capsys.readouterr()
+    assert main(["map", *pair]) == 0
+    shown = capsys.readouterr().out
+    names = [line[2:].split(":")[0] for line in shown.splitlines() if line.startswith("- ")]
+    assert sorted(names) == ["Acids", "Bases", "Indicators", "pH scale"]  # the author's casing
+    assert "builds on: Bases" not in shown  # a concept never builds on its own other form
+    assert "(builds on: Acids)" in shown

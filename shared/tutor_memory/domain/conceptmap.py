@@ -17,7 +17,7 @@ from enum import StrEnum
 from typing import Any
 
 from tutor_memory.domain import constants as C
-from tutor_memory.domain.concepts import concept_key
+from tutor_memory.domain.concepts import concept_key, find_form
 
 
 class Layer(StrEnum):
@@ -180,12 +180,22 @@ def merge_file(
     """
     same_as = same_as or {}
     concepts = dict(current.concepts)
+    # key → display name of every concept the file can refer to: the map's, then the file's
+    # own in order, so that an inflected form ("Acids" beside "Acid") joins the first form.
+    names = {k: c.name for k, c in concepts.items()}
 
     def resolve(name: str) -> str:
         key = concept_key(name)
-        return same_as.get(key, key)
+        key = same_as.get(key, key)
+        if key in names:
+            return key
+        return find_form(name, names) or key
 
-    own = {resolve(d.name) for d in drafts}
+    own: set[str] = set()
+    for draft in drafts:
+        key = resolve(draft.name)
+        own.add(key)
+        names.setdefault(key, draft.name.strip())
     for draft in drafts:
         key = resolve(draft.name)
         node = concepts.get(key)
@@ -193,7 +203,7 @@ def merge_file(
         sources = tuple(s for s in (node.sources if node else ()) if s.file_id != source.file_id)
         sources = (*sources, replace(source, pages=pages))
         edges = [resolve(n) for n in draft.builds_on if resolve(n) in own and resolve(n) != key]
-        outside = [n for n in draft.builds_on if resolve(n) not in own]
+        outside = [n for n in draft.builds_on if resolve(n) not in own and resolve(n) != key]
         if node is None:
             node = Concept(key=key, name=draft.name.strip(), layer=Layer.FILE)
         concepts[key] = replace(
@@ -214,20 +224,28 @@ def _settle_assumed(concepts: dict[str, Concept]) -> dict[str, Concept]:
     that are nodes into edges, and record on each assumed node who assumes it."""
     assumers: dict[str, set[str]] = {}
     names: dict[str, str] = {}
+    nodes = {k: c.name for k, c in concepts.items()}
+
+    def key_of(name: str) -> str:
+        """A node's key for any form of its name, else the key of the first form assumed."""
+        return find_form(name, nodes) or find_form(name, names) or concept_key(name)
+
     for c in concepts.values():
         for name in c.assumed:
-            assumers.setdefault(concept_key(name), set()).add(c.key)
-            names.setdefault(concept_key(name), name.strip())
+            key = key_of(name)
+            assumers.setdefault(key, set()).add(c.key)
+            names.setdefault(key, name.strip())
     for key, by in assumers.items():
         if key not in concepts and len(by) >= C.ASSUMED_NODE_MIN_ASSUMERS:
             concepts[key] = Concept(key=key, name=names[key], layer=Layer.ASSUMED)
+            nodes[key] = names[key]
     for c in list(concepts.values()):
-        promoted = [concept_key(n) for n in c.assumed if concept_key(n) in concepts]
+        promoted = [k for k in (key_of(n) for n in c.assumed) if k in concepts]
         if promoted:
             concepts[c.key] = replace(
                 c,
                 builds_on=_union(c.builds_on, [p for p in promoted if p != c.key]),
-                assumed=tuple(n for n in c.assumed if concept_key(n) not in concepts),
+                assumed=tuple(n for n in c.assumed if key_of(n) not in concepts),
             )
     for c in list(concepts.values()):
         if c.layer is Layer.ASSUMED:
