@@ -334,3 +334,22 @@ def test_singular_definitions_under_plural_headings_make_one_node_each(
     assert sorted(names) == ["Acids", "Bases", "Indicators", "pH scale"]  # the author's casing
     assert "builds on: Bases" not in shown  # a concept never builds on its own other form
     assert "(builds on: Acids)" in shown
+
+
+@pytest.mark.parametrize(
+    ("message", "name"),
+    [
+        ("Remember that a buffer resists changes in pH", "buffer"),
+        ("Recuerda que un tampón resiste los cambios de pH", "tampón"),
+        ("Ingat bahwa larutan penyangga menahan perubahan pH", "larutan penyangga"),
+        ("یاد رکھو کہ بفر pH کی تبدیلی کو روکتا ہے", "بفر"),
+        ("تذكر أن المحلول المنظم يقاوم تغيرات الحموضة", "المحلول المنظم"),
+    ],
+)
+def test_a_taught_note_names_its_new_concept_by_the_noun_phrase_it_is_about(
+    api: Api, app: App, pair: Pair, message: str, name: str
+) -> None:
+    status, taught = api("POST", "/episodes", {"kind": "taught", "text": message})
+    assert status == 200 and taught["taught"] == name
+    episode = app.memory.episode(pair, taught["id"])
+    assert episode.text == message  # the student's whole sentence is the episode
