@@ -353,3 +353,33 @@ def test_a_taught_note_names_its_new_concept_by_the_noun_phrase_it_is_about(
     assert status == 200 and taught["taught"] == name
     episode = app.memory.episode(pair, taught["id"])
     assert episode.text == message  # the student's whole sentence is the episode
+
+
+# --- 8. prerequisites across files -------------------------------------------------------------
+
+
+@pytest.mark.usefixtures("cli_env")
+def test_a_concept_defined_with_another_files_concept_builds_on_it(
+    folder: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    membrane = tmp_path / "membranes.md"
+    membrane.write_text(
+        "# Membranes\n\n## Cell membrane\n\nThe cell membrane is the thin layer around a cell.\n",
+        encoding="utf-8",
+    )
+    water = tmp_path / "water.md"
+    water.write_text(
+        "# Water\n\n## Osmosis\n\nOsmosis is the movement of water across a cell membrane.\n",
+        encoding="utf-8",
+    )
+    pair = ["--store", str(folder), "--student", "s-7", "--subject", "biology"]
+    build_app(on_folder(Settings.from_env({"TUTOR_MEMORY_EMBEDDER": "none"}), folder))
+    assert main(["ingest", *pair, str(water)]) == 0
+    assert main(["ingest", *pair, str(membrane)]) == 0
+    capsys.readouterr()
+    assert main(["map", *pair]) == 0
+    shown = capsys.readouterr().out
+    osmosis = next(line for line in shown.splitlines() if line.startswith("- Osmosis:"))
+    assert osmosis.endswith("(builds on: Cell membrane)")
+    membrane_line = next(line for line in shown.splitlines() if line.startswith("- Cell membrane"))
+    assert "builds on" not in membrane_line

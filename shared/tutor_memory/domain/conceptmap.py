@@ -177,6 +177,8 @@ def merge_file(
     * A builds-on name in the file's own list is an edge. One outside it is an *assumed*
       prerequisite: it becomes a node (layer ``assumed``, readiness "named only") only once two
       concepts assume it; until then it is recorded on the concept and drawn nowhere.
+    * Across files (``link_across_files``): a concept whose definition names a concept that
+      only other files explain builds on it — an edge no single file could draw.
     """
     same_as = same_as or {}
     concepts = dict(current.concepts)
@@ -216,7 +218,34 @@ def merge_file(
             assumed=_union(node.assumed, outside),
             assumed_by=(),
         )
-    return replace(current, concepts=_settle_assumed(concepts))
+    return replace(current, concepts=link_across_files(_settle_assumed(concepts)))
+
+
+def _names_in(text: str) -> str:
+    return f" {concept_key(text)} "
+
+
+def link_across_files(concepts: dict[str, Concept]) -> dict[str, Concept]:
+    """X builds on Y when X's definition (or gist) names Y as whole words and no file explains
+    both (a file's own edges are its extractor's call). The direction is checked: no edge when
+    Y already builds on X or Y's definition names X too (which builds on which is unknown)."""
+    explained = {
+        k: (frozenset(s.file_id for s in c.sources), _names_in(f"{c.definition} {c.gist}"))
+        for k, c in concepts.items()
+        if c.sources
+    }
+    out = dict(concepts)
+    for x, (x_files, x_text) in explained.items():
+        found = []
+        for y, (y_files, y_text) in explained.items():
+            if y == x or x_files & y_files or f" {y} " not in x_text:
+                continue
+            if x in concepts[y].builds_on or f" {x} " in y_text:
+                continue
+            found.append(y)
+        if found:
+            out[x] = replace(out[x], builds_on=_union(out[x].builds_on, sorted(found)))
+    return out
 
 
 def _settle_assumed(concepts: dict[str, Concept]) -> dict[str, Concept]:
