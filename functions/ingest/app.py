@@ -1,4 +1,5 @@
-"""S3 ObjectCreated on the uploads bucket → the pair's concept map (key layout: uploads.py)."""
+"""S3 ObjectCreated/ObjectRemoved on the uploads bucket → the pair's concept map and file
+registry (key layout, overwrites and removals: uploads.py)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from tutor_memory.adapters.s3_files import S3Files
 from tutor_memory.bootstrap import lambda_app
-from tutor_memory.uploads import ingest_upload
+from tutor_memory.uploads import ingest_upload, remove_upload
 
 logger = Logger()
 
@@ -24,14 +25,20 @@ def handler(event: S3Model, context: LambdaContext) -> dict[str, Any]:
     outcomes = []
     for record in event.Records:
         s3 = record.s3
-        outcome = ingest_upload(
-            app.maps,
-            files.fetch,
-            s3.bucket.name,
-            s3.object.key,
-            s3.object.versionId,
-            prefix=app.settings.uploads_prefix,
-        )
+        if record.eventName.startswith("ObjectRemoved"):
+            outcome = remove_upload(
+                app.maps, files.fetch, s3.bucket.name, s3.object.key,
+                prefix=app.settings.uploads_prefix,
+            )  # fmt: skip
+        else:
+            outcome = ingest_upload(
+                app.maps,
+                files.fetch,
+                s3.bucket.name,
+                s3.object.key,
+                s3.object.versionId,
+                prefix=app.settings.uploads_prefix,
+            )
         logger.info("upload", extra=outcome.to_dict())
         outcomes.append(outcome.to_dict())
     return {"outcomes": outcomes}

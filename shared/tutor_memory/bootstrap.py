@@ -146,6 +146,7 @@ def build_app(settings: Settings | None = None, *, clock: Clock | None = None) -
         deadline_s=settings.turn_deadline_s,
         budget_tokens=settings.block_budget_tokens,
         catch_up=learning.catch_up,
+        documents=cast(NightlyStore, memory.store),
     )
     nightly = Nightly(
         memory,

@@ -78,6 +78,26 @@ def _parser() -> argparse.ArgumentParser:
     ask.add_argument("--at", help="ask as of this ISO 8601 time (default: now)")
     ask.add_argument("--json", action="store_true")
 
+    prompt = with_pair(
+        sub.add_parser("prompt", help="print the tutor's prompt with the block in its memory slot")
+    )
+    prompt.add_argument("question", nargs="?", default="")
+    for section in ("system", "material", "assessment"):
+        prompt.add_argument(f"--{section}", help=f"the {section} section (@FILE reads a file)")
+    prompt.add_argument("--at", help="as of this ISO 8601 time (default: now)")
+    prompt.add_argument("--json", action="store_true")
+
+    rederive = with_pair(
+        sub.add_parser("rederive", help="re-derive a pair's beliefs under today's rules")
+    )
+    rederive.add_argument("--reason", default="", help="why (kept in the log)")
+    rederive.add_argument("--force", action="store_true", help="even when nothing would change")
+
+    remove = with_pair(
+        sub.add_parser("remove-file", help="remove a file: answers citing it read 'removed'")
+    )
+    remove.add_argument("file_id")
+
     add_report_command(sub)
     add_inspect_command(sub)
     add_nightly_command(sub)
@@ -140,6 +160,22 @@ def _run(args: argparse.Namespace) -> int:
         return _map_command(build_app(settings), pair, args)
     if args.command == "ask":
         return _ask(build_app(settings), pair, args)
+    if args.command == "prompt":
+        return _prompt(build_app(settings), pair, args)
+    if args.command == "remove-file":
+        record = build_service(settings).remove_file(pair, args.file_id)
+        print(f"{record.name}: removed; answers that cite it now read 'changed: removed'")
+        return 0
+    if args.command == "rederive":
+        done = build_app(settings).learning.rederive(pair, force=args.force, reason=args.reason)
+        if not done.changed:
+            print(f"{pair}: the current beliefs already follow today's rules; nothing changed")
+        else:
+            print(
+                f"{pair}: {done.retired} beliefs retired, {done.created} rows written under "
+                f"today's rules (generation {done.generation}); no episode was touched"
+            )
+        return 0
     memory = build_service(settings)
     if args.command == "recall":
         return _recall(memory, pair, args)
@@ -322,6 +358,45 @@ def _ask(app: App, pair: Pair, args: argparse.Namespace) -> int:
                 "tokens": result.tokens,
                 "recalled": recalled,
                 "timings_ms": result.timings_ms,
+            },
+            ensure_ascii=False,
+            indent=2,
+        )
+    )
+    return 0
+
+
+def _section_text(value: str | None) -> str | None:
+    """A section given on the command line, or read from a file when it is ``@path``."""
+    if value is None or not value.startswith("@"):
+        return value
+    try:
+        return Path(value[1:]).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ValidationError("section", f"cannot read {value[1:]!r}: {exc.strerror}") from None
+
+
+def _prompt(app: App, pair: Pair, args: argparse.Namespace) -> int:
+    placed = app.turns.prompt(
+        pair,
+        args.question,
+        system=_section_text(args.system) or "",
+        material=_section_text(args.material) or "",
+        assessment=_section_text(args.assessment),
+        at=_at(args.at),
+    )
+    if not args.json:
+        print(placed.text)
+        return 0
+    result = placed.turn
+    print(
+        json.dumps(
+            {
+                "prompt": placed.text,
+                "sections": [{"title": t, "text": x} for t, x in placed.sections],
+                "memory_ids": list(result.memory_ids),
+                "dropped": result.dropped,
+                "tokens": result.tokens,
             },
             ensure_ascii=False,
             indent=2,

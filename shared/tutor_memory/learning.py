@@ -3,7 +3,8 @@ walk a belief's history, and re-derive every belief under today's rules."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import logging
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 
@@ -14,6 +15,8 @@ from tutor_memory.domain.episodes import CheckEvidence, Episode, Kind, Pair
 from tutor_memory.domain.errors import ConflictError
 from tutor_memory.ports import AppendResult, BeliefStore, MapStore
 from tutor_memory.service import APPLIED_BELIEFS, TutorMemory
+
+log = logging.getLogger(__name__)
 
 SAVE_ATTEMPTS = 5  # ours: a belief or the map changed by a concurrent writer is re-read
 
@@ -40,7 +43,15 @@ class AppliedChecks:
 class Rederivation:
     retired: int
     created: int
-    generation: int
+    generation: int  # the generation now current (unchanged when nothing was to be done)
+    changed: bool = True  # False: today's rules give the current beliefs already
+
+
+def _claims(rows: Iterable[Belief]) -> set[tuple[str, str, float, tuple[str, ...], int]]:
+    """What a set of current beliefs says, ignoring ids, times and generations."""
+    return {
+        (b.concept_key, b.claim.value, b.confidence, b.evidence_ids, b.rule_version) for b in rows
+    }
 
 
 class Learning:
@@ -200,17 +211,38 @@ class Learning:
         """Every row about a concept, oldest first; each row's ``reason`` says what changed."""
         return self.store.belief_history(pair, concept_key)
 
-    def rederive(self, pair: Pair, *, at: datetime | None = None) -> Rederivation:
+    def rederive(
+        self, pair: Pair, *, at: datetime | None = None, force: bool = False, reason: str = ""
+    ) -> Rederivation:
         """Retire the current beliefs (never delete) and replay the recorded checks under
-        today's rules. No episode is touched: the chain is the same before and after."""
+        today's rules. No episode is touched: the chain is the same before and after.
+
+        An operator action: it is logged, and it is idempotent — when today's rules give the
+        current beliefs already (a retry, a second run), nothing is retired or written, unless
+        ``force`` (the bench builds every belief once this way)."""
         when = at or self.memory.clock.now()
-        generation = self.store.belief_generation(pair) + 1
-        retired = self.store.retire_beliefs(pair, when)
+        current_generation = self.store.belief_generation(pair)
+        generation = current_generation + 1
         checks = sorted(
             (e for e in self.memory.store.iter_episodes(pair) if e.kind is Kind.CHECK),
             key=lambda e: (e.at, e.seq),
         )
         rows = replay_checks(checks, self.known_concepts(pair), generation=generation)
+        latest = {row.concept_key: row for row, _supersedes in rows}
+        if not force and _claims(latest.values()) == _claims(self.store.beliefs(pair)):
+            log.info(
+                "re-derivation of %s: the current beliefs already follow today's rules", pair,
+                extra={"pair": str(pair), "operator_action": "rederive", "changed": False},
+            )  # fmt: skip
+            return Rederivation(0, 0, current_generation, changed=False)
+        retired = self.store.retire_beliefs(pair, when)
         for row, supersedes in rows:
             self.store.add_belief(row, supersedes)
+        log.info(
+            "re-derivation of %s: %d beliefs retired, %d rows written, generation %d%s",
+            pair, retired, len(rows), generation, f" ({reason})" if reason else "",
+            extra={"pair": str(pair), "operator_action": "rederive", "changed": True,
+                   "retired": retired, "rows_written": len(rows), "generation": generation,
+                   "reason": reason},
+        )  # fmt: skip
         return Rederivation(retired=retired, created=len(rows), generation=generation)

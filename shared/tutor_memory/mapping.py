@@ -230,7 +230,7 @@ class MapUseCases:
             key = route_taught(intent.note, known)
             new_node = key is None
             if key is None:
-                label = short_name(intent.note)
+                label = short_name(intent.note, intent.language)
                 key = concept_key(label)
                 if not key:
                     raise ValidationError("text", "the note names nothing to attach it to")

@@ -64,12 +64,13 @@ from tutor_memory.domain.nightly import (
 from tutor_memory.domain.verify import CitationEntry, check_citation
 from tutor_memory.ports import BeliefStore, EpisodeStore, MapStore, NightlyStore
 from tutor_memory.service import APPLIED_INDEX, TutorMemory
+from tutor_memory.turns import SELF_MODEL_DOCUMENT
 
 if TYPE_CHECKING:
     from tutor_memory.bootstrap import App
     from tutor_memory.learning import Learning
 
-SCAN, WORKING_SET, SELF_MODEL = "scan", "working_set", "self_model"
+SCAN, WORKING_SET, SELF_MODEL = "scan", "working_set", SELF_MODEL_DOCUMENT
 
 
 @dataclass(frozen=True)

@@ -20,12 +20,15 @@ from zoneinfo import ZoneInfo
 
 from tutor_memory.domain import constants as C
 from tutor_memory.domain.annotations import Annotation, AnnotationKind, Stance
-from tutor_memory.domain.block import build_block, is_record_question
+from tutor_memory.domain.beliefs import Belief
+from tutor_memory.domain.block import build_block, calibration_line, is_record_question
 from tutor_memory.domain.episodes import AnswerEvidence, Episode, Kind, Pair, check_time_range
 from tutor_memory.domain.errors import ValidationError
 from tutor_memory.domain.mapblock import render_map_section
+from tutor_memory.domain.nightly import SelfModel
+from tutor_memory.domain.prompt import is_memory_section, place_block
 from tutor_memory.domain.recall import RecalledItem, RecallResult
-from tutor_memory.ports import AppendResult, BeliefStore, MapStore
+from tutor_memory.ports import AppendResult, BeliefStore, MapStore, NightlyStore
 from tutor_memory.service import TutorMemory
 
 
@@ -45,11 +48,52 @@ class TurnResult:
 
 
 @dataclass(frozen=True)
+class PromptResult:
+    """The tutor's prompt with the block in its memory slot, and the turn that built it."""
+
+    sections: tuple[tuple[str, str], ...]  # (title, text), in order
+    turn: TurnResult
+
+    @property
+    def text(self) -> str:
+        """The sections as one prompt: the block as it is (it has its own header), every
+        other section under its title."""
+        return "\n\n".join(
+            text if is_memory_section(title) else f"{title.upper()}:\n{text}"
+            for title, text in self.sections
+        )
+
+
+# The titles the tutor's named sections get (``place_block`` reads them as words).
+SYSTEM_TITLE = "System"
+MATERIAL_TITLE = "Material"
+ASSESSMENT_TITLE = "Assessment results"
+QUESTION_TITLE = "Question"
+
+
+@dataclass(frozen=True)
 class Source:
     """A recalled episode offered as one more source of an answer, with when it happened."""
 
     episode: Episode
     label: str  # "from our session on 12 Jul 2026"
+
+
+def map_focus(recall: RecallResult, beliefs: Sequence[Belief], *, record: bool) -> list[str]:
+    """The concepts the map shows first: those the question routes to, then (a record
+    question) the concepts of the current beliefs, most confident first as the block shows
+    them."""
+    focus = list(recall.concept_keys)
+    if record:
+        shown = sorted(
+            (b for b in beliefs if b.current),
+            key=lambda b: (-b.confidence, b.concept_name, b.belief_id),
+        )
+        focus += [b.concept_key for b in shown]
+    return list(dict.fromkeys(focus))
+
+
+SELF_MODEL_DOCUMENT = "self_model"  # the nightly loop's document name (nightly_service)
 
 
 class Turns:
@@ -63,12 +107,14 @@ class Turns:
         budget_tokens: int = C.BLOCK_BUDGET_TOKENS,
         workers: int = 4,
         catch_up: Callable[[Pair], None] | None = None,
+        documents: NightlyStore | None = None,
     ) -> None:
         self.memory = memory
         # Brings the pair's index and beliefs up to its log first (a cheap check when they are).
         self.catch_up = catch_up
         self.beliefs = beliefs
         self.maps = maps
+        self.documents = documents  # the nightly loop's self-model, when there is one
         self.deadline_s = deadline_s
         self.budget_tokens = budget_tokens
         self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="turn")
@@ -94,6 +140,29 @@ class Turns:
             waited = round((time.perf_counter() - start) * 1000, 3)
             return TurnResult("", (), (), (), dropped=True, timings_ms={"waited": waited})
 
+    def prompt(
+        self,
+        pair: Pair,
+        question: str | None,
+        *,
+        system: str = "",
+        material: str = "",
+        assessment: str | None = None,
+        at: datetime | None = None,
+        budget_tokens: int | None = None,
+    ) -> PromptResult:
+        """One turn, placed in the tutor's prompt (SPEC §7): the block goes in the memory slot
+        before the material; a legacy assessment section that only says nothing is recorded is
+        dropped, any other is kept after the block with a bridging note. The turn's
+        ``memory_ids`` are what the answer records as its recalled memories, as for ``turn``."""
+        result = self.turn(pair, question, at=at, budget_tokens=budget_tokens)
+        sections = [(SYSTEM_TITLE, system)] if system else []
+        sections.append((MATERIAL_TITLE, material))
+        if assessment is not None:
+            sections.append((ASSESSMENT_TITLE, assessment))
+        sections.append((QUESTION_TITLE, question or ""))
+        return PromptResult(tuple(place_block(sections, result.block)), result)
+
     def _build(self, pair: Pair, question: str | None, now: datetime, budget: int) -> TurnResult:
         tick = time.perf_counter()
         if self.catch_up is not None:
@@ -107,7 +176,9 @@ class Turns:
             record=record,
             also_ids=[i for b in beliefs for i in b.evidence_ids] if record else (),
         )
-        section = render_map_section(self.maps.load_map(pair), budget)
+        section = render_map_section(
+            self.maps.load_map(pair), budget, focus=map_focus(recall, beliefs, record=record)
+        )
         head = self.memory.store.head(pair)
         checks = int(head.counts.get(Kind.CHECK.value, 0)) if head else 0
         block = build_block(
@@ -120,6 +191,7 @@ class Turns:
             budget_tokens=budget,
             now=now,
             tz=ZoneInfo(self.memory.timezone),
+            calibration=self._calibration(pair) if beliefs else None,
         )
         timings = dict(recall.timings_ms)
         timings["total"] = round((time.perf_counter() - tick) * 1000, 3)
@@ -136,6 +208,17 @@ class Turns:
             timings_ms=timings,
             recall=recall,
         )
+
+    def _calibration(self, pair: Pair) -> str:
+        """The self-model's calibration status as the block's one line (see
+        ``calibration_line``); one document read, none without a nightly store."""
+        if self.documents is None:
+            return calibration_line(None)
+        doc = self.documents.document(pair, SELF_MODEL_DOCUMENT)
+        if doc is None:
+            return calibration_line(None)
+        model = SelfModel.from_dict(doc.body)
+        return calibration_line(model.calibration, as_of=model.day)
 
     def _changed_files(self, pair: Pair, items: Sequence[RecalledItem]) -> dict[str, str]:
         """Recalled answers whose cited file was since replaced or removed (a registry lookup,

@@ -8,6 +8,15 @@ The file id is the file name where it is already an id (letters and digits of an
 is a new version of the same file (the bucket keeps the old version; verification depends on
 it) and two different names never share an id. Keys that do not follow the layout are refused
 with the reason.
+
+**Removed and overwritten objects** (the bucket keeps versions). An overwrite is an
+ObjectCreated event with a new version id: it is read as the file's next version, so an answer
+that cited the old bytes verifies as "changed: replaced". An ObjectRemoved event is checked
+against the bucket, never trusted alone (events arrive out of order, and deleting an *old*
+version leaves the file as it was): when the object has no current version any more (a delete
+marker, or the last version deleted) the file is removed from the registry — "changed:
+removed"; when a current version still stands, it is the file, read as usual (already read if
+it is the version the registry has).
 """
 
 from __future__ import annotations
@@ -17,7 +26,7 @@ from dataclasses import dataclass
 from urllib.parse import unquote_plus
 
 from tutor_memory.domain.episodes import Pair, check_id, file_id_for
-from tutor_memory.domain.errors import ValidationError
+from tutor_memory.domain.errors import NotFoundError, ValidationError
 from tutor_memory.domain.filetext import UnreadableFileError
 from tutor_memory.mapping import MapUseCases
 
@@ -50,7 +59,7 @@ def parse_upload_key(key: str, prefix: str = DEFAULT_PREFIX, *, encoded: bool = 
 @dataclass(frozen=True)
 class UploadOutcome:
     key: str
-    status: str  # "ingested", "already read", "refused", "unreadable"
+    status: str  # "ingested", "already read", "refused", "unreadable", "removed", "already removed"
     detail: str = ""
 
     def to_dict(self) -> dict[str, str]:
@@ -80,4 +89,35 @@ def ingest_upload(
         return UploadOutcome(key, "unreadable", str(exc))
     if result.already_read:
         return UploadOutcome(key, "already read")
+    return UploadOutcome(key, "ingested", f"{len(result.concepts)} concepts")
+
+
+def remove_upload(
+    maps: MapUseCases,
+    fetch: Callable[[str, str, str | None], bytes],
+    bucket: str,
+    key: str,
+    *,
+    prefix: str = DEFAULT_PREFIX,
+) -> UploadOutcome:
+    """An object removed from the uploads bucket (see the module): the file is removed from the
+    registry only when the bucket holds no current version of it."""
+    try:
+        upload = parse_upload_key(key, prefix, encoded=True)
+    except ValidationError as exc:
+        return UploadOutcome(key, "refused", str(exc))
+    try:
+        data = fetch(bucket, unquote_plus(key), None)  # the current version, if one stands
+    except NotFoundError:
+        record = maps.memory.store.file(upload.pair, upload.file_id)
+        if record is None or record.removed:
+            return UploadOutcome(key, "already removed")
+        maps.memory.remove_file(upload.pair, upload.file_id)
+        return UploadOutcome(key, "removed")
+    try:
+        result = maps.ingest(upload.pair, upload.file_id, upload.name, data)
+    except UnreadableFileError as exc:
+        return UploadOutcome(key, "unreadable", str(exc))
+    if result.already_read:
+        return UploadOutcome(key, "already read", "an older version was removed; the file stands")
     return UploadOutcome(key, "ingested", f"{len(result.concepts)} concepts")

@@ -6,6 +6,7 @@ import boto3
 
 from tutor_memory.adapters.dynamo_store import DynamoStore
 from tutor_memory.domain.episodes import Kind, Pair
+from tutor_memory.domain.verify import check_citation
 from tutor_memory.samples import sample_subject
 
 from .conftest import REGION, LambdaContext, event, load_handler
@@ -58,3 +59,80 @@ def test_an_unreadable_upload_is_recorded_and_not_retried(cloud: DynamoStore) ->
     assert outcome["status"] == "unreadable" and "grades sheet.xlsx" in outcome["detail"]
     (episode,) = cloud.episodes(PAIR)
     assert episode.text.startswith("File could not be read")
+
+
+def removal(key: str) -> dict:  # type: ignore[type-arg]
+    s3 = boto3.client("s3", region_name=REGION)
+    deleted = s3.delete_object(Bucket=BUCKET, Key=key)  # versioned: a delete marker
+    shaped = event("s3-delete.json")
+    obj = shaped["Records"][0]["s3"]["object"]
+    obj["key"], obj["versionId"] = key.replace(" ", "+"), deleted.get("VersionId")
+    return shaped
+
+
+def test_an_overwritten_then_removed_upload_labels_the_answers_that_cited_it(
+    cloud: DynamoStore,
+) -> None:
+    """Upload → an answer cites it → the object is overwritten (a new version) → the answer
+    reads "replaced" in the block and in verification → the object is deleted → "removed"."""
+    from tutor_memory.bootstrap import lambda_app
+
+    from .test_api_handler import Api
+
+    key = "uploads/s-42/biology/notes.md"
+    ingest = load_handler("ingest")
+    first = b"# Osmosis\n\nOsmosis is the movement of water across a membrane.\n"
+    assert ingest.handler(upload(key, first), LambdaContext())["outcomes"][0]["status"] == (
+        "ingested"
+    )
+    api, base = Api(), "/pairs/s-42/biology"
+    status, answer = api(
+        "POST",
+        f"{base}/episodes",
+        {"kind": "answer", "text": "Osmosis moves water across a membrane (notes).",
+         "citation": {"file_id": "notes.md"}},
+    )  # fmt: skip
+    assert status == 200
+
+    second = first + b"\nIt needs a partially permeable membrane.\n"
+    assert ingest.handler(upload(key, second), LambdaContext())["outcomes"][0]["status"] == (
+        "ingested"
+    )
+    app = lambda_app()
+    record = app.memory.store.file(PAIR, "notes.md")
+    assert record is not None and [v.version for v in record.versions] == [1, 2]
+    status, turn = api("POST", f"{base}/turn", {"question": "osmosis membrane notes"})
+    assert answer["id"] in turn["memory_ids"]
+    assert "[note: the file this cited has since been replaced]" in turn["block"]
+    cited = app.memory.episode(PAIR, answer["id"])
+    assert check_citation(cited, record).value.value == "changed_replaced"
+
+    removed = ingest.handler(removal(key), LambdaContext())
+    assert removed["outcomes"] == [{"key": key, "status": "removed", "detail": ""}]
+    record = app.memory.store.file(PAIR, "notes.md")
+    assert record is not None and record.removed
+    status, turn = api("POST", f"{base}/turn", {"question": "osmosis membrane notes"})
+    assert "[note: the file this cited has since been removed]" in turn["block"]
+    assert check_citation(cited, record).value.value == "changed_removed"
+    again = ingest.handler(removal(key), LambdaContext())  # a redelivered event
+    assert again["outcomes"][0]["status"] == "already removed"
+
+
+def test_deleting_an_old_version_leaves_the_file_as_it_is(cloud: DynamoStore) -> None:
+    key = "uploads/s-42/biology/notes.md"
+    ingest = load_handler("ingest")
+    old = upload(key, b"# Osmosis\n\nOsmosis is the movement of water.\n")
+    ingest.handler(old, LambdaContext())
+    ingest.handler(upload(key, b"# Osmosis\n\nOsmosis moves water.\n"), LambdaContext())
+    s3 = boto3.client("s3", region_name=REGION)
+    version = old["Records"][0]["s3"]["object"]["versionId"]
+    s3.delete_object(Bucket=BUCKET, Key=key, VersionId=version)
+    shaped = event("s3-delete.json")
+    shaped["Records"][0]["eventName"] = "ObjectRemoved:Delete"
+    shaped["Records"][0]["s3"]["object"].update(key=key, versionId=version)
+    outcome = ingest.handler(shaped, LambdaContext())["outcomes"][0]
+    assert outcome["status"] == "already read"
+    from tutor_memory.bootstrap import lambda_app
+
+    current = lambda_app().memory.store.file(PAIR, "notes.md")
+    assert current is not None and not current.removed and current.current.version == 2

@@ -88,7 +88,7 @@ def test_rederiving_retires_and_replays_but_touches_no_episode(app: App, pair: P
     check(app, pair, "ask me the questions", "right", 3)
     chain_before = app.memory.verify_chain(pair)
     current_before = app.learning.beliefs(pair)
-    done = app.learning.rederive(pair, at=T0 + timedelta(days=10))
+    done = app.learning.rederive(pair, at=T0 + timedelta(days=10), force=True)
     assert (done.retired, done.created, done.generation) == (2, 3, 1)
     chain_after = app.memory.verify_chain(pair)
     assert chain_after.intact and chain_after.head_hash == chain_before.head_hash

@@ -218,7 +218,7 @@ def test_the_text_and_markdown_say_each_figure_in_words(
 def test_the_history_of_one_belief_shows_what_changed_and_why(
     app: App, pair: Pair, known: dict[str, Episode]
 ) -> None:
-    app.learning.rederive(pair, at=NOW)  # retire every belief and replay the checks
+    app.learning.rederive(pair, at=NOW, force=True)  # retire every belief, replay the checks
     report = Reports.of(app).report(pair, history="Osmosis")  # a name finds its key
     assert report.history_key == "osmosis"
     rows = report.history

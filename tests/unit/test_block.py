@@ -20,8 +20,10 @@ from tutor_memory.domain.block import (
     WORK_HEADER,
     MemoryBlock,
     build_block,
+    calibration_line,
     is_record_question,
 )
+from tutor_memory.domain.calibration import Calibration
 from tutor_memory.domain.episodes import (
     AnswerEvidence,
     CheckEvidence,
@@ -357,6 +359,46 @@ def test_every_kind_reads_as_what_happened() -> None:
         "- 4 Aug · a file arrived: Biology.pdf",
         "- 5 Aug · summary of the day: 3 questions, 2 checks (1 right); topics: osmosis",
     ]
+
+
+def test_the_beliefs_header_carries_the_calibration_status_in_one_line() -> None:
+    ranking = calibration_line(None)
+    assert "treat it as a ranking, not a probability" in ranking
+    lines = build(calibration=ranking).text.splitlines()
+    assert lines[lines.index(BELIEFS_HEADER) + 1] == ranking
+    calibrated = calibration_line(Calibration(7, (), 0.125), as_of="2026-09-20")
+    assert calibrated == (
+        "Confidence is calibrated: 7 checks carried a prediction by 2026-09-20; "
+        "expected calibration error 0.12."
+    )
+    assert calibration_line(Calibration(4, (), 0.3)) == ranking  # four are not enough
+    assert ranking not in build(beliefs=[], calibration=ranking).text  # nothing to qualify
+
+
+def summary_of(seq: int, day: datetime, summary: str) -> Episode:
+    evidence = ConsolidationEvidence(day.date().isoformat(), {"question": 1}, 0, 0, ())
+    return episode(seq, Kind.CONSOLIDATION, day.replace(hour=23), summary, evidence)
+
+
+def test_a_days_summary_is_never_shown_beside_that_days_own_episodes() -> None:
+    asked = episode(50, Kind.QUESTION, at(8, 5), "What is osmosis?")
+    busy_day = summary_of(51, at(8, 5), "2026-08-05: 1 question")
+    quiet_day = summary_of(52, at(8, 9), "2026-08-09: 1 question")
+    items = [recalled(asked, 0.4), recalled(busy_day, 0.9), recalled(quiet_day, 0.3)]
+    block = build(items=items)
+    assert work_lines(block) == [
+        "- 5 Aug · you were asked: What is osmosis?",
+        "- 9 Aug · summary of the day: 2026-08-09: 1 question",  # stands for its day
+    ]
+    assert busy_day.episode_id not in block.memory_ids
+
+
+def test_a_days_summary_is_read_on_the_students_calendar() -> None:
+    karachi = timezone(timedelta(hours=5))
+    late = episode(53, Kind.QUESTION, datetime(2026, 8, 5, 22, 0, tzinfo=UTC), "Late question")
+    night = summary_of(54, at(8, 6), "2026-08-06: 1 question")  # 6 Aug in Karachi
+    shown = work_lines(build(items=[recalled(late, 0.5), recalled(night, 0.5)], tz=karachi))
+    assert shown == ["- 6 Aug · you were asked: Late question"]
 
 
 def test_a_repeated_memory_is_one_line_that_says_how_often() -> None:

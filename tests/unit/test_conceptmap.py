@@ -121,3 +121,32 @@ def test_a_map_round_trips_through_its_stored_form() -> None:
         BOOK,
     )
     assert ConceptMap.from_dict(cmap.to_dict()) == cmap
+
+
+def test_a_definition_naming_a_concept_another_file_explains_builds_on_it() -> None:
+    membrane = ConceptDraft("Cell membrane", "The thin layer around every cell.")
+    osmosis = ConceptDraft("Osmosis", "Water crossing a cell membrane from dilute to concentrated.")
+    for first, second in (([membrane], [osmosis]), ([osmosis], [membrane])):  # either order
+        cmap = merge_file(merge_file(ConceptMap(), first, BOOK), second, NOTES)
+        assert cmap.edges() == [("osmosis", "cell membrane")]
+
+
+def test_two_definitions_naming_each_other_get_no_edge_either_way() -> None:
+    a = ConceptDraft("Acid", "An acid reacts with a base.")
+    b = ConceptDraft("Base", "A base neutralises an acid.")
+    cmap = merge_file(merge_file(ConceptMap(), [a], BOOK), [b], NOTES)
+    assert cmap.edges() == []
+
+
+def test_plural_and_singular_drafts_of_one_file_are_one_node_that_never_builds_on_itself() -> None:
+    cmap = merge_file(
+        ConceptMap(),
+        [
+            ConceptDraft("Bases", "Substances that accept hydrogen ions."),
+            ConceptDraft("Base", "A base accepts hydrogen ions.", builds_on=("Bases", "Acids")),
+            ConceptDraft("Acids", "Substances that release hydrogen ions."),
+        ],
+        BOOK,
+    )
+    assert sorted(cmap.concepts) == ["acids", "bases"]
+    assert cmap.edges() == [("bases", "acids")]

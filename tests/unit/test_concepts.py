@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tutor_memory.domain.concepts import concept_key
+from tutor_memory.domain.concepts import concept_key, find_form, same_name
 from tutor_memory.domain.recall import route_concepts
 
 
@@ -34,3 +34,36 @@ def test_routing_is_by_whole_canonical_names_only() -> None:
     assert route_concepts("¿Qué es la ÓSMOSIS?", known) == ["osmosis"]
     assert route_concepts("ما هي الخلية؟", known) == [concept_key("الخلية")]
     assert route_concepts("What are cells made of?", known) == []  # exact names only
+
+
+@pytest.mark.parametrize(
+    ("one", "other"),
+    [
+        ("Acids", "Acid"),
+        ("Bases", "Base"),
+        ("Indicators", "Indicator"),
+        ("Cell walls", "cell wall"),
+        ("células", "célula"),  # es
+        ("sel-sel", "sel"),  # id: the plural by reduplication
+        ("Enzim-enzim", "enzim"),
+        ("خلیہ", "خلیے"),  # ur: the oblique form
+        ("بروتينات", "بروتين"),  # ar: the sound feminine plural
+    ],
+)
+def test_inflected_forms_of_a_name_are_one_name(one: str, other: str) -> None:
+    assert same_name(one, other) and same_name(other, one)
+
+
+@pytest.mark.parametrize(
+    ("one", "other"),
+    [("Organism", "Organ"), ("Diffusion", "Diffuse"), ("Cellular", "Cell"), ("Mitosis", "Meiosis")],
+)
+def test_a_derived_word_is_another_concept(one: str, other: str) -> None:
+    assert not same_name(one, other)
+
+
+def test_a_name_finds_the_key_of_its_other_form() -> None:
+    names = {"acid": "Acid", "ph scale": "pH scale"}
+    assert find_form("Acids", names) == "acid"
+    assert find_form("PH scale", names) == "ph scale"
+    assert find_form("Bases", names) is None

@@ -173,6 +173,30 @@ def test_equal_hubs_go_by_name() -> None:
     assert render_map_section(m, PLENTY).concept_keys == (k("Gamma"), k("Alpha"), k("Beta"))
 
 
+def test_the_concepts_the_question_is_about_come_first_with_their_prerequisites() -> None:
+    section = render_map_section(CELL_BIOLOGY, PLENTY, focus=[k("Osmosis")])
+    assert section.concept_keys[:3] == (k("Osmosis"), k("Cell Membrane"), k("Water"))
+    rest = section.concept_keys[3:]
+    assert [CELL_BIOLOGY.concepts[key].centrality for key in rest] == sorted(
+        (CELL_BIOLOGY.concepts[key].centrality for key in rest), reverse=True
+    )
+    assert sorted(section.concept_keys) == sorted(CELL_BIOLOGY.concepts)  # each concept once
+
+
+def test_a_leaf_the_question_names_keeps_its_line_and_prerequisites_in_a_tight_budget() -> None:
+    hubs_first = render_map_section(CELL_BIOLOGY, 140)
+    focused = render_map_section(CELL_BIOLOGY, 140, focus=[k("Mitochondria")])
+    assert k("Mitochondria") not in hubs_first.concept_keys
+    assert focused.concept_keys[:2] == (k("Mitochondria"), k("Cytoplasm"))
+    assert focused.lines[1].startswith("- Mitochondria: ")
+
+
+def test_focus_keys_the_map_does_not_know_are_ignored() -> None:
+    assert render_map_section(CELL_BIOLOGY, PLENTY, focus=["nothing"]) == render_map_section(
+        CELL_BIOLOGY, PLENTY
+    )
+
+
 # --- the budget ------------------------------------------------------------------------------
 
 

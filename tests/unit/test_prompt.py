@@ -84,11 +84,12 @@ def test_a_legacy_section_with_real_results_stays_with_a_note_tying_it_to_the_bl
     assert placed[:3] == [SYSTEM, ("Memory", BLOCK), MATERIAL] and placed[4] == QUESTION
 
 
-def test_the_note_points_the_right_way_when_the_results_come_first() -> None:
-    prompt = [("Assessment results", "Quiz 1: 7/10"), SYSTEM, ("Memory", "")]
+def test_results_that_came_before_the_memory_slot_move_just_after_the_block() -> None:
+    prompt = [("Assessment results", "Quiz 1: 7/10"), SYSTEM, ("Memory", ""), MATERIAL]
     placed = place_block(prompt, BLOCK)
-    assert placed[0][1].endswith(bridging_note(block_comes_first=False))
-    assert "memory block below" in placed[0][1]
+    assert titles(placed) == ["System", "Memory", "Assessment results", "Course material"]
+    assert placed[2][1] == f"Quiz 1: 7/10\n{bridging_note(block_comes_first=True)}"
+    assert "memory block above" in placed[2][1]
 
 
 @pytest.mark.parametrize(

@@ -432,3 +432,23 @@ def test_treat_phrases_and_their_as_words_teach_in_every_language(lang: str, mes
 def test_urdu_understand_well_is_not_treat_as() -> None:
     for manner in ("اچھی طرح", "غور سے", "دوبارہ"):
         assert detect_teaching(f"اوسموسس کو {manner} سمجھو") is None, manner
+
+
+@pytest.mark.parametrize(
+    ("note", "lang", "name"),
+    [
+        ("a buffer resists changes in pH", "en", "buffer"),
+        ("the cell membrane controls what enters", "en", "cell membrane"),
+        ("photosynthesis happens in chloroplasts", "en", "photosynthesis"),
+        ("un tampón resiste los cambios de pH", "es", "tampón"),
+        ("la membrana celular controla la entrada", "es", "membrana celular"),
+        ("larutan penyangga menahan perubahan pH", "id", "larutan penyangga"),
+        ("dinding sel melindungi sel tumbuhan", "id", "dinding sel"),
+        ("بفر pH کی تبدیلی کو روکتا ہے", "ur", "بفر"),
+        ("المحلول المنظم يقاوم تغيرات الحموضة", "ar", "المحلول المنظم"),
+    ],
+)
+def test_a_new_concept_is_named_by_the_noun_phrase_the_note_opens_with(
+    note: str, lang: str, name: str
+) -> None:
+    assert short_name(note, lang) == name

@@ -350,7 +350,7 @@ def test_the_uploads_bucket_blocks_public_access_encrypts_and_keeps_old_versions
         assert not {"NoncurrentVersionExpiration", "NoncurrentVersionExpirationInDays"} & set(rule)
 
 
-def test_only_new_objects_under_the_uploads_prefix_reach_ingest() -> None:
+def test_only_new_and_removed_objects_under_the_uploads_prefix_reach_ingest() -> None:
     events = [
         (function, e["Properties"])
         for function in FUNCTIONS
@@ -362,12 +362,13 @@ def test_only_new_objects_under_the_uploads_prefix_reach_ingest() -> None:
             "IngestFunction",
             {
                 "Bucket": {"Ref": "UploadsBucket"},
-                "Events": "s3:ObjectCreated:*",
+                "Events": kind,
                 "Filter": {
                     "S3Key": {"Rules": [{"Name": "prefix", "Value": {"Ref": "UploadsPrefix"}}]}
                 },
             },
         )
+        for kind in ("s3:ObjectCreated:*", "s3:ObjectRemoved:*")
     ]
     assert default("UploadsPrefix") == "uploads/"
 
@@ -380,6 +381,7 @@ def test_ingest_may_read_exactly_the_prefix_the_notification_watches(prefix: str
     assert reads == {
         ("s3:GetObject", f"arn:aws:s3:::{bucket}/{prefix}*"),
         ("s3:GetObjectVersion", f"arn:aws:s3:::{bucket}/{prefix}*"),
+        ("s3:ListBucket", f"arn:aws:s3:::{bucket}"),  # so that a removed object reads as 404
     }
     assert re.fullmatch(template()["Parameters"]["UploadsPrefix"]["AllowedPattern"], prefix)
 
@@ -529,7 +531,11 @@ def expected_grants(function: str, search: str) -> set[tuple[str, str]]:
 
     queue, failed_uploads = "arn:NightlyQueue", "arn:IngestDeadLetterQueue"
     receive = ("sqs:ReceiveMessage", "sqs:DeleteMessage", "sqs:GetQueueAttributes")
-    reads_uploads = {("s3:GetObject", uploads), ("s3:GetObjectVersion", uploads)}
+    reads_uploads = {
+        ("s3:GetObject", uploads),
+        ("s3:GetObjectVersion", uploads),
+        ("s3:ListBucket", f"arn:aws:s3:::{bucket}"),
+    }
     writes_memory = on_table(read | write) | index
     own = {
         "ApiFunction": writes_memory | embedding,
@@ -692,6 +698,14 @@ SAMPLE_EVENTS: dict[str, tuple[str, type[BaseModel]]] = {
 def test_every_function_has_a_sample_event_of_the_shape_it_receives(function: str) -> None:
     name, model = SAMPLE_EVENTS[function]
     model.model_validate(json.loads((EVENTS / name).read_text(encoding="utf-8")))
+
+
+def test_the_sample_removal_is_an_object_removed_event_of_the_same_layout() -> None:
+    event = S3Model.model_validate_json((EVENTS / "ingest-s3-object-removed.json").read_text())
+    for record in event.Records:
+        assert record.eventName.startswith("ObjectRemoved")
+        upload = parse_upload_key(record.s3.object.key, default("UploadsPrefix"), encoded=True)
+        assert upload.pair.student_id == "s-42"
 
 
 def test_the_sample_upload_follows_the_key_layout_under_the_default_prefix() -> None:

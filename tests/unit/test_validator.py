@@ -236,6 +236,8 @@ def test_every_leading_article_is_dropped_and_languages_without_one_keep_their_n
 def test_a_capital_name_keeps_its_capitals_after_the_article_goes() -> None:
     assert clean_name("The Krebs cycle") == "Krebs cycle"
     assert clean_name("the cell") == "cell"
+    assert clean_name("The pH scale") == "pH scale"  # the author's casing, not "PH scale"
+    assert clean_name("El pH del suelo") == "pH del suelo"
 
 
 # --- sentences, questions, empty names -----------------------------------------------------------

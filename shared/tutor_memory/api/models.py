@@ -34,6 +34,50 @@ class TurnResponse(BaseModel):
     timings_ms: dict[str, float]
 
 
+class PromptRequest(TurnRequest):
+    """The tutor's prompt sections; the block is placed among them (``POST …/prompt``)."""
+
+    system: str = Field(default="", max_length=C.MAX_PROMPT_SECTION_CHARS)
+    material: str = Field(default="", max_length=C.MAX_PROMPT_SECTION_CHARS)
+    assessment: str | None = Field(
+        default=None,
+        max_length=C.MAX_PROMPT_SECTION_CHARS,
+        description="a legacy assessment-results section, if the prompt has one",
+    )
+
+
+class PromptSection(BaseModel):
+    title: str
+    text: str
+
+
+class PromptResponse(TurnResponse):
+    prompt: str
+    sections: list[PromptSection]
+
+
+class RederiveRequest(Strict):
+    """An operator's re-derivation of a pair's beliefs under today's rules."""
+
+    reason: str = Field(default="", max_length=C.MAX_NOTE_CHARS, description="kept in the log")
+    force: bool = Field(default=False, description="re-derive even when nothing would change")
+    at: datetime | None = Field(default=None, description="retire as of this time (ISO 8601)")
+
+
+class RederiveResponse(BaseModel):
+    retired: int
+    created: int
+    generation: int
+    changed: bool
+
+
+class FileResponse(BaseModel):
+    file_id: str
+    name: str
+    versions: int
+    removed_at: datetime | None
+
+
 class CheckBody(Strict):
     """A check's evidence."""
 

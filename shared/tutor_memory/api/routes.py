@@ -42,7 +42,13 @@ from tutor_memory.api.models import (
     ChainResponse,
     EpisodeRequest,
     EpisodeResponse,
+    FileResponse,
     ProblemResponse,
+    PromptRequest,
+    PromptResponse,
+    PromptSection,
+    RederiveRequest,
+    RederiveResponse,
     ReportResponse,
     SourceResponse,
     StanceRequest,
@@ -435,6 +441,57 @@ def build_resolver(
             break_kind=report.break_kind,
             detail=report.detail,
             report=str(report),
+        )
+
+    @resolver.post(f"{PAIR}/prompt")
+    def prompt(student_id: str, subject_id: str, body: PromptRequest) -> PromptResponse:
+        placed = get_app().turns.prompt(
+            known_pair(student_id, subject_id),
+            body.question,
+            system=body.system,
+            material=body.material,
+            assessment=body.assessment,
+            at=body.at,
+            budget_tokens=body.budget_tokens,
+        )
+        result = placed.turn
+        if metrics is not None:
+            record_turn_metrics(metrics, result)
+        return PromptResponse(
+            prompt=placed.text,
+            sections=[PromptSection(title=t, text=x) for t, x in placed.sections],
+            block=result.block,
+            memory_ids=list(result.memory_ids),
+            belief_ids=list(result.belief_ids),
+            map_concepts=list(result.map_concepts),
+            dropped=result.dropped,
+            record_question=result.record_question,
+            window=result.window,
+            window_empty=result.window_empty,
+            tokens=result.tokens,
+            timings_ms=result.timings_ms,
+        )
+
+    @resolver.post(f"{PAIR}/beliefs/rederive")
+    def rederive(student_id: str, subject_id: str, body: RederiveRequest) -> RederiveResponse:
+        done = get_app().learning.rederive(
+            known_pair(student_id, subject_id), at=body.at, force=body.force, reason=body.reason
+        )
+        return RederiveResponse(
+            retired=done.retired,
+            created=done.created,
+            generation=done.generation,
+            changed=done.changed,
+        )
+
+    @resolver.delete(f"{PAIR}/files/<file_id>")
+    def remove_file(student_id: str, subject_id: str, file_id: str) -> FileResponse:
+        record = get_app().memory.remove_file(known_pair(student_id, subject_id), file_id)
+        return FileResponse(
+            file_id=record.file_id,
+            name=record.name,
+            versions=len(record.versions),
+            removed_at=record.removed_at,
         )
 
     return resolver

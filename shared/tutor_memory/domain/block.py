@@ -20,6 +20,9 @@ the map last. Nothing is filtered by kind: the conversation *is* the record.
     - 20 Sep · a file arrived: <file name>
     - 21 Sep · summary of the day: <summary>
 
+A day's summary (a consolidation) stands for its day only where none of the day's own
+episodes was recalled: never both in one block, the budget is not spent twice on one day.
+
 The year is added ("12 Jul 2025") only when it is not ``now``'s year, in the student's time
 zone ``tz``. A collapsed item shows the span it covers ("12 Jul – 18 Sep") and ends with
 " (and N more times like it)" ("time" for one); an episode whose cited file changed ends with
@@ -37,7 +40,7 @@ A question that matched nothing says so before the lines.
    answer); the earlier work spends the rest, dropping the lowest-scored items first (the
    survivors are still printed oldest first, with a "… and N more" line); the map then gets
    whatever the earlier work left over. The map section arrives already fitted by its renderer;
-   here only whole lines are cut from its end (the lowest-centrality concepts).
+   here only whole lines are cut from its end (the concepts furthest from the question).
 4. The real text is counted at the end; should a counter not add up line by line, items are
    given back in the same order (earlier work, map lines, beliefs) until it fits.
 
@@ -62,8 +65,10 @@ from typing import Final
 from tutor_memory.domain import constants as C
 from tutor_memory.domain import wordlists
 from tutor_memory.domain.beliefs import Belief
+from tutor_memory.domain.calibration import Calibration
 from tutor_memory.domain.episodes import (
     CheckEvidence,
+    ConsolidationEvidence,
     Episode,
     FileEvidence,
     Kind,
@@ -325,6 +330,53 @@ def work_line(
     return f"- {_when(item, now, tz)} · {_what(item.episode)}{more}{note}"
 
 
+def _days(item: RecalledItem, tz: tzinfo) -> set[str]:
+    # Every day a collapsed line stands for: its repeats' ids are in the prompt too.
+    times = item.collapsed_at or (item.first_at, item.last_at)
+    return {at.astimezone(tz).date().isoformat() for at in times}
+
+
+def without_summarised_days(items: Sequence[RecalledItem], tz: tzinfo) -> list[RecalledItem]:
+    """``items`` without the consolidations whose day has its own episodes among them: a
+    summary stands for its day only where the day itself is not shown, never beside it (the
+    walkthrough spent 8 of 20 lines on summaries of the very episodes above them)."""
+    own_days: set[str] = set()
+    for item in items:
+        if item.episode.kind is not Kind.CONSOLIDATION:
+            own_days |= _days(item, tz)
+    kept = []
+    for item in items:
+        evidence = item.episode.evidence
+        if isinstance(evidence, ConsolidationEvidence) and evidence.day in own_days:
+            continue
+        kept.append(item)
+    return kept
+
+
+def calibration_line(calibration: Calibration | None, *, as_of: str | None = None) -> str:
+    """One line under the beliefs header: may the confidences be read as probabilities?
+
+    ``calibration`` is the self-model's (the nightly loop's), as of the day ``as_of``. Checks
+    carrying a prediction only accumulate, so "calibrated" stays true however stale the
+    self-model; before it (or without one) the line keeps the article's limit."""
+    if calibration is not None and calibration.calibrated:
+        error = (
+            f"; expected calibration error {calibration.ece:.2f}"
+            if calibration.ece is not None
+            else ""
+        )
+        when = f" by {as_of}" if as_of else ""
+        return (
+            f"Confidence is calibrated: {calibration.checks} checks carried a prediction{when}"
+            f"{error}."
+        )
+    return (
+        "Confidence is not calibrated yet (fewer than "
+        f"{C.CALIBRATION_MIN_CHECKS} checks carried a prediction): treat it as a ranking, "
+        "not a probability."
+    )
+
+
 def _checks_line(checks_recorded: int) -> str:
     if checks_recorded <= 0:
         return NO_CHECKS_LINE
@@ -422,12 +474,14 @@ def build_block(
     now: datetime,
     tz: tzinfo = UTC,
     count: TokenCounter = count_tokens,
+    calibration: str | None = None,
 ) -> MemoryBlock:
     """The memory block for one turn (see the module for the layout and the budget rule).
 
     ``changed_files`` maps a recalled episode id to how its cited file changed ("replaced" or
     "removed"); ``checks_recorded`` is how many checks the pair has, so that a pair with checks
-    but no belief is never told it has none; ``tz`` is the student's, for the dates shown."""
+    but no belief is never told it has none; ``tz`` is the student's, for the dates shown;
+    ``calibration`` (``calibration_line``) goes under the beliefs header when beliefs are shown."""
     record = is_record_question(question)
 
     fixed_top = [HEADER]
@@ -458,8 +512,9 @@ def build_block(
         key=lambda b: (-b.confidence, b.concept_name, b.belief_id),
     )
     if shown_beliefs:
+        belief_head = (BELIEFS_HEADER, calibration) if calibration else (BELIEFS_HEADER,)
         belief_section = _Section(
-            (BELIEFS_HEADER,), tuple(f"- {b.line()}" for b in shown_beliefs), "beliefs"
+            belief_head, tuple(f"- {b.line()}" for b in shown_beliefs), "beliefs"
         )
     else:
         belief_section = _Section((BELIEFS_HEADER,), (_checks_line(checks_recorded),), whole=True)
@@ -470,7 +525,9 @@ def build_block(
     by_score: list[RecalledItem] = []
     if not recall.window_empty:
         by_score = sorted(
-            recall.items, key=lambda i: (i.score, i.episode.at, i.episode.seq), reverse=True
+            without_summarised_days(recall.items, tz),
+            key=lambda i: (i.score, i.episode.at, i.episode.seq),
+            reverse=True,
         )
     lines_by_score = [
         work_line(item, now=now, changed_files=changed_files, tz=tz) for item in by_score

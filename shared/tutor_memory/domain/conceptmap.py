@@ -17,7 +17,7 @@ from enum import StrEnum
 from typing import Any
 
 from tutor_memory.domain import constants as C
-from tutor_memory.domain.concepts import concept_key
+from tutor_memory.domain.concepts import concept_key, find_form
 from tutor_memory.domain.routing import (
     ConceptVector,
     ConceptVectors,
@@ -202,15 +202,27 @@ def merge_file(
     * A builds-on name in the file's own list is an edge. One outside it is an *assumed*
       prerequisite: it becomes a node (layer ``assumed``, readiness "named only") only once two
       concepts assume it; until then it is recorded on the concept and drawn nowhere.
+    * Across files (``link_across_files``): a concept whose definition names a concept that
+      only other files explain builds on it — an edge no single file could draw.
     """
     same_as = same_as or {}
     concepts = dict(current.concepts)
+    # key → display name of every concept the file can refer to: the map's, then the file's
+    # own in order, so that an inflected form ("Acids" beside "Acid") joins the first form.
+    names = {k: c.name for k, c in concepts.items()}
 
     def resolve(name: str) -> str:
         key = concept_key(name)
-        return same_as.get(key, key)
+        key = same_as.get(key, key)
+        if key in names:
+            return key
+        return find_form(name, names) or key
 
-    own = {resolve(d.name) for d in drafts}
+    own: set[str] = set()
+    for draft in drafts:
+        key = resolve(draft.name)
+        own.add(key)
+        names.setdefault(key, draft.name.strip())
     for draft in drafts:
         key = resolve(draft.name)
         node = concepts.get(key)
@@ -218,7 +230,7 @@ def merge_file(
         sources = tuple(s for s in (node.sources if node else ()) if s.file_id != source.file_id)
         sources = (*sources, replace(source, pages=pages))
         edges = [resolve(n) for n in draft.builds_on if resolve(n) in own and resolve(n) != key]
-        outside = [n for n in draft.builds_on if resolve(n) not in own]
+        outside = [n for n in draft.builds_on if resolve(n) not in own and resolve(n) != key]
         if node is None:
             node = Concept(key=key, name=draft.name.strip(), layer=Layer.FILE)
         concepts[key] = replace(
@@ -231,7 +243,34 @@ def merge_file(
             assumed=_union(node.assumed, outside),
             assumed_by=(),
         )
-    return replace(current, concepts=_settle_assumed(concepts))
+    return replace(current, concepts=link_across_files(_settle_assumed(concepts)))
+
+
+def _names_in(text: str) -> str:
+    return f" {concept_key(text)} "
+
+
+def link_across_files(concepts: dict[str, Concept]) -> dict[str, Concept]:
+    """X builds on Y when X's definition (or gist) names Y as whole words and no file explains
+    both (a file's own edges are its extractor's call). The direction is checked: no edge when
+    Y already builds on X or Y's definition names X too (which builds on which is unknown)."""
+    explained = {
+        k: (frozenset(s.file_id for s in c.sources), _names_in(f"{c.definition} {c.gist}"))
+        for k, c in concepts.items()
+        if c.sources
+    }
+    out = dict(concepts)
+    for x, (x_files, x_text) in explained.items():
+        found = []
+        for y, (y_files, y_text) in explained.items():
+            if y == x or x_files & y_files or f" {y} " not in x_text:
+                continue
+            if x in concepts[y].builds_on or f" {x} " in y_text:
+                continue
+            found.append(y)
+        if found:
+            out[x] = replace(out[x], builds_on=_union(out[x].builds_on, sorted(found)))
+    return out
 
 
 def _settle_assumed(concepts: dict[str, Concept]) -> dict[str, Concept]:
@@ -239,20 +278,28 @@ def _settle_assumed(concepts: dict[str, Concept]) -> dict[str, Concept]:
     that are nodes into edges, and record on each assumed node who assumes it."""
     assumers: dict[str, set[str]] = {}
     names: dict[str, str] = {}
+    nodes = {k: c.name for k, c in concepts.items()}
+
+    def key_of(name: str) -> str:
+        """A node's key for any form of its name, else the key of the first form assumed."""
+        return find_form(name, nodes) or find_form(name, names) or concept_key(name)
+
     for c in concepts.values():
         for name in c.assumed:
-            assumers.setdefault(concept_key(name), set()).add(c.key)
-            names.setdefault(concept_key(name), name.strip())
+            key = key_of(name)
+            assumers.setdefault(key, set()).add(c.key)
+            names.setdefault(key, name.strip())
     for key, by in assumers.items():
         if key not in concepts and len(by) >= C.ASSUMED_NODE_MIN_ASSUMERS:
             concepts[key] = Concept(key=key, name=names[key], layer=Layer.ASSUMED)
+            nodes[key] = names[key]
     for c in list(concepts.values()):
-        promoted = [concept_key(n) for n in c.assumed if concept_key(n) in concepts]
+        promoted = [k for k in (key_of(n) for n in c.assumed) if k in concepts]
         if promoted:
             concepts[c.key] = replace(
                 c,
                 builds_on=_union(c.builds_on, [p for p in promoted if p != c.key]),
-                assumed=tuple(n for n in c.assumed if concept_key(n) not in concepts),
+                assumed=tuple(n for n in c.assumed if key_of(n) not in concepts),
             )
     for c in list(concepts.values()):
         if c.layer is Layer.ASSUMED:

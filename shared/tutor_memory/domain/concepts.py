@@ -5,16 +5,66 @@ stripped, Arabic-script diacritics and tatweel dropped, alef forms and the lette
 Arabic write differently unified, letters that carry meaning kept — see ``language.fold``),
 with punctuation and runs of spacing reduced to single spaces. Two names with the same key are
 the same concept; matching a name is exact on the key, never fuzzy.
+
+**Inflected forms** (``same_name``) are one concept too when a file or the map holds both:
+"Acids" and "Acid", "Indicators" and "Indicator", "células" and "célula", "sel-sel" (the
+Indonesian plural by reduplication) and "sel". Two names are forms of one another when they
+have the same number of words and every pair of words is equal or has the same stem under the
+name's language stemmer *and* differs only in an ending of at most two letters: an inflection,
+not a derivation — Snowball stems "organism" to "organ", and those are two concepts. The key
+itself stays the folded name (stored keys do not change); merging looks the other form up.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
+from typing import Final
 
-from tutor_memory.domain.language import fold
+from tutor_memory.domain.language import detect_language, fold, stem
 
 _WORDS = re.compile(r"[^\W_]+")
+_REDUPLICATED = re.compile(r"\b([^\W_]+)-\1\b", re.IGNORECASE)  # "sel-sel", "buku-buku"
+INFLECTION_MAX_ENDING: Final = 2  # ours: letters an inflectional ending may differ by
 
 
 def concept_key(name: str) -> str:
     return " ".join(_WORDS.findall(fold(name)))
+
+
+def _words(name: str) -> list[str]:
+    return _WORDS.findall(fold(_REDUPLICATED.sub(r"\1", name)))
+
+
+def _same_word(a: str, b: str, lang: str) -> bool:
+    if a == b:
+        return True
+    common = 0
+    for x, y in zip(a, b, strict=False):
+        if x != y:
+            break
+        common += 1
+    if max(len(a), len(b)) - common > INFLECTION_MAX_ENDING or common < 3:
+        return False
+    return stem(a, lang) == stem(b, lang)
+
+
+def same_name(a: str, b: str) -> bool:
+    """Whether two concept names are one name, or inflected forms of it (see the module)."""
+    if concept_key(a) == concept_key(b):
+        return True
+    wa, wb = _words(a), _words(b)
+    if len(wa) != len(wb) or not wa:
+        return False
+    return any(
+        all(_same_word(x, y, lang) for x, y in zip(wa, wb, strict=True))
+        for lang in dict.fromkeys((detect_language(a), detect_language(b)))
+    )
+
+
+def find_form(name: str, names: Mapping[str, str]) -> str | None:
+    """The key in ``names`` (key → display name) of ``name`` or of another form of it."""
+    key = concept_key(name)
+    if key in names:
+        return key
+    return next((k for k, other in names.items() if same_name(name, other)), None)

@@ -151,6 +151,7 @@ TURN_DEADLINE_S: Final = 2.5  # article: the hard cap; past it the block is drop
 # than 20 turns (or API requests) is too small to speak of a share and never alarms.
 ALARM_DROPPED_BLOCK_SHARE: Final = 0.02
 ALARM_MIN_REQUESTS: Final = 20
+MAX_PROMPT_SECTION_CHARS: Final = 200_000  # ours: one section of a prompt to assemble (material)
 
 # --- The nightly loop (SPEC §10) ---------------------------------------------------------------
 CALIBRATION_MIN_CHECKS: Final = 5  # article: "calibrated" only from five checks with a prediction

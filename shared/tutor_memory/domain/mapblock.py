@@ -10,12 +10,19 @@ Decisions (ours):
   as "the files explain 79% of it". The header says what the number is about — the material,
   never the student — in the article's exact words; "understood" must never appear (a model
   once told a student "given your current understanding of 79%…").
-* **One line per concept, hubs first** (centrality, then name, then key):
+* **One line per concept, the question's concepts first.** The concepts the question is about
+  (``focus``: those it routes to, and for a record question the concepts of the beliefs
+  shown), each followed by its prerequisites, come first, in the order given; then every other
+  concept, hubs first (centrality, then name, then key). Without a focus the whole map is
+  hubs first. Ordered by centrality alone, "what should I revise before X?" about a leaf X lost
+  X's line and its prerequisites to the budget, and "why does water move into a plant cell?"
+  showed Nucleus and Chloroplast but not Osmosis. A line reads
   ``- Name: gist [taught: note] (builds on: A, B)``. "builds on" lists display names of the
   concept's prerequisites, alphabetically. A concept no file explains and nobody taught says
   so, instead of a gist. Single assumed names (recorded on a concept, "drawn nowhere" by the
   article) are not shown: the block spends its budget on the map's real edges.
-* **The budget** (header included) is never exceeded: the lowest-centrality lines go first.
+* **The budget** (header included) is never exceeded: lines go from the end (the
+  lowest-centrality concepts outside the focus first).
   When lines were dropped, a last line says how many, so the tutor does not read the shown
   lines as the whole subject. If not even the header fits, the section is empty.
 * **An empty map renders nothing**: with no file read there is no material to describe, and an
@@ -25,6 +32,7 @@ Decisions (ours):
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from tutor_memory.domain.conceptmap import Concept, ConceptMap
@@ -43,13 +51,18 @@ class MapSection:
 
 
 def render_map_section(
-    cmap: ConceptMap, budget_tokens: int, count: TokenCounter = count_tokens
+    cmap: ConceptMap,
+    budget_tokens: int,
+    count: TokenCounter = count_tokens,
+    *,
+    focus: Sequence[str] = (),
 ) -> MapSection:
-    """The map section of ``cmap`` within ``budget_tokens`` (see the module for the format)."""
+    """The map section of ``cmap`` within ``budget_tokens`` (see the module for the format);
+    ``focus`` names the concept keys the question is about, most relevant first."""
     if not cmap.concepts:
         return MapSection()
     header = map_header(cmap)
-    ranked = sorted(cmap.concepts.values(), key=_hub_first)
+    ranked = focus_first(cmap, focus)
     lines = [concept_line(c, cmap) for c in ranked]
 
     # Lines add up for count_tokens (and roughly for any counter): estimate how many fit by
@@ -115,6 +128,22 @@ def concept_line(concept: Concept, cmap: ConceptMap) -> str:
 def _more_line(hidden: int) -> str:
     noun = "concept" if hidden == 1 else "concepts"
     return f"- … and {hidden} more {noun}, not shown here"
+
+
+def focus_first(cmap: ConceptMap, focus: Sequence[str] = ()) -> list[Concept]:
+    """Every concept once: each focus concept followed by its prerequisites (hubs first among
+    them), then the rest hubs first. Unknown focus keys are skipped."""
+    order: dict[str, Concept] = {}
+    for key in focus:
+        concept = cmap.concepts.get(key)
+        if concept is None:
+            continue
+        order.setdefault(key, concept)
+        needs = [cmap.concepts[k] for k in concept.builds_on if k in cmap.concepts]
+        for prerequisite in sorted(needs, key=_hub_first):
+            order.setdefault(prerequisite.key, prerequisite)
+    rest = sorted((c for k, c in cmap.concepts.items() if k not in order), key=_hub_first)
+    return [*order.values(), *rest]
 
 
 def _hub_first(c: Concept) -> tuple[float, str, str]:

@@ -18,6 +18,8 @@ only what the rules below name; every other section keeps its title, text and pl
    word outside a small vocabulary of record words (quiz, attempts, recorded, results, yet, …).
    Anything else — a score, a date, a name — says more: the section stays and a bridging note
    is appended telling the model that the memory block lists the checks and earlier work too.
+   A kept assessment section that stood before the memory slot moves to just after the block:
+   the block is the first statement about the record the model reads (the seed puts it first).
 3. **An empty block** (the budget could not hold it, or it was dropped at the time cap)
    changes nothing at all.
 """
@@ -141,10 +143,13 @@ def place_block(prompt_sections: Sequence[tuple[str, str]], block: str) -> list[
     memory_at = at
 
     out: list[tuple[str, str]] = []
+    moved: list[tuple[str, str]] = []  # kept assessment sections that stood before the block
     for i, (title, text) in enumerate(placed):
-        if i == memory_at or not is_assessment_section(title) or is_memory_section(title):
+        if i == memory_at:
+            out += [(title, text), *moved]
+        elif not is_assessment_section(title) or is_memory_section(title):
             out.append((title, text))
         elif not says_nothing_recorded(text):
-            note = bridging_note(block_comes_first=memory_at < i)
-            out.append((title, f"{text.rstrip()}\n{note}"))
+            kept = (title, f"{text.rstrip()}\n{bridging_note(block_comes_first=True)}")
+            (out if memory_at < i else moved).append(kept)
     return out

@@ -108,6 +108,7 @@ class RecalledItem:
     first_at: datetime
     last_at: datetime
     collapsed_ids: tuple[str, ...]  # every episode it stands for, oldest first
+    collapsed_at: tuple[datetime, ...] = ()  # their times, in the same order
 
 
 class Candidates:
@@ -270,6 +271,7 @@ def rank(
                 first_at=chronological[0].at,
                 last_at=chronological[-1].at,
                 collapsed_ids=tuple(e.episode_id for e in chronological),
+                collapsed_at=tuple(e.at for e in chronological),
             )
         )
     items.sort(key=lambda i: (i.score, i.episode.at, i.episode.seq), reverse=True)

@@ -525,8 +525,30 @@ def short_name(note: str, lang: str | None = None) -> str:
     if subject:
         return _join(subject)
     lang = lang or detect_language(note)
-    run = _first_distinctive_run(note, words, lang)
+    run = _noun_phrase(note, _first_distinctive_run(note, words, lang), lang)
     return _join(run or words)
+
+
+def _noun_phrase(text: str, run: list[_Word], lang: str) -> list[_Word]:
+    """The noun phrase ``run`` opens with: cut before the first later word that reads as the
+    verb (``wordlists.NOUN_PHRASE_*``; Arabic: the definite run)."""
+    if len(run) < 2:
+        return run
+    if lang == "ar":
+        return _arabic_definite_run(text, run)
+    w = wordlists
+    verb_endings = w.NOUN_PHRASE_VERB_ENDINGS.get(lang, ())
+    noun_endings = w.NOUN_PHRASE_NOUN_ENDINGS.get(lang, ())
+    adjective_endings = w.NOUN_PHRASE_ADJECTIVE_ENDINGS.get(lang)
+    verb_prefixes = w.NOUN_PHRASE_VERB_PREFIXES.get(lang, ())
+    for k, word in enumerate(run[1:], start=1):
+        token = word.folded
+        verb = (token.endswith(verb_endings) and not token.endswith(noun_endings)) or (
+            len(token) >= 5 and token.startswith(verb_prefixes)
+        )
+        if verb or (adjective_endings is not None and not token.endswith(adjective_endings)):
+            return run[:k]
+    return run
 
 
 def _first_distinctive_run(text: str, words: Sequence[_Word], lang: str) -> list[_Word]:

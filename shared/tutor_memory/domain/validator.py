@@ -65,7 +65,8 @@ def clean_name(name: str) -> str:
     first, _, rest = text.partition(" ")
     if rest and fold(first) in _articles():
         # "The cell" was capitalised for its sentence, not for its name: pass the capital on.
-        if first[:1].isupper() and rest[:1].islower():
+        # Only onto a lower-case word: "The pH scale" stays "pH scale", not "PH scale".
+        if first[:1].isupper() and rest.split(" ", 1)[0].islower():
             rest = rest[:1].upper() + rest[1:]
         text = rest
     return text

@@ -1412,3 +1412,25 @@ RECORD_CUE_BLOCKERS: Final[dict[str, tuple[str, ...]]] = {
     ),
 }
 # === end of record questions by cues ===
+
+
+# --- Where the noun phrase a taught note is about ends (ours) -----------------------------------
+# A note that names no known concept mints a node named by the noun phrase it opens with:
+# "a buffer resists changes in pH" is about a buffer, not "buffer resists". With no tagger,
+# the phrase is cut at the first later word that reads as the verb, one rule per language:
+# en: a third-person -s ("resists"), unless the ending is a noun's (-ss, -us, -is, -ics);
+# es: nouns are followed by adjectives only (endings below: "membrana celular");
+# id: verbs carry a prefix (me-, ber-, di-, ter-: "menahan", "bergerak", "diserap");
+# ur: the phrase ends before a postposition or a genitive (stopwords); ar: the definite run.
+NOUN_PHRASE_VERB_ENDINGS: Final[dict[str, tuple[str, ...]]] = {"en": ("s",)}
+NOUN_PHRASE_NOUN_ENDINGS: Final[dict[str, tuple[str, ...]]] = {"en": ("ss", "us", "is", "ics")}
+NOUN_PHRASE_ADJECTIVE_ENDINGS: Final[dict[str, tuple[str, ...]]] = {
+    "es": (
+        "al", "ales", "ar", "ares", "ico", "ica", "icos", "icas", "oso", "osa", "osos", "osas",
+        "ivo", "iva", "ivos", "ivas", "ble", "bles", "ino", "ina", "inos", "inas", "ado",
+        "ada", "ados", "adas", "ido", "ida", "idos", "idas",
+    ),
+}  # fmt: skip
+NOUN_PHRASE_VERB_PREFIXES: Final[dict[str, tuple[str, ...]]] = {
+    "id": ("me", "ber", "di", "ter"),
+}
