@@ -99,7 +99,7 @@ def test_each_belief_carries_its_rows_over_time_and_every_check_behind_it(
 def test_after_a_rederivation_the_belief_is_drawn_from_its_current_generation(
     app: App, pair: Pair
 ) -> None:
-    app.learning.rederive(pair, at=day(30))
+    app.learning.rederive(pair, at=day(30), force=True)
     osmosis = next(b for b in Inspector.of(app).inspect(pair)["beliefs"] if b["key"] == "osmosis")
     assert len(osmosis["history"]) == 3 and osmosis["earlier_generation_rows"] == 3
     page = render_page(Inspector.of(app).inspect(pair), served=False)

@@ -84,6 +84,7 @@ _ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._@-]*$"
 StudentId = Annotated[str, Path(pattern=_ID_PATTERN, max_length=C.MAX_ID_CHARS)]
 SubjectId = Annotated[str, Path(pattern=_ID_PATTERN, max_length=C.MAX_ID_CHARS)]
 EpisodeId = Annotated[str, Path(min_length=1, max_length=C.MAX_ID_CHARS)]
+FileId = Annotated[str, Path(min_length=1, max_length=C.MAX_ID_CHARS)]
 ConceptName = Annotated[str, Path(min_length=1, max_length=C.MAX_CONCEPT_CHARS)]
 IdempotencyKey = Annotated[str | None, Header(alias="Idempotency-Key", max_length=128)]
 HistoryOf = Annotated[
@@ -443,15 +444,16 @@ def build_resolver(
             report=str(report),
         )
 
-    @resolver.post(f"{PAIR}/prompt")
-    def prompt(student_id: str, subject_id: str, body: PromptRequest) -> PromptResponse:
-        placed = get_app().turns.prompt(
+    @resolver.post(f"{PAIR}/prompt", operation_id="prompt", responses=problems(WRITE_STATUSES))
+    def prompt(student_id: StudentId, subject_id: SubjectId, body: PromptRequest) -> PromptResponse:
+        app = get_app()
+        placed = app.turns.prompt(
             known_pair(student_id, subject_id),
             body.question,
             system=body.system,
             material=body.material,
             assessment=body.assessment,
-            at=body.at,
+            at=client_time(app, body.at),
             budget_tokens=body.budget_tokens,
         )
         result = placed.turn
@@ -472,10 +474,20 @@ def build_resolver(
             timings_ms=result.timings_ms,
         )
 
-    @resolver.post(f"{PAIR}/beliefs/rederive")
-    def rederive(student_id: str, subject_id: str, body: RederiveRequest) -> RederiveResponse:
-        done = get_app().learning.rederive(
-            known_pair(student_id, subject_id), at=body.at, force=body.force, reason=body.reason
+    @resolver.post(
+        f"{PAIR}/beliefs/rederive",
+        operation_id="rederiveBeliefs",
+        responses=problems(WRITE_STATUSES),
+    )
+    def rederive(
+        student_id: StudentId, subject_id: SubjectId, body: RederiveRequest
+    ) -> RederiveResponse:
+        app = get_app()
+        done = app.learning.rederive(
+            known_pair(student_id, subject_id),
+            at=client_time(app, body.at),
+            force=body.force,
+            reason=body.reason,
         )
         return RederiveResponse(
             retired=done.retired,
@@ -484,8 +496,10 @@ def build_resolver(
             changed=done.changed,
         )
 
-    @resolver.delete(f"{PAIR}/files/<file_id>")
-    def remove_file(student_id: str, subject_id: str, file_id: str) -> FileResponse:
+    @resolver.delete(
+        f"{PAIR}/files/<file_id>", operation_id="removeFile", responses=problems(WRITE_STATUSES)
+    )
+    def remove_file(student_id: StudentId, subject_id: SubjectId, file_id: FileId) -> FileResponse:
         record = get_app().memory.remove_file(known_pair(student_id, subject_id), file_id)
         return FileResponse(
             file_id=record.file_id,
