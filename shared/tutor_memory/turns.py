@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
+from concurrent.futures import wait as futures_wait
 from dataclasses import dataclass, field
 from datetime import datetime
 from zoneinfo import ZoneInfo
@@ -69,6 +70,12 @@ class Turns:
         self.deadline_s = deadline_s
         self.budget_tokens = budget_tokens
         self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="turn")
+        self._building: set[Future[TurnResult]] = set()  # builds not finished yet
+
+    def settle(self, timeout: float | None = None) -> None:
+        """Wait until every build started so far has finished (a dropped one keeps running in
+        the background): the bench runs turns one after another, never one under the next."""
+        futures_wait(list(self._building), timeout=timeout)
 
     def turn(
         self,
@@ -83,6 +90,8 @@ class Turns:
         future = self._pool.submit(
             self._build, pair, question, now, budget_tokens or self.budget_tokens
         )
+        self._building.add(future)
+        future.add_done_callback(self._building.discard)
         try:
             return future.result(timeout=self.deadline_s)
         except FutureTimeout:

@@ -14,8 +14,10 @@ Bedrock call per turn with a question.
 from __future__ import annotations
 
 import json
+import threading
+import time
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
@@ -24,6 +26,7 @@ from tutor_memory.adapters.embedded_index import EmbeddedIndex
 from tutor_memory.domain.chain import parse_time
 from tutor_memory.domain.episodes import Pair
 from tutor_memory.domain.timewindow import TimeWindow
+from tutor_memory.ports import Embedder, EmbedderProfile, Vectors
 
 
 @dataclass
@@ -45,8 +48,55 @@ class Tally:
         }
 
 
+class Waits:
+    """When every remote call of a turn started and ended (DynamoDB, OpenSearch, the
+    embedding), each made to last at least ``latency_s`` — a network round trip — so that
+    calls issued together overlap. ``sequential()`` counts the waits the turn sat through:
+    calls that overlap are one wait; a call that starts after all before it ended is another."""
+
+    def __init__(self, latency_s: float = 0.02) -> None:
+        self.latency_s = latency_s
+        self._spans: list[tuple[float, float]] = []
+        self._lock = threading.Lock()
+        self._local = threading.local()
+
+    def reset(self) -> None:
+        with self._lock:
+            self._spans.clear()
+
+    def start(self) -> None:
+        self._local.__dict__.setdefault("stack", []).append(time.perf_counter())
+
+    def end(self) -> None:
+        began = self._local.stack.pop()
+        # The round trip: at least the latency (the call's own work counts towards it).
+        left = self.latency_s - (time.perf_counter() - began)
+        if left > 0:
+            time.sleep(left)
+        with self._lock:
+            self._spans.append((began, time.perf_counter()))
+
+    @contextmanager
+    def call(self) -> Iterator[None]:
+        self.start()
+        try:
+            yield
+        finally:
+            self.end()
+
+    def sequential(self) -> int:
+        waits, until = 0, float("-inf")
+        for began, ended in sorted(self._spans):
+            if began >= until:
+                waits += 1
+                until = ended
+            else:
+                until = max(until, ended)
+        return waits
+
+
 @contextmanager
-def counting_dynamodb(tally: Tally) -> Iterator[None]:
+def counting_dynamodb(tally: Tally, waits: Waits | None = None) -> Iterator[None]:
     """Count every DynamoDB call of clients created inside the block."""
     from botocore.session import Session
 
@@ -55,8 +105,12 @@ def counting_dynamodb(tally: Tally) -> Iterator[None]:
     def after_call(http_response: Any, model: Any, **_: Any) -> None:
         tally.requests[model.name] += 1
         tally.bytes_read += len(http_response.content or b"")
+        if waits is not None:
+            waits.end()
 
     def before_call(params: Any, **_: Any) -> None:
+        if waits is not None:
+            waits.start()
         body = params.get("body") or b""
         tally.bytes_sent += len(body if isinstance(body, bytes) else str(body).encode())
 
@@ -77,11 +131,16 @@ def counting_dynamodb(tally: Tally) -> Iterator[None]:
 class CountingOpenSearchClient:
     """An opensearch-py stand-in for ``OpenSearchIndex.search``: counts and answers."""
 
-    def __init__(self, inner: EmbeddedIndex, tally: Tally) -> None:
+    def __init__(self, inner: EmbeddedIndex, tally: Tally, waits: Waits | None = None) -> None:
         self.inner = inner
         self.tally = tally
+        self.waits = waits or Waits(0.0)
 
     def msearch(self, *, index: str, body: list[dict[str, Any]], filter_path: str) -> Any:
+        with self.waits.call():
+            return self._msearch(body)
+
+    def _msearch(self, body: list[dict[str, Any]]) -> Any:
         self.tally.requests["_msearch"] += 1
         self.tally.bytes_sent += sum(len(json.dumps(line).encode()) + 1 for line in body)
         answers = [self._answer(query) for query in body[1::2]]
@@ -91,6 +150,10 @@ class CountingOpenSearchClient:
 
     def search(self, *, index: str, body: dict[str, Any]) -> Any:
         """The term counts (``OpenSearchIndex.term_counts``): one ``_search`` with filters."""
+        with self.waits.call():
+            return self._search(body)
+
+    def _search(self, body: dict[str, Any]) -> Any:
         self.tally.requests["_search"] += 1
         self.tally.bytes_sent += len(json.dumps(body).encode())
         pair, _ = _scope(body["query"]["bool"]["filter"])
@@ -149,3 +212,23 @@ def _scope(clauses: list[dict[str, Any]]) -> tuple[Pair, TimeWindow | None]:
     if pair is None:
         raise ValueError("a query without a pair filter: the adapter must never send one")
     return pair, window
+
+
+class WaitingEmbedder:
+    """An embedder whose question embedding is a remote call (Bedrock in the cloud): it lasts
+    a round trip and counts as a wait."""
+
+    def __init__(self, inner: Embedder, waits: Waits) -> None:
+        self.inner = inner
+        self.waits = waits
+
+    @property
+    def profile(self) -> EmbedderProfile:
+        return self.inner.profile
+
+    def embed_queries(self, texts: Sequence[str]) -> Vectors:
+        with self.waits.call():
+            return self.inner.embed_queries(texts)
+
+    def embed_passages(self, texts: Sequence[str]) -> Vectors:
+        return self.inner.embed_passages(texts)
