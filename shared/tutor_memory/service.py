@@ -245,7 +245,7 @@ class TutorMemory:
             pool.add_concept(behind)
             sizes["beliefs' evidence"] = len(behind)
         if text:
-            touching = self.store.touching(pair, keys, scope)
+            touching = self.store.touching(pair, keys, scope, newest=C.RECALL_CONCEPT_POOL)
             pool.add_concept(touching)
             sizes["concept"] = len(touching)
             if self.index is not None:

@@ -528,17 +528,31 @@ class DynamoStore:
         return [found[i] for i in episode_ids if i in found]
 
     def touching(
-        self, pair: Pair, concept_keys: Sequence[str], window: TimeWindow | None = None
+        self,
+        pair: Pair,
+        concept_keys: Sequence[str],
+        window: TimeWindow | None = None,
+        *,
+        newest: int | None = None,
     ) -> list[Episode]:
         m = self.models.ConceptLink
+        span = None
+        if window is not None:  # half-open, as a TimeWindow is
+            span = (m.at >= format_time(window.start)) & (m.at < format_time(window.end))
         seqs: set[int] = set()
         try:
             for key in dict.fromkeys(concept_keys):
-                for link in m.query(pair_key(pair), m.sk.startswith(f"CON#{key}#")):
-                    if window is None or format_time(window.start) <= link.at < format_time(
-                        window.end
-                    ):
-                        seqs.add(int(link.seq))
+                # The sort key ends in the 10-digit sequence: a descending Query with a limit
+                # reads the concept's newest links only.
+                links = m.query(
+                    pair_key(pair),
+                    m.sk.startswith(f"CON#{key}#"),
+                    filter_condition=span,
+                    scan_index_forward=False,
+                    limit=newest,
+                    page_size=min(newest, 1000) if newest else None,
+                )
+                seqs.update(int(link.seq) for link in links)
         except PynamoDBException as exc:
             raise StoreError(str(exc)) from exc
         keys = [(pair_key(pair), episode_sk(s)) for s in sorted(seqs)]

@@ -480,21 +480,45 @@ class SqliteStore:
         return [found[i] for i in episode_ids if i in found]
 
     def touching(
-        self, pair: Pair, concept_keys: Sequence[str], window: TimeWindow | None = None
+        self,
+        pair: Pair,
+        concept_keys: Sequence[str],
+        window: TimeWindow | None = None,
+        *,
+        newest: int | None = None,
     ) -> list[Episode]:
         keys = list(dict.fromkeys(concept_keys))
         if not keys:
             return []
-        marks = ", ".join("?" * len(keys))
-        where = (
-            "student_id = ? AND subject_id = ? AND seq IN (SELECT seq FROM episode_concepts "
-            f"WHERE student_id = ? AND subject_id = ? AND concept_key IN ({marks})"
+        # Per concept, the links walked backwards on the primary key (student, subject,
+        # concept, seq) and cut by LIMIT: the newest N, never every link.
+        link = (
+            "SELECT seq FROM episode_concepts WHERE student_id = ? AND subject_id = ? "
+            "AND concept_key = ?"
         )
-        params: list[object] = [*(pair.student_id, pair.subject_id) * 2, *keys]
+        span: tuple[str, ...] = ()
         if window is not None:
-            where += " AND at >= ? AND at < ?"
-            params += [format_time(window.start), format_time(window.end)]
-        return self._select(where + ") ORDER BY seq", tuple(params))
+            link += " AND at >= ? AND at < ?"
+            span = (format_time(window.start), format_time(window.end))
+        link += " ORDER BY seq DESC LIMIT ?"
+        seqs: set[int] = set()
+        cut = -1 if newest is None else newest
+        with self._connection() as conn:
+            for key in keys:
+                rows = conn.execute(
+                    link, (pair.student_id, pair.subject_id, key, *span, cut)
+                ).fetchall()
+                seqs.update(int(r[0]) for r in rows)
+        found: list[Episode] = []
+        ordered = sorted(seqs)
+        for start in range(0, len(ordered), 500):  # SQLite's parameter limit
+            chunk = ordered[start : start + 500]
+            found += self._select(
+                f"student_id = ? AND subject_id = ? AND seq IN ({', '.join('?' * len(chunk))}) "
+                "ORDER BY seq",
+                (pair.student_id, pair.subject_id, *chunk),
+            )
+        return found
 
     def concept_names(self, pair: Pair) -> dict[str, str]:
         with self._connection() as conn:

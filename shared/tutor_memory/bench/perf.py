@@ -94,6 +94,7 @@ def _size(
     embedded = time.perf_counter() - tick
     write_events(app, PAIR, CELLS, events, batch_size=512, fast_checks=True)
     built = time.perf_counter() - tick
+    app.warm()  # as `serve` does at start: the model loaded, BLAS on the turn's threads
     log(f"  {size} episodes in {built:.0f} s ({len(texts)} distinct texts: {embedded:.0f} s)")
 
     questions = turn_questions(config.seed, CELLS, config.turns)
@@ -267,7 +268,7 @@ def peer_ms(
         near = np.argpartition(-dots, k)[:k] if len(dots) > k else np.arange(len(dots))
         near[np.argsort(-dots[near])]
 
-    return {"name": "numpy + bm25s", "ms": _cpu_p50(run, len(asked))}
+    return {"name": "numpy + bm25s", "ms": _cpu_p50(run, len(asked)), "documents": len(rows)}
 
 
 def adapter_indexing_rate(index: EmbeddedIndex, n: int = PROBE_DOCS) -> float:

@@ -53,6 +53,10 @@ RECALL_WEIGHT_RECENCY: Final = 0.15  # article
 RECALL_RECENCY_HALF_LIFE_DAYS: Final = 75.0
 RECALL_LEXICAL_POOL: Final = 200  # ours: lexical hits considered (BM25 best first)
 RECALL_SEMANTIC_K: Final = 50  # ours: nearest episodes by meaning, as candidates
+# ours: the concept pool reads the newest N episodes per routed concept (by the store's index,
+# never all of them: at 100k, "cell membrane" touched 7,592). An older episode on the concept
+# is still reached by the lexical and the semantic pools, which search the whole history.
+RECALL_CONCEPT_POOL: Final = 200
 # ours: how many of the nearest *distinct texts* (repetitions collapsed) count as matching
 RECALL_SEMANTIC_MATCHES: Final = 8
 # ours: a nearer text also matches when it is at least this far from the neighbourhood's
