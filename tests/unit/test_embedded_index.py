@@ -166,3 +166,43 @@ def test_term_counts_are_the_pairs_own(index: EmbeddedIndex) -> None:
     assert counts.documents == 4
     assert dict(counts.containing) == {"absent": 0, "cell": 2, "osmosis": 1}
     assert index.term_counts(B, ["cell"]).containing["cell"] == 3
+
+
+def test_another_process_writing_the_file_is_seen_by_the_next_search(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    path = tmp_path / "index.db"
+    reader, writer = EmbeddedIndex(path, dimension=3), EmbeddedIndex(path, dimension=3)
+    writer.add([doc(A, 1, "cell", unit(1, 0, 0), days=0)])
+    assert ids(reader.search(A, terms=[], vector=unit(1, 0, 0), lexical_limit=0, k=5)[1]) == [1]
+
+    writer.add([doc(A, 2, "osmosis", unit(0, 1, 0), days=1)])  # appended
+    lexical, semantic = reader.search(
+        A, terms=["osmosis"], vector=unit(0, 1, 0), lexical_limit=5, k=5
+    )
+    assert ids(lexical) == [2] and ids(semantic) == [2, 1]
+
+    writer.add([doc(A, 1, "cell", unit(0, 1, 0), days=0)])  # re-indexed with a new vector
+    _, semantic = reader.search(A, terms=[], vector=unit(0, 1, 0), lexical_limit=0, k=5)
+    assert [round(h.score, 5) for h in semantic] == [1.0, 1.0]
+
+    writer.delete_pair(A)
+    assert reader.search(A, terms=["cell"], vector=unit(1, 0, 0), lexical_limit=5, k=5) == ([], [])
+
+
+def test_a_file_written_before_the_postings_is_converted_on_opening(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    path = tmp_path / "index.db"
+    old = EmbeddedIndex(path)
+    old.add([doc(A, 1, "cell nucleus", unit(1, 0, 0)), doc(A, 2, "cell", unit(0, 1, 0))])
+    for table in ("postings", "term_stats", "pair_term_stats", "pair_stats", "index_stats"):
+        old._conn.execute(f"DELETE FROM {table}")  # as a file of the previous version was
+    old.close()
+
+    again = EmbeddedIndex(path, dimension=3)
+
+    assert ids(again.search(A, terms=["nucleus"], vector=None, lexical_limit=5, k=0)[0]) == [1]
+    assert dict(again.term_counts(A, ["cell"]).containing) == {"cell": 2}
+
+
+def test_lexical_hits_are_cut_at_the_limit_best_first(index: EmbeddedIndex) -> None:
+    lexical, _ = index.search(A, terms=["cell", "osmosis"], vector=None, lexical_limit=2, k=0)
+    assert len(lexical) == 2
+    assert lexical[0].score >= lexical[1].score
