@@ -11,7 +11,7 @@ recalled episode as a citable source, labelled with when it happened), and its s
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
 from concurrent.futures import wait as futures_wait
@@ -24,6 +24,7 @@ from tutor_memory.domain.annotations import Annotation, AnnotationKind, Stance
 from tutor_memory.domain.block import build_block, is_record_question
 from tutor_memory.domain.episodes import AnswerEvidence, Episode, Kind, Pair
 from tutor_memory.domain.errors import ValidationError
+from tutor_memory.domain.files import FileRecord
 from tutor_memory.domain.mapblock import render_map_section
 from tutor_memory.domain.recall import RecalledItem, RecallResult
 from tutor_memory.ports import AppendResult, BeliefStore, MapStore
@@ -102,23 +103,36 @@ class Turns:
     def _build(self, pair: Pair, question: str | None, now: datetime, budget: int) -> TurnResult:
         tick = time.perf_counter()
         record = is_record_question(question)
-        beliefs = self.beliefs.beliefs(pair)
+        # Every read that needs nothing else goes out at once, beside recall's own (one wait
+        # in the cloud instead of one per read); a record question's evidence waits for the
+        # beliefs inside recall, not before it.
+        soon = self.memory.soon
+        beliefs_soon = soon(self.beliefs.beliefs, pair)
+        map_soon = soon(self.maps.load_map, pair)
+        head_soon = soon(self.memory.store.head, pair)
+        files_soon = soon(self.memory.store.files, pair)
         recall = self.memory.recall(
             pair,
             question,
             at=now,
             record=record,
-            also_ids=[i for b in beliefs for i in b.evidence_ids] if record else (),
+            also_ids=(
+                (lambda: [i for b in beliefs_soon.result() for i in b.evidence_ids])
+                if record
+                else ()
+            ),
         )
-        section = render_map_section(self.maps.load_map(pair), budget)
-        head = self.memory.store.head(pair)
+        beliefs = beliefs_soon.result()
+        section = render_map_section(map_soon.result(), budget)
+        head = head_soon.result()
         checks = int(head.counts.get(Kind.CHECK.value, 0)) if head else 0
+        files = {f.file_id: f for f in files_soon.result()}
         block = build_block(
             question=question,
             recall=recall,
             beliefs=beliefs,
             map_section=section,
-            changed_files=self._changed_files(pair, recall.items),
+            changed_files=self._changed_files(files, recall.items),
             checks_recorded=checks,
             budget_tokens=budget,
             now=now,
@@ -140,18 +154,18 @@ class Turns:
             recall=recall,
         )
 
-    def _changed_files(self, pair: Pair, items: Sequence[RecalledItem]) -> dict[str, str]:
-        """Recalled answers whose cited file was since replaced or removed (a registry lookup,
-        never a model call)."""
+    @staticmethod
+    def _changed_files(
+        files: Mapping[str, FileRecord], items: Sequence[RecalledItem]
+    ) -> dict[str, str]:
+        """Recalled answers whose cited file was since replaced or removed (the pair's file
+        registry, read with the turn's other reads; never a model call)."""
         changed: dict[str, str] = {}
-        records = {}
         for item in items:
             evidence = item.episode.evidence
             if not isinstance(evidence, AnswerEvidence) or evidence.file_id is None:
                 continue
-            if evidence.file_id not in records:
-                records[evidence.file_id] = self.memory.store.file(pair, evidence.file_id)
-            record = records[evidence.file_id]
+            record = files.get(evidence.file_id)
             if record is None or record.removed:
                 changed[item.episode.episode_id] = "removed"
             elif record.current.fingerprint != evidence.fingerprint:

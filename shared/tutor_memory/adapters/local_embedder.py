@@ -38,7 +38,7 @@ log = logging.getLogger(__name__)
 
 # Texts per engine call: large enough for the engine to parallelise across texts, small enough
 # that a progress callback fires every second or two on 2 cores (ours).
-DEFAULT_BATCH_SIZE: Final = 32
+DEFAULT_BATCH_SIZE: Final = 64
 # The model's input: 512 tokens, the two special ones included (e5's position table).
 E5_MAX_TOKENS: Final = 512
 # A bound for the bisection: no tokenizer of ours makes a token of more characters than this.

@@ -48,33 +48,52 @@ class Tally:
         }
 
 
+class _Node:
+    """How many remote calls one thread of a turn has waited for, one after another."""
+
+    def __init__(self, depth: int) -> None:
+        self.depth = depth
+
+
 class Waits:
-    """When every remote call of a turn started and ended (DynamoDB, OpenSearch, the
-    embedding), each made to last at least ``latency_s`` — a network round trip — so that
-    calls issued together overlap. ``sequential()`` counts the waits the turn sat through:
-    calls that overlap are one wait; a call that starts after all before it ended is another."""
+    """Sequential waits of a turn, counted on its causal path, not by the clock (the machine
+    is shared: wall-clock overlap would say nothing). Every remote call — DynamoDB, OpenSearch,
+    the embedding — adds one wait to the thread that makes it; a read started with
+    ``TutorMemory.soon`` or sent with the DynamoDB store's ``_together`` starts from the
+    waits of the thread that started it, and whoever takes its result continues from the
+    larger of the two. Calls issued together are therefore one wait. ``latency_s`` makes
+    every call last at least a round trip, so the turn's wall time shows the overlap too."""
 
     def __init__(self, latency_s: float = 0.02) -> None:
         self.latency_s = latency_s
-        self._spans: list[tuple[float, float]] = []
-        self._lock = threading.Lock()
         self._local = threading.local()
+        self._lock = threading.Lock()
+        self.root = _Node(0)
 
     def reset(self) -> None:
-        with self._lock:
-            self._spans.clear()
+        self.root = _Node(0)
+
+    def node(self) -> _Node:
+        found: _Node | None = getattr(self._local, "node", None)
+        return found if found is not None else self.root
+
+    def enter(self, node: _Node) -> _Node | None:
+        previous = getattr(self._local, "node", None)
+        self._local.node = node
+        return previous
+
+    def leave(self, previous: _Node | None) -> None:
+        self._local.node = previous
 
     def start(self) -> None:
-        self._local.__dict__.setdefault("stack", []).append(time.perf_counter())
+        self._local.__dict__.setdefault("began", []).append(time.perf_counter())
 
     def end(self) -> None:
-        began = self._local.stack.pop()
-        # The round trip: at least the latency (the call's own work counts towards it).
+        began = self._local.began.pop()
         left = self.latency_s - (time.perf_counter() - began)
         if left > 0:
             time.sleep(left)
-        with self._lock:
-            self._spans.append((began, time.perf_counter()))
+        self.node().depth += 1
 
     @contextmanager
     def call(self) -> Iterator[None]:
@@ -85,14 +104,79 @@ class Waits:
             self.end()
 
     def sequential(self) -> int:
-        waits, until = 0, float("-inf")
-        for began, ended in sorted(self._spans):
-            if began >= until:
-                waits += 1
-                until = ended
-            else:
-                until = max(until, ended)
-        return waits
+        return self.root.depth
+
+    @contextmanager
+    def instrument(self) -> Iterator[None]:
+        """Follow the turn's threads: the build, ``soon`` and ``_together``."""
+        from tutor_memory.adapters import dynamo_store
+        from tutor_memory.service import TutorMemory
+        from tutor_memory.turns import Turns
+
+        waits = self
+        original_soon, original_together = TutorMemory.soon, dynamo_store._together
+        original_build = Turns._build
+
+        def build(turns: Turns, *args: Any, **kwargs: Any) -> Any:
+            previous = waits.enter(waits.root)
+            try:
+                return original_build(turns, *args, **kwargs)
+            finally:
+                waits.leave(previous)
+
+        def soon(memory: TutorMemory, call: Any, /, *args: Any, **kwargs: Any) -> Any:
+            parent = waits.node()
+            child = _Node(parent.depth)
+
+            def run() -> Any:
+                previous = waits.enter(child)
+                try:
+                    return call(*args, **kwargs)
+                finally:
+                    waits.leave(previous)
+
+            return _Joined(original_soon(memory, run), child, waits)
+
+        def together(calls: Sequence[Any]) -> list[Any]:
+            parent = waits.node()
+            children = [_Node(parent.depth) for _ in calls]
+
+            def wrap(call: Any, child: _Node) -> Any:
+                def run() -> Any:
+                    previous = waits.enter(child)
+                    try:
+                        return call()
+                    finally:
+                        waits.leave(previous)
+
+                return run
+
+            results = original_together([wrap(c, n) for c, n in zip(calls, children, strict=True)])
+            parent.depth = max([parent.depth, *(n.depth for n in children)])
+            return results
+
+        TutorMemory.soon = soon  # type: ignore[method-assign]
+        dynamo_store._together = together
+        Turns._build = build  # type: ignore[method-assign,assignment]
+        try:
+            yield
+        finally:
+            TutorMemory.soon = original_soon  # type: ignore[method-assign]
+            dynamo_store._together = original_together
+            Turns._build = original_build  # type: ignore[method-assign]
+
+
+class _Joined:
+    """A future whose result carries the waits of the thread that computed it."""
+
+    def __init__(self, inner: Any, child: _Node, waits: Waits) -> None:
+        self.inner, self.child, self.waits = inner, child, waits
+
+    def result(self, timeout: float | None = None) -> Any:
+        value = self.inner.result(timeout)
+        node = self.waits.node()
+        node.depth = max(node.depth, self.child.depth)
+        return value
 
 
 @contextmanager
@@ -156,19 +240,24 @@ class CountingOpenSearchClient:
     def _search(self, body: dict[str, Any]) -> Any:
         self.tally.requests["_search"] += 1
         self.tally.bytes_sent += len(json.dumps(body).encode())
+        answer = self._counted(body)
+        self.tally.bytes_read += len(json.dumps(answer).encode())
+        return answer
+
+    def _counted(self, body: dict[str, Any]) -> dict[str, Any]:
         pair, _ = _scope(body["query"]["bool"]["filter"])
         words = {name: agg["filter"]["term"]["terms"] for name, agg in body["aggs"].items()}
         counts = self.inner.term_counts(pair, list(words.values()))
-        answer = {
+        return {
             "hits": {"total": {"value": counts.documents}},
             "aggregations": {
                 name: {"doc_count": counts.containing.get(w, 0)} for name, w in words.items()
             },
         }
-        self.tally.bytes_read += len(json.dumps(answer).encode())
-        return answer
 
     def _answer(self, query: dict[str, Any]) -> dict[str, Any]:
+        if "aggs" in query:  # the gate's term counts, in the same round trip
+            return {"status": 200, **self._counted(query)}
         clause = query["query"]
         if "knn" in clause:
             knn = clause["knn"]["vector"]

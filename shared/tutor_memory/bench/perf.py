@@ -487,12 +487,13 @@ def cloud(size: int, seed: int) -> dict[str, Any]:
     from tutor_memory.settings import Settings
 
     dynamo, search = Tally(), Tally()
-    waits = Waits(CLOUD_LATENCY_S)
+    waits = Waits(0.0)  # no round-trip delay while the history is written
     rows = []
     with (
         tempfile.TemporaryDirectory(prefix="tm-cloud-") as tmp,
         mock_aws(),
         counting_dynamodb(dynamo, waits),
+        waits.instrument(),
     ):
         settings = Settings.from_env(
             {
@@ -514,6 +515,7 @@ def cloud(size: int, seed: int) -> dict[str, Any]:
             index="tutor-memory-episodes",
             dimension=1024,
         )
+        waits.latency_s = CLOUD_LATENCY_S
         for kind, question in CLOUD_QUESTIONS:
             dynamo.reset()
             search.reset()
