@@ -415,16 +415,16 @@ def nightly(app: App, pair: Pair, events: Sequence[Event]) -> dict[str, Any]:
 
 _IMPORT: Final = (
     "import time, importlib.util as u\n"
-    "t = time.perf_counter()\n"
+    "t, c = time.perf_counter(), time.process_time()\n"
     "s = u.spec_from_file_location('handler', {path!r})\n"
     "m = u.module_from_spec(s)\n"
     "s.loader.exec_module(m)\n"
-    "print(time.perf_counter() - t)\n"
+    "print(time.perf_counter() - t, time.process_time() - c)\n"
 )
 
 
 def cold_start(runs: int) -> list[dict[str, Any]]:
-    """Median import time of each handler module in fresh interpreters."""
+    """Median import time (wall and CPU) of each handler module in fresh interpreters."""
     root = Path(__file__).resolve().parents[3] / "functions"
     handlers = sorted(root.glob("*/app.py"))
     if not handlers:
@@ -433,7 +433,7 @@ def cold_start(runs: int) -> list[dict[str, Any]]:
            "POWERTOOLS_SERVICE_NAME": "tutor-memory"}  # fmt: skip
     rows = []
     for path in handlers:
-        times, error = [], ""
+        times, cpu, error = [], [], ""
         for _ in range(runs):
             proc = subprocess.run(
                 [sys.executable, "-c", _IMPORT.format(path=str(path))],
@@ -445,13 +445,16 @@ def cold_start(runs: int) -> list[dict[str, Any]]:
             if proc.returncode != 0:
                 error = proc.stderr.strip().splitlines()[-1] if proc.stderr.strip() else "failed"
                 break
-            times.append(float(proc.stdout.strip().splitlines()[-1]) * 1000)
+            wall_s, cpu_s = proc.stdout.strip().splitlines()[-1].split()
+            times.append(float(wall_s) * 1000)
+            cpu.append(float(cpu_s) * 1000)
         row: dict[str, Any] = {"handler": path.parent.name, "runs": len(times)}
         if error:
             row["error"] = error
         else:
             row["median_ms"] = round(statistics.median(times), 1)
             row["min_ms"] = round(min(times), 1)
+            row["median_cpu_ms"] = round(statistics.median(cpu), 1)
         rows.append(row)
     return rows
 

@@ -148,10 +148,11 @@ def perf_tables(results: Mapping[str, Any]) -> str:
     out.append("COLD START (import of functions/<name>/app.py in a fresh interpreter)")
     out.append(
         table(
-            ["handler", "runs", "median ms", "min ms", "note"],
+            ["handler", "runs", "median ms", "min ms", "median CPU ms", "note"],
             [
                 [r.get("handler", "–"), r.get("runs", 0), r.get("median_ms", "–"),
-                 r.get("min_ms", "–"), r.get("error", r.get("skipped", ""))]
+                 r.get("min_ms", "–"), r.get("median_cpu_ms", "–"),
+                 r.get("error", r.get("skipped", ""))]
                 for r in results["cold_start"]
             ],
         )
