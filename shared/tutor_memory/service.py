@@ -95,6 +95,9 @@ class TutorMemory:
             close = getattr(part, "close", None)
             if callable(close):
                 close()
+        if self._io is not None:
+            self._io.shutdown(wait=False)
+            self._io = None
 
     # --- the log ----------------------------------------------------------------------------
 
