@@ -125,13 +125,17 @@ class App:
     def warm(self) -> None:
         """Ready the turn path at process start (``serve``, ``ask``, a Lambda container's first
         event), so that nothing of it falls inside a turn's deadline: the embedding model
-        loaded and one question embedded (a cloud embedder builds its client), BLAS capped at
+        loaded and one question embedded (a cloud embedder builds its client), the embedded
+        index's vectors of the most recently written pairs in memory, BLAS capped at
         the turn's threads (numpy's OpenBLAS would start one thread per core on every dot
         product, and with a busy neighbour that cost 16 ms instead of 0.6 ms at 10k)."""
         limit_blas_threads(self.settings.turn_threads)
         warm_up = getattr(self.memory.embedder, "warm_up", None)
         if callable(warm_up):
             warm_up()
+        warm_index = getattr(self.memory.index, "warm", None)  # the embedded index's vectors
+        if callable(warm_index) and self.memory.embedder is not None:
+            warm_index()
 
 
 def build_app(settings: Settings | None = None, *, clock: Clock | None = None) -> App:

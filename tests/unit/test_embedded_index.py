@@ -206,3 +206,13 @@ def test_lexical_hits_are_cut_at_the_limit_best_first(index: EmbeddedIndex) -> N
     lexical, _ = index.search(A, terms=["cell", "osmosis"], vector=None, lexical_limit=2, k=0)
     assert len(lexical) == 2
     assert lexical[0].score >= lexical[1].score
+
+
+def test_warming_loads_the_most_recently_written_pairs_within_the_budget() -> None:
+    idx = EmbeddedIndex(dimension=3)
+    idx.add([doc(A, 1, "cell", unit(1, 0, 0)), doc(A, 2, "cell", unit(0, 1, 0))])
+    idx.add([doc(B, 1, "cell", unit(1, 0, 0))])  # written last
+
+    assert idx.warm(max_vectors=2) == 1
+    assert set(idx._cache) == {"student-2#biology"}
+    assert idx.warm(max_vectors=10) == 2

@@ -95,7 +95,10 @@ CREATE TABLE IF NOT EXISTS index_stats (  -- one row: BM25's N and total length,
     postings_version INTEGER NOT NULL
 );
 """
-POSTINGS_VERSION: Final = 1  # a file written before the postings is converted once, on open
+POSTINGS_VERSION: Final = 1
+# Vectors loaded at process start, the most recently written pairs first (ours): 200,000
+# vectors of 384 floats are ~300 MB.
+WARM_VECTORS: Final = 200_000  # a file written before the postings is converted once, on open
 
 BM25_K1: Final = 1.2  # Lucene's and OpenSearch's defaults
 BM25_B: Final = 0.75
@@ -462,26 +465,60 @@ class EmbeddedIndex:
                 if not rows or cached.append(rows, dim):
                     cached.seen_rowid = seen
                     return cached
-            rows_all = self._conn.execute(
-                "SELECT episode_id, seq, at, vector FROM docs "
-                "WHERE pair = ? AND vector IS NOT NULL ORDER BY at, seq",
-                (key,),
-            ).fetchall()
-        n = len(rows_all)
+            loaded = self._load(key, int(seen), int(deletions), dim)
+            self._cache[key] = loaded
+        return loaded
+
+    def _load(self, key: str, seen: int, deletions: int, dim: int) -> _PairVectors:
+        """The pair's block read from the file: first the rows' times (no vectors) to place
+        each row in time order, then the vectors streamed straight into their places — no
+        sort of the rows with their vectors in SQLite, and no second copy of the block."""
+        light = self._conn.execute(
+            "SELECT rowid, episode_id, seq, at FROM docs WHERE pair = ? AND vector IS NOT NULL",
+            (key,),
+        ).fetchall()
+        n = len(light)
+        seqs = np.array([r[2] for r in light], dtype=np.int64)
+        ats = _micros_of([r[3] for r in light]) if n else np.zeros(0, np.int64)
+        order = np.lexsort((seqs, ats))  # by time, then sequence
+        place = {int(light[i][0]): position for position, i in enumerate(order.tolist())}
         matrix = np.empty((n, dim), dtype=np.float32)
-        for i, r in enumerate(rows_all):  # straight into the block: no joined copy
-            matrix[i] = np.frombuffer(r[3], dtype=np.float32)
-        loaded = _PairVectors(
-            ids=[r[0] for r in rows_all],
-            seqs=np.array([r[1] for r in rows_all], dtype=np.int64),
-            ats=_micros_of([r[2] for r in rows_all]) if n else np.zeros(0, np.int64),
+        cursor = self._conn.execute(
+            "SELECT rowid, vector FROM docs WHERE pair = ? AND vector IS NOT NULL", (key,)
+        )
+        while rows := cursor.fetchmany(4096):
+            for rowid, blob in rows:
+                position = place.get(int(rowid))
+                if position is not None:
+                    matrix[position] = np.frombuffer(blob, dtype=np.float32)
+        return _PairVectors(
+            ids=[light[i][1] for i in order.tolist()],
+            seqs=seqs[order],
+            ats=ats[order],
             matrix=matrix,
             size=n,
-            seen_rowid=int(seen),
-            deletions=int(deletions),
+            seen_rowid=seen,
+            deletions=deletions,
         )
+
+    def warm(self, max_vectors: int = WARM_VECTORS) -> int:
+        """Load the blocks of the pairs written to most recently, up to ``max_vectors`` in all
+        (at process start: a pair's first turn then does not read its vectors inside its
+        deadline). Returns how many pairs were loaded."""
+        if not self.dimension:  # no embedder: the semantic pool never runs
+            return 0
         with self._lock:
-            self._cache[key] = loaded
+            pairs = self._conn.execute(
+                "SELECT pair, count(*) FROM docs WHERE vector IS NOT NULL GROUP BY pair "
+                "ORDER BY max(rowid) DESC"
+            ).fetchall()
+        total = loaded = 0
+        for key, count in pairs:
+            if total + count > max_vectors:
+                break
+            self._vectors(key)
+            total += count
+            loaded += 1
         return loaded
 
     def _semantic(

@@ -108,6 +108,7 @@ def _size(
         f"  turns CPU p50 {_pct(with_embedding, 50, 'cpu_ms'):.0f} ms with the question "
         f"embedding, {_pct(without, 50, 'cpu_ms'):.0f} ms without"
     )
+    rss = rss_mb()  # the turn path's memory, before the bench's own copies (floor, peer)
     asked = [text for _kind, text in questions if text]
     vectors = [cache.embed_queries([text])[0] for text in asked]
     retrieval = retrieval_ms(app, asked, vectors)
@@ -128,7 +129,7 @@ def _size(
         "floor": floor,
         "peer": peer,
         "dropped": sum(1 for r in [first, *with_embedding, *without] if r["dropped"]),
-        "rss_mb": rss_mb(),
+        "rss_mb": rss,
         "nightly": nightly(app, PAIR, events),
     }
     app.memory.close()
