@@ -288,13 +288,14 @@ class OpenSearchIndex:
         if words and lexical_limit > 0:
             pools.append("lexical")
             body += [{}, self._lexical_query(words, scope, lexical_limit)]
+        if vector is not None and k > 0:
+            pools.append("semantic")
+            body += [{}, self._semantic_query(vector, scope, k)]
+        if words and lexical_limit > 0:
             # The gate's term counts ride in the same round trip (a size-0 search with one
             # filter aggregation per word); term_counts() then answers from them.
             pools.append("counts")
             body += [{}, self._counts_query(pair, sorted(set(words)))]
-        if vector is not None and k > 0:
-            pools.append("semantic")
-            body += [{}, self._semantic_query(vector, scope, k)]
         if not pools:
             return [], []
         with self._translate("search"):
