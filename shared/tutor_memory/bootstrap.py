@@ -57,7 +57,7 @@ def build_embedder(settings: Settings) -> Embedder | None:
         )
     from tutor_memory.adapters.local_embedder import LocalEmbedder
 
-    return LocalEmbedder()
+    return LocalEmbedder(query_threads=settings.turn_threads, batch_threads=settings.batch_threads)
 
 
 def build_index(settings: Settings, embedder: Embedder | None) -> EpisodeIndex:
@@ -124,6 +124,21 @@ class App:
     nightly: Nightly
     episodes: Episodes  # the only way an episode enters
 
+    def warm(self) -> None:
+        """Ready the turn path at process start (``serve``, ``ask``, a Lambda container's first
+        event), so that nothing of it falls inside a turn's deadline: the embedding model
+        loaded and one question embedded (a cloud embedder builds its client), the embedded
+        index's vectors of the most recently written pairs in memory, BLAS capped at
+        the turn's threads (numpy's OpenBLAS would start one thread per core on every dot
+        product, and with a busy neighbour that cost 16 ms instead of 0.6 ms at 10k)."""
+        limit_blas_threads(self.settings.turn_threads)
+        warm_up = getattr(self.memory.embedder, "warm_up", None)
+        if callable(warm_up):
+            warm_up()
+        warm_index = getattr(self.memory.index, "warm", None)  # the embedded index's vectors
+        if callable(warm_index) and self.memory.embedder is not None:
+            warm_index()
+
 
 def build_app(settings: Settings | None = None, *, clock: Clock | None = None) -> App:
     from tutor_memory.adapters.file_readers import read_file
@@ -166,6 +181,13 @@ def build_app(settings: Settings | None = None, *, clock: Clock | None = None) -
     )
 
 
+def limit_blas_threads(threads: int) -> None:
+    """Cap the BLAS numpy uses at ``threads`` for the rest of the process (threadpoolctl)."""
+    from threadpoolctl import threadpool_limits
+
+    threadpool_limits(limits=threads, user_api="blas")
+
+
 def derive_lazily(cmap: ConceptMap) -> ConceptMap:
     """networkx is imported only when a map changes: never on the turn path or at cold start."""
     from tutor_memory.domain.mapmetrics import derive
@@ -176,9 +198,11 @@ def derive_lazily(cmap: ConceptMap) -> ConceptMap:
 @cache
 def lambda_app() -> App:
     """One App per Lambda container, built on the first invocation (never at import). A cloud
-    index is created on first use if it is missing (idempotent; see infra/README.md)."""
+    index is created on first use if it is missing (idempotent; see infra/README.md), and the
+    embedder warmed: all before the first event's work starts, never inside a turn's deadline."""
     app = build_app()
     ensure = getattr(app.memory.index, "ensure_index", None)
     if callable(ensure):
         ensure()
+    app.warm()
     return app

@@ -255,6 +255,7 @@ def _serve(args: argparse.Namespace, settings: Settings) -> int:
     if args.store is not None:
         settings = on_folder(settings, args.store)
     app = build_app(settings)
+    app.warm()  # the model loads now, not inside the first turn's deadline
     server = make_server(build_resolver(lambda: app), args.host, args.port)
     # One access-log line per request (and errors with their correlation id) on stderr.
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
@@ -340,6 +341,7 @@ def _at(text: str | None) -> datetime | None:
 
 
 def _ask(app: App, pair: Pair, args: argparse.Namespace) -> int:
+    app.warm()  # the model loads before the turn's deadline starts
     result = app.turns.turn(pair, args.question, at=_at(args.at))
     if not args.json:
         print(result.block if not result.dropped else "(dropped: the block missed its deadline)")

@@ -84,10 +84,16 @@ class EpisodeStore(Protocol):
         ...
 
     def touching(
-        self, pair: Pair, concept_keys: Sequence[str], window: TimeWindow | None = None
+        self,
+        pair: Pair,
+        concept_keys: Sequence[str],
+        window: TimeWindow | None = None,
+        *,
+        newest: int | None = None,
     ) -> list[Episode]:
-        """Every episode (whole history, or inside ``window``) touching any of these concept
-        keys, oldest first."""
+        """The episodes (whole history, or inside ``window``) touching any of these concept
+        keys, oldest first: every one, or with ``newest`` the newest that many (by sequence)
+        per concept, cut by the store's index — never a read of all of them."""
         ...
 
     def concept_names(self, pair: Pair) -> dict[str, str]:

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import suppress
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
-from typing import Any, cast
+from typing import Any, TypeVar, cast
 from zoneinfo import ZoneInfo
 
 from tutor_memory.adapters.records import CorruptRowError
@@ -52,6 +54,7 @@ from tutor_memory.ports import (
     EpisodeStore,
     IndexedEpisode,
     NightlyStore,
+    SearchHit,
     SystemClock,
 )
 
@@ -72,6 +75,8 @@ def indexed(ep: Episode, vector: Sequence[float] | None) -> IndexedEpisode:
 
 
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+_T = TypeVar("_T")
+_IO_LOCK = threading.Lock()
 
 # Per-pair progress markers (store documents): the last sequence each derived state applied.
 APPLIED_INDEX = "applied:index"
@@ -106,6 +111,7 @@ class TutorMemory:
     index: EpisodeIndex | None = None
     embedder: Embedder | None = None
     timezone: str = "UTC"
+    _io: ThreadPoolExecutor | None = field(default=None, init=False, repr=False, compare=False)
 
     def close(self) -> None:
         """Release the adapters' connections (those that hold any)."""
@@ -113,6 +119,9 @@ class TutorMemory:
             close = getattr(part, "close", None)
             if callable(close):
                 close()
+        if self._io is not None:
+            self._io.shutdown(wait=False)
+            self._io = None
 
     # --- the log ----------------------------------------------------------------------------
 
@@ -240,6 +249,11 @@ class TutorMemory:
 
     # --- derived state follows the log ---------------------------------------------------------
 
+    @property
+    def keeps_markers(self) -> bool:
+        """Whether the store keeps the derived-state markers (both adapters do)."""
+        return _documents(self.store) is not None
+
     def applied(self, pair: Pair, name: str) -> tuple[int, int, dict[str, Any]]:
         """How far a derived state has applied the pair's log: (through seq, the marker's
         version, its body). A store that keeps no documents reports nothing applied."""
@@ -342,8 +356,9 @@ class TutorMemory:
         at: datetime | None = None,
         limit: int = C.RECALL_LIMIT,
         exclude_narrations: bool = False,
-        also_ids: Sequence[str] = (),
+        also_ids: Sequence[str] | Callable[[], Sequence[str]] = (),
         record: bool = False,
+        before_search: Callable[[], None] | None = None,
     ) -> RecallResult:
         """Widen (four pools over the whole history, or inside a named time), then cut.
 
@@ -351,7 +366,9 @@ class TutorMemory:
         map, concept routing). Episodes after ``at`` are not known yet and never recalled.
         ``also_ids`` adds episodes to the concept pool (a record question passes the checks
         behind its beliefs), and ``record`` keeps the conversation that matches nothing
-        (ranked lower, not dropped).
+        (ranked lower, not dropped). ``before_search`` runs once the question is understood
+        and before the index is asked (the turn checks there, beside its first reads, that the
+        index has caught up with the log).
         """
         now = at or self.clock.now()
         timings: dict[str, float] = {}
@@ -365,11 +382,6 @@ class TutorMemory:
                 set(distinctive_terms(" ".join(window.phrase), lang)) if window.phrase else set()
             )
             terms = tuple(t for t in terms if t not in named)
-        vector = None
-        if text and self.embedder is not None:
-            vector = self.embedder.embed_queries([text])[0].tolist()
-        timings["understand"], tick = _lap(tick)
-
         # Every pool runs inside the named time, and never past `now`.
         upto = now + timedelta(microseconds=1)
         scope = (
@@ -377,53 +389,76 @@ class TutorMemory:
             if window
             else TimeWindow(EPOCH, upto)
         )
+        # Reads that need nothing from the question go out together with its embedding: in the
+        # cloud, one wait for all of them (ARCHITECTURE rule 10: at most three per turn).
+        recent_soon = self.soon(self.store.recent, pair, C.RECALL_RECENT_POOL, scope)
+        names_soon = self.soon(self.store.concept_names, pair) if text else None
+        behind_soon = self.soon(self._beliefs_evidence, pair, also_ids, scope)
+        # The map's concept vectors, for routing by meaning: read beside the embedding, so a
+        # question that names no concept does not wait for them after it.
+        vectors_soon = self.soon(self._concept_vectors, pair) if text else None
+        vector = None
+        if text and self.embedder is not None:
+            vector = self.embedder.embed_queries([text])[0].tolist()
+        timings["understand"], tick = _lap(tick)
+
         pool = Candidates()
-        recent = self.store.recent(pair, C.RECALL_RECENT_POOL, scope)
+        recent = recent_soon.result()
         pool.add_recent(recent)
         sizes = {"recent": len(recent), "lexical": 0, "semantic": 0, "concept": 0}
         # By name; when no name matches, by the same one question vector against the map's.
         keys = (
             route_concepts(
                 text,
-                self.store.concept_names(pair),
+                names_soon.result(),
                 vector=vector,
-                concept_vectors=lambda: self._concept_vectors(pair),
+                concept_vectors=vectors_soon.result if vectors_soon else lambda: None,
                 profile=self.embedder.profile.name if self.embedder is not None else "",
             )
-            if text
+            if names_soon
             else []
         )
         topical = bool(terms) or bool(keys)
-        if also_ids:
+        touching_soon = (
+            self.soon(self.store.touching, pair, keys, scope, newest=C.RECALL_CONCEPT_POOL)
+            if text
+            else None
+        )
+        lexical: list[SearchHit] = []
+        semantic: list[SearchHit] = []
+        found: dict[str, Episode] = {}
+        distinctive = None
+        searched_vector = vector if window is None or topical else None
+        if before_search is not None:
+            before_search()
+        if text and self.index is not None:  # while the concept pool is on its way
+            lexical, semantic = self.index.search(
+                pair,
+                terms=terms,
+                vector=searched_vector,
+                lexical_limit=C.RECALL_LEXICAL_POOL,
+                k=C.RECALL_SEMANTIC_K,
+                window=scope,
+            )
+            found = {
+                e.episode_id: e
+                for e in self.store.get_many(pair, [h.episode_id for h in lexical + semantic])
+            }
+            if terms and lexical:
+                distinctive = distinctive_terms_of(self.index.term_counts(pair, terms))
+        behind = behind_soon.result()
+        if behind is not None:
             # A record question also reaches the checks behind the current beliefs, from the
             # whole history (bounded: a belief keeps its newest evidence ids).
-            behind = [e for e in self.store.get_many(pair, list(also_ids)) if e.at in scope]
             pool.add_concept(behind)
             sizes["beliefs' evidence"] = len(behind)
         if text:
-            touching = self.store.touching(pair, keys, scope)
+            assert touching_soon is not None
+            touching = touching_soon.result()
             pool.add_concept(touching)
             sizes["concept"] = len(touching)
             if self.index is not None:
-                searched_vector = vector if window is None or topical else None
-                lexical, semantic = self.index.search(
-                    pair,
-                    terms=terms,
-                    vector=searched_vector,
-                    lexical_limit=C.RECALL_LEXICAL_POOL,
-                    k=C.RECALL_SEMANTIC_K,
-                    window=scope,
-                )
-                found = {
-                    e.episode_id: e
-                    for e in self.store.get_many(pair, [h.episode_id for h in lexical + semantic])
-                }
                 if terms:
-                    distinctive = (
-                        distinctive_terms_of(self.index.term_counts(pair, terms))
-                        if lexical
-                        else None
-                    )
                     pool.add_lexical(
                         (
                             (found[h.episode_id], h.score, h.matched)
@@ -466,6 +501,30 @@ class TutorMemory:
         if isinstance(self.store, ConceptVectorSource):
             return self.store.concept_vectors(pair)
         return None
+
+    def soon(self, call: Callable[..., _T], /, *args: Any, **kwargs: Any) -> Future[_T]:
+        """Start a read on the turn path's I/O threads (made on first use, never at import):
+        independent reads overlap instead of waiting one after another."""
+        if self._io is None:
+            with _IO_LOCK:
+                if self._io is None:
+                    self._io = ThreadPoolExecutor(
+                        max_workers=C.TURN_IO_THREADS, thread_name_prefix="turn-io"
+                    )
+        return self._io.submit(call, *args, **kwargs)
+
+    def _beliefs_evidence(
+        self,
+        pair: Pair,
+        also_ids: Sequence[str] | Callable[[], Sequence[str]],
+        scope: TimeWindow,
+    ) -> list[Episode] | None:
+        """The episodes behind ``also_ids`` inside ``scope`` (None when there are none to
+        read); ``also_ids`` may be a callable, so the beliefs can still be on their way."""
+        ids = list(also_ids() if callable(also_ids) else also_ids)
+        if not ids:
+            return None
+        return [e for e in self.store.get_many(pair, ids) if e.at in scope]
 
     def _stamped(self, new: NewEpisode) -> NewEpisode:
         evidence = new.evidence

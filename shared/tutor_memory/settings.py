@@ -28,6 +28,8 @@ variable                               meaning (default)
 ``TUTOR_MEMORY_UPLOADS_PREFIX``        the uploads bucket's key prefix (``uploads/``)
 ``TUTOR_MEMORY_TURN_DEADLINE``         seconds a turn waits for its block (``2.5``)
 ``TUTOR_MEMORY_BLOCK_BUDGET``          the block's token budget (``1200``)
+``TUTOR_MEMORY_TURN_THREADS``          threads a turn uses: question embedding, BLAS (``1``)
+``TUTOR_MEMORY_BATCH_THREADS``         threads of batch embedding (replay, ingestion; every core)
 =====================================  ========================================================
 """
 
@@ -78,6 +80,8 @@ class Settings:
     uploads_prefix: str = "uploads/"
     turn_deadline_s: float = C.TURN_DEADLINE_S
     block_budget_tokens: int = C.BLOCK_BUDGET_TOKENS
+    turn_threads: int = 1
+    batch_threads: int | None = None  # None: every core
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
@@ -174,7 +178,20 @@ class Settings:
             raise SettingsError(
                 PREFIX + "BLOCK_BUDGET", "must be a whole number of tokens from 50 to 100000"
             ) from None
+
+        def threads(name: str, default: int | None) -> int | None:
+            text = get(name)
+            if text is None:
+                return default
+            if not text.isdigit() or not 1 <= int(text) <= 256:
+                raise SettingsError(
+                    PREFIX + name, f"must be a whole number of threads from 1 to 256 (got {text!r})"
+                )
+            return int(text)
+
         return cls(
+            turn_threads=threads("TURN_THREADS", 1) or 1,
+            batch_threads=threads("BATCH_THREADS", None),
             turn_deadline_s=deadline,
             block_budget_tokens=budget,
             extractor=choice("EXTRACTOR", ("offline", "bedrock"), "offline"),  # type: ignore[arg-type]

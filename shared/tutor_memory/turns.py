@@ -11,9 +11,10 @@ recalled episode as a citable source, labelled with when it happened), and its s
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
+from concurrent.futures import wait as futures_wait
 from dataclasses import dataclass, field
 from datetime import datetime
 from zoneinfo import ZoneInfo
@@ -22,14 +23,16 @@ from tutor_memory.domain import constants as C
 from tutor_memory.domain.annotations import Annotation, AnnotationKind, Stance
 from tutor_memory.domain.beliefs import Belief
 from tutor_memory.domain.block import build_block, calibration_line, is_record_question
+from tutor_memory.domain.chain import ChainHead
 from tutor_memory.domain.episodes import AnswerEvidence, Episode, Kind, Pair, check_time_range
 from tutor_memory.domain.errors import ValidationError
+from tutor_memory.domain.files import FileRecord
 from tutor_memory.domain.mapblock import render_map_section
 from tutor_memory.domain.nightly import SelfModel
 from tutor_memory.domain.prompt import is_memory_section, place_block
 from tutor_memory.domain.recall import RecalledItem, RecallResult
 from tutor_memory.ports import AppendResult, BeliefStore, MapStore, NightlyStore
-from tutor_memory.service import TutorMemory
+from tutor_memory.service import APPLIED_BELIEFS, APPLIED_INDEX, TutorMemory
 
 
 @dataclass(frozen=True)
@@ -96,6 +99,10 @@ def map_focus(recall: RecallResult, beliefs: Sequence[Belief], *, record: bool) 
 SELF_MODEL_DOCUMENT = "self_model"  # the nightly loop's document name (nightly_service)
 
 
+class _CaughtUp(Exception):
+    """Raised inside a turn's build when derived state had to catch up with the log first."""
+
+
 class Turns:
     def __init__(
         self,
@@ -118,6 +125,12 @@ class Turns:
         self.deadline_s = deadline_s
         self.budget_tokens = budget_tokens
         self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="turn")
+        self._building: set[Future[TurnResult]] = set()  # builds not finished yet
+
+    def settle(self, timeout: float | None = None) -> None:
+        """Wait until every build started so far has finished (a dropped one keeps running in
+        the background): the bench runs turns one after another, never one under the next."""
+        futures_wait(list(self._building), timeout=timeout)
 
     def turn(
         self,
@@ -133,6 +146,8 @@ class Turns:
         future = self._pool.submit(
             self._build, pair, question, now, budget_tokens or self.budget_tokens
         )
+        self._building.add(future)
+        future.add_done_callback(self._building.discard)
         try:
             return future.result(timeout=self.deadline_s)
         except FutureTimeout:
@@ -165,33 +180,86 @@ class Turns:
 
     def _build(self, pair: Pair, question: str | None, now: datetime, budget: int) -> TurnResult:
         tick = time.perf_counter()
-        if self.catch_up is not None:
-            self.catch_up(pair)
+        try:
+            return self._build_once(pair, question, now, budget, tick, check=True)
+        except _CaughtUp:  # derived state was behind the log: repaired, so build again
+            return self._build_once(pair, question, now, budget, tick, check=False)
+
+    def _behind(self, pair: Pair, head_soon: Future[ChainHead | None]) -> Callable[[], None]:
+        """Start reading the pair's derived-state markers beside the turn's first reads, and
+        return the check recall runs before it asks the index: when the index or the beliefs
+        are behind the log (a write that crashed after its commit), catch them up and build the
+        turn again. The usual turn finds nothing behind and waits for nothing more."""
+        if self.catch_up is None:
+            return lambda: None
+        index_soon = self.memory.soon(self.memory.applied, pair, APPLIED_INDEX)
+        beliefs_soon = self.memory.soon(self.memory.applied, pair, APPLIED_BELIEFS)
+        catch_up = self.catch_up
+
+        def check() -> None:
+            head = head_soon.result()
+            if head is None or not self.memory.keeps_markers:
+                return
+            checks = int(head.counts.get(Kind.CHECK.value, 0))
+            index_through = index_soon.result()[0]
+            beliefs_done = int(beliefs_soon.result()[2].get("checks", 0))
+            index_behind = self.memory.index is not None and head.seq > index_through
+            if index_behind or checks > beliefs_done:
+                catch_up(pair)
+                raise _CaughtUp
+
+        return check
+
+    def _build_once(
+        self,
+        pair: Pair,
+        question: str | None,
+        now: datetime,
+        budget: int,
+        tick: float,
+        *,
+        check: bool,
+    ) -> TurnResult:
         record = is_record_question(question)
-        beliefs = self.beliefs.beliefs(pair)
+        # Every read that needs nothing else goes out at once, beside recall's own (one wait
+        # in the cloud instead of one per read); a record question's evidence waits for the
+        # beliefs inside recall, not before it.
+        soon = self.memory.soon
+        beliefs_soon = soon(self.beliefs.beliefs, pair)
+        map_soon = soon(self.maps.load_map, pair)
+        head_soon = soon(self.memory.store.head, pair)
+        files_soon = soon(self.memory.store.files, pair)
+        calibration_soon = soon(self._calibration, pair)
         recall = self.memory.recall(
             pair,
             question,
             at=now,
             record=record,
-            also_ids=[i for b in beliefs for i in b.evidence_ids] if record else (),
+            before_search=self._behind(pair, head_soon) if check else None,
+            also_ids=(
+                (lambda: [i for b in beliefs_soon.result() for i in b.evidence_ids])
+                if record
+                else ()
+            ),
         )
+        beliefs = beliefs_soon.result()
         section = render_map_section(
-            self.maps.load_map(pair), budget, focus=map_focus(recall, beliefs, record=record)
+            map_soon.result(), budget, focus=map_focus(recall, beliefs, record=record)
         )
-        head = self.memory.store.head(pair)
+        head = head_soon.result()
         checks = int(head.counts.get(Kind.CHECK.value, 0)) if head else 0
+        files = {f.file_id: f for f in files_soon.result()}
         block = build_block(
             question=question,
             recall=recall,
             beliefs=beliefs,
             map_section=section,
-            changed_files=self._changed_files(pair, recall.items),
+            changed_files=self._changed_files(files, recall.items),
             checks_recorded=checks,
             budget_tokens=budget,
             now=now,
             tz=ZoneInfo(self.memory.timezone),
-            calibration=self._calibration(pair) if beliefs else None,
+            calibration=calibration_soon.result() if beliefs else None,
         )
         timings = dict(recall.timings_ms)
         timings["total"] = round((time.perf_counter() - tick) * 1000, 3)
@@ -220,18 +288,18 @@ class Turns:
         model = SelfModel.from_dict(doc.body)
         return calibration_line(model.calibration, as_of=model.day)
 
-    def _changed_files(self, pair: Pair, items: Sequence[RecalledItem]) -> dict[str, str]:
-        """Recalled answers whose cited file was since replaced or removed (a registry lookup,
-        never a model call)."""
+    @staticmethod
+    def _changed_files(
+        files: Mapping[str, FileRecord], items: Sequence[RecalledItem]
+    ) -> dict[str, str]:
+        """Recalled answers whose cited file was since replaced or removed (the pair's file
+        registry, read with the turn's other reads; never a model call)."""
         changed: dict[str, str] = {}
-        records = {}
         for item in items:
             evidence = item.episode.evidence
             if not isinstance(evidence, AnswerEvidence) or evidence.file_id is None:
                 continue
-            if evidence.file_id not in records:
-                records[evidence.file_id] = self.memory.store.file(pair, evidence.file_id)
-            record = records[evidence.file_id]
+            record = files.get(evidence.file_id)
             if record is None or record.removed:
                 changed[item.episode.episode_id] = "removed"
             elif record.current.fingerprint != evidence.fingerprint:

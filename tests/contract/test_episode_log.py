@@ -409,6 +409,26 @@ def test_episodes_touching_a_concept_span_the_whole_history(
     assert memory.store.concept_names(pair) == {"osmosis": "Ósmosis"}
 
 
+def test_the_concept_pool_reads_only_the_newest_episodes_of_each_concept(
+    memory: TutorMemory, pair: Pair, clock: FixedClock
+) -> None:
+    def on(concept: str, day: int) -> Episode:
+        return memory.record(
+            pair, "question", f"{concept} {day}", at=clock.at + timedelta(days=day),
+            concepts=[concept],
+        ).episode  # fmt: skip
+
+    osmosis = [on("osmosis", day) for day in range(5)]
+    cells = [on("cell", day) for day in range(5, 8)]
+
+    newest = memory.store.touching(pair, ["osmosis", "cell"], newest=2)
+
+    assert newest == [*osmosis[-2:], *cells[-2:]]  # oldest first, two per concept
+    march = TimeWindow(clock.at, clock.at + timedelta(days=2), "the first two days")
+    assert memory.store.touching(pair, ["osmosis"], window=march, newest=1) == [osmosis[1]]
+    assert memory.store.touching(pair, ["osmosis"]) == osmosis  # no bound: every one
+
+
 def test_concept_keys_fold_arabic_script_variants(memory: TutorMemory, pair: Pair) -> None:
     memory.record(pair, "question", "ما هي الخلية؟", concepts=["الخَلِيَّة"])
     memory.record(pair, "question", "الخلية", concepts=["الخليــة"])  # with tatweel

@@ -225,6 +225,24 @@ def test_both_pools_go_in_one_round_trip_with_the_pair_inside_the_knn_clause(
     assert "post_filter" not in json.dumps(lines)
 
 
+def test_the_term_counts_of_a_search_come_in_its_own_round_trip(
+    make_index: MakeIndex, recorded: tuple[Any, RecordingTransport]
+) -> None:
+    own, transport = recorded
+    index = make_index(on=own)
+    index.add([episode(ANA, 1, "cell"), episode(ANA, 2, "cell osmosis"), episode(BEN, 1, "cell")])
+    transport.requests.clear()
+
+    index.search(ANA, terms=["cell", "osmosis"], vector=[1, 0, 0, 0], lexical_limit=5, k=3)
+    counts = index.term_counts(ANA, ["osmosis", "cell"])
+
+    assert len(transport.requests) == 1  # the _msearch only
+    assert counts.documents == 2
+    assert dict(counts.containing) == {"cell": 2, "osmosis": 1}
+    assert index.term_counts(ANA, ["cell"]).containing == {"cell": 2}  # asked alone: a _search
+    assert len(transport.requests) == 2
+
+
 def test_a_pool_with_nothing_to_look_for_is_not_queried(
     make_index: MakeIndex, recorded: tuple[Any, RecordingTransport]
 ) -> None:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -169,12 +168,51 @@ def test_term_counts_are_the_pairs_own(index: EmbeddedIndex) -> None:
     assert index.term_counts(B, ["cell"]).containing["cell"] == 3
 
 
-def test_a_second_process_writing_the_file_is_seen_by_the_next_search(tmp_path: Path) -> None:
+def test_another_process_writing_the_file_is_seen_by_the_next_search(tmp_path) -> None:  # type: ignore[no-untyped-def]
     path = tmp_path / "index.db"
-    server, replay = EmbeddedIndex(path), EmbeddedIndex(path)  # two processes, one file
-    server.add([doc(A, 1, "osmosis water", unit(1, 0, 0))])
-    _, before = server.search(A, terms=[], vector=unit(0, 1, 0), lexical_limit=10, k=5)
-    assert [h.seq for h in before] == [1]  # the pair's matrix is cached now
-    replay.add([doc(A, 2, "diffusion", unit(0, 1, 0))])
-    _, after = server.search(A, terms=[], vector=unit(0, 1, 0), lexical_limit=10, k=5)
-    assert [h.seq for h in after] == [2, 1]
+    reader, writer = EmbeddedIndex(path, dimension=3), EmbeddedIndex(path, dimension=3)
+    writer.add([doc(A, 1, "cell", unit(1, 0, 0), days=0)])
+    assert ids(reader.search(A, terms=[], vector=unit(1, 0, 0), lexical_limit=0, k=5)[1]) == [1]
+
+    writer.add([doc(A, 2, "osmosis", unit(0, 1, 0), days=1)])  # appended
+    lexical, semantic = reader.search(
+        A, terms=["osmosis"], vector=unit(0, 1, 0), lexical_limit=5, k=5
+    )
+    assert ids(lexical) == [2] and ids(semantic) == [2, 1]
+
+    writer.add([doc(A, 1, "cell", unit(0, 1, 0), days=0)])  # re-indexed with a new vector
+    _, semantic = reader.search(A, terms=[], vector=unit(0, 1, 0), lexical_limit=0, k=5)
+    assert [round(h.score, 5) for h in semantic] == [1.0, 1.0]
+
+    writer.delete_pair(A)
+    assert reader.search(A, terms=["cell"], vector=unit(1, 0, 0), lexical_limit=5, k=5) == ([], [])
+
+
+def test_a_file_written_before_the_postings_is_converted_on_opening(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    path = tmp_path / "index.db"
+    old = EmbeddedIndex(path)
+    old.add([doc(A, 1, "cell nucleus", unit(1, 0, 0)), doc(A, 2, "cell", unit(0, 1, 0))])
+    for table in ("postings", "term_stats", "pair_term_stats", "pair_stats", "index_stats"):
+        old._conn.execute(f"DELETE FROM {table}")  # as a file of the previous version was
+    old.close()
+
+    again = EmbeddedIndex(path, dimension=3)
+
+    assert ids(again.search(A, terms=["nucleus"], vector=None, lexical_limit=5, k=0)[0]) == [1]
+    assert dict(again.term_counts(A, ["cell"]).containing) == {"cell": 2}
+
+
+def test_lexical_hits_are_cut_at_the_limit_best_first(index: EmbeddedIndex) -> None:
+    lexical, _ = index.search(A, terms=["cell", "osmosis"], vector=None, lexical_limit=2, k=0)
+    assert len(lexical) == 2
+    assert lexical[0].score >= lexical[1].score
+
+
+def test_warming_loads_the_most_recently_written_pairs_within_the_budget() -> None:
+    idx = EmbeddedIndex(dimension=3)
+    idx.add([doc(A, 1, "cell", unit(1, 0, 0)), doc(A, 2, "cell", unit(0, 1, 0))])
+    idx.add([doc(B, 1, "cell", unit(1, 0, 0))])  # written last
+
+    assert idx.warm(max_vectors=2) == 1
+    assert set(idx._cache) == {"student-2#biology"}
+    assert idx.warm(max_vectors=10) == 2

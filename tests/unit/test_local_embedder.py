@@ -145,7 +145,7 @@ def test_the_profile_names_the_model_and_its_size(embedder: LocalEmbedder) -> No
     assert embedder.profile.dimension == 384
 
 
-@pytest.mark.parametrize("setting", [{"batch_size": 0}, {"num_threads": 0}])
+@pytest.mark.parametrize("setting", [{"batch_size": 0}, {"query_threads": 0}, {"batch_threads": 0}])
 def test_nonsense_settings_are_refused(setting: dict[str, int]) -> None:
     with pytest.raises(ValueError, match="at least 1"):
         LocalEmbedder(**setting)
@@ -203,3 +203,56 @@ def test_threads_asking_at_once_share_one_model_loaded_once(
     assert len(loads) == 1
     assert len(results) == 4
     assert all(np.array_equal(r, results[0]) for r in results)
+
+
+LONG = {  # far beyond the model's 512 tokens, in each script
+    "en": "The cell membrane controls what enters and leaves the cell. " * 400,
+    "es": "La membrana celular controla lo que entra y sale de la célula. " * 400,
+    "id": "Membran sel mengatur apa yang masuk dan keluar dari sel. " * 400,
+    "ur": "خلیے کی جھلی طے کرتی ہے کہ خلیے میں کیا آتا اور جاتا ہے۔ " * 400,
+    "ar": "يتحكم غشاء الخلية فيما يدخل الخلية وما يخرج منها. " * 400,
+}
+
+
+@pytest.mark.parametrize("lang", list(LONG))
+def test_a_long_text_is_embedded_as_the_part_the_model_reads(
+    embedder: LocalEmbedder, lang: str
+) -> None:
+    model = local_embedder._SHARED.get()
+    text = LONG[lang]
+    cut = local_embedder._cut(model, text, is_query=False)
+
+    assert text.startswith(cut) and len(cut) < len(text)
+    assert model.token_count(cut, False) <= local_embedder.E5_MAX_TOKENS
+    # one character more would not fit: nothing the model could read was cut away
+    assert model.token_count(text[: len(cut) + 1], False) > local_embedder.E5_MAX_TOKENS
+    assert np.array_equal(embedder.embed_passages([text]), embedder.embed_passages([cut]))
+
+
+def test_a_short_text_is_embedded_whole(embedder: LocalEmbedder) -> None:
+    model = local_embedder._SHARED.get()
+    assert local_embedder._cut(model, "What is osmosis?", is_query=True) == "What is osmosis?"
+
+
+def test_a_question_is_answered_while_a_batch_of_passages_holds_the_engine(
+    embedder: LocalEmbedder,
+) -> None:
+    alone = embedder.embed_queries(["What is osmosis?"])
+    answered: list[np.ndarray[Any, Any]] = []
+    with local_embedder._SHARED.batch_lock:  # another pair's long write is embedding
+        asker = threading.Thread(
+            target=lambda: answered.append(embedder.embed_queries(["What is osmosis?"]))
+        )
+        asker.start()
+        asker.join(timeout=120)
+        assert not asker.is_alive(), "the question waited for the batch"
+    assert np.array_equal(answered[0], alone)
+
+
+def test_warming_up_loads_the_model_before_any_question(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    fresh = local_embedder._SharedModel()
+    monkeypatch.setattr(local_embedder, "_SHARED", fresh)
+    LocalEmbedder().warm_up()
+    assert fresh._model is not None

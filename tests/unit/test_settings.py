@@ -34,6 +34,8 @@ def test_the_home_folder_moves_the_embedded_store(tmp_path: Path) -> None:
         ("TUTOR_MEMORY_AWS_REGION", "moon", "is not an AWS region name"),
         ("TUTOR_MEMORY_DYNAMODB_ENDPOINT", "localhost:8000", "must be an http(s) URL"),
         ("TUTOR_MEMORY_TIMEZONE", "Mars/Olympus", "is not an IANA time zone"),
+        ("TUTOR_MEMORY_TURN_THREADS", "0", "must be a whole number of threads"),
+        ("TUTOR_MEMORY_BATCH_THREADS", "all", "must be a whole number of threads"),
     ],
 )
 def test_a_bad_variable_is_named_with_what_is_wrong(
@@ -57,3 +59,10 @@ def test_the_cloud_backend_is_configured_from_the_environment() -> None:
     )
     assert (settings.backend, settings.table_name) == ("dynamodb", "tm-prod")
     assert (settings.aws_region, settings.timezone) == ("eu-west-1", "Asia/Karachi")
+
+
+def test_a_turn_uses_one_thread_and_batches_every_core_unless_told() -> None:
+    default = Settings.from_env({})
+    assert (default.turn_threads, default.batch_threads) == (1, None)
+    told = Settings.from_env({"TUTOR_MEMORY_TURN_THREADS": "2", "TUTOR_MEMORY_BATCH_THREADS": "4"})
+    assert (told.turn_threads, told.batch_threads) == (2, 4)

@@ -115,6 +115,10 @@ class BedrockEmbedder:
 
     # --- internals ----------------------------------------------------------------------------
 
+    def warm_up(self) -> None:
+        """Build the Bedrock client now (a container's first event), not inside a turn."""
+        self._client_or_build()
+
     def _client_or_build(self) -> _BedrockRuntime:
         return cast(_BedrockRuntime, self._runtime.get())
 

@@ -61,9 +61,11 @@ import random
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from datetime import datetime, timedelta
-from typing import Any
+from functools import partial
+from typing import Any, Final, TypeVar
 
 from pynamodb.attributes import BinaryAttribute, NumberAttribute, UnicodeAttribute
 from pynamodb.connection import Connection
@@ -116,6 +118,27 @@ EPISODE_FIELDS = (
 
 def pair_key(pair: Pair) -> str:
     return f"PAIR#{pair.student_id}#{pair.subject_id}"
+
+
+_T = TypeVar("_T")
+BATCH_GET_KEYS: Final = 100  # DynamoDB's BatchGetItem limit
+_IO_THREADS: Final = 16  # requests of one read in flight at once (ours)
+_io: ThreadPoolExecutor | None = None
+_io_lock = threading.Lock()
+
+
+def _together(calls: Sequence[Callable[[], _T]]) -> list[_T]:
+    """Run independent requests at once and wait for all: one wait instead of one per call
+    (a turn's cloud path has a budget of three sequential waits). botocore clients are
+    thread-safe; the pool is made on first use, never at import."""
+    global _io
+    if len(calls) <= 1:
+        return [call() for call in calls]
+    if _io is None:
+        with _io_lock:
+            if _io is None:
+                _io = ThreadPoolExecutor(max_workers=_IO_THREADS, thread_name_prefix="dynamo")
+    return list(_io.map(lambda call: call(), calls))
 
 
 def episode_sk(seq: int) -> str:
@@ -526,33 +549,58 @@ class DynamoStore:
         wanted = {i: s for i in episode_ids if (s := seq_of_id(i)) is not None}
         if not wanted:
             return []
-        keys = [(pair_key(pair), episode_sk(s)) for s in dict.fromkeys(wanted.values())]
-        try:
-            found = {e.episode_id: e for e in map(_episode, self.models.Episode.batch_get(keys))}
-        except PynamoDBException as exc:
-            raise StoreError(str(exc)) from exc
+        found = {
+            e.episode_id: e for e in self._batch_get(pair, list(dict.fromkeys(wanted.values())))
+        }
         return [found[i] for i in episode_ids if i in found]
 
+    def _batch_get(self, pair: Pair, seqs: Sequence[int]) -> list[Episode]:
+        """The episodes at these sequences, in BatchGetItem requests of 100 sent together."""
+        keys = [(pair_key(pair), episode_sk(s)) for s in seqs]
+        chunks = [keys[i : i + BATCH_GET_KEYS] for i in range(0, len(keys), BATCH_GET_KEYS)]
+
+        def read(chunk: list[tuple[str, str]]) -> Callable[[], list[Episode]]:
+            return lambda: [_episode(item) for item in self.models.Episode.batch_get(chunk)]
+
+        try:
+            return [e for part in _together([read(c) for c in chunks]) for e in part]
+        except PynamoDBException as exc:
+            raise StoreError(str(exc)) from exc
+
     def touching(
-        self, pair: Pair, concept_keys: Sequence[str], window: TimeWindow | None = None
+        self,
+        pair: Pair,
+        concept_keys: Sequence[str],
+        window: TimeWindow | None = None,
+        *,
+        newest: int | None = None,
     ) -> list[Episode]:
         m = self.models.ConceptLink
-        seqs: set[int] = set()
-        try:
-            for key in dict.fromkeys(concept_keys):
-                for link in m.query(pair_key(pair), m.sk.startswith(f"CON#{key}#")):
-                    if window is None or format_time(window.start) <= link.at < format_time(
-                        window.end
-                    ):
-                        seqs.add(int(link.seq))
+        span = None
+        if window is not None:  # half-open, as a TimeWindow is
+            span = (m.at >= format_time(window.start)) & (m.at < format_time(window.end))
+
+        def links(key: str) -> Callable[[], list[int]]:
+            # The sort key ends in the 10-digit sequence: a descending Query with a limit
+            # reads the concept's newest links only.
+            return lambda: [
+                int(link.seq)
+                for link in m.query(
+                    pair_key(pair),
+                    m.sk.startswith(f"CON#{key}#"),
+                    filter_condition=span,
+                    scan_index_forward=False,
+                    limit=newest,
+                    page_size=min(newest, 1000) if newest else None,
+                )
+            ]
+
+        try:  # one Query per concept, sent together; then the episodes, together
+            found = _together([links(key) for key in dict.fromkeys(concept_keys)])
         except PynamoDBException as exc:
             raise StoreError(str(exc)) from exc
-        keys = [(pair_key(pair), episode_sk(s)) for s in sorted(seqs)]
-        try:
-            episodes = [_episode(i) for i in self.models.Episode.batch_get(keys)]
-        except PynamoDBException as exc:
-            raise StoreError(str(exc)) from exc
-        return sorted(episodes, key=lambda e: e.seq)
+        seqs = sorted({seq for part in found for seq in part})
+        return sorted(self._batch_get(pair, seqs), key=lambda e: e.seq)
 
     def concept_names(self, pair: Pair) -> dict[str, str]:
         m = self.models.ConceptName
@@ -667,7 +715,7 @@ class DynamoStore:
     def files(self, pair: Pair) -> list[FileRecord]:
         m = self.models.File
         ids = [item.file_id for item in m.query(pair_key(pair), m.sk.startswith("FILE#"))]
-        records = [self.file(pair, i) for i in sorted(ids)]
+        records = _together([partial(self.file, pair, i) for i in sorted(ids)])
         return [r for r in records if r is not None]
 
     # --- the concept map --------------------------------------------------------------------

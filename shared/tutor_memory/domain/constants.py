@@ -70,6 +70,16 @@ RECALL_WEIGHT_RECENCY: Final = 0.15  # article
 RECALL_RECENCY_HALF_LIFE_DAYS: Final = 75.0
 RECALL_LEXICAL_POOL: Final = 200  # ours: lexical hits considered (BM25 best first)
 RECALL_SEMANTIC_K: Final = 50  # ours: nearest episodes by meaning, as candidates
+# ours: the concept pool reads the newest N episodes per routed concept (by the store's index,
+# never all of them: at 100k, "cell membrane" touched 7,592). An older episode on the concept
+# is still reached by the lexical and the semantic pools, which search the whole history.
+RECALL_CONCEPT_POOL: Final = 200
+# ours: decoded episodes a store keeps for the turn path (a turn reads ~1,000: the recent pool,
+# the concept pool, the index's hits), a few KB each.
+DECODED_EPISODE_CACHE: Final = 20_000
+# ours: reads of one turn in flight at once (recent, concept names, beliefs, map, head, files,
+# the concept pool, the beliefs' evidence), so the cloud path waits at most three times.
+TURN_IO_THREADS: Final = 16
 # ours: how many of the nearest *distinct texts* (repetitions collapsed) count as matching
 RECALL_SEMANTIC_MATCHES: Final = 8
 # ours: a nearer text also matches when it is at least this far from the neighbourhood's

@@ -43,6 +43,8 @@ from __future__ import annotations
 
 import unicodedata
 from collections.abc import Callable, Iterable
+from functools import lru_cache
+from typing import Final
 
 TokenCounter = Callable[[str], int]
 
@@ -100,8 +102,15 @@ def _price(kind: int, run: str) -> int:
     return n  # other letters, punctuation, line breaks: one each
 
 
+# A turn counts the same lines again and again (every candidate line, each budget pass): a text
+# is priced once per process. Bounded, so a long-running server does not grow without end.
+TOKEN_COUNT_CACHE: Final = 65_536  # ours
+
+
+@lru_cache(maxsize=TOKEN_COUNT_CACHE)
 def count_tokens(text: str) -> int:
-    """A conservative estimate of how many tokens ``text`` costs an LLM (see the module)."""
+    """A conservative estimate of how many tokens ``text`` costs an LLM (see the module);
+    memoised per text."""
     total = 0
     kind: int | None = None
     start = 0
