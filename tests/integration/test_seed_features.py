@@ -268,7 +268,7 @@ def test_the_remove_file_command_removes_it_from_the_registry(
     assert "removed" in capsys.readouterr().out
     record = app.memory.store.file(pair, "plant-and-animal-cells.md")
     assert record is not None and record.removed
-    assert main([*args[:-1], "nothing.md"]) == 2  # an unknown file is an error, said plainly
+    assert main([*args[:-1], "nothing.md"]) == 1  # an unknown file: not found, said plainly
 
 
 # --- 6. the self-model's calibration in the block ---------------------------------------------
