@@ -3,20 +3,22 @@
 from __future__ import annotations
 
 import argparse
+import errno
 import json
 import logging
+import os
 import sys
-import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import TextIO
 
 from tutor_memory.bench import BENCH_COMMANDS, add_bench_commands, run_bench_command
 from tutor_memory.bootstrap import App, build_app, build_service
 from tutor_memory.domain.chain import Checkpoint, format_time
 from tutor_memory.domain.episodes import Pair, file_id_for
-from tutor_memory.domain.errors import TutorMemoryError, ValidationError
+from tutor_memory.domain.errors import NotFoundError, TutorMemoryError, ValidationError
 from tutor_memory.domain.mapblock import render_map_section
 from tutor_memory.domain.recall import RecallResult
 from tutor_memory.episodes import NotTeachingError
@@ -26,39 +28,75 @@ from tutor_memory.reports import add_report_command, run_report_command
 from tutor_memory.service import TutorMemory
 from tutor_memory.settings import Settings, SettingsError
 
+EXIT_OK, EXIT_REFUSED, EXIT_USAGE = 0, 1, 2
+EXIT_CODES = """exit codes:
+  0  done (also when the reader of the output stops early, as `| head` does)
+  1  not found or refused: no such store, pair, file or belief; input the memory refuses;
+     a port in use; a broken chain (verify)
+  2  usage: an unknown command or flag, a missing argument, a flag value that does not parse
+
+Commands that add to a store (ingest, teach, record) create its folder on first use; the
+others need the store to exist (--store). Progress bars are drawn only on a terminal."""
+# The commands that add to a store, and so create a new --store folder on first use.
+CREATES_STORE = frozenset({"ingest", "teach", "record"})
+RECORD_KINDS = ("question", "answer", "check", "quiz", "taught")
+
+
+def version() -> str:
+    from importlib.metadata import PackageNotFoundError
+    from importlib.metadata import version as installed
+
+    try:
+        return installed("tutor-memory")
+    except PackageNotFoundError:  # run from a source tree that was never installed
+        return "unknown (not installed)"
+
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="tutor-memory", description=__doc__)
-    sub = parser.add_subparsers(dest="command", required=True)
+    parser = argparse.ArgumentParser(
+        prog="tutor-memory",
+        description=__doc__,
+        epilog=EXIT_CODES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument(
+        "--version", action="version", version=f"%(prog)s {version()}", help="print the version"
+    )
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     demo = sub.add_parser("demo", help="run the walkthrough on a fresh embedded store")
-    demo.add_argument("--home", type=Path, default=Path(".tutor-memory"))
+    demo.add_argument(
+        "--home",
+        type=Path,
+        default=Path(".tutor-memory"),
+        help="the folder the demo's stores go in (default: .tutor-memory)",
+    )
 
     def with_pair(p: argparse.ArgumentParser) -> argparse.ArgumentParser:
         p.add_argument(
             "--store", type=Path, help="an embedded store folder (default: from settings)"
         )
-        p.add_argument("--student", required=True)
-        p.add_argument("--subject", required=True)
+        p.add_argument("--student", required=True, help="the student's id")
+        p.add_argument("--subject", required=True, help="the subject's id")
         return p
 
     log = with_pair(sub.add_parser("log", help="print a pair's episodes, oldest first"))
-    log.add_argument("--json", action="store_true")
+    log.add_argument("--json", action="store_true", help="one JSON object per episode")
     verify = with_pair(sub.add_parser("verify", help="recompute a pair's hash chain"))
     verify.add_argument("--checkpoint", type=Path, help="a checkpoint the chain must extend")
     point = with_pair(sub.add_parser("checkpoint", help="export the chain's head as JSON"))
-    point.add_argument("--out", type=Path)
+    point.add_argument("--out", type=Path, help="write it to this file (default: print it)")
 
     serve = sub.add_parser("serve", help="the API's routes over local HTTP")
     serve.add_argument("--store", type=Path, help="an embedded store folder (default: settings)")
-    serve.add_argument("--host", default="127.0.0.1")
-    serve.add_argument("--port", type=int, default=8765)
+    serve.add_argument("--host", default="127.0.0.1", help="the address (default: 127.0.0.1)")
+    serve.add_argument("--port", type=int, default=8765, help="the port (default: 8765)")
     mcp = sub.add_parser("mcp", help="the memory as MCP tools over stdio (for an agent)")
     mcp.add_argument("--store", type=Path, help="an embedded store folder (default: settings)")
     sub.add_parser("openapi", help="print the OpenAPI document generated from the routes")
 
     replay = sub.add_parser("replay", help="rebuild a JSONL history into a new, isolated store")
-    replay.add_argument("history", type=Path)
+    replay.add_argument("history", type=Path, help="the history: one JSON episode per line")
     replay.add_argument("--store", type=Path, required=True, help="a folder that must not exist")
     replay.add_argument("--skip-bad", action="store_true", help="skip and count bad lines")
     replay.add_argument(
@@ -66,26 +104,26 @@ def _parser() -> argparse.ArgumentParser:
     )
 
     ingest = with_pair(sub.add_parser("ingest", help="read a file into the pair's concept map"))
-    ingest.add_argument("file", type=Path)
+    ingest.add_argument("file", type=Path, help="a PDF, DOCX, Markdown or text file")
     ingest.add_argument("--file-id", help="the file's id (default: from its name)")
     teach = with_pair(sub.add_parser("teach", help="a student's message that may teach the map"))
-    teach.add_argument("message")
+    teach.add_argument("message", help='the message, e.g. "remember that …"')
     showmap = with_pair(sub.add_parser("map", help="print the pair's map section"))
     showmap.add_argument("--budget", type=int, default=600, help="tokens (default 600)")
 
     ask = with_pair(sub.add_parser("ask", help="print the memory block a turn would get"))
-    ask.add_argument("question", nargs="?", default="")
+    ask.add_argument("question", nargs="?", default="", help="the student's question")
     ask.add_argument("--at", help="ask as of this ISO 8601 time (default: now)")
-    ask.add_argument("--json", action="store_true")
+    ask.add_argument("--json", action="store_true", help="the block and what went into it")
 
     prompt = with_pair(
         sub.add_parser("prompt", help="print the tutor's prompt with the block in its memory slot")
     )
-    prompt.add_argument("question", nargs="?", default="")
+    prompt.add_argument("question", nargs="?", default="", help="the student's question")
     for section in ("system", "material", "assessment"):
         prompt.add_argument(f"--{section}", help=f"the {section} section (@FILE reads a file)")
     prompt.add_argument("--at", help="as of this ISO 8601 time (default: now)")
-    prompt.add_argument("--json", action="store_true")
+    prompt.add_argument("--json", action="store_true", help="the prompt and its sections")
 
     rederive = with_pair(
         sub.add_parser("rederive", help="re-derive a pair's beliefs under today's rules")
@@ -96,7 +134,9 @@ def _parser() -> argparse.ArgumentParser:
     remove = with_pair(
         sub.add_parser("remove-file", help="remove a file: answers citing it read 'removed'")
     )
-    remove.add_argument("file_id")
+    remove.add_argument("file_id", help="the file's id (its name, unless given at ingest)")
+
+    add_record_command(sub, with_pair)
 
     add_report_command(sub)
     add_inspect_command(sub)
@@ -104,19 +144,108 @@ def _parser() -> argparse.ArgumentParser:
     add_bench_commands(sub)
 
     recall = with_pair(sub.add_parser("recall", help="print what recall finds for a question"))
-    recall.add_argument("question", nargs="?", default="")
+    recall.add_argument("question", nargs="?", default="", help="the student's question")
     recall.add_argument("--at", help="recall as of this ISO 8601 time (default: now)")
-    recall.add_argument("--json", action="store_true")
+    recall.add_argument("--json", action="store_true", help="the items, pools and timings")
     return parser
 
 
+def add_record_command(
+    sub: argparse._SubParsersAction[argparse.ArgumentParser],
+    with_pair: Callable[[argparse.ArgumentParser], argparse.ArgumentParser],
+) -> None:
+    """``tutor-memory record question|answer|check|quiz|taught``: one episode into a live
+    store, through ``Episodes.add`` (a check moves its belief, "remember that …" teaches)."""
+    record = sub.add_parser(
+        "record",
+        help="record one episode (question, answer, check, quiz, taught) in a live store",
+        description="Record one episode through the one door every caller uses: a check "
+        'moves its belief, a question that says "remember that …" teaches the map.',
+    )
+    kinds = record.add_subparsers(dest="kind", required=True, metavar="KIND")
+    helps = {
+        "question": "the student's message",
+        "answer": "the tutor's answer",
+        "check": "a check of the student's understanding, with its verdict",
+        "quiz": "a quiz, with its score",
+        "taught": 'an instruction to remember ("remember that …")',
+    }
+    for kind in RECORD_KINDS:
+        p = with_pair(kinds.add_parser(kind, help=helps[kind]))
+        p.add_argument("text", help="the episode's text (- reads it from standard input)")
+        p.add_argument("--at", help="when it happened, ISO 8601 (default: now)")
+        p.add_argument("--ref", help="your id for it (a message id), kept with the episode")
+        p.add_argument("--summary", default="", help="a one-line summary (default: derived)")
+        p.add_argument(
+            "--idempotency-key", help="a retry with the same key and text records it once"
+        )
+        p.add_argument("--json", action="store_true", help="print the episode as JSON")
+        if kind == "check":
+            p.add_argument("--topic", required=True, help="what was checked: a concept's name")
+            p.add_argument(
+                "--verdict", required=True, choices=("right", "wrong"), help="the verdict"
+            )
+            p.add_argument("--evaluation", default="", help="the tutor's evaluation")
+            p.add_argument(
+                "--predicted-mastery",
+                type=float,
+                metavar="P",
+                help="the mastery (0 to 1) predicted before the check",
+            )
+        elif kind == "quiz":
+            p.add_argument("--score", type=float, required=True, help="the points scored")
+            p.add_argument("--maximum", type=float, required=True, help="the points possible")
+            p.add_argument(
+                "--topic",
+                dest="topics",
+                action="append",
+                default=[],
+                metavar="TOPIC",
+                help="a topic the quiz covered (repeatable)",
+            )
+        elif kind == "answer":
+            p.add_argument(
+                "--recalled",
+                action="append",
+                default=[],
+                metavar="ID",
+                help="a memory id the answer was given with (repeatable)",
+            )
+            p.add_argument("--file-id", help="the file the answer cited")
+            p.add_argument("--page", type=int, help="the page it cited")
+        elif kind == "taught":
+            p.add_argument("--note", help="what to remember, when the text is not an instruction")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    args = _parser().parse_args(argv)
+    """The command's exit code (see ``EXIT_CODES``); errors are one line on stderr."""
+    args = _parser().parse_args(argv)  # a usage error exits 2 here, with argparse's message
     try:
-        return _run(args)
-    except (TutorMemoryError, SettingsError) as exc:
+        code = _run(args)
+        sys.stdout.flush()  # a closed stdout shows here, not in the interpreter's last flush
+        return code
+    except BrokenPipeError:
+        # The reader stopped reading (`| head`): what it wanted was written. Point stdout at
+        # nothing so that the interpreter's final flush does not fail again.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_OK
+    except ValidationError as exc:
         print(f"error: {exc}", file=sys.stderr)
-        return 2
+        # A flag whose value does not parse is a usage error; refused input is not.
+        return EXIT_USAGE if exc.field.startswith("--") else EXIT_REFUSED
+    except SettingsError as exc:
+        print(f"error: the settings: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except TutorMemoryError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return EXIT_REFUSED
+    except OSError as exc:  # a file that cannot be read or written, a port in use
+        where = f"{exc.filename}: " if exc.filename else ""
+        print(f"error: {where}{exc.strerror or exc}", file=sys.stderr)
+        return EXIT_REFUSED
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -142,12 +271,11 @@ def _run(args: argparse.Namespace) -> int:
 
         return run(args.store)
     if args.store is not None:
-        if not (args.store / "memory.db").exists():
-            print(
-                f"error: no store in {args.store} (expected {args.store / 'memory.db'})",
-                file=sys.stderr,
+        if args.command not in CREATES_STORE and not (args.store / "memory.db").exists():
+            raise NotFoundError(
+                f"no store in {args.store} (expected {args.store / 'memory.db'}); "
+                "ingest, teach or record create one"
             )
-            return 2
         settings = on_folder(settings, args.store)
     if args.command == "nightly":  # --student/--subject are optional here
         return run_nightly_command(args, build_app(settings))
@@ -158,6 +286,8 @@ def _run(args: argparse.Namespace) -> int:
         return run_inspect_command(args, build_app(settings))
     if args.command in ("ingest", "teach", "map"):
         return _map_command(build_app(settings), pair, args)
+    if args.command == "record":
+        return _record(build_app(settings), pair, args)
     if args.command == "ask":
         return _ask(build_app(settings), pair, args)
     if args.command == "prompt":
@@ -180,6 +310,9 @@ def _run(args: argparse.Namespace) -> int:
     if args.command == "recall":
         return _recall(memory, pair, args)
 
+    if args.command in ("log", "verify", "checkpoint") and memory.store.head(pair) is None:
+        where = f" in {args.store}" if args.store is not None else ""
+        raise NotFoundError(f"no record of {pair}{where}: nothing was recorded for this pair")
     if args.command == "log":
         for ep in memory.store.iter_episodes(pair):
             if args.json:
@@ -232,20 +365,21 @@ def on_folder(settings: Settings, folder: Path) -> Settings:
 
 
 class Progress:
-    """A one-line progress bar on stderr, with throughput."""
+    """A progress bar (tqdm) on stderr when stderr is a terminal; nothing otherwise, so that
+    no carriage return ever lands in a log or a pipe."""
 
-    def __init__(self, label: str) -> None:
-        self.label = label
-        self.start = time.perf_counter()
+    def __init__(self, label: str, stream: TextIO | None = None, unit: str = "event") -> None:
+        from tqdm import tqdm
+
+        out = stream if stream is not None else sys.stderr
+        self.bar = tqdm(desc=label, unit=unit, file=out, disable=not out.isatty(), leave=True)
 
     def __call__(self, done: int, total: int) -> None:
-        width = 30
-        filled = width * done // max(total, 1)
-        rate = done / max(time.perf_counter() - self.start, 1e-9)
-        bar = "#" * filled + "." * (width - filled)
-        print(f"\r{self.label} [{bar}] {done}/{total} {rate:.1f}/s", end="", file=sys.stderr)
+        if self.bar.total != total:
+            self.bar.total = total
+        self.bar.update(done - self.bar.n)
         if done >= total:
-            print(file=sys.stderr)
+            self.bar.close()
 
 
 def _serve(args: argparse.Namespace, settings: Settings) -> int:
@@ -256,7 +390,12 @@ def _serve(args: argparse.Namespace, settings: Settings) -> int:
         settings = on_folder(settings, args.store)
     app = build_app(settings)
     app.warm()  # the model loads now, not inside the first turn's deadline
-    server = make_server(build_resolver(lambda: app), args.host, args.port)
+    try:
+        server = make_server(build_resolver(lambda: app), args.host, args.port)
+    except OSError as exc:  # a port in use, an address not on this machine: refused, said so
+        why = "is in use (another serve?)" if exc.errno == errno.EADDRINUSE else exc.strerror
+        print(f"error: cannot listen on {args.host}:{args.port}: {why}", file=sys.stderr)
+        return EXIT_REFUSED
     # One access-log line per request (and errors with their correlation id) on stderr.
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     print(f"serving the turn API on http://{args.host}:{server.server_port} (Ctrl-C stops)")
@@ -302,6 +441,8 @@ def _replay(args: argparse.Namespace, settings: Settings) -> int:
 def _map_command(app: App, pair: Pair, args: argparse.Namespace) -> int:
     if args.command == "ingest":
         name = args.file.name
+        if not args.file.is_file():
+            raise NotFoundError(f"no file {args.file}")
         result = app.maps.ingest(
             pair, args.file_id or file_id_for(name), name, args.file.read_bytes()
         )
@@ -328,6 +469,50 @@ def _map_command(app: App, pair: Pair, args: argparse.Namespace) -> int:
     section = render_map_section(cmap, args.budget)
     print(section.text or "(no map yet: ingest a file)")
     return 0
+
+
+def _record(app: App, pair: Pair, args: argparse.Namespace) -> int:
+    """One episode through ``Episodes.add``; what it recorded and what it changed."""
+    text = sys.stdin.read() if args.text == "-" else args.text
+    evidence: dict[str, object] | None = None
+    if args.kind == "check":
+        evidence = {"topic": args.topic, "verdict": args.verdict, "evaluation": args.evaluation,
+                    "predicted_mastery": args.predicted_mastery}  # fmt: skip
+    elif args.kind == "quiz":
+        evidence = {"score": args.score, "maximum": args.maximum, "topics": args.topics}
+    elif args.kind == "answer" and (args.file_id or args.page is not None):
+        evidence = {"file_id": args.file_id, "page": args.page}
+    elif args.kind == "taught" and args.note:
+        evidence = {"note": args.note}
+    added = app.episodes.add(
+        pair,
+        args.kind,
+        text,
+        evidence=evidence,
+        at=_at(args.at),
+        summary=args.summary,
+        recalled_ids=getattr(args, "recalled", ()),
+        ref=args.ref,
+        idempotency_key=args.idempotency_key,
+    )
+    ep = added.episode
+    taught = added.taught.concept_name if added.taught else None
+    belief = added.belief.line() if added.belief else None
+    if args.json:
+        print(json.dumps({"id": ep.episode_id, "seq": ep.seq, "kind": ep.kind.value,
+                          "at": format_time(ep.at), "summary": ep.summary, "ref": ep.ref,
+                          "created": added.created, "taught": taught, "belief": belief},
+                         ensure_ascii=False))  # fmt: skip
+        return EXIT_OK
+    said = "recorded" if added.created else "already recorded (the same --idempotency-key)"
+    print(f"{said} {ep.kind.value} {ep.episode_id} (#{ep.seq}): {ep.summary}")
+    if added.taught is not None:
+        print(f"taught the concept {taught!r}: {added.taught.note}")
+    if belief is not None:
+        print(f"belief: {belief}")
+    elif args.kind == "check" and added.created:
+        print("about no concept: kept as evidence, no belief moved")
+    return EXIT_OK
 
 
 def _at(text: str | None) -> datetime | None:

@@ -10,7 +10,7 @@ from datetime import datetime
 
 from tutor_memory.domain.beliefs import Belief, Topic, next_belief, replay_checks, route_check
 from tutor_memory.domain.conceptmap import ConceptMap
-from tutor_memory.domain.concepts import concept_key
+from tutor_memory.domain.concepts import concept_key, find_form
 from tutor_memory.domain.episodes import CheckEvidence, Episode, Kind, Pair
 from tutor_memory.domain.errors import ConflictError
 from tutor_memory.ports import AppendResult, BeliefStore, MapStore
@@ -210,6 +210,20 @@ class Learning:
     def belief_history(self, pair: Pair, concept_key: str) -> list[Belief]:
         """Every row about a concept, oldest first; each row's ``reason`` says what changed."""
         return self.store.belief_history(pair, concept_key)
+
+    def belief_history_named(self, pair: Pair, name: str) -> list[Belief]:
+        """The history of the concept a user names as they see it: any case, accents or
+        spacing ("pH  Scale", "Ósmosis" → its key), or another form of the name ("Indicators"
+        for "Indicator"); the key itself works too. Empty: no belief about such a concept."""
+        key = concept_key(name)
+        rows = self.store.belief_history(pair, key) if key else []
+        if rows:
+            return rows
+        # Not the key of a belief: another form of a believed concept's name, or of a map node's.
+        names = {**self.known_concepts(pair)}
+        names.update((b.concept_key, b.concept_name) for b in self.store.beliefs(pair))
+        found = find_form(name, names)
+        return self.store.belief_history(pair, found) if found and found != key else []
 
     def rederive(
         self, pair: Pair, *, at: datetime | None = None, force: bool = False, reason: str = ""

@@ -462,9 +462,7 @@ class LocalBackend:
         return [belief_response(b) for b in self.app.learning.beliefs(self._known(pair))]
 
     def belief_history(self, pair: Pair, concept: str) -> list[BeliefResponse]:
-        from tutor_memory.domain.concepts import concept_key
-
-        rows = self.app.learning.belief_history(self._known(pair), concept_key(concept))
+        rows = self.app.learning.belief_history_named(self._known(pair), concept)
         if not rows:
             raise NotFoundError(f"no belief about {concept!r} for {pair}")
         return [belief_response(b) for b in rows]
@@ -535,10 +533,8 @@ class RemoteBackend:
     def belief_history(self, pair: Pair, concept: str) -> list[BeliefResponse]:
         from urllib.parse import quote
 
-        from tutor_memory.domain.concepts import concept_key
-
-        # The key is what every version of the route accepts; a name may not be (yet).
-        path = f"/beliefs/{quote(concept_key(concept), safe='')}/history"
+        # The name as the user typed it: the route finds its concept (case, accents, forms).
+        path = f"/beliefs/{quote(concept.strip(), safe='')}/history"
         return [BeliefResponse.model_validate(r) for r in self.client.call("GET", pair, path)]
 
     def concept_map(self, pair: Pair) -> ConceptMap:

@@ -415,9 +415,9 @@ def add_report_command(
     report.add_argument(
         "--store", type=Path, help="an embedded store folder (default: from settings)"
     )
-    report.add_argument("--student", required=True)
-    report.add_argument("--subject", required=True)
-    report.add_argument("--format", choices=FORMATS, default="text")
+    report.add_argument("--student", required=True, help="the student's id")
+    report.add_argument("--subject", required=True, help="the subject's id")
+    report.add_argument("--format", choices=FORMATS, default="text", help="(default: text)")
     report.add_argument("--history", metavar="CONCEPT", help="also the history of this belief")
     report.add_argument(
         "--plots", type=Path, metavar="DIR", help="also write PNG pictures into this folder"

@@ -49,14 +49,14 @@ def test_a_conversation_through_the_api(api: Api, cloud: DynamoStore) -> None:
     status, asked = api(
         "POST", f"{BASE}/episodes", {"kind": "question", "text": "What is osmosis?"}
     )
-    assert status == 200 and asked["kind"] == "question" and asked["created"]
+    assert status == 201 and asked["kind"] == "question" and asked["created"]
     status, checked = api(
         "POST",
         f"{BASE}/episodes",
         {"kind": "check", "text": "Check on osmosis",
          "check": {"topic": "osmosis", "verdict": "wrong", "predicted_mastery": 0.4}},
     )  # fmt: skip
-    assert status == 200 and checked["belief"] == "struggles with osmosis (0.67)"
+    assert status == 201 and checked["belief"] == "struggles with osmosis (0.67)"
     status, turn = api("POST", f"{BASE}/turn", {"question": "what did I get wrong so far?"})
     assert status == 200 and not turn["dropped"] and turn["record_question"]
     assert "- struggles with osmosis (0.67)" in turn["block"]
@@ -67,7 +67,7 @@ def test_a_conversation_through_the_api(api: Api, cloud: DynamoStore) -> None:
         f"{BASE}/episodes",
         {"kind": "answer", "text": "You missed osmosis once.", "recalled_ids": turn["memory_ids"]},
     )
-    assert status == 200
+    assert status == 201
     status, sources = api("GET", f"{BASE}/answers/{answer['id']}/sources")
     assert status == 200 and {s["id"] for s in sources} == set(turn["memory_ids"])
     status, stance = api("POST", f"{BASE}/answers/{answer['id']}/stance", {"stance": "answered"})
@@ -92,7 +92,7 @@ def test_a_student_message_that_says_remember_that_teaches(api: Api, cloud: Dyna
             "text": "Remember that in our class the Golgi body is the post office",
         },
     )
-    assert status == 200 and body["kind"] == "taught" and body["taught"] == "Golgi body"
+    assert status == 201 and body["kind"] == "taught" and body["taught"] == "Golgi body"
     status, cmap = api("GET", f"{BASE}/map")
     assert [c["name"] for c in cmap["concepts"]] == ["Golgi body"]
 
@@ -106,21 +106,21 @@ def test_an_episode_takes_the_replay_shape_and_the_earlier_names_of_its_evidence
         {"kind": "check", "text": "Check on osmosis",
          "evidence": {"topic": "osmosis", "verdict": "wrong"}, "summary": "missed osmosis"},
     )  # fmt: skip
-    assert status == 200 and checked["belief"] == "struggles with osmosis (0.67)"
+    assert status == 201 and checked["belief"] == "struggles with osmosis (0.67)"
     assert checked["summary"] == "missed osmosis"
     status, quiz = api(
         "POST",
         f"{BASE}/episodes",
         {"kind": "quiz", "text": "Quiz 1", "evidence": {"score": 3, "maximum": 5}},
     )
-    assert status == 200 and quiz["kind"] == "quiz"
+    assert status == 201 and quiz["kind"] == "quiz"
     status, again = api(
         "POST",
         f"{BASE}/episodes",
         {"kind": "check", "text": "Check on osmosis",
          "check": {"topic": "osmosis", "verdict": "wrong"}},
     )  # fmt: skip
-    assert status == 200 and again["belief"].startswith("struggles with osmosis")
+    assert status == 201 and again["belief"].startswith("struggles with osmosis")
     assert again["belief"] != checked["belief"]  # the second miss moved it
     status, twice = api(
         "POST",
@@ -222,3 +222,36 @@ def test_a_turn_emits_its_latency_drop_and_pool_metrics(
     names = {m["Name"] for m in emf[-1]["_aws"]["CloudWatchMetrics"][0]["Metrics"]}
     assert {"TurnLatency", "DroppedBlocks", "RecallPoolRecent", "RecallPoolLexical"} <= names
     assert emf[-1]["DroppedBlocks"] == 0.0 or emf[-1]["DroppedBlocks"] == [0.0]
+
+
+def test_a_concept_is_found_by_the_name_users_see_with_the_path_percent_encoded(
+    api: Api, cloud: DynamoStore
+) -> None:
+    # API Gateway's REST events carry the path as the client encoded it.
+    for topic in ("pH scale", "Indicator"):
+        evidence = {"topic": topic, "verdict": "wrong"}
+        body = {"kind": "check", "text": "a check", "evidence": evidence}
+        assert api("POST", f"{BASE}/episodes", body)[0] == 201
+    for typed, key in (
+        ("ph%20scale", "ph scale"),
+        ("PH%20%20Scale", "ph scale"),
+        ("pH%20scale", "ph scale"),
+        ("Indicator", "indicator"),
+        ("indicators", "indicator"),  # another form of the name
+    ):
+        status, history = api("GET", f"{BASE}/beliefs/{typed}/history")
+        assert status == 200, (typed, history)
+        assert {row["concept_key"] for row in history} == {key}
+    status, missing = api("GET", f"{BASE}/beliefs/ph%20scales%20chart/history")
+    assert status == 404 and "ph scales chart" in missing["detail"]
+
+
+def test_an_episode_is_created_with_201_and_its_retry_answers_200(
+    api: Api, cloud: DynamoStore
+) -> None:
+    key = {"Idempotency-Key": "msg-201"}
+    question = {"kind": "question", "text": "What is osmosis?"}
+    status, first = api("POST", f"{BASE}/episodes", question, headers=key)
+    assert status == 201 and first["created"]
+    status, again = api("POST", f"{BASE}/episodes", question, headers=key)
+    assert status == 200 and not again["created"] and again["id"] == first["id"]

@@ -49,7 +49,7 @@ def test_upload_chat_night_and_report(cloud: DynamoStore, queue_url: str) -> Non
     status, asked = api(
         "POST", f"{BASE}/episodes", {"kind": "question", "text": "¿Qué es la ósmosis?", "at": at(9)}
     )
-    assert status == 200
+    assert status == 201
     status, turn = api("POST", f"{BASE}/turn", {"question": "¿Qué es la ósmosis?", "at": at(9, 1)})
     assert status == 200 and "SUBJECT MAP" in turn["block"] and not turn["dropped"]
     assert turn["block"].index("SUBJECT MAP") < turn["block"].index("EARLIER WORK")
@@ -60,7 +60,7 @@ def test_upload_chat_night_and_report(cloud: DynamoStore, queue_url: str) -> Non
          "at": at(9, 2), "citation": {"file_id": name, "page": 3},
          "recalled_ids": turn["memory_ids"]},
     )  # fmt: skip
-    assert status == 200
+    assert status == 201
     for minute, verdict in ((5, "wrong"), (9, "right")):
         status, _ = api(
             "POST",
@@ -68,14 +68,14 @@ def test_upload_chat_night_and_report(cloud: DynamoStore, queue_url: str) -> Non
             {"kind": "check", "text": "Check on osmosis", "at": at(9, minute),
              "check": {"topic": "osmosis", "verdict": verdict, "predicted_mastery": 0.5}},
         )  # fmt: skip
-        assert status == 200
+        assert status == 201
     status, taught = api(
         "POST",
         f"{BASE}/episodes",
         {"kind": "question", "at": at(9, 12),
          "text": "Remember that in our class we call the mitochondria the powerhouse of the cell"},
     )  # fmt: skip
-    assert status == 200 and taught["taught"] == "Mitochondria"
+    assert status == 201 and taught["taught"] == "Mitochondria"
     status, record = api(
         "POST", f"{BASE}/turn", {"question": "what did I get wrong so far?", "at": at(10)}
     )

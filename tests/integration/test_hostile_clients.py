@@ -28,20 +28,20 @@ def api(cloud: DynamoStore) -> Api:
 def test_a_time_outside_the_range_is_a_422_naming_at_and_the_pair_keeps_working(
     api: Api, at: str
 ) -> None:
-    assert api("POST", f"{BASE}/episodes", {"kind": "question", "text": "Hi?"})[0] == 200
+    assert api("POST", f"{BASE}/episodes", {"kind": "question", "text": "Hi?"})[0] == 201
     status, error = api("POST", f"{BASE}/episodes", {"kind": "question", "text": "?", "at": at})
     assert status == 422 and error["fields"][0]["field"] == "at", error
     status, error = api("POST", f"{BASE}/turn", {"question": "what did we do last week?", "at": at})
     assert status == 422 and error["fields"][0]["field"] == "at", error
     status, chain = api("GET", f"{BASE}/chain/verify")
     assert status == 200 and chain["intact"] and chain["episodes"] == 1
-    assert api("POST", f"{BASE}/episodes", {"kind": "question", "text": "Again?"})[0] == 200
+    assert api("POST", f"{BASE}/episodes", {"kind": "question", "text": "Again?"})[0] == 201
 
 
 def test_an_unexpected_error_in_lambda_is_a_problem_500_not_a_502(
     api: Api, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    assert api("POST", f"{BASE}/episodes", {"kind": "question", "text": "Hi?"})[0] == 200
+    assert api("POST", f"{BASE}/episodes", {"kind": "question", "text": "Hi?"})[0] == 201
     app = api.module.lambda_app()
 
     def broken(*args: object, **kwargs: object) -> None:

@@ -92,7 +92,7 @@ def test_an_overwritten_then_removed_upload_labels_the_answers_that_cited_it(
         {"kind": "answer", "text": "Osmosis moves water across a membrane (notes).",
          "citation": {"file_id": "notes.md"}},
     )  # fmt: skip
-    assert status == 200
+    assert status == 201  # created
 
     second = first + b"\nIt needs a partially permeable membrane.\n"
     assert ingest.handler(upload(key, second), LambdaContext())["outcomes"][0]["status"] == (

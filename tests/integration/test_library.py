@@ -151,6 +151,7 @@ class SignatureChecking:
         self.inner = inner
         self.base_url = base_url
         self.seen: list[dict[str, str]] = []
+        self.statuses: list[int] = []
 
     def valid(self, event: dict[str, Any], headers: dict[str, str]) -> bool:
         found = re.fullmatch(
@@ -187,6 +188,7 @@ class SignatureChecking:
                                     "match the signature you provided."}),
             }  # fmt: skip
         response: dict[str, Any] = self.inner.resolve(event, context)
+        self.statuses.append(int(response["statusCode"]))
         return response
 
 
@@ -221,6 +223,19 @@ def test_a_remote_memory_answers_as_the_local_one_with_every_call_signed(
         assert headers["authorization"].startswith("AWS4-HMAC-SHA256 Credential=AKIDTUTOR")
         assert headers["x-amz-security-token"] == "the-session-token"
         assert re.fullmatch(r"\d{8}T\d{6}Z", headers["x-amz-date"])
+
+
+def test_the_remote_client_takes_a_201_for_a_new_episode_and_a_200_for_its_retry(
+    served: tuple[str, SignatureChecking],
+) -> None:
+    url, checking = served
+    alice = Memory.remote(url, region=REGION, credentials=KEYS).pair("alice", "biology")
+    first = alice.record_question("What is osmosis?", idempotency_key="msg-1")
+    again = alice.record_question("What is osmosis?", idempotency_key="msg-1")
+    assert checking.statuses == [201, 200]
+    assert first.created and not again.created and again.id == first.id
+    alice.record_check("Check on pH", topic="pH scale", verdict="wrong")
+    assert [b.concept_key for b in alice.belief_history("PH  Scale")] == ["ph scale"]
 
 
 def test_a_remote_call_with_the_wrong_secret_is_refused(

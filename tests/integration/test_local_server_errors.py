@@ -141,7 +141,7 @@ def test_the_server_still_answers_after_every_hostile_request(served: tuple[App,
     exchange(port, request("POST", f"{BASE}/episodes", b"[" * 50_000))
     body = json.dumps({"kind": "question", "text": "What is a cell?"}).encode()
     status, headers, episode = exchange(port, request("POST", f"{BASE}/episodes", body))
-    assert status == 200 and episode["created"] and headers["content-type"] == "application/json"
+    assert status == 201 and episode["created"] and headers["content-type"] == "application/json"
 
 
 def test_any_method_and_a_multipart_body_are_answered_in_the_problem_shape(

@@ -6,8 +6,12 @@ import json
 import threading
 import urllib.error
 import urllib.request
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
+
+import pytest
 
 from tutor_memory.api.local_server import make_server
 from tutor_memory.api.openapi import openapi_json
@@ -49,7 +53,7 @@ def test_serve_answers_the_same_routes_on_loopback(tmp_path: Path) -> None:
             return error.code, json.loads(error.read())
 
     try:
-        assert call("POST", "/episodes", {"kind": "question", "text": "What is a cell?"})[0] == 200
+        assert call("POST", "/episodes", {"kind": "question", "text": "What is a cell?"})[0] == 201
         status, turn = call("POST", "/turn", {"question": "What is a cell?"})
         assert status == 200 and "you were asked: What is a cell?" in turn["block"]
         status, error = call("POST", "/episodes", {"kind": "question"})
@@ -68,5 +72,98 @@ def test_every_route_documents_each_error_it_can_answer_as_a_problem() -> None:
             if method == "post":
                 assert {"409", "413", "415", "502"} <= statuses, (method, path)
             for status, response in operation["responses"].items():
-                if status != "200":
+                if status in ("200", "201"):
+                    assert list(response["content"]) == ["application/json"] or (
+                        operation["operationId"] == "inspectPair"
+                    )
+                elif status == "403":  # API Gateway's own refusal, before the Lambda
+                    assert list(response["content"]["application/json"]["schema"][
+                        "properties"]) == ["message"]  # fmt: skip
+                else:
                     assert list(response["content"]) == ["application/problem+json"]
+
+
+def test_every_operation_requires_a_sigv4_signature_and_documents_the_gateways_403() -> None:
+    document = json.loads(openapi_json())
+    scheme = document["components"]["securitySchemes"]["sigv4"]
+    assert scheme["type"] == "apiKey" and scheme["in"] == "header"
+    assert scheme["name"] == "Authorization"
+    assert scheme["x-amazon-apigateway-authtype"] == "awsSigv4"
+    for path, operations in document["paths"].items():
+        for method, operation in operations.items():
+            assert operation["security"] == [{"sigv4": []}], (method, path)
+            assert "403" in operation["responses"], (method, path)
+
+
+def test_writing_an_episode_documents_201_and_the_retrys_200_with_links_to_read_it() -> None:
+    operation = json.loads(openapi_json())["paths"]["/pairs/{student_id}/{subject_id}/episodes"]
+    responses = operation["post"]["responses"]
+    for status in ("201", "200"):
+        schema = responses[status]["content"]["application/json"]["schema"]
+        assert schema == {"$ref": "#/components/schemas/EpisodeResponse"}
+        links = responses[status]["links"]
+        assert links["Sources"]["parameters"]["answer_id"] == "$response.body#/id"
+        assert {"beliefs", "conceptMap", "report", "verifyChain"} <= {
+            link["operationId"] for link in links.values()
+        }
+    assert "retry" in responses["200"]["description"]
+
+
+@pytest.fixture
+def served(tmp_path: Path) -> Iterator[str]:
+    app = build_app(on_folder(Settings(embedder="none"), tmp_path / "tm"))
+    app.turns.deadline_s = TEST_TURN_DEADLINE_S
+    server = make_server(build_resolver(lambda: app), "127.0.0.1", 0)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_port}/pairs/s1/science"
+    finally:
+        server.shutdown()
+        server.server_close()
+        app.memory.close()
+
+
+def send(method: str, url: str, body: Any = None, headers: dict[str, str] | None = None) -> Any:
+    data = None if body is None else json.dumps(body).encode()
+    sent = {"Content-Type": "application/json", **(headers or {})}
+    request = urllib.request.Request(url, data=data, method=method, headers=sent)
+    try:
+        with urllib.request.urlopen(request, timeout=30) as response:
+            return response.status, json.loads(response.read())
+    except urllib.error.HTTPError as error:
+        return error.code, json.loads(error.read())
+
+
+def test_serve_answers_201_for_a_new_episode_and_200_for_its_retry(served: str) -> None:
+    question = {"kind": "question", "text": "What is a cell?"}
+    key = {"Idempotency-Key": "msg-1"}
+    status, first = send("POST", f"{served}/episodes", question, key)
+    assert status == 201 and first["created"]
+    status, again = send("POST", f"{served}/episodes", question, key)
+    assert status == 200 and not again["created"] and again["id"] == first["id"]
+
+
+@pytest.mark.parametrize(
+    ("topic", "typed", "key"),
+    [
+        ("pH scale", ["ph scale", "PH  Scale", "ph%20scale"], "ph scale"),  # en
+        ("Indicator", ["indicator", "INDICATORS"], "indicator"),  # en: another form of it
+        ("ósmosis", ["Ósmosis", "osmosis", "OSMOSIS"], "osmosis"),  # es: accents as typed
+        ("sel", ["Sel", "sel-sel"], "sel"),  # id: the plural by reduplication
+        ("خلیہ", ["خليه", " خلیہ "], "خليه"),  # ur: the Arabic letters for the Urdu ones
+        ("الخلية", ["الخليّة", "أَلخلية"], "الخليه"),  # ar: with marks, hamza on the alef
+    ],
+)
+def test_serve_decodes_the_path_and_finds_a_concept_by_the_name_users_see(
+    served: str, topic: str, typed: list[str], key: str
+) -> None:
+    check = {"kind": "check", "text": "a check", "evidence": {"topic": topic, "verdict": "right"}}
+    assert send("POST", f"{served}/episodes", check)[0] == 201
+    for name in typed:
+        # Percent-encoded as a client does; "ph%20scale" is sent as it is (encoded already).
+        segment = quote(name, safe="") if "%" not in name else name
+        status, history = send("GET", f"{served}/beliefs/{segment}/history")
+        assert status == 200, (name, history)
+        assert {row["concept_key"] for row in history} == {key}, name
+        assert history[0]["concept"] == topic

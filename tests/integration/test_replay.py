@@ -115,7 +115,7 @@ def test_the_cli_reports_bad_lines_as_an_error(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     history = write(tmp_path / "h.jsonl", [GOOD[0], "{not json"])
-    assert main(["replay", str(history), "--store", str(tmp_path / "x")]) == 2
+    assert main(["replay", str(history), "--store", str(tmp_path / "x")]) == 1  # refused
     assert "line 2: line: is not JSON" in capsys.readouterr().err
 
 
@@ -132,7 +132,7 @@ def test_replay_never_writes_into_an_existing_store(tmp_path: Path) -> None:
     store.mkdir()
     (store / "memory.db").write_bytes(b"")
     history = write(tmp_path / "h.jsonl", GOOD)
-    assert main(["replay", str(history), "--store", str(store)]) == 2
+    assert main(["replay", str(history), "--store", str(store)]) == 1  # refused
     assert (store / "memory.db").read_bytes() == b""
 
 
@@ -167,7 +167,7 @@ def test_recall_on_a_folder_without_a_store_is_a_clear_error(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     code = main(["recall", "--store", str(tmp_path), "--student", "s1", "--subject", "b", "q"])
-    assert code == 2
+    assert code == 1  # not found
     assert "no store in" in capsys.readouterr().err
 
 

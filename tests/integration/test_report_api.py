@@ -50,10 +50,10 @@ def api(cloud: DynamoStore) -> Api:
         status, _ = api(
             "POST", f"{BASE}/episodes", {"kind": "check", "text": "a check", "check": check}
         )
-        assert status == 200
+        assert status == 201
     api("POST", f"{BASE}/episodes", {"kind": "question", "text": "Why do plants wilt?"})
     status, answer = api("POST", f"{BASE}/episodes", {"kind": "answer", "text": "Not in files."})
-    assert status == 200
+    assert status == 201
     api("POST", f"{BASE}/answers/{answer['id']}/stance", {"stance": "could_not"})
     return api
 

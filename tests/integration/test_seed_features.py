@@ -177,7 +177,7 @@ def test_the_answer_stores_the_memories_the_assembled_prompt_held(
         "/episodes",
         {"kind": "answer", "text": "Osmosis moves water.", "recalled_ids": placed["memory_ids"]},
     )
-    assert status == 200
+    assert status == 201
     stored = app.memory.episode(pair, answer["id"])
     assert list(stored.recalled_ids) == placed["memory_ids"]
 
@@ -248,7 +248,7 @@ def test_removing_a_file_through_the_api_labels_the_answers_that_cited_it(
         {"kind": "answer", "text": "Osmosis moves water across a membrane (page 3).",
          "citation": {"file_id": "cell-biology.pdf", "page": 3}},
     )  # fmt: skip
-    assert status == 200
+    assert status == 201
     status, removed = api("DELETE", "/files/cell-biology.pdf")
     assert status == 200 and removed["file_id"] == "cell-biology.pdf" and removed["removed_at"]
     status, turn = api("POST", "/turn", {"question": "osmosis membrane page 3"})
@@ -268,7 +268,7 @@ def test_the_remove_file_command_removes_it_from_the_registry(
     assert "removed" in capsys.readouterr().out
     record = app.memory.store.file(pair, "plant-and-animal-cells.md")
     assert record is not None and record.removed
-    assert main([*args[:-1], "nothing.md"]) == 2  # an unknown file is an error, said plainly
+    assert main([*args[:-1], "nothing.md"]) == 1  # an unknown file: not found, said plainly
 
 
 # --- 6. the self-model's calibration in the block ---------------------------------------------
@@ -286,7 +286,7 @@ def test_the_block_says_whether_confidence_is_calibrated_as_the_nightly_self_mod
             {"kind": "check", "text": "Check on osmosis", "at": f"2026-11-0{day}T10:00:00Z",
              "check": {"topic": "osmosis", "verdict": verdict, "predicted_mastery": 0.6}},
         )  # fmt: skip
-        assert status == 200
+        assert status == 201
     _, unchanged = api("POST", "/turn", {"question": "what did I get wrong so far?"})
     assert "treat it as a ranking" in unchanged["block"]  # the night has not run yet
     app.nightly.run(datetime(2026, 11, 5, tzinfo=UTC).date())
@@ -350,7 +350,7 @@ def test_a_taught_note_names_its_new_concept_by_the_noun_phrase_it_is_about(
     api: Api, app: App, pair: Pair, message: str, name: str
 ) -> None:
     status, taught = api("POST", "/episodes", {"kind": "taught", "text": message})
-    assert status == 200 and taught["taught"] == name
+    assert status == 201 and taught["taught"] == name
     episode = app.memory.episode(pair, taught["id"])
     assert episode.text == message  # the student's whole sentence is the episode
 

@@ -2,7 +2,10 @@
 
 Every route is under ``/pairs/{student_id}/{subject_id}``: the pair is in the path, so a route
 can never reach another pair. Routes parse (pydantic), make one call into the use cases, and
-map the result; errors map to HTTP in one place (``ERROR_HANDLERS``), never in a route:
+map the result; errors map to HTTP in one place (``ERROR_HANDLERS``), never in a route.
+Writing an episode answers 201 (200, with ``created: false``, when a retry with the same
+Idempotency-Key finds it written); path parameters are percent-decoded
+(``DecodingResolver``). The errors:
 
 ==========================================  ======
 domain error                                status
@@ -24,7 +27,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from http import HTTPStatus
+from re import Match
 from typing import Annotated, Any
+from urllib.parse import unquote
 
 from aws_lambda_powertools import Logger, Metrics
 from aws_lambda_powertools.event_handler import APIGatewayRestResolver, Response
@@ -243,13 +248,24 @@ def record_turn_metrics(metrics: Metrics, result: TurnResult) -> None:
             metrics.add_metric(name=name, unit=MetricUnit.Count, value=size)
 
 
+class DecodingResolver(APIGatewayRestResolver):
+    """The REST resolver, with path parameters percent-decoded.
+
+    API Gateway's REST events (and ``tutor-memory serve``'s, made in their image) carry the
+    path as the client encoded it, and Powertools matches it as it is: without this,
+    ``beliefs/pH%20scale/history`` would look for a concept named "pH%20scale"."""
+
+    def _convert_matches_into_route_keys(self, match: Match[str]) -> dict[str, str]:
+        return {name: unquote(value) for name, value in match.groupdict().items()}
+
+
 def build_resolver(
     get_app: Callable[[], App], *, metrics: Metrics | None = None, logger: Logger | None = None
 ) -> APIGatewayRestResolver:
     """The routes, bound to an App that is built on first use (never at import). With a
     Powertools ``metrics`` and ``logger`` (the Lambda's), a turn records its metrics and every
     log line carries the pair."""
-    resolver = APIGatewayRestResolver(enable_validation=True)
+    resolver = DecodingResolver(enable_validation=True)
     log: Logger | logging.Logger = logger if logger is not None else logging.getLogger(__name__)
 
     def where() -> tuple[str, str]:
@@ -329,15 +345,18 @@ def build_resolver(
     @resolver.post(
         f"{PAIR}/episodes",
         operation_id="addEpisode",
-        responses=problems(WRITE_STATUSES, EPISODE_LINKS),
+        responses=problems(WRITE_STATUSES, EPISODE_LINKS, created=True),
     )
     def add_episode(
         student_id: StudentId,
         subject_id: SubjectId,
         body: EpisodeRequest,
         idempotency_key: IdempotencyKey = None,
-    ) -> EpisodeResponse:
-        return record_episode(get_app(), Pair(student_id, subject_id), body, idempotency_key)
+    ) -> Response[EpisodeResponse]:
+        episode = record_episode(get_app(), Pair(student_id, subject_id), body, idempotency_key)
+        # 201: written now; 200: a retry (same Idempotency-Key, same body) finds it written.
+        status = 201 if episode.created else 200
+        return Response(status_code=status, content_type="application/json", body=episode)
 
     @resolver.get(f"{PAIR}/beliefs", operation_id="beliefs", responses=problems(READ_STATUSES))
     def beliefs(student_id: StudentId, subject_id: SubjectId) -> list[BeliefResponse]:
@@ -353,7 +372,8 @@ def build_resolver(
         student_id: StudentId, subject_id: SubjectId, concept: ConceptName
     ) -> list[BeliefResponse]:
         pair = known_pair(student_id, subject_id)
-        rows = get_app().learning.belief_history(pair, concept)
+        # The concept as users see it ("pH scale", "Ósmosis", "Indicators") or its key.
+        rows = get_app().learning.belief_history_named(pair, concept)
         if not rows:
             raise NotFoundError(f"no belief about {concept!r} for {pair}")
         return [_belief(b) for b in rows]
@@ -575,14 +595,26 @@ EPISODE_LINKS: dict[str, Any] = {
 
 
 def problems(
-    statuses: tuple[int, ...], links: dict[str, Any] | None = None
+    statuses: tuple[int, ...], links: dict[str, Any] | None = None, *, created: bool = False
 ) -> dict[int, OpenAPIResponse]:
-    """A route's responses: its 200 (the return type's schema, and ``links`` to the routes that
-    read what it wrote) and a problem body for every other status it can answer."""
+    """A route's responses: its success (the return type's schema, and ``links`` to the routes
+    that read what it wrote) and a problem body for every other status it can answer. A
+    ``created`` route answers 201 when it writes, and 200 (the same body) when an idempotent
+    retry finds the write already done."""
     ok: OpenAPIResponse = {"description": "Successful Response"}
     if links:
         ok["links"] = links
-    return {200: ok} | {
+    success: dict[int, OpenAPIResponse] = {200: ok}
+    if created:
+        new: OpenAPIResponse = {"description": "Created: the episode was written now"}
+        again: OpenAPIResponse = {
+            "description": "A retry with the same Idempotency-Key and body: the episode "
+            "written the first time (`created` is false)"
+        }
+        if links:
+            new["links"] = again["links"] = links
+        success = {201: new, 200: again}
+    return success | {
         status: {
             "description": HTTPStatus(status).phrase,
             "content": {PROBLEM_JSON: {"model": ProblemResponse}},

