@@ -38,7 +38,8 @@ from tutor_memory.domain.recall import (
     RecallResult,
     distinctive_terms_of,
     rank,
-    route_concepts,
+    Routes,
+    route_question,
 )
 from tutor_memory.domain.routing import ConceptVectors
 from tutor_memory.domain.timewindow import TimeWindow
@@ -381,9 +382,10 @@ class TutorMemory:
         recent = self.store.recent(pair, C.RECALL_RECENT_POOL, scope)
         pool.add_recent(recent)
         sizes = {"recent": len(recent), "lexical": 0, "semantic": 0, "concept": 0}
-        # By name; when no name matches, by the same one question vector against the map's.
-        keys = (
-            route_concepts(
+        # By name and, with the same one question vector, by meaning against the map's. The
+        # concept pool takes names first, meaning only when no name matched (``Routes``).
+        routes = (
+            route_question(
                 text,
                 self.store.concept_names(pair),
                 vector=vector,
@@ -391,8 +393,9 @@ class TutorMemory:
                 profile=self.embedder.profile.name if self.embedder is not None else "",
             )
             if text
-            else []
+            else Routes()
         )
+        keys = list(routes.keys)
         topical = bool(terms) or bool(keys)
         if also_ids:
             # A record question also reaches the checks behind the current beliefs, from the
@@ -459,6 +462,7 @@ class TutorMemory:
             concept_keys=tuple(keys),
             pool_sizes=sizes,
             timings_ms=timings,
+            meaning_keys=routes.meaning,
         )
 
     def _concept_vectors(self, pair: Pair) -> ConceptVectors | None:
