@@ -36,9 +36,9 @@ from tutor_memory.domain.language import analyse, detect_language, distinctive_t
 from tutor_memory.domain.recall import (
     Candidates,
     RecallResult,
+    Routes,
     distinctive_terms_of,
     rank,
-    Routes,
     route_question,
 )
 from tutor_memory.domain.routing import ConceptVectors
