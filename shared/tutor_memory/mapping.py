@@ -22,7 +22,9 @@ from tutor_memory.domain.conceptmap import (
     ConceptMap,
     Layer,
     Source,
+    find_concept,
     merge_file,
+    other_names,
     vectors_to_compute,
     with_vectors,
 )
@@ -38,7 +40,7 @@ from tutor_memory.domain.episodes import (
 from tutor_memory.domain.errors import ConflictError, ValidationError
 from tutor_memory.domain.files import FileRecord, fingerprint
 from tutor_memory.domain.filetext import FileText, UnreadableFileError
-from tutor_memory.domain.teaching import detect_teaching, route_taught, short_name
+from tutor_memory.domain.teaching import detect_teaching, route_taught, same_as, short_name
 from tutor_memory.domain.validator import validate
 from tutor_memory.ports import AppendResult, Embedder, Extractor, MapStore
 from tutor_memory.service import TutorMemory
@@ -224,21 +226,31 @@ class MapUseCases:
         if intent is None:
             return None
         when = at or self.memory.clock.now()
+        naming = same_as(intent.note)  # "X is the same as Y": another name, not a note
         for _attempt in range(MAP_SAVE_ATTEMPTS):
             cmap = self.maps.load_map(pair)
-            known = {key: c.name for key, c in cmap.concepts.items()}
-            key = route_taught(intent.note, known)
-            new_node = key is None
-            if key is None:
-                label = short_name(intent.note, intent.language)
-                key = concept_key(label)
+            named = [find_concept(n, cmap.concepts) for n in naming] if naming else []
+            one = {k for k in named if k is not None}
+            if naming and len(one) == 1:
+                # One side is on the map: the other is its name in another language or words.
+                key = one.pop()
+                node, new_node = cmap.concepts[key], False
+                taught = replace(node, aliases=other_names(node, naming))
+            else:
+                known = {key: c.name for key, c in cmap.concepts.items()}
+                key = route_taught(intent.note, known) or ""
+                label = "" if key else short_name(intent.note, intent.language)
+                if not key:
+                    # Not by exact name: the concept the note's subject is a form, a cognate or
+                    # an alias of ("mitocondria" taught in Spanish is Mitochondria's).
+                    key = find_concept(label, cmap.concepts) or concept_key(label)
                 if not key:
                     raise ValidationError("text", "the note names nothing to attach it to")
-                node = cmap.concepts.get(key) or Concept(key=key, name=label, layer=Layer.TAUGHT)
                 new_node = key not in cmap.concepts
-            else:
-                node = cmap.concepts[key]
-            taught = replace(node, taught_note=intent.note)
+                node = cmap.concepts.get(key) or Concept(key=key, name=label, layer=Layer.TAUGHT)
+                taught = replace(node, taught_note=intent.note)
+                if naming and not one:
+                    taught = replace(taught, aliases=other_names(taught, naming))
             updated = replace(cmap, concepts={**cmap.concepts, key: taught})
             try:
                 self.maps.save_map(

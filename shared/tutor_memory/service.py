@@ -38,9 +38,10 @@ from tutor_memory.domain.language import analyse, detect_language, distinctive_t
 from tutor_memory.domain.recall import (
     Candidates,
     RecallResult,
+    Routes,
     distinctive_terms_of,
     rank,
-    route_concepts,
+    route_question,
 )
 from tutor_memory.domain.routing import ConceptVectors
 from tutor_memory.domain.timewindow import TimeWindow
@@ -406,9 +407,10 @@ class TutorMemory:
         recent = recent_soon.result()
         pool.add_recent(recent)
         sizes = {"recent": len(recent), "lexical": 0, "semantic": 0, "concept": 0}
-        # By name; when no name matches, by the same one question vector against the map's.
-        keys = (
-            route_concepts(
+        # By name and, with the same one question vector, by meaning against the map's. The
+        # concept pool takes names first, meaning only when no name matched (``Routes``).
+        routes = (
+            route_question(
                 text,
                 names_soon.result(),
                 vector=vector,
@@ -416,8 +418,9 @@ class TutorMemory:
                 profile=self.embedder.profile.name if self.embedder is not None else "",
             )
             if names_soon
-            else []
+            else Routes()
         )
+        keys = list(routes.keys)
         topical = bool(terms) or bool(keys)
         touching_soon = (
             self.soon(self.store.touching, pair, keys, scope, newest=C.RECALL_CONCEPT_POOL)
@@ -494,6 +497,7 @@ class TutorMemory:
             concept_keys=tuple(keys),
             pool_sizes=sizes,
             timings_ms=timings,
+            meaning_keys=routes.meaning,
         )
 
     def _concept_vectors(self, pair: Pair) -> ConceptVectors | None:

@@ -83,10 +83,18 @@ class Source:
 
 
 def map_focus(recall: RecallResult, beliefs: Sequence[Belief], *, record: bool) -> list[str]:
-    """The concepts the map shows first: those the question routes to, then (a record
-    question) the concepts of the current beliefs, most confident first as the block shows
-    them."""
-    focus = list(recall.concept_keys)
+    """The concepts the map shows first, most telling first: those the question routes to by
+    meaning (best first), then those it names, then (a record question) the concepts of the
+    current beliefs, most confident first as the block shows them.
+
+    Meaning before name: the meaning route takes a concept only when the *whole* question
+    stands out towards it from every other concept of the map (``route_by_meaning``), while a
+    name match says only that a word occurs, and a word often names the setting rather than
+    the topic ("why does water move into a plant *cell*?" is about osmosis). A concept both
+    routes find keeps its meaning place. Recall's gate still takes names first
+    (``Routes.keys``): here a guess costs a line's position, there it would let a concept's
+    whole history through."""
+    focus = [*recall.meaning_keys, *recall.concept_keys]
     if record:
         shown = sorted(
             (b for b in beliefs if b.current),

@@ -13,9 +13,10 @@ from botocore.stub import ANY, Stubber
 
 from tests.unit.bedrock_stubs import bedrock_runtime, recorded, stubbed
 from tutor_memory.adapters.bedrock_extractor import BedrockExtractor
-from tutor_memory.domain.conceptmap import ConceptDraft
+from tutor_memory.domain.conceptmap import ConceptDraft, ConceptMap, Source, merge_file
 from tutor_memory.domain.errors import ExtractorError, TutorMemoryError
 from tutor_memory.domain.filetext import FileText, Page
+from tutor_memory.domain.validator import validate
 
 MODEL = "anthropic.claude-3-haiku-20240307-v1:0"
 CELL_PAGES = [
@@ -55,6 +56,12 @@ def expected_tool_config(bound: int) -> dict[str, Any]:
             "definition": {"type": "string", "description": ANY},
             "builds_on": {"type": "array", "items": {"type": "string"}, "description": ANY},
             "pages": {"type": "array", "items": {"type": "integer"}, "description": ANY},
+            # The concept's name in each of the five languages: how files in two languages merge.
+            "aliases": {
+                "type": "object",
+                "properties": {lang: {"type": "string"} for lang in ("en", "es", "id", "ur", "ar")},
+                "description": ANY,
+            },
         },
         "required": ["name", "gist", "definition", "builds_on", "pages"],
     }
@@ -204,6 +211,30 @@ def test_a_good_answer_becomes_drafts_with_gists_prerequisites_and_pages(
             "Osmosis", "Osmosis in one sentence.", "Osmosis, defined.", ("Cell membrane",), (2,)
         ),
     ]
+
+
+def test_the_names_per_language_become_aliases_that_merge_a_file_in_another_language(
+    client: Any, stubber: Stubber
+) -> None:
+    names = {"en": "Mitochondria", "es": "mitocondria", "ur": "مائٹوکونڈریا", "ar": "الميتوكوندريا"}
+    english = {"concepts": [concept("Mitochondria", pages=[1], aliases=names)]}
+    spanish = {"concepts": [concept("Mitocondria", pages=[1], aliases={"en": "Mitochondria"})]}
+    urdu = {"concepts": [concept("مائٹوکونڈریا", pages=[1], aliases=["Mitochondria", 7])]}
+    for answer in (english, spanish, urdu):
+        stubber.add_response("converse", tool_answer(answer), expected_call())
+    drafts = [extractor(client).extract("f.pdf", as_text(CELL_PAGES))[0] for _ in range(3)]
+    assert drafts[0].aliases == ("Mitochondria", "mitocondria", "مائٹوکونڈریا", "الميتوكوندريا")
+    assert drafts[2].aliases == ("Mitochondria",)  # a name that is not text is dropped
+
+    cmap = ConceptMap()
+    for i, draft in enumerate(drafts):
+        cmap = merge_file(cmap, validate([draft]).kept, Source(f"file-{i}", 1, str(i) * 64))
+    assert list(cmap.concepts) == ["mitochondria"]  # three files, three languages, one concept
+    assert {s.file_id for s in cmap.concepts["mitochondria"].sources} == {
+        "file-0",
+        "file-1",
+        "file-2",
+    }
 
 
 def test_items_without_a_name_or_of_the_wrong_shape_are_dropped_and_reported(

@@ -303,3 +303,29 @@ def test_refreshing_an_old_map_computes_its_missing_vectors_once(
     maps.refresh_vectors(pair)
     assert embedder.passages == []
     assert memory.recall(pair, PARAPHRASE).concept_keys == ("osmosis",)
+
+
+def test_a_question_that_names_one_concept_and_means_another_is_routed_both_ways(
+    wired: tuple[TutorMemory, MapUseCases, TopicEmbedder], pair: Pair
+) -> None:
+    memory, maps, embedder = wired
+    maps.ingest(pair, "book", "book.md", b"# Cells\n\nA chapter about cells.\n")
+    question = "Does the nucleus get its energy from glucose?"
+    embedder.queries.clear()
+    result = memory.recall(pair, question)
+    assert result.concept_keys == ("nucleus",)  # the gate: the name the student wrote
+    assert result.meaning_keys == ("mitochondria",)  # the map's focus may use the meaning too
+    assert embedder.queries == [question]  # still one embedding
+
+
+def test_the_concept_pool_alone_reads_no_vectors_when_a_name_matched() -> None:
+    reads: list[str] = []
+
+    def vectors() -> None:
+        reads.append("read")
+
+    cmap = fixed_map()
+    known = {key: c.name for key, c in cmap.concepts.items()}
+    vector = TopicEmbedder().embed_queries(["the nucleus and glucose"])[0].tolist()
+    keys = route_concepts("the nucleus and glucose", known, vector=vector, concept_vectors=vectors)
+    assert keys == ["nucleus"] and reads == []

@@ -140,6 +140,15 @@ def concept_tool_schema(max_concepts: int) -> dict[str, Any]:
                             "items": {"type": "integer"},
                             "description": "The page numbers where the file explains it.",
                         },
+                        "aliases": {
+                            "type": "object",
+                            "properties": {lang: {"type": "string"} for lang in ALIAS_LANGUAGES},
+                            "description": (
+                                "The concept's usual name in each of these languages (en, es, "
+                                "id, ur, ar) where you know it; the same concept in a file in "
+                                "another language is merged with it by these names."
+                            ),
+                        },
                     },
                     "required": ["name", "gist", "definition", "builds_on", "pages"],
                 },
@@ -147,6 +156,9 @@ def concept_tool_schema(max_concepts: int) -> dict[str, Any]:
         },
         "required": ["concepts"],
     }
+
+
+ALIAS_LANGUAGES = ("en", "es", "id", "ur", "ar")  # the five the project works in
 
 
 def system_prompt(max_concepts: int) -> str:
@@ -163,6 +175,7 @@ def system_prompt(max_concepts: int) -> str:
         "- gist: one sentence. definition: short, at most 25 words.\n"
         "- builds_on: only names from your own list, spelled exactly as there; empty if none.\n"
         '- pages: the numbers of the <page number="N"> blocks where the file explains it.\n'
+        "- aliases: the concept's usual name in en, es, id, ur and ar where you know it.\n"
         f"- At most {max_concepts} concepts, each once; if the file has more, keep the ones "
         "most needed to understand the subject."
     )
@@ -439,7 +452,22 @@ def _draft(
         definition=fields["definition"],
         builds_on=tuple(dict.fromkeys(prerequisites)),
         pages=tuple(kept),
+        aliases=_aliases(item.get("aliases"), label, problems),
     )
+
+
+def _aliases(raw: Any, label: str, problems: list[str]) -> tuple[str, ...]:
+    """The names per language ({"es": "ósmosis", …}); a plain list of names is read too."""
+    if raw is None:
+        return ()
+    values = list(raw.values()) if isinstance(raw, dict) else raw
+    if not isinstance(values, list):
+        problems.append(f"{label}: aliases are not names per language and were left out")
+        return ()
+    names = [t for t in (_text(v) for v in values) if t]
+    if len(names) != len(values):
+        problems.append(f"{label}: aliases that are not names were dropped")
+    return tuple(dict.fromkeys(names))
 
 
 def _ranges(numbers: Sequence[int]) -> str:

@@ -64,6 +64,10 @@ _SENTENCE_BREAK = re.compile(r"(?<=[.!?؟])\s+(?=[^a-z\s])|(?<=۔)\s*")
 _PARAGRAPH_BREAK = re.compile(r"\n\s*\n|\n(?=\s*(?:[-*+•]|\d+[.)])\s)")
 _LIST_MARKER = re.compile(r"^(?:[-*+•]|\d+[.)])\s+")
 _CLAUSE_PUNCTUATION = re.compile(r"[,;:.!?()\[\]\"“”«»،؛؟۔—–]")
+# "Osmosis (ósmosis)", "Osmosis (ósmosis; اوسموسس)": a name with its other names in brackets,
+# within the first words of a heading or a sentence.
+_BRACKETED = re.compile(r"^([^()\n]{1,80}?)\s*[(（]([^()\n]{1,120})[)）]")
+_ALIAS_SEPARATORS = re.compile(r"\s*[;,/،؛]\s*")
 
 
 @dataclass(frozen=True)
@@ -91,6 +95,7 @@ class _Candidate:
     definition: str = ""
     first_owned: list[str] = field(default_factory=list)  # a fallback gist and definition
     builds_on: dict[str, str] = field(default_factory=dict)  # key -> name, in order
+    aliases: list[str] = field(default_factory=list)  # other names the file gives it
 
 
 class OfflineExtractor:
@@ -161,18 +166,25 @@ class _Reading:
 
     # --- pass 1: candidates, owners, definitions ----------------------------------------------
 
-    def _register(self, name: str, page: int) -> str:
+    def _register(self, name: str, page: int, aliases: Sequence[str] = ()) -> str:
+        name, bracketed = _split_bracketed(name)
         key = concept_key(clean_name(name))
         if key and key not in self.candidates:
             self.candidates[key] = _Candidate(name=name, order=self.position)
         if key:
             self.candidates[key].pages.add(page)
+            self._alias(key, [*bracketed, *aliases])
         return key
+
+    def _alias(self, key: str, names: Sequence[str]) -> None:
+        found = self.candidates.get(key)
+        if found is not None:
+            found.aliases += [n for n in names if n.strip() and n not in found.aliases]
 
     def _heading_key(self, section: Section) -> str | None:
         if section.level == 0 or not section.title:
             return None
-        key = concept_key(clean_name(section.title))
+        key = concept_key(clean_name(_split_bracketed(section.title)[0]))
         return key if key and key != self.title_key else None
 
     def drafts(self) -> list[ConceptDraft]:
@@ -190,11 +202,13 @@ class _Reading:
                     for raw in _SENTENCE_BREAK.split(paragraph)
                     if raw.strip()
                 ]
-                defines = [_defined_name(s, headings) for s in sentences]
+                # "Osmosis (ósmosis) is …" defines Osmosis and names it in Spanish too.
+                bare = [_without_brackets(s) for s in sentences]
+                defines = [_defined_name(s, headings) for s, _ in bare]
                 for i, sentence in enumerate(sentences):
                     self.position += 1
                     if (defined := defines[i]) is not None:
-                        key = self._register(defined, page)
+                        key = self._register(defined, page, bare[i][1])
                         found = self.candidates.get(key)
                         if found is not None and not found.gist:
                             found.gist = found.definition = sentence.text
@@ -214,6 +228,7 @@ class _Reading:
             if owner is not None:
                 self._mentions(sentence, owner)
                 self._prerequisites(sentence, owner)
+                self._also_called(sentence, owner)
         return self._bounded()
 
     # --- pass 2 helpers ----------------------------------------------------------------------
@@ -260,6 +275,23 @@ class _Reading:
         for phrase in _phrases("PREREQUISITE_PHRASES_AFTER_NAME", sentence.lang):
             for start in _find(folded, phrase):
                 self._assume(owner, self._name_before(sentence, start))
+
+    def _also_called(self, sentence: _Sentence, owner: str) -> None:
+        """ "X is also called Y" (in five languages) gives the sentence's concept another name:
+        X when X is the file's concept, else the concept that owns the sentence."""
+        folded = [t.folded for t in sentence.tokens]
+        found: list[tuple[int, str | None]] = []
+        for phrase in _phrases("ALIAS_PHRASES", sentence.lang):
+            for start in _find(folded, phrase):
+                found.append((start, self._name_after(sentence, start + len(phrase))))
+        for phrase in _phrases("ALIAS_PHRASES_AFTER_NAME", sentence.lang):
+            for start in _find(folded, phrase):
+                found.append((start, self._name_before(sentence, start)))
+        for start, alias in found:
+            opening = self._known_at(folded, 0) if folded and start > 0 else None
+            target = " ".join(opening) if opening else owner
+            if alias and concept_key(alias) != target:
+                self._alias(target, [alias])
 
     def _assume(self, owner: str, name: str | None) -> None:
         if name is None:
@@ -340,9 +372,35 @@ class _Reading:
                     definition=candidate.definition or " ".join(candidate.first_owned),
                     builds_on=tuple(candidate.builds_on.values()),
                     pages=tuple(sorted(candidate.pages)),
+                    aliases=tuple(candidate.aliases),
                 )
             )
         return drafts
+
+
+def _split_bracketed(name: str) -> tuple[str, list[str]]:
+    """("Osmosis", ["ósmosis"]) of "Osmosis (ósmosis)"; a name without brackets unchanged."""
+    m = _BRACKETED.match(name.strip())
+    if m is None or len(_tokens(m.group(1))) > C.MAX_CONCEPT_NAME_WORDS:
+        return name, []
+    rest = name.strip()[m.end() :].strip()
+    if rest and len(_tokens(rest)) > 0 and not rest.startswith(":"):
+        return name, []  # brackets in the middle of a longer name: not an alias list
+    names = [n for n in _ALIAS_SEPARATORS.split(m.group(2)) if n.strip()]
+    short = all(0 < len(_tokens(n)) <= C.MAX_CONCEPT_NAME_WORDS for n in names)
+    return (m.group(1).strip(), names) if names and short else (name, [])
+
+
+def _without_brackets(sentence: _Sentence) -> tuple[_Sentence, list[str]]:
+    """The sentence with a bracket after its opening name removed, and what it held."""
+    m = _BRACKETED.match(sentence.text)
+    if m is None or len(_tokens(m.group(1))) > C.MAX_CONCEPT_NAME_WORDS + 1:
+        return sentence, []
+    names = [n for n in _ALIAS_SEPARATORS.split(m.group(2)) if n.strip()]
+    if not names or any(len(_tokens(n)) > C.MAX_CONCEPT_NAME_WORDS for n in names):
+        return sentence, []
+    text = f"{m.group(1).strip()} {sentence.text[m.end() :].strip()}"
+    return _Sentence(text, sentence.page, sentence.lang, _tokens(text)), names
 
 
 def _find(words: Sequence[str], phrase: tuple[str, ...]) -> Iterator[int]:

@@ -42,6 +42,7 @@ class ConceptDraft:
     definition: str = ""  # short
     builds_on: tuple[str, ...] = ()  # names, from the same file's list (others become assumed)
     pages: tuple[int, ...] = ()
+    aliases: tuple[str, ...] = ()  # other names of it, in any language ("ósmosis", "اوسموسس")
 
 
 @dataclass(frozen=True)
@@ -67,6 +68,7 @@ class Concept:
     assumed_by: tuple[str, ...] = ()  # for an assumed node: the keys that assume it
     taught_note: str | None = None
     confirmed: bool = False  # a passing check tied to it
+    aliases: tuple[str, ...] = ()  # other names, in any language: a name meeting one joins it
     centrality: float = 0.0  # derived
     readiness: float = C.READINESS_NAMED  # derived
 
@@ -121,6 +123,7 @@ class ConceptMap:
                     "assumed_by": list(c.assumed_by),
                     "taught_note": c.taught_note,
                     "confirmed": c.confirmed,
+                    **({"aliases": list(c.aliases)} if c.aliases else {}),
                     "centrality": c.centrality,
                     "readiness": c.readiness,
                 }
@@ -147,6 +150,7 @@ class ConceptMap:
                 assumed_by=tuple(c.get("assumed_by", [])),
                 taught_note=c.get("taught_note"),
                 confirmed=bool(c.get("confirmed", False)),
+                aliases=tuple(c.get("aliases", [])),
                 centrality=float(c.get("centrality", 0.0)),
                 readiness=float(c.get("readiness", C.READINESS_NAMED)),
             )
@@ -210,21 +214,36 @@ def merge_file(
     # key → display name of every concept the file can refer to: the map's, then the file's
     # own in order, so that an inflected form ("Acids" beside "Acid") joins the first form.
     names = {k: c.name for k, c in concepts.items()}
+    # every other name (an alias) → the key of its concept: the map's, then the file's own
+    aliases = alias_index(concepts)
 
     def resolve(name: str) -> str:
         key = concept_key(name)
         key = same_as.get(key, key)
         if key in names:
             return key
-        return find_form(name, names) or key
+        return find_form(name, names) or find_form(name, aliases.names, aliases.keys) or key
+
+    def resolve_draft(draft: ConceptDraft) -> str:
+        """The draft's own name first; else the first of its aliases that is a concept."""
+        key = resolve(draft.name)
+        if key in names:
+            return key
+        for alias in draft.aliases:
+            other = resolve(alias)
+            if other in names:
+                return other
+        return key
 
     own: set[str] = set()
-    for draft in drafts:
-        key = resolve(draft.name)
+    keys: dict[int, str] = {}
+    for i, draft in enumerate(drafts):
+        key = keys[i] = resolve_draft(draft)
         own.add(key)
         names.setdefault(key, draft.name.strip())
-    for draft in drafts:
-        key = resolve(draft.name)
+        aliases.add(key, [draft.name, *draft.aliases], names[key])
+    for i, draft in enumerate(drafts):
+        key = keys[i]
         node = concepts.get(key)
         pages = tuple(sorted(set(draft.pages)))
         sources = tuple(s for s in (node.sources if node else ()) if s.file_id != source.file_id)
@@ -242,8 +261,54 @@ def merge_file(
             builds_on=_union(node.builds_on, edges),
             assumed=_union(node.assumed, outside),
             assumed_by=(),
+            aliases=other_names(node, [draft.name, *draft.aliases]),
         )
     return replace(current, concepts=link_across_files(_settle_assumed(concepts)))
+
+
+def other_names(node: Concept, names: Iterable[str]) -> tuple[str, ...]:
+    """The node's aliases with ``names`` added: each once (by key), never its own name."""
+    seen = {concept_key(node.name)} | {concept_key(a) for a in node.aliases}
+    added = list(node.aliases)
+    for name in names:
+        key = concept_key(name)
+        if key and key not in seen:
+            seen.add(key)
+            added.append(name.strip())
+    return tuple(added[: C.MAX_ALIASES])
+
+
+@dataclass
+class AliasIndex:
+    """Every alias of a map, by its key: ``names`` (alias key → alias) for ``find_form``, and
+    ``keys`` (alias key → the key of the concept it names)."""
+
+    names: dict[str, str] = field(default_factory=dict)
+    keys: dict[str, str] = field(default_factory=dict)
+
+    def add(self, concept: str, aliases: Iterable[str], own_name: str) -> None:
+        for alias in aliases:
+            key = concept_key(alias)
+            if key and key != concept_key(own_name) and key not in self.keys:
+                self.names[key] = alias.strip()
+                self.keys[key] = concept
+
+
+def alias_index(concepts: Mapping[str, Concept]) -> AliasIndex:
+    index = AliasIndex()
+    for c in sorted(concepts.values(), key=lambda c: c.key):
+        index.add(c.key, c.aliases, c.name)
+    return index
+
+
+def find_concept(name: str, concepts: Mapping[str, Concept]) -> str | None:
+    """The key of the concept ``name`` names on a map: its own name or an inflected or cognate
+    form of it (``concepts.same_name``), else one of its aliases or a form of one."""
+    found = find_form(name, {k: c.name for k, c in concepts.items()})
+    if found is not None:
+        return found
+    aliases = alias_index(concepts)
+    return find_form(name, aliases.names, aliases.keys)
 
 
 def _names_in(text: str) -> str:

@@ -106,6 +106,7 @@ READINESS_TAUGHT: Final = 1.0  # article: taught by a person
 ASSUMED_NODE_MIN_ASSUMERS: Final = 2  # article: an assumed prerequisite is drawn from two
 MAX_CONCEPTS_PER_FILE: Final = 40  # ours: the extractor's bound
 MAX_CONCEPT_NAME_WORDS: Final = 6  # ours: longer is a sentence, not a name
+MAX_ALIASES: Final = 12  # ours: other names kept on a concept (a few per language of five)
 PAGERANK_DAMPING: Final = 0.85  # the usual PageRank damping (ours to keep)
 
 # Concept routing by meaning (domain/routing.py; SPEC §1: the turn's one vector routes too).

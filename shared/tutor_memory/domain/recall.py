@@ -287,9 +287,55 @@ class RecallResult:
     window: TimeWindow | None
     window_empty: bool  # a time was named and nothing is recorded inside it: say so
     terms: tuple[str, ...]
-    concept_keys: tuple[str, ...]
+    concept_keys: tuple[str, ...]  # recall's concept pool: by name, or by meaning if no name
     pool_sizes: dict[str, int]
     timings_ms: dict[str, float]
+    # Routed by meaning even where a name matched (the same one vector): the map's focus only,
+    # never the gate (see ``Routes``).
+    meaning_keys: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Routes:
+    """The concepts a question is routed to, both ways, from the turn's one question vector.
+
+    ``named``: keys whose canonical name appears in the question as whole words (exact only),
+    sorted. ``meaning``: keys the vector routes to against the map's concept vectors
+    (``route_by_meaning``, best first), whether or not a name matched.
+
+    Recall's concept pool (``keys``) is names first: a routed concept lets its whole history
+    through the gate at full relevance, and a name the student wrote is certain while a
+    meaning is a guess, so the guess is only worth adding where there is nothing better. The
+    map section may use both (``turns.map_focus``): there an order costs a line's position,
+    never a memory let through.
+    """
+
+    named: tuple[str, ...] = ()
+    meaning: tuple[str, ...] = ()
+
+    @property
+    def keys(self) -> tuple[str, ...]:
+        return self.named or self.meaning
+
+
+def route_question(
+    question: str,
+    known: Mapping[str, str],
+    *,
+    vector: Sequence[float] | None = None,
+    concept_vectors: ConceptVectors | Callable[[], ConceptVectors | None] | None = None,
+    profile: str = "",
+    meaning_if_named: bool = True,
+) -> Routes:
+    """Both routes of a question (see ``Routes``). ``concept_vectors`` may be a function that
+    reads them, called only when the meaning route runs: with ``meaning_if_named=False`` not
+    when a name matched (the concept pool alone then needs nothing more)."""
+    folded = f" {concept_key(question)} "
+    named = tuple(sorted(key for key in known if f" {key} " in folded))
+    if vector is None or concept_vectors is None or (named and not meaning_if_named):
+        return Routes(named)
+    vectors = concept_vectors() if callable(concept_vectors) else concept_vectors
+    return Routes(named, tuple(route_by_meaning(vector, vectors, profile=profile)))
 
 
 def route_concepts(
@@ -300,20 +346,15 @@ def route_concepts(
     concept_vectors: ConceptVectors | Callable[[], ConceptVectors | None] | None = None,
     profile: str = "",
 ) -> list[str]:
-    """The concept keys a question is routed to.
-
-    By name first: keys whose canonical name appears in the question as whole words (exact
-    only), sorted. Only when no name matches, and the turn's question ``vector`` (computed by
-    ``profile``) is given, by meaning against the map's concept vectors (``route_by_meaning``,
-    best first). Names win outright because a name the student wrote is certain and a meaning
-    is a guess: a routed concept lets its whole history through the gate at full relevance, so
-    a guess is only worth adding where there is nothing better. ``concept_vectors`` may be a
-    function that reads them, called only then (the turn reads the map's vectors only when it
-    needs them).
-    """
-    folded = f" {concept_key(question)} "
-    named = sorted(key for key in known if f" {key} " in folded)
-    if named or vector is None or concept_vectors is None:
-        return named
-    vectors = concept_vectors() if callable(concept_vectors) else concept_vectors
-    return route_by_meaning(vector, vectors, profile=profile)
+    """The concept keys recall's concept pool is routed to: by name; only when no name
+    matches, by meaning (``Routes.keys``). The map's vectors are read only then."""
+    return list(
+        route_question(
+            question,
+            known,
+            vector=vector,
+            concept_vectors=concept_vectors,
+            profile=profile,
+            meaning_if_named=False,
+        ).keys
+    )

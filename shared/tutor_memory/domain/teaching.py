@@ -30,6 +30,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from functools import cache
+from itertools import pairwise
 from typing import Final
 
 from tutor_memory.domain import constants as C
@@ -43,6 +44,7 @@ __all__ = [
     "TeachingKind",
     "detect_teaching",
     "route_taught",
+    "same_as",
     "short_name",
 ]
 
@@ -472,6 +474,47 @@ def _instruction(message: str, sentence: _Sentence, i: int) -> TeachingIntent | 
             subject=_join(treated),
         )
     return None
+
+
+def same_as(note: str) -> tuple[str, str] | None:
+    """(X, Y) when a taught note says only that X and Y are one thing: "mitocondria is the same
+    as mitochondria", "X es lo mismo que Y", "X sama dengan Y", "X اور Y ایک ہی ہیں", "X هو
+    نفسه Y". Each side a name (articles dropped, at most ``MAX_CONCEPT_NAME_WORDS`` words, no
+    punctuation inside): a note that says more is a note, not a naming."""
+    words = _scan(note)
+    folded = [w.folded for w in words]
+    for lang in LANGUAGES:
+        for phrase in _compile(wordlists.TEACHING_SAME_AS[lang]):
+            for i in range(1, len(words) - len(phrase)):
+                if tuple(folded[i : i + len(phrase)]) == phrase:
+                    pair = _two_names(note, words[:i], words[i + len(phrase) :], lang)
+                    if pair is not None:
+                        return pair
+    join, endings = wordlists.TEACHING_SAME_AS_UR
+    for ending in _compile(endings):
+        n = len(ending)
+        if len(words) > n + 2 and tuple(folded[-n:]) == ending:
+            ands = [i for i, w in enumerate(folded[:-n]) if w == fold(join)]
+            if len(ands) == 1:
+                return _two_names(note, words[: ands[0]], words[ands[0] + 1 : -n], "ur")
+    return None
+
+
+def _two_names(
+    note: str, left: Sequence[_Word], right: Sequence[_Word], lang: str
+) -> tuple[str, str] | None:
+    articles = _lists().articles[lang]
+    sides = []
+    for side in (left, right):
+        run = list(side)
+        while run and run[0].folded in articles:
+            run = run[1:]
+        if not run or len(run) > C.MAX_CONCEPT_NAME_WORDS:
+            return None
+        if any(_breaks(note, a, b, _NAME_BREAKS) for a, b in pairwise(run)):
+            return None
+        sides.append(note[run[0].start : run[-1].end])
+    return sides[0], sides[1]
 
 
 def route_taught(note: str, known: dict[str, str]) -> str | None:

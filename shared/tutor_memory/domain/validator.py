@@ -193,6 +193,7 @@ def validate(drafts: Sequence[ConceptDraft]) -> ValidationReport:
             gist=_clip(draft.gist, C.MAX_SUMMARY_CHARS),
             definition=_clip(draft.definition, C.MAX_NOTE_CHARS),
             pages=tuple(sorted({p for p in draft.pages if p > 0})),
+            aliases=_aliases(draft.aliases, key),
         )
         first = kept.get(key)
         if first is None:
@@ -204,6 +205,7 @@ def validate(drafts: Sequence[ConceptDraft]) -> ValidationReport:
             definition=first.definition or clean.definition,
             builds_on=(*first.builds_on, *clean.builds_on),
             pages=tuple(sorted({*first.pages, *clean.pages})),
+            aliases=_aliases((*first.aliases, *clean.aliases), key),
         )
         rejected.append((draft, f"the same concept as {first.name!r} (merged into it)"))
 
@@ -229,6 +231,19 @@ def _builds_on(names: Sequence[str], own_key: str) -> tuple[str, ...]:
         if key and key != own_key and key not in out:
             out[key] = name
     return tuple(out.values())
+
+
+def _aliases(names: Sequence[str], own_key: str) -> tuple[str, ...]:
+    """Other names of a concept: cleaned, each once, never furniture or its own name."""
+    out: dict[str, str] = {}
+    for raw in names:
+        if rejection_reason(raw):
+            continue
+        name = clean_name(raw)
+        key = concept_key(name)
+        if key and key != own_key and key not in out:
+            out[key] = name
+    return tuple(out.values())[: C.MAX_ALIASES]
 
 
 def _clip(text: str, limit: int) -> str:

@@ -636,6 +636,17 @@ TEACHING_NAMING_PHRASES: Final[dict[str, tuple[str, ...]]] = {
     "ar": ("نسمي", "نطلق على", "ندعو"),
 }
 
+# "X is the same as Y" inside a taught note: Y is another name of X (an alias), in any language.
+# Urdu says "X اور Y ایک ہی ہیں" (TEACHING_SAME_AS_UR: the joining word, then the endings).
+TEACHING_SAME_AS: Final[dict[str, tuple[str, ...]]] = {
+    "en": ("is the same as", "are the same as", "is the same thing as", "means the same as"),
+    "es": ("es lo mismo que", "son lo mismo que", "es igual que", "significa lo mismo que"),
+    "id": ("adalah sama dengan", "sama dengan", "sama saja dengan", "sama artinya dengan"),
+    "ur": (),
+    "ar": ("هو نفسه", "هي نفسها", "هو نفس", "هي نفس", "هو ذاته", "هي ذاتها"),
+}
+TEACHING_SAME_AS_UR: Final = ("اور", ("ایک ہی ہیں", "ایک ہی ہے", "ایک ہی چیز ہیں", "ایک ہی چیز ہے"))
+
 # Articles and determiners dropped before a named thing ("the mitochondria" → mitochondria,
 # "a la mitocondria" → mitocondria). Arabic and Urdu have none as separate words.
 TEACHING_LEADING_ARTICLES: Final[dict[str, frozenset[str]]] = {
@@ -861,6 +872,25 @@ PREREQUISITE_PHRASES_AFTER_NAME: Final[dict[str, tuple[str, ...]]] = {
     "es": (),
     "id": (),
     "ur": _phrases("پر مبنی, پر منحصر, پر انحصار, کی ضرورت, کو فرض"),
+    "ar": (),
+}
+# Phrases that give a concept another name (an alias) in a file: "Osmosis is also called …"; the
+# name follows the phrase, or in Urdu comes before it ("اوسموسس کو X بھی کہا جاتا ہے").
+ALIAS_PHRASES: Final[dict[str, tuple[str, ...]]] = {
+    "en": _phrases("also called, also known as, sometimes called"),
+    "es": _phrases(
+        "también llamada, también llamado, también llamadas, también llamados, también "
+        "conocida como, también conocido como, en inglés"
+    ),
+    "id": _phrases("disebut juga, juga disebut, dikenal juga sebagai, juga dikenal sebagai"),
+    "ur": (),
+    "ar": _phrases("يسمى أيضا, تسمى أيضا, ويسمى أيضا, وتسمى أيضا, يعرف أيضا باسم, تعرف أيضا باسم"),
+}
+ALIAS_PHRASES_AFTER_NAME: Final[dict[str, tuple[str, ...]]] = {
+    "en": (),
+    "es": (),
+    "id": (),
+    "ur": _phrases("بھی کہا جاتا ہے, بھی کہتے ہیں"),
     "ar": (),
 }
 # === end of document furniture and reading structure ==========================================
