@@ -501,8 +501,17 @@ class TutorMemory:
     ) -> chain.ChainReport:
         """Recompute the pair's chain; report "intact" or the first break and what broke."""
         head = self.store.head(pair)
+        erasures = getattr(self.store, "erasures", None)
+        records, erasure_head = erasures(pair) if callable(erasures) else ([], None)
         try:
-            return chain.verify(pair, self.store.iter_episodes(pair), head, checkpoint)
+            return chain.verify(
+                pair,
+                self.store.iter_episodes(pair),
+                head,
+                checkpoint,
+                erasures=records,
+                erasure_head=erasure_head,
+            )
         except CorruptRowError as exc:
             return chain.ChainReport(
                 pair, False, exc.seq - 1, "", exc.seq, "content changed", str(exc)
