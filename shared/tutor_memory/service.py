@@ -378,7 +378,8 @@ class TutorMemory:
             else TimeWindow(EPOCH, upto)
         )
         pool = Candidates()
-        recent = self.store.recent(pair, C.RECALL_RECENT_POOL, scope)
+        # An erased episode keeps its envelope in the log but is never recalled.
+        recent = [e for e in self.store.recent(pair, C.RECALL_RECENT_POOL, scope) if not e.erased]
         pool.add_recent(recent)
         sizes = {"recent": len(recent), "lexical": 0, "semantic": 0, "concept": 0}
         # By name; when no name matches, by the same one question vector against the map's.

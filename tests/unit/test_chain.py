@@ -56,7 +56,9 @@ def test_the_canonical_form_is_sorted_compact_utf8_with_fixed_point_fractions() 
 def test_visually_equal_text_hashes_equally_after_nfc() -> None:
     composed = replace(FIRST, text="célula")
     decomposed = replace(FIRST, text="ce\u0301lula")
-    assert chain.seal(composed, None, salt=SALT).hash == chain.seal(decomposed, None, salt=SALT).hash
+    assert (
+        chain.seal(composed, None, salt=SALT).hash == chain.seal(decomposed, None, salt=SALT).hash
+    )
 
 
 def test_fractions_hash_the_same_however_the_float_was_spelled() -> None:
@@ -73,7 +75,10 @@ def test_fractions_hash_the_same_however_the_float_was_spelled() -> None:
 
 def test_time_is_hashed_in_utc_whatever_zone_it_came_in() -> None:
     jakarta = AT.astimezone(__import__("zoneinfo").ZoneInfo("Asia/Jakarta"))
-    assert chain.seal(replace(FIRST, at=jakarta), None, salt=SALT).hash == chain.seal(FIRST, None, salt=SALT).hash
+    assert (
+        chain.seal(replace(FIRST, at=jakarta), None, salt=SALT).hash
+        == chain.seal(FIRST, None, salt=SALT).hash
+    )
 
 
 def test_verify_reports_intact_and_the_head() -> None:

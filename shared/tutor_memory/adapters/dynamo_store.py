@@ -91,12 +91,12 @@ from tutor_memory.domain.beliefs import (
 )
 from tutor_memory.domain.chain import (
     ChainHead,
-    format_time,
-    head_of,
     Erasure,
     ErasureScope,
     erase,
     erasure_record,
+    format_time,
+    head_of,
     new_salt,
     parse_time,
     seal,
@@ -1031,7 +1031,7 @@ class DynamoStore:
         )
         episode = self._episode_at(pair, int(first.seq)) if first is not None else None
         name = next(
-            (n for n in episode.concepts if concept_key(n) == ckey) if episode else (), None
+            (n for n in episode.concepts if concept_key(n) == ckey) if episode else iter(()), None
         )
         if name is None:
             m.ConceptName(pk, f"CNAME#{ckey}").delete()

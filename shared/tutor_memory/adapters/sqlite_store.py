@@ -38,12 +38,12 @@ from tutor_memory.domain.beliefs import (
 )
 from tutor_memory.domain.chain import (
     ChainHead,
-    format_time,
-    head_of,
     Erasure,
     ErasureScope,
     erase,
     erasure_record,
+    format_time,
+    head_of,
     new_salt,
     parse_time,
     seal,
@@ -984,9 +984,7 @@ class SqliteStore:
                 )
         return done
 
-    def _rename_concepts(
-        self, conn: sqlite3.Connection, pair: Pair, names: Sequence[str]
-    ) -> None:
+    def _rename_concepts(self, conn: sqlite3.Connection, pair: Pair, names: Sequence[str]) -> None:
         """A concept's stored name comes from the first episode still touching it (or goes)."""
         key = (pair.student_id, pair.subject_id)
         for ckey in {concept_key(n) for n in names} - {""}:
@@ -998,7 +996,8 @@ class SqliteStore:
                 (*key, ckey),
             ).fetchone()
             name = next(
-                (n for n in json.loads(first[0]) if concept_key(n) == ckey) if first else (), None
+                (n for n in json.loads(first[0]) if concept_key(n) == ckey) if first else iter(()),
+                None,
             )
             if name is None:
                 conn.execute(
@@ -1026,8 +1025,7 @@ class SqliteStore:
         with self._erasing() as conn:
             for belief in doomed:
                 conn.execute(
-                    "DELETE FROM beliefs WHERE student_id = ? AND subject_id = ? "
-                    "AND belief_id = ?",
+                    "DELETE FROM beliefs WHERE student_id = ? AND subject_id = ? AND belief_id = ?",
                     (pair.student_id, pair.subject_id, belief),
                 )
         return len(doomed)
