@@ -161,3 +161,59 @@ def test_tampering_with_an_erasure_record_is_caught(tmp_path: Path, clock: Fixed
         "erasure record changed",
         "erased without a record",
     )
+
+
+def test_on_dynamodb_and_s3_the_marker_is_in_no_item_and_no_object_version(
+    tmp_path: Path, clock: FixedClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The cloud configuration under moto: every table item (a scan) and every version of
+    every object in the uploads bucket are read as raw bytes after the erasure."""
+    import boto3
+    from moto import mock_aws
+
+    from tutor_memory.adapters.dynamo_store import DynamoStore
+
+    table, region, bucket = "tm-erasure", "us-east-1", "tm-uploads"
+    with mock_aws():
+        DynamoStore(table, region).create_table()
+        s3 = boto3.client("s3", region_name=region)
+        s3.create_bucket(Bucket=bucket)
+        s3.put_bucket_versioning(Bucket=bucket, VersioningConfiguration={"Status": "Enabled"})
+        settings = Settings(
+            backend="dynamodb",
+            table_name=table,
+            aws_region=region,
+            embedder="none",
+            index_path=tmp_path / "index.db",
+            uploads_bucket=bucket,
+        )
+        app = build_app(settings, clock=clock)
+        key = f"uploads/{PAIR.student_id}/{PAIR.subject_id}/notes.txt"
+        for body in (f"{MARKER} first draft", f"{MARKER} second draft"):  # two versions
+            s3.put_object(Bucket=bucket, Key=key, Body=body.encode())
+        app.maps.ingest(PAIR, "notes.txt", "notes.txt", f"{MARKER} second draft".encode(), at=T0)
+        write_day(app, clock)
+        app.memory.annotate(
+            PAIR, app.memory.history(PAIR)[0].episode_id, "stance", "partial", detail=MARKER
+        )
+
+        def everything() -> bytes:
+            items = boto3.client("dynamodb", region_name=region).scan(TableName=table)["Items"]
+            blobs = [repr(items).encode()]
+            for page in s3.get_paginator("list_object_versions").paginate(Bucket=bucket):
+                for v in page.get("Versions", []):
+                    got = s3.get_object(Bucket=bucket, Key=v["Key"], VersionId=v["VersionId"])
+                    blobs.append(v["Key"].encode() + got["Body"].read())
+            blobs += [p.read_bytes() for p in tmp_path.rglob("*") if p.is_file()]
+            return b"\n".join(blobs)
+
+        assert MARKER.encode() in everything()
+        assert app.erasing is not None
+        result = app.erasing.erase_pair(PAIR, reason="parent's request", requested_by="school")
+        assert result.objects_deleted == 2
+        assert MARKER.encode() not in everything()
+        report = app.memory.verify_chain(PAIR)
+        assert report.intact and report.erased == report.episodes
+        assert "'parent's request'" in str(report)
+        again = app.erasing.erase_pair(PAIR, reason="parent's request")
+        assert again.to_dict()["episodes_erased"] == 0 and app.memory.verify_chain(PAIR).intact
