@@ -417,6 +417,12 @@ class OpenSearchIndex:
         with self._translate("expunge deleted documents"):
             self._client.indices.refresh(index=self.index)
             self._client.indices.forcemerge(index=self.index, only_expunge_deletes=True)
+            self._client.indices.refresh(index=self.index)
+            docs = self._client.indices.stats(index=self.index, metric="docs")
+            if docs["_all"]["primaries"].get("docs", {}).get("deleted", 0):
+                # Below the merge policy's threshold a segment keeps its deletions: merge all.
+                self._client.indices.forcemerge(index=self.index, max_num_segments=1)
+                self._client.indices.refresh(index=self.index)
 
     def _bulk_delete(self, ids: list[str]) -> int:
         body = [{"delete": {"_index": self.index, "_id": i}} for i in ids]
