@@ -13,6 +13,7 @@ from typing import cast
 
 from tutor_memory.domain.conceptmap import ConceptMap
 from tutor_memory.episodes import Episodes
+from tutor_memory.erasure import Erasing, UploadedFiles
 from tutor_memory.learning import Learning
 from tutor_memory.mapping import MapUseCases
 from tutor_memory.nightly_service import Nightly
@@ -123,6 +124,7 @@ class App:
     turns: Turns
     nightly: Nightly
     episodes: Episodes  # the only way an episode enters
+    erasing: Erasing | None = None  # erasure of episodes, pairs, students (see `erasure`)
 
     def warm(self) -> None:
         """Ready the turn path at process start (``serve``, ``ask``, a Lambda container's first
@@ -178,6 +180,13 @@ def build_app(settings: Settings | None = None, *, clock: Clock | None = None) -
         turns=turns,
         nightly=nightly,
         episodes=Episodes(memory, learning, maps, turns),
+        erasing=Erasing(
+            memory,
+            learning=learning,
+            nightly=nightly,
+            files=build_uploaded_files(settings),
+            uploads_prefix=settings.uploads_prefix,
+        ),
     )
 
 
@@ -186,6 +195,15 @@ def limit_blas_threads(threads: int) -> None:
     from threadpoolctl import threadpool_limits
 
     threadpool_limits(limits=threads, user_api="blas")
+
+
+def build_uploaded_files(settings: Settings) -> UploadedFiles | None:
+    """The uploads bucket an erasure deletes from, when the deployment names one."""
+    if settings.uploads_bucket is None:
+        return None
+    from tutor_memory.adapters.s3_files import S3Files
+
+    return S3Files(settings.aws_region, bucket=settings.uploads_bucket)
 
 
 def derive_lazily(cmap: ConceptMap) -> ConceptMap:

@@ -22,6 +22,7 @@ from tutor_memory.domain.errors import NotFoundError, TutorMemoryError, Validati
 from tutor_memory.domain.mapblock import render_map_section
 from tutor_memory.domain.recall import RecallResult
 from tutor_memory.episodes import NotTeachingError
+from tutor_memory.erasure import add_erase_command, run_erase_command
 from tutor_memory.inspector import add_inspect_command, run_inspect_command
 from tutor_memory.nightly_service import add_nightly_command, run_nightly_command
 from tutor_memory.reports import add_report_command, run_report_command
@@ -141,6 +142,7 @@ def _parser() -> argparse.ArgumentParser:
     add_report_command(sub)
     add_inspect_command(sub)
     add_nightly_command(sub)
+    add_erase_command(sub)
     add_bench_commands(sub)
 
     recall = with_pair(sub.add_parser("recall", help="print what recall finds for a question"))
@@ -279,6 +281,8 @@ def _run(args: argparse.Namespace) -> int:
         settings = on_folder(settings, args.store)
     if args.command == "nightly":  # --student/--subject are optional here
         return run_nightly_command(args, build_app(settings))
+    if args.command == "erase":  # --subject is optional here
+        return run_erase_command(args, build_app(settings))
     pair = Pair(args.student, args.subject)
     if args.command == "report":
         return run_report_command(args, build_app(settings))

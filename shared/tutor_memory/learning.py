@@ -238,7 +238,11 @@ class Learning:
         current_generation = self.store.belief_generation(pair)
         generation = current_generation + 1
         checks = sorted(
-            (e for e in self.memory.store.iter_episodes(pair) if e.kind is Kind.CHECK),
+            (
+                e
+                for e in self.memory.store.iter_episodes(pair)
+                if e.kind is Kind.CHECK and not e.erased
+            ),
             key=lambda e: (e.at, e.seq),
         )
         rows = replay_checks(checks, self.known_concepts(pair), generation=generation)

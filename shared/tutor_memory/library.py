@@ -32,6 +32,7 @@ from datetime import datetime
 from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, Concatenate, Literal, ParamSpec, Protocol, TypeVar
+from urllib.parse import quote
 
 import pydantic
 
@@ -42,6 +43,7 @@ from tutor_memory.api.models import (
     CitationBody,
     EpisodeRequest,
     EpisodeResponse,
+    ErasureResponse,
     QuizBody,
     ReportResponse,
     TaughtBody,
@@ -85,6 +87,9 @@ class Backend(Protocol):
     def concept_map(self, pair: Pair) -> ConceptMap: ...
     def report(self, pair: Pair, history: str | None) -> ReportResponse: ...
     def verify(self, pair: Pair) -> ChainResponse: ...
+    def erase(
+        self, student_id: str, subject_id: str | None, episode_id: str | None, reason: str
+    ) -> ErasureResponse: ...
     def close(self) -> None: ...
 
 
@@ -150,6 +155,21 @@ class Memory:
     def pair(self, student_id: str, subject_id: str) -> PairMemory:
         """The memory of one student in one subject (ids: letters, digits, ``. _ @ -``)."""
         return PairMemory(self.backend, Pair(student_id, subject_id))
+
+    def erase(
+        self,
+        student_id: str,
+        subject_id: str | None = None,
+        episode_id: str | None = None,
+        *,
+        reason: str,
+    ) -> ErasureResponse:
+        """Erase one episode's body (``episode_id``), a pair's (``subject_id``) or a whole
+        student's; the envelopes and an erasure record stay, and ``verify`` still passes.
+        Asking again erases nothing more."""
+        if episode_id is not None and subject_id is None:
+            raise ValidationError("subject_id", "an episode is erased within its pair")
+        return self.backend.erase(student_id, subject_id, episode_id, reason)
 
     def close(self) -> None:
         self.backend.close()
@@ -488,6 +508,22 @@ class LocalBackend:
             report=str(report),
         )
 
+    def erase(
+        self, student_id: str, subject_id: str | None, episode_id: str | None, reason: str
+    ) -> ErasureResponse:
+        erasing = self.app.erasing
+        assert erasing is not None  # build_app always builds it
+        if subject_id is None:
+            done = erasing.erase_student(student_id, reason=reason, requested_by="library")
+        elif episode_id is None:
+            done = erasing.erase_pair(
+                self._known(Pair(student_id, subject_id)), reason=reason, requested_by="library"
+            )
+        else:
+            pair = self._known(Pair(student_id, subject_id))
+            done = erasing.erase_episode(pair, episode_id, reason=reason, requested_by="library")
+        return ErasureResponse(**done.to_dict())
+
     def close(self) -> None:
         self.app.memory.close()
 
@@ -547,6 +583,17 @@ class RemoteBackend:
 
     def verify(self, pair: Pair) -> ChainResponse:
         return ChainResponse.model_validate(self.client.call("GET", pair, "/chain/verify"))
+
+    def erase(
+        self, student_id: str, subject_id: str | None, episode_id: str | None, reason: str
+    ) -> ErasureResponse:
+        query = {"reason": reason, "requested_by": "library"}
+        if subject_id is None:
+            url = f"{self.client.base_url}/students/{quote(student_id, safe='')}"
+            return ErasureResponse.model_validate(self.client.call_url("DELETE", url, query=query))
+        path = "" if episode_id is None else f"/episodes/{quote(episode_id, safe='')}"
+        pair = Pair(student_id, subject_id)
+        return ErasureResponse.model_validate(self.client.call("DELETE", pair, path, query=query))
 
     def close(self) -> None:
         return None

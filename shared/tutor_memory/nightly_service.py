@@ -206,7 +206,9 @@ class Nightly:
                 "day", f"{day} has not ended yet in {self.memory.timezone}: its night comes later"
             )
         limit = C.CONSOLIDATION_MAX_EPISODES
-        day_episodes = self.memory.store.recent(pair, limit + 1, window)
+        day_episodes = [
+            e for e in self.memory.store.recent(pair, limit + 1, window) if not e.erased
+        ]
         new = consolidation(
             pair, day, window, day_episodes[:limit], truncated=len(day_episodes) > limit
         )
@@ -373,7 +375,11 @@ class Nightly:
             through_seq=head.seq if head else 0,
             beliefs=beliefs,
             map_header=map_header(cmap) if cmap.concepts else None,
-            recent=self.memory.store.recent(pair, C.WORKING_SET_RECENT + C.WORKING_SET_DAYS),
+            recent=[
+                e
+                for e in self.memory.store.recent(pair, C.WORKING_SET_RECENT + C.WORKING_SET_DAYS)
+                if not e.erased
+            ],
             consolidation_id=summary.episode_id,
             previous=previous,
             citations=citations,
@@ -398,6 +404,24 @@ class Nightly:
             citations=citations,
         )
         return self._save(pair, SELF_MODEL, model.to_dict())
+
+    def refresh(self, pair: Pair, day: str) -> None:
+        """After an erasure: fold the log again from the start (erased checks no longer count),
+        then rebuild the working set and the self-model from what remains."""
+        scan = self.scan(pair)
+        beliefs = self.beliefs.beliefs(pair)
+        citations = self.store.citations(pair)
+        summary = next(
+            (
+                e
+                for e in self.memory.store.recent(pair, C.WORKING_SET_RECENT * 4)
+                if e.kind is Kind.CONSOLIDATION and not e.erased
+            ),
+            None,
+        )
+        if summary is not None:
+            self._rebuild_working_set(pair, day, beliefs, summary, citations)
+        self._recompose_self_model(pair, day, scan, beliefs, citations)
 
     # --- reads --------------------------------------------------------------------------------
 

@@ -404,7 +404,8 @@ class TutorMemory:
         timings["understand"], tick = _lap(tick)
 
         pool = Candidates()
-        recent = recent_soon.result()
+        # An erased episode keeps its envelope in the log but is never recalled.
+        recent = [e for e in recent_soon.result() if not e.erased]
         pool.add_recent(recent)
         sizes = {"recent": len(recent), "lexical": 0, "semantic": 0, "concept": 0}
         # By name and, with the same one question vector, by meaning against the map's. The
@@ -564,8 +565,17 @@ class TutorMemory:
     ) -> chain.ChainReport:
         """Recompute the pair's chain; report "intact" or the first break and what broke."""
         head = self.store.head(pair)
+        erasures = getattr(self.store, "erasures", None)
+        records, erasure_head = erasures(pair) if callable(erasures) else ([], None)
         try:
-            return chain.verify(pair, self.store.iter_episodes(pair), head, checkpoint)
+            return chain.verify(
+                pair,
+                self.store.iter_episodes(pair),
+                head,
+                checkpoint,
+                erasures=records,
+                erasure_head=erasure_head,
+            )
         except CorruptRowError as exc:
             return chain.ChainReport(
                 pair, False, exc.seq - 1, "", exc.seq, "content changed", str(exc)

@@ -26,6 +26,10 @@ variable                               meaning (default)
 ``TUTOR_MEMORY_EXTRACTOR``             file → concepts: ``offline`` or ``bedrock``
 ``TUTOR_MEMORY_BEDROCK_EXTRACTION_MODEL``  the Converse model id for ``bedrock``
 ``TUTOR_MEMORY_UPLOADS_PREFIX``        the uploads bucket's key prefix (``uploads/``)
+``TUTOR_MEMORY_UPLOADS_BUCKET``        the uploads bucket, whose objects an erasure deletes
+                                       with every version (none: no object is touched)
+``TUTOR_MEMORY_RETENTION_DAYS``        erase bodies older than this many days at night, the
+                                       envelopes kept (none: kept forever; the default)
 ``TUTOR_MEMORY_TURN_DEADLINE``         seconds a turn waits for its block (``2.5``)
 ``TUTOR_MEMORY_BLOCK_BUDGET``          the block's token budget (``1200``)
 ``TUTOR_MEMORY_TURN_THREADS``          threads a turn uses: question embedding, BLAS (``1``)
@@ -78,6 +82,8 @@ class Settings:
     extractor: Literal["offline", "bedrock"] = "offline"
     bedrock_extraction_model: str = "anthropic.claude-3-haiku-20240307-v1:0"
     uploads_prefix: str = "uploads/"
+    uploads_bucket: str | None = None
+    retention_days: int | None = None  # off by default
     turn_deadline_s: float = C.TURN_DEADLINE_S
     block_budget_tokens: int = C.BLOCK_BUDGET_TOKENS
     turn_threads: int = 1
@@ -189,9 +195,22 @@ class Settings:
                 )
             return int(text)
 
+        retention_text = get("RETENTION_DAYS")
+        retention: int | None = None
+        if retention_text:
+            try:
+                retention = int(retention_text)
+                if not 1 <= retention <= 36_500:
+                    raise ValueError
+            except ValueError:
+                raise SettingsError(
+                    PREFIX + "RETENTION_DAYS", "must be a whole number of days from 1 to 36500"
+                ) from None
         return cls(
             turn_threads=threads("TURN_THREADS", 1) or 1,
             batch_threads=threads("BATCH_THREADS", None),
+            uploads_bucket=get("UPLOADS_BUCKET") or None,
+            retention_days=retention,
             turn_deadline_s=deadline,
             block_budget_tokens=budget,
             extractor=choice("EXTRACTOR", ("offline", "bedrock"), "offline"),  # type: ignore[arg-type]

@@ -1,4 +1,7 @@
-"""Recall gives the same list, byte for byte, whichever store holds the log."""
+"""Recall gives the same list, byte for byte, whichever store holds the log.
+
+Episodes are named by sequence here: an id carries 12 hex digits of the link hash, which under
+chain v2 commits to a random per-episode salt, so the same history has other ids in each store."""
 
 from __future__ import annotations
 
@@ -31,7 +34,7 @@ def recalled(
     memory = TutorMemory(store, FixedClock(NOW), index=EmbeddedIndex(), embedder=LocalEmbedder())
     memory.record_many(sample_episodes(pair, repeats=(3, 30, 60)))
     return [
-        [(i.episode.episode_id, i.score, i.pools, i.count) for i in memory.recall(pair, q).items]
+        [(f"e{i.episode.seq}", i.score, i.pools, i.count) for i in memory.recall(pair, q).items]
         for q in QUESTIONS
     ]
 

@@ -22,10 +22,12 @@ OTHER = Pair("student-2", "biology")
 
 
 def recall_ids(index: EpisodeIndex) -> list[list[str]]:
+    """Recalled ids, each as its sequence: ids commit to a random body salt (chain v2), so two
+    stores of one history share sequences, not ids."""
     memory = TutorMemory(SqliteStore(), FixedClock(NOW), index=index, embedder=LocalEmbedder())
     memory.record_many(sample_episodes(PAIR, repeats=(3, 30, 60)))
     memory.record_many(sample_episodes(OTHER))  # a neighbour with the very same texts
-    return [[i.episode.episode_id for i in memory.recall(PAIR, q).items] for q in QUESTIONS]
+    return [[f"e{i.episode.seq}" for i in memory.recall(PAIR, q).items] for q in QUESTIONS]
 
 
 def test_opensearch_recalls_the_same_ids_in_the_same_order_as_the_embedded_index(

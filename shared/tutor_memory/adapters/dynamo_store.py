@@ -18,6 +18,7 @@ Table design — one table, every item of a pair under one partition key:
 ``PAIR#<student>#<subject>``          ``CITE#<state>#<seq, 10 digits>`` → an answer in the
                                       verification queue; state ``0`` never checked, else the
                                       time it was last checked, ``~#<time>`` final (unverifiable)
+``PAIR#<student>#<subject>``          ``ERASE#<number, 10 digits>`` → an erasure record (JSON)
 ``PAIR#<student>#<subject>``          ``DOC#<name>`` → a small JSON document: version, body
                                       (the nightly scan state, working set, self-model, and a
                                       ``night:<day>`` marker per finished night)
@@ -92,8 +93,13 @@ from tutor_memory.domain.beliefs import (
 )
 from tutor_memory.domain.chain import (
     ChainHead,
+    Erasure,
+    ErasureScope,
+    erase,
+    erasure_record,
     format_time,
     head_of,
+    new_salt,
     parse_time,
     seal,
     seq_of_id,
@@ -112,7 +118,7 @@ from tutor_memory.ports import AppendResult, StoredDocument
 EPISODE_FIELDS = (
     "student_id", "subject_id", "seq", "episode_id", "kind", "at", "summary", "text", "concepts",
     "salience", "evidence", "recalled_ids", "ref", "idempotency_key", "prev_hash", "hash",
-    "request_hash",
+    "request_hash", "chain_version", "salt", "commitment", "erased",
 )  # fmt: skip
 
 
@@ -196,6 +202,10 @@ class Models:
             request_hash = UnicodeAttribute(null=True)
             prev_hash = UnicodeAttribute()
             hash = UnicodeAttribute()
+            chain_version = NumberAttribute(null=True)  # absent: chain v1
+            salt = UnicodeAttribute(null=True)
+            commitment = UnicodeAttribute(null=True)
+            erased = NumberAttribute(null=True)
 
         class HeadItem(Model):
             Meta = meta
@@ -205,6 +215,13 @@ class Models:
             hash = UnicodeAttribute()
             at = UnicodeAttribute()
             counts = UnicodeAttribute(null=True)  # JSON: episodes per kind
+            erasure_head = UnicodeAttribute(null=True)  # the last erasure record's digest
+
+        class ErasureItem(Model):
+            Meta = meta
+            pk = UnicodeAttribute(hash_key=True)
+            sk = UnicodeAttribute(range_key=True)
+            body = UnicodeAttribute()
 
         class IdempotencyItem(Model):
             Meta = meta
@@ -319,6 +336,7 @@ class Models:
         self.ConceptName = ConceptNameItem
         self.Map = MapItem
         self.Belief = BeliefItem
+        self.Erasure = ErasureItem
 
 
 class DynamoStore:
@@ -371,7 +389,7 @@ class DynamoStore:
                 return AppendResult(existing, created=False)
         head = self._head_for_append(new.pair)
         for attempt in range(C.APPEND_MAX_ATTEMPTS):
-            episode = seal(new, head)
+            episode = seal(new, head, salt=new.salt or new_salt())
             try:
                 self._commit_append(pk, episode, head)
                 return AppendResult(episode, created=True)
@@ -951,6 +969,169 @@ class DynamoStore:
                 ) from exc
             raise StoreError(str(exc)) from exc
         return version
+
+    # --- erasure (see `tutor_memory.erasure`) -------------------------------------------------
+    # One transaction per episode writes the erased item, its record and the head's erasure
+    # digest (under a condition on the digest it read) and deletes its idempotency item; the
+    # items about it beside the log (annotations, queue entries, concept links) are deleted
+    # after, again on a retry, so an interrupted erasure finishes when asked again.
+
+    def erasures(self, pair: Pair) -> tuple[list[Erasure], str | None]:
+        m = self.models.Erasure
+        try:
+            items = m.query(pair_key(pair), m.sk.startswith("ERASE#"), consistent_read=True)
+            records = [Erasure.from_dict(pair, json.loads(i.body)) for i in items]
+            head = self.models.Head.get(pair_key(pair), "HEAD", consistent_read=True)
+        except self.models.Head.DoesNotExist:
+            return records, None
+        except PynamoDBException as exc:
+            raise StoreError(str(exc)) from exc
+        return records, head.erasure_head
+
+    def erase(
+        self,
+        pair: Pair,
+        seqs: Sequence[int],
+        *,
+        at: datetime,
+        reason: str,
+        requested_by: str,
+        scope: ErasureScope,
+    ) -> list[Episode]:
+        m, pk = self.models, pair_key(pair)
+        records, prev = self.erasures(pair)
+        number, prev = len(records), prev or "0" * 64
+        done: list[Episode] = []
+        for seq in sorted(set(seqs)):
+            episode = self._episode_at(pair, seq)
+            if episode is None:
+                continue
+            if episode.erased:
+                self._erase_beside(pair, episode, episode.concepts)
+                continue
+            record = erasure_record(
+                episode,
+                number=number + 1,
+                prev=prev,
+                at=at,
+                reason=reason,
+                requested_by=requested_by,
+                scope=scope,
+            )
+            gone = erase(episode)
+            head_condition = (
+                m.Head.erasure_head.does_not_exist()
+                if prev == "0" * 64
+                else m.Head.erasure_head == prev
+            )
+            try:
+                with TransactWrite(connection=self._connection) as tx:
+                    tx.save(
+                        m.Episode(
+                            pk, episode_sk(seq), at_seq=_at_seq(gone), **episode_to_record(gone)
+                        )
+                    )
+                    tx.save(
+                        m.Erasure(
+                            pk, f"ERASE#{record.number:010d}", body=json.dumps(record.to_dict())
+                        ),
+                        condition=m.Erasure.sk.does_not_exist(),
+                    )
+                    tx.update(
+                        m.Head(pk, "HEAD"),
+                        actions=[m.Head.erasure_head.set(record.digest)],
+                        condition=head_condition,
+                    )
+                    if episode.idempotency_key is not None:
+                        tx.delete(m.Idempotency(pk, f"IDEM#{episode.idempotency_key}"))
+            except TransactWriteError as exc:
+                if _is_condition_failure(exc):
+                    raise ConflictError(
+                        f"{pair} was being erased meanwhile; ask again (nothing is lost)"
+                    ) from exc
+                raise StoreError(str(exc)) from exc
+            number, prev = record.number, record.digest
+            self._erase_beside(pair, episode, episode.concepts)
+            done.append(episode)
+        return done
+
+    def _erase_beside(self, pair: Pair, episode: Episode, names: Sequence[str]) -> None:
+        m, pk = self.models, pair_key(pair)
+        try:
+            for ann in m.Annotation.query(
+                pk, m.Annotation.sk.startswith(f"ANN#{episode.episode_id}#")
+            ):
+                ann.delete()
+            for cite in m.Citation.query(pk, m.Citation.sk.startswith("CITE#")):
+                if int(cite.seq) == episode.seq:
+                    cite.delete()
+            for ckey in {concept_key(n) for n in names} - {""}:
+                m.ConceptLink(pk, f"CON#{ckey}#{episode.seq:010d}").delete()
+                self._rename_concept(pair, ckey)
+        except PynamoDBException as exc:
+            raise StoreError(str(exc)) from exc
+
+    def _rename_concept(self, pair: Pair, ckey: str) -> None:
+        m, pk = self.models, pair_key(pair)
+        first = next(
+            iter(m.ConceptLink.query(pk, m.ConceptLink.sk.startswith(f"CON#{ckey}#"), limit=1)),
+            None,
+        )
+        episode = self._episode_at(pair, int(first.seq)) if first is not None else None
+        name = next(
+            (n for n in episode.concepts if concept_key(n) == ckey) if episode else iter(()), None
+        )
+        if name is None:
+            m.ConceptName(pk, f"CNAME#{ckey}").delete()
+        else:
+            m.ConceptName(pk, f"CNAME#{ckey}", name=name).save()
+
+    def delete_beliefs_citing(self, pair: Pair, episode_ids: Sequence[str]) -> int:
+        wanted = set(episode_ids)
+        doomed = [b for b in self._all_beliefs(pair) if wanted & set(b.evidence_ids)]
+        try:
+            for belief in doomed:
+                self.models.Belief(pair_key(pair), f"BEL#{belief.belief_id}").delete()
+        except PynamoDBException as exc:
+            raise StoreError(str(exc)) from exc
+        return len(doomed)
+
+    def delete_documents(self, pair: Pair, names: Sequence[str] | None = None) -> None:
+        m, pk = self.models.Document, pair_key(pair)
+        try:
+            if names is None:
+                for item in m.query(pk, m.sk.startswith("DOC#")):
+                    item.delete()
+            for name in names or ():
+                m(pk, f"DOC#{name}").delete()
+        except PynamoDBException as exc:
+            raise StoreError(str(exc)) from exc
+
+    def purge_pair(self, pair: Pair) -> None:
+        """Every item of the pair but its episodes (erased: envelopes), head and erasure
+        records: the map, beliefs, documents, files, annotations, queue, concepts, keys."""
+        kept = ("EP#", "HEAD", "ERASE#")
+        try:
+            for item in self.models.Item.query(pair_key(pair), consistent_read=True):
+                if not item.sk.startswith(kept):
+                    item.delete()
+        except PynamoDBException as exc:
+            raise StoreError(str(exc)) from exc
+
+    def pairs_of(self, student_id: str) -> list[Pair]:
+        """Every pair of a student with a chain: a filtered scan of the heads (the table keeps
+        no index by student; erasing a student is rare and reads it once)."""
+        m = self.models.Head
+        prefix = f"PAIR#{student_id}#"
+        try:
+            heads = m.scan((m.sk == "HEAD") & m.pk.startswith(prefix))
+            subjects = sorted(h.pk.removeprefix(prefix) for h in heads)
+        except PynamoDBException as exc:
+            raise StoreError(str(exc)) from exc
+        return [Pair(student_id, s) for s in subjects]
+
+    def compact(self) -> None:
+        """Nothing to do: DynamoDB keeps no deleted item readable."""
 
 
 _HEAD_SLOT, _IDEM_SLOT = 1, 2  # positions of the head and idempotency puts in an append

@@ -601,3 +601,42 @@ class EmbeddedIndex:
             self._conn.execute("COMMIT")
             self._cache.pop(key, None)
         return int(removed)
+
+    def delete_episodes(self, pair: Pair, episode_ids: Sequence[str]) -> int:
+        """Remove these episodes' documents, terms and vectors (erasure); see :meth:`purge`."""
+        key = _pair_key(pair)
+        removed = 0
+        with self._lock:
+            self._conn.execute("PRAGMA secure_delete = ON")
+            self._conn.execute("BEGIN IMMEDIATE")
+            try:
+                for episode_id in dict.fromkeys(episode_ids):
+                    self._replace(key, episode_id)  # its terms out of FTS5 and the postings
+                    removed += self._conn.execute(
+                        "DELETE FROM docs WHERE pair = ? AND episode_id = ?", (key, episode_id)
+                    ).rowcount
+                # Every cached block of vectors (this process's and others') reloads.
+                self._conn.execute("UPDATE index_stats SET deletions = deletions + 1")
+            except BaseException:
+                self._conn.execute("ROLLBACK")
+                raise
+            self._conn.execute("COMMIT")
+            self._cache.pop(key, None)
+        return int(removed)
+
+    def purge(self) -> None:
+        """After a deletion, leave no trace of the deleted terms: FTS5 only marks a deleted
+        document's terms in its segments (``doc_terms_rows`` still lists a term until a merge),
+        so 'optimize' merges every segment into one without them; VACUUM rebuilds the file with
+        no free page keeping an old image; the WAL is written back and truncated."""
+        with self._lock:
+            self._conn.execute("PRAGMA secure_delete = ON")
+            # A term no document holds any more leaves the statistics too (its row would keep
+            # the word itself).
+            self._conn.execute("DELETE FROM term_stats WHERE documents <= 0")
+            self._conn.execute("DELETE FROM pair_term_stats WHERE documents <= 0")
+            self._conn.execute("INSERT INTO doc_terms (doc_terms) VALUES ('optimize')")
+            if self.path != ":memory:":
+                self._conn.execute("VACUUM")
+                self._conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            self._conn.execute("PRAGMA secure_delete = OFF")

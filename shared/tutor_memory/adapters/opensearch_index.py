@@ -414,6 +414,42 @@ class OpenSearchIndex:
             deleted += self._bulk_delete([str(h["_id"]) for h in hits])
             after = hits[-1]["sort"]
 
+    def delete_episodes(self, pair: Pair, episode_ids: Sequence[str]) -> int:
+        """Remove these episodes' documents (erasure): found by a filtered search, so generated
+        ids (Serverless) are found too; then :meth:`purge` drops them from the segments."""
+        wanted = sorted(set(episode_ids))
+        if not wanted:
+            return 0
+        query: dict[str, Any] = {
+            "size": len(wanted),
+            "_source": False,
+            "query": {
+                "bool": {
+                    "filter": [
+                        {"term": {"pair": pair_key(pair)}},
+                        {"terms": {"episode_id": wanted}},
+                    ]
+                }
+            },
+        }
+        with self._translate("search for erasure"):
+            page = self._client.search(index=self.index, body=query, filter_path="hits.hits._id")
+        ids = [str(h["_id"]) for h in page.get("hits", {}).get("hits", [])]
+        return self._bulk_delete(ids) if ids else 0
+
+    def purge(self) -> None:
+        """Rewrite the segments without deleted documents (a deleted document stays in its
+        segment, and on disk, until a merge drops it). Serverless merges on its own."""
+        with self._translate("expunge deleted documents"):
+            self._client.indices.refresh(index=self.index)
+            self._client.indices.forcemerge(index=self.index, only_expunge_deletes=True)
+            self._client.indices.refresh(index=self.index)
+            docs = self._client.indices.stats(index=self.index, metric="docs")
+            if docs["_all"]["primaries"].get("docs", {}).get("deleted", 0):
+                # Below the merge policy's threshold a segment keeps its deletions: merge all.
+                self._client.indices.forcemerge(index=self.index, max_num_segments=1)
+                self._client.indices.refresh(index=self.index)
+
     def _bulk_delete(self, ids: list[str]) -> int:
         body = [{"delete": {"_index": self.index, "_id": i}} for i in ids]
         params: dict[str, Any] = {"filter_path": "errors,items.*.result,items.*.error,items.*._id"}

@@ -15,7 +15,7 @@ from typing import Any
 from tutor_memory.domain.annotations import Annotation, AnnotationKind
 from tutor_memory.domain.chain import format_time, parse_time
 from tutor_memory.domain.conceptmap import ConceptMap
-from tutor_memory.domain.episodes import Episode, Kind, Pair, evidence_from_dict
+from tutor_memory.domain.episodes import Episode, Kind, NoEvidence, Pair, evidence_from_dict
 from tutor_memory.domain.errors import StoreError, ValidationError
 
 
@@ -50,6 +50,10 @@ def episode_to_record(ep: Episode) -> dict[str, Any]:
         "prev_hash": ep.prev_hash,
         "hash": ep.hash,
         "request_hash": ep.request_hash,
+        "chain_version": ep.chain_version,
+        "salt": ep.salt,
+        "commitment": ep.commitment,
+        "erased": int(ep.erased),
     }
 
 
@@ -57,7 +61,11 @@ def episode_from_record(row: dict[str, Any]) -> Episode:
     seq = int(row["seq"])
     try:
         kind = Kind(row["kind"])
-        evidence = evidence_from_dict(kind, json.loads(row["evidence"] or "{}"))
+        erased = bool(int(row.get("erased") or 0))
+        data = json.loads(row["evidence"] or "{}")
+        # An erased body keeps no evidence: whatever its kind, it reads as none (a stored value
+        # is still read, so that verification reports it instead of the reader hiding it).
+        evidence = NoEvidence() if erased and not data else evidence_from_dict(kind, data)
         return Episode(
             pair=Pair(row["student_id"], row["subject_id"]),
             seq=seq,
@@ -75,6 +83,10 @@ def episode_from_record(row: dict[str, Any]) -> Episode:
             prev_hash=row["prev_hash"],
             hash=row["hash"],
             request_hash=row.get("request_hash"),
+            chain_version=int(row.get("chain_version") or 1),
+            salt=row.get("salt"),
+            commitment=row.get("commitment"),
+            erased=erased,
         )
     except (ValidationError, ValueError, KeyError, TypeError) as exc:
         raise CorruptRowError(seq, str(exc)) from exc

@@ -11,9 +11,10 @@ from tutor_memory.domain.errors import NotFoundError, StoreError
 
 
 class S3Files:
-    def __init__(self, region: str, client: Any = None) -> None:
+    def __init__(self, region: str, client: Any = None, bucket: str | None = None) -> None:
         self._region = region
         self._client = client
+        self.bucket = bucket  # the uploads bucket an erasure deletes from
 
     def _s3(self) -> Any:
         if self._client is None:  # built on first use, never at import
@@ -33,3 +34,28 @@ class S3Files:
             raise StoreError(f"cannot read s3://{bucket}/{key}: {code or exc}") from exc
         except BotoCoreError as exc:
             raise StoreError(f"cannot read s3://{bucket}/{key}: {exc}") from exc
+
+    def delete_all_versions(self, prefix: str) -> int:
+        """Delete every version and delete marker of every object under ``prefix`` in the
+        uploads bucket (a versioned bucket keeps an overwritten or deleted object's bytes as
+        an old version; deleting only the key would add a marker and keep them). Returns how
+        many versions were deleted."""
+        if self.bucket is None:
+            return 0
+        s3, deleted = self._s3(), 0
+        try:
+            pages = s3.get_paginator("list_object_versions").paginate(
+                Bucket=self.bucket, Prefix=prefix
+            )
+            for page in pages:
+                doomed = [
+                    {"Key": v["Key"], "VersionId": v["VersionId"]}
+                    for v in [*page.get("Versions", []), *page.get("DeleteMarkers", [])]
+                ]
+                for start in range(0, len(doomed), 1000):  # DeleteObjects takes 1000 at most
+                    chunk = doomed[start : start + 1000]
+                    s3.delete_objects(Bucket=self.bucket, Delete={"Objects": chunk, "Quiet": True})
+                    deleted += len(chunk)
+        except (ClientError, BotoCoreError) as exc:
+            raise StoreError(f"cannot delete s3://{self.bucket}/{prefix}*: {exc}") from exc
+        return deleted

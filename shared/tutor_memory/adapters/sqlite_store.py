@@ -39,8 +39,13 @@ from tutor_memory.domain.beliefs import (
 )
 from tutor_memory.domain.chain import (
     ChainHead,
+    Erasure,
+    ErasureScope,
+    erase,
+    erasure_record,
     format_time,
     head_of,
+    new_salt,
     parse_time,
     seal,
     seq_of_id,
@@ -128,6 +133,26 @@ def _add_request_hash(conn: sqlite3.Connection) -> None:
     columns = {row[1] for row in conn.execute("PRAGMA table_info(episodes)")}
     if "request_hash" not in columns:  # a store re-migrated from an older version has it
         conn.execute("ALTER TABLE episodes ADD COLUMN request_hash TEXT")
+
+
+def _add_chain_v2(conn: sqlite3.Connection) -> None:
+    """Migration 8 (a store re-migrated from an older version may have the columns)."""
+    columns = {row[1] for row in conn.execute("PRAGMA table_info(episodes)")}
+    for column, kind in (
+        ("chain_version", "INTEGER NOT NULL DEFAULT 1"),
+        ("salt", "TEXT"),
+        ("commitment", "TEXT"),
+        ("erased", "INTEGER NOT NULL DEFAULT 0"),
+    ):
+        if column not in columns:
+            conn.execute(f"ALTER TABLE episodes ADD COLUMN {column} {kind}")
+    if "erasure_head" not in {row[1] for row in conn.execute("PRAGMA table_info(chain_heads)")}:
+        conn.execute("ALTER TABLE chain_heads ADD COLUMN erasure_head TEXT")
+    conn.execute(
+        "CREATE TABLE IF NOT EXISTS erasures (student_id TEXT NOT NULL, subject_id TEXT NOT NULL, "
+        "number INTEGER NOT NULL, body TEXT NOT NULL, "
+        "PRIMARY KEY (student_id, subject_id, number)) WITHOUT ROWID"
+    )
 
 
 Migration = str | Callable[[sqlite3.Connection], None]
@@ -282,11 +307,14 @@ MIGRATIONS: tuple[Migration, ...] = (
     _backfill_nightly,
     # 7: the digest of the request an idempotency key was first used for
     _add_request_hash,
+    # 8: chain v2 (a body's salt and commitment, erased bodies) and the erasure records
+    _add_chain_v2,
 )
 
 _EPISODE_COLUMNS = (
     "student_id, subject_id, seq, episode_id, kind, at, summary, text, concepts, salience, "
-    "evidence, recalled_ids, ref, idempotency_key, prev_hash, hash, request_hash"
+    "evidence, recalled_ids, ref, idempotency_key, prev_hash, hash, request_hash, chain_version, "
+    "salt, commitment, erased"
 )
 
 
@@ -392,7 +420,7 @@ class SqliteStore:
                 if row is not None:
                     return AppendResult(episode_from_record(dict(row)), created=False)
             head = self._head(conn, pair)
-            episode = seal(new, head)
+            episode = seal(new, head, salt=new.salt or new_salt())
             record = episode_to_record(episode)
             counts = json.dumps(dict(head_of(episode, head).counts), sort_keys=True)
             conn.execute(
@@ -458,14 +486,17 @@ class SqliteStore:
         Chain verification never reads through here: it must see the rows as they are."""
         with self._connection() as conn:
             keys = conn.execute(
-                f"SELECT student_id, subject_id, seq, hash FROM episodes WHERE {where}", params
+                f"SELECT student_id, subject_id, seq, hash, erased FROM episodes WHERE {where}",
+                params,
             ).fetchall()
             cache = self._decoded
             with self._decoded_lock:
                 hits = {}
-                for student, subject, seq, digest in keys:
+                # An erasure keeps the hash (the envelope) but not the body: compare both, so
+                # an erasure by another process is never served from this one's cache.
+                for student, subject, seq, digest, erased in keys:
                     hit = cache.get((student, subject, seq))
-                    if hit is not None and hit.hash == digest:
+                    if hit is not None and hit.hash == digest and hit.erased == bool(erased):
                         hits[(student, subject, seq)] = hit
             missing = [k for k in keys if (k[0], k[1], k[2]) not in hits]
             for start in range(0, len(missing), 500):  # SQLite's parameter limit
@@ -479,7 +510,7 @@ class SqliteStore:
                     hits[(r[0], r[1], r[2])] = episode_from_record(dict(r))
         out = []
         with self._decoded_lock:
-            for student, subject, seq, _digest in keys:
+            for student, subject, seq, _digest, _erased in keys:
                 key = (student, subject, seq)
                 episode = hits.get(key)
                 if episode is None:  # gone between the two reads (an erased pair)
@@ -903,3 +934,212 @@ class SqliteStore:
                 (pair.student_id, pair.subject_id, name, stored + 1, text),
             )
         return stored + 1
+
+    # --- erasure (see `tutor_memory.erasure`) -------------------------------------------------
+    # Erasing runs with ``secure_delete`` (SQLite zeroes the bytes it frees instead of leaving
+    # them in free space), then checkpoints the WAL into the file and truncates it, so that the
+    # erased text is neither in the database file nor in its ``-wal``.
+
+    @contextmanager
+    def _erasing(self) -> Iterator[sqlite3.Connection]:
+        with self._connection() as conn:
+            conn.execute("PRAGMA secure_delete = ON")
+            try:
+                with self._write() as written:
+                    yield written
+            finally:
+                conn.execute("PRAGMA secure_delete = OFF")
+
+    def compact(self) -> None:
+        """After an erasure: rebuild the file (VACUUM: no free page or slack space keeps an old
+        image of a row) and write the WAL into it and truncate it, so the erased bytes are in
+        neither file. A reader still holding an old snapshot can delay the truncation; the next
+        ``compact`` finishes it."""
+        if self._memory:
+            return
+        with self._connection() as conn:
+            conn.execute("PRAGMA secure_delete = ON")
+            conn.execute("VACUUM")  # rebuilds the file: no freed page keeps an old image
+            conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            conn.execute("PRAGMA secure_delete = OFF")
+
+    def erasures(self, pair: Pair) -> tuple[list[Erasure], str | None]:
+        """The pair's erasure records in order, and the last digest the chain head keeps."""
+        with self._connection() as conn:
+            rows = conn.execute(
+                "SELECT body FROM erasures WHERE student_id = ? AND subject_id = ? ORDER BY number",
+                (pair.student_id, pair.subject_id),
+            ).fetchall()
+            head = conn.execute(
+                "SELECT erasure_head FROM chain_heads WHERE student_id = ? AND subject_id = ?",
+                (pair.student_id, pair.subject_id),
+            ).fetchone()
+        records = [Erasure.from_dict(pair, json.loads(r[0])) for r in rows]
+        return records, head[0] if head else None
+
+    def erase(
+        self,
+        pair: Pair,
+        seqs: Sequence[int],
+        *,
+        at: datetime,
+        reason: str,
+        requested_by: str,
+        scope: ErasureScope,
+    ) -> list[Episode]:
+        """Erase the bodies of these episodes (those not erased already), with everything kept
+        about them beside the log (annotations, queue entries, concept links, the idempotency
+        key), and record each erasure. Returns the episodes as they were before."""
+        key = (pair.student_id, pair.subject_id)
+        done: list[Episode] = []
+        with self._erasing() as conn:
+            row = conn.execute(
+                "SELECT erasure_head FROM chain_heads WHERE student_id = ? AND subject_id = ?", key
+            ).fetchone()
+            prev = (row[0] if row else None) or "0" * 64
+            (number,) = conn.execute(
+                "SELECT count(*) FROM erasures WHERE student_id = ? AND subject_id = ?", key
+            ).fetchone()
+            for seq in sorted(set(seqs)):
+                found = conn.execute(
+                    f"SELECT {_EPISODE_COLUMNS} FROM episodes WHERE student_id = ? "
+                    "AND subject_id = ? AND seq = ?",
+                    (*key, seq),
+                ).fetchone()
+                if found is None or found["erased"]:
+                    continue
+                episode = episode_from_record(dict(found))
+                number += 1
+                record = erasure_record(
+                    episode,
+                    number=number,
+                    prev=prev,
+                    at=at,
+                    reason=reason,
+                    requested_by=requested_by,
+                    scope=scope,
+                )
+                prev = record.digest
+                gone = episode_to_record(erase(episode))
+                columns = [c for c in gone if c not in ("student_id", "subject_id", "seq")]
+                conn.execute(
+                    f"UPDATE episodes SET {', '.join(f'{c} = ?' for c in columns)} "
+                    "WHERE student_id = ? AND subject_id = ? AND seq = ?",
+                    (*(gone[c] for c in columns), *key, seq),
+                )
+                conn.execute(
+                    "DELETE FROM annotations WHERE student_id = ? AND subject_id = ? "
+                    "AND episode_id = ?",
+                    (*key, episode.episode_id),
+                )
+                conn.execute(
+                    "DELETE FROM citations WHERE student_id = ? AND subject_id = ? AND seq = ?",
+                    (*key, seq),
+                )
+                conn.execute(
+                    "DELETE FROM episode_concepts WHERE student_id = ? AND subject_id = ? "
+                    "AND seq = ?",
+                    (*key, seq),
+                )
+                self._rename_concepts(conn, pair, episode.concepts)
+                conn.execute(
+                    "INSERT INTO erasures VALUES (?, ?, ?, ?)",
+                    (*key, number, json.dumps(record.to_dict(), sort_keys=True)),
+                )
+                done.append(episode)
+            if done:
+                conn.execute(
+                    "UPDATE chain_heads SET erasure_head = ? WHERE student_id = ? "
+                    "AND subject_id = ?",
+                    (prev, *key),
+                )
+        return done
+
+    def _rename_concepts(self, conn: sqlite3.Connection, pair: Pair, names: Sequence[str]) -> None:
+        """A concept's stored name comes from the first episode still touching it (or goes)."""
+        key = (pair.student_id, pair.subject_id)
+        for ckey in {concept_key(n) for n in names} - {""}:
+            first = conn.execute(
+                "SELECT e.concepts FROM episode_concepts c JOIN episodes e ON e.student_id = "
+                "c.student_id AND e.subject_id = c.subject_id AND e.seq = c.seq WHERE "
+                "c.student_id = ? AND c.subject_id = ? AND c.concept_key = ? ORDER BY c.seq "
+                "LIMIT 1",
+                (*key, ckey),
+            ).fetchone()
+            name = next(
+                (n for n in json.loads(first[0]) if concept_key(n) == ckey) if first else iter(()),
+                None,
+            )
+            if name is None:
+                conn.execute(
+                    "DELETE FROM concept_names WHERE student_id = ? AND subject_id = ? "
+                    "AND concept_key = ?",
+                    (*key, ckey),
+                )
+            else:
+                conn.execute(
+                    "UPDATE concept_names SET name = ? WHERE student_id = ? AND subject_id = ? "
+                    "AND concept_key = ?",
+                    (name, *key, ckey),
+                )
+
+    def delete_beliefs_citing(self, pair: Pair, episode_ids: Sequence[str]) -> int:
+        """Delete every belief row (current or past) resting on any of these episodes."""
+        wanted = set(episode_ids)
+        doomed = [
+            b.belief_id
+            for b in self._beliefs(
+                "student_id = ? AND subject_id = ?", (pair.student_id, pair.subject_id)
+            )
+            if wanted & set(b.evidence_ids)
+        ]
+        with self._erasing() as conn:
+            for belief in doomed:
+                conn.execute(
+                    "DELETE FROM beliefs WHERE student_id = ? AND subject_id = ? AND belief_id = ?",
+                    (pair.student_id, pair.subject_id, belief),
+                )
+        return len(doomed)
+
+    def delete_documents(self, pair: Pair, names: Sequence[str] | None = None) -> None:
+        """Delete these per-pair documents (all of them when ``names`` is None)."""
+        key = (pair.student_id, pair.subject_id)
+        with self._erasing() as conn:
+            if names is None:
+                conn.execute(
+                    "DELETE FROM pair_documents WHERE student_id = ? AND subject_id = ?", key
+                )
+            for name in names or ():
+                conn.execute(
+                    "DELETE FROM pair_documents WHERE student_id = ? AND subject_id = ? "
+                    "AND name = ?",
+                    (*key, name),
+                )
+
+    def purge_pair(self, pair: Pair) -> None:
+        """Everything kept about a pair beside its log: the map, beliefs, documents, the file
+        registry, annotations, the queue, concept links and names. The log's envelopes and the
+        erasure records stay."""
+        key = (pair.student_id, pair.subject_id)
+        with self._erasing() as conn:
+            for table in (
+                "concept_maps",
+                "beliefs",
+                "pair_documents",
+                "files",
+                "file_versions",
+                "annotations",
+                "citations",
+                "episode_concepts",
+                "concept_names",
+            ):
+                conn.execute(f"DELETE FROM {table} WHERE student_id = ? AND subject_id = ?", key)
+
+    def pairs_of(self, student_id: str) -> list[Pair]:
+        """Every pair of a student that has a chain."""
+        with self._connection() as conn:
+            rows = conn.execute(
+                "SELECT subject_id FROM chain_heads WHERE student_id = ? ORDER BY subject_id",
+                (student_id,),
+            ).fetchall()
+        return [Pair(student_id, r[0]) for r in rows]

@@ -96,6 +96,18 @@ class SignedClient:
             f"{self.base_url}/pairs/{quote(pair.student_id, safe='')}"
             f"/{quote(pair.subject_id, safe='')}{path}"
         )
+        return self.call_url(method, url, body, query=query, headers=headers)
+
+    def call_url(
+        self,
+        method: str,
+        url: str,
+        body: Any = None,
+        *,
+        query: Mapping[str, str | None] | None = None,
+        headers: Mapping[str, str] | None = None,
+    ) -> Any:
+        """One call to a full URL under the base (a route outside a pair's, say)."""
         params = {k: v for k, v in (query or {}).items() if v is not None}
         if params:
             url += "?" + urlencode(params, quote_via=quote)

@@ -211,6 +211,19 @@ class ChainResponse(BaseModel):
     break_kind: str | None
     detail: str
     report: str
+    erased: int = 0  # episodes whose body was erased (their envelopes checked)
+
+
+class ErasureResponse(BaseModel):
+    """What an erasure request erased now (nothing on a retry: erasure is idempotent)."""
+
+    scope: str
+    reason: str
+    at: datetime
+    erased: dict[str, list[int]]  # pair → sequences whose body was erased
+    derived: dict[str, list[int]]  # pair → summaries erased because they quoted them
+    episodes_erased: int
+    objects_deleted: int
 
 
 # --- the report (SPEC §11; built by tutor_memory.reports.report_json) ---------------------------

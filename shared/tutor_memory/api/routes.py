@@ -47,6 +47,7 @@ from tutor_memory.api.models import (
     ChainResponse,
     EpisodeRequest,
     EpisodeResponse,
+    ErasureResponse,
     FileResponse,
     ProblemResponse,
     PromptRequest,
@@ -79,6 +80,7 @@ from tutor_memory.domain.errors import (
     TutorMemoryError,
     ValidationError,
 )
+from tutor_memory.erasure import Erasing
 from tutor_memory.ports import AppendResult
 from tutor_memory.reports import Reports, report_json
 from tutor_memory.turns import TurnResult
@@ -99,6 +101,18 @@ HistoryOf = Annotated[
         max_length=C.MAX_CONCEPT_CHARS,
         description="a concept's name or key: add the history of the belief about it",
     ),
+]
+
+ErasureReason = Annotated[
+    str,
+    Query(
+        min_length=1,
+        max_length=C.MAX_ERASURE_REASON_CHARS,
+        description="why the erasure was asked for, one line: kept in the erasure record",
+    ),
+]
+RequestedBy = Annotated[
+    str, Query(min_length=1, max_length=C.MAX_ID_CHARS, description="who asked (kept too)")
 ]
 
 RecallQuestion = Annotated[
@@ -462,6 +476,7 @@ def build_resolver(
             break_kind=report.break_kind,
             detail=report.detail,
             report=str(report),
+            erased=report.erased,
         )
 
     @resolver.post(f"{PAIR}/prompt", operation_id="prompt", responses=problems(WRITE_STATUSES))
@@ -528,6 +543,49 @@ def build_resolver(
             removed_at=record.removed_at,
         )
 
+    # --- erasure (see tutor_memory.erasure) ----------------------------------------------------
+
+    def erasing() -> Erasing:
+        found = get_app().erasing
+        assert found is not None  # build_app always builds it
+        return found
+
+    @resolver.delete(
+        f"{PAIR}/episodes/<episode_id>",
+        operation_id="eraseEpisode",
+        responses=problems(ERASE_STATUSES),
+    )
+    def erase_episode(
+        student_id: StudentId,
+        subject_id: SubjectId,
+        episode_id: EpisodeId,
+        reason: ErasureReason,
+        requested_by: RequestedBy = "api",
+    ) -> ErasureResponse:
+        pair = known_pair(student_id, subject_id)
+        done = erasing().erase_episode(pair, episode_id, reason=reason, requested_by=requested_by)
+        return ErasureResponse(**done.to_dict())
+
+    @resolver.delete(PAIR, operation_id="erasePair", responses=problems(ERASE_STATUSES))
+    def erase_pair(
+        student_id: StudentId,
+        subject_id: SubjectId,
+        reason: ErasureReason,
+        requested_by: RequestedBy = "api",
+    ) -> ErasureResponse:
+        pair = known_pair(student_id, subject_id)
+        done = erasing().erase_pair(pair, reason=reason, requested_by=requested_by)
+        return ErasureResponse(**done.to_dict())
+
+    @resolver.delete(
+        "/students/<student_id>", operation_id="eraseStudent", responses=problems(ERASE_STATUSES)
+    )
+    def erase_student(
+        student_id: StudentId, reason: ErasureReason, requested_by: RequestedBy = "api"
+    ) -> ErasureResponse:
+        done = erasing().erase_student(student_id, reason=reason, requested_by=requested_by)
+        return ErasureResponse(**done.to_dict())
+
     return resolver
 
 
@@ -575,6 +633,7 @@ def resolve(
 # unframed or not JSON (413, 411, 415), a conflict (409), and a model that failed (502, 503).
 READ_STATUSES = (400, 404, 408, 422, 500, 503)
 WRITE_STATUSES = (*READ_STATUSES, 409, 411, 413, 415, 502)
+ERASE_STATUSES = (*READ_STATUSES, 409)  # 409: a concurrent erasure of the same pair
 
 
 _SAME_PAIR = {"student_id": "$request.path.student_id", "subject_id": "$request.path.subject_id"}

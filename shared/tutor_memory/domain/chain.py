@@ -1,6 +1,11 @@
-"""The hash chain of one pair's episodes: canonical form, sealing, verification (SPEC §2).
+"""The hash chain of one pair's episodes: canonical forms, sealing, verification (SPEC §2).
 
-Canonical serialisation (format ``tm-chain-1``), stable across backends and Python versions:
+Two canonical forms exist; every episode records the one it was sealed under (``chain_version``)
+and is verified by it, so a chain may hold both (the older episodes first). New episodes are
+sealed under version 2.
+
+**Version 1** (``tm-chain-1``; episodes written before chain v2), stable across backends and
+Python versions:
 
 * The content is a JSON object: ``v`` (1), ``pair`` (``student``, ``subject``), ``seq``, ``at``,
   ``kind``, ``summary``, ``text``, ``concepts``, ``salience``, ``evidence``, ``recalled``,
@@ -14,11 +19,35 @@ Canonical serialisation (format ``tm-chain-1``), stable across backends and Pyth
   mastery, quiz scores) are rounded to 4 decimals on the way in and written as *strings* in
   fixed-point notation with exactly 4 decimals (``"0.3500"``), so no float formatting rule of
   any language or database can change a hash. Absent values are ``null``.
-* Time is UTC, ``YYYY-MM-DDTHH:MM:SS.ffffffZ`` (microseconds).
+* Time is UTC, ``YYYY-MM-DDTHH:MM:SS.ffffffZ`` (microseconds, four-digit year).
 
 ``hash = sha256(prev_hash_hex || "\\n" || canonical_bytes)`` in lowercase hex; the first
 episode's ``prev_hash`` is :data:`GENESIS_HASH`. The pair is part of the content, so the same
 text in two pairs never shares a hash, and moving an episode to another chain is a break.
+
+**Version 2** (``tm-chain-2``): the link hashes an *envelope* and a salted *commitment* to the
+body, so that a body can be erased and the chain still verifies.
+
+* The body is the JSON object ``summary``, ``text``, ``concepts``, ``evidence``, ``recalled``,
+  ``ref``, in the same canonical JSON as version 1 (:func:`canonical_body`).
+* ``commitment = sha256(salt || body_bytes)`` in lowercase hex, where ``salt`` is
+  ``CHAIN_SALT_BYTES`` random bytes drawn for this episode and stored (hex) beside its body.
+* The envelope is the JSON object ``v`` (2), ``pair``, ``seq``, ``at``, ``kind``,
+  ``salience``, ``body`` (the commitment), in the same canonical JSON
+  (:func:`canonical_envelope`), and ``hash = sha256(prev_hash_hex || "\\n" || envelope_bytes)``.
+
+Erasing a version-2 episode deletes its body *and its salt* and keeps the envelope and the
+commitment: the chain still links and every envelope is still checked, and without the salt the
+commitment says nothing about the body (no dictionary of likely texts can be tried against it).
+Erasing a version-1 episode keeps its hash but no commitment can be separated from it, so its
+link (the next episode's ``prev_hash``) is checked and its content no longer can be; the report
+says how many such episodes there are.
+
+Each erasure is recorded beside the chain (:class:`Erasure`): which episode (sequence, id and
+link hash), when, why, who asked. The records of a pair form their own small chain
+(``digest = sha256(prev_digest || "\\n" || canonical record)``) whose last digest is kept with
+the chain head, so an edited, removed or invented record is a break, and so is an episode whose
+body is gone without a record.
 
 This is tamper *evidence*: a rewrite is detected (at its exact position), never prevented, and
 only while the chain or an exported checkpoint of it is kept.
@@ -29,15 +58,18 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+import secrets
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any, Literal
 
 from tutor_memory.domain import constants as C
 from tutor_memory.domain.episodes import Episode, NewEpisode, NoEvidence, Pair
 
-CHAIN_FORMAT = 1
+CHAIN_FORMAT = 2  # what new episodes are sealed under
+CHAIN_FORMATS = (1, 2)
+CHECKPOINT_FORMAT = "tm-chain-1"  # the checkpoint's own layout (unchanged by chain v2)
 GENESIS_HASH = "0" * 64
 _ID_RE = re.compile(r"^e(\d+)-([0-9a-f]{12})$")
 _SHORT_YEAR_RE = re.compile(r"^(\d{1,3})-\d{2}-\d{2}T")
@@ -79,9 +111,16 @@ def _canonical_value(value: Any) -> Any:
     raise TypeError(f"no canonical form for {type(value).__name__}")
 
 
+def _canonical_json(content: Mapping[str, Any]) -> bytes:
+    return json.dumps(
+        _canonical_value(dict(content)), sort_keys=True, separators=(",", ":"), ensure_ascii=False
+    ).encode("utf-8")
+
+
 def canonical_content(episode: NewEpisode | Episode, seq: int) -> bytes:
+    """Version 1's canonical form: the whole episode in one object."""
     content = {
-        "v": CHAIN_FORMAT,
+        "v": 1,
         "pair": {"student": episode.pair.student_id, "subject": episode.pair.subject_id},
         "seq": seq,
         "at": format_time(episode.at),
@@ -94,9 +133,46 @@ def canonical_content(episode: NewEpisode | Episode, seq: int) -> bytes:
         "recalled": list(episode.recalled_ids),
         "ref": episode.ref,
     }
-    return json.dumps(
-        _canonical_value(content), sort_keys=True, separators=(",", ":"), ensure_ascii=False
-    ).encode("utf-8")
+    return _canonical_json(content)
+
+
+def canonical_body(episode: NewEpisode | Episode) -> bytes:
+    """Version 2's body: what erasure removes."""
+    return _canonical_json(
+        {
+            "summary": episode.summary,
+            "text": episode.text,
+            "concepts": list(episode.concepts),
+            "evidence": (NoEvidence() if episode.evidence is None else episode.evidence).to_dict(),
+            "recalled": list(episode.recalled_ids),
+            "ref": episode.ref,
+        }
+    )
+
+
+def commit(salt: str, body: bytes) -> str:
+    """``sha256(salt || body)``: binds the envelope to the body; useless without the salt."""
+    return hashlib.sha256(bytes.fromhex(salt) + body).hexdigest()
+
+
+def canonical_envelope(episode: NewEpisode | Episode, seq: int, commitment: str) -> bytes:
+    """Version 2's envelope: what stays after an erasure, and what the link hashes."""
+    return _canonical_json(
+        {
+            "v": 2,
+            "pair": {"student": episode.pair.student_id, "subject": episode.pair.subject_id},
+            "seq": seq,
+            "at": format_time(episode.at),
+            "kind": episode.kind.value,
+            "salience": float(episode.salience or 0.0),
+            "body": commitment,
+        }
+    )
+
+
+def new_salt() -> str:
+    """A fresh body salt (the OS's random source)."""
+    return secrets.token_hex(C.CHAIN_SALT_BYTES)
 
 
 def link_hash(prev_hash: str, canonical: bytes) -> str:
@@ -128,11 +204,26 @@ class ChainHead:
         return head_of(episode, self)
 
 
-def seal(new: NewEpisode, head: ChainHead | None) -> Episode:
-    """Give a validated episode its place in the chain. Called by a store inside its transaction."""
+def seal(
+    new: NewEpisode, head: ChainHead | None, *, salt: str | None = None, version: int = CHAIN_FORMAT
+) -> Episode:
+    """Give a validated episode its place in the chain. Called by a store inside its transaction.
+
+    Version 2 (the default) commits to the body with ``salt`` (else the episode's own, from a
+    replayed export, else a fresh one); ``version=1`` seals as the code before chain v2 did (what
+    the tests of old chains write)."""
     seq = 1 if head is None else head.seq + 1
     prev = GENESIS_HASH if head is None else head.hash
-    digest = link_hash(prev, canonical_content(new, seq))
+    commitment: str | None = None
+    if version == 1:
+        salt = None
+        digest = link_hash(prev, canonical_content(new, seq))
+    elif version == 2:
+        salt = salt or new.salt or new_salt()
+        commitment = commit(salt, canonical_body(new))
+        digest = link_hash(prev, canonical_envelope(new, seq, commitment))
+    else:
+        raise ValueError(f"no chain format {version}")
     return Episode(
         pair=new.pair,
         seq=seq,
@@ -150,6 +241,43 @@ def seal(new: NewEpisode, head: ChainHead | None) -> Episode:
         prev_hash=prev,
         hash=digest,
         request_hash=new.request_hash,
+        chain_version=version,
+        salt=salt,
+        commitment=commitment,
+    )
+
+
+def rehash(episode: Episode, prev_hash: str) -> Episode:
+    """The episode re-sealed after ``prev_hash`` under its own version and salt (what a careful
+    forger, or a migration that rewrites history, would compute)."""
+    if episode.chain_version == 1:
+        digest = link_hash(prev_hash, canonical_content(episode, episode.seq))
+        commitment = None
+    else:
+        commitment = (
+            episode.commitment
+            if episode.salt is None
+            else commit(episode.salt, canonical_body(episode))
+        )
+        digest = link_hash(prev_hash, canonical_envelope(episode, episode.seq, commitment or ""))
+    return replace(
+        episode,
+        prev_hash=prev_hash,
+        hash=digest,
+        commitment=commitment,
+        episode_id=episode_id(episode.seq, digest),
+    )
+
+
+def has_body(episode: Episode) -> bool:
+    """Whether anything of the episode's body is still stored."""
+    return bool(
+        episode.text
+        or episode.summary
+        or episode.concepts
+        or episode.evidence.to_dict()
+        or episode.recalled_ids
+        or episode.ref
     )
 
 
@@ -166,7 +294,154 @@ def head_of(episode: Episode, previous: ChainHead | None = None) -> ChainHead:
     )
 
 
-BreakKind = Literal["content changed", "link broken", "gap", "missing", "checkpoint mismatch"]
+BreakKind = Literal[
+    "content changed",
+    "link broken",
+    "gap",
+    "missing",
+    "checkpoint mismatch",
+    "erasure record changed",
+    "erased without a record",
+]
+
+ErasureScope = Literal["episode", "pair", "student", "retention", "derived"]
+ERASURE_SCOPES: tuple[str, ...] = ("episode", "pair", "student", "retention", "derived")
+
+
+@dataclass(frozen=True)
+class Erasure:
+    """The record of one erased episode, kept beside the chain (never inside the erased body).
+
+    ``number`` is its place among the pair's erasures (1, 2, …); ``prev`` the digest of the
+    record before it (:data:`GENESIS_HASH` for the first); ``digest`` its own (see
+    :func:`erasure_digest`). ``scope`` says what was asked: one episode, the pair, the student,
+    the retention period, or ``derived`` (a summary that quoted an erased episode)."""
+
+    pair: Pair
+    number: int
+    seq: int
+    episode_id: str
+    hash: str  # the erased episode's link hash, which stays in the chain
+    at: datetime
+    reason: str
+    requested_by: str
+    scope: ErasureScope
+    prev: str
+    digest: str
+
+    def canonical(self) -> bytes:
+        return _canonical_json(
+            {
+                "v": 1,
+                "pair": {"student": self.pair.student_id, "subject": self.pair.subject_id},
+                "number": self.number,
+                "seq": self.seq,
+                "episode_id": self.episode_id,
+                "hash": self.hash,
+                "at": format_time(self.at),
+                "reason": self.reason,
+                "requested_by": self.requested_by,
+                "scope": self.scope,
+            }
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "number": self.number,
+            "seq": self.seq,
+            "episode_id": self.episode_id,
+            "hash": self.hash,
+            "at": format_time(self.at),
+            "reason": self.reason,
+            "requested_by": self.requested_by,
+            "scope": self.scope,
+            "prev": self.prev,
+            "digest": self.digest,
+        }
+
+    @classmethod
+    def from_dict(cls, pair: Pair, data: Mapping[str, Any]) -> Erasure:
+        return cls(
+            pair=pair,
+            number=int(data["number"]),
+            seq=int(data["seq"]),
+            episode_id=str(data["episode_id"]),
+            hash=str(data["hash"]),
+            at=parse_time(str(data["at"])),
+            reason=str(data["reason"]),
+            requested_by=str(data["requested_by"]),
+            scope=data["scope"],
+            prev=str(data["prev"]),
+            digest=str(data["digest"]),
+        )
+
+
+def erasure_digest(record: Erasure) -> str:
+    return link_hash(record.prev, record.canonical())
+
+
+def erasure_record(
+    episode: Episode,
+    *,
+    number: int,
+    prev: str,
+    at: datetime,
+    reason: str,
+    requested_by: str,
+    scope: ErasureScope,
+) -> Erasure:
+    """The sealed record of erasing ``episode`` (as stored before the erasure)."""
+    draft = Erasure(
+        pair=episode.pair,
+        number=number,
+        seq=episode.seq,
+        episode_id=episode.episode_id,
+        hash=episode.hash,
+        at=at,
+        reason=reason,
+        requested_by=requested_by,
+        scope=scope,
+        prev=prev,
+        digest="",
+    )
+    return replace(draft, digest=erasure_digest(draft))
+
+
+def erase(episode: Episode) -> Episode:
+    """The episode as an erasure leaves it: the envelope, the links and the commitment."""
+    return replace(
+        episode,
+        summary="",
+        text="",
+        concepts=(),
+        evidence=NoEvidence(),
+        recalled_ids=(),
+        ref=None,
+        idempotency_key=None,
+        request_hash=None,
+        salt=None,
+        erased=True,
+    )
+
+
+@dataclass(frozen=True)
+class ErasureSummary:
+    """Erasures as a report lists them: one line per UTC day and reason."""
+
+    day: str
+    reason: str
+    episodes: int
+
+    def __str__(self) -> str:
+        return f"{self.day} '{self.reason}' ×{self.episodes}"
+
+
+def summarise_erasures(records: Iterable[Erasure]) -> tuple[ErasureSummary, ...]:
+    groups: dict[tuple[str, str], int] = {}
+    for r in records:
+        key = (format_time(r.at)[:10], r.reason)
+        groups[key] = groups.get(key, 0) + 1
+    return tuple(ErasureSummary(day, reason, n) for (day, reason), n in sorted(groups.items()))
 
 
 @dataclass(frozen=True)
@@ -180,10 +455,22 @@ class ChainReport:
     break_seq: int | None = None
     break_kind: BreakKind | None = None
     detail: str = ""
+    erased: int = 0  # episodes whose body was erased (their envelopes were checked)
+    erased_v1: int = 0  # of those, sealed under version 1: only their place could be checked
+    erasures: tuple[ErasureSummary, ...] = ()
 
     def __str__(self) -> str:
         if self.intact:
-            return f"intact: {self.episodes} episodes, head {self.head_hash[:16]}…"
+            erased = ""
+            if self.erased:
+                listed = "; ".join(str(e) for e in self.erasures)
+                erased = f", {self.erased} erased ({listed})"
+                if self.erased_v1:
+                    erased += (
+                        f" — {self.erased_v1} of them sealed before chain v2: their place is "
+                        "checked, their content no longer can be"
+                    )
+            return f"intact: {self.episodes} episodes{erased}, head {self.head_hash[:16]}…"
         return f"broken at episode {self.break_seq}: {self.break_kind} — {self.detail}"
 
 
@@ -202,7 +489,7 @@ class Checkpoint:
 
     def to_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = {
-            "format": f"tm-chain-{CHAIN_FORMAT}",
+            "format": CHECKPOINT_FORMAT,
             "student_id": self.pair.student_id,
             "subject_id": self.pair.subject_id,
             "seq": self.seq,
@@ -224,22 +511,80 @@ class Checkpoint:
         )
 
 
+def _check_body(ep: Episode, records: Mapping[int, Erasure]) -> tuple[BreakKind, str] | None:
+    """What is wrong with one episode's content or erasure, or None."""
+    record = records.get(ep.seq)
+    if ep.erased:
+        if record is None:
+            return "erased without a record", "its body is gone but no erasure record names it"
+        if (record.episode_id, record.hash) != (ep.episode_id, ep.hash):
+            return "erasure record changed", f"erasure record {record.number} names another episode"
+        if has_body(ep) or ep.salt is not None:
+            return "content changed", "it is marked erased but still holds a body or a salt"
+        if ep.chain_version == 2:
+            envelope = canonical_envelope(ep, ep.seq, ep.commitment or "")
+            if not ep.commitment or link_hash(ep.prev_hash, envelope) != ep.hash:
+                return "content changed", "its envelope no longer produces its stored hash"
+        return None
+    if record is not None:
+        return "erasure record changed", (
+            f"erasure record {record.number} names it, but its body is still stored"
+        )
+    if ep.chain_version == 1:
+        if link_hash(ep.prev_hash, canonical_content(ep, ep.seq)) != ep.hash:
+            return "content changed", "its content no longer produces its stored hash"
+        return None
+    if ep.chain_version != 2:
+        return "content changed", f"it names chain format {ep.chain_version}, which does not exist"
+    if ep.salt is None:
+        return "erased without a record", "its body's salt is gone but it is not marked erased"
+    if ep.commitment != commit(ep.salt, canonical_body(ep)):
+        return "content changed", "its body no longer produces its stored commitment"
+    if link_hash(ep.prev_hash, canonical_envelope(ep, ep.seq, ep.commitment)) != ep.hash:
+        return "content changed", "its envelope no longer produces its stored hash"
+    return None
+
+
+def _check_erasures(
+    pair: Pair, erasures: Sequence[Erasure], erasure_head: str | None
+) -> tuple[int, str] | None:
+    """The erasure records' own chain: (the first bad record's sequence, why), or None."""
+    prev = GENESIS_HASH
+    for expected, record in enumerate(erasures, start=1):
+        if record.number != expected or record.pair != pair:
+            return record.seq, f"erasure record {expected} is missing or out of place"
+        if record.prev != prev or erasure_digest(record) != record.digest:
+            return record.seq, f"erasure record {record.number} was edited"
+        prev = record.digest
+    if (erasure_head or GENESIS_HASH) != prev:
+        last = erasures[-1].seq if erasures else 1
+        return last, "the erasure records do not end where the chain head says they end"
+    return None
+
+
 def verify(
     pair: Pair,
     episodes: Iterable[Episode],
     head: ChainHead | None,
     checkpoint: Checkpoint | None = None,
+    *,
+    erasures: Sequence[Erasure] = (),
+    erasure_head: str | None = None,
 ) -> ChainReport:
     """Recompute a chain from its stored rows (ascending by seq) and report the first break.
 
     Checked at every position, in this order: a sequence number skipped (gap), a stored link
     that is not the previous episode's hash (link broken), a stored hash that the content no
-    longer produces (content changed). Then the head row must name the last episode (else the
-    tail is missing), and a checkpoint, if given, must be a link of the chain.
+    longer produces (content changed; version 2: the body against its commitment, the envelope
+    against the hash; an erased episode: its envelope, and its erasure record). Then the head
+    row must name the last episode (else the tail is missing), the erasure records must form
+    their chain up to the head's, and a checkpoint, if given, must be a link of the chain.
     """
-    expected_seq, prev, count = 1, GENESIS_HASH, 0
+    expected_seq, prev, count, erased, erased_v1 = 1, GENESIS_HASH, 0, 0, 0
     hashes: dict[int, str] = {}
     ids: dict[int, str] = {}
+    records = {r.seq: r for r in erasures}
+    bad_records = _check_erasures(pair, erasures, erasure_head)
 
     def broken(seq: int, kind: BreakKind, detail: str) -> ChainReport:
         return ChainReport(pair, False, count, prev, seq, kind, detail)
@@ -259,11 +604,11 @@ def verify(
             return broken(
                 ep.seq, "link broken", "its stored link does not match the previous episode's hash"
             )
-        recomputed = link_hash(ep.prev_hash, canonical_content(ep, ep.seq))
-        if recomputed != ep.hash:
-            return broken(
-                ep.seq, "content changed", "its content no longer produces its stored hash"
-            )
+        if bad_records is not None and bad_records[0] <= ep.seq:
+            return broken(bad_records[0], "erasure record changed", bad_records[1])
+        problem = _check_body(ep, records)
+        if problem is not None:
+            return broken(ep.seq, *problem)
         if ep.episode_id != episode_id(ep.seq, ep.hash):
             return broken(
                 ep.seq,
@@ -271,10 +616,17 @@ def verify(
                 f"its id {ep.episode_id!r} is not the id its hash gives "
                 f"({episode_id(ep.seq, ep.hash)!r})",
             )
+        if ep.erased:
+            erased += 1
+            erased_v1 += ep.chain_version == 1
         hashes[ep.seq] = ep.hash
         ids[ep.seq] = ep.episode_id
         prev, count, expected_seq = ep.hash, count + 1, expected_seq + 1
-
+    if bad_records is not None:
+        return broken(bad_records[0], "erasure record changed", bad_records[1])
+    stray = sorted(seq for seq in records if seq > count)
+    if stray:
+        return broken(stray[0], "erasure record changed", "an erasure record names no episode")
     head_seq = head.seq if head else 0
     if head_seq > count:
         return broken(
@@ -321,4 +673,12 @@ def verify(
                 "checkpoint mismatch",
                 "the chain no longer passes through the checkpoint's hash: history was rewritten",
             )
-    return ChainReport(pair, True, count, prev)
+    return ChainReport(
+        pair,
+        True,
+        count,
+        prev,
+        erased=erased,
+        erased_v1=erased_v1,
+        erasures=summarise_erasures(erasures),
+    )

@@ -188,3 +188,8 @@ NIGHTLY_SCAN_PAGE: Final = 500  # ours: new episodes folded into the nightly tal
 # append of every pair on one day does not land on one key (the scheduler reads all of them).
 ACTIVITY_SHARDS: Final = 8
 ACTIVITY_TTL_DAYS: Final = 90  # ours: a missed night can be re-run for about a quarter
+
+# --- Chain v2 and erasure (ours) -------------------------------------------------------------
+CHAIN_SALT_BYTES: Final = 32  # ours: a body's salt; 256 random bits make a body unguessable
+MAX_ERASURE_REASON_CHARS: Final = 500  # ours: why an erasure was asked for, one short note
+ERASURE_REASON_RETENTION: Final = "retention period elapsed"  # ours: the nightly's own reason

@@ -493,6 +493,9 @@ class NewEpisode:
     ref: str | None = None
     idempotency_key: str | None = None
     request_hash: str | None = None  # see `request_digest`; bound to the idempotency key
+    # Chain v2's body salt, hex. None: the store draws a fresh one. Given only by a replay of an
+    # export, so that the replayed episode commits to its body exactly as the exported one did.
+    salt: str | None = None
 
     def __post_init__(self) -> None:
         if not isinstance(self.pair, Pair):
@@ -548,6 +551,10 @@ class NewEpisode:
 
         if self.request_hash is not None:
             check_fingerprint("request_hash", self.request_hash)
+        if self.salt is not None and not re.fullmatch(
+            f"[0-9a-f]{{{2 * C.CHAIN_SALT_BYTES}}}", str(self.salt)
+        ):
+            raise ValidationError("salt", f"must be {C.CHAIN_SALT_BYTES} bytes as lowercase hex")
 
     @property
     def evidence_value(self) -> Evidence:
@@ -582,3 +589,11 @@ class Episode:
     # The digest of the request that wrote it under its idempotency key (not chain content: a
     # property of the write, like the key). None on rows written before keys were bound.
     request_hash: str | None = None
+    # The canonical form it was sealed under (see `chain`): 1, or 2 (an envelope and a salted
+    # commitment to the body). Version 2 keeps the salt and the commitment beside the body.
+    chain_version: int = 1
+    salt: str | None = None
+    commitment: str | None = None
+    # Its body (summary, text, concepts, evidence, recalled ids, ref) and salt were erased; the
+    # envelope (sequence, time, kind, salience, links) and the commitment stay.
+    erased: bool = False

@@ -323,7 +323,7 @@ class ScanState:
         new = [e for e in episodes if e.seq > self.through_seq]
         if not new:
             return self
-        checks = [e for e in new if e.kind is Kind.CHECK]
+        checks = [e for e in new if e.kind is Kind.CHECK and not e.erased]  # erased: no check
         return ScanState(
             through_seq=max(e.seq for e in new),
             tally=self.tally.add(predictions(new)),

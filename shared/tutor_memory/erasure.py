@@ -1,0 +1,355 @@
+"""Erasure: of one episode, of a pair, of a student, and of bodies past a retention period.
+
+The chain keeps every envelope (sequence, time, kind, salience, links and, under chain v2, the
+commitment to the body; see :mod:`tutor_memory.domain.chain`) and loses the body and its salt.
+Each erased episode gets an erasure record beside the chain (who asked, when, why, which
+episode), which ``verify`` checks and reports. Then everything derived from the erased bodies
+goes too:
+
+* the store: annotations, the citation queue entry, concept links (and a concept's stored name,
+  taken again from the first episode still touching it), the idempotency key;
+* the index: the document, its terms (FTS5 merged so its vocabulary forgets them) and vector;
+* a day's consolidation that quoted an erased episode is erased too (scope ``derived``) and the
+  day consolidated again without it, under the day's usual key;
+* belief rows resting on an erased check are deleted and the beliefs re-derived from the checks
+  that remain;
+* the nightly scan, working set, self-model and the affected nights' reports are dropped and
+  rebuilt from what remains;
+* a file arrival's uploaded object, every version of it (when an uploads bucket is configured).
+
+A pair's or a student's erasure also deletes the pair's map, beliefs, documents and file
+registry, its index documents and its uploaded objects. Asking again is harmless (idempotent):
+nothing is erased twice, and what an interrupted erasure left behind is cleaned.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import date, datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol, cast
+from zoneinfo import ZoneInfo
+
+from tutor_memory.domain import constants as C
+from tutor_memory.domain.chain import ErasureScope, format_time, seq_of_id
+from tutor_memory.domain.episodes import (
+    ConsolidationEvidence,
+    Episode,
+    FileEvidence,
+    Kind,
+    Pair,
+    check_id,
+    clean_text,
+)
+from tutor_memory.domain.errors import NotFoundError, ValidationError
+from tutor_memory.domain.nightly import consolidation, day_window, night_name
+from tutor_memory.learning import Learning
+from tutor_memory.nightly_service import SCAN, SELF_MODEL, WORKING_SET, Nightly
+from tutor_memory.service import TutorMemory
+
+if TYPE_CHECKING:
+    from tutor_memory.bootstrap import App
+
+log = logging.getLogger(__name__)
+
+
+class ErasingStore(Protocol):
+    """What both store adapters add for erasure (see their ``erase`` methods)."""
+
+    def erase(
+        self,
+        pair: Pair,
+        seqs: Sequence[int],
+        *,
+        at: datetime,
+        reason: str,
+        requested_by: str,
+        scope: ErasureScope,
+    ) -> list[Episode]: ...
+
+    def delete_beliefs_citing(self, pair: Pair, episode_ids: Sequence[str]) -> int: ...
+
+    def delete_documents(self, pair: Pair, names: Sequence[str] | None = None) -> None: ...
+
+    def purge_pair(self, pair: Pair) -> None: ...
+
+    def pairs_of(self, student_id: str) -> list[Pair]: ...
+
+    def compact(self) -> None: ...
+
+
+class UploadedFiles(Protocol):
+    """Deletes uploaded objects with every version (the uploads bucket keeps versions)."""
+
+    def delete_all_versions(self, prefix: str) -> int: ...
+
+
+@dataclass
+class ErasureResult:
+    """What one request erased: per pair, the sequences erased now (empty on a retry)."""
+
+    scope: str
+    reason: str
+    at: datetime
+    erased: dict[str, list[int]] = field(default_factory=dict)
+    derived: dict[str, list[int]] = field(default_factory=dict)
+    objects_deleted: int = 0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "scope": self.scope,
+            "reason": self.reason,
+            "at": format_time(self.at),
+            "erased": self.erased,
+            "derived": self.derived,
+            "episodes_erased": sum(len(v) for v in self.erased.values()),
+            "objects_deleted": self.objects_deleted,
+        }
+
+
+def check_reason(reason: object) -> str:
+    text = clean_text("reason", reason, limit=C.MAX_ERASURE_REASON_CHARS)
+    if "\n" in text.strip():
+        raise ValidationError("reason", "must be one line")
+    return text.strip()
+
+
+class Erasing:
+    """The erasure use cases over an app's parts (``learning`` and ``nightly`` optional)."""
+
+    def __init__(
+        self,
+        memory: TutorMemory,
+        *,
+        learning: Learning | None = None,
+        nightly: Nightly | None = None,
+        files: UploadedFiles | None = None,
+        uploads_prefix: str = "uploads/",
+    ) -> None:
+        self.memory = memory
+        self.learning = learning
+        self.nightly = nightly
+        self.files = files
+        self.uploads_prefix = uploads_prefix
+
+    @property
+    def store(self) -> ErasingStore:
+        return cast(ErasingStore, self.memory.store)
+
+    # --- the three requests -------------------------------------------------------------------
+
+    def erase_episode(
+        self, pair: Pair, episode_id: str, *, reason: str, requested_by: str = "api"
+    ) -> ErasureResult:
+        """Erase one episode's body. An unknown id is NotFoundError; an erased one, a no-op."""
+        reason = check_reason(reason)
+        episode = self.memory.store.get(pair, episode_id)
+        if episode is None or seq_of_id(episode_id) is None:
+            raise NotFoundError(f"no episode {episode_id!r} for {pair}")
+        result = ErasureResult("episode", reason, self.memory.clock.now())
+        self._erase_bodies(pair, [episode.seq], result, requested_by, "episode")
+        self._finish()
+        return result
+
+    def erase_pair(
+        self, pair: Pair, *, reason: str, requested_by: str = "api", scope: ErasureScope = "pair"
+    ) -> ErasureResult:
+        """Erase every body of a pair and everything kept beside its log. An unknown pair is
+        NotFoundError."""
+        reason = check_reason(reason)
+        if self.memory.store.head(pair) is None:
+            raise NotFoundError(f"no history for {pair}")
+        result = ErasureResult(scope, reason, self.memory.clock.now())
+        self._erase_whole_pair(pair, result, requested_by, scope)
+        self._finish()
+        return result
+
+    def erase_student(
+        self, student_id: str, *, reason: str, requested_by: str = "api"
+    ) -> ErasureResult:
+        """Erase every pair of a student (every subject). An unknown student is NotFoundError."""
+        check_id("student_id", student_id)
+        reason = check_reason(reason)
+        pairs = self.store.pairs_of(student_id)
+        if not pairs:
+            raise NotFoundError(f"no history for student {student_id!r}")
+        result = ErasureResult("student", reason, self.memory.clock.now())
+        for pair in pairs:
+            self._erase_whole_pair(pair, result, requested_by, "student")
+        self._finish()
+        return result
+
+    def erase_older_than(self, pair: Pair, cutoff: datetime) -> ErasureResult:
+        """The retention period: erase the bodies of the pair's episodes dated before
+        ``cutoff`` (the envelopes stay)."""
+        result = ErasureResult("retention", C.ERASURE_REASON_RETENTION, self.memory.clock.now())
+        seqs = [
+            e.seq for e in self.memory.store.iter_episodes(pair) if e.at < cutoff and not e.erased
+        ]
+        if seqs:
+            self._erase_bodies(pair, seqs, result, "retention", "retention")
+            self._finish()
+        return result
+
+    # --- the work -----------------------------------------------------------------------------
+
+    def _erase_whole_pair(
+        self, pair: Pair, result: ErasureResult, requested_by: str, scope: ErasureScope
+    ) -> None:
+        head = self.memory.store.head(pair)
+        seqs = list(range(1, (head.seq if head else 0) + 1))
+        gone = self.store.erase(
+            pair,
+            seqs,
+            at=result.at,
+            reason=result.reason,
+            requested_by=requested_by,
+            scope=scope,
+        )
+        result.erased[str(pair)] = [e.seq for e in gone]
+        self.store.purge_pair(pair)
+        if self.memory.index is not None:
+            self.memory.index.delete_pair(pair)
+        if self.files is not None:
+            prefix = f"{self.uploads_prefix}{pair.student_id}/{pair.subject_id}/"
+            result.objects_deleted += self.files.delete_all_versions(prefix)
+        log.info(
+            "erased %s: %d episodes (%s)", pair, len(gone), result.reason,
+            extra={"pair": str(pair), "operator_action": "erase", "scope": scope},
+        )  # fmt: skip
+
+    def _erase_bodies(
+        self,
+        pair: Pair,
+        seqs: Sequence[int],
+        result: ErasureResult,
+        requested_by: str,
+        scope: ErasureScope,
+    ) -> None:
+        at, reason = result.at, result.reason
+        gone = self.store.erase(
+            pair, seqs, at=at, reason=reason, requested_by=requested_by, scope=scope
+        )
+        result.erased[str(pair)] = [e.seq for e in gone]
+        tz = ZoneInfo(self.memory.timezone)
+        days = sorted(
+            {e.at.astimezone(tz).date() for e in gone if e.kind is not Kind.CONSOLIDATION}
+        )
+        # Every asked id leaves the index (also on a retry, after an interrupted erasure), and
+        # the summaries that quoted an erased episode go: their days are summarised again.
+        wanted, ids, quoting = set(seqs), set(), []
+        for e in self.memory.store.iter_episodes(pair):
+            if e.seq in wanted:
+                ids.add(e.episode_id)
+            elif (
+                not e.erased
+                and isinstance(e.evidence, ConsolidationEvidence)
+                and date.fromisoformat(e.evidence.day) in days
+            ):
+                quoting.append(e.seq)
+        derived = self.store.erase(
+            pair,
+            quoting,
+            at=at,
+            reason=f"quoted an erased episode ({reason})",
+            requested_by=requested_by,
+            scope="derived",
+        )
+        if derived:
+            result.derived[str(pair)] = [e.seq for e in derived]
+        ids |= {e.episode_id for e in derived}
+        if self.memory.index is not None:
+            delete = getattr(self.memory.index, "delete_episodes", None)
+            if callable(delete):
+                delete(pair, sorted(ids))
+        self._delete_objects(pair, gone, result)
+        for day in days:
+            self._consolidate_again(pair, day)
+        if any(e.kind is Kind.CHECK for e in gone) and self.learning is not None:
+            self.store.delete_beliefs_citing(pair, sorted(ids))
+            self.learning.rederive(pair, at=at, force=True, reason="erasure")
+        names = [SCAN, WORKING_SET, SELF_MODEL, *(night_name(d.isoformat()) for d in days)]
+        self.store.delete_documents(pair, names)
+        if self.nightly is not None:
+            self.nightly.refresh(pair, (days[-1] if days else at.date()).isoformat())
+        log.info(
+            "erased %d episodes of %s (%s)", len(gone), pair, reason,
+            extra={"pair": str(pair), "operator_action": "erase", "scope": scope},
+        )  # fmt: skip
+
+    def _consolidate_again(self, pair: Pair, day: date) -> None:
+        """The day's summary without the erased episodes (a quiet day gets none). Written under
+        the day's usual key, which the erased summary no longer holds."""
+        window = day_window(day, ZoneInfo(self.memory.timezone))
+        if window.end > self.memory.clock.now():
+            return  # the night has not come yet: it will summarise what remains
+        limit = C.CONSOLIDATION_MAX_EPISODES
+        eps = [e for e in self.memory.store.recent(pair, limit + 1, window) if not e.erased]
+        new = consolidation(pair, day, window, eps[:limit], truncated=len(eps) > limit)
+        if new is None:
+            return
+        episode = self.memory.store.append(new).episode
+        self.memory.catch_up_index(pair, upto=episode.seq, ready={episode.seq: (episode, None)})
+
+    def _delete_objects(self, pair: Pair, gone: Sequence[Episode], result: ErasureResult) -> None:
+        if self.files is None:
+            return
+        deleted = 0
+        for ep in gone:
+            if isinstance(ep.evidence, FileEvidence):
+                key = f"{self.uploads_prefix}{pair.student_id}/{pair.subject_id}/{ep.evidence.name}"
+                deleted += self.files.delete_all_versions(key)
+        result.objects_deleted += deleted
+
+    def _finish(self) -> None:
+        purge = getattr(self.memory.index, "purge", None)
+        if callable(purge):
+            purge()
+        self.store.compact()
+
+
+# --- the command line ---------------------------------------------------------------------------
+
+
+def add_erase_command(subparsers: Any) -> None:
+    """``tutor-memory erase``: wired in by ``cli.py``."""
+    p = subparsers.add_parser(
+        "erase", help="erase an episode's body, a pair's or a student's (envelopes stay)"
+    )
+    p.add_argument("--store", type=Path, help="an embedded store folder (default: from settings)")
+    p.add_argument("--student", required=True, help="the student whose data is erased")
+    p.add_argument("--subject", help="the pair's subject (without it: every subject)")
+    p.add_argument("--episode", help="only this episode id (with --subject)")
+    p.add_argument("--reason", required=True, help="why, one line: kept in the erasure record")
+    p.add_argument("--by", default="cli", help="who asked (kept in the erasure record)")
+    p.add_argument("--json", action="store_true", help="print the erasure as JSON")
+
+
+def run_erase_command(args: argparse.Namespace, app: App) -> int:
+    erasing = app.erasing
+    assert erasing is not None  # build_app always builds it
+    if args.episode and not args.subject:
+        raise ValidationError("subject", "--episode needs --subject")
+    if args.episode:
+        result = erasing.erase_episode(
+            Pair(args.student, args.subject), args.episode, reason=args.reason, requested_by=args.by
+        )
+    elif args.subject:
+        result = erasing.erase_pair(
+            Pair(args.student, args.subject), reason=args.reason, requested_by=args.by
+        )
+    else:
+        result = erasing.erase_student(args.student, reason=args.reason, requested_by=args.by)
+    if args.json:
+        print(json.dumps(result.to_dict(), ensure_ascii=False))
+        return 0
+    for name, seqs in result.erased.items():
+        derived = result.derived.get(name, [])
+        also = f" (and {len(derived)} summaries that quoted them)" if derived else ""
+        print(f"{name}: {len(seqs)} episodes erased{also}; envelopes kept")
+        print(f"  verify: {app.memory.verify_chain(Pair(*name.split('/')))}")
+    return 0

@@ -1,0 +1,221 @@
+"""Erasure on the embedded store: a unique marker written, erased, and found nowhere (raw bytes
+of every file: the store, the index, their WALs), while the chain still verifies."""
+
+from __future__ import annotations
+
+from datetime import UTC, date, datetime, timedelta
+from pathlib import Path
+
+import pytest
+
+from tutor_memory.bootstrap import App, build_app
+from tutor_memory.cli import on_folder
+from tutor_memory.domain.episodes import Kind, Pair
+from tutor_memory.domain.errors import NotFoundError, ValidationError
+from tutor_memory.ports import FixedClock
+from tutor_memory.settings import Settings
+
+T0 = datetime(2026, 7, 12, 15, 0, tzinfo=UTC)
+PAIR = Pair("s-erase", "biology")
+MARKER = "zorblaxquint"  # analysed, stemmed and indexed as itself
+
+
+def make_app(folder: Path, clock: FixedClock, embedder: str = "none") -> App:
+    return build_app(on_folder(Settings(embedder=embedder), folder), clock=clock)  # type: ignore[arg-type]
+
+
+def raw_hits(folder: Path, needle: str) -> list[str]:
+    """Every file under ``folder`` whose bytes contain ``needle`` (as UTF-8)."""
+    return sorted(
+        str(p.relative_to(folder))
+        for p in folder.rglob("*")
+        if p.is_file() and needle.encode("utf-8") in p.read_bytes()
+    )
+
+
+def write_day(app: App, clock: FixedClock) -> dict[str, str]:
+    """A day with the marker in a question, an answer and a check, then its night."""
+    ids = {}
+    ids["question"] = app.episodes.add(
+        PAIR, Kind.QUESTION, f"What does {MARKER} mean for osmosis?", at=T0
+    ).episode.episode_id
+    ids["other"] = app.episodes.add(
+        PAIR, Kind.QUESTION, "What is a cell membrane?", at=T0 + timedelta(minutes=1)
+    ).episode.episode_id
+    ids["check"] = app.episodes.add(
+        PAIR,
+        Kind.CHECK,
+        f"Explain {MARKER}",
+        evidence={"topic": "Osmosis", "verdict": "wrong", "evaluation": f"confused {MARKER}"},
+        concepts=["Osmosis"],
+        at=T0 + timedelta(minutes=2),
+    ).episode.episode_id
+    app.episodes.add(
+        PAIR,
+        Kind.CHECK,
+        "Explain osmosis again",
+        evidence={"topic": "Osmosis", "verdict": "right"},
+        concepts=["Osmosis"],
+        at=T0 + timedelta(minutes=3),
+    )
+    clock.at = T0 + timedelta(days=1)
+    app.nightly.run_pair(PAIR, date(2026, 7, 12))
+    return ids
+
+
+@pytest.fixture
+def clock() -> FixedClock:
+    return FixedClock(T0)
+
+
+def test_an_erased_episode_leaves_no_byte_of_its_text_and_the_chain_still_verifies(
+    tmp_path: Path, clock: FixedClock
+) -> None:
+    folder = tmp_path / "tm"
+    app = make_app(folder, clock)
+    ids = write_day(app, clock)
+    before = app.memory.verify_chain(PAIR)
+    assert before.intact and before.episodes == 5
+    assert raw_hits(folder, MARKER)  # the marker is there to be found
+
+    for key in ("question", "check"):
+        assert app.erasing is not None
+        app.erasing.erase_episode(PAIR, ids[key], reason="asked by the student")
+
+    after = app.memory.verify_chain(PAIR)
+    assert after.intact, str(after)
+    # Each erasure erased the day's summary that quoted it and summarised the day again.
+    assert after.episodes == 5 + 2
+    assert after.erased == 4
+    assert str(after).startswith(
+        "intact: 7 episodes, 4 erased (2026-07-13 'asked by the student' ×2; "
+        "2026-07-13 'quoted an erased episode (asked by the student)' ×2), head "
+    )
+    assert raw_hits(folder, MARKER) == []
+    index = app.memory.index
+    conn = index._conn  # type: ignore[union-attr]
+    # FTS5's own vocabulary (read through a vocab table made for the look) and the postings.
+    conn.execute("CREATE VIRTUAL TABLE temp.vocab USING fts5vocab(main, doc_terms, 'row')")
+    assert conn.execute("SELECT term FROM temp.vocab WHERE term = ?", (MARKER,)).fetchall() == []
+    for table in ("postings", "term_stats", "pair_term_stats"):
+        assert conn.execute(f"SELECT 1 FROM {table} WHERE term = ?", (MARKER,)).fetchall() == []
+    # The envelopes stay: time, kind, sequence.
+    erased = app.memory.store.get(PAIR, ids["question"])
+    assert erased is not None and erased.erased and erased.text == ""
+    assert (erased.seq, erased.kind, erased.at) == (1, Kind.QUESTION, T0)
+    # The belief rested on the erased check: re-derived from the right one that remains.
+    beliefs = app.learning.beliefs(PAIR)
+    assert all(ids["check"] not in b.evidence_ids for b in beliefs)
+    # Recall never brings an erased episode back.
+    found = app.memory.recall(PAIR, f"what about {MARKER}?")
+    assert found.items and all(not item.episode.erased for item in found.items)
+
+
+def test_erasing_again_changes_nothing_and_an_unknown_id_is_not_found(
+    tmp_path: Path, clock: FixedClock
+) -> None:
+    app = make_app(tmp_path / "tm", clock)
+    ids = write_day(app, clock)
+    assert app.erasing is not None
+    first = app.erasing.erase_episode(PAIR, ids["other"], reason="mistake")
+    again = app.erasing.erase_episode(PAIR, ids["other"], reason="mistake")
+    assert first.to_dict()["episodes_erased"] == 1 and again.to_dict()["episodes_erased"] == 0
+    assert app.memory.verify_chain(PAIR).erased == 2  # it, and the summary quoting it
+    with pytest.raises(NotFoundError):
+        app.erasing.erase_episode(PAIR, "e99-000000000000", reason="mistake")
+    with pytest.raises(ValidationError):
+        app.erasing.erase_episode(PAIR, ids["other"], reason="")
+
+
+def test_a_student_erased_keeps_only_envelopes_in_every_subject(
+    tmp_path: Path, clock: FixedClock
+) -> None:
+    folder = tmp_path / "tm"
+    app = make_app(folder, clock)
+    write_day(app, clock)
+    chem = Pair(PAIR.student_id, "chemistry")
+    app.episodes.add(chem, Kind.TAUGHT, f"Remember that {MARKER} is a buffer", at=T0)
+    assert app.erasing is not None
+    result = app.erasing.erase_student(PAIR.student_id, reason="leaving the school")
+    assert sorted(result.erased) == [str(PAIR), str(chem)]
+    assert raw_hits(folder, MARKER) == []
+    for pair in (PAIR, chem):
+        report = app.memory.verify_chain(pair)
+        assert report.intact and report.erased == report.episodes
+    assert app.learning.beliefs(PAIR) == [] and app.maps.maps.load_map(chem).concepts == {}
+    again = app.erasing.erase_student(PAIR.student_id, reason="leaving the school")
+    assert again.to_dict()["episodes_erased"] == 0
+
+
+def test_tampering_with_an_erasure_record_is_caught(tmp_path: Path, clock: FixedClock) -> None:
+    app = make_app(tmp_path / "tm", clock)
+    ids = write_day(app, clock)
+    assert app.erasing is not None
+    app.erasing.erase_episode(PAIR, ids["other"], reason="mistake")
+    conn = app.memory.store._connection  # type: ignore[attr-defined]
+    with conn() as c:
+        c.execute("UPDATE erasures SET body = replace(body, 'mistake', 'routine') WHERE number = 1")
+    report = app.memory.verify_chain(PAIR)
+    assert (report.intact, report.break_kind) == (False, "erasure record changed")
+    with conn() as c:
+        c.execute("DELETE FROM erasures")
+    assert app.memory.verify_chain(PAIR).break_kind in (
+        "erasure record changed",
+        "erased without a record",
+    )
+
+
+def test_on_dynamodb_and_s3_the_marker_is_in_no_item_and_no_object_version(
+    tmp_path: Path, clock: FixedClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The cloud configuration under moto: every table item (a scan) and every version of
+    every object in the uploads bucket are read as raw bytes after the erasure."""
+    import boto3
+    from moto import mock_aws
+
+    from tutor_memory.adapters.dynamo_store import DynamoStore
+
+    table, region, bucket = "tm-erasure", "us-east-1", "tm-uploads"
+    with mock_aws():
+        DynamoStore(table, region).create_table()
+        s3 = boto3.client("s3", region_name=region)
+        s3.create_bucket(Bucket=bucket)
+        s3.put_bucket_versioning(Bucket=bucket, VersioningConfiguration={"Status": "Enabled"})
+        settings = Settings(
+            backend="dynamodb",
+            table_name=table,
+            aws_region=region,
+            embedder="none",
+            index_path=tmp_path / "index.db",
+            uploads_bucket=bucket,
+        )
+        app = build_app(settings, clock=clock)
+        key = f"uploads/{PAIR.student_id}/{PAIR.subject_id}/notes.txt"
+        for body in (f"{MARKER} first draft", f"{MARKER} second draft"):  # two versions
+            s3.put_object(Bucket=bucket, Key=key, Body=body.encode())
+        app.maps.ingest(PAIR, "notes.txt", "notes.txt", f"{MARKER} second draft".encode(), at=T0)
+        write_day(app, clock)
+        app.memory.annotate(
+            PAIR, app.memory.history(PAIR)[0].episode_id, "stance", "partial", detail=MARKER
+        )
+
+        def everything() -> bytes:
+            items = boto3.client("dynamodb", region_name=region).scan(TableName=table)["Items"]
+            blobs = [repr(items).encode()]
+            for page in s3.get_paginator("list_object_versions").paginate(Bucket=bucket):
+                for v in page.get("Versions", []):
+                    got = s3.get_object(Bucket=bucket, Key=v["Key"], VersionId=v["VersionId"])
+                    blobs.append(v["Key"].encode() + got["Body"].read())
+            blobs += [p.read_bytes() for p in tmp_path.rglob("*") if p.is_file()]
+            return b"\n".join(blobs)
+
+        assert MARKER.encode() in everything()
+        assert app.erasing is not None
+        result = app.erasing.erase_pair(PAIR, reason="parent's request", requested_by="school")
+        assert result.objects_deleted == 2
+        assert MARKER.encode() not in everything()
+        report = app.memory.verify_chain(PAIR)
+        assert report.intact and report.erased == report.episodes
+        assert "'parent's request'" in str(report)
+        again = app.erasing.erase_pair(PAIR, reason="parent's request")
+        assert again.to_dict()["episodes_erased"] == 0 and app.memory.verify_chain(PAIR).intact
