@@ -56,7 +56,6 @@ from tutor_memory.domain.errors import NotFoundError, TutorMemoryError, Validati
 if TYPE_CHECKING:
     from tutor_memory.api.client import SignedClient
     from tutor_memory.bootstrap import App
-    from tutor_memory.domain.beliefs import Belief
     from tutor_memory.domain.recall import RecallResult
     from tutor_memory.mapping import IngestResult
     from tutor_memory.ports import Clock
@@ -388,23 +387,6 @@ def _body(model: type[R], **fields: Any) -> R:
 # --- the embedded store ---------------------------------------------------------------------
 
 
-def belief_response(b: Belief) -> BeliefResponse:
-    return BeliefResponse(
-        id=b.belief_id,
-        concept_key=b.concept_key,
-        concept=b.concept_name,
-        claim=b.claim.value,
-        confidence=b.confidence,
-        line=b.line(),
-        evidence_ids=list(b.evidence_ids),
-        created_at=b.created_at,
-        reason=b.reason,
-        needs_confirmation=b.needs_confirmation,
-        superseded_by=b.superseded_by,
-        retired_at=b.retired_at,
-    )
-
-
 class LocalBackend:
     """The use cases of an ``App``, in this process; answers shaped as the API shapes them."""
 
@@ -424,18 +406,7 @@ class LocalBackend:
         result = self.app.turns.turn(
             self._known(pair), question, at=at, budget_tokens=budget_tokens
         )
-        return TurnResponse(
-            block=result.block,
-            memory_ids=list(result.memory_ids),
-            belief_ids=list(result.belief_ids),
-            map_concepts=list(result.map_concepts),
-            dropped=result.dropped,
-            record_question=result.record_question,
-            window=result.window,
-            window_empty=result.window_empty,
-            tokens=result.tokens,
-            timings_ms=result.timings_ms,
-        )
+        return TurnResponse(**TurnResponse.fields(result))
 
     def add(
         self, pair: Pair, episode: EpisodeRequest, idempotency_key: str | None
@@ -479,13 +450,13 @@ class LocalBackend:
         return self.app.memory.recall(self._known(pair), question, at=at)
 
     def beliefs(self, pair: Pair) -> list[BeliefResponse]:
-        return [belief_response(b) for b in self.app.learning.beliefs(self._known(pair))]
+        return [BeliefResponse.of(b) for b in self.app.learning.beliefs(self._known(pair))]
 
     def belief_history(self, pair: Pair, concept: str) -> list[BeliefResponse]:
         rows = self.app.learning.belief_history_named(self._known(pair), concept)
         if not rows:
             raise NotFoundError(f"no belief about {concept!r} for {pair}")
-        return [belief_response(b) for b in rows]
+        return [BeliefResponse.of(b) for b in rows]
 
     def concept_map(self, pair: Pair) -> ConceptMap:
         return self.app.maps.maps.load_map(self._known(pair))

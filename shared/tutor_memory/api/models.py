@@ -4,11 +4,15 @@ source of the OpenAPI document)."""
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from tutor_memory.domain import constants as C
+
+if TYPE_CHECKING:
+    from tutor_memory.domain.beliefs import Belief
+    from tutor_memory.turns import TurnResult
 
 
 class Strict(BaseModel):
@@ -32,6 +36,22 @@ class TurnResponse(BaseModel):
     window_empty: bool
     tokens: int
     timings_ms: dict[str, float]
+
+    @staticmethod
+    def fields(result: TurnResult) -> dict[str, Any]:
+        """A turn's result as these fields (the turn and the prompt answer with them)."""
+        return {
+            "block": result.block,
+            "memory_ids": list(result.memory_ids),
+            "belief_ids": list(result.belief_ids),
+            "map_concepts": list(result.map_concepts),
+            "dropped": result.dropped,
+            "record_question": result.record_question,
+            "window": result.window,
+            "window_empty": result.window_empty,
+            "tokens": result.tokens,
+            "timings_ms": result.timings_ms,
+        }
 
 
 class PromptRequest(TurnRequest):
@@ -182,6 +202,23 @@ class BeliefResponse(BaseModel):
     needs_confirmation: bool
     superseded_by: str | None
     retired_at: datetime | None
+
+    @classmethod
+    def of(cls, b: Belief) -> BeliefResponse:
+        return cls(
+            id=b.belief_id,
+            concept_key=b.concept_key,
+            concept=b.concept_name,
+            claim=b.claim.value,
+            confidence=b.confidence,
+            line=b.line(),
+            evidence_ids=list(b.evidence_ids),
+            created_at=b.created_at,
+            reason=b.reason,
+            needs_confirmation=b.needs_confirmation,
+            superseded_by=b.superseded_by,
+            retired_at=b.retired_at,
+        )
 
 
 class StanceRequest(Strict):

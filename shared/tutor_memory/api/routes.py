@@ -64,7 +64,6 @@ from tutor_memory.api.models import (
 )
 from tutor_memory.bootstrap import App
 from tutor_memory.domain import constants as C
-from tutor_memory.domain.beliefs import Belief
 from tutor_memory.domain.episodes import (
     Pair,
     check_client_key,
@@ -220,23 +219,6 @@ def problem_response(
     )
 
 
-def _belief(b: Belief) -> BeliefResponse:
-    return BeliefResponse(
-        id=b.belief_id,
-        concept_key=b.concept_key,
-        concept=b.concept_name,
-        claim=b.claim.value,
-        confidence=b.confidence,
-        line=b.line(),
-        evidence_ids=list(b.evidence_ids),
-        created_at=b.created_at,
-        reason=b.reason,
-        needs_confirmation=b.needs_confirmation,
-        superseded_by=b.superseded_by,
-        retired_at=b.retired_at,
-    )
-
-
 def _episode(result: AppendResult, **extra: str | None) -> EpisodeResponse:
     ep = result.episode
     return EpisodeResponse(
@@ -343,18 +325,7 @@ def build_resolver(
         )
         if metrics is not None:
             record_turn_metrics(metrics, result)
-        return TurnResponse(
-            block=result.block,
-            memory_ids=list(result.memory_ids),
-            belief_ids=list(result.belief_ids),
-            map_concepts=list(result.map_concepts),
-            dropped=result.dropped,
-            record_question=result.record_question,
-            window=result.window,
-            window_empty=result.window_empty,
-            tokens=result.tokens,
-            timings_ms=result.timings_ms,
-        )
+        return TurnResponse(**TurnResponse.fields(result))
 
     @resolver.post(
         f"{PAIR}/episodes",
@@ -375,7 +346,7 @@ def build_resolver(
     @resolver.get(f"{PAIR}/beliefs", operation_id="beliefs", responses=problems(READ_STATUSES))
     def beliefs(student_id: StudentId, subject_id: SubjectId) -> list[BeliefResponse]:
         pair = known_pair(student_id, subject_id)
-        return [_belief(b) for b in get_app().learning.beliefs(pair)]
+        return [BeliefResponse.of(b) for b in get_app().learning.beliefs(pair)]
 
     @resolver.get(
         f"{PAIR}/beliefs/<concept>/history",
@@ -390,7 +361,7 @@ def build_resolver(
         rows = get_app().learning.belief_history_named(pair, concept)
         if not rows:
             raise NotFoundError(f"no belief about {concept!r} for {pair}")
-        return [_belief(b) for b in rows]
+        return [BeliefResponse.of(b) for b in rows]
 
     @resolver.post(
         f"{PAIR}/answers/<answer_id>/stance",
@@ -497,16 +468,7 @@ def build_resolver(
         return PromptResponse(
             prompt=placed.text,
             sections=[PromptSection(title=t, text=x) for t, x in placed.sections],
-            block=result.block,
-            memory_ids=list(result.memory_ids),
-            belief_ids=list(result.belief_ids),
-            map_concepts=list(result.map_concepts),
-            dropped=result.dropped,
-            record_question=result.record_question,
-            window=result.window,
-            window_empty=result.window_empty,
-            tokens=result.tokens,
-            timings_ms=result.timings_ms,
+            **TurnResponse.fields(result),
         )
 
     @resolver.post(
