@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import logging
+import threading
 import time
 import uuid
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -72,6 +73,13 @@ def make_server(
     read_timeout_s: float = READ_TIMEOUT_S,
     max_body_bytes: int = MAX_BODY_BYTES,
 ) -> ThreadingHTTPServer:
+    # Powertools' resolver keeps the request it is answering on itself (the event, the route's
+    # arguments in ``app.context``), as a Lambda container answers one request at a time; two
+    # threads in it at once mix their requests (seen: a KeyError '_route_args' under two
+    # concurrent turns). Connections are still accepted and read concurrently; the resolver
+    # answers one at a time (a turn's block is bounded by its own deadline).
+    answering = threading.Lock()
+
     class Handler(BaseHTTPRequestHandler):
         timeout = read_timeout_s  # applied to the socket: every read waits at most this long
         protocol_version = "HTTP/1.1"
@@ -97,7 +105,10 @@ def make_server(
                 event = to_event(
                     self.command, self.path, dict(self.headers.items()), body, request_id
                 )
-                response = resolve(resolver, event, cast(LambdaContext, _Context(request_id)), log)
+                with answering:
+                    response = resolve(
+                        resolver, event, cast(LambdaContext, _Context(request_id)), log
+                    )
                 status = int(response["statusCode"])
                 size = self._send(status, response.get("body") or "", _headers(response))
             except TimeoutError:
