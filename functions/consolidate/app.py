@@ -24,7 +24,6 @@ from pydantic import BaseModel, Json
 
 from tutor_memory.bootstrap import lambda_app
 from tutor_memory.domain.episodes import Pair
-from tutor_memory.nightly_service import Nightly
 
 logger = Logger()
 
@@ -45,7 +44,7 @@ processor = BatchProcessor(event_type=EventType.SQS, model=NightRecord)
 def record_handler(record: NightRecord) -> dict[str, Any]:
     night = record.body
     pair = Pair(night.student_id, night.subject_id)
-    report = Nightly.of(lambda_app()).run_pair(pair, night.day).to_dict()
+    report = lambda_app().nightly.run_pair(pair, night.day).to_dict()
     logger.info("night", extra=report)
     return report
 

@@ -9,25 +9,28 @@ import logging
 import os
 import sys
 from collections.abc import Callable, Sequence
-from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import TextIO
 
-from tutor_memory.bench import BENCH_COMMANDS, add_bench_commands, run_bench_command
+from tutor_memory.bench.commands import BENCH_COMMANDS, add_bench_commands, run_bench_command
 from tutor_memory.bootstrap import App, build_app, build_service
+from tutor_memory.commands import (
+    add_erase_command,
+    add_nightly_command,
+    run_erase_command,
+    run_nightly_command,
+)
 from tutor_memory.domain.chain import Checkpoint, format_time
 from tutor_memory.domain.episodes import Pair, file_id_for
 from tutor_memory.domain.errors import NotFoundError, TutorMemoryError, ValidationError
 from tutor_memory.domain.mapblock import render_map_section
 from tutor_memory.domain.recall import RecallResult
 from tutor_memory.episodes import NotTeachingError
-from tutor_memory.erasure import add_erase_command, run_erase_command
 from tutor_memory.inspector import add_inspect_command, run_inspect_command
-from tutor_memory.nightly_service import add_nightly_command, run_nightly_command
 from tutor_memory.reports import add_report_command, run_report_command
 from tutor_memory.service import TutorMemory
-from tutor_memory.settings import Settings, SettingsError
+from tutor_memory.settings import Settings, SettingsError, on_folder
 
 EXIT_OK, EXIT_REFUSED, EXIT_USAGE = 0, 1, 2
 EXIT_CODES = """exit codes:
@@ -354,18 +357,6 @@ def _run(args: argparse.Namespace) -> int:
             print(text)
         return 0
     raise AssertionError(args.command)
-
-
-def on_folder(settings: Settings, folder: Path) -> Settings:
-    """The embedded default inside one folder: the log and the index side by side."""
-    return replace(
-        settings,
-        backend="sqlite",
-        index="embedded",
-        home=folder,
-        sqlite_path=folder / "memory.db",
-        index_path=folder / "index.db",
-    )
 
 
 class Progress:

@@ -36,7 +36,7 @@ QUESTIONS = (
 
 
 def _app(folder: Path) -> App:
-    from tutor_memory.cli import on_folder
+    from tutor_memory.settings import on_folder
 
     return build_app(on_folder(Settings.from_env(), folder), clock=FixedClock(ASKED_AT))
 

@@ -24,14 +24,11 @@ nothing is erased twice, and what an interrupted erasure left behind is cleaned.
 
 from __future__ import annotations
 
-import argparse
-import json
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime
-from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol, cast
+from typing import Any, Protocol, cast
 from zoneinfo import ZoneInfo
 
 from tutor_memory.domain import constants as C
@@ -50,9 +47,6 @@ from tutor_memory.domain.nightly import consolidation, day_window, night_name
 from tutor_memory.learning import Learning
 from tutor_memory.nightly_service import SCAN, SELF_MODEL, WORKING_SET, Nightly
 from tutor_memory.service import TutorMemory
-
-if TYPE_CHECKING:
-    from tutor_memory.bootstrap import App
 
 log = logging.getLogger(__name__)
 
@@ -310,46 +304,3 @@ class Erasing:
         if callable(purge):
             purge()
         self.store.compact()
-
-
-# --- the command line ---------------------------------------------------------------------------
-
-
-def add_erase_command(subparsers: Any) -> None:
-    """``tutor-memory erase``: wired in by ``cli.py``."""
-    p = subparsers.add_parser(
-        "erase", help="erase an episode's body, a pair's or a student's (envelopes stay)"
-    )
-    p.add_argument("--store", type=Path, help="an embedded store folder (default: from settings)")
-    p.add_argument("--student", required=True, help="the student whose data is erased")
-    p.add_argument("--subject", help="the pair's subject (without it: every subject)")
-    p.add_argument("--episode", help="only this episode id (with --subject)")
-    p.add_argument("--reason", required=True, help="why, one line: kept in the erasure record")
-    p.add_argument("--by", default="cli", help="who asked (kept in the erasure record)")
-    p.add_argument("--json", action="store_true", help="print the erasure as JSON")
-
-
-def run_erase_command(args: argparse.Namespace, app: App) -> int:
-    erasing = app.erasing
-    assert erasing is not None  # build_app always builds it
-    if args.episode and not args.subject:
-        raise ValidationError("subject", "--episode needs --subject")
-    if args.episode:
-        result = erasing.erase_episode(
-            Pair(args.student, args.subject), args.episode, reason=args.reason, requested_by=args.by
-        )
-    elif args.subject:
-        result = erasing.erase_pair(
-            Pair(args.student, args.subject), reason=args.reason, requested_by=args.by
-        )
-    else:
-        result = erasing.erase_student(args.student, reason=args.reason, requested_by=args.by)
-    if args.json:
-        print(json.dumps(result.to_dict(), ensure_ascii=False))
-        return 0
-    for name, seqs in result.erased.items():
-        derived = result.derived.get(name, [])
-        also = f" (and {len(derived)} summaries that quoted them)" if derived else ""
-        print(f"{name}: {len(seqs)} episodes erased{also}; envelopes kept")
-        print(f"  verify: {app.memory.verify_chain(Pair(*name.split('/')))}")
-    return 0

@@ -26,7 +26,6 @@ finished night run again changes nothing.
 
 from __future__ import annotations
 
-import argparse
 import json
 import logging
 from collections import Counter
@@ -34,7 +33,6 @@ from collections.abc import Callable, Sequence
 from contextlib import suppress
 from dataclasses import dataclass, replace
 from datetime import date, datetime
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 from zoneinfo import ZoneInfo
 
@@ -67,7 +65,6 @@ from tutor_memory.service import APPLIED_INDEX, TutorMemory
 from tutor_memory.turns import SELF_MODEL_DOCUMENT
 
 if TYPE_CHECKING:
-    from tutor_memory.bootstrap import App
     from tutor_memory.learning import Learning
 
 SCAN, WORKING_SET, SELF_MODEL = "scan", "working_set", SELF_MODEL_DOCUMENT
@@ -128,17 +125,6 @@ class Nightly:
         self.beliefs = beliefs
         self.maps = maps
         self.store = store
-
-    @classmethod
-    def of(cls, app: App) -> Nightly:
-        """Over the app's stores (both store adapters keep the nightly rows too)."""
-        return cls(
-            app.memory,
-            app.learning.store,
-            app.maps.maps,
-            cast(NightlyStore, app.memory.store),
-            learning=app.learning,
-        )
 
     @classmethod
     def over_store(cls, store: EpisodeStore, *, timezone: str) -> Nightly:
@@ -440,51 +426,3 @@ class Nightly:
         """What the night of ``day`` did for the pair, once it finished."""
         doc = self.store.document(pair, night_name(day.isoformat()))
         return NightReport.from_dict(doc.body) if doc else None
-
-
-# --- the command line ---------------------------------------------------------------------------
-
-
-def add_nightly_command(subparsers: Any) -> None:
-    """``tutor-memory nightly``: wired in by ``cli.py``."""
-    p = subparsers.add_parser(
-        "nightly", help="run the nightly loop for the pairs active on a day (default: yesterday)"
-    )
-    p.add_argument("--store", type=Path, help="an embedded store folder (default: from settings)")
-    p.add_argument("--day", help="YYYY-MM-DD in the students' time zone (default: yesterday)")
-    p.add_argument("--student", help="only this student's pair (with --subject)")
-    p.add_argument("--subject", help="only this subject's pair (with --student)")
-    p.add_argument("--json", action="store_true", help="one JSON report per pair")
-
-
-def run_nightly_command(args: argparse.Namespace, app: App) -> int:
-    """Run the night; print what each pair's night did. Exit 1 when any pair failed."""
-    if bool(args.student) != bool(args.subject):
-        raise ValidationError("--student/--subject", "give both, or neither for every pair")
-    nightly = Nightly.of(app)
-    day = parse_day(args.day) if args.day else nightly.night_of()
-    pairs = [Pair(args.student, args.subject)] if args.student else None
-    result = nightly.run(day, pairs=pairs)
-    if args.json:
-        for report in result.reports:
-            print(json.dumps(report.to_dict(), ensure_ascii=False, sort_keys=True))
-        for pair, problem in result.failures:
-            failed = {"student_id": pair.student_id, "subject_id": pair.subject_id}
-            print(json.dumps({**failed, "day": result.day, "status": "failed", "error": problem}))
-    else:
-        print(f"night of {result.day} ({nightly.memory.timezone}): {len(result.reports)} pair(s)")
-        for report in result.reports:
-            print(f"  {report.pair}  {_describe(report)}")
-        for pair, problem in result.failures:
-            print(f"  {pair}  failed: {problem}")
-    return 1 if result.failures else 0
-
-
-def _describe(report: NightReport) -> str:
-    if report.status != "done":
-        return report.status
-    verified = ", ".join(f"{n} {value}" for value, n in report.verified.items()) or "none due"
-    return (
-        f"done: summary {report.consolidation_id}; {len(report.decayed)} belief(s) decayed; "
-        f"citations verified: {verified}"
-    )

@@ -42,7 +42,7 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Literal
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
@@ -235,3 +235,15 @@ class Settings:
             dynamodb_endpoint=endpoint,
             timezone=timezone,
         )
+
+
+def on_folder(settings: Settings, folder: Path) -> Settings:
+    """The embedded default inside one folder: the log and the index side by side."""
+    return replace(
+        settings,
+        backend="sqlite",
+        index="embedded",
+        home=folder,
+        sqlite_path=folder / "memory.db",
+        index_path=folder / "index.db",
+    )

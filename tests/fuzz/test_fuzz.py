@@ -26,9 +26,8 @@ import pytest
 from tutor_memory.api.local_server import make_server
 from tutor_memory.api.routes import build_resolver
 from tutor_memory.bootstrap import App, build_app
-from tutor_memory.cli import on_folder
 from tutor_memory.domain.episodes import Pair
-from tutor_memory.settings import Settings
+from tutor_memory.settings import Settings, on_folder
 
 ROOT = Path(__file__).resolve().parents[2]
 SCHEMA = ROOT / "infra" / "openapi.json"

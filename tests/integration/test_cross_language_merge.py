@@ -23,12 +23,11 @@ from tests.integration.test_seed_features import Api
 from tutor_memory.adapters.file_readers import read_file
 from tutor_memory.adapters.offline_extractor import OfflineExtractor
 from tutor_memory.bootstrap import App, build_app
-from tutor_memory.cli import on_folder
 from tutor_memory.domain.concepts import same_name
 from tutor_memory.domain.episodes import Pair
 from tutor_memory.ports import FixedClock
 from tutor_memory.samples import sample_subject
-from tutor_memory.settings import Settings
+from tutor_memory.settings import Settings, on_folder
 
 PAIRS = Path(__file__).parents[1] / "unit" / "data" / "translation_pairs.jsonl"
 LANGUAGES = ("en", "es", "id", "ur", "ar")

@@ -9,11 +9,10 @@ from pathlib import Path
 import pytest
 
 from tutor_memory.bootstrap import App, build_app
-from tutor_memory.cli import on_folder
 from tutor_memory.domain.episodes import Kind, Pair
 from tutor_memory.domain.errors import NotFoundError, ValidationError
 from tutor_memory.ports import FixedClock
-from tutor_memory.settings import Settings
+from tutor_memory.settings import Settings, on_folder
 
 T0 = datetime(2026, 7, 12, 15, 0, tzinfo=UTC)
 PAIR = Pair("s-erase", "biology")

@@ -8,13 +8,12 @@ from typing import Any
 import pytest
 
 from tutor_memory.bootstrap import App, build_app
-from tutor_memory.cli import on_folder
 from tutor_memory.domain.conceptmap import Layer
 from tutor_memory.domain.episodes import Kind, Pair
 from tutor_memory.domain.filetext import UnreadableFileError
 from tutor_memory.ports import FixedClock
 from tutor_memory.samples import sample_subject
-from tutor_memory.settings import Settings
+from tutor_memory.settings import Settings, on_folder
 
 from ..conftest import T0
 

@@ -8,12 +8,11 @@ from pathlib import Path
 import pytest
 
 from tutor_memory.bootstrap import App, build_app
-from tutor_memory.cli import on_folder
 from tutor_memory.domain.beliefs import Claim
 from tutor_memory.domain.episodes import CheckEvidence, Pair
 from tutor_memory.ports import FixedClock
 from tutor_memory.samples import sample_subject
-from tutor_memory.settings import Settings
+from tutor_memory.settings import Settings, on_folder
 
 from ..conftest import T0
 

@@ -24,10 +24,9 @@ from tutor_memory.api.local_server import make_server
 from tutor_memory.api.models import BeliefResponse, EpisodeResponse, TurnResponse
 from tutor_memory.api.routes import build_resolver
 from tutor_memory.bootstrap import build_app
-from tutor_memory.cli import on_folder
 from tutor_memory.domain.errors import NotFoundError, ValidationError
 from tutor_memory.samples import sample_subject
-from tutor_memory.settings import Settings
+from tutor_memory.settings import Settings, on_folder
 
 # No test waits on the machine's speed: the turn's deadline is the longest settings allow.
 SETTINGS = Settings(embedder="none", turn_deadline_s=30.0)

@@ -16,8 +16,7 @@ import pytest
 from tutor_memory.api.local_server import make_server
 from tutor_memory.api.routes import build_resolver
 from tutor_memory.bootstrap import App, build_app
-from tutor_memory.cli import on_folder
-from tutor_memory.settings import Settings
+from tutor_memory.settings import Settings, on_folder
 
 BASE = "/pairs/s1/biology"
 PROBLEM_FIELDS = {"type", "title", "status", "detail", "instance"}

@@ -10,11 +10,10 @@ import pytest
 
 from tests.integration.test_seed_features import Api, map_lines
 from tutor_memory.bootstrap import App, build_app
-from tutor_memory.cli import on_folder
 from tutor_memory.domain.episodes import Pair
 from tutor_memory.ports import FixedClock
 from tutor_memory.samples import sample_subject
-from tutor_memory.settings import Settings
+from tutor_memory.settings import Settings, on_folder
 
 NOW = datetime(2026, 11, 30, 9, 0, tzinfo=UTC)
 # Names "cell"; means where glucose's energy is released (Mitochondria stands 5 spreads out).

@@ -12,14 +12,14 @@ from typing import Any
 import pytest
 
 from tutor_memory.bootstrap import App, build_app
-from tutor_memory.cli import on_folder
+from tutor_memory.commands import add_nightly_command, run_nightly_command
 from tutor_memory.domain.annotations import AnnotationKind, current
 from tutor_memory.domain.episodes import CheckEvidence, Kind, Pair, QuizEvidence
-from tutor_memory.nightly_service import Nightly, add_nightly_command, run_nightly_command
+from tutor_memory.nightly_service import Nightly
 from tutor_memory.ports import FixedClock
 from tutor_memory.samples import sample_subject
 from tutor_memory.service import TutorMemory
-from tutor_memory.settings import Settings
+from tutor_memory.settings import Settings, on_folder
 
 PAIR = Pair("s-42", "biology")
 DAY = date(2026, 3, 2)
@@ -149,7 +149,7 @@ def snapshot(app: App) -> dict[str, Any]:
 
 
 def test_a_day_of_work_becomes_one_summary_the_next_night(app: App) -> None:
-    nightly = Nightly.of(app)
+    nightly = app.nightly
     assert nightly.night_of() == DAY and nightly.active_pairs(DAY) == [PAIR]
     run = nightly.run()
     (report,) = run.reports
@@ -172,7 +172,7 @@ def test_a_day_of_work_becomes_one_summary_the_next_night(app: App) -> None:
 
 
 def test_a_quiet_day_writes_nothing(app: App) -> None:
-    nightly = Nightly.of(app)
+    nightly = app.nightly
     quiet = date(2026, 2, 26)
     before = snapshot(app)
     assert nightly.active_pairs(quiet) == []
@@ -186,18 +186,18 @@ def test_a_day_that_has_not_ended_has_no_night_yet(app: App) -> None:
 
     before = snapshot(app)
     with pytest.raises(ValidationError, match="2026-03-03 has not ended yet in UTC"):
-        Nightly.of(app).run_pair(PAIR, date(2026, 3, 3))
+        app.nightly.run_pair(PAIR, date(2026, 3, 3))
     assert snapshot(app) == before
 
 
 def test_the_same_night_run_twice_writes_nothing_the_second_time(app: App) -> None:
-    first = Nightly.of(app).run_pair(PAIR, DAY)
+    first = app.nightly.run_pair(PAIR, DAY)
     after_first = snapshot(app)
     store = Recording(app.memory.store)
     second = recorded(app, store).run_pair(PAIR, DAY)
     assert store.writes == 0 and snapshot(app) == after_first
     assert second.status == "already done" and second.consolidation_id == first.consolidation_id
-    assert Nightly.of(app).night(PAIR, DAY) == first
+    assert app.nightly.night(PAIR, DAY) == first
 
 
 def test_a_night_interrupted_at_any_write_finishes_on_restart_without_duplicates(
@@ -231,7 +231,7 @@ def test_a_night_interrupted_at_any_write_finishes_on_restart_without_duplicates
 
 
 def test_a_belief_untouched_for_45_days_decays_and_the_next_check_confirms_it(app: App) -> None:
-    report = Nightly.of(app).run_pair(PAIR, DAY)
+    report = app.nightly.run_pair(PAIR, DAY)
     assert report.decayed == ("cytoplasm",)  # mitochondria was checked 20 days ago
     beliefs = {b.concept_key: b for b in app.learning.beliefs(PAIR)}
     assert beliefs["cytoplasm"].line() == f"understands Cytoplasm (0.63{TO_CONFIRM})"
@@ -248,7 +248,7 @@ def test_a_belief_untouched_for_45_days_decays_and_the_next_check_confirms_it(ap
 
 
 def test_the_night_checks_each_citation_against_the_files(app: App) -> None:
-    report = Nightly.of(app).run_pair(PAIR, DAY)
+    report = app.nightly.run_pair(PAIR, DAY)
     assert report.verified == {"changed_replaced": 1, "holds": 1, "unverifiable": 1}
     found = {}
     for answer in (e for e in app.memory.history(PAIR) if e.kind is Kind.ANSWER):
@@ -272,7 +272,7 @@ def test_the_night_checks_each_citation_against_the_files(app: App) -> None:
 
 
 def test_the_self_model_treats_confidence_as_a_ranking_until_five_predictions(app: App) -> None:
-    nightly = Nightly.of(app)
+    nightly = app.nightly
     nightly.run_pair(PAIR, DAY)
     model = nightly.self_model(PAIR)
     assert model is not None and model.calibration.checks == 4 and not model.calibrated
@@ -293,7 +293,7 @@ def test_the_self_model_treats_confidence_as_a_ranking_until_five_predictions(ap
 
 
 def test_the_working_set_holds_the_belief_lines_and_the_days_summary(app: App) -> None:
-    nightly = Nightly.of(app)
+    nightly = app.nightly
     report = nightly.run_pair(PAIR, DAY)
     held = nightly.working_set(PAIR)
     assert held is not None and held.day == "2026-03-02"

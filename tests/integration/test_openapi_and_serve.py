@@ -17,8 +17,7 @@ from tutor_memory.api.local_server import make_server
 from tutor_memory.api.openapi import openapi_json
 from tutor_memory.api.routes import build_resolver
 from tutor_memory.bootstrap import build_app
-from tutor_memory.cli import on_folder
-from tutor_memory.settings import Settings
+from tutor_memory.settings import Settings, on_folder
 
 from .conftest import TEST_TURN_DEADLINE_S
 

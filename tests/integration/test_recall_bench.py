@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from tutor_memory.bench import run_bench_command
+from tutor_memory.bench.commands import run_bench_command
 from tutor_memory.bench.conversations import generate_conversations
 from tutor_memory.bench.recall_bench import run_recall_bench, tables
 from tutor_memory.cli import _parser

@@ -13,7 +13,6 @@ from pathlib import Path
 import pytest
 
 from tutor_memory.bootstrap import App, build_app
-from tutor_memory.cli import on_folder
 from tutor_memory.domain.episodes import CheckEvidence, Episode, Pair
 from tutor_memory.domain.errors import NotFoundError
 from tutor_memory.domain.mapblock import percent
@@ -27,7 +26,7 @@ from tutor_memory.reports import (
     run_report_command,
 )
 from tutor_memory.samples import sample_subject
-from tutor_memory.settings import Settings
+from tutor_memory.settings import Settings, on_folder
 
 NOW = datetime(2026, 11, 30, 9, 0, tzinfo=UTC)
 JULY = datetime(2026, 7, 1, tzinfo=UTC)

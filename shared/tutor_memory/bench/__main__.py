@@ -7,7 +7,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from tutor_memory.bench import add_bench_commands, run_bench_command
+from tutor_memory.bench.commands import add_bench_commands, run_bench_command
 
 
 def main(argv: Sequence[str] | None = None) -> int:

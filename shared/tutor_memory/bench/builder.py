@@ -17,7 +17,6 @@ from tutor_memory.bench.embedding import CachedEmbedder
 from tutor_memory.bench.generator import Event, PairHistory
 from tutor_memory.bench.subjects import Subject
 from tutor_memory.bootstrap import App, build_app
-from tutor_memory.cli import on_folder
 from tutor_memory.domain.beliefs import route_check
 from tutor_memory.domain.episodes import (
     AnswerEvidence,
@@ -29,7 +28,7 @@ from tutor_memory.domain.episodes import (
 )
 from tutor_memory.domain.recall import is_narration
 from tutor_memory.ports import FixedClock
-from tutor_memory.settings import Settings
+from tutor_memory.settings import Settings, on_folder
 
 EmbedderChoice = Literal["none", "local"]
 

