@@ -424,15 +424,8 @@ class LocalBackend:
             ref=episode.ref,
             idempotency_key=idempotency_key,
         )
-        ep = added.episode
-        return EpisodeResponse(
-            id=ep.episode_id,
-            seq=ep.seq,
-            kind=ep.kind.value,
-            at=ep.at,
-            summary=ep.summary,
-            ref=ep.ref,
-            created=added.created,
+        return EpisodeResponse.of(
+            added.append,
             taught=added.taught.concept_name if added.taught else None,
             belief=added.belief.line() if added.belief else None,
         )

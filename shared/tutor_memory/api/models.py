@@ -12,6 +12,7 @@ from tutor_memory.domain import constants as C
 
 if TYPE_CHECKING:
     from tutor_memory.domain.beliefs import Belief
+    from tutor_memory.ports import AppendResult
     from tutor_memory.turns import TurnResult
 
 
@@ -187,6 +188,23 @@ class EpisodeResponse(BaseModel):
     created: bool  # false: the Idempotency-Key was used before; nothing was written
     taught: str | None = None  # a student message that taught the map: the concept's name
     belief: str | None = None  # a check that moved a belief: its line
+
+    @classmethod
+    def of(
+        cls, result: AppendResult, taught: str | None = None, belief: str | None = None
+    ) -> EpisodeResponse:
+        ep = result.episode
+        return cls(
+            id=ep.episode_id,
+            seq=ep.seq,
+            kind=ep.kind.value,
+            at=ep.at,
+            summary=ep.summary,
+            ref=ep.ref,
+            created=result.created,
+            taught=taught,
+            belief=belief,
+        )
 
 
 class BeliefResponse(BaseModel):

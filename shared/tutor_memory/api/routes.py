@@ -80,7 +80,6 @@ from tutor_memory.domain.errors import (
     ValidationError,
 )
 from tutor_memory.erasure import Erasing
-from tutor_memory.ports import AppendResult
 from tutor_memory.reports import Reports, report_json
 from tutor_memory.turns import TurnResult
 
@@ -216,20 +215,6 @@ def problem_response(
         content_type=PROBLEM_JSON,  # Powertools serialises only application/json itself
         body=json.dumps(problem.body(instance, correlation_id), ensure_ascii=False),
         headers=headers,
-    )
-
-
-def _episode(result: AppendResult, **extra: str | None) -> EpisodeResponse:
-    ep = result.episode
-    return EpisodeResponse(
-        id=ep.episode_id,
-        seq=ep.seq,
-        kind=ep.kind.value,
-        at=ep.at,
-        summary=ep.summary,
-        ref=ep.ref,
-        created=result.created,
-        **extra,
     )
 
 
@@ -684,7 +669,7 @@ def record_episode(
     prior = app.memory.retried(pair, key, request_hash)  # 409 before anything is touched
     if prior is not None:  # a retry: finish what the first attempt may have left undone
         app.learning.catch_up(pair)
-        return _episode(prior)
+        return EpisodeResponse.of(prior)
     added = app.episodes.add(
         pair,
         body.kind,
@@ -699,7 +684,7 @@ def record_episode(
         idempotency_key=key,
         request_hash=request_hash,
     )
-    return _episode(
+    return EpisodeResponse.of(
         added.append,
         taught=added.taught.concept_name if added.taught else None,
         belief=added.belief.line() if added.belief else None,
