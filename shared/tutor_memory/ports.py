@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, NamedTuple, Protocol, runtime_checkable
 
 import numpy as np
 from numpy.typing import NDArray
@@ -277,8 +277,10 @@ class IndexedEpisode:
     vector: Sequence[float] | None
 
 
-@dataclass(frozen=True)
-class SearchHit:
+class SearchHit(NamedTuple):
+    """One hit of a pool. A named tuple, not a frozen dataclass: a turn builds up to 250 of
+    them and a tuple is built in a third of the time (0.13 against 0.45 µs, measured)."""
+
     episode_id: str
     seq: int
     score: float  # lexical: BM25 over `terms`; semantic: cosine similarity

@@ -205,6 +205,7 @@ def _grown(matrix: NDArray[np.float32], capacity: int, dim: int) -> NDArray[np.f
 
 
 _NO_POSITIONS: Final = np.zeros(0, dtype=np.int32)
+_NO_TFS: Final = np.zeros(0, dtype=np.float64)
 
 
 class _Postings:
@@ -215,15 +216,15 @@ class _Postings:
 
     def __init__(self) -> None:
         self.positions: NDArray[np.int32] = _NO_POSITIONS
-        self.tfs: NDArray[np.int32] = _NO_POSITIONS
+        self.tfs: NDArray[np.float64] = _NO_TFS  # as floats: BM25 is computed in doubles
         self.pending: list[tuple[int, int]] = []
 
-    def arrays(self) -> tuple[NDArray[np.int32], NDArray[np.int32]]:
+    def arrays(self) -> tuple[NDArray[np.int32], NDArray[np.float64]]:
         if self.pending:
             self.positions = np.concatenate(
                 (self.positions, np.fromiter((p for p, _ in self.pending), np.int32))
             )
-            self.tfs = np.concatenate((self.tfs, np.fromiter((t for _, t in self.pending), np.int32)))
+            self.tfs = np.concatenate((self.tfs, np.fromiter((t for _, t in self.pending), np.float64)))
             self.pending = []
         return self.positions, self.tfs
 
@@ -293,9 +294,8 @@ class _PairTerms:
             return []
         norms = self.norms[:n]
         scores = np.zeros(n)
-        for term, (positions, tfs) in used:
+        for term, (positions, tf) in used:
             # Operation for operation as OpenSearch's (and the former SQL's) legacy BM25.
-            tf = tfs.astype(np.float64)
             scores[positions] += (idf[term] * tf * (BM25_K1 + 1)) / (
                 tf + BM25_K1 * ((1 - BM25_B) + BM25_B * norms[positions] / avgdl)
             )
@@ -304,20 +304,51 @@ class _PairTerms:
             at = self.ats[found]
             found = found[(at >= window[0]) & (at < window[1])]
         chosen = _best(scores, self.seqs, found, limit)
-        # The terms each hit contains: a binary search in each term's sorted positions.
-        matched: list[list[str]] = [[] for _ in chosen]
-        for term, (positions, _tfs) in sorted(used, key=lambda u: u[0]):
-            at_or_after = np.searchsorted(positions, chosen)
-            inside = at_or_after < len(positions)
-            hit = np.zeros(len(chosen), dtype=bool)
-            hit[inside] = positions[at_or_after[inside]] == chosen[inside]
-            for j in np.flatnonzero(hit).tolist():
-                matched[j].append(term)
-        ids, seqs = self.ids, self.seqs
-        return [
-            SearchHit(ids[i], int(seqs[i]), float(scores[i]), tuple(m))
-            for i, m in zip(chosen.tolist(), matched, strict=True)
-        ]
+        return _hits(self.ids, chosen, self.seqs, scores, _matched(chosen, used))
+
+
+def _matched(
+    chosen: NDArray[np.intp],
+    used: Sequence[tuple[str, tuple[NDArray[np.int32], NDArray[np.float64]]]],
+) -> list[tuple[str, ...]]:
+    """The terms each chosen document contains, sorted: a binary search in each term's sorted
+    positions, each hit's terms kept as bits (one tuple per distinct set of terms)."""
+    terms = sorted(used, key=lambda u: u[0])
+    # 62 terms fit the bits of an int64; a longer question's codes are Python ints.
+    bits = np.zeros(len(chosen), dtype=np.int64 if len(terms) <= 62 else object)
+    for bit, (_term, (positions, _tfs)) in enumerate(terms):
+        at_or_after = np.searchsorted(positions, chosen)
+        inside = at_or_after < len(positions)
+        hit = np.zeros(len(chosen), dtype=bool)
+        hit[inside] = positions[at_or_after[inside]] == chosen[inside]
+        bits[hit] |= 1 << bit
+    codes: list[int] = bits.tolist()
+    names: dict[int, tuple[str, ...]] = {}
+    out = []
+    for code in codes:
+        found = names.get(code)
+        if found is None:
+            found = names[code] = tuple(t for b, (t, _) in enumerate(terms) if code >> b & 1)
+        out.append(found)
+    return out
+
+
+def _hits(
+    ids: list[str],
+    chosen: NDArray[np.intp],
+    seqs: NDArray[np.int64],
+    scores: NDArray[np.float64] | NDArray[np.float32],
+    matched: Sequence[tuple[str, ...]] | None = None,
+    offset: int = 0,
+) -> list[SearchHit]:
+    """The hits at positions ``chosen`` (of ``seqs`` and ``scores``; ``ids`` from ``offset``),
+    built from Python lists: no numpy scalar per field."""
+    found = [ids[offset + i] for i in chosen.tolist()]
+    seq_list: list[int] = seqs[chosen].tolist()
+    score_list: list[float] = scores[chosen].astype(np.float64).tolist()
+    if matched is None:
+        return list(map(SearchHit, found, seq_list, score_list))
+    return list(map(SearchHit, found, seq_list, score_list, matched))
 
 
 def _best(
@@ -713,12 +744,9 @@ class EmbeddedIndex:
             if high <= low:
                 return []
         scores = pv.matrix[low:high] @ query  # a view of the block, never a copy of it
-        chosen = _best(scores, pv.seqs[low:high], np.arange(len(scores)), k)
-        ids, seqs = pv.ids, pv.seqs
-        return [
-            SearchHit(ids[low + i], int(seqs[low + i]), float(scores[i]))
-            for i in chosen.tolist()
-        ]
+        seqs = pv.seqs[low:high]
+        chosen = _best(scores, seqs, np.arange(len(scores)), k)
+        return _hits(pv.ids, chosen, seqs, scores, offset=low)
 
     def known_ids(self, pair: Pair, episode_ids: Sequence[str]) -> set[str]:
         """Which of these episodes the index holds (a catch-up embeds only the others)."""
