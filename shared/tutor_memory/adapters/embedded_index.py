@@ -34,6 +34,7 @@ import threading
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import repeat
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Final
@@ -346,23 +347,33 @@ def _hits(
     found = [ids[offset + i] for i in chosen.tolist()]
     seq_list: list[int] = seqs[chosen].tolist()
     score_list: list[float] = scores[chosen].astype(np.float64).tolist()
-    if matched is None:
-        return list(map(SearchHit, found, seq_list, score_list))
-    return list(map(SearchHit, found, seq_list, score_list, matched))
+    fields = (
+        zip(found, seq_list, score_list, repeat(()))
+        if matched is None
+        else zip(found, seq_list, score_list, matched, strict=True)
+    )
+    # The named tuples made from the zipped rows in C: half the time of calling SearchHit.
+    return list(map(tuple.__new__, repeat(SearchHit), fields))
 
 
 def _best(
     scores: NDArray[np.float64] | NDArray[np.float32],
     seqs: NDArray[np.int64],
-    among: NDArray[np.intp],
+    among: NDArray[np.intp] | None,
     k: int,
 ) -> NDArray[np.intp]:
-    """Of the positions ``among``, the ``k`` best scores, best first; equal scores go to the
-    newer episode (higher seq), exactly as a full sort would order them."""
-    if len(among) > k:
-        chosen = scores[among]
-        kth = chosen[np.argpartition(-chosen, k - 1)[k - 1]]
-        among = among[chosen >= kth]  # the k best and every score tied with the k-th
+    """Of the positions ``among`` (None: all of ``scores``), the ``k`` best scores, best first;
+    equal scores go to the newer episode (higher seq), exactly as a full sort would order
+    them."""
+    chosen = scores if among is None else scores[among]
+    if len(chosen) > k:
+        negated = -chosen
+        kth = -negated[np.argpartition(negated, k - 1)[k - 1]]
+        # The k best and every score tied with the k-th.
+        top = np.flatnonzero(chosen >= kth)
+        among = top if among is None else among[top]
+    elif among is None:
+        among = np.arange(len(chosen))
     return among[np.lexsort((-seqs[among], -scores[among]))][:k]
 
 
@@ -745,7 +756,7 @@ class EmbeddedIndex:
                 return []
         scores = pv.matrix[low:high] @ query  # a view of the block, never a copy of it
         seqs = pv.seqs[low:high]
-        chosen = _best(scores, seqs, np.arange(len(scores)), k)
+        chosen = _best(scores, seqs, None, k)
         return _hits(pv.ids, chosen, seqs, scores, offset=low)
 
     def known_ids(self, pair: Pair, episode_ids: Sequence[str]) -> set[str]:

@@ -123,7 +123,10 @@ def _size(
     retrieval = retrieval_ms(app, asked, vectors)
     floor = floor_ms(app, asked, vectors)
     peer = peer_ms(index, asked, vectors)
-    log(f"  retrieval p50 {retrieval:.1f} ms, floor {floor['ms']:.1f} ms, peer {peer['ms']:.1f} ms")
+    log(
+        f"  retrieval p50 {retrieval:.2f} ms, floor {floor['ms']:.2f} ms, peer {peer['ms']} ms "
+        f"(with the same output: {peer.get('same_output_ms')} ms)"
+    )
     indexing = adapter_indexing_rate(index)
     result = {
         "episodes": size,
@@ -249,24 +252,41 @@ def peer_ms(
 ) -> dict[str, Any]:
     """A plain script's retrieval over the same texts (the index's analysed terms) and vectors:
     bm25s (Lucene BM25, k1 1.2, b 0.75) top-200 and a numpy exact top-50, for the same pair
-    (built from that pair's documents only), CPU ms p50."""
+    (built from that pair's documents only), CPU ms p50.
+
+    ``ms`` is the bare peer: it ranks positions and stops. The index step does more, and
+    ``same_output_ms`` has the peer do it too: each hit as the index returns it (episode id,
+    seq, score and, for BM25, the query terms the document holds), ties to the newer episode,
+    and the gate's term counts (documents in the pair, and holding each term). What the index
+    still does beyond that: one read of the file's state per search (another process may have
+    written) and BM25's statistics over the whole file (OpenSearch's), not the pair's."""
     try:
         import bm25s
     except ImportError:
         return {"name": "numpy + bm25s", "skipped": "bm25s is not installed", "ms": None}
     from tutor_memory.adapters.embedded_index import _pair_key
     from tutor_memory.domain import constants as C
+    from tutor_memory.ports import SearchHit
 
     rows = index._conn.execute(
-        "SELECT t.terms, d.vector FROM docs d JOIN doc_terms t ON t.rowid = d.fts_rowid "
+        "SELECT t.terms, d.vector, d.episode_id, d.seq FROM docs d "
+        "JOIN doc_terms t ON t.rowid = d.fts_rowid "
         "WHERE d.pair = ? AND d.vector IS NOT NULL ORDER BY d.seq",
         (_pair_key(PAIR),),
     ).fetchall()
     matrix = np.frombuffer(b"".join(r[1] for r in rows), dtype=np.float32).reshape(len(rows), -1)
+    tokens = [r[0].split() for r in rows]
     model = bm25s.BM25(k1=1.2, b=0.75, method="lucene")
-    model.index([r[0].split() for r in rows], show_progress=False)
+    model.index(tokens, show_progress=False)
     terms = _question_terms(asked)
     lexical, k = C.RECALL_LEXICAL_POOL, C.RECALL_SEMANTIC_K
+    ids = [r[2] for r in rows]
+    seqs = np.array([r[3] for r in rows], dtype=np.int64)
+    holds = [set(t) for t in tokens]
+    frequency: dict[str, int] = {}
+    for held in holds:
+        for term in held:
+            frequency[term] = frequency.get(term, 0) + 1
 
     def run(i: int) -> None:
         if terms[i]:
@@ -278,7 +298,36 @@ def peer_ms(
         near = np.argpartition(-dots, k)[:k] if len(dots) > k else np.arange(len(dots))
         near[np.argsort(-dots[near])]
 
-    return {"name": "numpy + bm25s", "ms": _cpu_p50(run, len(asked)), "documents": len(rows)}
+    def best(scores: np.ndarray, among: np.ndarray, n: int) -> np.ndarray:
+        if len(among) > n:
+            among = among[np.argpartition(-scores[among], n - 1)[:n]]
+        return among[np.lexsort((-seqs[among], -scores[among]))]
+
+    def hits(chosen: np.ndarray, scores: np.ndarray) -> list[tuple[str, int, float]]:
+        return list(zip([ids[j] for j in chosen.tolist()], seqs[chosen].tolist(),
+                        scores[chosen].astype(np.float64).tolist(), strict=True))  # fmt: skip
+
+    def same_output(i: int) -> None:
+        vector = np.asarray(vectors[i].tolist(), dtype=np.float32)  # the port's list, as recall
+        if terms[i]:
+            words = sorted(set(terms[i]))
+            scores = np.asarray(model.get_scores(list(terms[i])))
+            chosen = best(scores, np.flatnonzero(scores), lexical)
+            found = [
+                SearchHit(e, s, score, tuple(w for w in words if w in holds[j]))
+                for j, (e, s, score) in zip(chosen.tolist(), hits(chosen, scores), strict=True)
+            ]
+            counts = (len(rows), {t: frequency.get(t, 0) for t in terms[i]})
+            del found, counts
+        dots = matrix @ vector
+        [SearchHit(*h) for h in hits(best(dots, np.arange(len(dots)), k), dots)]
+
+    return {
+        "name": "numpy + bm25s",
+        "ms": _cpu_p50(run, len(asked)),
+        "same_output_ms": _cpu_p50(same_output, len(asked)),
+        "documents": len(rows),
+    }
 
 
 def adapter_indexing_rate(index: EmbeddedIndex, n: int = PROBE_DOCS) -> float:
