@@ -28,6 +28,7 @@ the same hits on both.
 from __future__ import annotations
 
 import math
+from array import array
 import re
 import sqlite3
 import threading
@@ -210,27 +211,28 @@ _NO_TFS: Final = np.zeros(0, dtype=np.float64)
 
 
 class _Postings:
-    """One term's postings in one pair: document positions (ascending) and frequencies; new
-    ones wait in a list until the next search joins them to the arrays."""
+    """One term's postings in one pair: document positions (ascending) and frequencies. New
+    ones wait in compact arrays (no Python object per posting: a 100k history's half-million
+    postings would otherwise stay scattered over the heap) until a search joins them."""
 
-    __slots__ = ("positions", "tfs", "pending")
+    __slots__ = ("positions", "tfs", "new_positions", "new_tfs")
 
     def __init__(self) -> None:
         self.positions: NDArray[np.int32] = _NO_POSITIONS
         self.tfs: NDArray[np.float64] = _NO_TFS  # as floats: BM25 is computed in doubles
-        self.pending: list[tuple[int, int]] = []
+        self.new_positions = array("i")
+        self.new_tfs = array("d")
 
     def arrays(self) -> tuple[NDArray[np.int32], NDArray[np.float64]]:
-        if self.pending:
-            self.positions = np.concatenate(
-                (self.positions, np.fromiter((p for p, _ in self.pending), np.int32))
-            )
-            self.tfs = np.concatenate((self.tfs, np.fromiter((t for _, t in self.pending), np.float64)))
-            self.pending = []
+        if self.new_positions:
+            added = np.frombuffer(self.new_positions, dtype=np.int32)
+            self.positions = np.concatenate((self.positions, added))
+            self.tfs = np.concatenate((self.tfs, np.frombuffer(self.new_tfs, dtype=np.float64)))
+            self.new_positions, self.new_tfs = array("i"), array("d")
         return self.positions, self.tfs
 
     def __len__(self) -> int:
-        return len(self.positions) + len(self.pending)
+        return len(self.positions) + len(self.new_positions)
 
 
 @dataclass
@@ -275,7 +277,8 @@ class _PairTerms:
                 found = postings.get(term)
                 if found is None:
                     found = postings[term] = _Postings()
-                found.pending.append((position, tf))
+                found.new_positions.append(position)
+                found.new_tfs.append(tf)
         self.ids += ids
         self.known.update(ids)
         self.size = end
