@@ -216,3 +216,39 @@ def test_warming_loads_the_most_recently_written_pairs_within_the_budget() -> No
     assert idx.warm(max_vectors=2) == 1
     assert set(idx._cache) == {"student-2#biology"}
     assert idx.warm(max_vectors=10) == 2
+    assert set(idx._terms) == {"student-1#biology", "student-2#biology"}
+
+
+def test_a_question_of_many_words_still_names_each_hits_words() -> None:
+    """More words than the bits of one machine integer: each hit still names its own."""
+    idx = EmbeddedIndex()
+    words = [f"word{i:03d}" for i in range(80)]
+    idx.add([doc(A, 1, " ".join(words[:40]), None), doc(A, 2, " ".join(words[70:]), None)])
+    lexical, _ = idx.search(A, terms=words, vector=None, lexical_limit=5, k=0)
+    assert {h.seq: h.matched for h in lexical} == {1: tuple(words[:40]), 2: tuple(words[70:])}
+
+
+def test_another_process_rewording_an_episode_changes_its_words_and_counts(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    path = tmp_path / "index.db"
+    reader, writer = EmbeddedIndex(path), EmbeddedIndex(path)
+    writer.add([doc(A, 1, "osmosis water", None), doc(A, 2, "cell", None)])
+    assert ids(reader.search(A, terms=["osmosis"], vector=None, lexical_limit=5, k=0)[0]) == [1]
+
+    writer.add([doc(A, 1, "diffusion", None)])  # re-indexed with other words
+
+    assert reader.search(A, terms=["osmosis"], vector=None, lexical_limit=5, k=0)[0] == []
+    assert ids(reader.search(A, terms=["diffusion"], vector=None, lexical_limit=5, k=0)[0]) == [1]
+    assert dict(reader.term_counts(A, ["osmosis", "diffusion"]).containing) == {
+        "diffusion": 1,
+        "osmosis": 0,
+    }
+
+
+def test_a_window_applies_to_words_written_out_of_time_order() -> None:
+    idx = EmbeddedIndex()
+    idx.add([doc(A, 2, "osmosis", None, days=40)])
+    idx.search(A, terms=["osmosis"], vector=None, lexical_limit=5, k=0)  # cached
+    idx.add([doc(A, 1, "osmosis", None, days=0), doc(A, 3, "osmosis", None, days=80)])
+    july = TimeWindow(T0 + timedelta(days=30), T0 + timedelta(days=50))
+    lexical, _ = idx.search(A, terms=["osmosis"], vector=None, lexical_limit=5, k=0, window=july)
+    assert ids(lexical) == [2]

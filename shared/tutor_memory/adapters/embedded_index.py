@@ -714,21 +714,23 @@ class EmbeddedIndex:
         )
 
     def warm(self, max_vectors: int = WARM_VECTORS) -> int:
-        """Load the blocks of the pairs written to most recently, up to ``max_vectors`` in all
-        (at process start: a pair's first turn then does not read its vectors inside its
-        deadline). Returns how many pairs were loaded."""
-        if not self.dimension:  # no embedder: the semantic pool never runs
-            return 0
+        """Load the postings and vector blocks of the pairs written to most recently, up to
+        ``max_vectors`` documents in all (at process start: a pair's first turn then reads
+        neither inside its deadline; at 100k documents the postings take ~1 s to load).
+        Returns how many pairs were loaded."""
         with self._lock:
             pairs = self._conn.execute(
-                "SELECT pair, count(*) FROM docs WHERE vector IS NOT NULL GROUP BY pair "
-                "ORDER BY max(rowid) DESC"
+                "SELECT pair, count(*) FROM docs GROUP BY pair ORDER BY max(rowid) DESC"
             ).fetchall()
         total = loaded = 0
         for key, count in pairs:
             if total + count > max_vectors:
                 break
-            self._vectors(key)
+            with self._lock:
+                state = self._state()
+                self._pair_terms(key, state[0], state[1])
+                if self.dimension:  # no embedder: the semantic pool never runs
+                    self._vectors(key, state)
             total += count
             loaded += 1
         return loaded
