@@ -28,15 +28,15 @@ the same hits on both.
 from __future__ import annotations
 
 import math
-from array import array
 import re
 import sqlite3
 import threading
+from array import array
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from itertools import repeat
 from datetime import UTC, datetime, timedelta
+from itertools import repeat
 from pathlib import Path
 from typing import Final
 
@@ -215,7 +215,7 @@ class _Postings:
     ones wait in compact arrays (no Python object per posting: a 100k history's half-million
     postings would otherwise stay scattered over the heap) until a search joins them."""
 
-    __slots__ = ("positions", "tfs", "new_positions", "new_tfs")
+    __slots__ = ("new_positions", "new_tfs", "positions", "tfs")
 
     def __init__(self) -> None:
         self.positions: NDArray[np.int32] = _NO_POSITIONS
@@ -552,9 +552,7 @@ class EmbeddedIndex:
         with self._lock:  # one read of the file's state serves both pools
             state = self._state()
             lexical = self._lexical(key, terms, lexical_limit, window, state) if terms else []
-            semantic = (
-                self._semantic(key, vector, k, window, state) if vector is not None else []
-            )
+            semantic = self._semantic(key, vector, k, window, state) if vector is not None else []
         return lexical, semantic
 
     def _state(self) -> tuple[int, int, int, int]:
