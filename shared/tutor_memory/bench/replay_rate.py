@@ -150,8 +150,11 @@ def measure(events_n: int, seed: int, source: str = "conversation") -> dict[str,
         "embedded_texts": len(asked),
         "embedded_distinct_texts": len(distinct),
         "embed_calls": len(calls),
-        "embed_call_sizes": {"min": sizes[0] if sizes else 0, "median": sizes[len(sizes) // 2]
-                             if sizes else 0, "max": sizes[-1] if sizes else 0},  # fmt: skip
+        "embed_call_sizes": {
+            "min": min(sizes, default=0),
+            "median": sizes[len(sizes) // 2] if sizes else 0,
+            "max": max(sizes, default=0),
+        },
         "replay_embedding_cpu_s": round(recorded.cpu_s, 2),
         "replay_cpu_s": round(replay_cpu, 2),
         "replay_seconds": {k: round(v, 2) for k, v in report.seconds.items()},
