@@ -91,6 +91,7 @@ def conversation_lines(events_n: int, seed: int) -> list[dict[str, Any]]:
 
 def measure(events_n: int, seed: int, source: str = "conversation") -> dict[str, Any]:
     from tutor_memory.bench.builder import open_app
+    from tutor_memory.bench.embedding import CachedEmbedder
     from tutor_memory.bench.perf import NOW
     from tutor_memory.replay import REPLAY_EMBED_BATCH, replay
 
@@ -116,8 +117,10 @@ def measure(events_n: int, seed: int, source: str = "conversation") -> dict[str,
 
         def build(target: Path) -> Any:
             app = open_app(target, "local", NOW)
+            cached = app.memory.embedder
+            assert isinstance(cached, CachedEmbedder)
             # The model itself (no bench cache), recording what it is asked.
-            app.memory.embedder = Recording(app.memory.embedder.inner)
+            app.memory.embedder = Recording(cached.inner)
             app.warm()  # the model loaded before the clock starts, as for the embedder alone
             used.append(app.memory.embedder)
             return app
