@@ -252,3 +252,18 @@ def test_a_window_applies_to_words_written_out_of_time_order() -> None:
     july = TimeWindow(T0 + timedelta(days=30), T0 + timedelta(days=50))
     lexical, _ = idx.search(A, terms=["osmosis"], vector=None, lexical_limit=5, k=0, window=july)
     assert ids(lexical) == [2]
+
+
+def test_the_pairs_searched_least_recently_leave_memory_past_the_bound() -> None:
+    idx = EmbeddedIndex(dimension=3)
+    idx.cached_documents = 2
+    idx.add([doc(A, 1, "cell", unit(1, 0, 0)), doc(A, 2, "cell", unit(0, 1, 0))])
+    idx.add([doc(B, 1, "cell", unit(1, 0, 0))])
+    idx.search(A, terms=["cell"], vector=unit(1, 0, 0), lexical_limit=5, k=5)
+
+    lexical, semantic = idx.search(B, terms=["cell"], vector=unit(1, 0, 0), lexical_limit=5, k=5)
+
+    assert set(idx._cache) == set(idx._terms) == {"student-2#biology"}
+    assert ids(lexical) == [1] and ids(semantic) == [1]
+    again, _ = idx.search(A, terms=["cell"], vector=None, lexical_limit=5, k=0)  # read again
+    assert ids(again) == [2, 1]

@@ -32,7 +32,7 @@ import re
 import sqlite3
 import threading
 from array import array
-from collections import Counter
+from collections import Counter, OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -100,6 +100,8 @@ CREATE TABLE IF NOT EXISTS index_stats (  -- one row: BM25's N and total length,
 POSTINGS_VERSION: Final = 1
 # Vectors loaded at process start, the most recently written pairs first (ours): 200,000
 # vectors of 384 floats are ~300 MB.
+# The same number bounds what stays cached (ours): past it, the pairs searched least recently
+# leave memory (their next search reads them again).
 WARM_VECTORS: Final = 200_000  # a file written before the postings is converted once, on open
 
 BM25_K1: Final = 1.2  # Lucene's and OpenSearch's defaults
@@ -390,8 +392,10 @@ class EmbeddedIndex:
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
         self._conn = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
         self._lock = threading.RLock()
-        self._cache: dict[str, _PairVectors] = {}
-        self._terms: dict[str, _PairTerms] = {}
+        # Least recently searched first: bounded by ``cached_documents`` (see _bound).
+        self._cache: OrderedDict[str, _PairVectors] = OrderedDict()
+        self._terms: OrderedDict[str, _PairTerms] = OrderedDict()
+        self.cached_documents = WARM_VECTORS
         # Documents per term over the file (idf), valid while the file's state is unchanged.
         self._doc_freq: dict[str, int] = {}
         self._doc_freq_state: tuple[int, int] = (-1, -1)
@@ -568,6 +572,7 @@ class EmbeddedIndex:
         """The pair's postings in memory, brought up to date with the file."""
         cached = self._terms.get(key)
         if cached is not None and cached.deletions == deletions:
+            self._terms.move_to_end(key)
             if cached.seen_rowid == seen:
                 return cached
             new = self._conn.execute(
@@ -588,6 +593,7 @@ class EmbeddedIndex:
         while rows := cursor.fetchmany(4096):
             loaded.append(rows)
         self._terms[key] = loaded
+        self._bound(self._terms, key)
         return loaded
 
     def _idf(self, words: Sequence[str], state: tuple[int, int, int, int]) -> dict[str, float]:
@@ -663,6 +669,7 @@ class EmbeddedIndex:
             seen, deletions, _count, _total = state or self._state()
             cached = self._cache.get(key)
             if cached is not None and cached.deletions == deletions:
+                self._cache.move_to_end(key)
                 if cached.seen_rowid == seen:
                     return cached
                 new = self._conn.execute(
@@ -677,7 +684,20 @@ class EmbeddedIndex:
                     return cached
             loaded = self._load(key, seen, deletions, dim)
             self._cache[key] = loaded
+            self._bound(self._cache, key)
         return loaded
+
+    def _bound(self, cache: OrderedDict[str, _PairVectors] | OrderedDict[str, _PairTerms],
+               keep: str) -> None:  # fmt: skip
+        """Drop the least recently searched pairs (never ``keep``) while the cache holds more
+        than ``cached_documents``: a server's memory follows its active pairs, not every pair
+        it ever answered."""
+        total = sum(entry.size for entry in cache.values())
+        for key in list(cache):
+            if total <= self.cached_documents:
+                break
+            if key != keep:
+                total -= cache.pop(key).size
 
     def _load(self, key: str, seen: int, deletions: int, dim: int) -> _PairVectors:
         """The pair's block read from the file: first the rows' times (no vectors) to place
@@ -806,6 +826,7 @@ class EmbeddedIndex:
                 raise
             self._conn.execute("COMMIT")
             self._cache.pop(key, None)
+            self._terms.pop(key, None)
         return int(removed)
 
     def delete_episodes(self, pair: Pair, episode_ids: Sequence[str]) -> int:
