@@ -4,25 +4,29 @@ the same hits on both.
 
 * Lexical: ``terms`` (the domain's analysed tokens) are kept as postings — one row per (pair,
   term, document) with the term's frequency, the document's length as Lucene's norms round it,
-  and its time — and ranked **inside SQLite**: one statement sums OpenSearch's BM25 (Lucene's
-  "legacy" form with the ``k1 + 1`` factor; k1 1.2, b 0.75, idf ``ln(1 + (N - n + 0.5) / (n +
-  0.5))``) over the pair's matching postings, orders and cuts at the limit; Python only reads
-  the top k. The statistics are maintained on write, never counted at query time: N and the
-  total length over the **whole file** (deliberately as OpenSearch counts them over a shard,
-  so that the two indexes give the same scores — per-pair statistics would rank better in
-  theory but OpenSearch cannot compute them, and parity is the contract), each term's document
-  frequency over the file (idf), and per pair (the gate's ``term_counts``: one indexed read).
-  An FTS5 table keeps each document's terms too (the bench's floor reads it); the query path
-  does not use it. Terms are matched as the domain folded them (accents and case folded again
-  here, as FTS5's ``unicode61 remove_diacritics 2`` did).
+  and its time — and the statistics are maintained on write, never counted at query time: N
+  and the total length over the **whole file** (deliberately as OpenSearch counts them over a
+  shard, so that the two indexes give the same scores — per-pair statistics would rank better
+  in theory but OpenSearch cannot compute them, and parity is the contract), each term's
+  document frequency over the file (idf), and per pair. Each searched pair's postings are also
+  held in memory (numpy arrays per term, loaded once and followed as the file grows), and
+  OpenSearch's BM25 (Lucene's "legacy" form with the ``k1 + 1`` factor; k1 1.2, b 0.75, idf
+  ``ln(1 + (N - n + 0.5) / (n + 0.5))``) is computed there, operation for operation as the
+  SQL statement that ranked before it, with N and the total length read from the file on each
+  search (and each term's idf whenever the file changed); the gate's ``term_counts`` come from the same postings. An FTS5 table
+  keeps each document's terms too (the bench's floor reads it). Terms are matched as the
+  domain folded them (accents and case folded again here, as FTS5's ``unicode61
+  remove_diacritics 2`` did).
 * Semantic: exact cosine over the pair's stored float32 vectors (this Python cannot load the
   sqlite-vec extension; exact is also the quality ceiling). Each pair's vectors are one
   contiguous block in memory, ordered by time, with a sorted time array: a time window is a
   binary search and a view (a pre-filter, so a window never comes back with fewer than k that
   exist), never a copy; ``argpartition`` then sorts only the best k.
-* The cache of vectors follows the file, across processes: each search reads two numbers (the
-  file's highest document rowid and its count of pair deletions); new documents are appended
-  to the cached block (a re-indexed or out-of-order one, or any deletion, reloads the pair).
+* The cached postings and vectors follow the file, across processes: each search reads one
+  row (the file's highest document rowid, its count of deletions and BM25's N and total
+  length); new documents are appended to the cached pair (a re-indexed or, for vectors,
+  out-of-order one, or any deletion, reloads the pair). Past ``WARM_VECTORS`` cached
+  documents, the pairs searched least recently leave memory.
 """
 
 from __future__ import annotations
@@ -626,14 +630,16 @@ class EmbeddedIndex:
         state: tuple[int, int, int, int],
     ) -> list[SearchHit]:
         """BM25 over the pair's postings held in memory (numpy, as the ``bm25s`` peer scores),
-        with the statistics of the whole file read from SQLite on each search.
+        with the statistics of the whole file read from SQLite.
 
-        Measured on the bench's 1k/10k/100k histories (CPU p50 of the index step): summing
-        BM25 in one SQL statement cost 0.4/1.7/15 ms; this costs a fraction of it. ``bm25s``
-        itself is not used: it fixes idf and the average length when it indexes (N and the
-        lengths of the whole file change with every write of any pair, and parity with
-        OpenSearch is the contract), and it cannot filter a time window or a pair inside a
-        query."""
+        Why not SQL: summing BM25 in one statement over the pair's matching postings made the
+        index step (both pools and the term counts, CPU p50 on the perf bench) 0.57 / 2.1 /
+        19.2 ms at 1k / 10k / 100k episodes; in memory it is 0.17 / 0.5–0.9 / 6.2 ms, beside
+        the numpy + bm25s peer's 0.04 / 0.2–0.4 / 5–6 ms (0.2 / 0.6–1.0 / 6.2 ms when the peer
+        returns the same hits). Why not ``bm25s`` itself: it fixes idf and the average length
+        when it indexes (N and the lengths of the whole file change with every write of any
+        pair, and parity with OpenSearch is the contract), and it filters neither a time
+        window nor ties to the newer episode."""
         wanted = list(dict.fromkeys(w for t in terms for w in _words(t)))
         if not wanted or limit <= 0:
             return []
