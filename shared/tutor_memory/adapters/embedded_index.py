@@ -13,10 +13,10 @@ the same hits on both.
   OpenSearch's BM25 (Lucene's "legacy" form with the ``k1 + 1`` factor; k1 1.2, b 0.75, idf
   ``ln(1 + (N - n + 0.5) / (n + 0.5))``) is computed there, operation for operation as the
   SQL statement that ranked before it, with N and the total length read from the file on each
-  search (and each term's idf whenever the file changed); the gate's ``term_counts`` come from the same postings. An FTS5 table
-  keeps each document's terms too (the bench's floor reads it). Terms are matched as the
-  domain folded them (accents and case folded again here, as FTS5's ``unicode61
-  remove_diacritics 2`` did).
+  search (and each term's idf whenever the file changed); the gate's ``term_counts`` come from
+  the same postings. An FTS5 table keeps each document's terms too (the bench's floor reads
+  it). Terms are matched as the domain folded them (accents and case folded again here, as
+  FTS5's ``unicode61 remove_diacritics 2`` did).
 * Semantic: exact cosine over the pair's stored float32 vectors (this Python cannot load the
   sqlite-vec extension; exact is also the quality ceiling). Each pair's vectors are one
   contiguous block in memory, ordered by time, with a sorted time array: a time window is a
