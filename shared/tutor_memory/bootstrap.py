@@ -8,7 +8,8 @@ asked to, and the embedding model loads on its first use.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
+from datetime import date, datetime
+from functools import cache, cached_property
 from typing import cast
 
 from tutor_memory.domain.conceptmap import ConceptMap
@@ -16,7 +17,7 @@ from tutor_memory.episodes import Episodes
 from tutor_memory.erasure import Erasing, UploadedFiles
 from tutor_memory.learning import Learning
 from tutor_memory.mapping import MapUseCases
-from tutor_memory.nightly_service import Nightly
+from tutor_memory.nightly_service import FanOut, Nightly
 from tutor_memory.ports import (
     BeliefStore,
     Clock,
@@ -24,12 +25,14 @@ from tutor_memory.ports import (
     EpisodeIndex,
     EpisodeStore,
     Extractor,
+    FileSource,
     MapStore,
     NightlyStore,
+    Queue,
     SystemClock,
 )
 from tutor_memory.service import TutorMemory
-from tutor_memory.settings import Settings
+from tutor_memory.settings import PREFIX, Settings, SettingsError
 from tutor_memory.turns import Turns
 
 
@@ -141,6 +144,11 @@ class App:
         if callable(warm_index) and self.memory.embedder is not None:
             warm_index()
 
+    @cached_property
+    def files(self) -> FileSource:
+        """The uploaded files' bytes (built on first use: only the ingest function reads S3)."""
+        return build_file_source(self.settings)
+
 
 def build_app(settings: Settings | None = None, *, clock: Clock | None = None) -> App:
     from tutor_memory.adapters.file_readers import read_file
@@ -206,6 +214,41 @@ def build_uploaded_files(settings: Settings) -> UploadedFiles | None:
     return S3Files(settings.aws_region, bucket=settings.uploads_bucket)
 
 
+def build_file_source(settings: Settings) -> FileSource:
+    from tutor_memory.adapters.s3_files import S3Files
+
+    return S3Files(settings.aws_region)
+
+
+def build_queue(settings: Settings) -> Queue:
+    if settings.nightly_queue_url is None:
+        raise SettingsError(PREFIX + "NIGHTLY_QUEUE_URL", "is required to fan the nights out")
+    from tutor_memory.adapters.sqs_queue import SqsQueue
+
+    return SqsQueue(settings.nightly_queue_url, settings.aws_region)
+
+
+@dataclass
+class Scheduler:
+    """The nightly scheduler's door: the activity index and the queue, and nothing else — no
+    search index and no model (its role may query the table and send to the queue)."""
+
+    nightly: Nightly
+    queue: Queue
+
+    def fan_out(self, *, now: datetime | None = None, day: date | None = None) -> FanOut:
+        """One message per pair active on the night (``day``, else the one ended at ``now``)."""
+        return self.nightly.fan_out(
+            lambda tasks: self.queue.send([task.to_json() for task in tasks]), now=now, day=day
+        )
+
+
+def build_scheduler(settings: Settings | None = None) -> Scheduler:
+    settings = settings or Settings.from_env()
+    nightly = Nightly.over_store(build_store(settings), timezone=settings.timezone)
+    return Scheduler(nightly, build_queue(settings))
+
+
 def derive_lazily(cmap: ConceptMap) -> ConceptMap:
     """networkx is imported only when a map changes: never on the turn path or at cold start."""
     from tutor_memory.domain.mapmetrics import derive
@@ -224,3 +267,9 @@ def lambda_app() -> App:
         ensure()
     app.warm()
     return app
+
+
+@cache
+def lambda_scheduler() -> Scheduler:
+    """One Scheduler per container of the nightly function, built on the first event."""
+    return build_scheduler()

@@ -222,6 +222,24 @@ class NightlyStore(Protocol):
         ...
 
 
+class Queue(Protocol):
+    """A message queue (SQS in the cloud): the nightly scheduler's pair-nights to the workers."""
+
+    def send(self, bodies: Sequence[str]) -> None:
+        """Send every body; an error when any is refused (the caller's run is retried, and
+        the workers make a message delivered twice a no-op)."""
+        ...
+
+
+class FileSource(Protocol):
+    """The bytes of uploaded files (the uploads bucket: S3 in the cloud)."""
+
+    def fetch(self, bucket: str, key: str, version_id: str | None = None) -> bytes:
+        """One exact version (the one an event named, so a later upload cannot race it);
+        NotFoundError when it is gone."""
+        ...
+
+
 class Extractor(Protocol):
     """File → a bounded list of concept drafts (a model pass, or the offline reader)."""
 

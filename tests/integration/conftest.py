@@ -14,7 +14,7 @@ import pytest
 from moto import mock_aws
 
 from tutor_memory.adapters.dynamo_store import DynamoStore
-from tutor_memory.bootstrap import lambda_app
+from tutor_memory.bootstrap import lambda_app, lambda_scheduler
 
 ROOT = Path(__file__).resolve().parents[2]
 EVENTS = ROOT / "tests" / "events"
@@ -59,6 +59,7 @@ def cloud(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[DynamoSto
     }.items():
         monkeypatch.setenv(name, value)
     lambda_app.cache_clear()
+    lambda_scheduler.cache_clear()
     with mock_aws():
         store = DynamoStore(TABLE, REGION)
         store.create_table()
@@ -67,3 +68,4 @@ def cloud(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[DynamoSto
         lambda_app().turns.deadline_s = TEST_TURN_DEADLINE_S
         yield store
     lambda_app.cache_clear()
+    lambda_scheduler.cache_clear()
