@@ -17,9 +17,13 @@ from tutor_memory.bench.commands import BENCH_COMMANDS, add_bench_commands, run_
 from tutor_memory.bootstrap import App, build_app, build_service
 from tutor_memory.commands import (
     add_erase_command,
+    add_inspect_command,
     add_nightly_command,
+    add_report_command,
     run_erase_command,
+    run_inspect_command,
     run_nightly_command,
+    run_report_command,
 )
 from tutor_memory.domain.chain import Checkpoint, format_time
 from tutor_memory.domain.episodes import Pair, file_id_for
@@ -27,8 +31,6 @@ from tutor_memory.domain.errors import NotFoundError, TutorMemoryError, Validati
 from tutor_memory.domain.mapblock import render_map_section
 from tutor_memory.domain.recall import RecallResult
 from tutor_memory.episodes import NotTeachingError
-from tutor_memory.inspector import add_inspect_command, run_inspect_command
-from tutor_memory.reports import add_report_command, run_report_command
 from tutor_memory.service import TutorMemory
 from tutor_memory.settings import Settings, SettingsError, on_folder
 

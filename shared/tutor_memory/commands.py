@@ -1,19 +1,24 @@
-"""The operator commands of ``tutor-memory`` that drive a whole ``App``: the nightly loop and
-erasure (wired in by ``cli.py``). Kept out of the use-case modules, so that no use case imports
-argparse or the bootstrap."""
+"""The operator commands of ``tutor-memory`` that drive a whole ``App``: the nightly loop,
+erasure, the report and the inspector page (wired in by ``cli.py``). Kept out of the use-case
+modules, so that no use case imports argparse or the bootstrap (an import contract in
+pyproject.toml checks it)."""
 
 from __future__ import annotations
 
 import argparse
 import json
+import sys
 from pathlib import Path
 from typing import Any
+from zoneinfo import ZoneInfo
 
 from tutor_memory.bootstrap import App
 from tutor_memory.domain.episodes import Pair
 from tutor_memory.domain.errors import ValidationError
 from tutor_memory.domain.nightly import NightReport
+from tutor_memory.inspector import Inspector
 from tutor_memory.nightly_service import parse_day
+from tutor_memory.reports import FORMATS, Reports, render_markdown, render_text, report_json
 
 
 def add_nightly_command(subparsers: Any) -> None:
@@ -98,4 +103,72 @@ def run_erase_command(args: argparse.Namespace, app: App) -> int:
         also = f" (and {len(derived)} summaries that quoted them)" if derived else ""
         print(f"{name}: {len(seqs)} episodes erased{also}; envelopes kept")
         print(f"  verify: {app.memory.verify_chain(Pair(*name.split('/')))}")
+    return 0
+
+
+def add_report_command(
+    subparsers: argparse._SubParsersAction[argparse.ArgumentParser],
+) -> argparse.ArgumentParser:
+    """``tutor-memory report --student S --subject T [--store DIR] [--format …] [--history C]
+    [--plots DIR]``."""
+    report = subparsers.add_parser("report", help="a pair's report: beliefs, checks, calibration…")
+    report.add_argument(
+        "--store", type=Path, help="an embedded store folder (default: from settings)"
+    )
+    report.add_argument("--student", required=True, help="the student's id")
+    report.add_argument("--subject", required=True, help="the subject's id")
+    report.add_argument("--format", choices=FORMATS, default="text", help="(default: text)")
+    report.add_argument("--history", metavar="CONCEPT", help="also the history of this belief")
+    report.add_argument(
+        "--plots", type=Path, metavar="DIR", help="also write PNG pictures into this folder"
+    )
+    return report
+
+
+def run_report_command(args: argparse.Namespace, app: App) -> int:
+    pair = Pair(args.student, args.subject)
+    report = Reports.of(app).report(pair, history=args.history)
+    tz = ZoneInfo(app.memory.timezone)
+    if args.format == "json":
+        print(json.dumps(report_json(report), ensure_ascii=False, indent=2))
+    elif args.format == "markdown":
+        print(render_markdown(report, tz), end="")
+    else:
+        print(render_text(report, tz), end="")
+    if args.plots is not None:
+        try:
+            from tutor_memory.report_plots import write_plots  # matplotlib only when asked
+        except ImportError as exc:  # an install without the plots extra
+            print(f"error: --plots needs matplotlib ({exc.name} is missing)", file=sys.stderr)
+            return 2
+        for path in write_plots(report, args.plots):
+            print(f"wrote {path}", file=sys.stderr)
+    return 0
+
+
+def add_inspect_command(
+    subparsers: argparse._SubParsersAction[argparse.ArgumentParser],
+) -> argparse.ArgumentParser:
+    """``tutor-memory inspect --student S --subject T [--store DIR] --out page.html``."""
+    inspect = subparsers.add_parser(
+        "inspect", help="write a pair's inspector page: one self-contained HTML file"
+    )
+    inspect.add_argument(
+        "--store", type=Path, help="an embedded store folder (default: from settings)"
+    )
+    inspect.add_argument("--student", required=True, help="the student's id")
+    inspect.add_argument("--subject", required=True, help="the subject's id")
+    inspect.add_argument(
+        "--out", type=Path, required=True, metavar="FILE", help="the HTML file to write"
+    )
+    return inspect
+
+
+def run_inspect_command(args: argparse.Namespace, app: App) -> int:
+    from tutor_memory.inspector_html import render_page
+
+    data = Inspector.of(app).inspect(Pair(args.student, args.subject))
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(render_page(data, served=False), encoding="utf-8")
+    print(f"wrote {args.out}")
     return 0

@@ -21,7 +21,7 @@ mark the night done. The decisions are in ``domain/nightly.py`` and ``domain/ver
 So a run interrupted anywhere and started again finishes the night without a duplicate, and a
 finished night run again changes nothing.
 
-``tutor-memory nightly`` is defined here (``add_nightly_command``, ``run_nightly_command``).
+``tutor-memory nightly`` is defined in ``commands.py`` (the entry layer).
 """
 
 from __future__ import annotations
