@@ -49,6 +49,7 @@ from tutor_memory.domain.episodes import (
     Pair,
     TaughtEvidence,
     evidence_from_dict,
+    file_arrived,
     file_id_for,
     parse_kind,
 )
@@ -160,7 +161,7 @@ def _file_event(
     episode = NewEpisode(
         pair=pair,
         kind=Kind.FILE,
-        text=f"File arrived: {name}",
+        text=file_arrived(name),
         at=when,
         evidence=FileEvidence(file_id, name, fingerprint(content)),
         ref=data.get("ref"),

@@ -28,6 +28,7 @@ SALIENCE: Final[dict[str, float]] = {
 MAX_TEXT_CHARS: Final = 20_000  # ours: a long tutor answer fits; a pasted book does not
 MAX_SUMMARY_CHARS: Final = 200  # ours: "one line"
 MAX_CONCEPTS_PER_EPISODE: Final = 32  # ours
+FILE_CONCEPTS_LISTED: Final = 12  # ours: a file episode's text names at most this many concepts
 MAX_CONCEPT_CHARS: Final = 120  # ours
 MAX_REF_CHARS: Final = 256  # ours
 MAX_IDEMPOTENCY_KEY_CHARS: Final = 128  # ours
@@ -60,6 +61,10 @@ SQLITE_BUSY_TIMEOUT_MS: Final = 30_000  # how long a writer waits for another's 
 # episodes before it returns; the rest wait for the next write or the night (which takes all).
 CATCH_UP_MAX: Final = 200
 PROGRESS_SAVE_ATTEMPTS: Final = 8  # a progress marker moved by a concurrent writer is re-read
+# A map or a belief row saved under an optimistic condition is read again this many times when
+# a concurrent writer changed it first (concurrent ingestions of one pair's files are rare).
+MAP_SAVE_ATTEMPTS: Final = 5
+BELIEF_SAVE_ATTEMPTS: Final = 5
 
 # --- Recall (SPEC §3) ------------------------------------------------------------------------
 RECALL_RECENT_POOL: Final = 500  # article: the recent pool's size
