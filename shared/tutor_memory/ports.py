@@ -1,6 +1,7 @@
 """The ports: what the domain and the use cases need from the outside world.
 
-Adapters implement these Protocols (``adapters/``); tests inject fakes or the embedded default.
+Adapters implement these Protocols (``adapters/``); tests run on the embedded default (SQLite,
+the embedded index) or on moto.
 Every store method is scoped to one pair: no read ever returns another pair's rows.
 """
 

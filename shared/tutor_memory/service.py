@@ -1,4 +1,5 @@
-"""The use cases. Handlers and the CLI call these; these call the domain and the ports."""
+"""``TutorMemory``: the episode log's use cases (record, recall, files, the index kept in step
+with the log), on which the others (turns, learning, mapping, nightly, reports) are built."""
 
 from __future__ import annotations
 
