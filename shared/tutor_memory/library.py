@@ -109,22 +109,11 @@ class Memory:
         """The embedded default in ``folder`` (created on first use): SQLite for the log,
         the embedded index beside it. Other settings (embedder, time zone, turn deadline)
         come from ``settings``, else from the ``TUTOR_MEMORY_*`` environment."""
-        from dataclasses import replace
-
         from tutor_memory.bootstrap import build_app
-        from tutor_memory.settings import Settings
+        from tutor_memory.settings import Settings, on_folder
 
         base = settings or Settings.from_env()
-        folder = Path(folder)
-        on_folder = replace(
-            base,
-            backend="sqlite",
-            index="embedded",
-            home=folder,
-            sqlite_path=folder / "memory.db",
-            index_path=folder / "index.db",
-        )
-        return cls(LocalBackend(build_app(on_folder, clock=clock)))
+        return cls(LocalBackend(build_app(on_folder(base, Path(folder)), clock=clock)))
 
     @classmethod
     def from_settings(cls, settings: Settings | None = None) -> Memory:
