@@ -47,13 +47,14 @@ import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cache
+from typing import cast
 
 from tutor_memory.domain import constants as C
-from tutor_memory.domain import wordlists
 from tutor_memory.domain.conceptmap import ConceptDraft
 from tutor_memory.domain.concepts import concept_key
 from tutor_memory.domain.filetext import FileText, Section
 from tutor_memory.domain.language import detect_language, fold, is_stopword
+from tutor_memory.domain.languages import language
 from tutor_memory.domain.validator import clean_name, rejection_reason
 
 # A word with its Arabic-script marks and joiners (which are not \w), so spans stay whole.
@@ -117,20 +118,21 @@ def _phrase(text: str) -> tuple[str, ...]:
 
 
 @cache
-def _folded(table: str, lang: str) -> frozenset[str]:
-    lists: dict[str, frozenset[str]] = getattr(wordlists, table)
-    return frozenset(fold(w) for w in lists[lang])
+def _folded(field: str, lang: str) -> frozenset[str]:
+    """A set of words of ``lang``'s pack, folded."""
+    return frozenset(fold(w) for w in cast(frozenset[str], getattr(language(lang), field)))
 
 
 @cache
-def _phrases(table: str, lang: str) -> tuple[tuple[str, ...], ...]:
-    lists: dict[str, tuple[str, ...]] = getattr(wordlists, table)
-    return tuple(sorted((_phrase(p) for p in lists[lang]), key=len, reverse=True))
+def _phrases(field: str, lang: str) -> tuple[tuple[str, ...], ...]:
+    """Phrases of ``lang``'s pack, as folded words, longest first."""
+    phrases = cast(tuple[str, ...], getattr(language(lang), field))
+    return tuple(sorted((_phrase(p) for p in phrases), key=len, reverse=True))
 
 
 @cache
-def _urdu_markers() -> tuple[tuple[str, ...], ...]:
-    return tuple(_phrase(m) for m in wordlists.URDU_DEFINITION_MARKERS)
+def _definition_markers(lang: str) -> tuple[tuple[str, ...], ...]:
+    return tuple(_phrase(m) for m in language(lang).definition_markers)
 
 
 def _as_name(text: str) -> str:
@@ -269,10 +271,10 @@ class _Reading:
 
     def _prerequisites(self, sentence: _Sentence, owner: str) -> None:
         folded = [t.folded for t in sentence.tokens]
-        for phrase in _phrases("PREREQUISITE_PHRASES", sentence.lang):
+        for phrase in _phrases("prerequisite_phrases", sentence.lang):
             for start in _find(folded, phrase):
                 self._assume(owner, self._name_after(sentence, start + len(phrase)))
-        for phrase in _phrases("PREREQUISITE_PHRASES_AFTER_NAME", sentence.lang):
+        for phrase in _phrases("prerequisite_phrases_after_name", sentence.lang):
             for start in _find(folded, phrase):
                 self._assume(owner, self._name_before(sentence, start))
 
@@ -281,10 +283,10 @@ class _Reading:
         X when X is the file's concept, else the concept that owns the sentence."""
         folded = [t.folded for t in sentence.tokens]
         found: list[tuple[int, str | None]] = []
-        for phrase in _phrases("ALIAS_PHRASES", sentence.lang):
+        for phrase in _phrases("alias_phrases", sentence.lang):
             for start in _find(folded, phrase):
                 found.append((start, self._name_after(sentence, start + len(phrase))))
-        for phrase in _phrases("ALIAS_PHRASES_AFTER_NAME", sentence.lang):
+        for phrase in _phrases("alias_phrases_after_name", sentence.lang):
             for start in _find(folded, phrase):
                 found.append((start, self._name_before(sentence, start)))
         for start, alias in found:
@@ -303,7 +305,7 @@ class _Reading:
 
     def _name_after(self, sentence: _Sentence, start: int) -> str | None:
         tokens = sentence.tokens
-        articles = _folded("LEADING_ARTICLES", sentence.lang)
+        articles = _folded("leading_articles", sentence.lang)
         while start < len(tokens) and tokens[start].folded in articles:
             start += 1
         if start >= len(tokens):
@@ -335,7 +337,7 @@ class _Reading:
         """Token indexes, walked from the phrase outwards, up to a function word, a copula,
         punctuation, or the longest a name may be."""
         tokens = sentence.tokens
-        copulas = _folded("COPULAS", sentence.lang)
+        copulas = _folded("copulas", sentence.lang)
         run: list[int] = []
         for i in indexes:
             token = tokens[i]
@@ -412,11 +414,11 @@ def _find(words: Sequence[str], phrase: tuple[str, ...]) -> Iterator[int]:
 
 def _defined_name(sentence: _Sentence, headings: set[str]) -> str | None:
     """The name a definitional sentence defines, as written, or None."""
-    if sentence.lang == "ur":
-        return _urdu_defined_name(sentence, headings)
+    if language(sentence.lang).copula_last:
+        return _copula_last_defined_name(sentence, headings)
     tokens, lang = sentence.tokens, sentence.lang
-    copulas = _folded("COPULAS", lang)
-    articles = _folded("LEADING_ARTICLES", lang)
+    copulas = _folded("copulas", lang)
+    articles = _folded("leading_articles", lang)
     limit = min(len(tokens) - 2, C.MAX_CONCEPT_NAME_WORDS + 1)  # + 1: a leading article
     at = next((i for i in range(1, limit + 1) if tokens[i].folded in copulas), None)
     if at is None:
@@ -427,7 +429,7 @@ def _defined_name(sentence: _Sentence, headings: set[str]) -> str | None:
     predicate = tokens[at + 1 :]
     if not subject or len(predicate) < 2:
         return None
-    if predicate[0].folded in _folded("NON_DEFINING_STARTS", lang):
+    if predicate[0].folded in _folded("non_defining_starts", lang):
         return None
     if _CLAUSE_PUNCTUATION.search(sentence.text[subject[0].start : tokens[at].start]):
         return None  # "In plants, water is …": the subject is not a name
@@ -441,21 +443,23 @@ def _defined_name(sentence: _Sentence, headings: set[str]) -> str | None:
     return _as_name(name)
 
 
-def _urdu_defined_name(sentence: _Sentence, headings: set[str]) -> str | None:
-    tokens = sentence.tokens
+def _copula_last_defined_name(sentence: _Sentence, headings: set[str]) -> str | None:
+    """The name a definition defines in a language whose copula comes last (Urdu: "X ایک …
+    ہے"): the words before the first definition marker."""
+    tokens, lang = sentence.tokens, sentence.lang
     words = [t.folded for t in tokens]
-    if len(words) < 3 or words[-1] not in _folded("COPULAS", "ur"):
+    if len(words) < 3 or words[-1] not in _folded("copulas", lang):
         return None
-    if words[-2] in _folded("NON_DEFINING_STARTS", "ur"):
+    if words[-2] in _folded("non_defining_starts", lang):
         return None  # "… نہیں ہے"
-    found = [i for marker in _urdu_markers() for i in _find(words, marker)]
+    found = [i for marker in _definition_markers(lang) for i in _find(words, marker)]
     at = min(found, default=None)  # the first marker ends the name
     # A name neither opens nor ends with a function word ("مائٹوکونڈریا خلیے کے ایک …").
     if (
         at is not None
         and 1 <= at <= C.MAX_CONCEPT_NAME_WORDS
-        and not is_stopword(words[0], "ur")
-        and not is_stopword(words[at - 1], "ur")
+        and not is_stopword(words[0], lang)
+        and not is_stopword(words[at - 1], lang)
     ):
         return sentence.text[tokens[0].start : tokens[at - 1].end]
     # "خلیہ زندگی کی اکائی ہے": a heading's name opening a sentence that ends in ہے.

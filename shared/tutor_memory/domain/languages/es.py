@@ -13,7 +13,9 @@ ES: Final = Language(
     name="Spanish",
     script="latin",
     script_default=False,
-    stopword_source="Snowball's Spanish list, https://snowballstem.org/algorithms/spanish/stop.txt (BSD)",
+    stopword_source=(
+        "Snowball's Spanish list, https://snowballstem.org/algorithms/spanish/stop.txt (BSD)"
+    ),
     stem=snowball("spanish"),
     # --- Stopwords and the analyser ---
     stopwords=_words(
