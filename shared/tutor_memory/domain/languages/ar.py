@@ -73,7 +73,7 @@ AR: Final = Language(
     vote_letters=frozenset("كيىة"),
     # --- Time: relative phrases and month names ---
     relative_phrases={
-        # اليوم is also "the day" ("في اليوم" = per day): see ARABIC_TODAY_* below.
+        # اليوم is also "the day" ("في اليوم" = per day): see today_blockers below.
         "today": ("اليوم",),
         "yesterday": ("أمس", "بالأمس", "البارحة"),
         "day_before_yesterday": ("أول أمس", "أول البارحة"),

@@ -76,7 +76,7 @@ UR: Final = Language(
     # --- Time: relative phrases and month names ---
     relative_phrases={
         "today": ("آج",),
-        # کل and پرسوں point both ways in time; timewords reads them (URDU_BOTH_WAYS).
+        # کل and پرسوں point both ways in time; timewords reads them (both_ways_days).
         "yesterday": ("کل", "گزشتہ روز", "گزشتہ کل"),
         "day_before_yesterday": ("پرسوں",),
         "this_week": ("اس ہفتے", "اس ہفتہ"),
@@ -159,9 +159,9 @@ UR: Final = Language(
         "نہ بھولیں کہ",
     ),
     teaching_that_with_pronoun=frozenset(),
-    # Urdu puts the verb last ("X کو Y سمجھو"): see URDU_TREAT_VERBS.
+    # Urdu puts the verb last ("X کو Y سمجھو"): see treat_verbs_after.
     teaching_treat=(),
-    teaching_treat_as=frozenset(),  # the object marker کو ends X instead (URDU_OBJECT_MARKERS)
+    teaching_treat_as=frozenset(),  # the object marker کو ends X instead (object_markers)
     treat_as_optional=False,
     object_markers=_words("کو"),
     treat_verbs_after=_words("سمجھو سمجھیں سمجھیے سمجھئے سمجھنا مانو مانیں مانیے مانئے ماننا"),
