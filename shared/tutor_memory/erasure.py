@@ -123,12 +123,16 @@ class Erasing:
         nightly: Nightly | None = None,
         files: UploadedFiles | None = None,
         uploads_prefix: str = "uploads/",
+        index_purge_wait: float = 0.0,
     ) -> None:
         self.memory = memory
         self.learning = learning
         self.nightly = nightly
         self.files = files
         self.uploads_prefix = uploads_prefix
+        # Seconds the index's purge may wait for its history to let go of the deleted
+        # documents (OpenSearch; see OpenSearchIndex.purge): the CLI waits, the API cannot.
+        self.index_purge_wait = index_purge_wait
 
     @property
     def store(self) -> ErasingStore:
@@ -302,5 +306,11 @@ class Erasing:
     def _finish(self) -> None:
         purge = getattr(self.memory.index, "purge", None)
         if callable(purge):
-            purge()
+            kept = purge(wait=self.index_purge_wait)
+            if kept:
+                log.warning(
+                    "the search index still holds %s deleted documents as history; the next "
+                    "purge (or erasure from the CLI, which waits) drops them", kept,
+                    extra={"operator_action": "erase"},
+                )  # fmt: skip
         self.store.compact()

@@ -193,3 +193,8 @@ ACTIVITY_TTL_DAYS: Final = 90  # ours: a missed night can be re-run for about a 
 CHAIN_SALT_BYTES: Final = 32  # ours: a body's salt; 256 random bits make a body unguessable
 MAX_ERASURE_REASON_CHARS: Final = 500  # ours: why an erasure was asked for, one short note
 ERASURE_REASON_RETENTION: Final = "retention period elapsed"  # ours: the nightly's own reason
+# How long an operator's erasure (the CLI) waits for OpenSearch's shard history to let go of the
+# deleted documents before merging them away. OpenSearch moves its retention leases every 30 s
+# (``index.soft_deletes.retention_lease.sync_interval``, IndexService; not settable); ours: twice
+# that, so one missed sync still fits.
+INDEX_HISTORY_WAIT_S: Final = 60.0
