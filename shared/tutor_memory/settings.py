@@ -28,6 +28,9 @@ variable                               meaning (default)
 ``TUTOR_MEMORY_UPLOADS_PREFIX``        the uploads bucket's key prefix (``uploads/``)
 ``TUTOR_MEMORY_UPLOADS_BUCKET``        the uploads bucket, whose objects an erasure deletes
                                        with every version (none: no object is touched)
+``TUTOR_MEMORY_KMS_KEY_ID``           a KMS key (id, ARN or alias): DynamoDB bodies are then
+                                       encrypted under per-student data keys, which erasing
+                                       a student deletes (none: stored plain; the default)
 ``TUTOR_MEMORY_RETENTION_DAYS``        erase bodies older than this many days at night, the
                                        envelopes kept (none: kept forever; the default)
 ``TUTOR_MEMORY_TURN_DEADLINE``         seconds a turn waits for its block (``2.5``)
@@ -84,6 +87,7 @@ class Settings:
     uploads_prefix: str = "uploads/"
     uploads_bucket: str | None = None
     retention_days: int | None = None  # off by default
+    kms_key_id: str | None = None  # off by default: no encryption of bodies
     turn_deadline_s: float = C.TURN_DEADLINE_S
     block_budget_tokens: int = C.BLOCK_BUDGET_TOKENS
     turn_threads: int = 1
@@ -210,6 +214,7 @@ class Settings:
             turn_threads=threads("TURN_THREADS", 1) or 1,
             batch_threads=threads("BATCH_THREADS", None),
             uploads_bucket=get("UPLOADS_BUCKET") or None,
+            kms_key_id=get("KMS_KEY_ID"),
             retention_days=retention,
             turn_deadline_s=deadline,
             block_budget_tokens=budget,
