@@ -42,6 +42,7 @@ def build_store(settings: Settings) -> EpisodeStore:
             settings.aws_region,
             host=settings.dynamodb_endpoint,
             kms_key_id=settings.kms_key_id,
+            keys_table=settings.keys_table,
         )
     from tutor_memory.adapters.sqlite_store import SqliteStore
 

@@ -24,9 +24,11 @@ Table design — one table, every item of a pair under one partition key:
                                       ``night:<day>`` marker per finished night)
 ``ACTIVE#<UTC day>#<shard, 0-7>``     ``PAIR#<student>#<subject>`` → the pair was active that
                                       day (expires after ``ACTIVITY_TTL_DAYS``: ``expires_at``)
-``STUDENT#<student>``                 ``KEY`` → the student's data key, wrapped by KMS (only
-                                      with ``TUTOR_MEMORY_KMS_KEY_ID``; see ``student_keys``)
 ====================================  ============================================================
+
+With ``TUTOR_MEMORY_KMS_KEY_ID``, a second table (``TUTOR_MEMORY_KEYS_TABLE``, no backups) holds
+one item per student, ``STUDENT#<student>`` / ``KEY``: the student's data key wrapped by KMS,
+under which episode bodies are sealed (see ``student_keys``).
 
 Why: a pair is the unit of every read and write, so a pair's items are one item collection —
 every read is a ``Query`` on one key (no read can reach another pair), the chain reads in order
@@ -168,7 +170,24 @@ def episode_sk(seq: int) -> str:
 class Models:
     """The pynamodb models bound to one table (names come from settings, not from import time)."""
 
-    def __init__(self, table_name: str, region: str, host: str | None = None) -> None:
+    def __init__(
+        self,
+        table_name: str,
+        region: str,
+        host: str | None = None,
+        *,
+        keys_table: str | None = None,
+    ) -> None:
+        keys_meta: Any = type(
+            "Meta",
+            (),
+            {
+                "table_name": keys_table or f"{table_name}-keys",
+                "region": region,
+                "host": host,
+                "billing_mode": "PAY_PER_REQUEST",
+            },
+        )
         meta: Any = type(
             "Meta",
             (),
@@ -332,8 +351,8 @@ class Models:
             checked_at = UnicodeAttribute(null=True)
             value = UnicodeAttribute(null=True)
 
-        class StudentKeyItem(Model):
-            Meta = meta
+        class StudentKeyItem(Model):  # in the keys table, which has no backups
+            Meta = keys_meta
             pk = UnicodeAttribute(hash_key=True)
             sk = UnicodeAttribute(range_key=True)
             key_id = UnicodeAttribute()
@@ -377,9 +396,10 @@ class DynamoStore:
         rng: random.Random | None = None,
         sleep: Callable[[float], None] = time.sleep,
         kms_key_id: str | None = None,
+        keys_table: str | None = None,
         kms: Any = None,
     ) -> None:
-        self.models = Models(table_name, region, host)
+        self.models = Models(table_name, region, host, keys_table=keys_table)
         # Bodies encrypted under per-student data keys (crypto-shredding) when a KMS key is
         # given; without one they are stored as plain attributes (both read back alike).
         self.keys = (
@@ -401,6 +421,8 @@ class DynamoStore:
             # the episode model carries the by_time index, so it creates the table
             if not self.models.Episode.exists():
                 self.models.Episode.create_table(wait=True)
+            if self.keys is not None and not self.models.StudentKey.exists():
+                self.models.StudentKey.create_table(wait=True)
         except PynamoDBException as exc:
             raise StoreError(
                 f"cannot create table {self.models.Item.Meta.table_name}: {exc}"

@@ -9,8 +9,10 @@ decrypt.
 
 * The data key: 256 random bits from KMS ``GenerateDataKey``, stored only wrapped (KMS
   ciphertext, bound to the student by the encryption context) in one item,
-  ``STUDENT#<student>`` / ``KEY``, with a random key id. A process keeps unwrapped keys in
-  memory (bounded); KMS ``Decrypt`` runs once per student per process.
+  ``STUDENT#<student>`` / ``KEY``, with a random key id, in a table of its own that is never
+  backed up (no point-in-time recovery, left out of backup plans): a wrapped key kept in the
+  backed-up table would come back with a restore, and KMS would unwrap it again. A process
+  keeps unwrapped keys in memory (bounded); KMS ``Decrypt`` runs once per student per process.
 * A body: AES-256-GCM, a random 96-bit nonce, the item's ``pk|sk`` as associated data (a
   ciphertext moved to another item does not decrypt). Stored as ``format (1) ‖ key id (8) ‖
   nonce (12) ‖ ciphertext+tag``.
