@@ -453,9 +453,13 @@ class DynamoStore:
                     raise StoreError(f"append failed for {new.pair}: {exc}") from exc
                 self.conflicts += 1
                 reasons = exc.cancellation_reasons
-                if self.keys is not None and _failed(reasons, len(reasons) - 1):
-                    # The student's key was shredded (or replaced) since this process read it.
-                    self.keys.forget(new.pair.student_id)
+                if self.keys is not None:
+                    # pynamodb sends condition checks before puts: the key check is first.
+                    if _failed(reasons, 0):
+                        # The student's key was shredded (or replaced) since this process
+                        # read it: the next attempt reads (or makes) the current one.
+                        self.keys.forget(new.pair.student_id)
+                    reasons = reasons[1:]
                 if new.idempotency_key is not None and _failed(reasons, _IDEM_SLOT):
                     existing = self._by_idempotency_key(new.pair, new.idempotency_key)
                     if existing is not None:
@@ -529,7 +533,7 @@ class DynamoStore:
                 )  # fmt: skip
             if head is None or utc_day(head.at) != utc_day(episode.at):
                 tx.save(_activity_item(m, episode))
-            if data_key is not None:  # last: its cancellation reason is the last one
+            if data_key is not None:  # sent first (pynamodb: condition checks, then puts)
                 tx.condition_check(
                     m.StudentKey,
                     key_pk(episode.pair.student_id),
@@ -1244,7 +1248,8 @@ class DynamoStore:
         return self.keys.shred(student_id) if self.keys is not None else False
 
 
-_HEAD_SLOT, _IDEM_SLOT = 1, 2  # positions of the head and idempotency puts in an append
+# positions of the head and idempotency puts in an append (after the key check, if any)
+_HEAD_SLOT, _IDEM_SLOT = 1, 2
 
 _BELIEF_FIELDS = (
     "student_id", "subject_id", "belief_id", "concept_key", "concept_name", "claim",
