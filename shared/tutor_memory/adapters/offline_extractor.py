@@ -40,8 +40,9 @@ What it cannot find (it is no model): synonyms and inflections ("cells" is not "
 "mitochondrion" is not "Mitochondria", "ósmosis" is "osmosis" only because folding drops the
 accent); concepts that are never a heading nor defined in one of the forms above; a
 definition spread over sentences that do not name the concept; prerequisites implied but not
-stated; the meaning of a heading ("Moving substances" is kept as a concept if the validator does not know it as furniture). A long
-"recall that …" clause gives only its first words as the prerequisite's name.
+stated; the meaning of a heading ("Moving substances" is kept as a concept if the validator
+does not know it as furniture). A long "recall that …" clause gives only its first words as
+the prerequisite's name.
 
 At most ``MAX_CONCEPTS_PER_FILE`` concepts, the first explained first. Names the validator
 will reject as furniture are passed on (so the ingest can say what it refused) but do not
