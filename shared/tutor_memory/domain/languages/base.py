@@ -315,6 +315,13 @@ class Language:
     # "exercise" (exercise physiology), "presentación" (presentación de antígenos), "índice";
     # the numbered ones count when numbered or alone (``numbered_headings``).
     section_headings: tuple[str, ...]
+    # A glossary: a section under one of these headings (or a file so named) whose table rows,
+    # or "term: definition" lines, each define a concept (the headings are in
+    # ``section_headings`` too, so a heading is never a concept). A table whose header has a
+    # term column and a definition column is a glossary wherever it stands.
+    glossary_headings: tuple[str, ...]
+    glossary_term_columns: tuple[str, ...]
+    glossary_definition_columns: tuple[str, ...]
     # Words that are furniture when a number follows them or when they stand alone: "Chapter
     # 3", "Part II", "Appendix A", "Appendix", "Capítulo 3", "Bab 3", "باب 3", "الفصل الثالث"
     # ("Unit conversion" and "Part of speech" are subject terms). A title may follow the

@@ -223,9 +223,17 @@ EN: Final = Language(
         "review questions, practice questions, questions, answers, check your understanding, "
         "test yourself, self assessment, quiz, common misconceptions, misconceptions, "
         "common mistakes, key terms, key words, key ideas, key points, vocabulary, glossary, "
+        "definitions, terms and definitions, "
         "learning objectives, learning outcomes, objectives, table of contents, contents, "
         "references, bibliography, further reading, worked example, worked examples, examples, "
         "preface, foreword, acknowledgements, acknowledgments"
+    ),
+    glossary_headings=_phrases(
+        "glossary, key terms, vocabulary, definitions, terms and definitions"
+    ),
+    glossary_term_columns=_phrases("term, terms, word, concept, name, key term"),
+    glossary_definition_columns=_phrases(
+        "definition, definitions, meaning, description, explanation"
     ),
     numbered_headings=_words(
         "chapter unit lesson part section appendix module week topic activity exercise "

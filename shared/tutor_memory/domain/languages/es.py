@@ -252,10 +252,15 @@ ES: Final = Language(
         "introducción, resumen, repaso, conclusión, conclusiones, ejercicios, "
         "actividades, preguntas de repaso, preguntas, respuestas, autoevaluación, "
         "errores comunes, ideas erróneas comunes, ideas erróneas, concepciones erróneas, "
-        "términos clave, palabras clave, ideas clave, vocabulario, glosario, "
+        "términos clave, palabras clave, ideas clave, vocabulario, glosario, definiciones, "
         "objetivos de aprendizaje, objetivos, tabla de contenidos, contenido, contenidos, "
         "índice general, referencias, bibliografía, lecturas adicionales, para saber más, "
         "ejemplo resuelto, ejemplos resueltos, ejemplos, prólogo, agradecimientos"
+    ),
+    glossary_headings=_phrases("glosario, términos clave, vocabulario, definiciones"),
+    glossary_term_columns=_phrases("término, términos, palabra, concepto, nombre"),
+    glossary_definition_columns=_phrases(
+        "definición, definiciones, significado, descripción, explicación"
     ),
     numbered_headings=_words(
         "capítulo unidad lección parte tema sección apéndice anexo módulo semana actividad "

@@ -209,9 +209,15 @@ ID: Final = Language(
         "pendahuluan, pengantar, ringkasan, rangkuman, ikhtisar, kesimpulan, latihan, "
         "latihan soal, soal latihan, uji kompetensi, evaluasi, pertanyaan, jawaban, "
         "miskonsepsi umum, miskonsepsi, kesalahpahaman umum, kesalahan umum, istilah penting, "
-        "kata kunci, glosarium, kosakata, tujuan pembelajaran, capaian pembelajaran, "
+        "kata kunci, glosarium, kosakata, daftar istilah, tujuan pembelajaran, "
+        "capaian pembelajaran, "
         "daftar isi, daftar pustaka, referensi, bacaan lanjutan, contoh soal, kata pengantar, "
         "ucapan terima kasih"
+    ),
+    glossary_headings=_phrases("glosarium, daftar istilah, istilah penting, kosakata"),
+    glossary_term_columns=_phrases("istilah, kata, konsep, nama"),
+    glossary_definition_columns=_phrases(
+        "definisi, pengertian, arti, makna, penjelasan, keterangan"
     ),
     numbered_headings=_words(
         "bab unit pelajaran bagian subbab lampiran modul minggu pertemuan topik kegiatan "
