@@ -101,6 +101,7 @@ from tutor_memory.domain.chain import (
     head_of,
     new_salt,
     parse_time,
+    salt_for,
     seal,
     seq_of_id,
 )
@@ -389,7 +390,7 @@ class DynamoStore:
                 return AppendResult(existing, created=False)
         head = self._head_for_append(new.pair)
         for attempt in range(C.APPEND_MAX_ATTEMPTS):
-            episode = seal(new, head, salt=new.salt or new_salt())
+            episode = seal(new, head, salt=salt_for(new, head) or new_salt())
             try:
                 self._commit_append(pk, episode, head)
                 return AppendResult(episode, created=True)
@@ -410,6 +411,20 @@ class DynamoStore:
             f"gave up appending to {new.pair} after {C.APPEND_MAX_ATTEMPTS} conflicting attempts; "
             "nothing was written, retry later"
         )
+
+    def append_sealed(self, episode: Episode) -> AppendResult:
+        """Append an episode sealed elsewhere (a replayed export's erased envelope, see
+        ``chain.envelope_episode``): it must link to the current head."""
+        head = self.head(episode.pair)
+        if episode.seq != (head.seq if head else 0) + 1 or episode.prev_hash != (
+            head.hash if head else "0" * 64
+        ):
+            raise ConflictError(f"episode {episode.seq} does not follow the head of {episode.pair}")
+        try:
+            self._commit_append(pair_key(episode.pair), episode, head)
+        except TransactWriteError as exc:
+            raise ConflictError(f"{episode.pair} changed during the append: {exc}") from exc
+        return AppendResult(episode, created=True)
 
     def _head_for_append(self, pair: Pair) -> ChainHead | None:
         """The head an append seals against (a seam where tests simulate a racing writer)."""
