@@ -99,3 +99,43 @@ def run_erase_command(args: argparse.Namespace, app: App) -> int:
         print(f"{name}: {len(seqs)} episodes erased{also}; envelopes kept")
         print(f"  verify: {app.memory.verify_chain(Pair(*name.split('/')))}")
     return 0
+
+
+def add_export_command(subparsers: Any) -> None:
+    """``tutor-memory export``: wired in by ``cli.py``."""
+    p = subparsers.add_parser(
+        "export",
+        help="write a student's history (or one subject's) as a folder that replay reads",
+    )
+    p.add_argument("--store", type=Path, help="an embedded store folder (default: from settings)")
+    p.add_argument("--student", required=True, help="the student whose history is exported")
+    p.add_argument("--subject", help="only this subject (without it: every subject)")
+    p.add_argument(
+        "--out", type=Path, required=True, help="a new (or empty) folder for the export"
+    )
+    p.add_argument("--json", action="store_true", help="print the manifest as JSON")
+
+
+def run_export_command(args: argparse.Namespace, app: App) -> int:
+    from tutor_memory.exporting import Exporting
+
+    exporting = Exporting.of(app)
+    if args.subject:
+        export = exporting.pair(Pair(args.student, args.subject))
+    else:
+        export = exporting.student(args.student)
+    history = export.write(args.out)
+    if args.json:
+        print(json.dumps(export.manifest(), ensure_ascii=False))
+        return 0
+    for entry in export.pairs:
+        missing = len(entry["files_not_kept"])
+        not_kept = f"; {missing} file version(s) no longer kept" if missing else ""
+        print(
+            f"{entry['student']}/{entry['subject']}: {entry['episodes']} episodes "
+            f"({entry['erased']} erased: envelope and record only), "
+            f"{len(entry['files'])} file(s){not_kept}"
+        )
+    print(f"wrote {history} and {len(export.files)} file(s) beside it; "
+          f"`tutor-memory replay {history} --store NEW_FOLDER` rebuilds it")  # fmt: skip
+    return 0

@@ -441,6 +441,7 @@ class DynamoStore:
             hash=raw["hash"]["S"],
             at=parse_time(raw["at"]["S"]),
             counts=json.loads(raw.get("counts", {}).get("S", "{}")),
+            erasure_head=raw.get("erasure_head", {}).get("S"),
         )
 
     def _commit_append(self, pk: str, episode: Episode, head: ChainHead | None) -> None:
@@ -453,10 +454,24 @@ class DynamoStore:
                 condition=m.Episode.sk.does_not_exist(),
             )
             counts = json.dumps(dict(head_of(episode, head).counts), sort_keys=True)
+            # The head item also keeps the erasure records' last digest: the put carries it on
+            # (a put without it would make every earlier erasure read as tampered), and is
+            # conditioned on it too, so an erasure in between makes this append retry.
+            kept = head.erasure_head if head is not None else None
             head_item = m.Head(
-                pk, "HEAD", seq=episode.seq, hash=episode.hash, at=record["at"], counts=counts
+                pk, "HEAD", seq=episode.seq, hash=episode.hash, at=record["at"], counts=counts,
+                erasure_head=kept,
+            )  # fmt: skip
+            head_condition = (
+                m.Head.sk.does_not_exist()
+                if head is None
+                else (m.Head.seq == head.seq)
+                & (
+                    m.Head.erasure_head.does_not_exist()
+                    if kept is None
+                    else m.Head.erasure_head == kept
+                )
             )
-            head_condition = m.Head.sk.does_not_exist() if head is None else m.Head.seq == head.seq
             tx.save(head_item, condition=head_condition, return_values="ALL_OLD")
             if episode.idempotency_key is not None:
                 tx.save(
@@ -517,6 +532,7 @@ class DynamoStore:
             hash=item.hash,
             at=parse_time(item.at),
             counts=json.loads(item.counts or "{}"),
+            erasure_head=item.erasure_head,
         )
 
     def get(self, pair: Pair, episode_id: str) -> Episode | None:

@@ -267,6 +267,9 @@ class ChainHead:
     at: datetime
     # Episodes per kind, kept with the head (same transaction), so "how many checks" is one read.
     counts: Mapping[str, int] = field(default_factory=dict)
+    # The erasure records' last digest, where a store keeps it in the head's own row (DynamoDB:
+    # an append must carry it on). Not part of the link: two heads of one chain compare equal.
+    erasure_head: str | None = field(default=None, compare=False)
 
     def after(self, episode: Episode) -> ChainHead:
         return head_of(episode, self)
