@@ -14,6 +14,7 @@ from tutor_memory.domain.episodes import Pair
 from tutor_memory.domain.errors import ValidationError
 from tutor_memory.domain.nightly import NightReport
 from tutor_memory.nightly_service import parse_day
+from tutor_memory.retention import retain, retain_all
 
 
 def add_nightly_command(subparsers: Any) -> None:
@@ -36,9 +37,16 @@ def run_nightly_command(args: argparse.Namespace, app: App) -> int:
     day = parse_day(args.day) if args.day else nightly.night_of()
     pairs = [Pair(args.student, args.subject)] if args.student else None
     result = nightly.run(day, pairs=pairs)
+    # The retention period, when the deployment sets one (off by default): see `retention`.
+    if pairs is None:
+        retained = retain_all(app, day)
+    else:
+        retained = [r for r in [retain(app, pairs[0], day)] if r is not None and r.erased]
     if args.json:
         for report in result.reports:
             print(json.dumps(report.to_dict(), ensure_ascii=False, sort_keys=True))
+        for erased in retained:
+            print(json.dumps({"retention": erased.to_dict()}, ensure_ascii=False, sort_keys=True))
         for pair, problem in result.failures:
             failed = {"student_id": pair.student_id, "subject_id": pair.subject_id}
             print(json.dumps({**failed, "day": result.day, "status": "failed", "error": problem}))
@@ -48,6 +56,9 @@ def run_nightly_command(args: argparse.Namespace, app: App) -> int:
             print(f"  {report.pair}  {_describe(report)}")
         for pair, problem in result.failures:
             print(f"  {pair}  failed: {problem}")
+        for erased in retained:
+            for name, seqs in erased.erased.items():
+                print(f"  {name}  retention: {len(seqs)} bodies past the period erased")
     return 1 if result.failures else 0
 
 
@@ -110,9 +121,7 @@ def add_export_command(subparsers: Any) -> None:
     p.add_argument("--store", type=Path, help="an embedded store folder (default: from settings)")
     p.add_argument("--student", required=True, help="the student whose history is exported")
     p.add_argument("--subject", help="only this subject (without it: every subject)")
-    p.add_argument(
-        "--out", type=Path, required=True, help="a new (or empty) folder for the export"
-    )
+    p.add_argument("--out", type=Path, required=True, help="a new (or empty) folder for the export")
     p.add_argument("--json", action="store_true", help="print the manifest as JSON")
 
 

@@ -216,12 +216,15 @@ class Exporting:
     def _file(self, export: Export, pair: Pair, evidence: FileEvidence) -> str | None:
         """The export's path of a file version's bytes (added once), or None: not kept."""
         path = (
-            f"files/{pair.student_id}/{pair.subject_id}/{evidence.fingerprint[:16]}/"
-            f"{evidence.name}"
+            f"files/{pair.student_id}/{pair.subject_id}/{evidence.fingerprint[:16]}/{evidence.name}"
         )
         if path in export.files:
             return path
-        data = None if self.files is None else self.files.find(pair, evidence.name, evidence.fingerprint)
+        data = (
+            None
+            if self.files is None
+            else self.files.find(pair, evidence.name, evidence.fingerprint)
+        )
         if data is None:
             return None
         export.files[path] = data

@@ -491,7 +491,9 @@ def replay_into(
     report.skipped = len(problems)
     for pair in dict.fromkeys(e.episode.pair for e in events):
         if app.memory.store.head(pair) is not None:
-            raise ValidationError("store", f"{pair} already has a history; replay into an empty one")
+            raise ValidationError(
+                "store", f"{pair} already has a history; replay into an empty one"
+            )
     memory = app.memory
     if memory.embedder is not None and not isinstance(memory.embedder, TimedEmbedder):
         memory.embedder = TimedEmbedder(memory.embedder)
@@ -671,7 +673,9 @@ def _erase_again(app: Any, erasures: list[tuple[HistoryEvent, Episode]]) -> None
     for event, sealed in erasures:
         by_pair.setdefault(sealed.pair, []).append((event, sealed))
     for pair, pending in by_pair.items():
-        for event, sealed in sorted(pending, key=lambda p: p[0].erased.number if p[0].erased else 0):
+        for event, sealed in sorted(
+            pending, key=lambda p: p[0].erased.number if p[0].erased else 0
+        ):
             env = event.erased
             assert env is not None
             store.erase(

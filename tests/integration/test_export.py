@@ -22,7 +22,9 @@ from tutor_memory.settings import Settings, on_folder
 T0 = datetime(2026, 7, 12, 15, 0, tzinfo=UTC)
 PAIR = Pair("s-export", "biology")
 OTHER = Pair("s-export", "chemistry")
-SUBJECT = Path(__file__).resolve().parents[2] / "shared" / "tutor_memory" / "data" / "sample-subject"
+SUBJECT = (
+    Path(__file__).resolve().parents[2] / "shared" / "tutor_memory" / "data" / "sample-subject"
+)
 SECRET = "zorblaxquint"
 
 
@@ -60,7 +62,8 @@ def live_history(app: App, clock: FixedClock, pair: Pair = PAIR) -> dict[str, st
     clock.at = T0 + timedelta(days=1, hours=1)
     app.nightly.run_pair(pair, date(2026, 7, 12))
     app.episodes.add(
-        pair, Kind.QUIZ, "Quiz on cells", evidence={"score": 3, "maximum": 4, "topics": ["Nucleus"]},
+        pair, Kind.QUIZ, "Quiz on cells",
+        evidence={"score": 3, "maximum": 4, "topics": ["Nucleus"]},
         at=T0 + timedelta(days=1, hours=2),
     )  # fmt: skip
     return ids
@@ -155,7 +158,8 @@ def test_a_student_export_holds_every_subject_in_one_history_and_replays_each(
     source.episodes.add(OTHER, Kind.QUESTION, "What is an ion?", at=T0)
     export = Exporting.of(source).student(PAIR.student_id)
     manifest = export.manifest()
-    assert [(p["subject"], p["episodes"]) for p in manifest["pairs"]][0] == ("biology", 8)
+    first = manifest["pairs"][0]
+    assert (first["subject"], first["episodes"]) == ("biology", 8)
     assert {(line["student"], line["subject"]) for line in export.lines} == {
         (PAIR.student_id, "biology"), (OTHER.student_id, "chemistry"),
     }  # fmt: skip

@@ -434,7 +434,9 @@ class SqliteStore:
             if episode.seq != (head.seq if head else 0) + 1 or episode.prev_hash != (
                 head.hash if head else GENESIS_HASH
             ):
-                raise ConflictError(f"episode {episode.seq} does not follow the head of {episode.pair}")
+                raise ConflictError(
+                    f"episode {episode.seq} does not follow the head of {episode.pair}"
+                )
             self._insert(conn, episode, head)
         return AppendResult(episode, created=True)
 
@@ -443,8 +445,7 @@ class SqliteStore:
         record = episode_to_record(episode)
         counts = json.dumps(dict(head_of(episode, head).counts), sort_keys=True)
         conn.execute(
-            f"INSERT INTO episodes ({_EPISODE_COLUMNS}) VALUES "
-            f"({', '.join('?' * len(record))})",
+            f"INSERT INTO episodes ({_EPISODE_COLUMNS}) VALUES ({', '.join('?' * len(record))})",
             tuple(record.values()),
         )
         conn.execute(
