@@ -19,6 +19,8 @@ from tutor_memory.ports import FixedClock
 from tutor_memory.replay import parse_history, replay, replay_into
 from tutor_memory.settings import Settings, on_folder
 
+from .test_library import KEYS, REGION, SETTINGS, served  # noqa: F401 (a fixture)
+
 T0 = datetime(2026, 7, 12, 15, 0, tzinfo=UTC)
 PAIR = Pair("s-export", "biology")
 OTHER = Pair("s-export", "chemistry")
@@ -232,3 +234,57 @@ def test_replay_into_a_pair_that_has_a_history_is_refused(
     history = Exporting.of(source).pair(PAIR).write(tmp_path / "export")
     with pytest.raises(Exception, match="already has a history"):
         replay_into(source, history)
+
+
+# --- the CLI and the library door -----------------------------------------------------------
+
+
+def test_the_cli_exports_a_student_and_replay_rebuilds_the_same_chain(
+    tmp_path: Path, clock: FixedClock, monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:  # fmt: skip
+    from tutor_memory.cli import main
+
+    monkeypatch.setenv("TUTOR_MEMORY_EMBEDDER", "none")
+    source = make_app(tmp_path / "source", clock)
+    live_history(source, clock)
+    head = source.memory.store.head(PAIR)
+    source.memory.close()
+    out = tmp_path / "export"
+    args = ["export", "--store", str(tmp_path / "source"), "--student", PAIR.student_id]
+    assert main([*args, "--out", str(out)]) == 0
+    assert "s-export/biology: 8 episodes (0 erased" in capsys.readouterr().out
+    assert main([*args, "--out", str(out)]) == 1  # an export never overwrites
+    assert main(["export", "--store", str(tmp_path / "source"), "--student", "nobody",
+                 "--out", str(tmp_path / "none")]) == 1  # fmt: skip
+    assert main(["replay", str(out / "history.jsonl"), "--store", str(tmp_path / "copy")]) == 0
+    assert "8 came back the same, 0 did not" in capsys.readouterr().out
+    assert make_app(tmp_path / "copy", clock).memory.store.head(PAIR) == head
+
+
+def test_memory_export_is_the_same_locally_remotely_and_awaited(
+    tmp_path: Path,
+    served: tuple[str, Any],  # noqa: F811 (the fixture imported above)
+) -> None:
+    import asyncio
+
+    from tutor_memory import AsyncMemory, Memory
+
+    from .test_library import KEYS, REGION, SETTINGS
+
+    url, _ = served
+    local = Memory.local(tmp_path / "served", settings=SETTINGS)  # the folder the API serves
+    alice = local.pair("alice", "biology")
+    alice.record_question("What is osmosis?")
+    alice.record_check("Explain osmosis", topic="osmosis", verdict="right")
+    mine = local.export("alice", out=tmp_path / "mine")
+    assert (tmp_path / "mine" / "history.jsonl").is_file() and len(mine.lines) == 2
+    with Memory.remote(url, region=REGION, credentials=KEYS) as remote:
+        theirs = remote.export("alice")
+        assert theirs.lines == mine.lines
+        assert remote.pair("alice", "biology").export().lines == mine.lines
+        with pytest.raises(NotFoundError):
+            remote.export("alice", "chemistry")
+    awaited = asyncio.run(AsyncMemory(local).export("alice", "biology"))
+    assert awaited.lines == mine.lines
+    local.close()
