@@ -270,8 +270,6 @@ def test_memory_export_is_the_same_locally_remotely_and_awaited(
 
     from tutor_memory import AsyncMemory, Memory
 
-    from .test_library import KEYS, REGION, SETTINGS
-
     url, _ = served
     local = Memory.local(tmp_path / "served", settings=SETTINGS)  # the folder the API serves
     alice = local.pair("alice", "biology")
