@@ -38,7 +38,11 @@ def build_store(settings: Settings) -> EpisodeStore:
         from tutor_memory.adapters.dynamo_store import DynamoStore
 
         return DynamoStore(
-            settings.table_name, settings.aws_region, host=settings.dynamodb_endpoint
+            settings.table_name,
+            settings.aws_region,
+            host=settings.dynamodb_endpoint,
+            kms_key_id=settings.kms_key_id,
+            keys_table=settings.keys_table,
         )
     from tutor_memory.adapters.sqlite_store import SqliteStore
 

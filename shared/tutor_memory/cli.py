@@ -110,7 +110,7 @@ def _parser() -> argparse.ArgumentParser:
     )
 
     ingest = with_pair(sub.add_parser("ingest", help="read a file into the pair's concept map"))
-    ingest.add_argument("file", type=Path, help="a PDF, DOCX, Markdown or text file")
+    ingest.add_argument("file", type=Path, help="a PDF, DOCX, Markdown, CSV or text file")
     ingest.add_argument("--file-id", help="the file's id (default: from its name)")
     teach = with_pair(sub.add_parser("teach", help="a student's message that may teach the map"))
     teach.add_argument("message", help='the message, e.g. "remember that …"')

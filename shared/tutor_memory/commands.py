@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from tutor_memory.bootstrap import App
+from tutor_memory.domain import constants as C
 from tutor_memory.domain.episodes import Pair
 from tutor_memory.domain.errors import ValidationError
 from tutor_memory.domain.nightly import NightReport
@@ -89,6 +90,8 @@ def add_erase_command(subparsers: Any) -> None:
 def run_erase_command(args: argparse.Namespace, app: App) -> int:
     erasing = app.erasing
     assert erasing is not None  # build_app always builds it
+    # An operator's erasure can wait for OpenSearch's history (erasure is rare): see purge.
+    erasing.index_purge_wait = C.INDEX_HISTORY_WAIT_S
     if args.episode and not args.subject:
         raise ValidationError("subject", "--episode needs --subject")
     if args.episode:

@@ -269,6 +269,37 @@ def test_the_table_is_on_demand_with_point_in_time_recovery_and_encryption() -> 
     assert resources()["MemoryTable"]["DeletionPolicy"] == "Retain"
 
 
+def test_student_data_keys_are_on_by_default_wrapped_by_a_rotating_kms_key() -> None:
+    assert default("StudentDataKeys") == "enabled"
+    key = resources()["BodyKey"]
+    assert key["Condition"] == "UseStudentKeys" and key["DeletionPolicy"] == "Retain"
+    assert key["Properties"]["EnableKeyRotation"] is True
+
+
+def test_the_keys_table_is_the_model_s_and_is_never_backed_up() -> None:
+    """A wrapped key restored from a backup would make a shredded student readable again."""
+    table = props("StudentKeysTable")
+    model = Models("t", "us-east-1").StudentKey
+    assert by_key_type(table["KeySchema"]) == by_key_type(model._get_schema()["key_schema"])
+    assert table["PointInTimeRecoverySpecification"] == {"PointInTimeRecoveryEnabled": False}
+    assert resources()["StudentKeysTable"]["DeletionPolicy"] == "Retain"
+    # the code's default name for it is the template's
+    name = default("TableName")
+    assert Stack().ref("StudentKeysTable") == Models(name, "us-east-1").StudentKey.Meta.table_name
+
+
+@pytest.mark.parametrize("function", list(FUNCTIONS))
+def test_every_function_gets_the_kms_key_and_keys_table_only_when_data_keys_are_on(
+    function: str,
+) -> None:
+    region = {"AWS_REGION": "us-east-1"}
+    on = Settings.from_env({**Stack().environment(function), **region})
+    assert on.kms_key_id == "arn:BodyKey"
+    assert on.keys_table == default("TableName") + "-keys"
+    off = Settings.from_env({**Stack(StudentDataKeys="disabled").environment(function), **region})
+    assert off.kms_key_id is None and off.keys_table is None
+
+
 def test_the_table_expires_items_by_a_number_attribute_a_model_declares() -> None:
     ttl = props("MemoryTable")["TimeToLiveSpecification"]
     assert ttl["Enabled"] is True
@@ -526,7 +557,7 @@ def test_powertools_is_configured_once_for_every_function() -> None:
 # --- Least privilege ----------------------------------------------------------------------
 
 
-def expected_grants(function: str, search: str) -> set[tuple[str, str]]:
+def expected_grants(function: str, search: str, keys: bool = True) -> set[tuple[str, str]]:
     table = {"arn:MemoryTable", "arn:MemoryTable/index/by_time"}
     read = {"dynamodb:GetItem", "dynamodb:BatchGetItem", "dynamodb:Query"}
     write = {"dynamodb:PutItem", "dynamodb:UpdateItem"}
@@ -565,6 +596,12 @@ def expected_grants(function: str, search: str) -> set[tuple[str, str]]:
     }
     own["IngestFunction"] |= {("sqs:SendMessage", failed_uploads)}
     own["ConsolidateFunction"] |= {(action, queue) for action in receive}
+    if keys and function != "NightlyFunction":  # the scheduler reads no body
+        key_rows = {"dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:ConditionCheckItem"}
+        if function == "ApiFunction":  # erasing a student shreds its key
+            key_rows.add("dynamodb:DeleteItem")
+        own[function] |= {(a, "arn:BodyKey") for a in ("kms:GenerateDataKey", "kms:Decrypt")}
+        own[function] |= {(a, "arn:StudentKeysTable") for a in key_rows}
     return logs | own[function]
 
 
@@ -574,6 +611,8 @@ def test_each_function_may_do_only_what_it_needs_on_its_own_resources(
     function: str, search: str
 ) -> None:
     assert Stack(SearchService=search).grants(function) == expected_grants(function, search)
+    without_keys = Stack(SearchService=search, StudentDataKeys="disabled").grants(function)
+    assert without_keys == expected_grants(function, search, keys=False)
 
 
 def test_no_function_gets_permissions_from_anywhere_but_its_own_role() -> None:

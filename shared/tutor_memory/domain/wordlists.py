@@ -711,6 +711,7 @@ SECTION_HEADINGS: Final[dict[str, tuple[str, ...]]] = {
         "review questions, practice questions, questions, answers, check your understanding, "
         "test yourself, self assessment, quiz, common misconceptions, misconceptions, "
         "common mistakes, key terms, key words, key ideas, key points, vocabulary, glossary, "
+        "definitions, terms and definitions, "
         "learning objectives, learning outcomes, objectives, table of contents, contents, "
         "references, bibliography, further reading, worked example, worked examples, examples, "
         "preface, foreword, acknowledgements, acknowledgments"
@@ -719,7 +720,7 @@ SECTION_HEADINGS: Final[dict[str, tuple[str, ...]]] = {
         "introducción, resumen, repaso, conclusión, conclusiones, ejercicios, "
         "actividades, preguntas de repaso, preguntas, respuestas, autoevaluación, "
         "errores comunes, ideas erróneas comunes, ideas erróneas, concepciones erróneas, "
-        "términos clave, palabras clave, ideas clave, vocabulario, glosario, "
+        "términos clave, palabras clave, ideas clave, vocabulario, glosario, definiciones, "
         "objetivos de aprendizaje, objetivos, tabla de contenidos, contenido, contenidos, "
         "índice general, referencias, bibliografía, lecturas adicionales, para saber más, "
         "ejemplo resuelto, ejemplos resueltos, ejemplos, prólogo, agradecimientos"
@@ -728,13 +729,15 @@ SECTION_HEADINGS: Final[dict[str, tuple[str, ...]]] = {
         "pendahuluan, pengantar, ringkasan, rangkuman, ikhtisar, kesimpulan, latihan, "
         "latihan soal, soal latihan, uji kompetensi, evaluasi, pertanyaan, jawaban, "
         "miskonsepsi umum, miskonsepsi, kesalahpahaman umum, kesalahan umum, istilah penting, "
-        "kata kunci, glosarium, kosakata, tujuan pembelajaran, capaian pembelajaran, "
+        "kata kunci, glosarium, kosakata, daftar istilah, tujuan pembelajaran, "
+        "capaian pembelajaran, "
         "daftar isi, daftar pustaka, referensi, bacaan lanjutan, contoh soal, kata pengantar, "
         "ucapan terima kasih"
     ),
     "ur": _phrases(
         "تعارف, تمہید, پیش لفظ, خلاصہ, جائزہ, نتیجہ, مشق, مشقیں, سوالات, جائزہ سوالات, جوابات, "
         "عام غلط فہمیاں, غلط فہمیاں, عام غلطیاں, کلیدی اصطلاحات, اہم اصطلاحات, فرہنگ, "
+        "اصطلاحات, فرہنگ اصطلاحات, "
         "سیکھنے کے مقاصد, مقاصد, فہرست مضامین, فہرست, حوالہ جات, کتابیات, مزید مطالعہ, "
         "حل شدہ مثال, حل شدہ مثالیں, مثالیں, اظہار تشکر"
     ),
@@ -743,10 +746,38 @@ SECTION_HEADINGS: Final[dict[str, tuple[str, ...]]] = {
         "تمارين, التمارين, أسئلة, الأسئلة, أسئلة المراجعة, أسئلة مراجعة, الأجوبة, إجابات, "
         "مفاهيم خاطئة شائعة, المفاهيم الخاطئة الشائعة, مفاهيم خاطئة, أخطاء شائعة, "
         "الأخطاء الشائعة, المصطلحات الرئيسية, مصطلحات رئيسية, الكلمات المفتاحية, "
-        "مسرد المصطلحات, أهداف التعلم, نواتج التعلم, الأهداف, جدول المحتويات, المحتويات, "
+        "مسرد المصطلحات, مسرد, المسرد, قاموس, قاموس المصطلحات, المصطلحات, التعريفات, "
+        "أهداف التعلم, نواتج التعلم, الأهداف, جدول المحتويات, المحتويات, "
         "فهرس المحتويات, المراجع, مراجع, قراءات إضافية, مثال محلول, أمثلة محلولة, أمثلة, "
         "شكر وتقدير"
     ),
+}
+
+# A glossary: a section under one of these headings (or a file so named) whose table rows, or
+# "term: definition" lines, each define a concept. Matched on folded words in every language at
+# once, like SECTION_HEADINGS (which holds them all too, so the heading is never a concept).
+GLOSSARY_HEADINGS: Final[dict[str, tuple[str, ...]]] = {
+    "en": _phrases("glossary, key terms, vocabulary, definitions, terms and definitions"),
+    "es": _phrases("glosario, términos clave, vocabulario, definiciones"),
+    "id": _phrases("glosarium, daftar istilah, istilah penting, kosakata"),
+    "ur": _phrases("فرہنگ, اصطلاحات, فرہنگ اصطلاحات, کلیدی اصطلاحات"),
+    "ar": _phrases("مسرد, المسرد, مسرد المصطلحات, قاموس, قاموس المصطلحات, المصطلحات"),
+}
+# A table's header cells that make it a glossary wherever it stands: a term column and a
+# definition column ("Term | Definition", "Término | Definición", "اصطلاح | تعریف").
+GLOSSARY_TERM_COLUMNS: Final[dict[str, tuple[str, ...]]] = {
+    "en": _phrases("term, terms, word, concept, name, key term"),
+    "es": _phrases("término, términos, palabra, concepto, nombre"),
+    "id": _phrases("istilah, kata, konsep, nama"),
+    "ur": _phrases("اصطلاح, لفظ, تصور, نام"),
+    "ar": _phrases("المصطلح, مصطلح, الكلمة, كلمة, المفهوم, مفهوم"),
+}
+GLOSSARY_DEFINITION_COLUMNS: Final[dict[str, tuple[str, ...]]] = {
+    "en": _phrases("definition, definitions, meaning, description, explanation"),
+    "es": _phrases("definición, definiciones, significado, descripción, explicación"),
+    "id": _phrases("definisi, pengertian, arti, makna, penjelasan, keterangan"),
+    "ur": _phrases("تعریف, مطلب, معنی, وضاحت"),
+    "ar": _phrases("التعريف, تعريف, المعنى, معنى, الشرح, شرح"),
 }
 
 # Words that are furniture when a number follows them or when they stand alone: "Chapter 3",
