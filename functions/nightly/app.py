@@ -69,6 +69,8 @@ def send(tasks: Sequence[NightTask]) -> None:
 @logger.inject_lambda_context
 @event_parser(model=NightlySchedule)
 def handler(event: NightlySchedule, context: LambdaContext) -> dict[str, Any]:
-    fan = _nightly().fan_out(send, now=event.time, day=event.detail.day)
+    fan = _nightly().fan_out(
+        send, now=event.time, day=event.detail.day, retention_days=_settings().retention_days
+    )
     logger.info("nightly fan-out", extra={"day": fan.day, "pairs": len(fan.tasks)})
     return {"day": fan.day, "enqueued": len(fan.tasks)}

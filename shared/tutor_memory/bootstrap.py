@@ -152,12 +152,14 @@ def build_app(settings: Settings | None = None, *, clock: Clock | None = None) -
     settings = settings or Settings.from_env()
     memory = build_service(settings, clock=clock)
     map_store = cast(MapStore, memory.store)  # both store adapters keep the map too
+    uploaded = build_uploaded_files(settings)
     maps = MapUseCases(
         memory,
         map_store,
         read_file=read_file,
         extractor=build_extractor(settings),
         derive=derive_lazily,
+        keep_file=getattr(uploaded, "keep", None),  # the embedded store's own copies
     )
     learning = Learning(memory, cast(BeliefStore, memory.store), map_store, derive=derive_lazily)
     turns = Turns(
@@ -188,7 +190,7 @@ def build_app(settings: Settings | None = None, *, clock: Clock | None = None) -
             memory,
             learning=learning,
             nightly=nightly,
-            files=build_uploaded_files(settings),
+            files=uploaded,
             uploads_prefix=settings.uploads_prefix,
         ),
     )
@@ -202,12 +204,20 @@ def limit_blas_threads(threads: int) -> None:
 
 
 def build_uploaded_files(settings: Settings) -> UploadedFiles | None:
-    """The uploads bucket an erasure deletes from, when the deployment names one."""
-    if settings.uploads_bucket is None:
-        return None
-    from tutor_memory.adapters.s3_files import S3Files
+    """Where uploaded files' versions are kept, which an export reads and an erasure deletes
+    from: the uploads bucket when the deployment names one, else, for the embedded store on
+    disk, a folder beside its log (``files/``)."""
+    if settings.uploads_bucket is not None:
+        from tutor_memory.adapters.s3_files import S3Files
 
-    return S3Files(settings.aws_region, bucket=settings.uploads_bucket)
+        return S3Files(
+            settings.aws_region, bucket=settings.uploads_bucket, prefix=settings.uploads_prefix
+        )
+    if settings.backend == "sqlite" and str(settings.sqlite_path) != ":memory:":
+        from tutor_memory.adapters.local_files import LocalFiles
+
+        return LocalFiles(settings.sqlite_path.parent / "files", settings.uploads_prefix)
+    return None
 
 
 def derive_lazily(cmap: ConceptMap) -> ConceptMap:

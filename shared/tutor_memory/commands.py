@@ -15,6 +15,7 @@ from tutor_memory.domain.episodes import Pair
 from tutor_memory.domain.errors import ValidationError
 from tutor_memory.domain.nightly import NightReport
 from tutor_memory.nightly_service import parse_day
+from tutor_memory.retention import retain, retain_all
 
 
 def add_nightly_command(subparsers: Any) -> None:
@@ -37,9 +38,16 @@ def run_nightly_command(args: argparse.Namespace, app: App) -> int:
     day = parse_day(args.day) if args.day else nightly.night_of()
     pairs = [Pair(args.student, args.subject)] if args.student else None
     result = nightly.run(day, pairs=pairs)
+    # The retention period, when the deployment sets one (off by default): see `retention`.
+    if pairs is None:
+        retained = retain_all(app, day)
+    else:
+        retained = [r for r in [retain(app, pairs[0], day)] if r is not None and r.erased]
     if args.json:
         for report in result.reports:
             print(json.dumps(report.to_dict(), ensure_ascii=False, sort_keys=True))
+        for erased in retained:
+            print(json.dumps({"retention": erased.to_dict()}, ensure_ascii=False, sort_keys=True))
         for pair, problem in result.failures:
             failed = {"student_id": pair.student_id, "subject_id": pair.subject_id}
             print(json.dumps({**failed, "day": result.day, "status": "failed", "error": problem}))
@@ -49,6 +57,9 @@ def run_nightly_command(args: argparse.Namespace, app: App) -> int:
             print(f"  {report.pair}  {_describe(report)}")
         for pair, problem in result.failures:
             print(f"  {pair}  failed: {problem}")
+        for erased in retained:
+            for name, seqs in erased.erased.items():
+                print(f"  {name}  retention: {len(seqs)} bodies past the period erased")
     return 1 if result.failures else 0
 
 
@@ -101,4 +112,42 @@ def run_erase_command(args: argparse.Namespace, app: App) -> int:
         also = f" (and {len(derived)} summaries that quoted them)" if derived else ""
         print(f"{name}: {len(seqs)} episodes erased{also}; envelopes kept")
         print(f"  verify: {app.memory.verify_chain(Pair(*name.split('/')))}")
+    return 0
+
+
+def add_export_command(subparsers: Any) -> None:
+    """``tutor-memory export``: wired in by ``cli.py``."""
+    p = subparsers.add_parser(
+        "export",
+        help="write a student's history (or one subject's) as a folder that replay reads",
+    )
+    p.add_argument("--store", type=Path, help="an embedded store folder (default: from settings)")
+    p.add_argument("--student", required=True, help="the student whose history is exported")
+    p.add_argument("--subject", help="only this subject (without it: every subject)")
+    p.add_argument("--out", type=Path, required=True, help="a new (or empty) folder for the export")
+    p.add_argument("--json", action="store_true", help="print the manifest as JSON")
+
+
+def run_export_command(args: argparse.Namespace, app: App) -> int:
+    from tutor_memory.exporting import Exporting
+
+    exporting = Exporting.of(app)
+    if args.subject:
+        export = exporting.pair(Pair(args.student, args.subject))
+    else:
+        export = exporting.student(args.student)
+    history = export.write(args.out)
+    if args.json:
+        print(json.dumps(export.manifest(), ensure_ascii=False))
+        return 0
+    for entry in export.pairs:
+        missing = len(entry["files_not_kept"])
+        not_kept = f"; {missing} file version(s) no longer kept" if missing else ""
+        print(
+            f"{entry['student']}/{entry['subject']}: {entry['episodes']} episodes "
+            f"({entry['erased']} erased: envelope and record only), "
+            f"{len(entry['files'])} file(s){not_kept}"
+        )
+    print(f"wrote {history} and {len(export.files)} file(s) beside it; "
+          f"`tutor-memory replay {history} --store NEW_FOLDER` rebuilds it")  # fmt: skip
     return 0

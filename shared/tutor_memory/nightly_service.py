@@ -154,10 +154,19 @@ class Nightly:
         *,
         now: datetime | None = None,
         day: date | None = None,
+        retention_days: int | None = None,
     ) -> FanOut:
-        """The scheduler's half: one task per active pair, handed to ``send`` (the queue)."""
+        """The scheduler's half: one task per active pair, handed to ``send`` (the queue). With
+        a retention period, also one per pair the retention sweep looks at (see
+        ``tutor_memory.retention``): its worker erases what is past the period."""
         night = day or self.night_of(now)
-        tasks = tuple(NightTask(p, night.isoformat()) for p in self.active_pairs(night))
+        pairs = self.active_pairs(night)
+        if retention_days is not None:
+            from tutor_memory.retention import pairs_to_sweep
+
+            swept = pairs_to_sweep(self.store, night, retention_days, self.memory.timezone)
+            pairs = sorted({*pairs, *swept})
+        tasks = tuple(NightTask(p, night.isoformat()) for p in pairs)
         send(tasks)
         return FanOut(night.isoformat(), tasks)
 

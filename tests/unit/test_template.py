@@ -509,6 +509,25 @@ def test_every_function_environment_loads_as_the_cloud_settings(function: str, s
     assert settings.timezone == default("Timezone")
 
 
+@pytest.mark.parametrize("function", list(FUNCTIONS))
+def test_retention_is_off_by_default_and_the_parameter_reaches_every_function(
+    function: str,
+) -> None:
+    off = Settings.from_env({**Stack().environment(function), "AWS_REGION": "us-east-1"})
+    assert off.retention_days is None
+    on = Stack(RetentionDays="365").environment(function)
+    assert Settings.from_env({**on, "AWS_REGION": "us-east-1"}).retention_days == 365
+
+
+@pytest.mark.parametrize(
+    ("days", "allowed"), [("", True), ("1", True), ("365", True), ("36500", True),
+                          ("0", False), ("36501", False), ("-5", False), ("1.5", False)],
+)  # fmt: skip
+def test_the_retention_parameter_takes_what_the_settings_take(days: str, allowed: bool) -> None:
+    pattern = template()["Parameters"]["RetentionDays"]["AllowedPattern"]
+    assert bool(re.fullmatch(pattern, days)) is allowed
+
+
 def test_every_tutor_memory_variable_in_the_template_is_one_the_code_reads() -> None:
     source = inspect.getsource(Settings.from_env)
     read = {"TUTOR_MEMORY_" + n for n in re.findall(r'(?:get|choice)\(\s*"([A-Z_]+)"', source)}

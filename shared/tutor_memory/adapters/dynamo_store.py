@@ -113,6 +113,7 @@ from tutor_memory.domain.chain import (
     head_of,
     new_salt,
     parse_time,
+    salt_for,
     seal,
     seq_of_id,
 )
@@ -444,7 +445,7 @@ class DynamoStore:
                 return AppendResult(existing, created=False)
         head = self._head_for_append(new.pair)
         for attempt in range(C.APPEND_MAX_ATTEMPTS):
-            episode = seal(new, head, salt=new.salt or new_salt())
+            episode = seal(new, head, salt=salt_for(new, head) or new_salt())
             try:
                 self._commit_append(pk, episode, head)
                 return AppendResult(episode, created=True)
@@ -473,6 +474,20 @@ class DynamoStore:
             "nothing was written, retry later"
         )
 
+    def append_sealed(self, episode: Episode) -> AppendResult:
+        """Append an episode sealed elsewhere (a replayed export's erased envelope, see
+        ``chain.envelope_episode``): it must link to the current head."""
+        head = self.head(episode.pair)
+        if episode.seq != (head.seq if head else 0) + 1 or episode.prev_hash != (
+            head.hash if head else "0" * 64
+        ):
+            raise ConflictError(f"episode {episode.seq} does not follow the head of {episode.pair}")
+        try:
+            self._commit_append(pair_key(episode.pair), episode, head)
+        except TransactWriteError as exc:
+            raise ConflictError(f"{episode.pair} changed during the append: {exc}") from exc
+        return AppendResult(episode, created=True)
+
     def _head_for_append(self, pair: Pair) -> ChainHead | None:
         """The head an append seals against (a seam where tests simulate a racing writer)."""
         return self.head(pair)
@@ -488,6 +503,7 @@ class DynamoStore:
             hash=raw["hash"]["S"],
             at=parse_time(raw["at"]["S"]),
             counts=json.loads(raw.get("counts", {}).get("S", "{}")),
+            erasure_head=raw.get("erasure_head", {}).get("S"),
         )
 
     def _commit_append(self, pk: str, episode: Episode, head: ChainHead | None) -> None:
@@ -504,10 +520,24 @@ class DynamoStore:
                 condition=m.Episode.sk.does_not_exist(),
             )
             counts = json.dumps(dict(head_of(episode, head).counts), sort_keys=True)
+            # The head item also keeps the erasure records' last digest: the put carries it on
+            # (a put without it would make every earlier erasure read as tampered), and is
+            # conditioned on it too, so an erasure in between makes this append retry.
+            kept = head.erasure_head if head is not None else None
             head_item = m.Head(
-                pk, "HEAD", seq=episode.seq, hash=episode.hash, at=record["at"], counts=counts
+                pk, "HEAD", seq=episode.seq, hash=episode.hash, at=record["at"], counts=counts,
+                erasure_head=kept,
+            )  # fmt: skip
+            head_condition = (
+                m.Head.sk.does_not_exist()
+                if head is None
+                else (m.Head.seq == head.seq)
+                & (
+                    m.Head.erasure_head.does_not_exist()
+                    if kept is None
+                    else m.Head.erasure_head == kept
+                )
             )
-            head_condition = m.Head.sk.does_not_exist() if head is None else m.Head.seq == head.seq
             tx.save(head_item, condition=head_condition, return_values="ALL_OLD")
             if episode.idempotency_key is not None:
                 tx.save(
@@ -610,6 +640,7 @@ class DynamoStore:
             hash=item.hash,
             at=parse_time(item.at),
             counts=json.loads(item.counts or "{}"),
+            erasure_head=item.erasure_head,
         )
 
     def get(self, pair: Pair, episode_id: str) -> Episode | None:

@@ -196,6 +196,10 @@ ACTIVITY_TTL_DAYS: Final = 90  # ours: a missed night can be re-run for about a 
 CHAIN_SALT_BYTES: Final = 32  # ours: a body's salt; 256 random bits make a body unguessable
 MAX_ERASURE_REASON_CHARS: Final = 500  # ours: why an erasure was asked for, one short note
 ERASURE_REASON_RETENTION: Final = "retention period elapsed"  # ours: the nightly's own reason
+# ours: each night, the retention sweep looks at the pairs active during this many days before
+# the cutoff, so a few missed nights still get their days swept (a pair's older bodies go with
+# them: the sweep erases everything of the pair before the cutoff)
+RETENTION_SWEEP_DAYS: Final = 7
 # How long an operator's erasure (the CLI) waits for OpenSearch's shard history to let go of the
 # deleted documents before merging them away. OpenSearch moves its retention leases every 30 s
 # (``index.soft_deletes.retention_lease.sync_interval``, IndexService; not settable); ours: twice
