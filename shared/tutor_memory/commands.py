@@ -13,6 +13,7 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from tutor_memory.bootstrap import App
+from tutor_memory.domain import constants as C
 from tutor_memory.domain.episodes import Pair
 from tutor_memory.domain.errors import ValidationError
 from tutor_memory.domain.nightly import NightReport
@@ -41,9 +42,16 @@ def run_nightly_command(args: argparse.Namespace, app: App) -> int:
     day = parse_day(args.day) if args.day else nightly.night_of()
     pairs = [Pair(args.student, args.subject)] if args.student else None
     result = nightly.run(day, pairs=pairs)
+    # The retention period, when the deployment sets one (off by default): see `retention`.
+    if pairs is None:
+        retained = app.retain_all(day)
+    else:
+        retained = [r for r in [app.retain(pairs[0], day)] if r is not None and r.erased]
     if args.json:
         for report in result.reports:
             print(json.dumps(report.to_dict(), ensure_ascii=False, sort_keys=True))
+        for erased in retained:
+            print(json.dumps({"retention": erased.to_dict()}, ensure_ascii=False, sort_keys=True))
         for pair, problem in result.failures:
             failed = {"student_id": pair.student_id, "subject_id": pair.subject_id}
             print(json.dumps({**failed, "day": result.day, "status": "failed", "error": problem}))
@@ -53,6 +61,9 @@ def run_nightly_command(args: argparse.Namespace, app: App) -> int:
             print(f"  {report.pair}  {_describe(report)}")
         for pair, problem in result.failures:
             print(f"  {pair}  failed: {problem}")
+        for erased in retained:
+            for name, seqs in erased.erased.items():
+                print(f"  {name}  retention: {len(seqs)} bodies past the period erased")
     return 1 if result.failures else 0
 
 
@@ -83,6 +94,8 @@ def add_erase_command(subparsers: Any) -> None:
 def run_erase_command(args: argparse.Namespace, app: App) -> int:
     erasing = app.erasing
     assert erasing is not None  # build_app always builds it
+    # An operator's erasure can wait for OpenSearch's history (erasure is rare): see purge.
+    erasing.index_purge_wait = C.INDEX_HISTORY_WAIT_S
     if args.episode and not args.subject:
         raise ValidationError("subject", "--episode needs --subject")
     if args.episode:
@@ -171,4 +184,42 @@ def run_inspect_command(args: argparse.Namespace, app: App) -> int:
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(render_page(data, served=False), encoding="utf-8")
     print(f"wrote {args.out}")
+    return 0
+
+
+def add_export_command(subparsers: Any) -> None:
+    """``tutor-memory export``: wired in by ``cli.py``."""
+    p = subparsers.add_parser(
+        "export",
+        help="write a student's history (or one subject's) as a folder that replay reads",
+    )
+    p.add_argument("--store", type=Path, help="an embedded store folder (default: from settings)")
+    p.add_argument("--student", required=True, help="the student whose history is exported")
+    p.add_argument("--subject", help="only this subject (without it: every subject)")
+    p.add_argument("--out", type=Path, required=True, help="a new (or empty) folder for the export")
+    p.add_argument("--json", action="store_true", help="print the manifest as JSON")
+
+
+def run_export_command(args: argparse.Namespace, app: App) -> int:
+    from tutor_memory.exporting import Exporting
+
+    exporting = Exporting.of(app)
+    if args.subject:
+        export = exporting.pair(Pair(args.student, args.subject))
+    else:
+        export = exporting.student(args.student)
+    history = export.write(args.out)
+    if args.json:
+        print(json.dumps(export.manifest(), ensure_ascii=False))
+        return 0
+    for entry in export.pairs:
+        missing = len(entry["files_not_kept"])
+        not_kept = f"; {missing} file version(s) no longer kept" if missing else ""
+        print(
+            f"{entry['student']}/{entry['subject']}: {entry['episodes']} episodes "
+            f"({entry['erased']} erased: envelope and record only), "
+            f"{len(entry['files'])} file(s){not_kept}"
+        )
+    print(f"wrote {history} and {len(export.files)} file(s) beside it; "
+          f"`tutor-memory replay {history} --store NEW_FOLDER` rebuilds it")  # fmt: skip
     return 0

@@ -256,9 +256,12 @@ class Learning:
                 extra={"pair": str(pair), "operator_action": "rederive", "changed": False},
             )  # fmt: skip
             return Rederivation(0, 0, current_generation, changed=False)
+        # Before and after the rows: a working set built meanwhile is stale either way.
+        self.memory.touch_applied(pair, APPLIED_BELIEFS)
         retired = self.store.retire_beliefs(pair, when)
         for row, supersedes in rows:
             self.store.add_belief(row, supersedes)
+        self.memory.touch_applied(pair, APPLIED_BELIEFS)
         log.info(
             "re-derivation of %s: %d beliefs retired, %d rows written, generation %d%s",
             pair, retired, len(rows), generation, f" ({reason})" if reason else "",

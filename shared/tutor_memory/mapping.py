@@ -118,8 +118,12 @@ class MapUseCases:
         read_file: Callable[[str, bytes], FileText],
         extractor: Extractor,
         derive: Callable[[ConceptMap], ConceptMap],
+        keep_file: Callable[[Pair, str, bytes], None] | None = None,
     ) -> None:
         self.memory = memory
+        # Where the embedded store keeps a copy of each version it reads (an export carries
+        # it); None in the cloud, where the uploads bucket keeps every version.
+        self.keep_file = keep_file
         self.maps = maps
         self.read_file = read_file
         self.extractor = extractor
@@ -140,6 +144,8 @@ class MapUseCases:
         if refused is not None:  # these bytes were found unreadable once: never read again
             reason = refused.text.removeprefix("File could not be read: ").removeprefix(f"{name}: ")
             raise UnreadableFileError(name, f"{reason} (found before: not read again)")
+        if self.keep_file is not None:
+            self.keep_file(pair, name, data)
         try:
             text = self.read_file(name, data)
             drafts = self.extractor.extract(name, text)

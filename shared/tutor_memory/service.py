@@ -282,6 +282,20 @@ class TutorMemory:
                 if through >= int(body["through"]):
                     return
 
+    def touch_applied(self, pair: Pair, name: str) -> None:
+        """Move a marker's version, not its place: a write that changes the derived state the
+        marker covers without appending (a re-derivation) tells every snapshot stamped with
+        the version (the working set) that it is stale. No marker yet: nothing is stamped."""
+        documents = _documents(self.store)
+        if documents is None:
+            return
+        _, version, body = self.applied(pair, name)
+        if version == 0:
+            return
+        # A conflict means another write moved the version meanwhile: that does it too.
+        with suppress(ConflictError):
+            documents.put_document(pair, name, body, expected_version=version)
+
     def catch_up_index(
         self,
         pair: Pair,

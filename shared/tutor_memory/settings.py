@@ -31,6 +31,11 @@ variable                               meaning (default)
                                        with every version (none: no object is touched)
 ``TUTOR_MEMORY_NIGHTLY_QUEUE_URL``     the SQS queue the nightly scheduler fans pair-nights
                                        out to (none: only the scheduler function has one)
+``TUTOR_MEMORY_KMS_KEY_ID``           a KMS key (id, ARN or alias): DynamoDB bodies are then
+                                       encrypted under per-student data keys, which erasing
+                                       a student deletes (none: stored plain; the default)
+``TUTOR_MEMORY_KEYS_TABLE``            the table of wrapped data keys, kept out of backups
+                                       (``<table name>-keys``)
 ``TUTOR_MEMORY_RETENTION_DAYS``        erase bodies older than this many days at night, the
                                        envelopes kept (none: kept forever; the default)
 ``TUTOR_MEMORY_TURN_DEADLINE``         seconds a turn waits for its block (``2.5``)
@@ -171,6 +176,8 @@ class Settings(BaseSettings):
     uploads_bucket: str | None = None
     nightly_queue_url: str | None = None  # the template passes the queue (SQS: its URL)
     retention_days: Annotated[int | None, _DAYS] = None  # off by default
+    kms_key_id: str | None = None  # off by default: no encryption of bodies
+    keys_table: str | None = None  # None: "<table_name>-keys"
     turn_deadline_s: Annotated[float, _DEADLINE] = Field(
         C.TURN_DEADLINE_S, validation_alias=PREFIX + "TURN_DEADLINE"
     )

@@ -477,7 +477,9 @@ CLOUD_QUESTIONS: Final = (
 )
 
 
-def cloud(size: int, seed: int) -> dict[str, Any]:
+def cloud(size: int, seed: int, *, night: bool = False) -> dict[str, Any]:
+    """``night``: the nightly loop runs on the history's last day first, so the turns find its
+    working set current and take their beliefs from it."""
     try:
         from moto import mock_aws
     except ImportError:
@@ -520,6 +522,9 @@ def cloud(size: int, seed: int) -> dict[str, Any]:
         events = _with_files(CELLS, long_history(seed, size, CELLS))
         write_events(app, PAIR, CELLS, events, batch_size=128, fast_checks=True)
         app.learning.catch_up(PAIR)  # settled, as a live writer leaves it: turns repair nothing
+        if night:
+            last = app.memory.store.recent(PAIR, 1)[0].at
+            app.nightly.run_pair(PAIR, last.astimezone(app.nightly.tz).date())
         app.memory.index = OpenSearchIndex(
             CountingOpenSearchClient(inner, search, waits),  # type: ignore[arg-type]
             index="tutor-memory-episodes",
@@ -538,6 +543,7 @@ def cloud(size: int, seed: int) -> dict[str, Any]:
                     "question": kind,
                     "text": question,
                     "dropped": turn.dropped,
+                    "working_set": turn.working_set,
                     "sequential_waits": waits.sequential(),
                     "wall_ms": round(wall, 1),
                     "dynamodb": dynamo.snapshot(),

@@ -188,6 +188,9 @@ CONSOLIDATION_MAX_EPISODES: Final = 10_000
 WORKING_SET_RECENT: Final = 20  # ours: newest episode ids kept in the working set
 WORKING_SET_DAYS: Final = 7  # ours: day consolidations kept in the working set (a week)
 WORKING_SET_CHANGED: Final = 200  # ours: answers with a changed citation listed there, newest
+# ours: the working set carries the current belief rows (so a turn need not query them) only up
+# to this many, keeping its one stored item far below DynamoDB's 400 KB; beyond it turns query.
+WORKING_SET_BELIEF_ROWS: Final = 300
 NIGHTLY_SCAN_PAGE: Final = 500  # ours: new episodes folded into the nightly tally per step
 # ours: the per-day activity index is spread over this many DynamoDB partitions, so that every
 # append of every pair on one day does not land on one key (the scheduler reads all of them).
@@ -198,3 +201,12 @@ ACTIVITY_TTL_DAYS: Final = 90  # ours: a missed night can be re-run for about a 
 CHAIN_SALT_BYTES: Final = 32  # ours: a body's salt; 256 random bits make a body unguessable
 MAX_ERASURE_REASON_CHARS: Final = 500  # ours: why an erasure was asked for, one short note
 ERASURE_REASON_RETENTION: Final = "retention period elapsed"  # ours: the nightly's own reason
+# ours: each night, the retention sweep looks at the pairs active during this many days before
+# the cutoff, so a few missed nights still get their days swept (a pair's older bodies go with
+# them: the sweep erases everything of the pair before the cutoff)
+RETENTION_SWEEP_DAYS: Final = 7
+# How long an operator's erasure (the CLI) waits for OpenSearch's shard history to let go of the
+# deleted documents before merging them away. OpenSearch moves its retention leases every 30 s
+# (``index.soft_deletes.retention_lease.sync_interval``, IndexService; not settable); ours: twice
+# that, so one missed sync still fits.
+INDEX_HISTORY_WAIT_S: Final = 60.0
