@@ -299,6 +299,14 @@ def test_every_function_gets_the_kms_key_and_keys_table_only_when_data_keys_are_
     assert off.kms_key_id is None and off.keys_table is None
 
 
+@pytest.mark.parametrize("function", ["ApiFunction", "ConsolidateFunction"])
+def test_the_functions_that_erase_know_the_uploads_bucket_so_its_versions_are_deleted(
+    function: str,
+) -> None:
+    settings = Settings.from_env({**Stack().environment(function), "AWS_REGION": "us-east-1"})
+    assert settings.uploads_bucket == Stack().value(props("UploadsBucket")["BucketName"])
+
+
 def test_the_table_expires_items_by_a_number_attribute_a_model_declares() -> None:
     ttl = props("MemoryTable")["TimeToLiveSpecification"]
     assert ttl["Enabled"] is True
@@ -583,13 +591,24 @@ def expected_grants(function: str, search: str, keys: bool = True) -> set[tuple[
         ("s3:GetObjectVersion", uploads),
         ("s3:ListBucket", f"arn:aws:s3:::{bucket}"),
     }
+    # an erasure deletes every version of the pair's uploads; an export reads them
+    erases_uploads = {
+        *{(a, uploads) for a in ("s3:GetObject", "s3:GetObjectVersion")},
+        *{(a, uploads) for a in ("s3:DeleteObject", "s3:DeleteObjectVersion")},
+        ("s3:ListBucketVersions", f"arn:aws:s3:::{bucket}"),
+    }
     writes_memory = on_table(read | write) | index
     own = {
-        "ApiFunction": writes_memory | embedding,
+        # the DELETE routes erase: items go, and a student's erasure scans for its heads
+        "ApiFunction": writes_memory
+        | embedding
+        | on_table({"dynamodb:DeleteItem", "dynamodb:Scan"})
+        | erases_uploads,
         "IngestFunction": writes_memory | embedding | extraction | reads_uploads,
         "NightlyFunction": {(a, "arn:MemoryTable") for a in read} | {("sqs:SendMessage", queue)},
-        # the night calls no model: its consolidation episode is indexed by its terms only
-        "ConsolidateFunction": writes_memory | on_table({"dynamodb:DeleteItem"}),
+        # the night calls no model: its consolidation episode is indexed by its terms only;
+        # its retention sweep erases
+        "ConsolidateFunction": writes_memory | on_table({"dynamodb:DeleteItem"}) | erases_uploads,
     }
     own["IngestFunction"] |= {("sqs:SendMessage", failed_uploads)}
     own["ConsolidateFunction"] |= {(action, queue) for action in receive}
@@ -623,10 +642,14 @@ def test_no_function_gets_permissions_from_anywhere_but_its_own_role() -> None:
         assert trust["Principal"] == {"Service": "lambda.amazonaws.com"}
 
 
-def test_the_api_function_cannot_touch_uploads_queues_or_the_extraction_model() -> None:
+def test_the_api_function_cannot_write_uploads_queues_or_call_the_extraction_model() -> None:
     actions = {a for a, _ in Stack().grants("ApiFunction")}
-    assert not [a for a in actions if a.startswith(("s3:", "sqs:"))]
-    assert "s3:PutObject" not in actions
+    assert not [a for a in actions if a.startswith("sqs:")]
+    # it reads and deletes uploads (export, erasure) and never writes one
+    assert {a for a in actions if a.startswith("s3:")} == {
+        "s3:GetObject", "s3:GetObjectVersion", "s3:DeleteObject", "s3:DeleteObjectVersion",
+        "s3:ListBucketVersions",
+    }  # fmt: skip
     extraction = default("ExtractionModelId")
     assert not [r for _, r in Stack().grants("ApiFunction") if r.endswith(extraction)]
 
