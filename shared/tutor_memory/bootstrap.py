@@ -90,6 +90,7 @@ def build_index(settings: Settings, embedder: Embedder | None) -> EpisodeIndex:
             dimension=dimension,
             engine=settings.opensearch_engine,
             custom_ids=settings.opensearch_auth != "aoss",  # Serverless vector collections
+            serverless=settings.opensearch_auth == "aoss",
         )
     from tutor_memory.adapters.embedded_index import EmbeddedIndex
 
