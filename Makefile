@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: setup demo test fuzz lint typecheck openapi bench bench-quality bench-recall scenarios clean
+.PHONY: setup demo test fuzz lint typecheck imports openapi bench bench-quality bench-recall scenarios clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -25,8 +25,12 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
+# The import contracts of pyproject.toml ([tool.importlinter]): layers, a pure domain, no circles.
+imports: $(STAMP)
+	$(BIN)/lint-imports --no-cache --no-logo
+
 # The whole suite, the bounded fuzz run (tests/fuzz, about a minute) included.
-test: lint typecheck
+test: lint typecheck imports
 	$(BIN)/pytest -p no:cacheprovider
 
 # Schemathesis against `tutor-memory serve`: a fixed seed, over a thousand requests, the stateful

@@ -1,4 +1,5 @@
-"""SQS batches of pair-nights → each pair's nightly cycle (SPEC §10).
+"""SQS batches of pair-nights → each pair's nightly cycle (SPEC §10), then, with a retention
+period (``TUTOR_MEMORY_RETENTION_DAYS``), the erasure of the pair's bodies past it.
 
 Each record is one pair's night; a record that fails (a malformed body, a bad pair, a store
 error) is reported in ``batchItemFailures`` and only it returns to the queue — the others are
@@ -44,7 +45,11 @@ processor = BatchProcessor(event_type=EventType.SQS, model=NightRecord)
 def record_handler(record: NightRecord) -> dict[str, Any]:
     night = record.body
     pair = Pair(night.student_id, night.subject_id)
-    report = lambda_app().nightly.run_pair(pair, night.day).to_dict()
+    app = lambda_app()
+    report = app.nightly.run_pair(pair, night.day).to_dict()
+    retained = app.retain(pair, night.day)  # None: no retention period (the default)
+    if retained is not None:
+        report["retention"] = retained.to_dict()
     logger.info("night", extra=report)
     return report
 

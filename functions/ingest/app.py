@@ -10,7 +10,6 @@ from aws_lambda_powertools.utilities.parser import event_parser
 from aws_lambda_powertools.utilities.parser.models import S3Model
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
-from tutor_memory.adapters.s3_files import S3Files
 from tutor_memory.bootstrap import lambda_app
 from tutor_memory.uploads import ingest_upload, remove_upload
 
@@ -21,19 +20,18 @@ logger = Logger()
 @event_parser(model=S3Model)
 def handler(event: S3Model, context: LambdaContext) -> dict[str, Any]:
     app = lambda_app()
-    files = S3Files(app.settings.aws_region)
     outcomes = []
     for record in event.Records:
         s3 = record.s3
         if record.eventName.startswith("ObjectRemoved"):
             outcome = remove_upload(
-                app.maps, files.fetch, s3.bucket.name, s3.object.key,
+                app.maps, app.files.fetch, s3.bucket.name, s3.object.key,
                 prefix=app.settings.uploads_prefix,
             )  # fmt: skip
         else:
             outcome = ingest_upload(
                 app.maps,
-                files.fetch,
+                app.files.fetch,
                 s3.bucket.name,
                 s3.object.key,
                 s3.object.versionId,

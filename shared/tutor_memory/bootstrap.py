@@ -8,15 +8,17 @@ asked to, and the embedding model loads on its first use.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
+from datetime import date, datetime
+from functools import cache, cached_property
 from typing import cast
 
 from tutor_memory.domain.conceptmap import ConceptMap
+from tutor_memory.domain.episodes import Pair
 from tutor_memory.episodes import Episodes
-from tutor_memory.erasure import Erasing, UploadedFiles
+from tutor_memory.erasure import Erasing, ErasureResult, UploadedFiles
 from tutor_memory.learning import Learning
 from tutor_memory.mapping import MapUseCases
-from tutor_memory.nightly_service import Nightly
+from tutor_memory.nightly_service import FanOut, Nightly
 from tutor_memory.ports import (
     BeliefStore,
     Clock,
@@ -24,12 +26,15 @@ from tutor_memory.ports import (
     EpisodeIndex,
     EpisodeStore,
     Extractor,
+    FileSource,
     MapStore,
     NightlyStore,
+    Queue,
     SystemClock,
 )
+from tutor_memory.retention import cutoff, pairs_to_sweep
 from tutor_memory.service import TutorMemory
-from tutor_memory.settings import Settings
+from tutor_memory.settings import PREFIX, Settings, SettingsError
 from tutor_memory.turns import Turns
 
 
@@ -38,7 +43,11 @@ def build_store(settings: Settings) -> EpisodeStore:
         from tutor_memory.adapters.dynamo_store import DynamoStore
 
         return DynamoStore(
-            settings.table_name, settings.aws_region, host=settings.dynamodb_endpoint
+            settings.table_name,
+            settings.aws_region,
+            host=settings.dynamodb_endpoint,
+            kms_key_id=settings.kms_key_id,
+            keys_table=settings.keys_table,
         )
     from tutor_memory.adapters.sqlite_store import SqliteStore
 
@@ -81,6 +90,7 @@ def build_index(settings: Settings, embedder: Embedder | None) -> EpisodeIndex:
             dimension=dimension,
             engine=settings.opensearch_engine,
             custom_ids=settings.opensearch_auth != "aoss",  # Serverless vector collections
+            serverless=settings.opensearch_auth == "aoss",
         )
     from tutor_memory.adapters.embedded_index import EmbeddedIndex
 
@@ -126,20 +136,44 @@ class App:
     episodes: Episodes  # the only way an episode enters
     erasing: Erasing | None = None  # erasure of episodes, pairs, students (see `erasure`)
 
+    def retain(self, pair: Pair, day: date) -> ErasureResult | None:
+        """Erase the pair's bodies past the retention period on the night of ``day``; None
+        when retention is off (the default). See ``tutor_memory.retention``."""
+        days = self.settings.retention_days
+        if days is None or self.erasing is None:
+            return None
+        return self.erasing.erase_older_than(pair, cutoff(day, days, self.memory.timezone))
+
+    def retain_all(self, day: date) -> list[ErasureResult]:
+        """The embedded nightly's sweep: every pair to sweep on the night of ``day``; only the
+        erasures that erased something."""
+        days = self.settings.retention_days
+        if days is None:
+            return []
+        sweep = pairs_to_sweep(self.nightly.store, day, days, self.memory.timezone)
+        done = [self.retain(pair, day) for pair in sweep]
+        return [r for r in done if r is not None and any(r.erased.values())]
+
     def warm(self) -> None:
         """Ready the turn path at process start (``serve``, ``ask``, a Lambda container's first
         event), so that nothing of it falls inside a turn's deadline: the embedding model
         loaded and one question embedded (a cloud embedder builds its client), the embedded
-        index's vectors of the most recently written pairs in memory, BLAS capped at
+        index's vectors and postings of the most recently written pairs in memory (postings
+        also without an embedder: the lexical pool reads them), BLAS capped at
         the turn's threads (numpy's OpenBLAS would start one thread per core on every dot
         product, and with a busy neighbour that cost 16 ms instead of 0.6 ms at 10k)."""
         limit_blas_threads(self.settings.turn_threads)
         warm_up = getattr(self.memory.embedder, "warm_up", None)
         if callable(warm_up):
             warm_up()
-        warm_index = getattr(self.memory.index, "warm", None)  # the embedded index's vectors
-        if callable(warm_index) and self.memory.embedder is not None:
+        warm_index = getattr(self.memory.index, "warm", None)  # the embedded index's state
+        if callable(warm_index):
             warm_index()
+
+    @cached_property
+    def files(self) -> FileSource:
+        """The uploaded files' bytes (built on first use: only the ingest function reads S3)."""
+        return build_file_source(self.settings)
 
 
 def build_app(settings: Settings | None = None, *, clock: Clock | None = None) -> App:
@@ -148,12 +182,14 @@ def build_app(settings: Settings | None = None, *, clock: Clock | None = None) -
     settings = settings or Settings.from_env()
     memory = build_service(settings, clock=clock)
     map_store = cast(MapStore, memory.store)  # both store adapters keep the map too
+    uploaded = build_uploaded_files(settings)
     maps = MapUseCases(
         memory,
         map_store,
         read_file=read_file,
         extractor=build_extractor(settings),
         derive=derive_lazily,
+        keep_file=getattr(uploaded, "keep", None),  # the embedded store's own copies
     )
     learning = Learning(memory, cast(BeliefStore, memory.store), map_store, derive=derive_lazily)
     turns = Turns(
@@ -184,7 +220,7 @@ def build_app(settings: Settings | None = None, *, clock: Clock | None = None) -
             memory,
             learning=learning,
             nightly=nightly,
-            files=build_uploaded_files(settings),
+            files=uploaded,
             uploads_prefix=settings.uploads_prefix,
         ),
     )
@@ -198,12 +234,60 @@ def limit_blas_threads(threads: int) -> None:
 
 
 def build_uploaded_files(settings: Settings) -> UploadedFiles | None:
-    """The uploads bucket an erasure deletes from, when the deployment names one."""
-    if settings.uploads_bucket is None:
-        return None
+    """Where uploaded files' versions are kept, which an export reads and an erasure deletes
+    from: the uploads bucket when the deployment names one, else, for the embedded store on
+    disk, a folder beside its log (``files/``)."""
+    if settings.uploads_bucket is not None:
+        from tutor_memory.adapters.s3_files import S3Files
+
+        return S3Files(
+            settings.aws_region, bucket=settings.uploads_bucket, prefix=settings.uploads_prefix
+        )
+    if settings.backend == "sqlite" and str(settings.sqlite_path) != ":memory:":
+        from tutor_memory.adapters.local_files import LocalFiles
+
+        return LocalFiles(settings.sqlite_path.parent / "files", settings.uploads_prefix)
+    return None
+
+
+def build_file_source(settings: Settings) -> FileSource:
     from tutor_memory.adapters.s3_files import S3Files
 
-    return S3Files(settings.aws_region, bucket=settings.uploads_bucket)
+    return S3Files(settings.aws_region)
+
+
+def build_queue(settings: Settings) -> Queue:
+    if settings.nightly_queue_url is None:
+        raise SettingsError(PREFIX + "NIGHTLY_QUEUE_URL", "is required to fan the nights out")
+    from tutor_memory.adapters.sqs_queue import SqsQueue
+
+    return SqsQueue(settings.nightly_queue_url, settings.aws_region)
+
+
+@dataclass
+class Scheduler:
+    """The nightly scheduler's door: the activity index and the queue, and nothing else — no
+    search index and no model (its role may query the table and send to the queue)."""
+
+    nightly: Nightly
+    queue: Queue
+    retention_days: int | None = None
+
+    def fan_out(self, *, now: datetime | None = None, day: date | None = None) -> FanOut:
+        """One message per pair active on the night (``day``, else the one ended at ``now``),
+        and, with a retention period, per pair the retention sweep looks at."""
+        return self.nightly.fan_out(
+            lambda tasks: self.queue.send([task.to_json() for task in tasks]),
+            now=now,
+            day=day,
+            retention_days=self.retention_days,
+        )
+
+
+def build_scheduler(settings: Settings | None = None) -> Scheduler:
+    settings = settings or Settings.from_env()
+    nightly = Nightly.over_store(build_store(settings), timezone=settings.timezone)
+    return Scheduler(nightly, build_queue(settings), settings.retention_days)
 
 
 def derive_lazily(cmap: ConceptMap) -> ConceptMap:
@@ -224,3 +308,9 @@ def lambda_app() -> App:
         ensure()
     app.warm()
     return app
+
+
+@cache
+def lambda_scheduler() -> Scheduler:
+    """One Scheduler per container of the nightly function, built on the first event."""
+    return build_scheduler()

@@ -17,9 +17,15 @@ from tutor_memory.bench.commands import BENCH_COMMANDS, add_bench_commands, run_
 from tutor_memory.bootstrap import App, build_app, build_service
 from tutor_memory.commands import (
     add_erase_command,
+    add_export_command,
+    add_inspect_command,
     add_nightly_command,
+    add_report_command,
     run_erase_command,
+    run_export_command,
+    run_inspect_command,
     run_nightly_command,
+    run_report_command,
 )
 from tutor_memory.domain.chain import Checkpoint, format_time
 from tutor_memory.domain.episodes import Pair, file_id_for
@@ -27,8 +33,6 @@ from tutor_memory.domain.errors import NotFoundError, TutorMemoryError, Validati
 from tutor_memory.domain.mapblock import render_map_section
 from tutor_memory.domain.recall import RecallResult
 from tutor_memory.episodes import NotTeachingError
-from tutor_memory.inspector import add_inspect_command, run_inspect_command
-from tutor_memory.reports import add_report_command, run_report_command
 from tutor_memory.service import TutorMemory
 from tutor_memory.settings import Settings, SettingsError, on_folder
 
@@ -108,7 +112,7 @@ def _parser() -> argparse.ArgumentParser:
     )
 
     ingest = with_pair(sub.add_parser("ingest", help="read a file into the pair's concept map"))
-    ingest.add_argument("file", type=Path, help="a PDF, DOCX, Markdown or text file")
+    ingest.add_argument("file", type=Path, help="a PDF, DOCX, Markdown, CSV or text file")
     ingest.add_argument("--file-id", help="the file's id (default: from its name)")
     teach = with_pair(sub.add_parser("teach", help="a student's message that may teach the map"))
     teach.add_argument("message", help='the message, e.g. "remember that …"')
@@ -146,6 +150,7 @@ def _parser() -> argparse.ArgumentParser:
     add_inspect_command(sub)
     add_nightly_command(sub)
     add_erase_command(sub)
+    add_export_command(sub)
     add_bench_commands(sub)
 
     recall = with_pair(sub.add_parser("recall", help="print what recall finds for a question"))
@@ -286,6 +291,8 @@ def _run(args: argparse.Namespace) -> int:
         return run_nightly_command(args, build_app(settings))
     if args.command == "erase":  # --subject is optional here
         return run_erase_command(args, build_app(settings))
+    if args.command == "export":  # --subject is optional here
+        return run_export_command(args, build_app(settings))
     pair = Pair(args.student, args.subject)
     if args.command == "report":
         return run_report_command(args, build_app(settings))
@@ -420,6 +427,11 @@ def _replay(args: argparse.Namespace, settings: Settings) -> int:
         + (f"; skipped {report.skipped} bad line(s)" if report.skipped else "")
         + (f"; {report.unreadable} unreadable file(s) recorded" if report.unreadable else "")
     )
+    if report.ids_kept or report.ids_changed:
+        print(
+            f"exported ids: {report.ids_kept} came back the same, {report.ids_changed} did not"
+            + (f" (first: {report.first_changed})" if report.first_changed else "")
+        )
     if args.nightly and report.first_at and report.last_at:
         app = build_app(on_folder(settings, args.store))
         day, last = report.first_at.date(), report.last_at.date()

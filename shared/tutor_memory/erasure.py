@@ -123,12 +123,16 @@ class Erasing:
         nightly: Nightly | None = None,
         files: UploadedFiles | None = None,
         uploads_prefix: str = "uploads/",
+        index_purge_wait: float = 0.0,
     ) -> None:
         self.memory = memory
         self.learning = learning
         self.nightly = nightly
         self.files = files
         self.uploads_prefix = uploads_prefix
+        # Seconds the index's purge may wait for its history to let go of the deleted
+        # documents (OpenSearch; see OpenSearchIndex.purge): the CLI waits, the API cannot.
+        self.index_purge_wait = index_purge_wait
 
     @property
     def store(self) -> ErasingStore:
@@ -172,6 +176,11 @@ class Erasing:
         if not pairs:
             raise NotFoundError(f"no history for student {student_id!r}")
         result = ErasureResult("student", reason, self.memory.clock.now())
+        # Crypto-shredding first (when bodies are encrypted): from here on no copy of any body,
+        # in the table or a backup of it, can be decrypted, even if what follows is cut short.
+        shred = getattr(self.store, "shred_student", None)
+        if callable(shred):
+            shred(student_id)
         for pair in pairs:
             self._erase_whole_pair(pair, result, requested_by, "student")
         self._finish()
@@ -302,5 +311,11 @@ class Erasing:
     def _finish(self) -> None:
         purge = getattr(self.memory.index, "purge", None)
         if callable(purge):
-            purge()
+            kept = purge(wait=self.index_purge_wait)
+            if kept:
+                log.warning(
+                    "the search index still holds %s deleted documents as history; the next "
+                    "purge (or erasure from the CLI, which waits) drops them", kept,
+                    extra={"operator_action": "erase"},
+                )  # fmt: skip
         self.store.compact()

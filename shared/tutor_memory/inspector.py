@@ -24,11 +24,9 @@ Decisions (ours):
 
 from __future__ import annotations
 
-import argparse
 from collections import Counter
 from collections.abc import Sequence
 from datetime import date, datetime, timedelta
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from zoneinfo import ZoneInfo
 
@@ -299,34 +297,3 @@ def why_recalled(question: str, result: RecallResult) -> dict[str, Any]:
             for i in result.items
         ],
     }
-
-
-# --- the command line --------------------------------------------------------------------------
-
-
-def add_inspect_command(
-    subparsers: argparse._SubParsersAction[argparse.ArgumentParser],
-) -> argparse.ArgumentParser:
-    """``tutor-memory inspect --student S --subject T [--store DIR] --out page.html``."""
-    inspect = subparsers.add_parser(
-        "inspect", help="write a pair's inspector page: one self-contained HTML file"
-    )
-    inspect.add_argument(
-        "--store", type=Path, help="an embedded store folder (default: from settings)"
-    )
-    inspect.add_argument("--student", required=True, help="the student's id")
-    inspect.add_argument("--subject", required=True, help="the subject's id")
-    inspect.add_argument(
-        "--out", type=Path, required=True, metavar="FILE", help="the HTML file to write"
-    )
-    return inspect
-
-
-def run_inspect_command(args: argparse.Namespace, app: App) -> int:
-    from tutor_memory.inspector_html import render_page
-
-    data = Inspector.of(app).inspect(Pair(args.student, args.subject))
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(render_page(data, served=False), encoding="utf-8")
-    print(f"wrote {args.out}")
-    return 0

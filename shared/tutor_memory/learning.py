@@ -8,17 +8,16 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 
+from tutor_memory.domain import constants as C
 from tutor_memory.domain.beliefs import Belief, Topic, next_belief, replay_checks, route_check
 from tutor_memory.domain.conceptmap import ConceptMap
 from tutor_memory.domain.concepts import concept_key, find_form
 from tutor_memory.domain.episodes import CheckEvidence, Episode, Kind, Pair
-from tutor_memory.domain.errors import ConflictError
+from tutor_memory.domain.errors import retry_on_conflict
 from tutor_memory.ports import AppendResult, BeliefStore, MapStore
 from tutor_memory.service import APPLIED_BELIEFS, TutorMemory
 
 log = logging.getLogger(__name__)
-
-SAVE_ATTEMPTS = 5  # ours: a belief or the map changed by a concurrent writer is re-read
 
 
 @dataclass(frozen=True)
@@ -168,7 +167,8 @@ class Learning:
         )
         outcomes = [e.evidence.passed for e in checks if isinstance(e.evidence, CheckEvidence)]
         ids = [e.episode_id for e in checks]
-        for _attempt in range(SAVE_ATTEMPTS):
+
+        def update() -> Belief | None:
             previous = next(
                 (b for b in self.store.beliefs(pair) if b.concept_key == topic.key), None
             )
@@ -181,28 +181,31 @@ class Learning:
                 at=at,
                 generation=self.store.belief_generation(pair),
             )
-            if row is None:
-                return None
-            try:
+            if row is not None:
                 self.store.add_belief(row, previous)
-                return row
-            except ConflictError:
-                continue
-        raise ConflictError(f"the beliefs of {pair} kept changing; {topic.name} was not updated")
+            return row
+
+        return retry_on_conflict(
+            update,
+            attempts=C.BELIEF_SAVE_ATTEMPTS,
+            gave_up=f"the beliefs of {pair} kept changing; {topic.name} was not updated",
+        )
 
     def _confirm(self, pair: Pair, key: str) -> bool:
-        for _attempt in range(SAVE_ATTEMPTS):
+        def confirm() -> bool:
             cmap = self.maps.load_map(pair)
             node = cmap.concepts.get(key)
             if node is None or node.confirmed:
                 return False
             updated = replace(cmap, concepts={**cmap.concepts, key: replace(node, confirmed=True)})
-            try:
-                self.maps.save_map(pair, self.derive(updated))
-                return True
-            except ConflictError:
-                continue
-        raise ConflictError(f"the map of {pair} kept changing; {key} was not confirmed")
+            self.maps.save_map(pair, self.derive(updated))
+            return True
+
+        return retry_on_conflict(
+            confirm,
+            attempts=C.MAP_SAVE_ATTEMPTS,
+            gave_up=f"the map of {pair} kept changing; {key} was not confirmed",
+        )
 
     def beliefs(self, pair: Pair) -> list[Belief]:
         return self.store.beliefs(pair)
@@ -253,9 +256,12 @@ class Learning:
                 extra={"pair": str(pair), "operator_action": "rederive", "changed": False},
             )  # fmt: skip
             return Rederivation(0, 0, current_generation, changed=False)
+        # Before and after the rows: a working set built meanwhile is stale either way.
+        self.memory.touch_applied(pair, APPLIED_BELIEFS)
         retired = self.store.retire_beliefs(pair, when)
         for row, supersedes in rows:
             self.store.add_belief(row, supersedes)
+        self.memory.touch_applied(pair, APPLIED_BELIEFS)
         log.info(
             "re-derivation of %s: %d beliefs retired, %d rows written, generation %d%s",
             pair, retired, len(rows), generation, f" ({reason})" if reason else "",

@@ -57,6 +57,7 @@ if TYPE_CHECKING:
     from tutor_memory.api.client import SignedClient
     from tutor_memory.bootstrap import App
     from tutor_memory.domain.recall import RecallResult
+    from tutor_memory.exporting import Export
     from tutor_memory.mapping import IngestResult
     from tutor_memory.ports import Clock
     from tutor_memory.settings import Settings
@@ -89,6 +90,7 @@ class Backend(Protocol):
     def erase(
         self, student_id: str, subject_id: str | None, episode_id: str | None, reason: str
     ) -> ErasureResponse: ...
+    def export(self, student_id: str, subject_id: str | None) -> Export: ...
     def close(self) -> None: ...
 
 
@@ -109,22 +111,11 @@ class Memory:
         """The embedded default in ``folder`` (created on first use): SQLite for the log,
         the embedded index beside it. Other settings (embedder, time zone, turn deadline)
         come from ``settings``, else from the ``TUTOR_MEMORY_*`` environment."""
-        from dataclasses import replace
-
         from tutor_memory.bootstrap import build_app
-        from tutor_memory.settings import Settings
+        from tutor_memory.settings import Settings, on_folder
 
         base = settings or Settings.from_env()
-        folder = Path(folder)
-        on_folder = replace(
-            base,
-            backend="sqlite",
-            index="embedded",
-            home=folder,
-            sqlite_path=folder / "memory.db",
-            index_path=folder / "index.db",
-        )
-        return cls(LocalBackend(build_app(on_folder, clock=clock)))
+        return cls(LocalBackend(build_app(on_folder(base, Path(folder)), clock=clock)))
 
     @classmethod
     def from_settings(cls, settings: Settings | None = None) -> Memory:
@@ -169,6 +160,18 @@ class Memory:
         if episode_id is not None and subject_id is None:
             raise ValidationError("subject_id", "an episode is erased within its pair")
         return self.backend.erase(student_id, subject_id, episode_id, reason)
+
+    def export(
+        self, student_id: str, subject_id: str | None = None, *, out: str | Path | None = None
+    ) -> Export:
+        """A student's history (every subject, or ``subject_id``'s) in the replay format with
+        its files and manifest (see ``tutor_memory.exporting``); written into the new folder
+        ``out`` when given (``tutor-memory replay out/history.jsonl`` rebuilds it). Erased
+        episodes are their envelopes and erasure records only."""
+        export = self.backend.export(student_id, subject_id)
+        if out is not None:
+            export.write(Path(out))
+        return export
 
     def close(self) -> None:
         self.backend.close()
@@ -373,6 +376,13 @@ class PairMemory:
         """Recompute the hash chain of the pair's episodes (``.intact``)."""
         return self.backend.verify(self.pair)
 
+    def export(self, *, out: str | Path | None = None) -> Export:
+        """This pair's export (see ``Memory.export``)."""
+        export = self.backend.export(self.pair.student_id, self.pair.subject_id)
+        if out is not None:
+            export.write(Path(out))
+        return export
+
 
 def _body(model: type[R], **fields: Any) -> R:
     """A request model, its validation errors as the domain's (the same on both sides)."""
@@ -488,6 +498,14 @@ class LocalBackend:
             done = erasing.erase_episode(pair, episode_id, reason=reason, requested_by="library")
         return ErasureResponse(**done.to_dict())
 
+    def export(self, student_id: str, subject_id: str | None) -> Export:
+        from tutor_memory.exporting import Exporting
+
+        exporting = Exporting.of(self.app)
+        if subject_id is None:
+            return exporting.student(student_id)
+        return exporting.pair(self._known(Pair(student_id, subject_id)))
+
     def close(self) -> None:
         self.app.memory.close()
 
@@ -559,6 +577,14 @@ class RemoteBackend:
         pair = Pair(student_id, subject_id)
         return ErasureResponse.model_validate(self.client.call("DELETE", pair, path, query=query))
 
+    def export(self, student_id: str, subject_id: str | None) -> Export:
+        from tutor_memory.exporting import Export
+
+        if subject_id is None:
+            url = f"{self.client.base_url}/students/{quote(student_id, safe='')}/export"
+            return Export.from_dict(self.client.call_url("GET", url))
+        return Export.from_dict(self.client.call("GET", Pair(student_id, subject_id), "/export"))
+
     def close(self) -> None:
         return None
 
@@ -614,6 +640,23 @@ class AsyncMemory:
     def pair(self, student_id: str, subject_id: str) -> AsyncPairMemory:
         return AsyncPairMemory(self.sync.pair(student_id, subject_id))
 
+    async def erase(
+        self,
+        student_id: str,
+        subject_id: str | None = None,
+        episode_id: str | None = None,
+        *,
+        reason: str,
+    ) -> ErasureResponse:
+        return await asyncio.to_thread(
+            self.sync.erase, student_id, subject_id, episode_id, reason=reason
+        )
+
+    async def export(
+        self, student_id: str, subject_id: str | None = None, *, out: str | Path | None = None
+    ) -> Export:
+        return await asyncio.to_thread(self.sync.export, student_id, subject_id, out=out)
+
     async def aclose(self) -> None:
         await asyncio.to_thread(self.sync.close)
 
@@ -653,3 +696,4 @@ class AsyncPairMemory:
     map = _in_thread(PairMemory.map)
     report = _in_thread(PairMemory.report)
     verify = _in_thread(PairMemory.verify)
+    export = _in_thread(PairMemory.export)

@@ -37,15 +37,13 @@ from tutor_memory.domain.episodes import (
     check_file_id,
     clean_text,
 )
-from tutor_memory.domain.errors import ConflictError, ValidationError
+from tutor_memory.domain.errors import ValidationError, retry_on_conflict
 from tutor_memory.domain.files import FileRecord, fingerprint
 from tutor_memory.domain.filetext import FileText, UnreadableFileError
 from tutor_memory.domain.teaching import detect_teaching, route_taught, same_as, short_name
 from tutor_memory.domain.validator import validate
 from tutor_memory.ports import AppendResult, Embedder, Extractor, MapStore
 from tutor_memory.service import TutorMemory
-
-MAP_SAVE_ATTEMPTS = 5  # ours: concurrent ingestions of one pair's files are rare
 
 
 @dataclass(frozen=True)
@@ -120,8 +118,12 @@ class MapUseCases:
         read_file: Callable[[str, bytes], FileText],
         extractor: Extractor,
         derive: Callable[[ConceptMap], ConceptMap],
+        keep_file: Callable[[Pair, str, bytes], None] | None = None,
     ) -> None:
         self.memory = memory
+        # Where the embedded store keeps a copy of each version it reads (an export carries
+        # it); None in the cloud, where the uploads bucket keeps every version.
+        self.keep_file = keep_file
         self.maps = maps
         self.read_file = read_file
         self.extractor = extractor
@@ -142,6 +144,8 @@ class MapUseCases:
         if refused is not None:  # these bytes were found unreadable once: never read again
             reason = refused.text.removeprefix("File could not be read: ").removeprefix(f"{name}: ")
             raise UnreadableFileError(name, f"{reason} (found before: not read again)")
+        if self.keep_file is not None:
+            self.keep_file(pair, name, data)
         try:
             text = self.read_file(name, data)
             drafts = self.extractor.extract(name, text)
@@ -159,31 +163,22 @@ class MapUseCases:
         kept = list(report.kept)
         version = 1 if current is None else current.current.version + 1
         source = Source(file_id, version, digest)
-        merged: dict[str, str] = {}
-        for _attempt in range(MAP_SAVE_ATTEMPTS):
+
+        def merge() -> tuple[ConceptMap, dict[str, str]]:
             cmap = self.maps.load_map(pair)
             merged = similar_nodes(kept, cmap, self.memory.embedder)
-            try:
-                updated = self.derive(merge_file(cmap, kept, source, same_as=merged))
-                saved = self.maps.save_map(pair, refresh_vectors(updated, self.memory.embedder))
-                break
-            except ConflictError:
-                continue
-        else:
-            raise ConflictError(f"the map of {pair} kept changing; {name} was not merged")
+            updated = self.derive(merge_file(cmap, kept, source, same_as=merged))
+            return self.maps.save_map(pair, refresh_vectors(updated, self.memory.embedder)), merged
+
+        saved, merged = retry_on_conflict(
+            merge,
+            attempts=C.MAP_SAVE_ATTEMPTS,
+            gave_up=f"the map of {pair} kept changing; {name} was not merged",
+        )
         record, _added = self.memory.store.register_file(pair, file_id, name, digest, when)
         names = tuple(d.name for d in kept)
-        summary = f"File arrived: {name}" + (f" (version {version})" if version > 1 else "")
-        listed = ", ".join(names[:12]) + ("…" if len(names) > 12 else "")
-        self.memory.record(
-            pair,
-            Kind.FILE,
-            f"{summary} — {len(names)} concepts: {listed}" if names else summary,
-            summary=summary,
-            evidence=FileEvidence(file_id, name, digest),
-            concepts=names[: C.MAX_CONCEPTS_PER_EPISODE],
-            at=when,
-            idempotency_key=f"file:{file_id}:v{version}",
+        self.memory.record_file_arrival(
+            pair, file_id, name, digest, version=version, at=when, concepts=names
         )
         return IngestResult(
             file=record,
@@ -200,16 +195,19 @@ class MapUseCases:
         """Compute the routing vectors a stored map lacks (a map saved before they existed, or
         by another embedder) without waiting for its next change; a no-op when none is missing.
         The turn never does this: it routes by name until the vectors are there."""
-        for _attempt in range(MAP_SAVE_ATTEMPTS):
+
+        def refresh() -> ConceptMap:
             cmap = self.maps.load_map(pair)
             embedder = self.memory.embedder
             if embedder is None or not vectors_to_compute(cmap, embedder.profile.name):
                 return cmap
-            try:
-                return self.maps.save_map(pair, refresh_vectors(cmap, embedder))
-            except ConflictError:
-                continue
-        raise ConflictError(f"the map of {pair} kept changing; its vectors were not refreshed")
+            return self.maps.save_map(pair, refresh_vectors(cmap, embedder))
+
+        return retry_on_conflict(
+            refresh,
+            attempts=C.MAP_SAVE_ATTEMPTS,
+            gave_up=f"the map of {pair} kept changing; its vectors were not refreshed",
+        )
 
     def teach(
         self,
@@ -227,7 +225,8 @@ class MapUseCases:
             return None
         when = at or self.memory.clock.now()
         naming = same_as(intent.note)  # "X is the same as Y": another name, not a note
-        for _attempt in range(MAP_SAVE_ATTEMPTS):
+
+        def attach() -> tuple[str, Concept, bool]:
             cmap = self.maps.load_map(pair)
             named = [find_concept(n, cmap.concepts) for n in naming] if naming else []
             one = {k for k in named if k is not None}
@@ -252,15 +251,14 @@ class MapUseCases:
                 if naming and not one:
                     taught = replace(taught, aliases=other_names(taught, naming))
             updated = replace(cmap, concepts={**cmap.concepts, key: taught})
-            try:
-                self.maps.save_map(
-                    pair, refresh_vectors(self.derive(updated), self.memory.embedder)
-                )
-                break
-            except ConflictError:
-                continue
-        else:
-            raise ConflictError(f"the map of {pair} kept changing; the note was not attached")
+            self.maps.save_map(pair, refresh_vectors(self.derive(updated), self.memory.embedder))
+            return key, taught, new_node
+
+        key, taught, new_node = retry_on_conflict(
+            attach,
+            attempts=C.MAP_SAVE_ATTEMPTS,
+            gave_up=f"the map of {pair} kept changing; the note was not attached",
+        )
         appended = self.memory.record(
             pair,
             Kind.TAUGHT,

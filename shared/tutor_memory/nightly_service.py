@@ -21,7 +21,7 @@ mark the night done. The decisions are in ``domain/nightly.py`` and ``domain/ver
 So a run interrupted anywhere and started again finishes the night without a duplicate, and a
 finished night run again changes nothing.
 
-``tutor-memory nightly`` is defined here (``add_nightly_command``, ``run_nightly_command``).
+``tutor-memory nightly`` is defined in ``commands.py`` (the entry layer).
 """
 
 from __future__ import annotations
@@ -61,13 +61,13 @@ from tutor_memory.domain.nightly import (
 )
 from tutor_memory.domain.verify import CitationEntry, check_citation
 from tutor_memory.ports import BeliefStore, EpisodeStore, MapStore, NightlyStore
-from tutor_memory.service import APPLIED_INDEX, TutorMemory
-from tutor_memory.turns import SELF_MODEL_DOCUMENT
+from tutor_memory.service import APPLIED_BELIEFS, APPLIED_INDEX, TutorMemory
+from tutor_memory.turns import SELF_MODEL_DOCUMENT, WORKING_SET_DOCUMENT
 
 if TYPE_CHECKING:
     from tutor_memory.learning import Learning
 
-SCAN, WORKING_SET, SELF_MODEL = "scan", "working_set", SELF_MODEL_DOCUMENT
+SCAN, WORKING_SET, SELF_MODEL = "scan", WORKING_SET_DOCUMENT, SELF_MODEL_DOCUMENT
 
 
 @dataclass(frozen=True)
@@ -154,10 +154,19 @@ class Nightly:
         *,
         now: datetime | None = None,
         day: date | None = None,
+        retention_days: int | None = None,
     ) -> FanOut:
-        """The scheduler's half: one task per active pair, handed to ``send`` (the queue)."""
+        """The scheduler's half: one task per active pair, handed to ``send`` (the queue). With
+        a retention period, also one per pair the retention sweep looks at (see
+        ``tutor_memory.retention``): its worker erases what is past the period."""
         night = day or self.night_of(now)
-        tasks = tuple(NightTask(p, night.isoformat()) for p in self.active_pairs(night))
+        pairs = self.active_pairs(night)
+        if retention_days is not None:
+            from tutor_memory.retention import pairs_to_sweep
+
+            swept = pairs_to_sweep(self.store, night, retention_days, self.memory.timezone)
+            pairs = sorted({*pairs, *swept})
+        tasks = tuple(NightTask(p, night.isoformat()) for p in pairs)
         send(tasks)
         return FanOut(night.isoformat(), tasks)
 
@@ -206,7 +215,7 @@ class Nightly:
         self.verify_citations(pair, at=as_of)
         beliefs = self.beliefs.beliefs(pair)
         citations = self.store.citations(pair)
-        self._rebuild_working_set(pair, day.isoformat(), beliefs, summary, citations)
+        self._rebuild_working_set(pair, day.isoformat(), summary, citations)
         self._recompose_self_model(pair, day.isoformat(), scan, beliefs, citations)
         report = NightReport(
             pair=pair,
@@ -348,17 +357,21 @@ class Nightly:
         self,
         pair: Pair,
         day: str,
-        beliefs: Sequence[Belief],
         summary: Episode,
         citations: Sequence[CitationEntry],
     ) -> bool:
+        # The stamp is read before the beliefs, so a write between them leaves the set stale
+        # rather than current with rows older than its stamp (see ``WorkingSet``).
         head = self.memory.store.head(pair)
+        _, beliefs_version, _ = self.memory.applied(pair, APPLIED_BELIEFS)
+        beliefs = self.beliefs.beliefs(pair)
         cmap = self.maps.load_map(pair)
         previous = self.working_set(pair)
         built = working_set(
             pair,
             day,
             through_seq=head.seq if head else 0,
+            beliefs_version=beliefs_version,
             beliefs=beliefs,
             map_header=map_header(cmap) if cmap.concepts else None,
             recent=[
@@ -406,7 +419,7 @@ class Nightly:
             None,
         )
         if summary is not None:
-            self._rebuild_working_set(pair, day, beliefs, summary, citations)
+            self._rebuild_working_set(pair, day, summary, citations)
         self._recompose_self_model(pair, day, scan, beliefs, citations)
 
     # --- reads --------------------------------------------------------------------------------

@@ -1,6 +1,7 @@
 """The ports: what the domain and the use cases need from the outside world.
 
-Adapters implement these Protocols (``adapters/``); tests inject fakes or the embedded default.
+Adapters implement these Protocols (``adapters/``); tests run on the embedded default (SQLite,
+the embedded index) or on moto.
 Every store method is scoped to one pair: no read ever returns another pair's rows.
 """
 
@@ -219,6 +220,24 @@ class NightlyStore(Protocol):
     ) -> int:
         """Write ``body`` if the stored version is ``expected_version`` (0: none stored yet);
         returns the new version. ConflictError, nothing written, otherwise."""
+        ...
+
+
+class Queue(Protocol):
+    """A message queue (SQS in the cloud): the nightly scheduler's pair-nights to the workers."""
+
+    def send(self, bodies: Sequence[str]) -> None:
+        """Send every body; an error when any is refused (the caller's run is retried, and
+        the workers make a message delivered twice a no-op)."""
+        ...
+
+
+class FileSource(Protocol):
+    """The bytes of uploaded files (the uploads bucket: S3 in the cloud)."""
+
+    def fetch(self, bucket: str, key: str, version_id: str | None = None) -> bytes:
+        """One exact version (the one an event named, so a later upload cannot race it);
+        NotFoundError when it is gone."""
         ...
 
 

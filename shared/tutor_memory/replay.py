@@ -18,6 +18,24 @@ A file arrival names the file instead of a text — ``{"student": …, "subject"
 "kind": "file", "path": "notes/cells.pdf", "file_id": "cells"}`` (``path`` relative to the
 history file; ``file_id`` defaults to the file name) — and is read into the map.
 
+An export (:mod:`tutor_memory.exporting`) adds optional fields that make a replay reproduce
+each episode exactly: ``seq`` (its place; the lines of a pair come in sequence order), ``id``
+(its episode id), ``salt`` (chain v2's body salt: the same body at the same place commits and
+hashes the same, so the id and the chain head come back), ``recalled_ids`` (an answer's
+recalled memories by their exported ``id``, instead of ``recalled_refs``) and ``annotations``
+(``[{"kind", "value", "detail", "at"}]``, written once the episode is). An erased episode is
+its envelope and erasure record only::
+
+    {"student": …, "subject": …, "at": …, "kind": "check", "seq": 7, "id": "e7-…",
+     "salience": 0.7, "erased": {"commitment": "…", "number": 1, "at": "…", "reason": "…",
+     "requested_by": "api", "scope": "episode"}}
+
+sealed from its envelope at its place, then erased again with the same record. A file line
+without ``path`` but with ``evidence`` (its bytes were not exported) is registered and recorded
+as told. The report counts how many exported ids came back (``ids_kept``) and how many did not.
+A ``manifest.json`` of an export beside the history also brings back the file registry's
+removals.
+
 Every event goes through the use case a live chat uses (``Episodes.add``, the one door an
 episode enters by): checks update beliefs (and confirm the map), a "remember that …" teaches
 the map, a file is ingested, answers are stamped with their cited file's fingerprint.
@@ -31,6 +49,7 @@ counted).
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import time
 from collections.abc import Callable, Iterable, Sequence
@@ -41,21 +60,37 @@ from typing import Any, Final
 
 import numpy as np
 
+from tutor_memory.domain.annotations import Annotation
+from tutor_memory.domain.chain import (
+    ERASURE_SCOPES,
+    ErasureScope,
+    envelope_episode,
+    episode_id,
+    given_salts,
+    seq_of_id,
+)
 from tutor_memory.domain.episodes import (
+    Episode,
     Evidence,
     FileEvidence,
     Kind,
     NewEpisode,
     Pair,
     TaughtEvidence,
+    check_id,
     evidence_from_dict,
+    file_arrived,
     file_id_for,
+    fraction,
     parse_kind,
+    utc_timestamp,
 )
 from tutor_memory.domain.errors import TutorMemoryError, ValidationError
 from tutor_memory.domain.files import fingerprint
 from tutor_memory.domain.filetext import UnreadableFileError
 from tutor_memory.domain.teaching import detect_teaching
+from tutor_memory.erasure import check_reason
+from tutor_memory.exporting import EXPORT_FORMAT, MANIFEST
 from tutor_memory.ports import Embedder, Vectors
 
 REQUIRED = ("student", "subject", "at", "kind")
@@ -70,7 +105,16 @@ OPTIONAL = (
     "ref",
     "idempotency_key",
     "recalled_refs",
+    # written by an export (see the module doc)
+    "seq",
+    "id",
+    "salt",
+    "recalled_ids",
+    "annotations",
+    "erased",
 )
+ERASED_FIELDS = ("commitment", "number", "at", "reason", "requested_by", "scope")
+_HEX64 = re.compile(r"^[0-9a-f]{64}$")
 
 
 class ReplayError(TutorMemoryError):
@@ -84,11 +128,32 @@ class ReplayError(TutorMemoryError):
 
 
 @dataclass(frozen=True)
+class Envelope:
+    """An erased episode as an export carries it: what stays, and its erasure record."""
+
+    kind: Kind
+    salience: float
+    commitment: str
+    number: int
+    at: datetime
+    reason: str
+    requested_by: str
+    scope: ErasureScope
+
+
+@dataclass(frozen=True)
 class HistoryEvent:
     line: int
-    episode: NewEpisode
+    episode: NewEpisode  # for an erased envelope, a stand-in carrying its pair and time
     recalled_refs: tuple[str, ...] = ()
     data: bytes | None = None  # a file arrival's bytes
+    seq: int | None = None  # an export's: the episode's place, id and salt
+    exported_id: str | None = None
+    salt: str | None = None
+    recalled_exported: tuple[str, ...] = ()  # an export's recalled ids
+    annotations: tuple[dict[str, Any], ...] = ()
+    erased: Envelope | None = None
+    told_file: bool = False  # a file line without its bytes: registered and recorded as told
 
 
 def parse_line(line_no: int, raw: str, base: Path = Path(".")) -> HistoryEvent:
@@ -111,15 +176,20 @@ def parse_line(line_no: int, raw: str, base: Path = Path(".")) -> HistoryEvent:
         raise ValidationError("at", f"is not an ISO 8601 time ({at!r})") from None
     kind = parse_kind(data["kind"])
     pair = Pair(data["student"], data["subject"])
-    if kind is Kind.FILE:
-        return _file_event(line_no, data, pair, when, base)
+    exported = _exported(data)
+    if "erased" in data:
+        return _erased_event(line_no, data, pair, when, kind, exported)
+    if kind is Kind.FILE and ("path" in data or "evidence" not in data):
+        return replace(_file_event(line_no, data, pair, when, base), **exported)
     if "text" not in data:
         raise ValidationError("text", "is required")
     if "path" in data or "file_id" in data:
-        raise ValidationError("path", "only a file arrival names a path")
+        raise ValidationError("path", "only a file arrival read from its bytes names a path")
     recalled = data.get("recalled_refs") or []
     if not isinstance(recalled, list) or not all(isinstance(r, str) for r in recalled):
         raise ValidationError("recalled_refs", "must be a list of refs")
+    if recalled and exported["recalled_exported"]:
+        raise ValidationError("recalled_ids", "give recalled_refs or recalled_ids, not both")
     episode = NewEpisode(
         pair=pair,
         kind=kind,
@@ -132,9 +202,94 @@ def parse_line(line_no: int, raw: str, base: Path = Path(".")) -> HistoryEvent:
         ref=data.get("ref"),
         idempotency_key=data.get("idempotency_key"),
     )
-    if recalled and kind.value != "answer":
+    if (recalled or exported["recalled_exported"]) and kind.value != "answer":
         raise ValidationError("recalled_refs", "only an answer carries recalled memories")
-    return HistoryEvent(line_no, episode, tuple(recalled))
+    return HistoryEvent(line_no, episode, tuple(recalled), told_file=kind is Kind.FILE, **exported)
+
+
+def _exported(data: dict[str, Any]) -> dict[str, Any]:
+    """The fields an export adds (see the module doc), checked."""
+    seq = data.get("seq")
+    if seq is not None and (isinstance(seq, bool) or not isinstance(seq, int) or seq < 1):
+        raise ValidationError("seq", "must be a whole number >= 1")
+    ident = data.get("id")
+    if ident is not None and seq_of_id(str(ident)) != seq:
+        raise ValidationError("id", f"{ident!r} is not an episode id of sequence {seq}")
+    salt = data.get("salt")
+    if salt is not None and (seq is None or not isinstance(salt, str) or not _HEX64.match(salt)):
+        raise ValidationError("salt", "must be 64 lowercase hex digits, with a seq")
+    recalled = data.get("recalled_ids") or []
+    if not isinstance(recalled, list) or not all(isinstance(r, str) for r in recalled):
+        raise ValidationError("recalled_ids", "must be a list of exported episode ids")
+    notes = data.get("annotations") or []
+    if not isinstance(notes, list) or not all(isinstance(n, dict) for n in notes):
+        raise ValidationError("annotations", "must be a list of objects")
+    for note in notes:
+        if set(note) - {"kind", "value", "detail", "at"} or not {"kind", "value", "at"} <= set(
+            note
+        ):
+            raise ValidationError("annotations", "each is {kind, value, detail, at}")
+        Annotation(
+            pair=Pair(data["student"], data["subject"]),
+            episode_id=str(ident or "e1-000000000000"),
+            kind=note["kind"],
+            value=note["value"],
+            at=_time("annotations.at", note["at"]),
+            detail=note.get("detail") or "",
+        )  # checked now, written once the episode is
+    return {
+        "seq": seq,
+        "exported_id": None if ident is None else str(ident),
+        "salt": salt,
+        "recalled_exported": tuple(recalled),
+        "annotations": tuple(notes),
+    }
+
+
+def _time(name: str, value: object) -> datetime:
+    try:
+        return datetime.fromisoformat(str(value).replace("Z", "+00:00"))
+    except ValueError:
+        raise ValidationError(name, f"is not an ISO 8601 time ({value!r})") from None
+
+
+def _erased_event(
+    line_no: int,
+    data: dict[str, Any],
+    pair: Pair,
+    when: datetime,
+    kind: Kind,
+    exported: dict[str, Any],
+) -> HistoryEvent:
+    """An erased episode's envelope: nothing of a body may come with it."""
+    body = sorted(set(data) & {"text", "summary", "concepts", "evidence", "ref", "path"})
+    if body:
+        raise ValidationError(body[0], "an erased episode carries no body")
+    if exported["seq"] is None or exported["salt"] is not None:
+        raise ValidationError("erased", "an erased episode has a seq and no salt")
+    record = data["erased"]
+    if not isinstance(record, dict) or set(record) != set(ERASED_FIELDS):
+        raise ValidationError("erased", f"must be an object of {', '.join(ERASED_FIELDS)}")
+    number = record["number"]
+    if isinstance(number, bool) or not isinstance(number, int) or number < 1:
+        raise ValidationError("erased.number", "must be a whole number >= 1")
+    if not isinstance(record["commitment"], str) or not _HEX64.match(record["commitment"]):
+        raise ValidationError("erased.commitment", "must be 64 lowercase hex digits")
+    if record["scope"] not in ERASURE_SCOPES:
+        raise ValidationError("erased.scope", f"must be one of {', '.join(ERASURE_SCOPES)}")
+    salience = data.get("salience", 0.0)
+    envelope = Envelope(
+        kind=kind,
+        salience=fraction("salience", salience),
+        commitment=record["commitment"],
+        number=number,
+        at=utc_timestamp("erased.at", _time("erased.at", record["at"])),
+        reason=check_reason(record["reason"]),
+        requested_by=check_id("erased.requested_by", record["requested_by"]),
+        scope=record["scope"],
+    )
+    stand_in = NewEpisode(pair=pair, kind=Kind.QUESTION, text="(erased)", at=when)
+    return HistoryEvent(line_no, stand_in, erased=envelope, **exported)
 
 
 def _evidence(kind: Kind, data: dict[str, Any]) -> Evidence:
@@ -160,7 +315,7 @@ def _file_event(
     episode = NewEpisode(
         pair=pair,
         kind=Kind.FILE,
-        text=f"File arrived: {name}",
+        text=file_arrived(name),
         at=when,
         evidence=FileEvidence(file_id, name, fingerprint(content)),
         ref=data.get("ref"),
@@ -175,6 +330,7 @@ def parse_history(
     events: list[HistoryEvent] = []
     problems: list[tuple[int, str]] = []
     seen_refs: set[tuple[Pair, str]] = set()
+    seen_ids: set[tuple[Pair, str]] = set()
     for line_no, raw in enumerate(lines, start=1):
         if not raw.strip():
             continue
@@ -183,12 +339,19 @@ def parse_history(
         except (ValidationError, TypeError) as exc:
             problems.append((line_no, str(exc)))
             continue
-        missing = [r for r in event.recalled_refs if (event.episode.pair, r) not in seen_refs]
+        pair = event.episode.pair
+        missing = [r for r in event.recalled_refs if (pair, r) not in seen_refs]
         if missing:
             problems.append((line_no, f"recalled_refs: no earlier line has ref {missing[0]!r}"))
             continue
-        if event.episode.ref is not None:
-            seen_refs.add((event.episode.pair, event.episode.ref))
+        unknown = [i for i in event.recalled_exported if (pair, i) not in seen_ids]
+        if unknown:
+            problems.append((line_no, f"recalled_ids: no earlier line has id {unknown[0]!r}"))
+            continue
+        if event.erased is None and event.episode.ref is not None:
+            seen_refs.add((pair, event.episode.ref))
+        if event.exported_id is not None:
+            seen_ids.add((pair, event.exported_id))
         events.append(event)
     return events, problems
 
@@ -199,6 +362,9 @@ class ReplayReport:
     skipped: int = 0
     unreadable: int = 0  # file arrivals that could not be read (recorded as such)
     pairs: int = 0
+    ids_kept: int = 0  # lines of an export whose episode came back under the same id
+    ids_changed: int = 0  # … and under another (a chain v1 episode, a file not exported, …)
+    first_changed: str = ""  # the first of those: "line N: exported e3-…, replayed e3-…"
     first_at: datetime | None = None
     last_at: datetime | None = None
     seconds: dict[str, float] = field(default_factory=dict)
@@ -277,33 +443,70 @@ def replay(
         raise ValidationError(
             "store", f"{target} already exists; replay builds a new, isolated store only"
         )
-    report = ReplayReport()
-    start = time.perf_counter()
-    with history.open(encoding="utf-8") as handle:
-        events, problems = parse_history(handle, history.parent)
-    report.seconds["parse"] = time.perf_counter() - start
-    if problems and not skip_bad:
-        raise ReplayError(problems)
-    report.skipped = len(problems)
-
     partial = target.with_name(target.name + ".partial")
     shutil.rmtree(partial, ignore_errors=True)
+    report: ReplayReport | None = None
     try:
+        # Parsed before the store is built: a bad line writes nothing, not even a folder.
+        events, problems, parse_s = _parse(history)
+        if problems and not skip_bad:
+            raise ReplayError(problems)
         app = build(partial)
-        memory = app.memory
-        if memory.embedder is not None:
-            memory.embedder = TimedEmbedder(memory.embedder)
-        write_start = time.perf_counter()
-        report.unreadable = _write(app, events, on_progress)
-        written = time.perf_counter() - write_start
-        embed = memory.embedder.seconds if isinstance(memory.embedder, TimedEmbedder) else 0.0
-        report.seconds["embed"] = embed
-        report.seconds["append and index"] = written - embed
-        memory.close()
+        report = replay_into(
+            app, history, skip_bad=skip_bad, on_progress=on_progress, parsed=(events, problems)
+        )
+        report.seconds["parse"] = parse_s
+        app.memory.close()
         partial.rename(target)
     except BaseException:
         shutil.rmtree(partial, ignore_errors=True)
         raise
+    return report
+
+
+def _parse(history: Path) -> tuple[list[HistoryEvent], list[tuple[int, str]], float]:
+    start = time.perf_counter()
+    with history.open(encoding="utf-8") as handle:
+        events, problems = parse_history(handle, history.parent)
+    return events, problems, time.perf_counter() - start
+
+
+def replay_into(
+    app: Any,
+    history: Path,
+    *,
+    skip_bad: bool = False,
+    on_progress: Callable[[int, int], None] | None = None,
+    parsed: tuple[list[HistoryEvent], list[tuple[int, str]]] | None = None,
+) -> ReplayReport:
+    """Replay ``history`` into an App whose pairs in it are still empty (any backend): what
+    :func:`replay` does inside its new folder. A bad line writes nothing (unless ``skip_bad``).
+    """
+    report = ReplayReport()
+    if parsed is None:
+        events, problems, report.seconds["parse"] = _parse(history)
+    else:
+        events, problems = parsed
+    if problems and not skip_bad:
+        raise ReplayError(problems)
+    report.skipped = len(problems)
+    for pair in dict.fromkeys(e.episode.pair for e in events):
+        if app.memory.store.head(pair) is not None:
+            raise ValidationError(
+                "store", f"{pair} already has a history; replay into an empty one"
+            )
+    memory = app.memory
+    if memory.embedder is not None and not isinstance(memory.embedder, TimedEmbedder):
+        memory.embedder = TimedEmbedder(memory.embedder)
+    write_start = time.perf_counter()
+    salts = {(e.episode.pair, e.seq): e.salt for e in events if e.salt and e.seq}
+    with given_salts(salts):
+        report.unreadable = _write(app, events, on_progress, report)
+    _remove_files(app, history.parent / MANIFEST, {e.episode.pair for e in events})
+    written = time.perf_counter() - write_start
+    embed = memory.embedder.seconds if isinstance(memory.embedder, TimedEmbedder) else 0.0
+    report.seconds["embed"] = embed
+    report.seconds["append and index"] = written - embed
     report.events = len(events)
     report.pairs = len({e.episode.pair for e in events})
     if events:
@@ -312,20 +515,62 @@ def replay(
     return report
 
 
+def _remove_files(app: Any, manifest: Path, pairs: set[Pair]) -> None:
+    """An export's registry: the files it lists as removed are removed again."""
+    if not manifest.is_file():
+        return
+    try:
+        data = json.loads(manifest.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return
+    if not isinstance(data, dict) or data.get("format") != EXPORT_FORMAT:
+        return
+    for entry in data.get("pairs") or []:
+        pair = Pair(entry["student"], entry["subject"])
+        if pair not in pairs:
+            continue
+        for record in entry.get("files") or []:
+            removed = record.get("removed_at")
+            stored = app.memory.store.file(pair, record["file_id"])
+            if removed and stored is not None and not stored.removed:
+                app.memory.remove_file(pair, record["file_id"], at=_time("removed_at", removed))
+
+
 def _write(
-    app: Any, events: list[HistoryEvent], on_progress: Callable[[int, int], None] | None
+    app: Any,
+    events: list[HistoryEvent],
+    on_progress: Callable[[int, int], None] | None,
+    report: ReplayReport | None = None,
 ) -> int:
     """Write in file order, every episode through ``Episodes.add_many`` (which batches the
     embedding of those whose use case is the log alone) and every file arrival through
-    ingestion. Answers get their recalled ids once their sources exist. Returns the count of
-    unreadable files."""
+    ingestion. Answers get their recalled ids once their sources exist; erased envelopes are
+    sealed in their place and erased again at the end, in their records' order; annotations
+    follow. Returns the count of unreadable files."""
+    report = report if report is not None else ReplayReport()
     ids_by_ref: dict[tuple[Pair, str], str] = {}
+    ids_by_exported: dict[tuple[Pair, str], str] = {}
+    erasures: list[tuple[HistoryEvent, Episode]] = []
+    noted: list[tuple[HistoryEvent, str]] = []
     done = unreadable = 0
     batch: list[HistoryEvent] = []
+    store = app.memory.store
 
     def remember(event: HistoryEvent, episode_id: str) -> None:
-        if event.episode.ref is not None:
-            ids_by_ref[(event.episode.pair, event.episode.ref)] = episode_id
+        pair = event.episode.pair
+        if event.erased is None and event.episode.ref is not None:
+            ids_by_ref[(pair, event.episode.ref)] = episode_id
+        if event.exported_id is not None:
+            ids_by_exported[(pair, event.exported_id)] = episode_id
+            if event.exported_id == episode_id:
+                report.ids_kept += 1
+            else:
+                report.ids_changed += 1
+                report.first_changed = report.first_changed or (
+                    f"line {event.line}: exported {event.exported_id}, replayed {episode_id}"
+                )
+        if event.annotations:
+            noted.append((event, episode_id))
 
     def progress(count: int) -> None:
         nonlocal done
@@ -346,24 +591,102 @@ def _write(
     for position, event in enumerate(events):
         if isinstance(embedder, TimedEmbedder) and position % REPLAY_LOOKAHEAD == 0:
             ahead = events[position : position + REPLAY_LOOKAHEAD]
-            embedder.prefetch([e.episode.text for e in ahead if e.episode.text])
+            embedder.prefetch([e.episode.text for e in ahead if e.episode.text and not e.erased])
         ep = event.episode
+        if event.erased is not None:
+            flush()  # its place comes after everything before it
+            env = event.erased
+            sealed = envelope_episode(
+                ep.pair, env.kind, ep.at, env.salience, env.commitment, store.head(ep.pair)
+            )
+            store.append_sealed(sealed)
+            erasures.append((event, sealed))
+            remember(event, sealed.episode_id)
+            progress(1)
+            continue
         if ep.kind is Kind.FILE and isinstance(ep.evidence, FileEvidence):
             flush()  # keep the file's order
+            if event.told_file:
+                remember(event, _told_file(app, event).episode_id)
+                progress(1)
+                continue
             try:
                 app.maps.ingest(
                     ep.pair, ep.evidence.file_id, ep.evidence.name, event.data, at=ep.at
                 )
             except UnreadableFileError:
                 unreadable += 1  # the ingest recorded a file episode that says so
+            head = store.head(ep.pair)
+            if event.exported_id is not None and head is not None:
+                remember(event, episode_id(head.seq, head.hash))
             progress(1)
             continue
-        if event.recalled_refs:
+        recalled = event.recalled_refs or event.recalled_exported
+        if recalled:
             flush()  # its sources must have ids first
-            ids = tuple(ids_by_ref[(ep.pair, r)] for r in event.recalled_refs)
-            event = HistoryEvent(event.line, replace(ep, recalled_ids=ids), event.recalled_refs)
+            known = ids_by_ref if event.recalled_refs else ids_by_exported
+            ids = tuple(known[(ep.pair, r)] for r in recalled)
+            event = replace(event, episode=replace(ep, recalled_ids=ids))
         batch.append(event)
         if len(batch) >= 64:
             flush()
     flush()
+    _erase_again(app, erasures)
+    for event, new_id in noted:
+        for note in event.annotations:
+            app.memory.annotate(
+                event.episode.pair,
+                new_id,
+                note["kind"],
+                note["value"],
+                detail=note.get("detail") or "",
+                at=_time("annotations.at", note["at"]),
+            )
     return unreadable
+
+
+def _told_file(app: Any, event: HistoryEvent) -> Episode:
+    """A file whose bytes were not exported: its version registered, its episode as told."""
+    ep = event.episode
+    assert isinstance(ep.evidence, FileEvidence)
+    ev = ep.evidence
+    app.memory.store.register_file(ep.pair, ev.file_id, ev.name, ev.fingerprint, ep.at)
+    result = app.memory.record(
+        ep.pair,
+        Kind.FILE,
+        ep.text,
+        evidence=ev,
+        at=ep.at,
+        summary=ep.summary,
+        concepts=ep.concepts,
+        salience=ep.salience,
+        idempotency_key=ep.idempotency_key,
+    )
+    episode: Episode = result.episode
+    return episode
+
+
+def _erase_again(app: Any, erasures: list[tuple[HistoryEvent, Episode]]) -> None:
+    """The replayed envelopes erased in their records' order, so that each record (and the
+    records' own chain) comes back as it was; then they leave the index."""
+    store = app.memory.store
+    by_pair: dict[Pair, list[tuple[HistoryEvent, Episode]]] = {}
+    for event, sealed in erasures:
+        by_pair.setdefault(sealed.pair, []).append((event, sealed))
+    for pair, pending in by_pair.items():
+        for event, sealed in sorted(
+            pending, key=lambda p: p[0].erased.number if p[0].erased else 0
+        ):
+            env = event.erased
+            assert env is not None
+            store.erase(
+                pair,
+                [sealed.seq],
+                at=env.at,
+                reason=env.reason,
+                requested_by=env.requested_by,
+                scope=env.scope,
+            )
+        delete = getattr(app.memory.index, "delete_episodes", None)
+        if callable(delete):
+            delete(pair, sorted(s.episode_id for _, s in pending))

@@ -5,22 +5,16 @@ reads and renders — as JSON (the API and ``--format json``), readable text and
 pictures (``--plots DIR``) live in ``report_plots``, imported only when they are asked for, so
 neither the API nor a text report ever loads matplotlib.
 
-``tutor-memory report`` is defined here (``add_report_command`` and ``run_report_command``) and
-wired in by ``cli.py``.
+``tutor-memory report`` is defined in ``commands.py`` (the entry layer) and wired in by ``cli.py``.
 """
 
 from __future__ import annotations
 
-import argparse
-import json
 import re
-import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, tzinfo
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
-from zoneinfo import ZoneInfo
 
 from tutor_memory.domain.annotations import Annotation, Verification
 from tutor_memory.domain.beliefs import Belief
@@ -401,46 +395,3 @@ _LIST_ITEM = re.compile(r"^(- |\d+\. )")
 
 def _md_row(cells: Sequence[str]) -> str:
     return "| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |"
-
-
-# --- the command line --------------------------------------------------------------------------
-
-
-def add_report_command(
-    subparsers: argparse._SubParsersAction[argparse.ArgumentParser],
-) -> argparse.ArgumentParser:
-    """``tutor-memory report --student S --subject T [--store DIR] [--format …] [--history C]
-    [--plots DIR]``."""
-    report = subparsers.add_parser("report", help="a pair's report: beliefs, checks, calibration…")
-    report.add_argument(
-        "--store", type=Path, help="an embedded store folder (default: from settings)"
-    )
-    report.add_argument("--student", required=True, help="the student's id")
-    report.add_argument("--subject", required=True, help="the subject's id")
-    report.add_argument("--format", choices=FORMATS, default="text", help="(default: text)")
-    report.add_argument("--history", metavar="CONCEPT", help="also the history of this belief")
-    report.add_argument(
-        "--plots", type=Path, metavar="DIR", help="also write PNG pictures into this folder"
-    )
-    return report
-
-
-def run_report_command(args: argparse.Namespace, app: App) -> int:
-    pair = Pair(args.student, args.subject)
-    report = Reports.of(app).report(pair, history=args.history)
-    tz = ZoneInfo(app.memory.timezone)
-    if args.format == "json":
-        print(json.dumps(report_json(report), ensure_ascii=False, indent=2))
-    elif args.format == "markdown":
-        print(render_markdown(report, tz), end="")
-    else:
-        print(render_text(report, tz), end="")
-    if args.plots is not None:
-        try:
-            from tutor_memory.report_plots import write_plots  # matplotlib only when asked
-        except ImportError as exc:  # an install without the plots extra
-            print(f"error: --plots needs matplotlib ({exc.name} is missing)", file=sys.stderr)
-            return 2
-        for path in write_plots(report, args.plots):
-            print(f"wrote {path}", file=sys.stderr)
-    return 0

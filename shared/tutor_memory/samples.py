@@ -1,4 +1,4 @@
-"""A short multilingual history of one student in one subject, used by the demo and the tests."""
+"""A short multilingual history of one student in one subject, used by the benches and the tests."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""The use cases. Handlers and the CLI call these; these call the domain and the ports."""
+"""``TutorMemory``: the episode log's use cases (record, recall, files, the index kept in step
+with the log), on which the others (turns, learning, mapping, nightly, reports) are built."""
 
 from __future__ import annotations
 
@@ -29,8 +30,10 @@ from tutor_memory.domain.episodes import (
     check_same_request,
     clean_text,
     evidence_from_dict,
+    file_arrived,
     parse_kind,
     request_digest,
+    summarise,
 )
 from tutor_memory.domain.errors import ConflictError, NotFoundError, ValidationError
 from tutor_memory.domain.files import FileRecord, fingerprint
@@ -278,6 +281,20 @@ class TutorMemory:
                 through, version, _ = self.applied(pair, name)
                 if through >= int(body["through"]):
                     return
+
+    def touch_applied(self, pair: Pair, name: str) -> None:
+        """Move a marker's version, not its place: a write that changes the derived state the
+        marker covers without appending (a re-derivation) tells every snapshot stamped with
+        the version (the working set) that it is stale. No marker yet: nothing is stamped."""
+        documents = _documents(self.store)
+        if documents is None:
+            return
+        _, version, body = self.applied(pair, name)
+        if version == 0:
+            return
+        # A conflict means another write moved the version meanwhile: that does it too.
+        with suppress(ConflictError):
+            documents.put_document(pair, name, body, expected_version=version)
 
     def catch_up_index(
         self,
@@ -631,17 +648,37 @@ class TutorMemory:
         record, added = self.store.register_file(pair, file_id, name, digest, when)
         if not added:
             return record, None
-        version = record.current.version
-        text = f"File arrived: {name}" + (f" (version {version})" if version > 1 else "")
-        result = self.record(
-            pair,
-            Kind.FILE,
-            text,
-            evidence=FileEvidence(file_id, name, digest),
-            at=when,
-            idempotency_key=f"file:{file_id}:v{version}",
+        result = self.record_file_arrival(
+            pair, file_id, name, digest, version=record.current.version, at=when
         )
         return record, result.episode
+
+    def record_file_arrival(
+        self,
+        pair: Pair,
+        file_id: str,
+        name: str,
+        digest: str,
+        *,
+        version: int,
+        at: datetime,
+        concepts: Sequence[str] = (),
+    ) -> AppendResult:
+        """The ``file`` episode of one version of a file (once: the version is its key), with
+        the concepts read from it when it was read into the map."""
+        line = file_arrived(name, version)
+        listed = ", ".join(concepts[: C.FILE_CONCEPTS_LISTED])
+        listed += "…" if len(concepts) > C.FILE_CONCEPTS_LISTED else ""
+        return self.record(
+            pair,
+            Kind.FILE,
+            f"{line} — {len(concepts)} concepts: {listed}" if concepts else line,
+            summary=summarise(line),
+            evidence=FileEvidence(file_id, name, digest),
+            concepts=concepts[: C.MAX_CONCEPTS_PER_EPISODE],
+            at=at,
+            idempotency_key=f"file:{file_id}:v{version}",
+        )
 
     def remove_file(self, pair: Pair, file_id: str, *, at: datetime | None = None) -> FileRecord:
         return self.store.remove_file(pair, file_id, at or self.clock.now())

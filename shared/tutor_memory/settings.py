@@ -1,8 +1,9 @@
-"""Configuration, read once from ``TUTOR_MEMORY_*`` variables and validated.
+"""Configuration, read once from ``TUTOR_MEMORY_*`` variables and validated (pydantic-settings).
 
 Nothing here runs at import time: :func:`Settings.from_env` is called by bootstrap (or a test)
-with the environment it should read. A bad value raises :class:`SettingsError` naming the
-variable, what is wrong, and what would be accepted.
+with the environment it should read; ``Settings(...)`` alone reads no environment (its
+defaults and what it is given), so a test's settings never depend on the shell. A bad value
+raises :class:`SettingsError` naming the variable, what is wrong, and what would be accepted.
 
 =====================================  ========================================================
 variable                               meaning (default)
@@ -28,6 +29,13 @@ variable                               meaning (default)
 ``TUTOR_MEMORY_UPLOADS_PREFIX``        the uploads bucket's key prefix (``uploads/``)
 ``TUTOR_MEMORY_UPLOADS_BUCKET``        the uploads bucket, whose objects an erasure deletes
                                        with every version (none: no object is touched)
+``TUTOR_MEMORY_NIGHTLY_QUEUE_URL``     the SQS queue the nightly scheduler fans pair-nights
+                                       out to (none: only the scheduler function has one)
+``TUTOR_MEMORY_KMS_KEY_ID``           a KMS key (id, ARN or alias): DynamoDB bodies are then
+                                       encrypted under per-student data keys, which erasing
+                                       a student deletes (none: stored plain; the default)
+``TUTOR_MEMORY_KEYS_TABLE``            the table of wrapped data keys, kept out of backups
+                                       (``<table name>-keys``)
 ``TUTOR_MEMORY_RETENTION_DAYS``        erase bodies older than this many days at night, the
                                        envelopes kept (none: kept forever; the default)
 ``TUTOR_MEMORY_TURN_DEADLINE``         seconds a turn waits for its block (``2.5``)
@@ -41,18 +49,30 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Literal
+from typing import Annotated, Any, Literal, get_args
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from pydantic import (
+    AliasChoices,
+    BeforeValidator,
+    Field,
+    ValidationError,
+    ValidationInfo,
+    field_validator,
+    model_validator,
+)
+from pydantic_settings import (
+    BaseSettings,
+    EnvSettingsSource,
+    PydanticBaseSettingsSource,
+    SettingsConfigDict,
+)
 
 from tutor_memory.domain import constants as C
 
 PREFIX = "TUTOR_MEMORY_"
-BACKENDS = ("sqlite", "dynamodb")
-_TABLE_RE = re.compile(r"^[A-Za-z0-9_.-]{3,255}$")
-_REGION_RE = re.compile(r"^[a-z]{2}(-[a-z]+)+-\d$")
 
 
 class SettingsError(ValueError):
@@ -61,189 +81,201 @@ class SettingsError(ValueError):
         super().__init__(f"{variable}: {problem}")
 
 
-@dataclass(frozen=True)
-class Settings:
+def _rule(problem: str, test: Callable[[str], bool]) -> BeforeValidator:
+    """Check a value as text before pydantic converts it, so that the error is ours; ``{}`` in
+    ``problem`` shows the value."""
+
+    def check(value: Any) -> Any:
+        if value is not None and not test(str(value)):
+            raise ValueError(problem.format(str(value)))
+        return value
+
+    return BeforeValidator(check)
+
+
+def _matching(pattern: str, problem: str) -> BeforeValidator:
+    return _rule(problem + " (got {!r})", lambda text: re.match(pattern, text) is not None)
+
+
+def _zone(name: str) -> bool:
+    try:
+        ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError):
+        return False
+    return True
+
+
+def _number(text: str, low: float, high: float, *, whole: bool = True) -> bool:
+    """``low`` < a float ≤ ``high``, or ``low`` ≤ a whole number ≤ ``high``."""
+    try:
+        value = int(text) if whole else float(text)
+    except ValueError:
+        return False
+    return (low <= value if whole else low < value) and value <= high
+
+
+_URL = _matching(r"^https?://[^\s/]+", "must be an http(s) URL")
+_TABLE = _matching(
+    r"^[A-Za-z0-9_.-]{3,255}$", "must be 3-255 characters of letters, digits, '_', '-', '.'"
+)
+_REGION = _matching(r"^[a-z]{2}(-[a-z]+)+-\d$", "is not an AWS region name like eu-west-1")
+_ZONE = _rule("is not an IANA time zone such as Asia/Jakarta (got {!r})", _zone)
+_DIMENSION = _rule("must be 256, 512 or 1024 (got {!r})", lambda t: t in ("256", "512", "1024"))
+_SEARCH_INDEX = _matching(
+    r"^[a-z0-9][a-z0-9_-]{0,254}$", "must be lowercase letters, digits, '_' or '-'"
+)
+_PREFIX = _rule(
+    "must end with '/' and not start with one (got {!r})",
+    lambda t: t.endswith("/") and not t.startswith("/"),
+)
+_FILE = _rule("{} is a folder, not a file", lambda t: not Path(t).is_dir())
+_DAYS = _rule("must be a whole number of days from 1 to 36500", lambda t: _number(t, 1, 36_500))
+_DEADLINE = _rule(
+    "must be a number of seconds in (0, 30]", lambda t: _number(t, 0, 30, whole=False)
+)
+_BUDGET = _rule(
+    "must be a whole number of tokens from 50 to 100000", lambda t: _number(t, 50, 100_000)
+)
+_THREADS = _rule(
+    "must be a whole number of threads from 1 to 256 (got {!r})",
+    lambda t: t.isdigit() and 1 <= int(t) <= 256,
+)
+
+
+def _lower(value: Any) -> Any:
+    return value.lower() if isinstance(value, str) else value
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(
+        env_prefix=PREFIX, frozen=True, validate_by_name=True, validate_by_alias=True
+    )
+
     backend: Literal["sqlite", "dynamodb"] = "sqlite"
     home: Path = Path(".tutor-memory")
-    sqlite_path: Path = Path(".tutor-memory/memory.db")
-    table_name: str = "tutor-memory"
-    aws_region: str = "us-east-1"
-    dynamodb_endpoint: str | None = None
-    timezone: str = "UTC"
+    sqlite_path: Annotated[Path, _FILE] = Path(".tutor-memory/memory.db")  # <home>/memory.db
+    table_name: Annotated[str, _TABLE] = "tutor-memory"
+    aws_region: Annotated[str, _REGION] = Field(
+        "us-east-1", validation_alias=AliasChoices(PREFIX + "AWS_REGION", "AWS_REGION")
+    )
+    dynamodb_endpoint: Annotated[str | None, _URL] = None
+    timezone: Annotated[str, _ZONE] = "UTC"
     embedder: Literal["local", "bedrock", "none"] = "local"
     bedrock_embedding_model: str = "amazon.titan-embed-text-v2:0"
-    embedding_dimension: int = 1024
+    embedding_dimension: Annotated[int, _DIMENSION] = 1024
     index: Literal["embedded", "opensearch"] = "embedded"
-    index_path: Path = Path(".tutor-memory/index.db")
-    opensearch_url: str | None = None
-    opensearch_index: str = "tutor-memory-episodes"
+    index_path: Path = Path(".tutor-memory/index.db")  # <home>/index.db
+    # Checked even when absent: the opensearch index needs it.
+    opensearch_url: Annotated[str | None, _URL] = Field(None, validate_default=True)
+    opensearch_index: Annotated[str, _SEARCH_INDEX] = "tutor-memory-episodes"
     opensearch_auth: Literal["aoss", "es", "none"] = "aoss"
     opensearch_engine: Literal["faiss", "lucene"] = "faiss"
     extractor: Literal["offline", "bedrock"] = "offline"
     bedrock_extraction_model: str = "anthropic.claude-3-haiku-20240307-v1:0"
-    uploads_prefix: str = "uploads/"
+    uploads_prefix: Annotated[str, _PREFIX] = "uploads/"
     uploads_bucket: str | None = None
-    retention_days: int | None = None  # off by default
-    turn_deadline_s: float = C.TURN_DEADLINE_S
-    block_budget_tokens: int = C.BLOCK_BUDGET_TOKENS
-    turn_threads: int = 1
-    batch_threads: int | None = None  # None: every core
+    nightly_queue_url: str | None = None  # the template passes the queue (SQS: its URL)
+    retention_days: Annotated[int | None, _DAYS] = None  # off by default
+    kms_key_id: str | None = None  # off by default: no encryption of bodies
+    keys_table: str | None = None  # None: "<table_name>-keys"
+    turn_deadline_s: Annotated[float, _DEADLINE] = Field(
+        C.TURN_DEADLINE_S, validation_alias=PREFIX + "TURN_DEADLINE"
+    )
+    block_budget_tokens: Annotated[int, _BUDGET] = Field(
+        C.BLOCK_BUDGET_TOKENS, validation_alias=PREFIX + "BLOCK_BUDGET"
+    )
+    turn_threads: Annotated[int, _THREADS] = 1
+    batch_threads: Annotated[int | None, _THREADS] = None  # None: every core
+
+    @model_validator(mode="before")
+    @classmethod
+    def _paths_in_home(cls, data: Any) -> Any:
+        """The store and the index default to files in the home folder."""
+        if isinstance(data, dict):
+            home = Path(data.get("home") or ".tutor-memory")
+            data.setdefault("sqlite_path", home / "memory.db")
+            data.setdefault("index_path", home / "index.db")
+        return data
+
+    @field_validator(
+        "backend", "embedder", "index", "opensearch_auth", "opensearch_engine", "extractor",
+        mode="before",
+    )  # fmt: skip
+    @classmethod
+    def _one_of(cls, value: Any, info: ValidationInfo) -> Any:
+        assert info.field_name is not None
+        allowed = get_args(cls.model_fields[info.field_name].annotation)
+        if _lower(value) not in allowed:
+            raise ValueError(f"must be one of {', '.join(allowed)} (got {_lower(value)!r})")
+        return _lower(value)
+
+    @field_validator("opensearch_url")
+    @classmethod
+    def _needed_by_opensearch(cls, value: str | None, info: ValidationInfo) -> str | None:
+        if value is None and info.data.get("index") == "opensearch":
+            raise ValueError("is required when the index is opensearch")
+        return value
+
+    @classmethod
+    def variables(cls) -> dict[str, str]:
+        """Each field's variable: ``TUTOR_MEMORY_`` and its name, unless it names its own."""
+        return {name: cls._names(name)[0] for name in cls.model_fields}
+
+    @classmethod
+    def _names(cls, field: str) -> list[str]:
+        alias = cls.model_fields[field].validation_alias
+        if isinstance(alias, AliasChoices):
+            return [str(choice) for choice in alias.choices]
+        return [alias if isinstance(alias, str) else PREFIX + field.upper()]
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
-        env = dict(os.environ if environ is None else environ)
-
-        def get(name: str) -> str | None:
-            value = env.get(PREFIX + name)
-            return value.strip() if value is not None and value.strip() else None
-
-        backend = (get("BACKEND") or "sqlite").lower()
-        if backend not in BACKENDS:
-            raise SettingsError(
-                PREFIX + "BACKEND", f"must be one of {', '.join(BACKENDS)} (got {backend!r})"
-            )
-        home = Path(get("HOME") or ".tutor-memory")
-        sqlite_path = Path(get("SQLITE_PATH") or home / "memory.db")
-        if sqlite_path.exists() and sqlite_path.is_dir():
-            raise SettingsError(PREFIX + "SQLITE_PATH", f"{sqlite_path} is a folder, not a file")
-
-        table_name = get("TABLE_NAME") or "tutor-memory"
-        if not _TABLE_RE.match(table_name):
-            raise SettingsError(
-                PREFIX + "TABLE_NAME",
-                f"must be 3-255 characters of letters, digits, '_', '-', '.' (got {table_name!r})",
-            )
-        region = get("AWS_REGION") or env.get("AWS_REGION") or "us-east-1"
-        if not _REGION_RE.match(region):
-            raise SettingsError(
-                PREFIX + "AWS_REGION", f"is not an AWS region name like eu-west-1 (got {region!r})"
-            )
-        endpoint = get("DYNAMODB_ENDPOINT")
-        if endpoint is not None and not re.match(r"^https?://[^\s/]+", endpoint):
-            raise SettingsError(
-                PREFIX + "DYNAMODB_ENDPOINT", f"must be an http(s) URL (got {endpoint!r})"
-            )
-        timezone = get("TIMEZONE") or "UTC"
+        """The settings ``environ`` (else the process environment) configures; a blank
+        variable counts as unset."""
+        source = _EnvironSource(cls, os.environ if environ is None else environ)
         try:
-            ZoneInfo(timezone)
-        except (ZoneInfoNotFoundError, ValueError):
-            raise SettingsError(
-                PREFIX + "TIMEZONE",
-                f"is not an IANA time zone such as Asia/Jakarta (got {timezone!r})",
-            ) from None
+            return cls(**source())
+        except ValidationError as exc:
+            error = exc.errors()[0]
+            where = str(error["loc"][0])  # a field's name or one of its variables
+            variable = next(
+                names[0] for f in cls.model_fields if where in (f, *(names := cls._names(f)))
+            )
+            problem = str(error.get("ctx", {}).get("error", error["msg"]))
+            raise SettingsError(variable, problem) from None
 
-        def choice(name: str, allowed: tuple[str, ...], default: str) -> str:
-            value = (get(name) or default).lower()
-            if value not in allowed:
-                raise SettingsError(
-                    PREFIX + name, f"must be one of {', '.join(allowed)} (got {value!r})"
-                )
-            return value
+    @classmethod
+    def settings_customise_sources(
+        cls,
+        settings_cls: type[BaseSettings],
+        init_settings: PydanticBaseSettingsSource,
+        env_settings: PydanticBaseSettingsSource,
+        dotenv_settings: PydanticBaseSettingsSource,
+        file_secret_settings: PydanticBaseSettingsSource,
+    ) -> tuple[PydanticBaseSettingsSource, ...]:
+        return (init_settings,)  # what it is given, never the process environment (from_env)
 
-        embedder = choice("EMBEDDER", ("local", "bedrock", "none"), "local")
-        dimension_text = get("EMBEDDING_DIMENSION") or "1024"
-        if dimension_text not in ("256", "512", "1024"):
-            raise SettingsError(
-                PREFIX + "EMBEDDING_DIMENSION", f"must be 256, 512 or 1024 (got {dimension_text!r})"
-            )
-        index = choice("INDEX", ("embedded", "opensearch"), "embedded")
-        opensearch_url = get("OPENSEARCH_URL")
-        if opensearch_url is not None and not re.match(r"^https?://[^\s/]+", opensearch_url):
-            raise SettingsError(
-                PREFIX + "OPENSEARCH_URL", f"must be an http(s) URL (got {opensearch_url!r})"
-            )
-        if index == "opensearch" and opensearch_url is None:
-            raise SettingsError(
-                PREFIX + "OPENSEARCH_URL", "is required when the index is opensearch"
-            )
-        opensearch_index = get("OPENSEARCH_INDEX") or "tutor-memory-episodes"
-        if not re.match(r"^[a-z0-9][a-z0-9_-]{0,254}$", opensearch_index):
-            raise SettingsError(
-                PREFIX + "OPENSEARCH_INDEX",
-                f"must be lowercase letters, digits, '_' or '-' (got {opensearch_index!r})",
-            )
-        prefix = get("UPLOADS_PREFIX") or "uploads/"
-        if not prefix.endswith("/") or prefix.startswith("/"):
-            raise SettingsError(
-                PREFIX + "UPLOADS_PREFIX",
-                f"must end with '/' and not start with one (got {prefix!r})",
-            )
-        try:
-            deadline = float(get("TURN_DEADLINE") or C.TURN_DEADLINE_S)
-            if not 0 < deadline <= 30:
-                raise ValueError
-        except ValueError:
-            raise SettingsError(
-                PREFIX + "TURN_DEADLINE", "must be a number of seconds in (0, 30]"
-            ) from None
-        try:
-            budget = int(get("BLOCK_BUDGET") or C.BLOCK_BUDGET_TOKENS)
-            if not 50 <= budget <= 100_000:
-                raise ValueError
-        except ValueError:
-            raise SettingsError(
-                PREFIX + "BLOCK_BUDGET", "must be a whole number of tokens from 50 to 100000"
-            ) from None
 
-        def threads(name: str, default: int | None) -> int | None:
-            text = get(name)
-            if text is None:
-                return default
-            if not text.isdigit() or not 1 <= int(text) <= 256:
-                raise SettingsError(
-                    PREFIX + name, f"must be a whole number of threads from 1 to 256 (got {text!r})"
-                )
-            return int(text)
+class _EnvironSource(EnvSettingsSource):
+    """pydantic-settings' reading of variables (prefix, aliases), over a given mapping."""
 
-        retention_text = get("RETENTION_DAYS")
-        retention: int | None = None
-        if retention_text:
-            try:
-                retention = int(retention_text)
-                if not 1 <= retention <= 36_500:
-                    raise ValueError
-            except ValueError:
-                raise SettingsError(
-                    PREFIX + "RETENTION_DAYS", "must be a whole number of days from 1 to 36500"
-                ) from None
-        return cls(
-            turn_threads=threads("TURN_THREADS", 1) or 1,
-            batch_threads=threads("BATCH_THREADS", None),
-            uploads_bucket=get("UPLOADS_BUCKET") or None,
-            retention_days=retention,
-            turn_deadline_s=deadline,
-            block_budget_tokens=budget,
-            extractor=choice("EXTRACTOR", ("offline", "bedrock"), "offline"),  # type: ignore[arg-type]
-            bedrock_extraction_model=get("BEDROCK_EXTRACTION_MODEL")
-            or "anthropic.claude-3-haiku-20240307-v1:0",
-            uploads_prefix=prefix,
-            embedder=embedder,  # type: ignore[arg-type]
-            bedrock_embedding_model=get("BEDROCK_EMBEDDING_MODEL")
-            or "amazon.titan-embed-text-v2:0",
-            embedding_dimension=int(dimension_text),
-            index=index,  # type: ignore[arg-type]
-            index_path=Path(get("INDEX_PATH") or home / "index.db"),
-            opensearch_url=opensearch_url,
-            opensearch_index=opensearch_index,
-            opensearch_auth=choice("OPENSEARCH_AUTH", ("aoss", "es", "none"), "aoss"),  # type: ignore[arg-type]
-            opensearch_engine=choice("OPENSEARCH_ENGINE", ("faiss", "lucene"), "faiss"),  # type: ignore[arg-type]
-            backend=backend,  # type: ignore[arg-type]
-            home=home,
-            sqlite_path=sqlite_path,
-            table_name=table_name,
-            aws_region=region,
-            dynamodb_endpoint=endpoint,
-            timezone=timezone,
-        )
+    def __init__(self, settings_cls: type[BaseSettings], environ: Mapping[str, str]) -> None:
+        self._environ = environ
+        super().__init__(settings_cls)
+
+    def _load_env_vars(self) -> Mapping[str, str | None]:
+        # Case-insensitive as pydantic-settings reads the environment; stripped; blank unset.
+        return {k.lower(): v.strip() for k, v in self._environ.items() if v.strip()}
 
 
 def on_folder(settings: Settings, folder: Path) -> Settings:
     """The embedded default inside one folder: the log and the index side by side."""
-    return replace(
-        settings,
-        backend="sqlite",
-        index="embedded",
-        home=folder,
-        sqlite_path=folder / "memory.db",
-        index_path=folder / "index.db",
+    return settings.model_copy(
+        update={
+            "backend": "sqlite",
+            "index": "embedded",
+            "home": folder,
+            "sqlite_path": folder / "memory.db",
+            "index_path": folder / "index.db",
+        }
     )

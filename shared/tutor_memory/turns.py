@@ -17,6 +17,7 @@ from concurrent.futures import TimeoutError as FutureTimeout
 from concurrent.futures import wait as futures_wait
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import Any
 from zoneinfo import ZoneInfo
 
 from tutor_memory.domain import constants as C
@@ -28,7 +29,7 @@ from tutor_memory.domain.episodes import AnswerEvidence, Episode, Kind, Pair, ch
 from tutor_memory.domain.errors import ValidationError
 from tutor_memory.domain.files import FileRecord
 from tutor_memory.domain.mapblock import render_map_section
-from tutor_memory.domain.nightly import SelfModel
+from tutor_memory.domain.nightly import SelfModel, WorkingSet
 from tutor_memory.domain.prompt import is_memory_section, place_block
 from tutor_memory.domain.recall import RecalledItem, RecallResult
 from tutor_memory.ports import AppendResult, BeliefStore, MapStore, NightlyStore
@@ -48,6 +49,7 @@ class TurnResult:
     tokens: int = 0
     timings_ms: dict[str, float] = field(default_factory=dict)
     recall: RecallResult | None = None  # what recall found, before the budget cut
+    working_set: bool = False  # the beliefs came from the nightly working set (it was current)
 
 
 @dataclass(frozen=True)
@@ -104,7 +106,11 @@ def map_focus(recall: RecallResult, beliefs: Sequence[Belief], *, record: bool) 
     return list(dict.fromkeys(focus))
 
 
-SELF_MODEL_DOCUMENT = "self_model"  # the nightly loop's document name (nightly_service)
+# The nightly loop's document names (nightly_service writes them, a turn reads them).
+SELF_MODEL_DOCUMENT = "self_model"
+WORKING_SET_DOCUMENT = "working_set"
+
+Applied = tuple[int, int, dict[str, Any]]  # a derived-state marker: (through, version, body)
 
 
 class _CaughtUp(Exception):
@@ -193,15 +199,20 @@ class Turns:
         except _CaughtUp:  # derived state was behind the log: repaired, so build again
             return self._build_once(pair, question, now, budget, tick, check=False)
 
-    def _behind(self, pair: Pair, head_soon: Future[ChainHead | None]) -> Callable[[], None]:
-        """Start reading the pair's derived-state markers beside the turn's first reads, and
-        return the check recall runs before it asks the index: when the index or the beliefs
-        are behind the log (a write that crashed after its commit), catch them up and build the
-        turn again. The usual turn finds nothing behind and waits for nothing more."""
+    def _behind(
+        self,
+        pair: Pair,
+        head_soon: Future[ChainHead | None],
+        beliefs_soon: Future[Applied],
+    ) -> Callable[[], None]:
+        """Start reading the index's marker beside the turn's first reads (the beliefs' is
+        read there already), and return the check recall runs before it asks the index: when
+        the index or the beliefs are behind the log (a write that crashed after its commit),
+        catch them up and build the turn again. The usual turn finds nothing behind and waits
+        for nothing more."""
         if self.catch_up is None:
             return lambda: None
         index_soon = self.memory.soon(self.memory.applied, pair, APPLIED_INDEX)
-        beliefs_soon = self.memory.soon(self.memory.applied, pair, APPLIED_BELIEFS)
         catch_up = self.catch_up
 
         def check() -> None:
@@ -233,9 +244,13 @@ class Turns:
         # in the cloud instead of one per read); a record question's evidence waits for the
         # beliefs inside recall, not before it.
         soon = self.memory.soon
-        beliefs_soon = soon(self.beliefs.beliefs, pair)
-        map_soon = soon(self.maps.load_map, pair)
         head_soon = soon(self.memory.store.head, pair)
+        marker_soon = soon(self.memory.applied, pair, APPLIED_BELIEFS)
+        held_soon = soon(self._working_set, pair)
+        # Taken after the three above, on an I/O thread: no wait of its own when the working
+        # set is current, one beside recall's search when the beliefs must be queried.
+        beliefs_soon = soon(self._current_beliefs, pair, head_soon, marker_soon, held_soon)
+        map_soon = soon(self.maps.load_map, pair)
         files_soon = soon(self.memory.store.files, pair)
         calibration_soon = soon(self._calibration, pair)
         recall = self.memory.recall(
@@ -243,14 +258,14 @@ class Turns:
             question,
             at=now,
             record=record,
-            before_search=self._behind(pair, head_soon) if check else None,
+            before_search=self._behind(pair, head_soon, marker_soon) if check else None,
             also_ids=(
-                (lambda: [i for b in beliefs_soon.result() for i in b.evidence_ids])
+                (lambda: [i for b in beliefs_soon.result()[0] for i in b.evidence_ids])
                 if record
                 else ()
             ),
         )
-        beliefs = beliefs_soon.result()
+        beliefs, from_working_set = beliefs_soon.result()
         section = render_map_section(
             map_soon.result(), budget, focus=map_focus(recall, beliefs, record=record)
         )
@@ -283,7 +298,33 @@ class Turns:
             tokens=block.tokens,
             timings_ms=timings,
             recall=recall,
+            working_set=from_working_set,
         )
+
+    def _working_set(self, pair: Pair) -> WorkingSet | None:
+        """The nightly loop's working set, if it wrote one (one document read)."""
+        if self.documents is None or not self.memory.keeps_markers:
+            return None
+        doc = self.documents.document(pair, WORKING_SET_DOCUMENT)
+        return WorkingSet.from_dict(doc.body) if doc is not None else None
+
+    def _current_beliefs(
+        self,
+        pair: Pair,
+        head_soon: Future[ChainHead | None],
+        marker_soon: Future[Applied],
+        held_soon: Future[WorkingSet | None],
+    ) -> tuple[list[Belief], bool]:
+        """The pair's current beliefs: the working set's rows while it is current (its stamp
+        still the head's sequence and the beliefs marker's version, see ``WorkingSet``), else
+        the belief store's. True when they came from the working set."""
+        held = held_soon.result()
+        if held is not None and held.belief_rows is not None:
+            head = head_soon.result()
+            version = marker_soon.result()[1]
+            if held.current(head.seq if head is not None else 0, version):
+                return list(held.belief_rows), True
+        return self.beliefs.beliefs(pair), False
 
     def _calibration(self, pair: Pair) -> str:
         """The self-model's calibration status as the block's one line (see

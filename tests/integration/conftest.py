@@ -14,7 +14,7 @@ import pytest
 from moto import mock_aws
 
 from tutor_memory.adapters.dynamo_store import DynamoStore
-from tutor_memory.bootstrap import lambda_app
+from tutor_memory.bootstrap import lambda_app, lambda_scheduler
 
 ROOT = Path(__file__).resolve().parents[2]
 EVENTS = ROOT / "tests" / "events"
@@ -44,6 +44,37 @@ def event(name: str) -> dict[str, Any]:
     return dict(json.loads((EVENTS / name).read_text()))
 
 
+class Api:
+    """The API function (functions/api/app.py) called with API Gateway REST events."""
+
+    def __init__(self) -> None:
+        self.module = load_handler("api")
+
+    def __call__(
+        self,
+        method: str,
+        path: str,
+        body: Any = None,
+        *,
+        raw: str | None = None,
+        headers: dict[str, str] | None = None,
+        query: dict[str, str] | None = None,
+    ) -> tuple[int, Any]:
+        shaped = event("api-rest.json")
+        shaped["httpMethod"] = shaped["requestContext"]["httpMethod"] = method
+        shaped["path"] = path
+        shaped["pathParameters"] = {"proxy": path.lstrip("/")}
+        shaped["body"] = raw if raw is not None else (None if body is None else json.dumps(body))
+        shaped["headers"] = {**shaped["headers"], **(headers or {})}
+        shaped["multiValueHeaders"] = {k: [v] for k, v in shaped["headers"].items()}
+        shaped["queryStringParameters"] = query
+        shaped["multiValueQueryStringParameters"] = {
+            k: [v] for k, v in (query or {}).items()
+        } or None
+        response = self.module.handler(shaped, LambdaContext())
+        return response["statusCode"], json.loads(response["body"]) if response["body"] else None
+
+
 @pytest.fixture
 def cloud(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[DynamoStore]:
     """The cloud configuration on moto: DynamoDB for the log and the map; the embedded index
@@ -59,6 +90,7 @@ def cloud(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[DynamoSto
     }.items():
         monkeypatch.setenv(name, value)
     lambda_app.cache_clear()
+    lambda_scheduler.cache_clear()
     with mock_aws():
         store = DynamoStore(TABLE, REGION)
         store.create_table()
@@ -67,3 +99,4 @@ def cloud(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[DynamoSto
         lambda_app().turns.deadline_s = TEST_TURN_DEADLINE_S
         yield store
     lambda_app.cache_clear()
+    lambda_scheduler.cache_clear()

@@ -10,34 +10,10 @@ import pytest
 from tutor_memory.adapters.dynamo_store import DynamoStore
 from tutor_memory.domain.episodes import Pair
 
-from .conftest import LambdaContext, event, load_handler
+from .conftest import Api
 
 PAIR = Pair("s-42", "biology")
 BASE = "/pairs/s-42/biology"
-
-
-class Api:
-    def __init__(self) -> None:
-        self.module = load_handler("api")
-
-    def __call__(
-        self,
-        method: str,
-        path: str,
-        body: Any = None,
-        *,
-        raw: str | None = None,
-        headers: dict[str, str] | None = None,
-    ) -> tuple[int, Any]:
-        shaped = event("api-rest.json")
-        shaped["httpMethod"] = shaped["requestContext"]["httpMethod"] = method
-        shaped["path"] = path
-        shaped["pathParameters"] = {"proxy": path.lstrip("/")}
-        shaped["body"] = raw if raw is not None else (None if body is None else json.dumps(body))
-        shaped["headers"] = {**shaped["headers"], **(headers or {})}
-        shaped["multiValueHeaders"] = {k: [v] for k, v in shaped["headers"].items()}
-        response = self.module.handler(shaped, LambdaContext())
-        return response["statusCode"], json.loads(response["body"]) if response["body"] else None
 
 
 @pytest.fixture

@@ -16,3 +16,12 @@ def test_every_kind_of_cloud_turn_waits_at_most_three_times() -> None:
     waits = {t["question"]: t["sequential_waits"] for t in result["turns"]}
     assert max(waits.values()) <= 3, waits
     assert all(t["sequential_waits"] >= 2 for t in result["turns"])  # it did count
+
+
+@pytest.mark.slow
+def test_a_cloud_turn_that_takes_its_beliefs_from_the_working_set_waits_no_longer() -> None:
+    result = cloud(40, seed=7, night=True)
+
+    assert all(t["working_set"] for t in result["turns"])  # the night's set was current
+    waits = {t["question"]: t["sequential_waits"] for t in result["turns"]}
+    assert max(waits.values()) <= 3, waits

@@ -25,12 +25,13 @@ from tutor_memory.adapters.offline_extractor import OfflineExtractor
 from tutor_memory.bootstrap import App, build_app
 from tutor_memory.domain.concepts import same_name
 from tutor_memory.domain.episodes import Pair
+from tutor_memory.domain.languages import LANGUAGES as PACKS
 from tutor_memory.ports import FixedClock
 from tutor_memory.samples import sample_subject
 from tutor_memory.settings import Settings, on_folder
 
 PAIRS = Path(__file__).parents[1] / "unit" / "data" / "translation_pairs.jsonl"
-LANGUAGES = ("en", "es", "id", "ur", "ar")
+LANGUAGES = tuple(PACKS)  # every language pack
 NOW = datetime(2026, 11, 30, 9, 0, tzinfo=UTC)
 JULY = datetime(2026, 7, 1, tzinfo=UTC)
 

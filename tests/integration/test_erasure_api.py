@@ -2,26 +2,17 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from tutor_memory.adapters.dynamo_store import DynamoStore
 
-from .conftest import LambdaContext, event, load_handler
+from .conftest import Api
 
 BASE = "/pairs/s-42/biology"
 
 
 def call(method: str, path: str, body: Any = None, query: dict[str, str] | None = None) -> Any:
-    shaped = event("api-rest.json")
-    shaped["httpMethod"] = shaped["requestContext"]["httpMethod"] = method
-    shaped["path"] = path
-    shaped["pathParameters"] = {"proxy": path.lstrip("/")}
-    shaped["body"] = None if body is None else json.dumps(body)
-    shaped["queryStringParameters"] = query
-    shaped["multiValueQueryStringParameters"] = {k: [v] for k, v in (query or {}).items()} or None
-    response = load_handler("api").handler(shaped, LambdaContext())
-    return response["statusCode"], json.loads(response["body"]) if response["body"] else None
+    return Api()(method, path, body, query=query)
 
 
 def test_delete_erases_an_episode_then_the_pair_then_the_student_and_verify_says_so(

@@ -17,15 +17,11 @@ import pytest
 
 from tutor_memory.api.routes import build_resolver
 from tutor_memory.bootstrap import App
+from tutor_memory.commands import add_inspect_command, run_inspect_command
 from tutor_memory.domain.beliefs import Claim
 from tutor_memory.domain.episodes import CheckEvidence, Pair
 from tutor_memory.domain.errors import NotFoundError
-from tutor_memory.inspector import (
-    Inspector,
-    add_inspect_command,
-    run_inspect_command,
-    why_recalled,
-)
+from tutor_memory.inspector import Inspector, why_recalled
 from tutor_memory.inspector_html import BAND_FILLS, STRUGGLES, UNDERSTANDS, render_page
 from tutor_memory.report_plots import BAND_COLOURS, BELIEF_RINGS
 from tutor_memory.samples import sample_subject

@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import json
-from typing import Any
-
 import pytest
 
 from tutor_memory.adapters.dynamo_store import DynamoStore
@@ -13,30 +10,10 @@ from tutor_memory.bootstrap import lambda_app
 from tutor_memory.domain.episodes import Pair
 from tutor_memory.reports import Reports, report_json
 
-from .conftest import LambdaContext, event, load_handler
+from .conftest import Api
 
 PAIR = Pair("s-42", "biology")
 BASE = "/pairs/s-42/biology"
-
-
-class Api:
-    def __init__(self) -> None:
-        self.module = load_handler("api")
-
-    def __call__(
-        self, method: str, path: str, body: Any = None, query: dict[str, str] | None = None
-    ) -> tuple[int, Any]:
-        shaped = event("api-rest.json")
-        shaped["httpMethod"] = shaped["requestContext"]["httpMethod"] = method
-        shaped["path"] = path
-        shaped["pathParameters"] = {"proxy": path.lstrip("/")}
-        shaped["body"] = None if body is None else json.dumps(body)
-        shaped["queryStringParameters"] = query
-        shaped["multiValueQueryStringParameters"] = (
-            {k: [v] for k, v in query.items()} if query else None
-        )
-        response = self.module.handler(shaped, LambdaContext())
-        return response["statusCode"], json.loads(response["body"]) if response["body"] else None
 
 
 @pytest.fixture

@@ -13,18 +13,12 @@ from pathlib import Path
 import pytest
 
 from tutor_memory.bootstrap import App, build_app
+from tutor_memory.commands import add_report_command, run_report_command
 from tutor_memory.domain.episodes import CheckEvidence, Episode, Pair
 from tutor_memory.domain.errors import NotFoundError
 from tutor_memory.domain.mapblock import percent
 from tutor_memory.ports import FixedClock
-from tutor_memory.reports import (
-    Reports,
-    add_report_command,
-    render_markdown,
-    render_text,
-    report_json,
-    run_report_command,
-)
+from tutor_memory.reports import Reports, render_markdown, render_text, report_json
 from tutor_memory.samples import sample_subject
 from tutor_memory.settings import Settings, on_folder
 

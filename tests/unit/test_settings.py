@@ -66,3 +66,11 @@ def test_a_turn_uses_one_thread_and_batches_every_core_unless_told() -> None:
     assert (default.turn_threads, default.batch_threads) == (1, None)
     told = Settings.from_env({"TUTOR_MEMORY_TURN_THREADS": "2", "TUTOR_MEMORY_BATCH_THREADS": "4"})
     assert (told.turn_threads, told.batch_threads) == (2, 4)
+
+
+def test_bodies_are_encrypted_only_when_a_kms_key_is_named() -> None:
+    assert Settings.from_env({}).kms_key_id is None
+    named = Settings.from_env({"TUTOR_MEMORY_KMS_KEY_ID": "alias/tutor-memory"})
+    assert named.kms_key_id == "alias/tutor-memory" and named.keys_table is None
+    table = Settings.from_env({"TUTOR_MEMORY_KEYS_TABLE": "tm-keys"})
+    assert table.keys_table == "tm-keys"

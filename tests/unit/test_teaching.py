@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from tutor_memory.domain import wordlists
 from tutor_memory.domain.concepts import concept_key
 from tutor_memory.domain.constants import MAX_SHORT_NAME_WORDS
 from tutor_memory.domain.errors import ValidationError
 from tutor_memory.domain.language import LANGUAGES, fold
+from tutor_memory.domain.languages import language
 from tutor_memory.domain.teaching import (
     TeachingKind,
     detect_teaching,
@@ -340,25 +340,25 @@ def test_a_name_keeps_the_spelling_the_person_used() -> None:
 
 # --- the word lists are data, for every language --------------------------------------------------
 
-TEACHING_TABLES = {
-    "TEACHING_REMEMBER_PHRASES": wordlists.TEACHING_REMEMBER_PHRASES,
-    "TEACHING_LEAD_INS": wordlists.TEACHING_LEAD_INS,
-    "TEACHING_QUESTION_OPENERS": wordlists.TEACHING_QUESTION_OPENERS,
-    "TEACHING_FRAMES": wordlists.TEACHING_FRAMES,
-}
+TEACHING_FIELDS = (
+    "teaching_remember",
+    "teaching_lead_ins",
+    "teaching_question_openers",
+    "teaching_frames",
+)
 
 
-@pytest.mark.parametrize("table", sorted(TEACHING_TABLES))
+@pytest.mark.parametrize("field", TEACHING_FIELDS)
 @pytest.mark.parametrize("lang", LANGUAGES)
-def test_every_teaching_list_has_words_in_every_language(table: str, lang: str) -> None:
-    entries = TEACHING_TABLES[table][lang]
+def test_every_teaching_list_has_words_in_every_language(field: str, lang: str) -> None:
+    entries: tuple[str, ...] = getattr(language(lang), field)
     assert entries
     assert all(fold(entry).strip() for entry in entries)
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_every_remember_phrase_teaches_and_the_same_phrase_asked_does_not(lang: str) -> None:
-    for phrase in wordlists.TEACHING_REMEMBER_PHRASES[lang]:
+    for phrase in language(lang).teaching_remember:
         statement = f"{phrase} X1 Y2 Z3"
         intent = detect_teaching(statement)
         assert intent is not None, phrase
@@ -369,16 +369,16 @@ def test_every_remember_phrase_teaches_and_the_same_phrase_asked_does_not(lang: 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_every_lead_in_may_come_before_an_instruction(lang: str) -> None:
-    remember = wordlists.TEACHING_REMEMBER_PHRASES[lang][0]
-    for lead_in in wordlists.TEACHING_LEAD_INS[lang]:
+    remember = language(lang).teaching_remember[0]
+    for lead_in in language(lang).teaching_lead_ins:
         intent = detect_teaching(f"{lead_in} {remember} X1 Y2")
         assert intent is not None and intent.note == "X1 Y2", lead_in
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_a_message_opening_with_any_question_word_teaches_nothing(lang: str) -> None:
-    remember = wordlists.TEACHING_REMEMBER_PHRASES[lang][0]
-    for opener in wordlists.TEACHING_QUESTION_OPENERS[lang]:
+    remember = language(lang).teaching_remember[0]
+    for opener in language(lang).teaching_question_openers:
         assert detect_teaching(f"{opener} X1 Y2. {remember} X1 Y2") is None, opener
 
 
@@ -394,7 +394,7 @@ def test_an_instruction_wins_over_a_question_word_it_starts_with() -> None:
 
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_every_frame_is_skipped_when_a_short_name_is_looked_for(lang: str) -> None:
-    for frame in wordlists.TEACHING_FRAMES[lang]:
+    for frame in language(lang).teaching_frames:
         assert short_name(f"{frame} Zebrafish") == "Zebrafish", frame
 
 

@@ -6,7 +6,6 @@ in the template stand in for CloudFormation."""
 from __future__ import annotations
 
 import ast
-import inspect
 import json
 import re
 import tomllib
@@ -269,6 +268,45 @@ def test_the_table_is_on_demand_with_point_in_time_recovery_and_encryption() -> 
     assert resources()["MemoryTable"]["DeletionPolicy"] == "Retain"
 
 
+def test_student_data_keys_are_on_by_default_wrapped_by_a_rotating_kms_key() -> None:
+    assert default("StudentDataKeys") == "enabled"
+    key = resources()["BodyKey"]
+    assert key["Condition"] == "UseStudentKeys" and key["DeletionPolicy"] == "Retain"
+    assert key["Properties"]["EnableKeyRotation"] is True
+
+
+def test_the_keys_table_is_the_model_s_and_is_never_backed_up() -> None:
+    """A wrapped key restored from a backup would make a shredded student readable again."""
+    table = props("StudentKeysTable")
+    model = Models("t", "us-east-1").StudentKey
+    assert by_key_type(table["KeySchema"]) == by_key_type(model._get_schema()["key_schema"])
+    assert table["PointInTimeRecoverySpecification"] == {"PointInTimeRecoveryEnabled": False}
+    assert resources()["StudentKeysTable"]["DeletionPolicy"] == "Retain"
+    # the code's default name for it is the template's
+    name = default("TableName")
+    assert Stack().ref("StudentKeysTable") == Models(name, "us-east-1").StudentKey.Meta.table_name
+
+
+@pytest.mark.parametrize("function", list(FUNCTIONS))
+def test_every_function_gets_the_kms_key_and_keys_table_only_when_data_keys_are_on(
+    function: str,
+) -> None:
+    region = {"AWS_REGION": "us-east-1"}
+    on = Settings.from_env({**Stack().environment(function), **region})
+    assert on.kms_key_id == "arn:BodyKey"
+    assert on.keys_table == default("TableName") + "-keys"
+    off = Settings.from_env({**Stack(StudentDataKeys="disabled").environment(function), **region})
+    assert off.kms_key_id is None and off.keys_table is None
+
+
+@pytest.mark.parametrize("function", ["ApiFunction", "ConsolidateFunction"])
+def test_the_functions_that_erase_know_the_uploads_bucket_so_its_versions_are_deleted(
+    function: str,
+) -> None:
+    settings = Settings.from_env({**Stack().environment(function), "AWS_REGION": "us-east-1"})
+    assert settings.uploads_bucket == Stack().value(props("UploadsBucket")["BucketName"])
+
+
 def test_the_table_expires_items_by_a_number_attribute_a_model_declares() -> None:
     ttl = props("MemoryTable")["TimeToLiveSpecification"]
     assert ttl["Enabled"] is True
@@ -478,14 +516,31 @@ def test_every_function_environment_loads_as_the_cloud_settings(function: str, s
     assert settings.timezone == default("Timezone")
 
 
+@pytest.mark.parametrize("function", list(FUNCTIONS))
+def test_retention_is_off_by_default_and_the_parameter_reaches_every_function(
+    function: str,
+) -> None:
+    off = Settings.from_env({**Stack().environment(function), "AWS_REGION": "us-east-1"})
+    assert off.retention_days is None
+    on = Stack(RetentionDays="365").environment(function)
+    assert Settings.from_env({**on, "AWS_REGION": "us-east-1"}).retention_days == 365
+
+
+@pytest.mark.parametrize(
+    ("days", "allowed"), [("", True), ("1", True), ("365", True), ("36500", True),
+                          ("0", False), ("36501", False), ("-5", False), ("1.5", False)],
+)  # fmt: skip
+def test_the_retention_parameter_takes_what_the_settings_take(days: str, allowed: bool) -> None:
+    pattern = template()["Parameters"]["RetentionDays"]["AllowedPattern"]
+    assert bool(re.fullmatch(pattern, days)) is allowed
+
+
 def test_every_tutor_memory_variable_in_the_template_is_one_the_code_reads() -> None:
-    source = inspect.getsource(Settings.from_env)
-    read = {"TUTOR_MEMORY_" + n for n in re.findall(r'(?:get|choice)\(\s*"([A-Z_]+)"', source)}
-    assert {"TUTOR_MEMORY_BACKEND", "TUTOR_MEMORY_OPENSEARCH_URL"} <= read
+    read = set(Settings.variables().values())  # the settings model's fields
+    assert {"TUTOR_MEMORY_BACKEND", "TUTOR_MEMORY_NIGHTLY_QUEUE_URL"} <= read
     for function in FUNCTIONS:
         written = {k for k in Stack().environment(function) if k.startswith("TUTOR_MEMORY_")}
-        own = {"TUTOR_MEMORY_NIGHTLY_QUEUE_URL"} if function == "NightlyFunction" else set()
-        assert written - read == own, function
+        assert written <= read, function
 
 
 def test_only_the_nightly_function_knows_the_queue_it_fans_out_to() -> None:
@@ -507,7 +562,7 @@ def test_powertools_is_configured_once_for_every_function() -> None:
 # --- Least privilege ----------------------------------------------------------------------
 
 
-def expected_grants(function: str, search: str) -> set[tuple[str, str]]:
+def expected_grants(function: str, search: str, keys: bool = True) -> set[tuple[str, str]]:
     table = {"arn:MemoryTable", "arn:MemoryTable/index/by_time"}
     read = {"dynamodb:GetItem", "dynamodb:BatchGetItem", "dynamodb:Query"}
     write = {"dynamodb:PutItem", "dynamodb:UpdateItem"}
@@ -536,16 +591,33 @@ def expected_grants(function: str, search: str) -> set[tuple[str, str]]:
         ("s3:GetObjectVersion", uploads),
         ("s3:ListBucket", f"arn:aws:s3:::{bucket}"),
     }
+    # an erasure deletes every version of the pair's uploads; an export reads them
+    erases_uploads = {
+        *{(a, uploads) for a in ("s3:GetObject", "s3:GetObjectVersion")},
+        *{(a, uploads) for a in ("s3:DeleteObject", "s3:DeleteObjectVersion")},
+        ("s3:ListBucketVersions", f"arn:aws:s3:::{bucket}"),
+    }
     writes_memory = on_table(read | write) | index
     own = {
-        "ApiFunction": writes_memory | embedding,
+        # the DELETE routes erase: items go, and a student's erasure scans for its heads
+        "ApiFunction": writes_memory
+        | embedding
+        | on_table({"dynamodb:DeleteItem", "dynamodb:Scan"})
+        | erases_uploads,
         "IngestFunction": writes_memory | embedding | extraction | reads_uploads,
         "NightlyFunction": {(a, "arn:MemoryTable") for a in read} | {("sqs:SendMessage", queue)},
-        # the night calls no model: its consolidation episode is indexed by its terms only
-        "ConsolidateFunction": writes_memory | on_table({"dynamodb:DeleteItem"}),
+        # the night calls no model: its consolidation episode is indexed by its terms only;
+        # its retention sweep erases
+        "ConsolidateFunction": writes_memory | on_table({"dynamodb:DeleteItem"}) | erases_uploads,
     }
     own["IngestFunction"] |= {("sqs:SendMessage", failed_uploads)}
     own["ConsolidateFunction"] |= {(action, queue) for action in receive}
+    if keys and function != "NightlyFunction":  # the scheduler reads no body
+        key_rows = {"dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:ConditionCheckItem"}
+        if function == "ApiFunction":  # erasing a student shreds its key
+            key_rows.add("dynamodb:DeleteItem")
+        own[function] |= {(a, "arn:BodyKey") for a in ("kms:GenerateDataKey", "kms:Decrypt")}
+        own[function] |= {(a, "arn:StudentKeysTable") for a in key_rows}
     return logs | own[function]
 
 
@@ -555,6 +627,8 @@ def test_each_function_may_do_only_what_it_needs_on_its_own_resources(
     function: str, search: str
 ) -> None:
     assert Stack(SearchService=search).grants(function) == expected_grants(function, search)
+    without_keys = Stack(SearchService=search, StudentDataKeys="disabled").grants(function)
+    assert without_keys == expected_grants(function, search, keys=False)
 
 
 def test_no_function_gets_permissions_from_anywhere_but_its_own_role() -> None:
@@ -568,10 +642,14 @@ def test_no_function_gets_permissions_from_anywhere_but_its_own_role() -> None:
         assert trust["Principal"] == {"Service": "lambda.amazonaws.com"}
 
 
-def test_the_api_function_cannot_touch_uploads_queues_or_the_extraction_model() -> None:
+def test_the_api_function_cannot_write_uploads_queues_or_call_the_extraction_model() -> None:
     actions = {a for a, _ in Stack().grants("ApiFunction")}
-    assert not [a for a in actions if a.startswith(("s3:", "sqs:"))]
-    assert "s3:PutObject" not in actions
+    assert not [a for a in actions if a.startswith("sqs:")]
+    # it reads and deletes uploads (export, erasure) and never writes one
+    assert {a for a in actions if a.startswith("s3:")} == {
+        "s3:GetObject", "s3:GetObjectVersion", "s3:DeleteObject", "s3:DeleteObjectVersion",
+        "s3:ListBucketVersions",
+    }  # fmt: skip
     extraction = default("ExtractionModelId")
     assert not [r for _, r in Stack().grants("ApiFunction") if r.endswith(extraction)]
 

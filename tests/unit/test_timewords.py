@@ -12,10 +12,10 @@ from zoneinfo import ZoneInfo
 import pytest
 from babel.dates import get_month_names
 
-from tutor_memory.domain import wordlists
 from tutor_memory.domain.errors import ValidationError
+from tutor_memory.domain.languages import LANGUAGES as PACKS
 from tutor_memory.domain.timewindow import TimeWindow
-from tutor_memory.domain.timewords import find_window
+from tutor_memory.domain.timewords import find_window, month_locales
 
 UTC_ZONE = ZoneInfo("UTC")
 KARACHI = ZoneInfo("Asia/Karachi")
@@ -101,7 +101,7 @@ def test_relative_phrases_name_local_calendar_days(
 
 
 def test_every_relative_phrase_in_the_word_list_is_recognised() -> None:
-    for lang, kinds in wordlists.RELATIVE_PHRASES.items():
+    for lang, kinds in ((code, pack.relative_phrases) for code, pack in PACKS.items()):
         for phrases in kinds.values():
             for phrase in phrases:
                 assert window(phrase) is not None, (lang, phrase)
@@ -294,11 +294,14 @@ def test_a_day_number_makes_the_month_a_date_but_the_window_stays_the_month() ->
         assert span(text) == may, text
 
 
-@pytest.mark.parametrize("locale", wordlists.MONTH_LOCALES)
+EXCLUDED_MONTH_WORDS = frozenset().union(*(p.excluded_month_words for p in PACKS.values()))
+
+
+@pytest.mark.parametrize("locale", month_locales())
 def test_every_cldr_month_name_is_understood_with_a_year(locale: str) -> None:
     for width in ("wide", "abbreviated"):
         for month, name in get_month_names(width, locale=locale).items():
-            if name.rstrip(".").casefold() in wordlists.EXCLUDED_MONTH_WORDS:
+            if name.rstrip(".").casefold() in EXCLUDED_MONTH_WORDS:
                 continue
             expected = (utc(2024, month, 1), utc(2024 + month // 12, month % 12 + 1, 1))
             assert span(f"{name} 2024") == expected, (locale, width, name)

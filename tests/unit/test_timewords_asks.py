@@ -17,12 +17,13 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from tutor_memory.domain.block import empty_window_line
+from tutor_memory.domain.languages import LANGUAGES
 from tutor_memory.domain.timewindow import TimeWindow
 from tutor_memory.domain.timewords import find_window
 
 UTC_ZONE = ZoneInfo("UTC")
 NOW = datetime(2026, 11, 30, 10, 0, tzinfo=UTC)  # a Monday
-LANGS = ("en", "es", "id", "ur", "ar")
+LANGS = tuple(LANGUAGES)  # every language pack
 DATA = Path(__file__).parent / "data" / "time_questions.jsonl"
 # Floors for the labelled set (ours). A wrong window hides every other memory behind an empty
 # period, a missed one only leaves recall to rank over the whole history: precision matters

@@ -7,9 +7,9 @@ import pytest
 from tutor_memory.adapters.file_readers import read_file
 from tutor_memory.adapters.offline_extractor import OfflineExtractor
 from tutor_memory.domain import constants as C
-from tutor_memory.domain import wordlists
 from tutor_memory.domain.conceptmap import ConceptDraft, ConceptMap, Source, merge_file
 from tutor_memory.domain.language import LANGUAGES
+from tutor_memory.domain.languages import language
 from tutor_memory.domain.validator import clean_name, is_furniture, rejection_reason, validate
 
 
@@ -137,14 +137,14 @@ def test_section_headings_are_rejected_as_the_files_furniture(lang: str, heading
 
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_every_listed_section_heading_is_furniture_in_its_language(lang: str) -> None:
-    for heading in wordlists.SECTION_HEADINGS[lang]:
+    for heading in language(lang).section_headings:
         assert is_furniture(heading), heading
         assert is_furniture(heading.upper()), heading
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_every_numbered_heading_word_is_furniture_with_a_number(lang: str) -> None:
-    for word in wordlists.NUMBERED_HEADINGS[lang]:
+    for word in language(lang).numbered_headings:
         assert is_furniture(f"{word} 3"), word
         assert is_furniture(f"{word} IV"), word
         assert is_furniture(f"{word} 2: a title"), word
@@ -154,8 +154,8 @@ def test_every_numbered_heading_word_is_furniture_with_a_number(lang: str) -> No
 
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_every_number_word_numbers_a_heading(lang: str) -> None:
-    heading = sorted(wordlists.NUMBERED_HEADINGS[lang])[0]
-    for number in wordlists.NUMBER_WORDS[lang]:
+    heading = sorted(language(lang).numbered_headings)[0]
+    for number in language(lang).number_words:
         assert is_furniture(f"{heading} {number}"), number
 
 
@@ -224,12 +224,12 @@ def test_names_are_trimmed_of_numbering_punctuation_and_articles(written: str, n
 def test_every_leading_article_is_dropped_and_languages_without_one_keep_their_names(
     lang: str,
 ) -> None:
-    for article in wordlists.LEADING_ARTICLES[lang]:
+    for article in language(lang).leading_articles:
         assert clean_name(f"{article.capitalize()} membrana celular") == "Membrana celular"
     # Indonesian and Urdu have no article word; Arabic writes it into the noun.
     name = {"id": "Membran sel", "ur": "خلیے کی جھلی", "ar": "غشاء الخلية"}.get(lang)
     if name is not None:
-        assert not wordlists.LEADING_ARTICLES[lang]
+        assert not language(lang).leading_articles
         assert clean_name(name) == name
 
 
@@ -264,13 +264,13 @@ def test_questions_are_not_names(question: str) -> None:
 
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_every_listed_question_word_makes_a_name_a_question(lang: str) -> None:
-    for word in wordlists.QUESTION_WORDS[lang]:
+    for word in language(lang).question_words:
         assert rejection_reason(f"{word} osmosis") == "a question, not a name", word
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_every_listed_copula_after_the_first_word_makes_a_name_a_sentence(lang: str) -> None:
-    for copula in wordlists.COPULAS[lang]:
+    for copula in language(lang).copulas:
         assert rejection_reason(f"osmosis {copula} diffusion") == (
             "a sentence, not a name (it says what something is)"
         ), copula

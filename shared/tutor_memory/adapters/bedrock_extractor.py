@@ -37,6 +37,7 @@ from tutor_memory.domain import constants as C
 from tutor_memory.domain.conceptmap import ConceptDraft
 from tutor_memory.domain.errors import ExtractorError
 from tutor_memory.domain.filetext import FileText
+from tutor_memory.domain.languages import LANGUAGES
 
 __all__ = [
     "DEFAULT_MAX_INPUT_CHARS",
@@ -158,7 +159,7 @@ def concept_tool_schema(max_concepts: int) -> dict[str, Any]:
     }
 
 
-ALIAS_LANGUAGES = ("en", "es", "id", "ur", "ar")  # the five the project works in
+ALIAS_LANGUAGES = tuple(LANGUAGES)  # the languages the project works in
 
 
 def system_prompt(max_concepts: int) -> str:

@@ -26,6 +26,10 @@ Table design — one table, every item of a pair under one partition key:
                                       day (expires after ``ACTIVITY_TTL_DAYS``: ``expires_at``)
 ====================================  ============================================================
 
+With ``TUTOR_MEMORY_KMS_KEY_ID``, a second table (``TUTOR_MEMORY_KEYS_TABLE``, no backups) holds
+one item per student, ``STUDENT#<student>`` / ``KEY``: the student's data key wrapped by KMS,
+under which episode bodies are sealed (see ``student_keys``).
+
 Why: a pair is the unit of every read and write, so a pair's items are one item collection —
 every read is a ``Query`` on one key (no read can reach another pair), the chain reads in order
 by its sort key (ascending for replays, descending with a limit for "recent"), and an append is
@@ -49,7 +53,8 @@ was read at, with an idempotency key puts ``IDEM#key`` (``attribute_not_exists``
 the episode's concepts (``CON#``, ``CNAME#``), queues an answer (``CITE#0#``) and, for the
 first episode of a pair on a UTC day, marks the day active (``ACTIVE#``; a later episode of the
 same day finds the head on that day, whose own append already marked it) — at most 69 items
-with 32 concepts, within the transaction limit of 100. A lost
+with 32 concepts, within the transaction limit of 100 (one more, a check that the student's
+data key is still the one the body was sealed under, when bodies are encrypted). A lost
 race cancels the whole transaction; we re-read and retry with full-jitter backoff, and give up
 with :class:`ContentionError` after ``APPEND_MAX_ATTEMPTS``. Nothing is half-written.
 """
@@ -83,6 +88,13 @@ from tutor_memory.adapters.records import (
     map_from_blob,
     map_to_blob,
 )
+from tutor_memory.adapters.student_keys import (
+    KEY_SK,
+    DataKey,
+    ShreddedError,
+    StudentKeys,
+    key_pk,
+)
 from tutor_memory.domain import constants as C
 from tutor_memory.domain.annotations import Annotation
 from tutor_memory.domain.beliefs import (
@@ -101,6 +113,7 @@ from tutor_memory.domain.chain import (
     head_of,
     new_salt,
     parse_time,
+    salt_for,
     seal,
     seq_of_id,
 )
@@ -120,6 +133,10 @@ EPISODE_FIELDS = (
     "salience", "evidence", "recalled_ids", "ref", "idempotency_key", "prev_hash", "hash",
     "request_hash", "chain_version", "salt", "commitment", "erased",
 )  # fmt: skip
+
+
+SEALED_FIELDS: Final = ("text", "summary", "evidence", "concepts")  # what the commitment covers
+EMPTY_BODY: Final = {"text": "", "summary": "", "evidence": "{}", "concepts": "[]"}
 
 
 def pair_key(pair: Pair) -> str:
@@ -154,7 +171,24 @@ def episode_sk(seq: int) -> str:
 class Models:
     """The pynamodb models bound to one table (names come from settings, not from import time)."""
 
-    def __init__(self, table_name: str, region: str, host: str | None = None) -> None:
+    def __init__(
+        self,
+        table_name: str,
+        region: str,
+        host: str | None = None,
+        *,
+        keys_table: str | None = None,
+    ) -> None:
+        keys_meta: Any = type(
+            "Meta",
+            (),
+            {
+                "table_name": keys_table or f"{table_name}-keys",
+                "region": region,
+                "host": host,
+                "billing_mode": "PAY_PER_REQUEST",
+            },
+        )
         meta: Any = type(
             "Meta",
             (),
@@ -206,6 +240,9 @@ class Models:
             salt = UnicodeAttribute(null=True)
             commitment = UnicodeAttribute(null=True)
             erased = NumberAttribute(null=True)
+            # With a KMS key: text, summary, evidence and concepts sealed under the student's
+            # data key (the plain attributes then hold empty values); see student_keys.
+            sealed = BinaryAttribute(null=True, legacy_encoding=False)
 
         class HeadItem(Model):
             Meta = meta
@@ -315,6 +352,14 @@ class Models:
             checked_at = UnicodeAttribute(null=True)
             value = UnicodeAttribute(null=True)
 
+        class StudentKeyItem(Model):  # in the keys table, which has no backups
+            Meta = keys_meta
+            pk = UnicodeAttribute(hash_key=True)
+            sk = UnicodeAttribute(range_key=True)
+            key_id = UnicodeAttribute()
+            wrapped = BinaryAttribute(legacy_encoding=False)  # KMS ciphertext of the data key
+            created_at = UnicodeAttribute()
+
         class DocumentItem(Model):
             Meta = meta
             pk = UnicodeAttribute(hash_key=True)
@@ -337,6 +382,7 @@ class Models:
         self.Map = MapItem
         self.Belief = BeliefItem
         self.Erasure = ErasureItem
+        self.StudentKey = StudentKeyItem
 
 
 class DynamoStore:
@@ -350,8 +396,16 @@ class DynamoStore:
         *,
         rng: random.Random | None = None,
         sleep: Callable[[float], None] = time.sleep,
+        kms_key_id: str | None = None,
+        keys_table: str | None = None,
+        kms: Any = None,
     ) -> None:
-        self.models = Models(table_name, region, host)
+        self.models = Models(table_name, region, host, keys_table=keys_table)
+        # Bodies encrypted under per-student data keys (crypto-shredding) when a KMS key is
+        # given; without one they are stored as plain attributes (both read back alike).
+        self.keys = (
+            StudentKeys(self.models.StudentKey, kms_key_id, region, kms=kms) if kms_key_id else None
+        )
         self._connection = Connection(region=region, host=host)
         self._rng = rng or random.Random(0)
         self._sleep = sleep
@@ -368,6 +422,8 @@ class DynamoStore:
             # the episode model carries the by_time index, so it creates the table
             if not self.models.Episode.exists():
                 self.models.Episode.create_table(wait=True)
+            if self.keys is not None and not self.models.StudentKey.exists():
+                self.models.StudentKey.create_table(wait=True)
         except PynamoDBException as exc:
             raise StoreError(
                 f"cannot create table {self.models.Item.Meta.table_name}: {exc}"
@@ -389,7 +445,7 @@ class DynamoStore:
                 return AppendResult(existing, created=False)
         head = self._head_for_append(new.pair)
         for attempt in range(C.APPEND_MAX_ATTEMPTS):
-            episode = seal(new, head, salt=new.salt or new_salt())
+            episode = seal(new, head, salt=salt_for(new, head) or new_salt())
             try:
                 self._commit_append(pk, episode, head)
                 return AppendResult(episode, created=True)
@@ -398,6 +454,13 @@ class DynamoStore:
                     raise StoreError(f"append failed for {new.pair}: {exc}") from exc
                 self.conflicts += 1
                 reasons = exc.cancellation_reasons
+                if self.keys is not None:
+                    # pynamodb sends condition checks before puts: the key check is first.
+                    if _failed(reasons, 0):
+                        # The student's key was shredded (or replaced) since this process
+                        # read it: the next attempt reads (or makes) the current one.
+                        self.keys.forget(new.pair.student_id)
+                    reasons = reasons[1:]
                 if new.idempotency_key is not None and _failed(reasons, _IDEM_SLOT):
                     existing = self._by_idempotency_key(new.pair, new.idempotency_key)
                     if existing is not None:
@@ -410,6 +473,20 @@ class DynamoStore:
             f"gave up appending to {new.pair} after {C.APPEND_MAX_ATTEMPTS} conflicting attempts; "
             "nothing was written, retry later"
         )
+
+    def append_sealed(self, episode: Episode) -> AppendResult:
+        """Append an episode sealed elsewhere (a replayed export's erased envelope, see
+        ``chain.envelope_episode``): it must link to the current head."""
+        head = self.head(episode.pair)
+        if episode.seq != (head.seq if head else 0) + 1 or episode.prev_hash != (
+            head.hash if head else "0" * 64
+        ):
+            raise ConflictError(f"episode {episode.seq} does not follow the head of {episode.pair}")
+        try:
+            self._commit_append(pair_key(episode.pair), episode, head)
+        except TransactWriteError as exc:
+            raise ConflictError(f"{episode.pair} changed during the append: {exc}") from exc
+        return AppendResult(episode, created=True)
 
     def _head_for_append(self, pair: Pair) -> ChainHead | None:
         """The head an append seals against (a seam where tests simulate a racing writer)."""
@@ -426,22 +503,41 @@ class DynamoStore:
             hash=raw["hash"]["S"],
             at=parse_time(raw["at"]["S"]),
             counts=json.loads(raw.get("counts", {}).get("S", "{}")),
+            erasure_head=raw.get("erasure_head", {}).get("S"),
         )
 
     def _commit_append(self, pk: str, episode: Episode, head: ChainHead | None) -> None:
         """One transaction; the order of the puts is fixed (see the ``_…_SLOT`` constants)."""
         m = self.models
         record = episode_to_record(episode)
+        data_key = (
+            None if self.keys is None else self.keys.key(episode.pair.student_id, create=True)
+        )
+        stored = self._seal(pk, episode_sk(episode.seq), record, data_key)
         with TransactWrite(connection=self._connection) as tx:
             tx.save(
-                m.Episode(pk, episode_sk(episode.seq), at_seq=_at_seq(episode), **record),
+                m.Episode(pk, episode_sk(episode.seq), at_seq=_at_seq(episode), **stored),
                 condition=m.Episode.sk.does_not_exist(),
             )
             counts = json.dumps(dict(head_of(episode, head).counts), sort_keys=True)
+            # The head item also keeps the erasure records' last digest: the put carries it on
+            # (a put without it would make every earlier erasure read as tampered), and is
+            # conditioned on it too, so an erasure in between makes this append retry.
+            kept = head.erasure_head if head is not None else None
             head_item = m.Head(
-                pk, "HEAD", seq=episode.seq, hash=episode.hash, at=record["at"], counts=counts
+                pk, "HEAD", seq=episode.seq, hash=episode.hash, at=record["at"], counts=counts,
+                erasure_head=kept,
+            )  # fmt: skip
+            head_condition = (
+                m.Head.sk.does_not_exist()
+                if head is None
+                else (m.Head.seq == head.seq)
+                & (
+                    m.Head.erasure_head.does_not_exist()
+                    if kept is None
+                    else m.Head.erasure_head == kept
+                )
             )
-            head_condition = m.Head.sk.does_not_exist() if head is None else m.Head.seq == head.seq
             tx.save(head_item, condition=head_condition, return_values="ALL_OLD")
             if episode.idempotency_key is not None:
                 tx.save(
@@ -467,6 +563,48 @@ class DynamoStore:
                 )  # fmt: skip
             if head is None or utc_day(head.at) != utc_day(episode.at):
                 tx.save(_activity_item(m, episode))
+            if data_key is not None:  # sent first (pynamodb: condition checks, then puts)
+                tx.condition_check(
+                    m.StudentKey,
+                    key_pk(episode.pair.student_id),
+                    KEY_SK,
+                    condition=m.StudentKey.key_id == data_key.key_id,
+                )
+
+    def _seal(
+        self, pk: str, sk: str, record: dict[str, Any], key: DataKey | None
+    ) -> dict[str, Any]:
+        """The record as stored: with a key, the body fields sealed into ``sealed``."""
+        if key is None or self.keys is None:
+            return record
+        body = {name: record[name] for name in SEALED_FIELDS}
+        plain = json.dumps(body, sort_keys=True, ensure_ascii=False).encode("utf-8")
+        return {
+            **record,
+            **EMPTY_BODY,
+            "sealed": self.keys.seal(key, plain, f"{pk}|{sk}"),
+        }
+
+    def _episode(self, item: Any) -> Episode:
+        """An item as an episode, its body opened. A body whose key is shredded (the student
+        is being erased) reads as none: verification then reports it, erasure finishes it."""
+        row = {name: getattr(item, name) for name in EPISODE_FIELDS}
+        sealed = getattr(item, "sealed", None)
+        if sealed is None:
+            return episode_from_record(row)
+        if self.keys is None:
+            raise StoreError(
+                f"episode {item.sk} of {item.pk} is encrypted and no KMS key is configured "
+                "(TUTOR_MEMORY_KMS_KEY_ID)"
+            )
+        try:
+            body = json.loads(
+                self.keys.open(row["student_id"], bytes(sealed), f"{item.pk}|{item.sk}")
+            )
+        except ShreddedError:
+            unread = episode_from_record({**row, **EMPTY_BODY, "erased": 1})
+            return replace(unread, erased=bool(row.get("erased")))
+        return episode_from_record({**row, **body})
 
     def by_idempotency_key(self, pair: Pair, key: str) -> Episode | None:
         return self._by_idempotency_key(pair, key)
@@ -487,7 +625,7 @@ class DynamoStore:
             return None
         except PynamoDBException as exc:
             raise StoreError(str(exc)) from exc
-        return _episode(item)
+        return self._episode(item)
 
     def head(self, pair: Pair) -> ChainHead | None:
         try:
@@ -502,6 +640,7 @@ class DynamoStore:
             hash=item.hash,
             at=parse_time(item.at),
             counts=json.loads(item.counts or "{}"),
+            erasure_head=item.erasure_head,
         )
 
     def get(self, pair: Pair, episode_id: str) -> Episode | None:
@@ -523,7 +662,7 @@ class DynamoStore:
                 limit=limit,
                 page_size=min(limit or 500, 500),
             )
-            return [_episode(item) for item in items]
+            return [self._episode(item) for item in items]
         except PynamoDBException as exc:
             raise StoreError(str(exc)) from exc
 
@@ -557,7 +696,7 @@ class DynamoStore:
                 limit=limit,
                 page_size=min(limit, 500),
             )
-            episodes = [_episode(item) for item in items]
+            episodes = [self._episode(item) for item in items]
         except PynamoDBException as exc:
             raise StoreError(str(exc)) from exc
         # `between` is inclusive; a window is half-open
@@ -578,7 +717,7 @@ class DynamoStore:
         chunks = [keys[i : i + BATCH_GET_KEYS] for i in range(0, len(keys), BATCH_GET_KEYS)]
 
         def read(chunk: list[tuple[str, str]]) -> Callable[[], list[Episode]]:
-            return lambda: [_episode(item) for item in self.models.Episode.batch_get(chunk)]
+            return lambda: [self._episode(item) for item in self.models.Episode.batch_get(chunk)]
 
         try:
             return [e for part in _together([read(c) for c in chunks]) for e in part]
@@ -936,7 +1075,7 @@ class DynamoStore:
 
     def _newest_of_kind(self, pair: Pair, seqs: list[int], kind: Kind) -> Episode | None:
         keys = [(pair_key(pair), episode_sk(s)) for s in seqs]
-        episodes = [_episode(i) for i in self.models.Episode.batch_get(keys)]
+        episodes = [self._episode(i) for i in self.models.Episode.batch_get(keys)]
         of_kind = [e for e in episodes if e.kind is kind]
         return max(of_kind, key=lambda e: e.seq) if of_kind else None
 
@@ -1133,8 +1272,15 @@ class DynamoStore:
     def compact(self) -> None:
         """Nothing to do: DynamoDB keeps no deleted item readable."""
 
+    def shred_student(self, student_id: str) -> bool:
+        """Delete the student's data key (True if bodies were encrypted under one): every
+        sealed body of the student, here and in every backup, is then unreadable. Erasing a
+        student does this first, then erases the bodies as for any pair."""
+        return self.keys.shred(student_id) if self.keys is not None else False
 
-_HEAD_SLOT, _IDEM_SLOT = 1, 2  # positions of the head and idempotency puts in an append
+
+# positions of the head and idempotency puts in an append (after the key check, if any)
+_HEAD_SLOT, _IDEM_SLOT = 1, 2
 
 _BELIEF_FIELDS = (
     "student_id", "subject_id", "belief_id", "concept_key", "concept_name", "claim",
@@ -1157,10 +1303,6 @@ def _concept_keys(episode: Episode) -> dict[str, str]:
         if key and key not in keys:
             keys[key] = name
     return keys
-
-
-def _episode(item: Any) -> Episode:
-    return episode_from_record({name: getattr(item, name) for name in EPISODE_FIELDS})
 
 
 def _failed(reasons: list[Any], slot: int) -> bool:

@@ -857,8 +857,9 @@ class EmbeddedIndex:
             self._cache.pop(key, None)
         return int(removed)
 
-    def purge(self) -> None:
-        """After a deletion, leave no trace of the deleted terms: FTS5 only marks a deleted
+    def purge(self, *, wait: float = 0.0) -> int:
+        """After a deletion, leave no trace of the deleted terms (returns 0: nothing deleted
+        stays; ``wait`` is for OpenSearch's history, SQLite keeps none). FTS5 only marks a deleted
         document's terms in its segments (``doc_terms_rows`` still lists a term until a merge),
         so 'optimize' merges every segment into one without them; VACUUM rebuilds the file with
         no free page keeping an old image; the WAL is written back and truncated."""
@@ -873,3 +874,4 @@ class EmbeddedIndex:
                 self._conn.execute("VACUUM")
                 self._conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
             self._conn.execute("PRAGMA secure_delete = OFF")
+        return 0

@@ -1,7 +1,7 @@
 """Read an uploaded file's bytes into text with pages and headings (``domain.filetext``).
 
-Supported: PDF (pypdf), Markdown, plain text (UTF-8, or UTF-16 with a byte-order mark) and
-DOCX. The kind is decided by the bytes first (``%PDF-``; a zip holding ``word/document.xml``)
+Supported: PDF (pypdf), Markdown, plain text (UTF-8, or UTF-16 with a byte-order mark), CSV
+and DOCX. The kind is decided by the bytes first (``%PDF-``; a zip holding ``word/document.xml``)
 and by the extension second, so a PDF saved as ``notes.txt`` is still read as a PDF.
 
 Headings, by kind:
@@ -14,6 +14,10 @@ Headings, by kind:
   has no fixed pages: pages are counted at explicit page breaks only (Word's rendering of the
   rest depends on the printer). Read with the standard library (zipfile and ElementTree), not
   python-docx, which would bring lxml (tens of MB) into the Lambda layer for ~60 lines.
+- Tables: a DOCX table's rows, and a CSV file's, become "| a | b |" lines, as a Markdown table
+  is written (a cell's paragraphs joined by spaces), so the extractor reads one kind of table
+  (a glossary: ``offline_extractor``). A CSV file has no headings; its title is its name's
+  stem ("glossary.csv" → "glossary"). Its delimiter is a comma, a semicolon or a tab.
 - PDF and plain text carry no structure to trust, so headings are guessed line by line: a
   line is a heading when it starts a block (after a blank line, a page start, a heading or a
   line that ended a sentence), is short (at most 8 words, 80 characters), starts with a
@@ -30,6 +34,8 @@ that the extractor reads as paragraph breaks; plain mode is the fallback when la
 from __future__ import annotations
 
 import codecs
+import csv
+import io
 import re
 import time
 import zipfile
@@ -51,7 +57,8 @@ from tutor_memory.domain.filetext import (
 
 MARKDOWN_EXTENSIONS: Final = frozenset({".md", ".markdown", ".mdown", ".mkd"})
 TEXT_EXTENSIONS: Final = frozenset({".txt", ".text", ""})
-SUPPORTED: Final = "send PDF, Markdown, plain text or DOCX"
+CSV_EXTENSIONS: Final = frozenset({".csv", ".tsv"})
+SUPPORTED: Final = "send PDF, Markdown, plain text, CSV or DOCX"
 
 
 def read_file(
@@ -113,6 +120,8 @@ def _kind(name: str, data: bytes) -> FileKind:
         return "markdown"
     if ext in TEXT_EXTENSIONS:
         return "text"
+    if ext in CSV_EXTENSIONS:
+        return "csv"
     raise UnreadableFileError(name, f"unsupported file type ({ext}); {SUPPORTED}")
 
 
@@ -165,7 +174,33 @@ def _read_text(name: str, data: bytes, kind: FileKind) -> FileText:
     if kind == "markdown":
         sections, title = _markdown_sections(pages)
         return FileText(name, kind, pages, sections, title)
+    if kind == "csv":
+        return _csv_text(name, text)
     return FileText(name, kind, pages, _guess_sections(pages))
+
+
+def _row(cells: Sequence[str]) -> str:
+    """A table row as a Markdown table writes it (cells on one line, no stray bars)."""
+    return "| " + " | ".join(" ".join(c.replace("|", "/").split()) for c in cells) + " |"
+
+
+def _csv_text(name: str, text: str) -> FileText:
+    try:
+        dialect: type[csv.Dialect] | csv.Dialect = csv.Sniffer().sniff(
+            text[:4096], delimiters=",;\t"
+        )
+    except csv.Error:
+        dialect = csv.excel_tab if "\t" in text.split("\n", 1)[0] else csv.excel
+    try:
+        rows = [r for r in csv.reader(io.StringIO(text), dialect) if any(c.strip() for c in r)]
+    except csv.Error as exc:
+        raise UnreadableFileError(name, f"not a readable CSV ({exc})") from exc
+    body = "\n".join(_row(r) for r in rows)
+    if not body.strip():
+        raise UnreadableFileError(name, "the file has no text")
+    page = Page(1, body)
+    stem = PurePosixPath(name.replace("\\", "/")).stem
+    return FileText(name, "csv", (page,), (Section(0, "", 1, (page,)),), stem or None)
 
 
 _ATX = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$")
@@ -447,6 +482,7 @@ def _read_docx(name: str, data: bytes) -> FileText:
         raise UnreadableFileError(name, f"not a readable DOCX ({_reason(exc)})") from exc
 
     try:
+        _flatten_tables(root)
         return _docx_text(name, root, styles, core_title)
     except RecursionError as exc:  # elements nested beyond reason: a hostile file
         raise UnreadableFileError(name, "not a readable DOCX (nested too deeply)") from exc
@@ -490,6 +526,21 @@ def _docx_text(
     if not any(p.text for p in pages):
         raise UnreadableFileError(name, "the file has no text")
     return FileText(name, "docx", pages, out.result(), title or core_title)
+
+
+def _flatten_tables(root: ET.Element) -> None:
+    """Each table row becomes one paragraph "| cell | cell |" (see the module), in place."""
+    for table in list(root.iter(f"{_W}tbl")):
+        for row in table.findall(f"{_W}tr"):
+            cells = [
+                " ".join(
+                    "".join(t.text or "" for t in p.iter(f"{_W}t")) for p in cell.iter(f"{_W}p")
+                )
+                for cell in row.findall(f"{_W}tc")
+            ]
+            row.clear()
+            paragraph = ET.SubElement(row, f"{_W}p")
+            ET.SubElement(ET.SubElement(paragraph, f"{_W}r"), f"{_W}t").text = _row(cells)
 
 
 def _paragraphs(element: ET.Element) -> Iterator[ET.Element]:

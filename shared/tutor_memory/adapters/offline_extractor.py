@@ -26,15 +26,23 @@ What it finds:
   the word lists' equivalents in es, id, ur, ar) name X as a builds-on even if the file never
   explains X: that is how an assumed prerequisite arises. X is the file's concept named there,
   else the run of words up to a function word or punctuation.
+- **Glossaries**: a table whose header names a term column and a definition column ("Term |
+  Definition", "Término | Definición", "اصطلاح | تعریف", …: ``Language.glossary_*_columns``),
+  or any table of two or more columns — and any "term: definition" line — in a section
+  headed as a glossary (``Language.glossary_headings``; for a file with no headings, its
+  title: a CSV file named "glossary.csv"). Each row defines its term: the definition is the
+  cell, the gist its first sentence, and the row's sentences are the term's own (so its
+  mentions give builds-on as anywhere else). Table rows are "| a | b |" lines: Markdown's own,
+  and how the readers write a DOCX table's rows and a CSV file's.
 - **Pages**: the pages of the sentences a concept owns (and its heading's page).
 
 What it cannot find (it is no model): synonyms and inflections ("cells" is not "Cell",
 "mitochondrion" is not "Mitochondria", "ósmosis" is "osmosis" only because folding drops the
 accent); concepts that are never a heading nor defined in one of the forms above; a
-definition spread over sentences that do not name the concept; glossary lines ("Osmosis: the
-movement of …"); prerequisites implied but not stated; the meaning of a heading ("Moving
-substances" is kept as a concept if the validator does not know it as furniture). A long
-"recall that …" clause gives only its first words as the prerequisite's name.
+definition spread over sentences that do not name the concept; prerequisites implied but not
+stated; the meaning of a heading ("Moving substances" is kept as a concept if the validator
+does not know it as furniture). A long "recall that …" clause gives only its first words as
+the prerequisite's name.
 
 At most ``MAX_CONCEPTS_PER_FILE`` concepts, the first explained first. Names the validator
 will reject as furniture are passed on (so the ingest can say what it refused) but do not
@@ -45,15 +53,16 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache
+from typing import cast
 
 from tutor_memory.domain import constants as C
-from tutor_memory.domain import wordlists
 from tutor_memory.domain.conceptmap import ConceptDraft
 from tutor_memory.domain.concepts import concept_key
-from tutor_memory.domain.filetext import FileText, Section
+from tutor_memory.domain.filetext import FileText, Page, Section
 from tutor_memory.domain.language import detect_language, fold, is_stopword
+from tutor_memory.domain.languages import LANGUAGES, language
 from tutor_memory.domain.validator import clean_name, rejection_reason
 
 # A word with its Arabic-script marks and joiners (which are not \w), so spans stay whole.
@@ -68,6 +77,9 @@ _CLAUSE_PUNCTUATION = re.compile(r"[,;:.!?()\[\]\"“”«»،؛؟۔—–]")
 # within the first words of a heading or a sentence.
 _BRACKETED = re.compile(r"^([^()\n]{1,80}?)\s*[(（]([^()\n]{1,120})[)）]")
 _ALIAS_SEPARATORS = re.compile(r"\s*[;,/،؛]\s*")
+_TABLE_RULE = re.compile(r"^:?-{3,}:?$")  # a Markdown table's header rule cell
+# "Osmosis: the movement …", "Osmosis — the movement …" (a glossary section's line).
+_GLOSSARY_LINE = re.compile(r"^(?:[-*+•]\s+)?([^:|\n]{1,80}?)\s*(?::|\s[–—-]\s)\s*(\S.*)$")
 
 
 @dataclass(frozen=True)
@@ -117,20 +129,49 @@ def _phrase(text: str) -> tuple[str, ...]:
 
 
 @cache
-def _folded(table: str, lang: str) -> frozenset[str]:
-    lists: dict[str, frozenset[str]] = getattr(wordlists, table)
-    return frozenset(fold(w) for w in lists[lang])
+def _folded(field: str, lang: str) -> frozenset[str]:
+    """A set of words of ``lang``'s pack, folded."""
+    return frozenset(fold(w) for w in cast(frozenset[str], getattr(language(lang), field)))
 
 
 @cache
-def _phrases(table: str, lang: str) -> tuple[tuple[str, ...], ...]:
-    lists: dict[str, tuple[str, ...]] = getattr(wordlists, table)
-    return tuple(sorted((_phrase(p) for p in lists[lang]), key=len, reverse=True))
+def _phrases(field: str, lang: str) -> tuple[tuple[str, ...], ...]:
+    """Phrases of ``lang``'s pack, as folded words, longest first."""
+    phrases = cast(tuple[str, ...], getattr(language(lang), field))
+    return tuple(sorted((_phrase(p) for p in phrases), key=len, reverse=True))
 
 
 @cache
-def _urdu_markers() -> tuple[tuple[str, ...], ...]:
-    return tuple(_phrase(m) for m in wordlists.URDU_DEFINITION_MARKERS)
+def _any_language(table: str) -> frozenset[tuple[str, ...]]:
+    """A pack field's phrases, folded, in every language at once (headers are too short to
+    detect their language)."""
+    return frozenset(_phrase(p) for pack in LANGUAGES.values() for p in getattr(pack, table))
+
+
+def _is_glossary(title: str | None) -> bool:
+    return bool(title) and _phrase(clean_name(title or "")) in _any_language("glossary_headings")
+
+
+def _cells(line: str) -> list[str] | None:
+    """A table row's cells ("| Osmosis | The movement … |"), or None for any other line."""
+    stripped = line.strip()
+    if "|" not in stripped:
+        return None
+    cells = [c.strip() for c in stripped.removeprefix("|").removesuffix("|").split("|")]
+    return cells if len(cells) >= 2 else None
+
+
+def _columns(header: Sequence[str]) -> tuple[int, int] | None:
+    """(term column, definition column) of a glossary table's header row, or None."""
+    names = [_phrase(cell) for cell in header]
+    terms = [i for i, n in enumerate(names) if n in _any_language("glossary_term_columns")]
+    defs = [i for i, n in enumerate(names) if n in _any_language("glossary_definition_columns")]
+    return (terms[0], defs[0]) if terms and defs and terms[0] != defs[0] else None
+
+
+@cache
+def _definition_markers(lang: str) -> tuple[tuple[str, ...], ...]:
+    return tuple(_phrase(m) for m in language(lang).definition_markers)
 
 
 def _as_name(text: str) -> str:
@@ -189,12 +230,14 @@ class _Reading:
 
     def drafts(self) -> list[ConceptDraft]:
         headings = {k for s in self.text.sections if (k := self._heading_key(s)) is not None}
-        for section in self.text.sections:
-            lang = detect_language(f"{section.title}\n{section.text}")
-            heading = self._heading_key(section)
+        for whole in self.text.sections:
+            lang = detect_language(f"{whole.title}\n{whole.text}")
+            heading = self._heading_key(whole)
             if heading is not None:
                 self.position += 1
-                self._register(section.title, section.page)
+                self._register(whole.title, whole.page)
+            glossary = _is_glossary(whole.title if whole.title else self.text.title)
+            section = self._glossary(whole, glossary=glossary)
             for page, paragraph in _paragraphs(section):
                 owner = heading
                 sentences = [
@@ -230,6 +273,65 @@ class _Reading:
                 self._prerequisites(sentence, owner)
                 self._also_called(sentence, owner)
         return self._bounded()
+
+    def _glossary(self, section: Section, *, glossary: bool) -> Section:
+        """Define the terms of the section's glossary rows (see the module), and return the
+        section without those lines (its other text is read as usual)."""
+        parts = []
+        for part in section.parts:
+            lines = part.text.split("\n")
+            used: set[int] = set()
+            table: list[tuple[int, list[str]]] = []
+            for i, line in enumerate([*lines, ""]):
+                cells = _cells(line) if i < len(lines) else None
+                if cells is not None:
+                    table.append((i, cells))
+                elif line.strip() or i == len(lines):  # a blank line may separate DOCX rows
+                    used |= self._glossary_table(table, part.number, glossary=glossary)
+                    table = []
+                    m = _GLOSSARY_LINE.match(line.strip()) if glossary else None
+                    if m and len(_tokens(m.group(1))) <= C.MAX_CONCEPT_NAME_WORDS:
+                        self._define(m.group(1), m.group(2), part.number)
+                        used.add(i)
+            kept = "\n".join(line for i, line in enumerate(lines) if i not in used)
+            parts.append(Page(part.number, kept))
+        return replace(section, parts=tuple(parts))
+
+    def _glossary_table(
+        self, table: list[tuple[int, list[str]]], page: int, *, glossary: bool
+    ) -> set[int]:
+        """The line numbers of a glossary table's rows, each row's term defined; none when the
+        table is not a glossary."""
+        rows = [(i, c) for i, c in table if not all(_TABLE_RULE.match(x) for x in c if x)]
+        if not rows:
+            return set()
+        columns = _columns(rows[0][1])
+        if columns is not None:
+            rows = rows[1:]
+        elif glossary:
+            columns = (0, 1)
+        else:
+            return set()
+        term, definition = columns
+        for _, cells in rows:
+            if len(cells) > max(term, definition) and cells[term] and cells[definition]:
+                self._define(cells[term], cells[definition], page)
+        return {i for i, _ in table}
+
+    def _define(self, term: str, definition: str, page: int) -> None:
+        """One glossary row: the term is a concept, the definition its own."""
+        self.position += 1
+        key = self._register(term, page)
+        found = self.candidates.get(key)
+        if found is None:
+            return
+        lang = detect_language(definition)
+        sentences = [s.strip() for s in _SENTENCE_BREAK.split(definition) if s.strip()]
+        if not found.gist and sentences:
+            found.gist, found.definition = sentences[0], " ".join(sentences)
+        for text in sentences:
+            self.position += 1
+            self.owned.append((_Sentence(text, page, lang, _tokens(text)), key))
 
     # --- pass 2 helpers ----------------------------------------------------------------------
 
@@ -269,10 +371,10 @@ class _Reading:
 
     def _prerequisites(self, sentence: _Sentence, owner: str) -> None:
         folded = [t.folded for t in sentence.tokens]
-        for phrase in _phrases("PREREQUISITE_PHRASES", sentence.lang):
+        for phrase in _phrases("prerequisite_phrases", sentence.lang):
             for start in _find(folded, phrase):
                 self._assume(owner, self._name_after(sentence, start + len(phrase)))
-        for phrase in _phrases("PREREQUISITE_PHRASES_AFTER_NAME", sentence.lang):
+        for phrase in _phrases("prerequisite_phrases_after_name", sentence.lang):
             for start in _find(folded, phrase):
                 self._assume(owner, self._name_before(sentence, start))
 
@@ -281,10 +383,10 @@ class _Reading:
         X when X is the file's concept, else the concept that owns the sentence."""
         folded = [t.folded for t in sentence.tokens]
         found: list[tuple[int, str | None]] = []
-        for phrase in _phrases("ALIAS_PHRASES", sentence.lang):
+        for phrase in _phrases("alias_phrases", sentence.lang):
             for start in _find(folded, phrase):
                 found.append((start, self._name_after(sentence, start + len(phrase))))
-        for phrase in _phrases("ALIAS_PHRASES_AFTER_NAME", sentence.lang):
+        for phrase in _phrases("alias_phrases_after_name", sentence.lang):
             for start in _find(folded, phrase):
                 found.append((start, self._name_before(sentence, start)))
         for start, alias in found:
@@ -303,7 +405,7 @@ class _Reading:
 
     def _name_after(self, sentence: _Sentence, start: int) -> str | None:
         tokens = sentence.tokens
-        articles = _folded("LEADING_ARTICLES", sentence.lang)
+        articles = _folded("leading_articles", sentence.lang)
         while start < len(tokens) and tokens[start].folded in articles:
             start += 1
         if start >= len(tokens):
@@ -335,7 +437,7 @@ class _Reading:
         """Token indexes, walked from the phrase outwards, up to a function word, a copula,
         punctuation, or the longest a name may be."""
         tokens = sentence.tokens
-        copulas = _folded("COPULAS", sentence.lang)
+        copulas = _folded("copulas", sentence.lang)
         run: list[int] = []
         for i in indexes:
             token = tokens[i]
@@ -412,11 +514,11 @@ def _find(words: Sequence[str], phrase: tuple[str, ...]) -> Iterator[int]:
 
 def _defined_name(sentence: _Sentence, headings: set[str]) -> str | None:
     """The name a definitional sentence defines, as written, or None."""
-    if sentence.lang == "ur":
-        return _urdu_defined_name(sentence, headings)
+    if language(sentence.lang).copula_last:
+        return _copula_last_defined_name(sentence, headings)
     tokens, lang = sentence.tokens, sentence.lang
-    copulas = _folded("COPULAS", lang)
-    articles = _folded("LEADING_ARTICLES", lang)
+    copulas = _folded("copulas", lang)
+    articles = _folded("leading_articles", lang)
     limit = min(len(tokens) - 2, C.MAX_CONCEPT_NAME_WORDS + 1)  # + 1: a leading article
     at = next((i for i in range(1, limit + 1) if tokens[i].folded in copulas), None)
     if at is None:
@@ -427,7 +529,7 @@ def _defined_name(sentence: _Sentence, headings: set[str]) -> str | None:
     predicate = tokens[at + 1 :]
     if not subject or len(predicate) < 2:
         return None
-    if predicate[0].folded in _folded("NON_DEFINING_STARTS", lang):
+    if predicate[0].folded in _folded("non_defining_starts", lang):
         return None
     if _CLAUSE_PUNCTUATION.search(sentence.text[subject[0].start : tokens[at].start]):
         return None  # "In plants, water is …": the subject is not a name
@@ -441,21 +543,23 @@ def _defined_name(sentence: _Sentence, headings: set[str]) -> str | None:
     return _as_name(name)
 
 
-def _urdu_defined_name(sentence: _Sentence, headings: set[str]) -> str | None:
-    tokens = sentence.tokens
+def _copula_last_defined_name(sentence: _Sentence, headings: set[str]) -> str | None:
+    """The name a definition defines in a language whose copula comes last (Urdu: "X ایک …
+    ہے"): the words before the first definition marker."""
+    tokens, lang = sentence.tokens, sentence.lang
     words = [t.folded for t in tokens]
-    if len(words) < 3 or words[-1] not in _folded("COPULAS", "ur"):
+    if len(words) < 3 or words[-1] not in _folded("copulas", lang):
         return None
-    if words[-2] in _folded("NON_DEFINING_STARTS", "ur"):
+    if words[-2] in _folded("non_defining_starts", lang):
         return None  # "… نہیں ہے"
-    found = [i for marker in _urdu_markers() for i in _find(words, marker)]
+    found = [i for marker in _definition_markers(lang) for i in _find(words, marker)]
     at = min(found, default=None)  # the first marker ends the name
     # A name neither opens nor ends with a function word ("مائٹوکونڈریا خلیے کے ایک …").
     if (
         at is not None
         and 1 <= at <= C.MAX_CONCEPT_NAME_WORDS
-        and not is_stopword(words[0], "ur")
-        and not is_stopword(words[at - 1], "ur")
+        and not is_stopword(words[0], lang)
+        and not is_stopword(words[at - 1], lang)
     ):
         return sentence.text[tokens[0].start : tokens[at - 1].end]
     # "خلیہ زندگی کی اکائی ہے": a heading's name opening a sentence that ends in ہے.

@@ -18,7 +18,8 @@ from __future__ import annotations
 
 import json
 import threading
-from collections.abc import Iterator, Mapping, Sequence
+import time
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
@@ -49,6 +50,8 @@ _FILTER_PATH: Final = (
     "responses.hits.hits.matched_queries,responses.hits.total.value,"
     "responses.aggregations.*.doc_count"
 )
+# While a purge waits for the retention leases to pass the deletions (they move every 30 s).
+HISTORY_POLL_S: Final = 1.0
 REMEMBERED_COUNTS: Final = 256  # term counts kept from searches until term_counts asks (ours)
 
 Refresh = bool | Literal["wait_for"]
@@ -150,6 +153,7 @@ class OpenSearchIndex:
         engine: str = "faiss",
         refresh: Refresh = False,
         custom_ids: bool = True,
+        serverless: bool = False,
         shards: int | None = None,
         replicas: int | None = None,
         mapping_path: Path = DEFAULT_MAPPING_PATH,
@@ -164,6 +168,9 @@ class OpenSearchIndex:
         self.engine = engine
         self._refresh = refresh
         self._custom_ids = custom_ids
+        # Serverless has no _forcemerge, _flush or _stats (AWS's supported-operations list)
+        # and merges on its own: purge asks nothing of it there.
+        self._serverless = serverless
         self._shards = shards
         self._replicas = replicas
         self._mapping_path = mapping_path
@@ -437,18 +444,72 @@ class OpenSearchIndex:
         ids = [str(h["_id"]) for h in page.get("hits", {}).get("hits", [])]
         return self._bulk_delete(ids) if ids else 0
 
-    def purge(self) -> None:
-        """Rewrite the segments without deleted documents (a deleted document stays in its
-        segment, and on disk, until a merge drops it). Serverless merges on its own."""
+    def purge(
+        self,
+        *,
+        wait: float = 0.0,
+        clock: Callable[[], float] = time.monotonic,
+        sleep: Callable[[float], None] = time.sleep,
+    ) -> int:
+        """Rewrite the segments without deleted documents and flush (a deleted document stays
+        in its segment, and on disk, until a merge drops it; the flush trims the translog that
+        held its source). Returns how many deleted documents are still on disk (0: nothing of
+        them is recoverable from the node's files).
+
+        A merge keeps what the shard's history retains: OpenSearch soft-deletes, and keeps
+        every operation at or above the retention leases' sequence number (the force merge
+        docs: "a force merge does not expunge deleted documents that are still retained").
+        The primary advances its peer-recovery lease to the global checkpoint only in a
+        background sync, every 30 s (``index.soft_deletes.retention_lease.sync_interval``,
+        not settable), so right after a delete the document is still retained. With ``wait``
+        (seconds), this first waits, up to ``wait``, until every lease has passed the
+        operations done so far; erasure is rare, so the cost (under a minute, and a full
+        merge when the merge policy leaves a segment's few deletions alone) is paid per
+        erasure where the caller can wait (the CLI; the test). Without it (the 15 s API),
+        what history still holds goes at the next purge or background merge, and the count
+        returned says so. Serverless merges on its own and answers none of these calls: 0.
+        """
+        if self._serverless:
+            return 0
         with self._translate("expunge deleted documents"):
             self._client.indices.refresh(index=self.index)
+            if wait > 0:
+                self._wait_for_history(clock() + wait, clock, sleep)
             self._client.indices.forcemerge(index=self.index, only_expunge_deletes=True)
             self._client.indices.refresh(index=self.index)
-            docs = self._client.indices.stats(index=self.index, metric="docs")
-            if docs["_all"]["primaries"].get("docs", {}).get("deleted", 0):
+            if self._deleted_on_disk():
                 # Below the merge policy's threshold a segment keeps its deletions: merge all.
                 self._client.indices.forcemerge(index=self.index, max_num_segments=1)
                 self._client.indices.refresh(index=self.index)
+            # The force merge flushes by default; once more so the translog holds no operation
+            # from before the merge (its generations are trimmed at a flush).
+            self._client.indices.flush(index=self.index, force=True, wait_if_ongoing=True)
+            return self._deleted_on_disk()
+
+    def _deleted_on_disk(self) -> int:
+        docs = self._client.indices.stats(index=self.index, metric="docs")
+        return int(docs["_all"]["primaries"].get("docs", {}).get("deleted", 0))
+
+    def _wait_for_history(
+        self, deadline: float, clock: Callable[[], float], sleep: Callable[[float], None]
+    ) -> None:
+        """Until every shard copy's retention leases lie above the shard's operations so far
+        (or the deadline): then no deleted document is retained as history."""
+        while True:
+            stats = self._client.indices.stats(index=self.index, level="shards")
+            pending = [
+                copy
+                for shards in stats.get("indices", {}).values()
+                for copies in shards.get("shards", {}).values()
+                for copy in copies
+                if any(
+                    int(lease["retaining_seq_no"]) <= int(copy["seq_no"]["max_seq_no"])
+                    for lease in copy.get("retention_leases", {}).get("leases", [])
+                )
+            ]
+            if not pending or clock() >= deadline:
+                return
+            sleep(min(HISTORY_POLL_S, max(0.0, deadline - clock())))
 
     def _bulk_delete(self, ids: list[str]) -> int:
         body = [{"delete": {"_index": self.index, "_id": i}} for i in ids]

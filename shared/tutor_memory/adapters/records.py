@@ -64,8 +64,10 @@ def episode_from_record(row: dict[str, Any]) -> Episode:
         erased = bool(int(row.get("erased") or 0))
         data = json.loads(row["evidence"] or "{}")
         # An erased body keeps no evidence: whatever its kind, it reads as none (a stored value
-        # is still read, so that verification reports it instead of the reader hiding it).
-        evidence = NoEvidence() if erased and not data else evidence_from_dict(kind, data)
+        # is still read, so that verification reports it instead of the reader hiding it). So
+        # does a v2 body without its salt (a replayed envelope before its erasure is recorded).
+        bodiless = erased or (int(row.get("chain_version") or 1) == 2 and not row.get("salt"))
+        evidence = NoEvidence() if bodiless and not data else evidence_from_dict(kind, data)
         return Episode(
             pair=Pair(row["student_id"], row["subject_id"]),
             seq=seq,

@@ -7,14 +7,23 @@ from typing import Any
 import boto3
 from botocore.exceptions import BotoCoreError, ClientError
 
+from tutor_memory.domain.episodes import Pair
 from tutor_memory.domain.errors import NotFoundError, StoreError
+from tutor_memory.domain.files import fingerprint
 
 
 class S3Files:
-    def __init__(self, region: str, client: Any = None, bucket: str | None = None) -> None:
+    def __init__(
+        self,
+        region: str,
+        client: Any = None,
+        bucket: str | None = None,
+        prefix: str = "uploads/",
+    ) -> None:
         self._region = region
         self._client = client
-        self.bucket = bucket  # the uploads bucket an erasure deletes from
+        self.bucket = bucket  # the uploads bucket an erasure deletes from and an export reads
+        self.prefix = prefix
 
     def _s3(self) -> Any:
         if self._client is None:  # built on first use, never at import
@@ -34,6 +43,29 @@ class S3Files:
             raise StoreError(f"cannot read s3://{bucket}/{key}: {code or exc}") from exc
         except BotoCoreError as exc:
             raise StoreError(f"cannot read s3://{bucket}/{key}: {exc}") from exc
+
+    def find(self, pair: Pair, name: str, digest: str) -> bytes | None:
+        """The version of the pair's upload ``name`` whose bytes have this fingerprint (an
+        export's file), or None when the bucket no longer holds it."""
+        if self.bucket is None:
+            return None
+        key = f"{self.prefix}{pair.student_id}/{pair.subject_id}/{name}"
+        s3 = self._s3()
+        try:
+            pages = s3.get_paginator("list_object_versions").paginate(
+                Bucket=self.bucket, Prefix=key
+            )
+            versions = [v for page in pages for v in page.get("Versions", []) if v["Key"] == key]
+        except (ClientError, BotoCoreError) as exc:
+            raise StoreError(f"cannot list s3://{self.bucket}/{key}: {exc}") from exc
+        for version in versions:
+            try:
+                data = self.fetch(self.bucket, key, version["VersionId"])
+            except NotFoundError:
+                continue
+            if fingerprint(data) == digest:
+                return data
+        return None
 
     def delete_all_versions(self, prefix: str) -> int:
         """Delete every version and delete marker of every object under ``prefix`` in the

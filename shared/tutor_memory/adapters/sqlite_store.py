@@ -38,6 +38,7 @@ from tutor_memory.domain.beliefs import (
     chronological,
 )
 from tutor_memory.domain.chain import (
+    GENESIS_HASH,
     ChainHead,
     Erasure,
     ErasureScope,
@@ -47,6 +48,7 @@ from tutor_memory.domain.chain import (
     head_of,
     new_salt,
     parse_time,
+    salt_for,
     seal,
     seq_of_id,
 )
@@ -420,31 +422,48 @@ class SqliteStore:
                 if row is not None:
                     return AppendResult(episode_from_record(dict(row)), created=False)
             head = self._head(conn, pair)
-            episode = seal(new, head, salt=new.salt or new_salt())
-            record = episode_to_record(episode)
-            counts = json.dumps(dict(head_of(episode, head).counts), sort_keys=True)
-            conn.execute(
-                f"INSERT INTO episodes ({_EPISODE_COLUMNS}) VALUES "
-                f"({', '.join('?' * len(record))})",
-                tuple(record.values()),
-            )
-            conn.execute(
-                "INSERT INTO chain_heads (student_id, subject_id, seq, hash, at, counts) "
-                "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (student_id, subject_id) "
-                "DO UPDATE SET seq = excluded.seq, hash = excluded.hash, at = excluded.at, "
-                "counts = excluded.counts",
-                (pair.student_id, pair.subject_id, episode.seq, episode.hash, record["at"], counts),
-            )
-            _link_concepts(
-                conn,
-                pair.student_id,
-                pair.subject_id,
-                episode.seq,
-                record["at"],
-                list(episode.concepts),
-            )
-            _index_for_the_night(conn, episode)
+            episode = seal(new, head, salt=salt_for(new, head) or new_salt())
+            self._insert(conn, episode, head)
         return AppendResult(episode, created=True)
+
+    def append_sealed(self, episode: Episode) -> AppendResult:
+        """Append an episode sealed elsewhere (a replayed export's erased envelope, see
+        ``chain.envelope_episode``): it must link to the current head."""
+        with self._write() as conn:
+            head = self._head(conn, episode.pair)
+            if episode.seq != (head.seq if head else 0) + 1 or episode.prev_hash != (
+                head.hash if head else GENESIS_HASH
+            ):
+                raise ConflictError(
+                    f"episode {episode.seq} does not follow the head of {episode.pair}"
+                )
+            self._insert(conn, episode, head)
+        return AppendResult(episode, created=True)
+
+    def _insert(self, conn: sqlite3.Connection, episode: Episode, head: ChainHead | None) -> None:
+        pair = episode.pair
+        record = episode_to_record(episode)
+        counts = json.dumps(dict(head_of(episode, head).counts), sort_keys=True)
+        conn.execute(
+            f"INSERT INTO episodes ({_EPISODE_COLUMNS}) VALUES ({', '.join('?' * len(record))})",
+            tuple(record.values()),
+        )
+        conn.execute(
+            "INSERT INTO chain_heads (student_id, subject_id, seq, hash, at, counts) "
+            "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (student_id, subject_id) "
+            "DO UPDATE SET seq = excluded.seq, hash = excluded.hash, at = excluded.at, "
+            "counts = excluded.counts",
+            (pair.student_id, pair.subject_id, episode.seq, episode.hash, record["at"], counts),
+        )
+        _link_concepts(
+            conn,
+            pair.student_id,
+            pair.subject_id,
+            episode.seq,
+            record["at"],
+            list(episode.concepts),
+        )
+        _index_for_the_night(conn, episode)
 
     def by_idempotency_key(self, pair: Pair, key: str) -> Episode | None:
         found = self._select(

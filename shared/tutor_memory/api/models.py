@@ -281,6 +281,18 @@ class ErasureResponse(BaseModel):
     objects_deleted: int
 
 
+class ExportResponse(BaseModel):
+    """A pair's or a student's export (see ``tutor_memory.exporting``) as one JSON body: write
+    ``history`` one object per line into ``history.jsonl``, each of ``files`` (base64) at its
+    path beside it and ``manifest`` as ``manifest.json``, and ``tutor-memory replay`` reads the
+    folder (``Memory.remote(…).export(out=…)`` does exactly that). An erased episode is its
+    envelope and erasure record only (``erased``), never its body."""
+
+    manifest: dict[str, Any]  # format, exported_at, per pair: head, erasures, counts, registry
+    history: list[dict[str, Any]]  # the replay format's lines, every pair in sequence order
+    files: dict[str, str]  # path in the export → the file version's bytes, base64
+
+
 # --- the report (SPEC §11; built by tutor_memory.reports.report_json) ---------------------------
 
 

@@ -48,6 +48,7 @@ from tutor_memory.api.models import (
     EpisodeRequest,
     EpisodeResponse,
     ErasureResponse,
+    ExportResponse,
     FileResponse,
     ProblemResponse,
     PromptRequest,
@@ -532,6 +533,31 @@ def build_resolver(
     ) -> ErasureResponse:
         done = erasing().erase_student(student_id, reason=reason, requested_by=requested_by)
         return ErasureResponse(**done.to_dict())
+
+    # --- export (see tutor_memory.exporting) ---------------------------------------------------
+
+    @resolver.get(
+        f"{PAIR}/export",
+        operation_id="exportPair",
+        summary="A pair's history in the replay format, with its files and manifest",
+        responses=problems(READ_STATUSES),
+    )
+    def export_pair(student_id: StudentId, subject_id: SubjectId) -> ExportResponse:
+        from tutor_memory.exporting import Exporting
+
+        pair = known_pair(student_id, subject_id)
+        return ExportResponse(**Exporting.of(get_app()).pair(pair).to_dict())
+
+    @resolver.get(
+        "/students/<student_id>/export",
+        operation_id="exportStudent",
+        summary="Every subject of a student in one export (one history, pair by pair)",
+        responses=problems(READ_STATUSES),
+    )
+    def export_student(student_id: StudentId) -> ExportResponse:
+        from tutor_memory.exporting import Exporting
+
+        return ExportResponse(**Exporting.of(get_app()).student(student_id).to_dict())
 
     return resolver
 

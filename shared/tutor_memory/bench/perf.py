@@ -587,7 +587,9 @@ def _no_transaction_backup() -> Iterator[None]:
         namespace["copy"] = real
 
 
-def cloud(size: int, seed: int) -> dict[str, Any]:
+def cloud(size: int, seed: int, *, night: bool = False) -> dict[str, Any]:
+    """``night``: the nightly loop runs on the history's last day first, so the turns find its
+    working set current and take their beliefs from it."""
     try:
         from moto import mock_aws
     except ImportError:
@@ -631,6 +633,9 @@ def cloud(size: int, seed: int) -> dict[str, Any]:
         with _no_transaction_backup():
             write_events(app, PAIR, CELLS, events, batch_size=128, fast_checks=True)
             app.learning.catch_up(PAIR)  # settled, as a live writer leaves it: no repair
+        if night:
+            last = app.memory.store.recent(PAIR, 1)[0].at
+            app.nightly.run_pair(PAIR, last.astimezone(app.nightly.tz).date())
         app.memory.index = OpenSearchIndex(
             CountingOpenSearchClient(inner, search, waits),  # type: ignore[arg-type]
             index="tutor-memory-episodes",
@@ -652,6 +657,7 @@ def cloud(size: int, seed: int) -> dict[str, Any]:
                     "question": kind,
                     "text": question,
                     "dropped": turn.dropped,
+                    "working_set": turn.working_set,
                     "sequential_waits": waits.sequential(),
                     "wall_ms": round(wall, 1),
                     "dynamodb": dynamo.snapshot(),

@@ -32,11 +32,11 @@ from enum import StrEnum
 from typing import Any
 
 from tutor_memory.domain import constants as C
-from tutor_memory.domain import wordlists
 from tutor_memory.domain.chain import format_time, parse_time
 from tutor_memory.domain.concepts import concept_key
 from tutor_memory.domain.episodes import CheckEvidence, Episode, Kind, Pair
-from tutor_memory.domain.language import LANGUAGES, fold, folded_tokens
+from tutor_memory.domain.language import fold, folded_tokens
+from tutor_memory.domain.languages import LANGUAGES
 
 RULE_VERSION = 1  # bump when the routing or confidence rules change; then re-derive
 
@@ -102,16 +102,17 @@ def belief_id(
 # --- what a check is about ----------------------------------------------------------------------
 
 
-def _all_languages(lists: dict[str, frozenset[str]]) -> frozenset[str]:
-    return frozenset(fold(w) for lang in LANGUAGES for w in lists.get(lang, frozenset()))
-
-
-_UTTERANCE_WORDS = (
-    _all_languages(wordlists.UTTERANCE_VERBS)
-    | _all_languages(wordlists.UTTERANCE_PRONOUNS)
-    | _all_languages(wordlists.UTTERANCE_FILLERS)
-    | _all_languages(wordlists.QUESTION_WORDS)
-    | _all_languages(wordlists.ASKING_WORDS)
+_UTTERANCE_WORDS = frozenset(
+    fold(w)
+    for pack in LANGUAGES.values()
+    for words in (
+        pack.utterance_verbs,
+        pack.utterance_pronouns,
+        pack.utterance_fillers,
+        pack.question_words,
+        pack.asking_words,
+    )
+    for w in words
 )
 
 

@@ -60,10 +60,9 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, tzinfo
 from functools import cache
-from typing import Final
+from typing import Final, cast
 
 from tutor_memory.domain import constants as C
-from tutor_memory.domain import wordlists
 from tutor_memory.domain.beliefs import Belief
 from tutor_memory.domain.calibration import Calibration
 from tutor_memory.domain.episodes import (
@@ -76,6 +75,8 @@ from tutor_memory.domain.episodes import (
     TaughtEvidence,
 )
 from tutor_memory.domain.language import LANGUAGES, detect_language, fold
+from tutor_memory.domain.languages import LANGUAGES as PACKS
+from tutor_memory.domain.languages import language
 from tutor_memory.domain.mapblock import MapSection
 from tutor_memory.domain.recall import Mode, RecalledItem, RecallResult
 from tutor_memory.domain.timewindow import TimeWindow
@@ -134,32 +135,37 @@ Phrase = tuple[str, ...]
 _CUE_KINDS: Final = ("self", "record", "frame")
 
 
-def _folded_phrases(*tables: Mapping[str, Sequence[str]]) -> tuple[Phrase, ...]:
-    """Every phrase of ``tables`` in every language, folded into words; sorted, no blanks."""
-    phrases = {_words(p) for table in tables for lang in LANGUAGES for p in table.get(lang, ())}
+def _folded_phrases(*fields: str) -> tuple[Phrase, ...]:
+    """Every phrase of the packs' ``fields`` in every language, folded into words; sorted, no
+    blanks."""
+    phrases = {
+        _words(p)
+        for field in fields
+        for pack in PACKS.values()
+        for p in cast(Sequence[str], getattr(pack, field))
+    }
     return tuple(sorted(p for p in phrases if p))
 
 
 @cache
 def _record_phrases() -> tuple[tuple[Phrase, ...], tuple[Phrase, ...], tuple[Phrase, ...]]:
     """(phrases that make a record question, look-alikes, cue blockers), all languages."""
-    w = wordlists
     phrases = _folded_phrases(
-        w.RECORD_QUESTION_PHRASES, w.RECORD_QUESTION_MORE_PHRASES, w.RECORD_QUESTION_OWNED
+        "record_question_phrases", "record_question_more_phrases", "record_question_owned"
     )
     return (
         phrases,
-        _folded_phrases(w.RECORD_QUESTION_LOOKALIKES),
-        _folded_phrases(w.RECORD_CUE_BLOCKERS),
+        _folded_phrases("record_question_lookalikes"),
+        _folded_phrases("record_cue_blockers"),
     )
 
 
 @cache
 def _record_cues() -> tuple[tuple[tuple[Phrase, ...], ...], ...]:
-    """Per language, the self, record and frame cues (``wordlists.RECORD_CUES``), folded."""
+    """Per language, the self, record and frame cues (the packs' ``record_cues``), folded."""
     return tuple(
         tuple(
-            tuple(sorted({_words(p) for p in wordlists.RECORD_CUES[lang][kind]} - {()}))
+            tuple(sorted({_words(p) for p in language(lang).record_cues[kind]} - {()}))
             for kind in _CUE_KINDS
         )
         for lang in LANGUAGES
@@ -186,14 +192,14 @@ def is_record_question(question: str | None) -> bool:
     """Whether the student asks about their own record ("what did I get wrong so far", "qué
     hemos aprendido", "ماذا أخطأت"), in any of the five languages, as whole folded words:
 
-    1. a phrase of ``wordlists.RECORD_QUESTION_PHRASES``, ``…_MORE_PHRASES`` or ``…_OWNED``
+    1. a phrase of the packs' ``record_question_phrases``, ``…_more_phrases`` or ``…_owned``
        ("my mistakes"); or
-    2. the cue rule (``wordlists.RECORD_CUES``): a self cue, a record cue and a frame cue of the
+    2. the cue rule (``record_cues``): a self cue, a record cue and a frame cue of the
        question's language ("where do I keep making mistakes?": I, mistakes, keep), unless
-       the question names the item at hand (``RECORD_CUE_BLOCKERS``: "this step", "هذه
+       the question names the item at hand (``record_cue_blockers``: "this step", "هذه
        الخطوة").
 
-    A look-alike (``RECORD_QUESTION_LOOKALIKES``: "cómo voy a…" is "how am I going to…") is
+    A look-alike (``record_question_lookalikes``: "cómo voy a…" is "how am I going to…") is
     blanked out first, so no phrase or cue can match inside or across it."""
     if not question:
         return False
@@ -245,7 +251,7 @@ def _asking_clauses(question: str, lang: str) -> list[tuple[str, ...]]:
 
 @cache
 def _question_words(lang: str) -> frozenset[str]:
-    return frozenset(w for word in wordlists.QUESTION_WORDS.get(lang, ()) for w in _words(word))
+    return frozenset(w for word in language(lang).question_words for w in _words(word))
 
 
 # --- lines --------------------------------------------------------------------------------------

@@ -59,13 +59,15 @@ import hashlib
 import json
 import re
 import secrets
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any, Literal
 
 from tutor_memory.domain import constants as C
-from tutor_memory.domain.episodes import Episode, NewEpisode, NoEvidence, Pair
+from tutor_memory.domain.episodes import Episode, Kind, NewEpisode, NoEvidence, Pair
 
 CHAIN_FORMAT = 2  # what new episodes are sealed under
 CHAIN_FORMATS = (1, 2)
@@ -175,6 +177,72 @@ def new_salt() -> str:
     return secrets.token_hex(C.CHAIN_SALT_BYTES)
 
 
+# The salts a replay of an export gives back, by (pair, sequence). A context variable, not an
+# argument: an exported episode re-enters through its kind's use case (a check through the
+# beliefs, a file through ingestion, …), and only the store, at the seal, knows the sequence.
+_GIVEN_SALTS: ContextVar[Mapping[tuple[Pair, int], str] | None] = ContextVar(
+    "given_salts", default=None
+)
+
+
+@contextmanager
+def given_salts(salts: Mapping[tuple[Pair, int], str]) -> Iterator[None]:
+    """Within this block, the episode sealed at (pair, seq) commits with the salt given here
+    (a replay of an export: same salt, same body, same place → same commitment, hash and id)."""
+    token = _GIVEN_SALTS.set(salts)
+    try:
+        yield
+    finally:
+        _GIVEN_SALTS.reset(token)
+
+
+def salt_for(new: NewEpisode, head: ChainHead | None) -> str | None:
+    """The salt an append must use, if one is given (the episode's own, or the replay's for
+    this place), else None: the store draws a fresh one."""
+    if new.salt is not None:
+        return new.salt
+    given = _GIVEN_SALTS.get()
+    if not given:
+        return None
+    return given.get((new.pair, 1 if head is None else head.seq + 1))
+
+
+def envelope_episode(
+    pair: Pair,
+    kind: Kind,
+    at: datetime,
+    salience: float,
+    commitment: str,
+    head: ChainHead | None,
+) -> Episode:
+    """An episode whose body is gone, sealed after ``head`` from its envelope alone (a replay
+    of an export that carried an erased episode): the same envelope after the same link gives
+    the same hash and id. The store then erases it, which writes its erasure record."""
+    seq = 1 if head is None else head.seq + 1
+    prev = GENESIS_HASH if head is None else head.hash
+    draft = Episode(
+        pair=pair,
+        seq=seq,
+        episode_id="",
+        kind=kind,
+        at=at,
+        summary="",
+        text="",
+        concepts=(),
+        salience=salience,
+        evidence=NoEvidence(),
+        recalled_ids=(),
+        ref=None,
+        idempotency_key=None,
+        prev_hash=prev,
+        hash="",
+        chain_version=2,
+        commitment=commitment,
+    )
+    digest = link_hash(prev, canonical_envelope(draft, seq, commitment))
+    return replace(draft, hash=digest, episode_id=episode_id(seq, digest))
+
+
 def link_hash(prev_hash: str, canonical: bytes) -> str:
     return hashlib.sha256(prev_hash.encode("ascii") + b"\n" + canonical).hexdigest()
 
@@ -199,6 +267,9 @@ class ChainHead:
     at: datetime
     # Episodes per kind, kept with the head (same transaction), so "how many checks" is one read.
     counts: Mapping[str, int] = field(default_factory=dict)
+    # The erasure records' last digest, where a store keeps it in the head's own row (DynamoDB:
+    # an append must carry it on). Not part of the link: two heads of one chain compare equal.
+    erasure_head: str | None = field(default=None, compare=False)
 
     def after(self, episode: Episode) -> ChainHead:
         return head_of(episode, self)

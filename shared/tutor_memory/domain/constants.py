@@ -28,6 +28,7 @@ SALIENCE: Final[dict[str, float]] = {
 MAX_TEXT_CHARS: Final = 20_000  # ours: a long tutor answer fits; a pasted book does not
 MAX_SUMMARY_CHARS: Final = 200  # ours: "one line"
 MAX_CONCEPTS_PER_EPISODE: Final = 32  # ours
+FILE_CONCEPTS_LISTED: Final = 12  # ours: a file episode's text names at most this many concepts
 MAX_CONCEPT_CHARS: Final = 120  # ours
 MAX_REF_CHARS: Final = 256  # ours
 MAX_IDEMPOTENCY_KEY_CHARS: Final = 128  # ours
@@ -60,6 +61,10 @@ SQLITE_BUSY_TIMEOUT_MS: Final = 30_000  # how long a writer waits for another's 
 # episodes before it returns; the rest wait for the next write or the night (which takes all).
 CATCH_UP_MAX: Final = 200
 PROGRESS_SAVE_ATTEMPTS: Final = 8  # a progress marker moved by a concurrent writer is re-read
+# A map or a belief row saved under an optimistic condition is read again this many times when
+# a concurrent writer changed it first (concurrent ingestions of one pair's files are rare).
+MAP_SAVE_ATTEMPTS: Final = 5
+BELIEF_SAVE_ATTEMPTS: Final = 5
 
 # --- Recall (SPEC §3) ------------------------------------------------------------------------
 RECALL_RECENT_POOL: Final = 500  # article: the recent pool's size
@@ -183,6 +188,9 @@ CONSOLIDATION_MAX_EPISODES: Final = 10_000
 WORKING_SET_RECENT: Final = 20  # ours: newest episode ids kept in the working set
 WORKING_SET_DAYS: Final = 7  # ours: day consolidations kept in the working set (a week)
 WORKING_SET_CHANGED: Final = 200  # ours: answers with a changed citation listed there, newest
+# ours: the working set carries the current belief rows (so a turn need not query them) only up
+# to this many, keeping its one stored item far below DynamoDB's 400 KB; beyond it turns query.
+WORKING_SET_BELIEF_ROWS: Final = 300
 NIGHTLY_SCAN_PAGE: Final = 500  # ours: new episodes folded into the nightly tally per step
 # ours: the per-day activity index is spread over this many DynamoDB partitions, so that every
 # append of every pair on one day does not land on one key (the scheduler reads all of them).
@@ -193,3 +201,12 @@ ACTIVITY_TTL_DAYS: Final = 90  # ours: a missed night can be re-run for about a 
 CHAIN_SALT_BYTES: Final = 32  # ours: a body's salt; 256 random bits make a body unguessable
 MAX_ERASURE_REASON_CHARS: Final = 500  # ours: why an erasure was asked for, one short note
 ERASURE_REASON_RETENTION: Final = "retention period elapsed"  # ours: the nightly's own reason
+# ours: each night, the retention sweep looks at the pairs active during this many days before
+# the cutoff, so a few missed nights still get their days swept (a pair's older bodies go with
+# them: the sweep erases everything of the pair before the cutoff)
+RETENTION_SWEEP_DAYS: Final = 7
+# How long an operator's erasure (the CLI) waits for OpenSearch's shard history to let go of the
+# deleted documents before merging them away. OpenSearch moves its retention leases every 30 s
+# (``index.soft_deletes.retention_lease.sync_interval``, IndexService; not settable); ours: twice
+# that, so one missed sync still fits.
+INDEX_HISTORY_WAIT_S: Final = 60.0

@@ -468,6 +468,11 @@ def default_salience(kind: Kind, evidence: Evidence) -> float:
     return C.SALIENCE[kind.value]
 
 
+def file_arrived(name: str, version: int = 1) -> str:
+    """The line of a ``file`` episode: the file arrived (a version after the first says so)."""
+    return f"File arrived: {name}" + (f" (version {version})" if version > 1 else "")
+
+
 def summarise(text: str) -> str:
     """The default one-line summary: the first line, cut to the limit with an ellipsis."""
     first = next((line.strip() for line in text.splitlines() if line.strip()), "")

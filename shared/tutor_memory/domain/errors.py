@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from typing import ClassVar
+from collections.abc import Callable
+from typing import ClassVar, TypeVar
+
+T = TypeVar("T")
 
 
 class TutorMemoryError(Exception):
@@ -74,3 +77,16 @@ class ExtractorError(ModelCallError):
     answered without the tool (retryable when the answer was malformed)."""
 
     role = "concept extractor"
+
+
+def retry_on_conflict(attempt: Callable[[], T], *, attempts: int, gave_up: str) -> T:
+    """The optimistic read → change → conditional write: ``attempt`` reads what it changes and
+    writes it on condition that it is still as read; a :class:`ConflictError` (a concurrent
+    writer got there first) runs it again on what is stored now. After ``attempts`` conflicts,
+    ``ConflictError(gave_up)``: nothing of this change was written."""
+    for _attempt in range(attempts):
+        try:
+            return attempt()
+        except ConflictError:
+            continue
+    raise ConflictError(gave_up)

@@ -16,7 +16,7 @@ from typing import Literal
 
 from tutor_memory.domain.errors import TutorMemoryError
 
-FileKind = Literal["pdf", "markdown", "text", "docx"]
+FileKind = Literal["pdf", "markdown", "text", "csv", "docx"]
 
 
 class UnreadableFileError(TutorMemoryError, ValueError):

@@ -28,33 +28,27 @@ kept: ے ں ٹ ڈ ڑ ھ ئ ؤ ء پ چ گ ژ         as is       they distinguis
                                                    کھا eat, کی / کے)
 =====================================  ==========  ============================================
 
-Stopwords are function words only (see ``wordlists``), and those of the text's language only,
+Stopwords are function words only (see ``languages``), and those of the text's language only,
 not of all five: the lists collide across languages (Indonesian "dia", he, is folded Spanish
 "día", day; "air" is Indonesian water), and a union would drop subject words. Index and
 question use the same rule, so they agree.
 
-Stemming: Snowball for en, es, id. Arabic: the Light10 stemmer (Larkey, Ballesteros and
-Connell 2007; the one Lucene's ArabicStemmer implements), not Snowball: Snowball Arabic keeps
-or drops the article depending on the rest of the word (الخلية→الخل, خلية→خل, والخلية→والخل),
-strips the plural ات only from definite nouns (بروتينات→روتينا, البروتينات→بروتين), and takes
-the ب of loanwords for a preposition (بروتين→روت, فيروس→يروس). Light10 strips the article
-and the clitics و ب ك ف ل before it, then the common suffixes, and is consistent on all of
-those. Urdu has no stemmer in Snowball: after folding, one regular inflection ending is
-stripped (خلیہ/خلیے/خلیوں → خلي), nothing more.
+Stemming: each pack's ``stem`` hook: Snowball for en, es, id; Light10 for Arabic and one
+inflection ending for Urdu (their modules say why).
 """
 
 from __future__ import annotations
 
 import re
-import threading
 import unicodedata
 from functools import cache
-from typing import Any, Final
+from typing import Final
 
-from tutor_memory.domain import wordlists
-from tutor_memory.domain.errors import ValidationError
+from tutor_memory.domain.languages import LANGUAGES as PACKS
+from tutor_memory.domain.languages import Language, language
 
-LANGUAGES: Final = ("en", "es", "id", "ur", "ar")
+# The codes, in the registry's order.
+LANGUAGES: Final = tuple(PACKS)
 
 # --- fold ----------------------------------------------------------------------------------------
 
@@ -132,142 +126,81 @@ def _is_arabic_script(ch: str) -> bool:
 def detect_language(text: str) -> str:
     """``en``, ``es``, ``id``, ``ur`` or ``ar``: script first, then function words.
 
-    Arabic script: Urdu if a letter Arabic does not write (ٹ ڈ ڑ ں ے ہ ھ) appears, or if
-    Urdu function words and keyboard letters (ک ی against ك ي ة) outnumber Arabic ones; else
-    Arabic. Latin script: the language with the most function-word hits (Spanish also gets a
-    vote for ¿ ¡ ñ or an accent); ties go to English.
+    Among the languages of the text's script (Arabic script when it has more Arabic letters
+    than Latin ones): the language of a letter only it writes (``own_letters``: Urdu ٹ ڈ ڑ ں
+    ے ہ ھ); else the most function-word hits (``detection_markers``), one more vote for a
+    text with any of its ``vote_letters`` (Urdu keyboards' ک ی against Arabic's ك ي ى ة;
+    Spanish ¿ ¡ ñ or an accent). Ties go to the script's default (English, Arabic).
     """
     raw = unicodedata.normalize("NFKC", text)
     arabic = sum(1 for ch in raw if _is_arabic_script(ch) and ch.isalpha())
     latin = sum(1 for ch in raw if ch.isalpha() and _is_latin(ch))
-    markers = {lang: _markers(lang) for lang in LANGUAGES}
+    candidates = _candidates("arabic" if arabic > latin else "latin")
+    for pack in candidates:
+        if any(ch in pack.own_letters for ch in raw):
+            return pack.code
     words = tokens(raw)
-    if arabic > latin:
-        if any(ch in wordlists.URDU_LETTERS for ch in raw):
-            return "ur"
-        ur = sum(w in markers["ur"] for w in words)
-        ur += any(ch in wordlists.URDU_KEYBOARD_LETTERS for ch in raw)
-        ar = sum(w in markers["ar"] for w in words)
-        ar += any(ch in wordlists.ARABIC_KEYBOARD_LETTERS for ch in raw)
-        return "ur" if ur > ar else "ar"
-    scores = {lang: sum(w in markers[lang] for w in words) for lang in ("en", "es", "id")}
-    if any(ch in wordlists.SPANISH_MARKS for ch in raw.casefold()):
-        scores["es"] += 1
+    folded_case = raw.casefold()
+    scores = {
+        pack.code: sum(w in _markers(pack.code) for w in words)
+        + any(ch in pack.vote_letters for ch in folded_case)
+        for pack in candidates
+    }
     best = max(scores.values())
-    # dicts keep insertion order, so "en" wins a tie
+    # dicts keep insertion order, so the script's default wins a tie
     return next(lang for lang, score in scores.items() if score == best)
 
 
 @cache
+def _candidates(script: str) -> tuple[Language, ...]:
+    """The languages of ``script``, the default first, then in the registry's order."""
+    packs = [pack for pack in PACKS.values() if pack.script == script]
+    return tuple(sorted(packs, key=lambda pack: not pack.script_default))
+
+
+@cache
 def _markers(lang: str) -> frozenset[str]:
-    return frozenset(fold(w) for w in wordlists.DETECTION_MARKERS[lang])
+    return frozenset(fold(w) for w in language(lang).detection_markers)
 
 
 # --- stopwords -----------------------------------------------------------------------------------
 
 
-def _check(lang: str) -> None:
-    if lang not in LANGUAGES:
-        raise ValidationError("lang", f"unsupported language {lang!r}; one of {LANGUAGES}")
-
-
 @cache
 def stopwords(lang: str) -> frozenset[str]:
-    """Folded stopwords of ``lang``: the published list (Snowball en/es/id, Lucene ar; ours for
+    """Folded stopwords of ``lang``: the pack's list (Snowball en/es/id, Lucene ar; ours for
     Urdu), plus additions and asking words, minus the subject-word exceptions (see
-    ``wordlists``): function words only, so content words and abbreviations ("pH", "ER")
+    ``languages``): function words only, so content words and abbreviations ("pH", "ER")
     stay."""
-    _check(lang)
-    raw = (
-        wordlists.PUBLISHED_STOPWORDS[lang]
-        | wordlists.STOPWORD_ADDITIONS[lang]
-        | wordlists.ASKING_WORDS[lang]
-        | (wordlists.URDU_STOPWORDS if lang == "ur" else frozenset())
-    )
+    pack = language(lang)
+    raw = pack.stopwords | pack.stopword_additions | pack.asking_words
     words = {fold(w) for w in raw}
-    exceptions = {fold(w) for w in wordlists.STOPWORD_EXCEPTIONS[lang]}
+    exceptions = {fold(w) for w in pack.stopword_exceptions}
     # Entries with spaces or apostrophes ("por qué", "don't") can never equal one token.
     return frozenset(w for w in words - exceptions if _WORD.fullmatch(w))
 
 
-# A conjunction or preposition glued to an Arabic stopword is still one: وهذا, بهذا, ولكن.
-# Only for stopwords of three letters or more: لحم (meat) is not ل + حم, لهب (flame) not ل + هب.
-_ARABIC_PROCLITICS: Final = frozenset("وفبلك")
-
-
 def is_stopword(token: str, lang: str) -> bool:
-    """Whether a folded token is a stopword of ``lang``."""
+    """Whether a folded token is a stopword of ``lang``: one of its list, or (``stopword_
+    proclitics``: Arabic وهذا, بهذا, ولكن) one glued to a proclitic, for stopwords of three
+    letters or more (لحم, meat, is not ل + حم; لهب, flame, not ل + هب)."""
     words = stopwords(lang)
     if token in words:
         return True
-    return lang == "ar" and len(token) > 3 and token[0] in _ARABIC_PROCLITICS and token[1:] in words
+    proclitics = language(lang).stopword_proclitics
+    return len(token) > 3 and token[0] in proclitics and token[1:] in words
 
 
 # --- stemming ------------------------------------------------------------------------------------
 
-_SNOWBALL: Final = {"en": "english", "es": "spanish", "id": "indonesian"}
-# Snowball stemmer objects keep state between calls, so each thread gets its own.
-_local = threading.local()
-
-
-def _snowball(lang: str) -> Any:
-    stemmers: dict[str, Any] | None = getattr(_local, "stemmers", None)
-    if stemmers is None:
-        stemmers = {}
-        _local.stemmers = stemmers
-    stemmer = stemmers.get(lang)
-    if stemmer is None:
-        # imported on first use: the package loads all its ~30 stemmers (~20 ms of cold start)
-        import snowballstemmer
-
-        stemmer = snowballstemmer.stemmer(_SNOWBALL[lang])
-        stemmers[lang] = stemmer
-    return stemmer
-
-
-# Light10, over folded text (so ة is already ه, and أ إ آ are ا).
-_AR_PREFIXES: Final = ("ال", "وال", "بال", "كال", "فال", "لل")
-_AR_SUFFIXES: Final = ("ها", "ان", "ات", "ون", "ين", "يه", "ه", "ي")
-
-
-def _stem_arabic(word: str) -> str:
-    for prefix in _AR_PREFIXES:
-        if word.startswith(prefix) and len(word) >= len(prefix) + 2:
-            word = word[len(prefix) :]
-            break
-    else:
-        # a bare و ("and") only when what is left still looks like a word
-        if word.startswith("و") and len(word) >= 4:
-            word = word[1:]
-    for suffix in _AR_SUFFIXES:
-        if word.endswith(suffix) and len(word) >= len(suffix) + 2:
-            word = word[: -len(suffix)]
-    return word
-
-
-# Urdu, folded: plural and oblique endings of nouns and adjectives (-یاں -یوں -وں -یں -اں)
-# and the gender/number vowels (-ے -ه -ي -ا). One ending, longest first, and a stem of at
-# least three letters, so short words survive: لڑكا/لڑكے/لڑكي/لڑكوں/لڑكياں → لڑك.
-_UR_SUFFIXES: Final = ("ياں", "يوں", "وں", "يں", "اں", "ے", "ه", "ي", "ا")
-
-
-def _stem_urdu(word: str) -> str:
-    for suffix in _UR_SUFFIXES:
-        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
-            return word[: -len(suffix)]
-    return word
-
 
 def stem(token: str, lang: str) -> str:
-    """The stem of a folded token in ``lang`` (Snowball en/es/id, Light10 ar, light ur)."""
-    _check(lang)
+    """The stem of a folded token in ``lang`` (the pack's hook: Snowball en/es/id, Light10 ar,
+    light ur)."""
+    pack = language(lang)
     if not token or token.isdigit():
         return token
-    if lang == "ar":
-        return _stem_arabic(token)
-    if lang == "ur":
-        return _stem_urdu(token)
-    return str(_snowball(lang).stemWord(token))
+    return pack.stem(token)
 
 
 # --- analysis ------------------------------------------------------------------------------------
@@ -278,7 +211,7 @@ def analyse(text: str, lang: str | None = None) -> list[str]:
     in order (repeats kept). ``lang`` defaults to ``detect_language(text)``."""
     if lang is None:
         lang = detect_language(text)
-    _check(lang)
+    language(lang)  # an unsupported language is an error even for a text with no words
     terms: list[str] = []
     for token in tokens(text):
         if is_stopword(token, lang):

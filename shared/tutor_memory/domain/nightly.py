@@ -42,7 +42,13 @@ from typing import Any
 
 from tutor_memory.domain import constants as C
 from tutor_memory.domain.annotations import Verification
-from tutor_memory.domain.beliefs import Belief, Claim, belief_id
+from tutor_memory.domain.beliefs import (
+    Belief,
+    Claim,
+    belief_from_record,
+    belief_id,
+    belief_to_record,
+)
 from tutor_memory.domain.calibration import Bucket, Calibration, predictions
 from tutor_memory.domain.concepts import concept_key
 from tutor_memory.domain.episodes import (
@@ -358,12 +364,16 @@ class WorkingSet:
     """The small part of a pair's memory worth having at hand without a search, rebuilt each
     active night and stored as one item (one ``GetItem`` in the cloud).
 
-    It is a snapshot: fresh while the pair's chain head is still at ``through_seq`` and its
-    beliefs are the ones listed (a reader compares ``belief_ids`` with its own, or the head).
-    Readers: the self-model and reports (what the tutor carries into tomorrow), and a turn that
-    wants a warm start — belief lines and the map header without reading the belief history or
-    the compressed map, recent and day-summary ids to fetch in one batch, and the answers whose
-    citation changed, so their note needs no registry lookup.
+    It is a snapshot, stamped with what it was built from: the chain head's ``through_seq``
+    and ``beliefs_version``, the version of the pair's beliefs marker (``applied:beliefs``),
+    read *before* the beliefs. Every write that changes the beliefs moves one of the two: a
+    check appends (the head) and its belief is applied before the marker moves; a re-derivation
+    (and so an erasure's) moves the marker before and after its rows, and the nightly decay
+    follows the night's own append. So the snapshot is current exactly while both are
+    unchanged (``current``), and a turn that finds it current takes its belief rows instead of
+    querying them (``Turns``). A file's removal moves neither, and need not: the turn reads the
+    file registry itself, never the snapshot's ``changed_ids``.
+    Other readers: the self-model and reports (what the tutor carries into tomorrow).
     """
 
     pair: Pair
@@ -375,10 +385,23 @@ class WorkingSet:
     recent_ids: tuple[str, ...]  # newest first, consolidations left out
     day_ids: tuple[str, ...]  # the last WORKING_SET_DAYS consolidations, newest first
     changed_ids: tuple[str, ...]  # answers whose citation was last found replaced or removed
+    # The current belief rows whole (None: more than WORKING_SET_BELIEF_ROWS, or an older set).
+    belief_rows: tuple[Belief, ...] | None = None
+    beliefs_version: int = 0  # the beliefs marker's version it was built at (0: unstamped)
 
     @property
     def belief_ids(self) -> tuple[str, ...]:
         return tuple(i for i, _ in self.beliefs)
+
+    def current(self, head_seq: int, beliefs_version: int) -> bool:
+        """Whether a turn may take this set's belief rows: nothing that changes the beliefs was
+        written since it was built (see the class)."""
+        return (
+            self.belief_rows is not None
+            and self.beliefs_version > 0
+            and self.through_seq == head_seq
+            and self.beliefs_version == beliefs_version
+        )
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -392,10 +415,17 @@ class WorkingSet:
             "recent_ids": list(self.recent_ids),
             "day_ids": list(self.day_ids),
             "changed_ids": list(self.changed_ids),
+            "belief_rows": (
+                None
+                if self.belief_rows is None
+                else [belief_to_record(b) for b in self.belief_rows]
+            ),
+            "beliefs_version": self.beliefs_version,
         }
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> WorkingSet:
+        rows = data.get("belief_rows")  # absent from a set written before turns read it
         return cls(
             pair=Pair(data["student_id"], data["subject_id"]),
             day=data["day"],
@@ -406,6 +436,10 @@ class WorkingSet:
             recent_ids=tuple(data["recent_ids"]),
             day_ids=tuple(data["day_ids"]),
             changed_ids=tuple(data["changed_ids"]),
+            belief_rows=(
+                None if rows is None else tuple(belief_from_record(dict(r)) for r in rows)
+            ),
+            beliefs_version=int(data.get("beliefs_version", 0)),
         )
 
 
@@ -423,6 +457,7 @@ def working_set(
     consolidation_id: str | None,
     previous: WorkingSet | None,
     citations: Sequence[CitationEntry],
+    beliefs_version: int = 0,
 ) -> WorkingSet:
     days = [consolidation_id] if consolidation_id else []
     days += previous.day_ids if previous else ()
@@ -439,6 +474,8 @@ def working_set(
         ],
         day_ids=tuple(dict.fromkeys(days))[: C.WORKING_SET_DAYS],
         changed_ids=tuple(c.episode_id for c in changed[: C.WORKING_SET_CHANGED]),
+        belief_rows=tuple(beliefs) if len(beliefs) <= C.WORKING_SET_BELIEF_ROWS else None,
+        beliefs_version=beliefs_version,
     )
 
 

@@ -6,7 +6,7 @@ short name. Three pure functions, all deterministic:
 
 * :func:`detect_teaching` — is this message an instruction to keep something, and what note?
   Only a sentence that *opens* with "remember that …" or "treat X as Y" (or the same phrasing in
-  es, id, ur, ar; ``wordlists.TEACHING_*``) teaches. A question never does: any "?", "؟" or "¿"
+  es, id, ur, ar; the packs' ``teaching_*``) teaches. A question never does: any "?", "؟" or "¿"
   in the message, or a first sentence opening with a question word ("do you remember that …",
   "apakah kamu ingat …", "کیا …", "هل …"), and nothing is taught. Wrongly teaching costs more
   than missing an instruction (a taught note sets readiness to 1.0 and rides in every block),
@@ -26,7 +26,7 @@ cuenta", "تذكّر" and "تذكر" match alike; notes and names keep the text 
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from functools import cache
@@ -34,10 +34,11 @@ from itertools import pairwise
 from typing import Final
 
 from tutor_memory.domain import constants as C
-from tutor_memory.domain import wordlists
 from tutor_memory.domain.concepts import concept_key
 from tutor_memory.domain.errors import ValidationError
 from tutor_memory.domain.language import LANGUAGES, detect_language, fold, is_stopword
+from tutor_memory.domain.languages import LANGUAGES as PACKS
+from tutor_memory.domain.languages import Language, language
 
 __all__ = [
     "TeachingIntent",
@@ -172,40 +173,47 @@ class _Lists:
     lead_ins: tuple[Phrase, ...]
     openers: tuple[Phrase, ...]
     frames: tuple[Phrase, ...]
-    ur_object: frozenset[str]
-    ur_treat_verbs: frozenset[str]
-    ur_naming_verbs: frozenset[str]
-    ur_manner: frozenset[str]
-    ur_genitives: frozenset[str]
-    ar_article: str
+    # verb-final teaching (Urdu): X کو Y سمجھو, ہم X کو Y کہتے ہیں
+    object_markers: dict[str, frozenset[str]]
+    treat_verbs: dict[str, frozenset[str]]
+    naming_verbs: dict[str, frozenset[str]]
+    manner: dict[str, frozenset[str]]
+    genitives: dict[str, frozenset[str]]
+    verb_final: tuple[str, ...]  # the languages that teach that way
+    definite_article: dict[str, str]  # written into the word (Arabic ال), or ""
 
 
 @cache
 def _lists() -> _Lists:
-    w = wordlists
+    packs = PACKS.values()
 
-    def every(table: dict[str, tuple[str, ...]]) -> tuple[Phrase, ...]:
-        return _compile(p for lang in LANGUAGES for p in table[lang])
+    def each(table: Callable[[Language], Iterable[str]]) -> dict[str, tuple[Phrase, ...]]:
+        return {pack.code: _compile(table(pack)) for pack in packs}
+
+    def each_set(table: Callable[[Language], Iterable[str]]) -> dict[str, frozenset[str]]:
+        return {pack.code: _fold_set(table(pack)) for pack in packs}
+
+    def every(table: Callable[[Language], Iterable[str]]) -> tuple[Phrase, ...]:
+        return _compile(p for pack in packs for p in table(pack))
 
     return _Lists(
-        remember={lang: _compile(w.TEACHING_REMEMBER_PHRASES[lang]) for lang in LANGUAGES},
-        that_with_pronoun={
-            lang: _fold_set(w.TEACHING_THAT_WITH_PRONOUN[lang]) for lang in LANGUAGES
-        },
-        treat={lang: _compile(w.TEACHING_TREAT_PHRASES[lang]) for lang in LANGUAGES},
-        treat_as={lang: _fold_set(w.TEACHING_TREAT_AS[lang]) for lang in LANGUAGES},
-        naming={lang: _compile(w.TEACHING_NAMING_PHRASES[lang]) for lang in LANGUAGES},
-        articles={lang: _fold_set(w.TEACHING_LEADING_ARTICLES[lang]) for lang in LANGUAGES},
-        name_ends={lang: _fold_set(w.TEACHING_NAME_ENDS[lang]) for lang in LANGUAGES},
-        lead_ins=every(w.TEACHING_LEAD_INS),
-        openers=every(w.TEACHING_QUESTION_OPENERS),
-        frames=every(w.TEACHING_FRAMES),
-        ur_object=_fold_set(w.URDU_OBJECT_MARKERS),
-        ur_treat_verbs=_fold_set(w.URDU_TREAT_VERBS),
-        ur_naming_verbs=_fold_set(w.URDU_NAMING_VERBS),
-        ur_manner=_fold_set(w.URDU_UNDERSTAND_MANNER),
-        ur_genitives=_fold_set(w.URDU_GENITIVES),
-        ar_article=fold(w.ARABIC_DEFINITE_ARTICLE),
+        remember=each(lambda pack: pack.teaching_remember),
+        that_with_pronoun=each_set(lambda pack: pack.teaching_that_with_pronoun),
+        treat=each(lambda pack: pack.teaching_treat),
+        treat_as=each_set(lambda pack: pack.teaching_treat_as),
+        naming=each(lambda pack: pack.teaching_naming),
+        articles=each_set(lambda pack: pack.teaching_articles),
+        name_ends=each_set(lambda pack: pack.teaching_name_ends),
+        lead_ins=every(lambda pack: pack.teaching_lead_ins),
+        openers=every(lambda pack: pack.teaching_question_openers),
+        frames=every(lambda pack: pack.teaching_frames),
+        object_markers=each_set(lambda pack: pack.object_markers),
+        treat_verbs=each_set(lambda pack: pack.treat_verbs_after),
+        naming_verbs=each_set(lambda pack: pack.naming_verbs_after),
+        manner=each_set(lambda pack: pack.treat_manner_words),
+        genitives=each_set(lambda pack: pack.genitives),
+        verb_final=tuple(pack.code for pack in packs if pack.object_markers),
+        definite_article={pack.code: fold(pack.definite_article) for pack in packs},
     )
 
 
@@ -266,17 +274,17 @@ def _trim_stopwords(words: list[_Word], lang: str) -> list[_Word]:
     return words[start:end]
 
 
-def _arabic_definite_run(text: str, words: Sequence[_Word]) -> list[_Word]:
-    """The first word and the words after it that carry the article: an idafa ("غشاء الخلية")
-    or a definite adjective ("النقل السلبي"); "محطة" in "الميتوكوندريا محطة الطاقة" starts what
-    is said about it."""
-    lists = _lists()
+def _definite_run(text: str, words: Sequence[_Word], lang: str) -> list[_Word]:
+    """The first word and the words after it that carry the article written into the word
+    (Arabic ال): an idafa ("غشاء الخلية") or a definite adjective ("النقل السلبي"); "محطة" in
+    "الميتوكوندريا محطة الطاقة" starts what is said about it."""
+    article = _lists().definite_article[lang]
     run = list(words[:1])
     for word in words[1 : C.MAX_SHORT_NAME_WORDS]:
         if (
             _breaks(text, run[-1], word, _NAME_BREAKS)
-            or not word.folded.startswith(lists.ar_article)
-            or is_stopword(word.folded, "ar")
+            or not word.folded.startswith(article)
+            or is_stopword(word.folded, lang)
         ):
             break
         run.append(word)
@@ -289,7 +297,7 @@ def _name_after(text: str, words: Sequence[_Word], lang: str, ends: frozenset[st
     Leading articles are dropped; the name runs until one of ``ends``, an article (en/es: "we
     call [the Golgi body] the post office") or punctuation. When nothing marks its end ("we
     call osmosis passive diffusion"), the name cannot be told from what follows: only the first
-    word is taken (Arabic: with its definite run, see ``_arabic_definite_run``).
+    word is taken (Arabic: with its definite run, see ``_definite_run``).
     """
     articles = _lists().articles[lang]
     i = 0
@@ -302,21 +310,21 @@ def _name_after(text: str, words: Sequence[_Word], lang: str, ends: frozenset[st
         if word.folded in ends or (name and word.folded in articles):
             return name
         name.append(word)
-    if lang == "ar":
-        return _arabic_definite_run(text, name)
+    if _lists().definite_article[lang]:
+        return _definite_run(text, name, lang)
     return name[:1]
 
 
 def _treat_subject(text: str, words: Sequence[_Word], lang: str) -> list[_Word] | None:
     """X of "treat X as Y" (``words`` start after the verb), or None when it is not that
-    phrasing: no "as" word (except Arabic, which needs none), or no Y."""
+    phrasing: no "as" word (unless the language needs none: Arabic), or no Y."""
     lists = _lists()
     as_words = lists.treat_as[lang]
     name = _trim_stopwords(_name_after(text, words, lang, lists.name_ends[lang] | as_words), lang)
     if not name:
         return None
     rest = words[words.index(name[-1]) + 1 :]
-    if lang != "ar":
+    if not language(lang).treat_as_optional:
         at = next((k for k, w in enumerate(rest) if w.folded in as_words), None)
         if at is None:
             return None
@@ -326,45 +334,54 @@ def _treat_subject(text: str, words: Sequence[_Word], lang: str) -> list[_Word] 
     return name if _trim_stopwords(list(rest), lang) else None
 
 
-def _urdu_subject(text: str, words: Sequence[_Word], *, treat_only: bool) -> list[_Word] | None:
-    """X of "X کو Y سمجھو" (treat) or "ہم X کو Y کہتے ہیں" (we call): the words before the
-    object marker back to the first stopword ("ہم"), or None.
+def _verb_final_subject(
+    text: str, words: Sequence[_Word], *, treat_only: bool
+) -> tuple[list[_Word], str] | None:
+    """X of "X کو Y سمجھو" (treat) or "ہم X کو Y کہتے ہیں" (we call), and its language, in a
+    verb-final language (``object_markers``): the words before the object marker back to the
+    first stopword ("ہم"), or None.
 
     For the treat form, Y must say something: "X کو اچھی طرح سمجھو" is "understand X well"."""
     lists = _lists()
-    last = len(words) - 1
-    treat = last >= 0 and words[last].folded in lists.ur_treat_verbs
-    for k, word in enumerate(words):
-        if word.folded not in lists.ur_object or k == 0:
-            continue
-        named = not treat_only and any(w.folded in lists.ur_naming_verbs for w in words[k + 1 :])
-        if treat:
-            between = words[k + 1 : last]
-            meaningful = [
-                w
-                for w in between
-                if not is_stopword(w.folded, "ur") and w.folded not in lists.ur_manner
-            ]
-            treat_here = bool(meaningful)
-        else:
-            treat_here = False
-        if not (named or treat_here):
-            continue
-        return _urdu_name_before(text, words[:k]) or None
+    for lang in lists.verb_final:
+        last = len(words) - 1
+        treat = last >= 0 and words[last].folded in lists.treat_verbs[lang]
+        for k, word in enumerate(words):
+            if word.folded not in lists.object_markers[lang] or k == 0:
+                continue
+            named = not treat_only and any(
+                w.folded in lists.naming_verbs[lang] for w in words[k + 1 :]
+            )
+            if treat:
+                between = words[k + 1 : last]
+                meaningful = [
+                    w
+                    for w in between
+                    if not is_stopword(w.folded, lang) and w.folded not in lists.manner[lang]
+                ]
+                treat_here = bool(meaningful)
+            else:
+                treat_here = False
+            if not (named or treat_here):
+                continue
+            name = _name_before(text, words[:k], lang)
+            if not name:
+                break
+            return name, lang
     return None
 
 
-def _urdu_name_before(text: str, words: Sequence[_Word]) -> list[_Word]:
+def _name_before(text: str, words: Sequence[_Word], lang: str) -> list[_Word]:
     """The name that ends the words before کو, walking back to the first stopword; a genitive
     joins it when a name precedes that ("خلیے کی جھلی", the membrane of the cell)."""
-    genitives = _lists().ur_genitives
+    genitives = _lists().genitives[lang]
     run: list[_Word] = []
     k = len(words) - 1
     while k >= 0 and len(run) < C.MAX_SHORT_NAME_WORDS:
         word = words[k]
         if run and _breaks(text, word, run[0], _NAME_BREAKS):
             break
-        if not is_stopword(word.folded, "ur"):
+        if not is_stopword(word.folded, lang):
             run.insert(0, word)
             k -= 1
             continue
@@ -373,7 +390,7 @@ def _urdu_name_before(text: str, words: Sequence[_Word]) -> list[_Word]:
             run
             and word.folded in genitives
             and owner is not None
-            and not is_stopword(owner.folded, "ur")
+            and not is_stopword(owner.folded, lang)
             and len(run) + 2 <= C.MAX_SHORT_NAME_WORDS
         ):
             run[:0] = [owner, word]
@@ -401,7 +418,8 @@ def _subject(text: str, words: Sequence[_Word]) -> list[_Word] | None:
                 name = _trim_stopwords(_name_after(text, after, lang, lists.name_ends[lang]), lang)
                 if name:
                     return name
-    return _urdu_subject(text, words, treat_only=False)
+    verb_final = _verb_final_subject(text, words, treat_only=False)
+    return verb_final[0] if verb_final else None
 
 
 def _join(words: Sequence[_Word]) -> str:
@@ -465,12 +483,13 @@ def _instruction(message: str, sentence: _Sentence, i: int) -> TeachingIntent | 
                     language=lang,
                     subject=_join(treated),
                 )
-    treated = _urdu_subject(message, ws, treat_only=True)
-    if treated:
+    found = _verb_final_subject(message, ws, treat_only=True)
+    if found:
+        treated, lang = found
         return TeachingIntent(
             note=_note(message, ws[i].start, sentence),
             kind=TeachingKind.TREAT,
-            language="ur",
+            language=lang,
             subject=_join(treated),
         )
     return None
@@ -483,20 +502,23 @@ def same_as(note: str) -> tuple[str, str] | None:
     punctuation inside): a note that says more is a note, not a naming."""
     words = _scan(note)
     folded = [w.folded for w in words]
-    for lang in LANGUAGES:
-        for phrase in _compile(wordlists.TEACHING_SAME_AS[lang]):
+    for lang, pack in PACKS.items():
+        for phrase in _compile(pack.teaching_same_as):
             for i in range(1, len(words) - len(phrase)):
                 if tuple(folded[i : i + len(phrase)]) == phrase:
                     pair = _two_names(note, words[:i], words[i + len(phrase) :], lang)
                     if pair is not None:
                         return pair
-    join, endings = wordlists.TEACHING_SAME_AS_UR
-    for ending in _compile(endings):
-        n = len(ending)
-        if len(words) > n + 2 and tuple(folded[-n:]) == ending:
-            ands = [i for i, w in enumerate(folded[:-n]) if w == fold(join)]
-            if len(ands) == 1:
-                return _two_names(note, words[: ands[0]], words[ands[0] + 1 : -n], "ur")
+    # Verb-final: "X اور Y ایک ہی ہیں" (the joining word, then an ending).
+    for lang, pack in PACKS.items():
+        if not pack.same_as_join:
+            continue
+        for ending in _compile(pack.same_as_endings):
+            n = len(ending)
+            if len(words) > n + 2 and tuple(folded[-n:]) == ending:
+                ands = [i for i, w in enumerate(folded[:-n]) if w == fold(pack.same_as_join)]
+                if len(ands) == 1:
+                    return _two_names(note, words[: ands[0]], words[ands[0] + 1 : -n], lang)
     return None
 
 
@@ -574,22 +596,22 @@ def short_name(note: str, lang: str | None = None) -> str:
 
 def _noun_phrase(text: str, run: list[_Word], lang: str) -> list[_Word]:
     """The noun phrase ``run`` opens with: cut before the first later word that reads as the
-    verb (``wordlists.NOUN_PHRASE_*``; Arabic: the definite run)."""
+    verb (the pack's ``noun_phrase_*``; Arabic: the definite run)."""
     if len(run) < 2:
         return run
-    if lang == "ar":
-        return _arabic_definite_run(text, run)
-    w = wordlists
-    verb_endings = w.NOUN_PHRASE_VERB_ENDINGS.get(lang, ())
-    noun_endings = w.NOUN_PHRASE_NOUN_ENDINGS.get(lang, ())
-    adjective_endings = w.NOUN_PHRASE_ADJECTIVE_ENDINGS.get(lang)
-    verb_prefixes = w.NOUN_PHRASE_VERB_PREFIXES.get(lang, ())
+    pack = language(lang)
+    if pack.definite_article:
+        return _definite_run(text, run, lang)
+    verb_endings = pack.noun_phrase_verb_endings
+    noun_endings = pack.noun_phrase_noun_endings
+    adjective_endings = pack.noun_phrase_adjective_endings  # empty: no adjective rule
+    verb_prefixes = pack.noun_phrase_verb_prefixes
     for k, word in enumerate(run[1:], start=1):
         token = word.folded
         verb = (token.endswith(verb_endings) and not token.endswith(noun_endings)) or (
             len(token) >= 5 and token.startswith(verb_prefixes)
         )
-        if verb or (adjective_endings is not None and not token.endswith(adjective_endings)):
+        if verb or (adjective_endings and not token.endswith(adjective_endings)):
             return run[:k]
     return run
 
@@ -607,7 +629,7 @@ def _first_distinctive_run(text: str, words: Sequence[_Word], lang: str) -> list
         frame = _match(words, i, lists.frames)
         if frame or is_stopword(words[i].folded, lang):
             if run:
-                if lang == "ur" and len(run) > 1 and words[i].folded in lists.ur_genitives:
+                if len(run) > 1 and words[i].folded in lists.genitives[lang]:
                     run.pop()  # the possessor of what is said, not part of the name
                 break
             i += max(frame, 1)

@@ -1,7 +1,7 @@
 """Time windows a question asks about: "what did we cover in July?", "¿qué vimos ayer?".
 
 ``find_window`` reads month names (from Babel's CLDR data, in en, es, id, ur, ar and the
-Levantine/Iraqi Arabic calendar) and relative phrases (``wordlists.RELATIVE_PHRASES``) and
+Levantine/Iraqi Arabic calendar) and relative phrases (each pack's ``relative_phrases``) and
 returns the window the question asks about, or None. Deterministic: ``now`` is injected.
 
 **The rule: a time is a filter only where the question asks about it** (SPEC §3). A student
@@ -25,15 +25,16 @@ phrase gives a window only when all three hold in its clause:
 
 A clause that is only a time ("Yesterday, what did we do?") joins its neighbour, and a message
 that is only a time ("July 2025", "¿Y anteayer?", "اور پچھلے مہینے؟") asks about it. The cue
-words are data (``wordlists.TIME_QUESTION_CUES``), read in the text's language and in the
+words are data (each pack's ``time_question_cues``), read in the text's language and in the
 language of its relative time phrases (short texts are hard to detect). With two times, the one
 in the first clause that passes governs; inside one clause, the one nearest a cue ("today I
 want to know what we covered in July": July), the first on a tie ("last week and in July").
 
 **Bounds** ("since March", "after", "before", "until", "by", "as of", and their equivalents;
-``wordlists.BOUND_PHRASES_*``) make open intervals: since → [start, end of today), after →
-[end, end of today), before → [start of the record, start), until/by/as of → [start of the
-record, end). The start of the record is 1970-01-01, as the service's whole-history window.
+the packs' ``bounds_before`` and ``bounds_after``) make open intervals: since → [start, end
+of today), after → [end, end of today), before → [start of the record, start), until/by/as
+of → [start of the record, end). The start of the record is 1970-01-01, as the service's
+whole-history window.
 
 Decisions:
 - Windows are whole local calendar days in the student's time zone, returned in UTC,
@@ -47,8 +48,9 @@ Decisions:
 - A month with a year is that month, even in the future (the block then says it is empty).
 - A day number next to a month ("5 May") makes it a date but the window stays the month.
 - Ambiguous month words (English may/march, Arabic مارس, آب) count only with a cue (a bound
-  word is one); month abbreviations count only next to a number (``wordlists`` explains each).
-- Urdu کل/پرسوں: the past reading unless the clause has a future marker (``wordlists``).
+  word is one); month abbreviations count only next to a number (``languages.base`` explains
+  each).
+- Urdu کل/پرسوں: the past reading unless the clause has a future marker (``both_ways_days``).
 - Day arithmetic is done on ordinals and clamped: near year 1 or 9999 a window is cut at the
   calendar's end (``datetime.min``/``max`` in UTC), never an OverflowError.
 """
@@ -62,9 +64,9 @@ from datetime import UTC, date, datetime, time, tzinfo
 from functools import cache
 from typing import Final, Literal, cast
 
-from tutor_memory.domain import wordlists
 from tutor_memory.domain.errors import ValidationError
 from tutor_memory.domain.language import detect_language, fold, folded_tokens
+from tutor_memory.domain.languages import LANGUAGES, Language, language
 from tutor_memory.domain.timewindow import TimeWindow
 
 __all__ = ["find_window"]
@@ -91,15 +93,15 @@ def _folded_set(words: frozenset[str]) -> frozenset[str]:
 
 @cache
 def _month_words() -> dict[tuple[str, ...], _MonthWord]:
-    """Folded month names of every locale in ``wordlists.MONTH_LOCALES``, wide before
-    abbreviated (so "may" is the English month word, not only a Spanish abbreviation)."""
+    """Folded month names of every pack's ``month_locales``, wide before abbreviated (so
+    "may" is the English month word, not only a Spanish abbreviation)."""
     from babel.dates import get_month_names
 
-    ambiguous = _folded_set(wordlists.AMBIGUOUS_MONTH_WORDS)
-    excluded = _folded_set(wordlists.EXCLUDED_MONTH_WORDS)
+    ambiguous = _folded(_every("ambiguous_month_words"))
+    excluded = _folded(_every("excluded_month_words"))
     table: dict[tuple[str, ...], _MonthWord] = {}
     for width in ("wide", "abbreviated"):
-        for locale in wordlists.MONTH_LOCALES:
+        for locale in month_locales():
             for context in ("format", "stand-alone"):
                 names = get_month_names(width, context=context, locale=locale)
                 for month, name in names.items():
@@ -121,8 +123,8 @@ def _month_words() -> dict[tuple[str, ...], _MonthWord]:
 def _relative_phrases() -> dict[tuple[str, ...], tuple[str, str]]:
     """Folded phrase → (kind, language)."""
     table: dict[tuple[str, ...], tuple[str, str]] = {}
-    for lang, kinds in wordlists.RELATIVE_PHRASES.items():
-        for kind, phrases in kinds.items():
+    for lang, pack in LANGUAGES.items():
+        for kind, phrases in pack.relative_phrases.items():
             for phrase in phrases:
                 table[_phrase(phrase)] = (kind, lang)
     return table
@@ -139,11 +141,31 @@ def _english_months() -> tuple[dict[int, str], dict[int, str]]:
 
 @cache
 def _folded(words: frozenset[str]) -> frozenset[str]:
-    """A ``wordlists`` set of single words, folded (frozensets cache their hash)."""
+    """A pack's set of single words, folded (frozensets cache their hash)."""
     return _folded_set(words)
 
 
-_NOT_A_TIME: Final = tuple(_phrase(p) for p in wordlists.NOT_A_TIME)
+def month_locales() -> tuple[str, ...]:
+    """The CLDR locales of every pack's month names, in the registry's order."""
+    return tuple(locale for pack in LANGUAGES.values() for locale in pack.month_locales)
+
+
+@cache
+def _every(field: str) -> frozenset[str]:
+    """A set of words of every pack: month judgement calls are read in any language."""
+    sets: list[frozenset[str]] = [getattr(pack, field) for pack in LANGUAGES.values()]
+    return frozenset().union(*sets)
+
+
+@cache
+def _foreign_month_words(lang: str) -> frozenset[str]:
+    """Month words that are months only in another language's text (Arabic آب is Urdu اب)."""
+    return _folded(
+        frozenset().union(*(p.own_month_words for p in LANGUAGES.values() if p.code != lang))
+    )
+
+
+_NOT_A_TIME: Final = tuple(_phrase(p) for pack in LANGUAGES.values() for p in pack.not_a_time)
 
 
 # --- reading the text --------------------------------------------------------------------------
@@ -166,7 +188,7 @@ def _year_after(words: list[str], j: int) -> int | None:
 
 def _year_span(words: list[str], j: int) -> int | None:
     """Where the year after a month ends (exclusive), or None without one."""
-    connectors = _folded(wordlists.YEAR_CONNECTORS)
+    connectors = _folded(_every("year_connectors"))
     for k in range(j, min(j + 3, len(words))):
         if _is_year(words[k]):
             return k + 1
@@ -207,19 +229,21 @@ def _relative_at(words: list[str], i: int, lang: str) -> tuple[_Found | None, in
         if len(key) < size or key not in table:
             continue
         kind, phrase_lang = table[key]
-        if size == 1 and key[0] in _folded(wordlists.URDU_BOTH_WAYS):
-            if lang != "ur":
+        pack = language(phrase_lang)
+        if size == 1 and key[0] in _folded(pack.both_ways_days):
+            if lang != phrase_lang:
                 return None, 0  # Arabic كل is "all", not a day
-            if i + 1 < len(words) and words[i + 1] in _folded(wordlists.URDU_TOTAL_NOUNS):
+            if i + 1 < len(words) and words[i + 1] in _folded(pack.total_nouns):
                 return None, 1  # کل رقبہ: the total area
-            future = any(w in _folded(wordlists.URDU_FUTURE_MARKERS) for w in words)
-            past = any(w in _folded(wordlists.URDU_PAST_MARKERS) for w in words)
+            future = any(w in _folded(pack.future_markers) for w in words)
+            past = any(w in _folded(pack.past_markers) for w in words)
             if future and not past:
                 return None, 1  # کل ٹیسٹ ہوگا: tomorrow, not a memory
-        if phrase_lang == "ar" and kind == "today":
+        if kind == "today" and pack.today_blockers:
             before = words[i - 1] if i else ""
             after = words[i + 1] if i + 1 < len(words) else ""
-            if before in _folded(wordlists.ARABIC_TODAY_BLOCKERS) or after.startswith("ال"):
+            article = fold(pack.definite_article)
+            if before in _folded(pack.today_blockers) or (article and after.startswith(article)):
                 return None, 1  # في اليوم: per day; اليوم الأول: the first day
         return _Found(kind, lang=phrase_lang), size
     return None, 0
@@ -245,19 +269,21 @@ def _month_at(
         numbered = year is not None or _day_next_to(words, i, j)
         if word.kind == "abbreviation" and not numbered:
             return None, size
-        if lang != "ar" and key[0] in _folded(wordlists.ARABIC_ONLY_MONTH_WORDS):
+        if key[0] in _foreign_month_words(lang):
             return None, size
         if word.kind == "ambiguous" and not (
             numbered
             or cued
-            or before in _folded(wordlists.MONTH_CUES_BEFORE)
-            or after in _folded(wordlists.MONTH_CUES_AFTER)
+            or before in _folded(_every("month_cues_before"))
+            or after in _folded(_every("month_cues_after"))
         ):
             return None, size
-        if before in _folded(wordlists.NEXT_WORDS) or after in _folded(wordlists.NEXT_WORDS):
+        next_words = _folded(_every("next_words"))
+        if before in next_words or after in next_words:
             return None, size  # "next May": not a memory
         if year is None:
-            last = before in _folded(wordlists.LAST_WORDS) or after in _folded(wordlists.LAST_WORDS)
+            last_words = _folded(_every("last_words"))
+            last = before in last_words or after in last_words
             year = today.year
             if word.month > today.month or (last and word.month == today.month):
                 year -= 1  # may be 0 in year 1: _window clamps it
@@ -274,8 +300,8 @@ Phrases = frozenset[tuple[str, ...]]
 
 @cache
 def _cues(lang: str, role: str) -> Phrases:
-    """``wordlists.TIME_QUESTION_CUES[lang][role]``, folded into word tuples."""
-    return frozenset(_phrase(p) for p in wordlists.TIME_QUESTION_CUES[lang][role])
+    """The pack's ``time_question_cues[role]``, folded into word tuples."""
+    return frozenset(_phrase(p) for p in language(lang).time_question_cues[role])
 
 
 def _cues_in(langs: Sequence[str], role: str) -> Phrases:
@@ -289,14 +315,15 @@ def _cues_in(langs: Sequence[str], role: str) -> Phrases:
 def _any_language(role: str) -> Phrases:
     """A role's cues in every language: fragments ("kalau bulan lalu?") are too short for
     language detection to be sure, and their words are function words of one language."""
-    return frozenset(p for lang in wordlists.TIME_QUESTION_CUES for p in _cues(lang, role))
+    return frozenset(p for lang in LANGUAGES for p in _cues(lang, role))
 
 
 @cache
 def _bounds(lang: str, after: bool) -> dict[tuple[str, ...], Bound]:
-    table = wordlists.BOUND_PHRASES_AFTER if after else wordlists.BOUND_PHRASES_BEFORE
+    pack = language(lang)
+    table = pack.bounds_after if after else pack.bounds_before
     out: dict[tuple[str, ...], Bound] = {}
-    for bound, phrases in table.get(lang, {}).items():
+    for bound, phrases in table.items():
         for p in phrases:
             out[_phrase(p)] = cast(Bound, bound)
     return out
@@ -399,13 +426,14 @@ def _sentences(folded: str, lang: str) -> list[_Sentence]:
                 current.words.append(word)
             split.append(current)
         sentence.clauses = split
-    if lang == "ar":
+    proclitics = language(lang).time_proclitics
+    if proclitics:
         # Arabic writes و/ف (and, so) onto the next word: "والشهر الماضي؟" (and last month?).
         firsts = _time_first_words()
         for sentence in sentences:
             for clause in sentence.clauses:
                 clause.words = [
-                    w[1:] if w[:1] in "وف" and len(w) > 2 and w[1:] in firsts else w
+                    w[1:] if w[:1] in proclitics and len(w) > 2 and w[1:] in firsts else w
                     for w in clause.words
                 ]
     return sentences
@@ -470,10 +498,10 @@ def _is_fragment(words: list[str], times: list[_Found]) -> bool:
     small = _any_language("fillers") | _any_language("ellipsis")
     # Also the words around a month: "the 5th of May", "last November", "شهر مارس".
     around = _folded(
-        wordlists.YEAR_CONNECTORS
-        | wordlists.MONTH_CUES_BEFORE
-        | wordlists.MONTH_CUES_AFTER
-        | wordlists.LAST_WORDS
+        _every("year_connectors")
+        | _every("month_cues_before")
+        | _every("month_cues_after")
+        | _every("last_words")
     )
     i = 0
     while i < len(words):
@@ -487,11 +515,13 @@ def _is_fragment(words: list[str], times: list[_Found]) -> bool:
     return True
 
 
-def _kya_asks(words: list[str]) -> bool:
-    """Urdu کیا is a question word unless it stands where the verb "did" stands: last in its
-    clause, or before an auxiliary ("کام کیا تھا")."""
-    kya = _phrase("کیا")[0]
-    aux = _folded(wordlists.URDU_KYA_AUXILIARIES)
+def _verb_question_asks(words: list[str], pack: Language) -> bool:
+    """A question word that is also a verb (Urdu کیا, "did") asks unless it stands where the
+    verb stands: last in its clause, or before an auxiliary ("کام کیا تھا")."""
+    if not pack.verb_question_word:
+        return False
+    kya = _phrase(pack.verb_question_word)[0]
+    aux = _folded(pack.verb_question_auxiliaries)
     for i, word in enumerate(words):
         if word == kya and i + 1 < len(words) and words[i + 1] not in aux:
             return True
@@ -512,7 +542,7 @@ def _asks(clause: _Clause, times: list[_Found], lang: str, last: bool, sentence:
         return True
     if _spans(words, _cues_in(langs, "anywhere")):
         return True
-    if "ur" in langs and _kya_asks(words):
+    if any(_verb_question_asks(words, language(code)) for code in dict.fromkeys(langs)):
         return True
     # The opener: the first word after fillers and any time phrase put in front.
     starts = {t.at: t.size for t in times}

@@ -14,7 +14,7 @@ gets the same guarantees from either:
 - builds-on names are trimmed the same way; furniture, sentences and self-references drop;
 - at most ``MAX_CONCEPTS_PER_FILE`` are kept, first first; the rest are rejected with a reason.
 
-Word lists (``wordlists``) are matched on folded words in all languages at once: a name is too
+Word lists (the language packs') are matched on folded words in all languages at once: a name is too
 short to detect its language reliably.
 """
 
@@ -24,13 +24,13 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from functools import cache
-from typing import Final
+from typing import Final, cast
 
 from tutor_memory.domain import constants as C
-from tutor_memory.domain import wordlists
 from tutor_memory.domain.conceptmap import ConceptDraft
 from tutor_memory.domain.concepts import concept_key
 from tutor_memory.domain.language import LANGUAGES, fold, is_stopword
+from tutor_memory.domain.languages import LANGUAGES as PACKS
 
 
 @dataclass(frozen=True)
@@ -94,19 +94,21 @@ def _words(text: str) -> list[str]:
 
 @cache
 def _articles() -> frozenset[str]:
-    return frozenset(fold(w) for lang in LANGUAGES for w in wordlists.LEADING_ARTICLES[lang])
+    return frozenset(fold(w) for pack in PACKS.values() for w in pack.leading_articles)
 
 
 @cache
-def _folded_set(table: str) -> frozenset[str]:
-    lists: dict[str, frozenset[str]] = getattr(wordlists, table)
-    return frozenset(fold(w) for lang in LANGUAGES for w in lists[lang])
+def _folded_set(field: str) -> frozenset[str]:
+    """A set of words of every pack, folded."""
+    return frozenset(
+        fold(w) for pack in PACKS.values() for w in cast(frozenset[str], getattr(pack, field))
+    )
 
 
 @cache
 def _headings() -> tuple[tuple[str, ...], ...]:
     """Every furniture phrase as folded words, longest first (the reason names the longest)."""
-    phrases = {tuple(_words(p)) for lang in LANGUAGES for p in wordlists.SECTION_HEADINGS[lang]}
+    phrases = {tuple(_words(p)) for pack in PACKS.values() for p in pack.section_headings}
     return tuple(sorted((p for p in phrases if p), key=lambda p: (-len(p), p)))
 
 
@@ -115,7 +117,7 @@ def _is_number(word: str) -> bool:
         word.isdigit()
         or len(word) == 1
         or bool(_ROMAN.fullmatch(word))
-        or word in _folded_set("NUMBER_WORDS")
+        or word in _folded_set("number_words")
     )
 
 
@@ -124,7 +126,7 @@ def _links(word: str) -> bool:
     "Exercises *3*", "Ringkasan *bab* 3", "مقدمة *في*"."""
     return (
         _is_number(word)
-        or word in _folded_set("NUMBERED_HEADINGS")
+        or word in _folded_set("numbered_headings")
         or any(is_stopword(word, lang) for lang in LANGUAGES)
     )
 
@@ -134,7 +136,7 @@ def is_furniture(name: str) -> bool:
     words = _words(name)
     if not words:
         return False
-    if words[0] in _folded_set("NUMBERED_HEADINGS") and (len(words) == 1 or _is_number(words[1])):
+    if words[0] in _folded_set("numbered_headings") and (len(words) == 1 or _is_number(words[1])):
         return True
     before_colon = tuple(_words(_COLON.split(name, maxsplit=1)[0]))
     for phrase in _headings():
@@ -161,7 +163,7 @@ def rejection_reason(name: str) -> str | None:
     if is_furniture(cleaned):
         return "a section heading: the file's furniture, not an idea of the subject"
     if any(mark in cleaned for mark in _QUESTION_MARKS) or set(words) & _folded_set(
-        "QUESTION_WORDS"
+        "question_words"
     ):
         return "a question, not a name"
     if len(words) > C.MAX_CONCEPT_NAME_WORDS:
@@ -169,7 +171,7 @@ def rejection_reason(name: str) -> str | None:
     # Trimming drops a final period; "Osmosis." is a name, "Cells need energy." a sentence.
     if name.rstrip().endswith(tuple(_SENTENCE_ENDS)) and len(words) > _SHORT_NAME_WORDS:
         return "a sentence, not a name (it ends like one)"
-    if set(words[1:]) & _folded_set("COPULAS"):  # not the first: "Es krim" is ice cream
+    if set(words[1:]) & _folded_set("copulas"):  # not the first: "Es krim" is ice cream
         return "a sentence, not a name (it says what something is)"
     return None
 

@@ -1,0 +1,271 @@
+"""Arabic (ar): see ``languages.base.Language`` for what each field is.
+
+Stemming: the Light10 stemmer (Larkey, Ballesteros and Connell 2007; the one Lucene's
+ArabicStemmer implements), not Snowball: Snowball Arabic keeps or drops the article depending
+on the rest of the word (الخلية→الخل, خلية→خل, والخلية→والخل), strips the plural ات only from
+definite nouns (بروتينات→روتينا, البروتينات→بروتين), and takes the ب of loanwords for a
+preposition (بروتين→روت, فيروس→يروس). Light10 strips the article and the clitics و ب ك ف ل
+before it, then the common suffixes, and is consistent on all of those.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from tutor_memory.domain.languages.base import Language
+from tutor_memory.domain.languages.base import phrases as _phrases
+from tutor_memory.domain.languages.base import words as _words
+
+# Light10, over folded text (so ة is already ه, and أ إ آ are ا).
+_PREFIXES: Final = ("ال", "وال", "بال", "كال", "فال", "لل")
+_SUFFIXES: Final = ("ها", "ان", "ات", "ون", "ين", "يه", "ه", "ي")
+
+
+def _light10(word: str) -> str:
+    for prefix in _PREFIXES:
+        if word.startswith(prefix) and len(word) >= len(prefix) + 2:
+            word = word[len(prefix) :]
+            break
+    else:
+        # a bare و ("and") only when what is left still looks like a word
+        if word.startswith("و") and len(word) >= 4:
+            word = word[1:]
+    for suffix in _SUFFIXES:
+        if word.endswith(suffix) and len(word) >= len(suffix) + 2:
+            word = word[: -len(suffix)]
+    return word
+
+
+AR: Final = Language(
+    code="ar",
+    name="Arabic",
+    script="arabic",
+    script_default=True,
+    stopword_source=(
+        "Lucene's ArabicAnalyzer list (analysis/ar/stopwords.txt, by Jacques Savoy, BSD, cleaned "
+        "11 Oct 2009); it lists hamza variants that our fold merges anyway"
+    ),
+    stem=_light10,
+    # --- Stopwords and the analyser ---
+    stopwords=_words(
+        "من ومن منها منه في وفي فيها فيه و ف ثم او أو ب بها به ا أ اى اي أي أى لا ولا الا ألا "
+        "إلا لكن ما وما كما فما عن مع اذا إذا ان أن إن انها أنها إنها انه أنه إنه بان بأن فان "
+        "فأن وان وأن وإن التى التي الذى الذي الذين الى الي إلى إلي على عليها عليه اما أما إما "
+        "ايضا أيضا كل وكل لم ولم لن ولن هى هي هو وهى وهي وهو فهى فهي فهو انت أنت لك لها له "
+        "هذه هذا تلك ذلك هناك كانت كان يكون تكون وكانت وكان غير بعض قد نحو بين بينما منذ ضمن "
+        "حيث الان الآن خلال بعد قبل حتى عند عندما لدى جميع"
+    ),
+    # Question words, personal pronouns, relatives, auxiliaries and prepositions Lucene's list
+    # lacks.
+    stopword_additions=_words(
+        "لماذا ماذا كيف هل متى أين كم أنا انا نحن أنتم أنتما أنتن هم هما هن هؤلاء أولئك هنا "
+        "اللذان اللتان اللذين اللتين اللواتي اللاتي ليس ليست لست كنت كنا كانوا سوف لقد اذن "
+        "إذن حول عبر دون مثل لي لنا لكم لهم عنه عنها"
+    ),
+    stopword_exceptions=frozenset(),
+    asking_words=_words(
+        "اشرح اشرحي وضح وضحي فسر عرف معنى الفرق فرق ذكرني لخص فضلك درسنا تعلمنا ناقشنا تحدثنا"
+    ),
+    stopword_proclitics=frozenset("وفبلك"),
+    # --- Language detection ---
+    detection_markers=_words("ما هي هو في على إلى هل كيف لماذا ماذا التي الذي هذا هذه عن مع"),
+    own_letters=frozenset(),
+    vote_letters=frozenset("كيىة"),
+    # --- Time: relative phrases and month names ---
+    relative_phrases={
+        # اليوم is also "the day" ("في اليوم" = per day): see today_blockers below.
+        "today": ("اليوم",),
+        "yesterday": ("أمس", "بالأمس", "البارحة"),
+        "day_before_yesterday": ("أول أمس", "أول البارحة"),
+        "this_week": ("هذا الأسبوع",),
+        "last_week": ("الأسبوع الماضي", "الأسبوع السابق", "الأسبوع الفائت"),
+        "this_month": ("هذا الشهر",),
+        "last_month": ("الشهر الماضي", "الشهر السابق", "الشهر الفائت"),
+    },
+    not_a_time=(),
+    both_ways_days=frozenset(),
+    future_markers=frozenset(),
+    past_markers=frozenset(),
+    total_nouns=frozenset(),
+    today_blockers=_words("في كل حتى إلى منذ طوال"),
+    month_locales=("ar", "ar_SY"),
+    ambiguous_month_words=_words("مارس آب"),
+    own_month_words=_words("آب"),
+    excluded_month_words=frozenset(),
+    month_cues_before=_words("في خلال منذ حتى شهر بداية نهاية أوائل أواخر منتصف"),
+    month_cues_after=_words("الماضي السابق الفائت"),
+    last_words=_words("الماضي السابق"),
+    next_words=_words("القادم المقبل"),
+    year_connectors=_words("عام سنة"),
+    # --- Time: does a question ask about a time? ---
+    time_question_cues={
+        "fillers": _phrases(
+            "يا, استاذ, استاذة, أستاذ, أستاذة, طيب, حسنا, إذن, اذن, من فضلك, لو سمحت, و, ثم"
+        ),
+        "openers": _phrases(
+            "ماذا, وماذا, فماذا, هل, وهل, متى, كيف, لماذا, أين, كم, أي, عن ماذا, عما, بماذا, "
+            "ذكرني, ذكريني, لخص, لخصي, أخبرني, اخبرني, قل لي, ممكن, اشرح, اشرحي, وضح, ساعدني, لا "
+            "أتذكر, لا اذكر, نسيت, أعطني, اعطني, أرني, هات, أريد أن أعرف, اريد ان اعرف, أود أن "
+            "أعرف"
+        ),
+        "weak_openers": _phrases("ما, وما"),
+        "anywhere": _phrases(
+            "ذكرني, ذكريني, لا أتذكر, لا اذكر, نسيت ماذا, لخص, لخصي, أريد أن أعرف, اريد ان اعرف, "
+            "أود أن أعرف"
+        ),
+        "ellipsis": _phrases("و, عن, ماذا عن, وماذا عن, في, ماذا, وماذا"),
+        "recall": _phrases(
+            "درسنا, درسناه, درسناها, تعلمنا, تعلمناه, تعلمناها, ناقشنا, ناقشناه, تحدثنا, فعلنا, "
+            "فعلناه, عملنا, راجعنا, راجعناه, تناولنا, قرأنا, أخذنا, أخذناه, شرحت لي, علمتني, "
+            "ذكرني, ذكريني, لخص, لخصي, الدرس, درس, دروس, الدروس, الحصة, حصة, الموضوع, المواضيع, "
+            "موضوع, مواضيع, الجلسة, أخطأت, الأخطاء, أخطائي, أخطاء, توقفنا, وصلنا, انتهينا, "
+            "أنهينا, أنهيناه, أنهيناها"
+        ),
+        "study": _phrases("درست, درسته, درستها, تعلمت, تعلمته, قرأت, راجعت, حللت"),
+        "topic": _phrases("اشرح, اشرحي, وضح, وضحي, فسر, عرف, ما هو, ما هي, ما معنى, ساعدني"),
+        "plan": _phrases(
+            "سوف, سندرس, سنتعلم, سنراجع, سنفعل, سنأخذ, يجب, ينبغي, يمكننا, نستطيع, سأدرس, غدا"
+        ),
+        "past": _phrases("كان, كانت, كنا, لقد, قد, درسنا, تعلمنا, فعلنا, ناقشنا, تحدثنا, راجعنا"),
+        "clause_breaks": _phrases("لأن, لان, لأنني, لانني, لكن, لكني, لكنني, ولكن, بينما, رغم"),
+    },
+    verb_question_word="",
+    verb_question_auxiliaries=frozenset(),
+    bounds_before={
+        "since": _phrases("منذ, اعتبارا من, ابتداء من"),
+        "after": _phrases("بعد"),
+        "before": _phrases("قبل"),
+        "until": _phrases("حتى, إلى, لغاية, بحلول"),
+    },
+    bounds_after={},
+    time_proclitics="وف",
+    # --- Teaching phrases ---
+    teaching_remember=(
+        "تذكر أن",
+        "تذكر بأن",
+        "تذكري أن",
+        "تذكري بأن",
+        "تذكروا أن",
+        "تذكروا بأن",
+        "لا تنس أن",
+        "لا تنسى أن",
+        "لا تنسي أن",
+        "ضع في اعتبارك أن",
+    ),
+    teaching_that_with_pronoun=_words(
+        "أنه أنها أننا أنهم أنهن أنك أنكم أنني بأنه بأنها بأننا بأنهم"
+    ),
+    teaching_treat=("اعتبر", "اعتبري", "اعتبروا", "عامل", "عاملي"),
+    teaching_treat_as=_words("بمثابة مثل"),
+    treat_as_optional=True,
+    object_markers=frozenset(),
+    treat_verbs_after=frozenset(),
+    naming_verbs_after=frozenset(),
+    treat_manner_words=frozenset(),
+    genitives=frozenset(),
+    teaching_lead_ins=("من فضلك", "رجاء", "أرجو", "أرجوك", "الآن", "أيضا", "حسنا", "و"),
+    teaching_question_openers=(
+        "هل",
+        "ما",
+        "ماذا",
+        "لماذا",
+        "كيف",
+        "متى",
+        "أين",
+        "من",
+        "كم",
+        "أي",
+        "أتذكر",
+        "أتعرف",
+        "أليس",
+    ),
+    teaching_naming=("نسمي", "نطلق على", "ندعو"),
+    teaching_same_as=("هو نفسه", "هي نفسها", "هو نفس", "هي نفس", "هو ذاته", "هي ذاتها"),
+    same_as_join="",
+    same_as_endings=(),
+    teaching_articles=frozenset(),
+    teaching_name_ends=_words("اسم بمثابة على مثل"),
+    definite_article="ال",
+    teaching_frames=("في صفنا", "في فصلنا", "في هذا الصف", "في حصتنا", "في صفي"),
+    noun_phrase_verb_endings=(),
+    noun_phrase_noun_endings=(),
+    noun_phrase_adjective_endings=(),
+    noun_phrase_verb_prefixes=(),
+    # --- Document furniture and reading structure ---
+    section_headings=_phrases(
+        "مقدمة, المقدمة, تمهيد, نظرة عامة, ملخص, الملخص, خلاصة, الخلاصة, خاتمة, الخاتمة, "
+        "تمارين, التمارين, أسئلة, الأسئلة, أسئلة المراجعة, أسئلة مراجعة, الأجوبة, إجابات, "
+        "مفاهيم خاطئة شائعة, المفاهيم الخاطئة الشائعة, مفاهيم خاطئة, أخطاء شائعة, "
+        "الأخطاء الشائعة, المصطلحات الرئيسية, مصطلحات رئيسية, الكلمات المفتاحية, "
+        "مسرد المصطلحات, مسرد, المسرد, قاموس, قاموس المصطلحات, المصطلحات, التعريفات, "
+        "أهداف التعلم, نواتج التعلم, الأهداف, جدول المحتويات, المحتويات, "
+        "فهرس المحتويات, المراجع, مراجع, قراءات إضافية, مثال محلول, أمثلة محلولة, أمثلة, "
+        "شكر وتقدير"
+    ),
+    glossary_headings=_phrases("مسرد, المسرد, مسرد المصطلحات, قاموس, قاموس المصطلحات, المصطلحات"),
+    glossary_term_columns=_phrases("المصطلح, مصطلح, الكلمة, كلمة, المفهوم, مفهوم"),
+    glossary_definition_columns=_phrases("التعريف, تعريف, المعنى, معنى, الشرح, شرح"),
+    numbered_headings=_words(
+        "الفصل فصل الوحدة وحدة الدرس درس الجزء جزء القسم قسم الملحق ملحق الباب باب الأسبوع "
+        "النشاط نشاط التمرين تمرين المثال مثال الشكل شكل الجدول جدول السؤال سؤال"
+    ),
+    number_words=_words(
+        "الأول الأولى الثاني الثانية الثالث الثالثة الرابع الرابعة الخامس الخامسة السادس "
+        "السادسة السابع السابعة الثامن الثامنة التاسع التاسعة العاشر العاشرة واحد اثنان "
+        "ثلاثة أربعة خمسة ستة سبعة ثمانية تسعة عشرة"
+    ),
+    leading_articles=frozenset(),
+    question_words=_words("ماذا لماذا كيف هل متى أين ما"),
+    copulas=_words("هو هي"),
+    copula_last=False,
+    definition_markers=(),
+    non_defining_starts=_words("ليس ليست لا لم لن أيضا فقط"),
+    prerequisite_phrases=_phrases(
+        "يعتمد على, تعتمد على, يبنى على, تبنى على, يتطلب, تتطلب, يفترض, تفترض, تذكر أن"
+    ),
+    prerequisite_phrases_after_name=(),
+    alias_phrases=_phrases(
+        "يسمى أيضا, تسمى أيضا, ويسمى أيضا, وتسمى أيضا, يعرف أيضا باسم, تعرف أيضا باسم"
+    ),
+    alias_phrases_after_name=(),
+    # --- Utterances ---
+    utterance_verbs=_words("اسألني اسأل أعطني اعطني أرني ساعدني أريد اريد ابدأ لنبدأ هيا"),
+    utterance_pronouns=_words("أنا انا لي نحن أنت انت هذا هذه ذلك"),
+    utterance_fillers=_words("حسنا طيب الآن نعم لا شكرا يعني"),
+    # --- Record questions ---
+    record_question_phrases=(
+        "ماذا أخطأت",
+        "ما الذي أخطأت",
+        "أخطائي",
+        "ماذا تعلمنا",
+        "ما الذي تعلمناه",
+        "كيف مستواي",
+        "تقدمي",
+        "ماذا درسنا",
+        "ماذا فعلنا",
+    ),
+    record_question_more_phrases=("أين أخطأت", "ماذا تعلمت", "ما الذي تعلمته"),
+    record_question_owned=("نقاط ضعفي", "نقاط الضعف لدي"),
+    record_question_lookalikes=("تعلمت أن", "تعلمنا أن", "درست أن", "درسنا أن"),
+    record_cues={
+        "self": _phrases(
+            "أنا, نحن, أخطأت, أخطأنا, أخطئ, تعلمت, تعلمنا, درست, درسنا, ارتكبت, ارتكبتها, "
+            "ارتكبناها, أخطائي, مستواي, تقدمي, أدائي, ضعفي, أتقن, أتقنها, أتقنت, تحسنت, أقع, "
+            "فهمته, فهمتها, كنت"
+        ),
+        "record": _phrases(
+            "أخطأت, أخطأنا, أخطئ, خطأ, الخطأ, أخطاء, الأخطاء, أخطائي, خاطئ, خاطئة, تعلمت, تعلمنا, "
+            "درست, درسنا, مستواي, تقدمي, أدائي, ضعفي, ضعيف, أتقن, أتقنها, أتقنت, تحسنت, صعب, صعبة, "
+            "أصعب, أضعف, تحسن"
+        ),
+        "frame": _phrases(
+            "أخطأت, أخطأنا, تعلمت, تعلمنا, درست, درسنا, ارتكبت, ارتكبتها, ارتكبناها, تحسنت, أتقنت, "
+            "لم أتقن, لم أتقنها, فهمته, فهمتها, تقدمي, أدائي, ضعفي, حتى الآن, إلى الآن, لحد الآن, "
+            "دائما, غالبا, كثيرا, عادة, المرة الماضية, الماضية, السابقة, كنت, تحسن, أضعف"
+        ),
+    },
+    record_cue_blockers=_phrases(
+        "هذا السؤال, هذه المسألة, هذه المعادلة, هذه الإجابة, هذا الجواب, هذه الخطوة, هذا التمرين, "
+        "هذه الجملة, هنا"
+    ),
+)

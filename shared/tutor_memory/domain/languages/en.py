@@ -1,0 +1,321 @@
+"""English (en): the pack the analyser, the time reader, teaching, the file reader and the
+record rule read for English text (see ``languages`` for what each field is)."""
+
+from __future__ import annotations
+
+from typing import Final
+
+from tutor_memory.domain.languages.base import Language, snowball
+from tutor_memory.domain.languages.base import phrases as _phrases
+from tutor_memory.domain.languages.base import words as _words
+
+EN: Final = Language(
+    code="en",
+    name="English",
+    script="latin",
+    script_default=True,
+    stopword_source=(
+        "Snowball's English list, https://snowballstem.org/algorithms/english/stop.txt (BSD), as "
+        "Lucene ships it (analysis/snowball/english_stop.txt); entries with an apostrophe "
+        '("don\'t") are left out: the tokeniser splits them (see stopword_additions)'
+    ),
+    stem=snowball("english"),
+    # --- Stopwords and the analyser ---
+    stopwords=_words(
+        "i me my myself we our ours ourselves you your yours yourself yourselves he him his "
+        "himself she her hers herself it its itself they them their theirs themselves what "
+        "which who whom this that these those am is are was were be been being have has had "
+        "having do does did doing would should could ought cannot a an the and but if or "
+        "because as until while of at by for with about against between into through during "
+        "before after above below to from up down in out on off over under again further then "
+        "once here there when where why how all any both each few more most other some such "
+        "no nor not only own same so than too very"
+    ),
+    # The pieces the tokeniser leaves of contractions (don't → don, you'll → ll; one-letter
+    # pieces are dropped anyway), modal auxiliaries Snowball leaves out for their rare noun
+    # senses ("a tin can", "free will"; the month May is read by timewords from the raw text,
+    # never from terms), and the politeness of a chat.
+    stopword_additions=_words(
+        "don doesn didn isn aren wasn weren hasn haven hadn wouldn shouldn couldn mustn shan "
+        "ll ve re can will shall may might must us whose whether also please thanks thank "
+        "yes okay ok hi hello hey"
+    ),
+    stopword_exceptions=frozenset(),
+    asking_words=_words(
+        "explain define meaning understand difference differences remind recap summarise "
+        "summarize cover covered learn learned learnt study studied discuss discussed talk "
+        "talked revise revised"
+    ),
+    stopword_proclitics=frozenset(),
+    # --- Language detection ---
+    detection_markers=_words(
+        "the an is are was were what how why which who when where does do did of and to in on "
+        "it this that these those with for from about can could should would we you my our "
+        "they be been have has not explain tell please between difference"
+    ),
+    own_letters=frozenset(),
+    vote_letters=frozenset(),
+    # --- Time: relative phrases and month names ---
+    relative_phrases={
+        "today": ("today",),
+        "yesterday": ("yesterday",),
+        "day_before_yesterday": ("day before yesterday",),
+        "this_week": ("this week",),
+        "last_week": ("last week", "previous week"),
+        "this_month": ("this month",),
+        "last_month": ("last month", "previous month"),
+    },
+    not_a_time=("last week of",),
+    both_ways_days=frozenset(),
+    future_markers=frozenset(),
+    past_markers=frozenset(),
+    total_nouns=frozenset(),
+    today_blockers=frozenset(),
+    month_locales=("en",),
+    ambiguous_month_words=_words("may march"),
+    own_month_words=frozenset(),
+    excluded_month_words=frozenset(),
+    month_cues_before=_words("in during since until till last mid of"),
+    month_cues_after=frozenset(),
+    last_words=_words("last"),
+    next_words=_words("next"),
+    year_connectors=_words("of"),
+    # --- Time: does a question ask about a time? ---
+    time_question_cues={
+        "fillers": _phrases(
+            "and, so, ok, okay, oh, um, hmm, hey, hi, hello, also, but, then, well, sorry, "
+            "please, sir, teacher, now, just, yeah, yes, right, btw, actually, wait"
+        ),
+        "openers": _phrases(
+            "what, whats, which, when, where, who, how, why, did, do, does, have, has, had, was, "
+            "were, is, are, am, can, could, would, will, should, shall, tell, remind, recap, "
+            "summarise, summarize, list, show, give, explain, describe, define, help, go over, "
+            "forgot, forget, don remember, do not remember, wonder, want to know, like to know"
+        ),
+        "weak_openers": _phrases(""),
+        "anywhere": _phrases("remind me, forgot what, don remember, do not remember"),
+        "ellipsis": _phrases(
+            "what about, how about, and, also, the, in, on, during, from, of, about, what, then"
+        ),
+        "recall": _phrases(
+            "did we, we did, have we, had we, we ve, we have, we had, we covered, we studied, we "
+            "learned, we learnt, we talked, we discussed, we went, we read, we worked, we "
+            "practised, we practiced, we revised, we reviewed, we looked, we were, we done, you "
+            "taught, you told, you explained, you showed, taught me, remind, recap, summarise, "
+            "summarize, summary, lesson, lessons, session, sessions, topics, wrong, mistake, "
+            "mistakes, miss, missed, did I do, did I get, we stop, we stopped, left off, we leave "
+            "off"
+        ),
+        "study": _phrases(
+            "study, studied, learn, learned, learnt, cover, covered, done, review, reviewed, "
+            "revise, revised, practise, practised, practiced, discuss, discussed, go over, went "
+            "over, gone over, go through, went through, work on, worked on"
+        ),
+        "topic": _phrases(
+            "explain, define, describe, help, what is, what are, what does, how does, how do, "
+            "meaning, mean"
+        ),
+        "plan": _phrases(
+            "will, gonna, going to, should, shall, must, need to, needs to, have to, has to, can "
+            "we, could we, let, lets, upcoming, due"
+        ),
+        "past": _phrases(
+            "did, was, were, had, have we, we ve, done, covered, studied, learned, learnt, went, "
+            "talked, discussed, reviewed, revised, practised, practiced, got, missed, taught, "
+            "told, explained"
+        ),
+        "clause_breaks": _phrases("because, cause, cuz, coz, but, so, although, though"),
+    },
+    verb_question_word="",
+    verb_question_auxiliaries=frozenset(),
+    bounds_before={
+        "since": _phrases("since, starting from"),
+        "after": _phrases("after"),
+        "before": _phrases("before"),
+        "until": _phrases("until, till, up to, up until, by, as of"),
+    },
+    bounds_after={},
+    time_proclitics="",
+    # --- Teaching phrases ---
+    teaching_remember=(
+        "remember that",
+        "always remember that",
+        "keep in mind that",
+        "bear in mind that",
+        "don't forget that",
+        "do not forget that",
+        "never forget that",
+        "I want you to remember that",
+    ),
+    teaching_that_with_pronoun=frozenset(),
+    teaching_treat=("treat", "think of", "regard"),
+    teaching_treat_as=_words("as"),
+    treat_as_optional=False,
+    object_markers=frozenset(),
+    treat_verbs_after=frozenset(),
+    naming_verbs_after=frozenset(),
+    treat_manner_words=frozenset(),
+    genitives=frozenset(),
+    teaching_lead_ins=(
+        "please",
+        "kindly",
+        "ok",
+        "okay",
+        "so",
+        "and",
+        "also",
+        "now",
+        "hey",
+        "oh",
+        "btw",
+        "by the way",
+        "just",
+    ),
+    teaching_question_openers=(
+        "what",
+        "why",
+        "how",
+        "when",
+        "where",
+        "who",
+        "whom",
+        "whose",
+        "which",
+        "do",
+        "does",
+        "did",
+        "don't",
+        "didn't",
+        "is",
+        "are",
+        "was",
+        "were",
+        "isn't",
+        "can",
+        "could",
+        "would",
+        "will",
+        "shall",
+        "should",
+        "have",
+        "has",
+    ),
+    teaching_naming=("we call", "we name", "we refer to", "i call"),
+    teaching_same_as=(
+        "is the same as",
+        "are the same as",
+        "is the same thing as",
+        "means the same as",
+    ),
+    same_as_join="",
+    same_as_endings=(),
+    teaching_articles=_words("the a an our this that these those its their"),
+    teaching_name_ends=_words("as is are was were"),
+    definite_article="",
+    teaching_frames=("in our class", "in this class", "in my class", "in class", "for our class"),
+    noun_phrase_verb_endings=("s",),
+    noun_phrase_noun_endings=("ss", "us", "is", "ics"),
+    noun_phrase_adjective_endings=(),
+    noun_phrase_verb_prefixes=(),
+    # --- Document furniture and reading structure ---
+    section_headings=_phrases(
+        "introduction, overview, summary, recap, conclusion, conclusions, exercises, "
+        "review questions, practice questions, questions, answers, check your understanding, "
+        "test yourself, self assessment, quiz, common misconceptions, misconceptions, "
+        "common mistakes, key terms, key words, key ideas, key points, vocabulary, glossary, "
+        "definitions, terms and definitions, "
+        "learning objectives, learning outcomes, objectives, table of contents, contents, "
+        "references, bibliography, further reading, worked example, worked examples, examples, "
+        "preface, foreword, acknowledgements, acknowledgments"
+    ),
+    glossary_headings=_phrases(
+        "glossary, key terms, vocabulary, definitions, terms and definitions"
+    ),
+    glossary_term_columns=_phrases("term, terms, word, concept, name, key term"),
+    glossary_definition_columns=_phrases(
+        "definition, definitions, meaning, description, explanation"
+    ),
+    numbered_headings=_words(
+        "chapter unit lesson part section appendix module week topic activity exercise "
+        "example figure fig table lecture session practical experiment question task step"
+    ),
+    number_words=_words(
+        "one two three four five six seven eight nine ten eleven twelve "
+        "first second third fourth fifth sixth seventh eighth ninth tenth"
+    ),
+    leading_articles=_words("the a an"),
+    question_words=_words("what why how which when where who whom whose"),
+    copulas=_words("is are"),
+    copula_last=False,
+    definition_markers=(),
+    non_defining_starts=_words(
+        "not no never also only usually often sometimes very too more less so"
+    ),
+    prerequisite_phrases=_phrases(
+        "builds on, build on, building on, requires, require, recall that, assumes, assume, "
+        "presupposes, relies on"
+    ),
+    prerequisite_phrases_after_name=(),
+    alias_phrases=_phrases("also called, also known as, sometimes called"),
+    alias_phrases_after_name=(),
+    # --- Utterances ---
+    utterance_verbs=_words(
+        "ask tell give show help let try want need please quiz test check go start"
+    ),
+    utterance_pronouns=_words("i me my we us our you your it this that"),
+    utterance_fillers=_words("ok okay so well now yes no yeah hmm um uh right sure thanks"),
+    # --- Record questions ---
+    record_question_phrases=(
+        "what did i get wrong",
+        "what have i got wrong",
+        "what did i miss",
+        "my mistakes",
+        "what have we learned",
+        "what have we learnt",
+        "what did we learn",
+        "what have i learned",
+        "how am i doing",
+        "my progress",
+        "my record",
+        "what did we cover",
+        "what have we covered",
+        "what did we do",
+        "what have we done",
+        "my weak",
+        "where am i weak",
+    ),
+    record_question_more_phrases=(
+        "where did i go wrong",
+        "what mistakes did i make",
+        "what mistakes have i made",
+        "what did we study",
+        "what have we studied",
+        "what have i learnt",
+    ),
+    record_question_owned=("my weaknesses", "my weak points", "our mistakes"),
+    record_question_lookalikes=(
+        "learned that",
+        "learnt that",
+        "how am i doing this",
+        "how am i doing the",
+    ),
+    record_cues={
+        "self": _phrases("i, my, we, our, myself"),
+        "record": _phrases(
+            "wrong, mistakes, errors, missed, miss, learned, learnt, covered, studied, struggle, "
+            "struggled, struggling, weak, weaker, weakest, weaknesses, progress, improved, "
+            "improving, mastered, bad at, hardest, trouble with, worst, better, worse"
+        ),
+        "frame": _phrases(
+            "did i, did we, have i, have we, i ve, we ve, so far, until now, till now, up to now, "
+            " yet, keep, kept, still getting, still making, always, usually, "
+            "often, lately, recently, last time, in the past, weakest, hardest, worst, progress, "
+            "weaknesses"
+        ),
+    },
+    record_cue_blockers=_phrases(
+        "this question, this problem, this equation, this answer, this exercise, this step, "
+        "this sentence, this one, this part, step, here, get this, got this, got that, get it, "
+        "getting this"
+    ),
+)

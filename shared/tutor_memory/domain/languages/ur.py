@@ -1,0 +1,276 @@
+"""Urdu (ur): see ``languages.base.Language`` for what each field is.
+
+Stopwords: ours. Every published Urdu list we found (Stopwords ISO, ``stopwords``) is mojibake
+from a broken font mapping ("ثھی" for "بھی", "هیں" for "میں"), so it would miss the commonest
+words; this compact hand-written list replaces it. Deliberately absent: ہوا ("happened", but
+also "air", a science topic) and nouns of any kind.
+
+Stemming: Urdu has no stemmer in Snowball: after folding, one regular inflection ending is
+stripped (خلیہ/خلیے/خلیوں → خلي), nothing more.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from tutor_memory.domain.languages.base import Language
+from tutor_memory.domain.languages.base import phrases as _phrases
+from tutor_memory.domain.languages.base import words as _words
+
+# Folded: plural and oblique endings of nouns and adjectives (-یاں -یوں -وں -یں -اں) and the
+# gender/number vowels (-ے -ه -ي -ا). One ending, longest first, and a stem of at least three
+# letters, so short words survive: لڑكا/لڑكے/لڑكي/لڑكوں/لڑكياں → لڑك.
+_SUFFIXES: Final = ("ياں", "يوں", "وں", "يں", "اں", "ے", "ه", "ي", "ا")
+
+
+def _stem(word: str) -> str:
+    for suffix in _SUFFIXES:
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            return word[: -len(suffix)]
+    return word
+
+
+UR: Final = Language(
+    code="ur",
+    name="Urdu",
+    script="arabic",
+    script_default=False,
+    stopword_source=(
+        "ours: every published Urdu list we found (Stopwords ISO, ``stopwords``) is mojibake "
+        "from a broken font mapping"
+    ),
+    stem=_stem,
+    # --- Stopwords and the analyser ---
+    stopwords=_words(
+        # postpositions, particles, conjunctions
+        "کا کی کے کو سے میں پر تک نے ہی بھی تو اور یا لیکن مگر کہ جو جس جن جنہوں جنہیں جسے "
+        "اگر پھر ساتھ بعد پہلے لیے لئے والا والی والے بارے متعلق طرح طرف جیسا جیسے جیسی "
+        "ایسا ایسے ایسی ویسا ویسے وغیرہ یعنی صرف بس بہت زیادہ کم کچھ سب ہر کوئی کسی کس "
+        "کیونکہ چونکہ بلکہ تاکہ جبکہ حالانکہ لہذا "
+        # question words
+        "کون کیا کیوں کیسے کیسا کیسی کہاں کب کتنا کتنی کتنے "
+        # time and place adverbs (time words are read by timewords, not indexed)
+        "جب تب اب یہاں وہاں ادھر آج کل پرسوں "
+        # pronouns
+        "ہم تم آپ وہ یہ اس ان انہوں انہیں اسے اسی انہی یہی وہی ہمیں ہمارا ہماری ہمارے میرا میری "
+        "میرے مجھے مجھ تمہارا تمہاری تمہارے تمہیں تجھے اپنا اپنی اپنے خود "
+        # auxiliaries and light verbs
+        "ہے ہیں تھا تھی تھے تھیں ہو ہوں ہوئی ہوئے ہوتا ہوتی ہوتے ہونا ہوگا ہوگی گا گی گے "
+        "رہا رہی رہے سکتا سکتی سکتے کر کرتا کرتی کرتے کرنا کرنے کریں کرو کرے کیے کئے گیا گئی "
+        "گئے جاتا جاتی جاتے جانا جائے دیا دی دیں دے دینا دیتا دیتی دیتے لیا لی لے لینا چاہیے "
+        "چاہئے "
+        # negation and politeness
+        "نہیں نہ مت براہ کرم مہربانی ذرا"
+    ),
+    stopword_additions=frozenset(),
+    stopword_exceptions=frozenset(),
+    asking_words=_words(
+        "بتائیں بتاؤ بتا سمجھائیں سمجھاؤ وضاحت مطلب فرق سمجھ یاد پڑھا پڑھی پڑھے سیکھا سیکھی سیکھے"
+    ),
+    stopword_proclitics=frozenset(),
+    # --- Language detection ---
+    # Arabic-script languages: words of one language that the other does not write.
+    detection_markers=_words("ہے ہیں کا کے نہیں میں کیا کو سے تھا تھی تھے بھی اور یہ وہ ہم آپ"),
+    own_letters=frozenset("ٹڈڑںےہھۓ"),
+    vote_letters=frozenset("کی"),
+    # --- Time: relative phrases and month names ---
+    relative_phrases={
+        "today": ("آج",),
+        # کل and پرسوں point both ways in time; timewords reads them (both_ways_days).
+        "yesterday": ("کل", "گزشتہ روز", "گزشتہ کل"),
+        "day_before_yesterday": ("پرسوں",),
+        "this_week": ("اس ہفتے", "اس ہفتہ"),
+        "last_week": ("پچھلے ہفتے", "پچھلا ہفتہ", "گزشتہ ہفتے", "گزشتہ ہفتہ", "گذشتہ ہفتے"),
+        "this_month": ("اس مہینے", "اس مہینہ", "اس ماہ"),
+        "last_month": (
+            "پچھلے مہینے",
+            "پچھلا مہینہ",
+            "پچھلے ماہ",
+            "گزشتہ مہینے",
+            "گزشتہ ماہ",
+            "گذشتہ ماہ",
+        ),
+    },
+    not_a_time=("آج کل",),
+    both_ways_days=_words("کل پرسوں"),
+    future_markers=_words("گا گی گے ہوگا ہوگی ہوگے ہونگے ہونگی ہوںگے ہوںگی"),
+    past_markers=_words("نے تھا تھی تھے تھیں"),
+    total_nouns=_words("تعداد رقبہ رقم وزن مجموعہ حجم ملا آبادی لمبائی قیمت"),
+    today_blockers=frozenset(),
+    month_locales=("ur",),
+    ambiguous_month_words=frozenset(),
+    own_month_words=frozenset(),
+    excluded_month_words=frozenset(),
+    month_cues_before=_words("پچھلے گزشتہ اس مہینے ماہ"),
+    month_cues_after=_words("میں سے تک"),
+    last_words=_words("پچھلے پچھلا گزشتہ گذشتہ"),
+    next_words=_words("اگلے اگلا آئندہ"),
+    year_connectors=_words("سال"),
+    # --- Time: does a question ask about a time? ---
+    time_question_cues={
+        "fillers": _phrases("اور, تو, اچھا, سر, میم, جی, ذرا, پلیز, براہ کرم, ہاں"),
+        "openers": _phrases("کیا, بتائیں, بتاؤ, یاد دلائیں, یاد دلاؤ"),
+        "weak_openers": _phrases(""),
+        "anywhere": _phrases(
+            "کون, کونسا, کونسی, کونسے, کب, کہاں, کیسے, کیسا, کیسی, کیوں, کتنا, کتنی, کتنے, کس, "
+            "کن, بتائیں, بتاؤ, بتا, بتادیں, بتا دیں, دلائیں, دلاؤ, یاد نہیں, بھول گیا, بھول گئی, "
+            "جاننا چاہتا, جاننا چاہتی"
+        ),
+        "ellipsis": _phrases("اور, کا, کی, کے, کیا, میں, بارے, بات, سے"),
+        "recall": _phrases(
+            "ہم نے, دلائیں, دلاؤ, یاد نہیں, خلاصہ, سبق, اسباق, موضوع, موضوعات, سیشن, غلط, غلطی, "
+            "غلطیاں, سوالات, پہنچے, رکے, چھوڑا"
+        ),
+        "study": _phrases(
+            "پڑھا, پڑھی, پڑھے, سیکھا, سیکھی, سیکھے, پڑھایا, سمجھایا, بتایا, دہرایا, دہرائے"
+        ),
+        "topic": _phrases(
+            "سمجھائیں, سمجھاؤ, سمجھا دیں, وضاحت, مطلب, کیا ہے, کیا ہوتا, کیا ہوتی, مدد"
+        ),
+        "plan": _phrases(
+            "گا, گی, گے, ہوگا, ہوگی, ہوگے, ہونگے, ہونگی, ہوں گے, چاہیے, چاہئے, سکتے, سکتی, سکتا, "
+            "سکیں"
+        ),
+        "past": _phrases("نے, تھا, تھی, تھے, تھیں"),
+        "clause_breaks": _phrases("کیونکہ, لیکن, مگر, اس لیے, اس لئے, تاکہ, جبکہ, حالانکہ"),
+    },
+    verb_question_word="کیا",
+    verb_question_auxiliaries=_words("تھا تھی تھے تھیں ہے ہیں گیا گئی گئے ہو جا اور"),
+    bounds_before={},
+    bounds_after={
+        "since": _phrases("سے, سے اب تک, سے لے کر"),
+        "after": _phrases("کے بعد, کے بعد سے"),
+        "before": _phrases("سے پہلے"),
+        "until": _phrases("تک"),
+    },
+    time_proclitics="",
+    # --- Teaching phrases ---
+    teaching_remember=(
+        "یاد رکھو کہ",
+        "یاد رکھیں کہ",
+        "یاد رکھیے کہ",
+        "یاد رکھئے کہ",
+        "یاد رکھنا کہ",
+        "یہ یاد رکھو کہ",
+        "یہ یاد رکھیں کہ",
+        "ذہن میں رکھو کہ",
+        "ذہن میں رکھیں کہ",
+        "مت بھولو کہ",
+        "نہ بھولیں کہ",
+    ),
+    teaching_that_with_pronoun=frozenset(),
+    # Urdu puts the verb last ("X کو Y سمجھو"): see treat_verbs_after.
+    teaching_treat=(),
+    teaching_treat_as=frozenset(),  # the object marker کو ends X instead (object_markers)
+    treat_as_optional=False,
+    object_markers=_words("کو"),
+    treat_verbs_after=_words("سمجھو سمجھیں سمجھیے سمجھئے سمجھنا مانو مانیں مانیے مانئے ماننا"),
+    naming_verbs_after=_words("کہتے کہتی کہتا پکارتے پکارتی"),
+    treat_manner_words=_words("اچھی اچھے اچھا غور ٹھیک دوبارہ پوری پورا مکمل دھیان آسانی"),
+    genitives=_words("کا کی کے"),
+    teaching_lead_ins=(
+        "براہ کرم",
+        "برائے مہربانی",
+        "مہربانی کر کے",
+        "پلیز",
+        "اور",
+        "اب",
+        "ذرا",
+        "بس",
+    ),
+    teaching_question_openers=(
+        "کیا",
+        "کون",
+        "کیوں",
+        "کیسے",
+        "کیسا",
+        "کیسی",
+        "کب",
+        "کہاں",
+        "کتنا",
+        "کتنی",
+        "کتنے",
+        "کس",
+    ),
+    teaching_naming=(),
+    teaching_same_as=(),
+    same_as_join="اور",
+    same_as_endings=("ایک ہی ہیں", "ایک ہی ہے", "ایک ہی چیز ہیں", "ایک ہی چیز ہے"),
+    teaching_articles=frozenset(),
+    teaching_name_ends=frozenset(),  # Urdu names end at the object marker کو
+    definite_article="",
+    teaching_frames=("ہماری کلاس میں", "اس کلاس میں", "میری کلاس میں", "ہماری جماعت میں"),
+    noun_phrase_verb_endings=(),
+    noun_phrase_noun_endings=(),
+    noun_phrase_adjective_endings=(),
+    noun_phrase_verb_prefixes=(),
+    # --- Document furniture and reading structure ---
+    section_headings=_phrases(
+        "تعارف, تمہید, پیش لفظ, خلاصہ, جائزہ, نتیجہ, مشق, مشقیں, سوالات, جائزہ سوالات, جوابات, "
+        "عام غلط فہمیاں, غلط فہمیاں, عام غلطیاں, کلیدی اصطلاحات, اہم اصطلاحات, فرہنگ, "
+        "اصطلاحات, فرہنگ اصطلاحات, "
+        "سیکھنے کے مقاصد, مقاصد, فہرست مضامین, فہرست, حوالہ جات, کتابیات, مزید مطالعہ, "
+        "حل شدہ مثال, حل شدہ مثالیں, مثالیں, اظہار تشکر"
+    ),
+    glossary_headings=_phrases("فرہنگ, اصطلاحات, فرہنگ اصطلاحات, کلیدی اصطلاحات"),
+    glossary_term_columns=_phrases("اصطلاح, لفظ, تصور, نام"),
+    glossary_definition_columns=_phrases("تعریف, مطلب, معنی, وضاحت"),
+    numbered_headings=_words(
+        "باب سبق یونٹ حصہ ضمیمہ ماڈیول ہفتہ موضوع سرگرمی مشق مثال شکل جدول سوال"
+    ),
+    number_words=_words(
+        "ایک دو تین چار پانچ چھ سات آٹھ نو دس اول دوم سوم چہارم پنجم ششم پہلا دوسرا تیسرا "
+        "چوتھا پانچواں"
+    ),
+    leading_articles=frozenset(),
+    question_words=_words("کیا کیوں کیسے کیسا کیسی کہاں کب کون کتنا کتنی کتنے"),
+    copulas=_words("ہے ہیں"),
+    copula_last=True,
+    definition_markers=("ایک", "سے مراد"),
+    non_defining_starts=_words("نہیں نہ بھی"),
+    prerequisite_phrases=_phrases("یاد کریں کہ"),
+    prerequisite_phrases_after_name=_phrases("پر مبنی, پر منحصر, پر انحصار, کی ضرورت, کو فرض"),
+    alias_phrases=(),
+    alias_phrases_after_name=_phrases("بھی کہا جاتا ہے, بھی کہتے ہیں"),
+    # --- Utterances ---
+    utterance_verbs=_words("پوچھو پوچھیں دو دیں دکھاؤ دکھائیں چاہیے چاہتا چاہتی کرو کریں شروع چلو"),
+    utterance_pronouns=_words("میں مجھے میرا میری ہم ہمیں آپ تم یہ وہ"),
+    utterance_fillers=_words("اچھا ٹھیک ہاں نہیں اب شکریہ جی"),
+    # --- Record questions ---
+    record_question_phrases=(
+        "میں نے کیا غلط",
+        "میری غلطیاں",
+        "ہم نے کیا سیکھا",
+        "میں نے کیا سیکھا",
+        "میری پیش رفت",
+        "ہم نے کیا پڑھا",
+        "ہم نے کیا کیا",
+    ),
+    record_question_more_phrases=("کیا غلط کیا", "کیا غلطیاں کیں", "اب تک کیا سیکھا"),
+    record_question_owned=(
+        "اپنی غلطیوں",
+        "اپنی غلطیاں",
+        "میری غلطیوں",
+        "میری کمزوریاں",
+        "میری کمزوری",
+    ),
+    record_question_lookalikes=("پڑھا کہ", "سیکھا کہ", "پڑھا تھا کہ", "سیکھا تھا کہ"),
+    record_cues={
+        "self": _phrases(
+            "میں نے, ہم نے, میری, میرا, میرے, مجھے, مجھ سے, ہماری, ہمارا, ہمارے, ہمیں, ہوں, اپنی, "
+            "اپنے"
+        ),
+        "record": _phrases(
+            "غلط, غلطی, غلطیاں, غلطیوں, سیکھا, سیکھی, سیکھے, پڑھا, پڑھی, پڑھے, ترقی, پیش رفت, "
+            "بہتری, بہتر, کارکردگی, کمزور, کمزوری, کمزوریاں, مشکل"
+        ),
+        "frame": _phrases(
+            "میں نے, ہم نے, اب تک, ابھی تک, آج تک, بار بار, اکثر, ہمیشہ, کرتا ہوں, کرتی ہوں, "
+            "رہا ہوں, رہی ہوں, ہوتی ہے, پچھلی بار, چکا, چکی, چکے, ترقی, پیش رفت, کارکردگی, "
+            "کمزوریاں, سب سے, ہوا ہوں, ہوئی ہوں"
+        ),
+    },
+    record_cue_blockers=_phrases(
+        "اس سوال, یہ سوال, اس جواب, یہ جواب, اس قدم, اس مرحلے, اس مساوات, اس جملے, یہاں"
+    ),
+)

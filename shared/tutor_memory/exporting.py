@@ -1,0 +1,298 @@
+"""Export: a pair's (or a student's) whole history in the replay format, files alongside.
+
+An export is a folder (the API sends the same content as one JSON body, see ``to_dict``)::
+
+    history.jsonl     every episode of every exported pair, in sequence order, pair by pair:
+                      the lines ``tutor-memory replay`` reads (see :mod:`tutor_memory.replay`)
+    files/<student>/<subject>/<fingerprint[:16]>/<name>
+                      the bytes of every file version a ``file`` line names
+    manifest.json     the format, when, and per pair: its chain head (sequence and hash), the
+                      erasure records' last digest, counts, the file registry, and what could
+                      not be exported (files whose bytes are no longer kept)
+
+One line per episode, in the replay shape, plus what makes a replay reproduce it exactly:
+``seq`` (its place), ``id`` (its episode id), ``salt`` (chain v2's body salt) and, on an answer,
+``recalled_ids`` (the exported ids of what it recalled). ``annotations`` (stances,
+verifications) ride on their episode's line. Derived episodes are carried as they are, so each
+lands at its own sequence: a night's consolidation as recorded (a replay records it as told),
+a file arrival as its file (a replay reads the file into the map again, which writes the same
+episode). A file whose bytes are no longer kept is exported as told (its text, concepts and
+evidence, no ``path``): a replay registers that version and records the episode, but the map
+does not get that file's concepts back.
+
+An erased episode is exported as its envelope only — time, kind, salience, sequence, id, the
+commitment to its erased body — and its erasure record (when, why, who asked, scope): never a
+byte of the body, which is gone. A replay seals the same envelope at the same place and records
+the same erasure, so the replayed chain verifies with the same erasures.
+
+What round-trips (replay of an export into an empty store): every episode at its sequence, the
+beliefs, the map, the file registry, the annotations, the erasure records, and for a chain
+sealed under version 2 (every episode written since chain v2) the same episode ids and the same
+chain head. Not carried: idempotency keys' request digests (a retry after the replay is still
+recognised by its key), derived state the store rebuilds (the index, the nightly documents and
+reports, the belief rows' history before an erasure re-derived them), and for a chain begun
+under version 1 its ids: a replay seals those episodes under version 2, so ids and head differ
+(the report says so).
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import Any, Protocol, cast
+
+from tutor_memory.domain.chain import Erasure, format_time
+from tutor_memory.domain.episodes import Episode, FileEvidence, Kind, Pair, check_id
+from tutor_memory.domain.errors import NotFoundError, ValidationError
+from tutor_memory.domain.files import FileRecord
+from tutor_memory.service import TutorMemory
+
+EXPORT_FORMAT = "tutor-memory-export-1"
+HISTORY = "history.jsonl"
+MANIFEST = "manifest.json"
+
+
+class FileSource(Protocol):
+    """Where a file version's bytes are kept (the uploads bucket, or the embedded store's
+    ``files/`` folder)."""
+
+    def find(self, pair: Pair, name: str, digest: str) -> bytes | None: ...
+
+
+class ExportingStore(Protocol):
+    def pairs_of(self, student_id: str) -> list[Pair]: ...
+
+    def erasures(self, pair: Pair) -> tuple[list[Erasure], str | None]: ...
+
+
+@dataclass
+class Export:
+    """One export: the history's lines, the files' bytes by path, and the manifest."""
+
+    at: datetime
+    lines: list[dict[str, Any]] = field(default_factory=list)
+    files: dict[str, bytes] = field(default_factory=dict)
+    pairs: list[dict[str, Any]] = field(default_factory=list)
+
+    def manifest(self) -> dict[str, Any]:
+        return {"format": EXPORT_FORMAT, "exported_at": format_time(self.at), "pairs": self.pairs}
+
+    def history_text(self) -> str:
+        return "".join(json.dumps(line, ensure_ascii=False) + "\n" for line in self.lines)
+
+    def write(self, folder: Path) -> Path:
+        """Write the export into ``folder`` (new, or empty); returns the history file."""
+        folder = Path(folder)
+        if folder.exists() and (not folder.is_dir() or any(folder.iterdir())):
+            raise ValidationError("out", f"{folder} exists and is not an empty folder")
+        folder.mkdir(parents=True, exist_ok=True)
+        for relative, data in self.files.items():
+            path = folder / relative
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_bytes(data)
+        (folder / MANIFEST).write_text(
+            json.dumps(self.manifest(), ensure_ascii=False, indent=2) + "\n", encoding="utf-8"
+        )
+        history = folder / HISTORY
+        history.write_text(self.history_text(), encoding="utf-8")
+        return history
+
+    def to_dict(self) -> dict[str, Any]:
+        """The API's body: the manifest, the history's lines, and each file base64-encoded."""
+        return {
+            "manifest": self.manifest(),
+            "history": self.lines,
+            "files": {p: base64.b64encode(d).decode("ascii") for p, d in self.files.items()},
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Export:
+        """An export as the API sent it (what ``Memory.remote(…).export`` writes out)."""
+        try:
+            manifest = data["manifest"]
+            if manifest.get("format") != EXPORT_FORMAT:
+                raise ValidationError("format", f"is not {EXPORT_FORMAT}")
+            files = {
+                str(p): base64.b64decode(str(d), validate=True)
+                for p, d in (data.get("files") or {}).items()
+            }
+            for path in files:
+                if path.startswith("/") or ".." in Path(path).parts:
+                    raise ValidationError("files", f"{path!r} is not a path inside the export")
+            return cls(
+                at=datetime.fromisoformat(str(manifest["exported_at"]).replace("Z", "+00:00")),
+                lines=list(data["history"]),
+                files=files,
+                pairs=list(manifest.get("pairs") or []),
+            )
+        except (KeyError, TypeError, AttributeError, binascii.Error) as exc:
+            raise ValidationError("export", f"is not an export ({exc})") from None
+
+
+class Exporting:
+    """The export use cases over a memory and where its files are kept (optional)."""
+
+    def __init__(self, memory: TutorMemory, files: FileSource | None = None) -> None:
+        self.memory = memory
+        self.files = files
+
+    @classmethod
+    def of(cls, app: Any) -> Exporting:
+        """Over an App: its files are where erasure deletes them from (the same place)."""
+        kept = getattr(app.erasing, "files", None)
+        return cls(app.memory, kept if callable(getattr(kept, "find", None)) else None)
+
+    def pair(self, pair: Pair) -> Export:
+        """One pair's export. An unknown pair is NotFoundError."""
+        if self.memory.store.head(pair) is None:
+            raise NotFoundError(f"no history for {pair}")
+        return self._export([pair])
+
+    def student(self, student_id: str) -> Export:
+        """Every subject of a student, pair by pair. An unknown student is NotFoundError."""
+        check_id("student_id", student_id)
+        pairs = cast(ExportingStore, self.memory.store).pairs_of(student_id)
+        if not pairs:
+            raise NotFoundError(f"no history for student {student_id!r}")
+        return self._export(sorted(pairs))
+
+    def _export(self, pairs: Sequence[Pair]) -> Export:
+        export = Export(at=self.memory.clock.now())
+        for pair in pairs:
+            self._add_pair(export, pair)
+        return export
+
+    def _add_pair(self, export: Export, pair: Pair) -> None:
+        store = self.memory.store
+        head = store.head(pair)
+        records, erasure_head = cast(ExportingStore, store).erasures(pair)
+        by_seq = {r.seq: r for r in records}
+        missing: list[dict[str, Any]] = []
+        count = erased = annotated = v1 = 0
+        for ep in store.iter_episodes(pair):
+            count += 1
+            v1 += ep.chain_version == 1
+            if ep.erased:
+                erased += 1
+                export.lines.append(_erased_line(ep, by_seq.get(ep.seq)))
+                continue
+            line = _line(ep)
+            if ep.kind is Kind.FILE and isinstance(ep.evidence, FileEvidence):
+                found = self._file(export, pair, ep.evidence)
+                if found is None:
+                    missing.append(ep.evidence.to_dict())
+                else:
+                    line = _file_line(ep, found)
+            notes = store.annotations(pair, ep.episode_id)
+            if notes:
+                annotated += len(notes)
+                line["annotations"] = [
+                    {"kind": a.kind.value, "value": a.value, "detail": a.detail,
+                     "at": format_time(a.at)}
+                    for a in notes
+                ]  # fmt: skip
+            export.lines.append(line)
+        export.pairs.append(
+            {
+                "student": pair.student_id,
+                "subject": pair.subject_id,
+                "episodes": count,
+                "erased": erased,
+                "annotations": annotated,
+                "head": {"seq": head.seq, "hash": head.hash} if head else None,
+                "erasure_head": erasure_head,
+                # Sealed under chain v1: a replay seals them under v2 (other ids and head).
+                "sealed_v1": v1,
+                "files": [_registry(r) for r in store.files(pair)],
+                "files_not_kept": missing,
+            }
+        )
+
+    def _file(self, export: Export, pair: Pair, evidence: FileEvidence) -> str | None:
+        """The export's path of a file version's bytes (added once), or None: not kept."""
+        path = (
+            f"files/{pair.student_id}/{pair.subject_id}/{evidence.fingerprint[:16]}/{evidence.name}"
+        )
+        if path in export.files:
+            return path
+        data = (
+            None
+            if self.files is None
+            else self.files.find(pair, evidence.name, evidence.fingerprint)
+        )
+        if data is None:
+            return None
+        export.files[path] = data
+        return path
+
+
+def _place(ep: Episode) -> dict[str, Any]:
+    line: dict[str, Any] = {
+        "student": ep.pair.student_id,
+        "subject": ep.pair.subject_id,
+        "at": format_time(ep.at),
+        "kind": ep.kind.value,
+        "seq": ep.seq,
+        "id": ep.episode_id,
+    }
+    if ep.chain_version == 2 and ep.salt:
+        line["salt"] = ep.salt
+    return line
+
+
+def _line(ep: Episode) -> dict[str, Any]:
+    line = _place(ep)
+    line.update(
+        text=ep.text,
+        summary=ep.summary,
+        concepts=list(ep.concepts),
+        evidence=ep.evidence.to_dict(),
+        salience=ep.salience,
+    )
+    if ep.ref is not None:
+        line["ref"] = ep.ref
+    if ep.idempotency_key is not None:
+        line["idempotency_key"] = ep.idempotency_key
+    if ep.recalled_ids:
+        line["recalled_ids"] = list(ep.recalled_ids)
+    return line
+
+
+def _file_line(ep: Episode, path: str) -> dict[str, Any]:
+    """A file arrival whose bytes are exported: replay reads them into the map again."""
+    assert isinstance(ep.evidence, FileEvidence)
+    return {**_place(ep), "path": path, "file_id": ep.evidence.file_id}
+
+
+def _erased_line(ep: Episode, record: Erasure | None) -> dict[str, Any]:
+    """The envelope and the erasure record, nothing of the body. A version-1 episode has no
+    commitment apart from its link hash, which stands in for it."""
+    line = _place(ep)
+    line.pop("salt", None)  # erased with the body
+    line["salience"] = ep.salience
+    line["erased"] = {
+        "commitment": ep.commitment or ep.hash,
+        "number": record.number if record else None,
+        "at": format_time(record.at) if record else None,
+        "reason": record.reason if record else None,
+        "requested_by": record.requested_by if record else None,
+        "scope": record.scope if record else None,
+    }
+    return line
+
+
+def _registry(record: FileRecord) -> dict[str, Any]:
+    return {
+        "file_id": record.file_id,
+        "name": record.name,
+        "versions": [
+            {"version": v.version, "fingerprint": v.fingerprint, "at": format_time(v.at)}
+            for v in record.versions
+        ],
+        "removed_at": None if record.removed_at is None else format_time(record.removed_at),
+    }

@@ -1,0 +1,160 @@
+"""Crypto-shredding on DynamoDB under moto (KMS included): with a KMS key, a body is ciphertext in
+the raw item and plain text through the store; erasing the student deletes the student's data
+key first, so a copy of an item kept from before the erasure (what a backup holds) can no longer
+be read, while the chain still verifies."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import boto3
+import pytest
+from moto import mock_aws
+
+from tutor_memory.bootstrap import App, build_app
+from tutor_memory.domain.episodes import Kind, Pair
+from tutor_memory.ports import FixedClock
+from tutor_memory.settings import Settings
+
+T0 = datetime(2026, 7, 12, 15, 0, tzinfo=UTC)
+REGION, TABLE, KEYS = "us-east-1", "tm-shred", "tm-shred-keys"
+BIOLOGY, CHEMISTRY = Pair("s-shred", "biology"), Pair("s-shred", "chemistry")
+OTHER = Pair("s-other", "biology")
+MARKER = "zorblaxquint"
+
+
+@pytest.fixture
+def aws() -> Iterator[str]:
+    """A moto account with a KMS key; yields the key's id."""
+    with mock_aws():
+        yield boto3.client("kms", region_name=REGION).create_key()["KeyMetadata"]["KeyId"]
+
+
+def make_app(tmp_path: Path, kms_key_id: str | None) -> App:
+    from tutor_memory.adapters.dynamo_store import DynamoStore
+
+    DynamoStore(TABLE, REGION, kms_key_id=kms_key_id, keys_table=KEYS).create_table()
+    settings = Settings(
+        backend="dynamodb",
+        table_name=TABLE,
+        aws_region=REGION,
+        embedder="none",
+        index_path=tmp_path / "index.db",
+        kms_key_id=kms_key_id,
+        keys_table=KEYS,
+    )
+    return build_app(settings, clock=FixedClock(T0 + timedelta(hours=1)))
+
+
+def write(app: App, pair: Pair) -> None:
+    app.episodes.add(pair, Kind.QUESTION, f"What does {MARKER} mean?", at=T0)
+    app.episodes.add(
+        pair,
+        Kind.CHECK,
+        f"Explain {MARKER}",
+        evidence={"topic": "Osmosis", "verdict": "wrong", "evaluation": f"confused {MARKER}"},
+        concepts=["Osmosis"],
+        at=T0 + timedelta(minutes=1),
+    )
+
+
+def raw_items(table: str = TABLE) -> list[dict[str, Any]]:
+    return list(boto3.client("dynamodb", region_name=REGION).scan(TableName=table)["Items"])
+
+
+def episode_items(pair: Pair) -> list[dict[str, Any]]:
+    pk = f"PAIR#{pair.student_id}#{pair.subject_id}"
+    return [i for i in raw_items() if i["pk"]["S"] == pk and i["sk"]["S"].startswith("EP#")]
+
+
+def test_a_body_is_ciphertext_in_the_raw_item_and_plain_text_through_the_store(
+    aws: str, tmp_path: Path
+) -> None:
+    app = make_app(tmp_path, aws)
+    write(app, BIOLOGY)
+
+    items = episode_items(BIOLOGY)
+    assert len(items) == 2 and all("sealed" in i for i in items)
+    assert MARKER not in repr(items)  # nor in the by_time index, which projects the same item
+    history = app.memory.history(BIOLOGY)
+    assert [e.text for e in history] == [f"What does {MARKER} mean?", f"Explain {MARKER}"]
+    assert history[1].evidence.to_dict()["evaluation"] == f"confused {MARKER}"
+    assert history[1].concepts == ("Osmosis",)
+    assert app.memory.verify_chain(BIOLOGY).intact
+    recalled = app.memory.recall(BIOLOGY, f"What about {MARKER}?").items
+    assert any(MARKER in item.episode.text for item in recalled)
+    keys = raw_items(KEYS)
+    assert [k["pk"]["S"] for k in keys] == ["STUDENT#s-shred"]  # one key per student, wrapped
+    assert MARKER not in repr(keys)
+
+
+def test_without_a_kms_key_bodies_stay_plain_and_both_kinds_read_alike(
+    aws: str, tmp_path: Path
+) -> None:
+    plain = make_app(tmp_path / "plain", None)
+    write(plain, BIOLOGY)
+    assert MARKER in repr(episode_items(BIOLOGY)) and "sealed" not in repr(episode_items(BIOLOGY))
+    # Turning encryption on later: old plain items and new sealed ones read side by side.
+    sealed = make_app(tmp_path / "sealed", aws)
+    sealed.episodes.add(BIOLOGY, Kind.QUESTION, "And osmosis?", at=T0 + timedelta(minutes=2))
+    assert [e.text for e in sealed.memory.history(BIOLOGY)][1:] == [
+        f"Explain {MARKER}",
+        "And osmosis?",
+    ]
+    assert sealed.memory.verify_chain(BIOLOGY).intact
+
+
+def test_erasing_the_student_shreds_the_key_so_a_backed_up_item_can_no_longer_be_read(
+    aws: str, tmp_path: Path
+) -> None:
+    app = make_app(tmp_path, aws)
+    write(app, BIOLOGY)
+    write(app, CHEMISTRY)
+    write(app, OTHER)
+    backup = episode_items(BIOLOGY) + episode_items(CHEMISTRY)  # what a backup of the table keeps
+
+    assert app.erasing is not None
+    result = app.erasing.erase_student("s-shred", reason="parent's request")
+    assert result.to_dict()["episodes_erased"] == 4
+    assert [k["pk"]["S"] for k in raw_items(KEYS)] == ["STUDENT#s-other"]  # the key is gone
+    for pair in (BIOLOGY, CHEMISTRY):
+        report = app.memory.verify_chain(pair)
+        assert report.intact and report.erased == report.episodes == 2
+
+    # Restoring the backed-up items (a point-in-time restore of the table): still ciphertext,
+    # and no key left anywhere to open it; the store reads them as bodies it cannot open.
+    dynamodb = boto3.client("dynamodb", region_name=REGION)
+    for item in backup:
+        dynamodb.put_item(TableName=TABLE, Item=item)
+    assert MARKER not in repr(raw_items())
+    restored = app.memory.history(BIOLOGY)
+    assert [e.text for e in restored] == ["", ""] and not any(e.erased for e in restored)
+    assert not app.memory.verify_chain(BIOLOGY).intact  # an unreadable body is reported
+
+    # Even a new key for the same student (they come back) opens none of the old items.
+    app.episodes.add(BIOLOGY, Kind.QUESTION, "Hello again", at=T0 + timedelta(minutes=5))
+    assert [e.text for e in app.memory.history(BIOLOGY)] == ["", "", "Hello again"]
+
+    # Another student's bodies are untouched.
+    assert app.memory.history(OTHER)[0].text == f"What does {MARKER} mean?"
+
+
+def test_a_process_still_holding_a_shredded_key_never_writes_under_it(
+    aws: str, tmp_path: Path
+) -> None:
+    from tutor_memory.adapters.dynamo_store import DynamoStore
+    from tutor_memory.domain.episodes import NewEpisode
+
+    make_app(tmp_path, aws)  # the tables
+    warm = DynamoStore(TABLE, REGION, kms_key_id=aws, keys_table=KEYS)  # a warm Lambda
+    eraser = DynamoStore(TABLE, REGION, kms_key_id=aws, keys_table=KEYS)
+    new = NewEpisode(BIOLOGY, Kind.QUESTION, "before", T0)
+    warm.append(new)
+    assert eraser.shred_student("s-shred")
+
+    warm.append(NewEpisode(BIOLOGY, Kind.QUESTION, "after", T0 + timedelta(minutes=1)))
+    fresh = DynamoStore(TABLE, REGION, kms_key_id=aws, keys_table=KEYS)  # another process
+    assert [e.text for e in fresh.episodes(BIOLOGY)] == ["", "after"]

@@ -1,0 +1,122 @@
+"""Export → replay on DynamoDB and S3 under moto: the same ids, chain head, erasure records,
+beliefs, map and block; the export routes through the real Lambda handler."""
+
+from __future__ import annotations
+
+import json
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+
+import boto3
+
+from tutor_memory.adapters.dynamo_store import DynamoStore
+from tutor_memory.bootstrap import App, build_app
+from tutor_memory.exporting import Export, Exporting
+from tutor_memory.ports import FixedClock
+from tutor_memory.replay import replay_into
+from tutor_memory.settings import Settings
+
+from .conftest import REGION, TABLE, LambdaContext, event, load_handler
+from .test_export import PAIR, SECRET, SUBJECT, T0, live_history, state
+
+BUCKET = "tutor-memory-uploads-it"
+COPY_TABLE = "tutor-memory-it-copy"
+
+
+def cloud_app(table: str, index: Path, clock: FixedClock) -> App:
+    settings = Settings(
+        backend="dynamodb",
+        table_name=table,
+        aws_region=REGION,
+        embedder="none",
+        index_path=index,
+        uploads_bucket=BUCKET,
+    )
+    return build_app(settings, clock=clock)
+
+
+def uploads_bucket() -> None:
+    """The versioned uploads bucket, holding the sample file as the ingest handler reads it."""
+    s3 = boto3.client("s3", region_name=REGION)
+    s3.create_bucket(Bucket=BUCKET)
+    s3.put_bucket_versioning(Bucket=BUCKET, VersioningConfiguration={"Status": "Enabled"})
+    name = "plant-and-animal-cells.md"
+    key = f"uploads/{PAIR.student_id}/{PAIR.subject_id}/{name}"
+    s3.put_object(Bucket=BUCKET, Key=key, Body=(SUBJECT / name).read_bytes())
+
+
+def test_on_dynamodb_and_s3_an_export_replays_into_an_empty_table_with_the_same_head(
+    cloud: DynamoStore, tmp_path: Path
+) -> None:
+    uploads_bucket()
+    clock = FixedClock(T0)
+    source = cloud_app(TABLE, tmp_path / "source-index.db", clock)
+    ids = live_history(source, clock)
+    assert source.erasing is not None
+    source.erasing.erase_episode(PAIR, ids["check"], reason="a mistaken check")
+    before = state(source, PAIR)
+    assert before["verify"][0], "appends after an erasure keep the erasure records' head"
+
+    export = Exporting.of(source).student(PAIR.student_id)
+    assert export.files, "the file's version is read back from the bucket"
+    history = export.write(tmp_path / "export")
+    raw = b"".join(p.read_bytes() for p in (tmp_path / "export").rglob("*") if p.is_file())
+    assert f"Explain {SECRET}".encode() not in raw  # the erased check's text
+
+    DynamoStore(COPY_TABLE, REGION).create_table()
+    copy = cloud_app(COPY_TABLE, tmp_path / "copy-index.db", clock)
+    report = replay_into(copy, history)
+    assert report.ids_changed == 0 and report.ids_kept == report.events
+
+    after = state(copy, PAIR)
+    for name in ("episodes", "head", "erasures", "verify", "beliefs", "map", "files", "block"):
+        assert after[name] == before[name], name
+    assert after["verify"][0] and after["verify"][2] >= 1
+
+
+def handler_call(method: str, path: str) -> tuple[int, Any]:
+    shaped = event("api-rest.json")
+    shaped["httpMethod"] = shaped["requestContext"]["httpMethod"] = method
+    shaped["path"] = path
+    shaped["pathParameters"] = {"proxy": path.lstrip("/")}
+    shaped["body"] = None
+    shaped["queryStringParameters"] = shaped["multiValueQueryStringParameters"] = None
+    response = load_handler("api").handler(shaped, LambdaContext())
+    return response["statusCode"], json.loads(response["body"]) if response["body"] else None
+
+
+def test_the_export_routes_answer_one_json_body_and_a_problem_for_an_unknown_pair(
+    cloud: DynamoStore,
+) -> None:
+    base = f"/pairs/{PAIR.student_id}/{PAIR.subject_id}"
+    status, problem = handler_call("GET", f"{base}/export")
+    assert status == 404 and problem["status"] == 404 and problem["type"].endswith("not-found")
+    status, problem = handler_call("GET", f"/students/{PAIR.student_id}/export")
+    assert status == 404
+
+    from tutor_memory.bootstrap import lambda_app
+
+    app = lambda_app()
+    app.episodes.add(PAIR, "question", "What is a cell?", at=T0)
+    app.episodes.add(PAIR, "question", "What is a nucleus?", at=T0 + timedelta(minutes=1))
+    status, body = handler_call("GET", f"{base}/export")
+    assert status == 200
+    export = Export.from_dict(body)
+    assert [line["text"] for line in export.lines] == ["What is a cell?", "What is a nucleus?"]
+    assert export.manifest()["pairs"][0]["head"]["seq"] == 2
+    status, body = handler_call("GET", f"/students/{PAIR.student_id}/export")
+    assert status == 200 and len(body["history"]) == 2
+
+
+def test_on_dynamodb_an_append_after_an_erasure_keeps_the_chain_verifying(
+    cloud: DynamoStore, tmp_path: Path
+) -> None:
+    clock = FixedClock(T0)
+    app = cloud_app(TABLE, tmp_path / "index.db", clock)
+    first = app.episodes.add(PAIR, "question", "A mistaken upload", at=T0).episode
+    assert app.erasing is not None
+    app.erasing.erase_episode(PAIR, first.episode_id, reason="mistake")
+    app.episodes.add(PAIR, "question", "What is a cell?", at=T0 + timedelta(minutes=1))
+    report = app.memory.verify_chain(PAIR)
+    assert report.intact and report.episodes == 2 and report.erased == 1, str(report)
