@@ -11,7 +11,7 @@ from aws_lambda_powertools.utilities.parser.models import S3Model
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from tutor_memory.bootstrap import lambda_app
-from tutor_memory.uploads import ingest_upload, remove_upload
+from tutor_memory.usecases.uploads import ingest_upload, remove_upload
 
 logger = Logger()
 

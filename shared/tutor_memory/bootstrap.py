@@ -1,4 +1,6 @@
-"""The single place that turns settings into adapters and a service.
+"""The single place that turns settings into adapters, a ``Ports`` bundle and the use cases
+over it: ``App`` is the one door every entry point (the Lambda functions, the API, the CLI,
+replay, the bench, ``Memory``) goes through.
 
 Adapters are imported here, lazily, so that the embedded default never imports pynamodb or
 opensearch-py and a Lambda never imports what it does not use; nothing connects before it is
@@ -7,38 +9,39 @@ asked to, and the embedding model loads on its first use.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date, datetime
 from functools import cache, cached_property
-from typing import cast
+from typing import Any
 
 from tutor_memory.domain.conceptmap import ConceptMap
 from tutor_memory.domain.episodes import Pair
-from tutor_memory.episodes import Episodes
-from tutor_memory.erasure import Erasing, ErasureResult, UploadedFiles
-from tutor_memory.learning import Learning
-from tutor_memory.mapping import MapUseCases
-from tutor_memory.nightly_service import FanOut, Nightly
 from tutor_memory.ports import (
-    BeliefStore,
     Clock,
     Embedder,
     EpisodeIndex,
-    EpisodeStore,
     Extractor,
     FileSource,
-    MapStore,
-    NightlyStore,
+    Ports,
     Queue,
+    Store,
     SystemClock,
 )
-from tutor_memory.retention import cutoff, pairs_to_sweep
-from tutor_memory.service import TutorMemory
 from tutor_memory.settings import PREFIX, Settings, SettingsError
-from tutor_memory.turns import Turns
+from tutor_memory.usecases.episodes import Episodes
+from tutor_memory.usecases.erasure import Erasing, ErasureResult, UploadedFiles
+from tutor_memory.usecases.export import Exporting
+from tutor_memory.usecases.inspector import Inspector
+from tutor_memory.usecases.learning import Learning
+from tutor_memory.usecases.log import TutorMemory
+from tutor_memory.usecases.maps import MapUseCases
+from tutor_memory.usecases.nightly import FanOut, Nightly
+from tutor_memory.usecases.reports import Reports
+from tutor_memory.usecases.retention import cutoff, pairs_to_sweep
+from tutor_memory.usecases.turns import Turns
 
 
-def build_store(settings: Settings) -> EpisodeStore:
+def build_store(settings: Settings) -> Store:
     if settings.backend == "dynamodb":
         from tutor_memory.adapters.dynamo_store import DynamoStore
 
@@ -99,16 +102,21 @@ def build_index(settings: Settings, embedder: Embedder | None) -> EpisodeIndex:
     )
 
 
-def build_service(settings: Settings | None = None, *, clock: Clock | None = None) -> TutorMemory:
+def build_ports(settings: Settings | None = None, *, clock: Clock | None = None) -> Ports:
     settings = settings or Settings.from_env()
     embedder = build_embedder(settings)
-    return TutorMemory(
+    return Ports(
         store=build_store(settings),
         clock=clock or SystemClock(),
         index=build_index(settings, embedder),
         embedder=embedder,
         timezone=settings.timezone,
     )
+
+
+def build_service(settings: Settings | None = None, *, clock: Clock | None = None) -> TutorMemory:
+    """The episode log's use cases alone (the CLI's file commands)."""
+    return TutorMemory(build_ports(settings, clock=clock))
 
 
 def build_extractor(settings: Settings) -> Extractor:
@@ -128,6 +136,7 @@ class App:
     """Everything a handler or the CLI calls into."""
 
     settings: Settings
+    ports: Ports
     memory: TutorMemory
     maps: MapUseCases
     learning: Learning
@@ -138,11 +147,11 @@ class App:
 
     def retain(self, pair: Pair, day: date) -> ErasureResult | None:
         """Erase the pair's bodies past the retention period on the night of ``day``; None
-        when retention is off (the default). See ``tutor_memory.retention``."""
+        when retention is off (the default). See ``tutor_memory.usecases.retention``."""
         days = self.settings.retention_days
         if days is None or self.erasing is None:
             return None
-        return self.erasing.erase_older_than(pair, cutoff(day, days, self.memory.timezone))
+        return self.erasing.erase_older_than(pair, cutoff(day, days, self.ports.timezone))
 
     def retain_all(self, day: date) -> list[ErasureResult]:
         """The embedded nightly's sweep: every pair to sweep on the night of ``day``; only the
@@ -150,7 +159,7 @@ class App:
         days = self.settings.retention_days
         if days is None:
             return []
-        sweep = pairs_to_sweep(self.nightly.store, day, days, self.memory.timezone)
+        sweep = pairs_to_sweep(self.ports.store, day, days, self.ports.timezone)
         done = [self.retain(pair, day) for pair in sweep]
         return [r for r in done if r is not None and any(r.erased.values())]
 
@@ -163,12 +172,36 @@ class App:
         the turn's threads (numpy's OpenBLAS would start one thread per core on every dot
         product, and with a busy neighbour that cost 16 ms instead of 0.6 ms at 10k)."""
         limit_blas_threads(self.settings.turn_threads)
-        warm_up = getattr(self.memory.embedder, "warm_up", None)
+        warm_up = getattr(self.ports.embedder, "warm_up", None)
         if callable(warm_up):
             warm_up()
-        warm_index = getattr(self.memory.index, "warm", None)  # the embedded index's state
+        warm_index = getattr(self.ports.index, "warm", None)  # the embedded index's state
         if callable(warm_index):
             warm_index()
+
+    @cached_property
+    def reports(self) -> Reports:
+        return Reports(self.ports)
+
+    @cached_property
+    def inspector(self) -> Inspector:
+        return Inspector(self.ports, self.reports)
+
+    @cached_property
+    def exporting(self) -> Exporting:
+        """Exports: their files are read where erasure deletes them from (the same place)."""
+        kept = getattr(self.erasing, "files", None)
+        return Exporting(self.ports, kept if callable(getattr(kept, "find", None)) else None)
+
+    def close(self) -> None:
+        """Release the adapters' connections and the turn path's I/O threads."""
+        self.ports.close()
+
+    def with_ports(self, **changes: Any) -> App:
+        """The same App over ports with ``changes`` (the bench wraps the embedder or the index
+        to count or cache what it is asked): the store, the clock and the I/O threads are
+        shared."""
+        return build_app(self.settings, ports=replace(self.ports, **changes))
 
     @cached_property
     def files(self) -> FileSource:
@@ -176,47 +209,44 @@ class App:
         return build_file_source(self.settings)
 
 
-def build_app(settings: Settings | None = None, *, clock: Clock | None = None) -> App:
+def build_app(
+    settings: Settings | None = None, *, clock: Clock | None = None, ports: Ports | None = None
+) -> App:
+    """The App over ``ports`` (else the ports the settings name, with ``clock``)."""
     from tutor_memory.adapters.file_readers import read_file
 
     settings = settings or Settings.from_env()
-    memory = build_service(settings, clock=clock)
-    map_store = cast(MapStore, memory.store)  # both store adapters keep the map too
+    ports = ports or build_ports(settings, clock=clock)
+    memory = TutorMemory(ports)
     uploaded = build_uploaded_files(settings)
     maps = MapUseCases(
+        ports,
         memory,
-        map_store,
         read_file=read_file,
         extractor=build_extractor(settings),
         derive=derive_lazily,
         keep_file=getattr(uploaded, "keep", None),  # the embedded store's own copies
     )
-    learning = Learning(memory, cast(BeliefStore, memory.store), map_store, derive=derive_lazily)
+    learning = Learning(ports, memory, derive=derive_lazily)
     turns = Turns(
+        ports,
         memory,
-        cast(BeliefStore, memory.store),
-        map_store,
         deadline_s=settings.turn_deadline_s,
         budget_tokens=settings.block_budget_tokens,
         catch_up=learning.catch_up,
-        documents=cast(NightlyStore, memory.store),
     )
-    nightly = Nightly(
-        memory,
-        cast(BeliefStore, memory.store),
-        map_store,
-        cast(NightlyStore, memory.store),
-        learning=learning,
-    )
+    nightly = Nightly(ports, memory, learning=learning)
     return App(
         settings=settings,
+        ports=ports,
         memory=memory,
         maps=maps,
         learning=learning,
         turns=turns,
         nightly=nightly,
-        episodes=Episodes(memory, learning, maps, turns),
+        episodes=Episodes(ports, memory, learning, maps, turns),
         erasing=Erasing(
+            ports,
             memory,
             learning=learning,
             nightly=nightly,
@@ -286,7 +316,10 @@ class Scheduler:
 
 def build_scheduler(settings: Settings | None = None) -> Scheduler:
     settings = settings or Settings.from_env()
-    nightly = Nightly.over_store(build_store(settings), timezone=settings.timezone)
+    # One store adapter alone (it keeps every row the loop needs): the scheduler builds no
+    # search index and calls no model.
+    ports = Ports(build_store(settings), timezone=settings.timezone)
+    nightly = Nightly(ports, TutorMemory(ports))
     return Scheduler(nightly, build_queue(settings), settings.retention_days)
 
 
@@ -303,7 +336,7 @@ def lambda_app() -> App:
     index is created on first use if it is missing (idempotent; see infra/README.md), and the
     embedder warmed: all before the first event's work starts, never inside a turn's deadline."""
     app = build_app()
-    ensure = getattr(app.memory.index, "ensure_index", None)
+    ensure = getattr(app.ports.index, "ensure_index", None)
     if callable(ensure):
         ensure()
     app.warm()

@@ -32,9 +32,9 @@ from tutor_memory.domain.episodes import Pair, file_id_for
 from tutor_memory.domain.errors import NotFoundError, TutorMemoryError, ValidationError
 from tutor_memory.domain.mapblock import render_map_section
 from tutor_memory.domain.recall import RecallResult
-from tutor_memory.episodes import NotTeachingError
-from tutor_memory.service import TutorMemory
 from tutor_memory.settings import Settings, SettingsError, on_folder
+from tutor_memory.usecases.episodes import NotTeachingError
+from tutor_memory.usecases.log import TutorMemory
 
 EXIT_OK, EXIT_REFUSED, EXIT_USAGE = 0, 1, 2
 EXIT_CODES = """exit codes:
@@ -324,11 +324,11 @@ def _run(args: argparse.Namespace) -> int:
     if args.command == "recall":
         return _recall(memory, pair, args)
 
-    if args.command in ("log", "verify", "checkpoint") and memory.store.head(pair) is None:
+    if args.command in ("log", "verify", "checkpoint") and memory.ports.store.head(pair) is None:
         where = f" in {args.store}" if args.store is not None else ""
         raise NotFoundError(f"no record of {pair}{where}: nothing was recorded for this pair")
     if args.command == "log":
-        for ep in memory.store.iter_episodes(pair):
+        for ep in memory.ports.store.iter_episodes(pair):
             if args.json:
                 print(
                     json.dumps(
@@ -472,7 +472,7 @@ def _map_command(app: App, pair: Pair, args: argparse.Namespace) -> int:
         kind = "a new node" if taught.new_node else "the concept"
         print(f"taught {kind} {taught.concept_name!r}: {taught.note}")
         return 0
-    cmap = app.memory.store.load_map(pair)  # type: ignore[attr-defined]
+    cmap = app.ports.store.load_map(pair)
     section = render_map_section(cmap, args.budget)
     print(section.text or "(no map yet: ingest a file)")
     return 0

@@ -17,9 +17,13 @@ from tutor_memory.domain import constants as C
 from tutor_memory.domain.episodes import Pair
 from tutor_memory.domain.errors import ValidationError
 from tutor_memory.domain.nightly import NightReport
-from tutor_memory.inspector import Inspector
-from tutor_memory.nightly_service import parse_day
-from tutor_memory.reports import FORMATS, Reports, render_markdown, render_text, report_json
+from tutor_memory.usecases.nightly import parse_day
+from tutor_memory.usecases.reports import (
+    FORMATS,
+    render_markdown,
+    render_text,
+    report_json,
+)
 
 
 def add_nightly_command(subparsers: Any) -> None:
@@ -56,7 +60,7 @@ def run_nightly_command(args: argparse.Namespace, app: App) -> int:
             failed = {"student_id": pair.student_id, "subject_id": pair.subject_id}
             print(json.dumps({**failed, "day": result.day, "status": "failed", "error": problem}))
     else:
-        print(f"night of {result.day} ({nightly.memory.timezone}): {len(result.reports)} pair(s)")
+        print(f"night of {result.day} ({nightly.ports.timezone}): {len(result.reports)} pair(s)")
         for report in result.reports:
             print(f"  {report.pair}  {_describe(report)}")
         for pair, problem in result.failures:
@@ -140,8 +144,8 @@ def add_report_command(
 
 def run_report_command(args: argparse.Namespace, app: App) -> int:
     pair = Pair(args.student, args.subject)
-    report = Reports.of(app).report(pair, history=args.history)
-    tz = ZoneInfo(app.memory.timezone)
+    report = app.reports.report(pair, history=args.history)
+    tz = ZoneInfo(app.ports.timezone)
     if args.format == "json":
         print(json.dumps(report_json(report), ensure_ascii=False, indent=2))
     elif args.format == "markdown":
@@ -180,7 +184,7 @@ def add_inspect_command(
 def run_inspect_command(args: argparse.Namespace, app: App) -> int:
     from tutor_memory.inspector_html import render_page
 
-    data = Inspector.of(app).inspect(Pair(args.student, args.subject))
+    data = app.inspector.inspect(Pair(args.student, args.subject))
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(render_page(data, served=False), encoding="utf-8")
     print(f"wrote {args.out}")
@@ -201,9 +205,8 @@ def add_export_command(subparsers: Any) -> None:
 
 
 def run_export_command(args: argparse.Namespace, app: App) -> int:
-    from tutor_memory.exporting import Exporting
 
-    exporting = Exporting.of(app)
+    exporting = app.exporting
     if args.subject:
         export = exporting.pair(Pair(args.student, args.subject))
     else:

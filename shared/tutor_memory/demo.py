@@ -22,8 +22,8 @@ from tutor_memory.bootstrap import App, build_app
 from tutor_memory.domain.episodes import Pair
 from tutor_memory.ports import FixedClock
 from tutor_memory.replay import replay
-from tutor_memory.reports import Reports, render_text
 from tutor_memory.settings import Settings
+from tutor_memory.usecases.reports import render_text
 
 DEMO_PAIR = Pair("demo-student", "biology")
 ASKED_AT = datetime(2026, 11, 30, 9, 0, tzinfo=UTC)
@@ -69,7 +69,7 @@ def run_demo(home: Path, out: Callable[[str], None] = print) -> int:
         consolidated += sum(1 for r in app.nightly.run(day).reports if r.consolidation_id)
         day, nights = day + timedelta(days=1), nights + 1
     out(f"   The nightly loop ran for {nights} nights; {consolidated} days were consolidated.")
-    cmap = app.memory.store.load_map(DEMO_PAIR)  # type: ignore[attr-defined]
+    cmap = app.ports.store.load_map(DEMO_PAIR)
     out(
         f"   The map has {len(cmap.concepts)} concepts; the files explain "
         f"{round(100 * cmap.subject_readiness)}% of the material."
@@ -82,11 +82,11 @@ def run_demo(home: Path, out: Callable[[str], None] = print) -> int:
         out(f"   ({result.tokens} tokens; {len(result.memory_ids)} memories shown)")
 
     out("\n3. The report:")
-    out(render_text(Reports.of(app).report(DEMO_PAIR), ZoneInfo(app.settings.timezone)))
+    out(render_text(app.reports.report(DEMO_PAIR), ZoneInfo(app.settings.timezone)))
 
     chain = app.memory.verify_chain(DEMO_PAIR)
     out(f"\n4. The hash chain: {chain}")
-    app.memory.close()
+    app.close()
 
     tampered = home / "demo-tampered"
     shutil.copytree(store, tampered)

@@ -57,10 +57,10 @@ if TYPE_CHECKING:
     from tutor_memory.api.client import SignedClient
     from tutor_memory.bootstrap import App
     from tutor_memory.domain.recall import RecallResult
-    from tutor_memory.exporting import Export
-    from tutor_memory.mapping import IngestResult
     from tutor_memory.ports import Clock
     from tutor_memory.settings import Settings
+    from tutor_memory.usecases.export import Export
+    from tutor_memory.usecases.maps import IngestResult
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -165,7 +165,7 @@ class Memory:
         self, student_id: str, subject_id: str | None = None, *, out: str | Path | None = None
     ) -> Export:
         """A student's history (every subject, or ``subject_id``'s) in the replay format with
-        its files and manifest (see ``tutor_memory.exporting``); written into the new folder
+        its files and manifest (see ``tutor_memory.usecases.export``); written into the new folder
         ``out`` when given (``tutor-memory replay out/history.jsonl`` rebuilds it). Erased
         episodes are their envelopes and erasure records only."""
         export = self.backend.export(student_id, subject_id)
@@ -404,7 +404,7 @@ class LocalBackend:
         self.app = app
 
     def _known(self, pair: Pair) -> Pair:
-        if self.app.memory.store.head(pair) is None:
+        if self.app.ports.store.head(pair) is None:
             raise NotFoundError(
                 f"no record of {pair}: record an episode or upload a file for it first"
             )
@@ -465,9 +465,9 @@ class LocalBackend:
         return self.app.maps.maps.load_map(self._known(pair))
 
     def report(self, pair: Pair, history: str | None) -> ReportResponse:
-        from tutor_memory.reports import Reports, report_json
+        from tutor_memory.usecases.reports import report_json
 
-        built = Reports.of(self.app).report(self._known(pair), history=history)
+        built = self.app.reports.report(self._known(pair), history=history)
         return ReportResponse.model_validate(report_json(built))
 
     def verify(self, pair: Pair) -> ChainResponse:
@@ -499,15 +499,14 @@ class LocalBackend:
         return ErasureResponse(**done.to_dict())
 
     def export(self, student_id: str, subject_id: str | None) -> Export:
-        from tutor_memory.exporting import Exporting
 
-        exporting = Exporting.of(self.app)
+        exporting = self.app.exporting
         if subject_id is None:
             return exporting.student(student_id)
         return exporting.pair(self._known(Pair(student_id, subject_id)))
 
     def close(self) -> None:
-        self.app.memory.close()
+        self.app.close()
 
 
 # --- the REST API ---------------------------------------------------------------------------
@@ -578,7 +577,7 @@ class RemoteBackend:
         return ErasureResponse.model_validate(self.client.call("DELETE", pair, path, query=query))
 
     def export(self, student_id: str, subject_id: str | None) -> Export:
-        from tutor_memory.exporting import Export
+        from tutor_memory.usecases.export import Export
 
         if subject_id is None:
             url = f"{self.client.base_url}/students/{quote(student_id, safe='')}/export"

@@ -1,23 +1,28 @@
 """The ports: what the domain and the use cases need from the outside world.
 
-Adapters implement these Protocols (``adapters/``); tests run on the embedded default (SQLite,
-the embedded index) or on moto.
+Adapters implement these Protocols (``adapters/``); ``Store`` is every store port at once, so
+mypy checks each store adapter against all of them where ``bootstrap`` builds it. ``Ports`` is
+the bundle every use case is given (``usecases/``): the store, the clock, the search index, the
+embedder, the turn path's I/O threads.
 Every store method is scoped to one pair: no read ever returns another pair's rows.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+import threading
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any, NamedTuple, Protocol, runtime_checkable
+from typing import Any, NamedTuple, Protocol, TypeVar, runtime_checkable
 
 import numpy as np
 from numpy.typing import NDArray
 
+from tutor_memory.domain import constants as C
 from tutor_memory.domain.annotations import Annotation
 from tutor_memory.domain.beliefs import Belief
-from tutor_memory.domain.chain import ChainHead
+from tutor_memory.domain.chain import ChainHead, Erasure, ErasureScope
 from tutor_memory.domain.conceptmap import ConceptDraft, ConceptMap
 from tutor_memory.domain.episodes import Episode, Kind, NewEpisode, Pair
 from tutor_memory.domain.files import FileRecord
@@ -337,3 +342,89 @@ class EpisodeIndex(Protocol):
     def delete_pair(self, pair: Pair) -> int:
         """Remove every document of a pair; returns how many were removed."""
         ...
+
+
+class ErasingStore(Protocol):
+    """What both store adapters add for erasure and export (see their ``erase`` methods)."""
+
+    def erase(
+        self,
+        pair: Pair,
+        seqs: Sequence[int],
+        *,
+        at: datetime,
+        reason: str,
+        requested_by: str,
+        scope: ErasureScope,
+    ) -> list[Episode]: ...
+
+    def delete_beliefs_citing(self, pair: Pair, episode_ids: Sequence[str]) -> int: ...
+
+    def delete_documents(self, pair: Pair, names: Sequence[str] | None = None) -> None: ...
+
+    def purge_pair(self, pair: Pair) -> None: ...
+
+    def pairs_of(self, student_id: str) -> list[Pair]: ...
+
+    def compact(self) -> None: ...
+
+    def erasures(self, pair: Pair) -> tuple[list[Erasure], str | None]:
+        """The pair's erasure records, oldest first, and the head of their chain."""
+        ...
+
+
+class Store(
+    EpisodeStore, MapStore, ConceptVectorSource, BeliefStore, NightlyStore, ErasingStore, Protocol
+):
+    """Every store port at once: what each store adapter (SQLite, DynamoDB) implements."""
+
+
+_T = TypeVar("_T")
+
+
+class Reads:
+    """The turn path's I/O threads (made on first use, never at import): independent reads
+    overlap instead of waiting one after another."""
+
+    def __init__(self, threads: int = C.TURN_IO_THREADS) -> None:
+        self._threads = threads
+        self._pool: ThreadPoolExecutor | None = None
+        self._lock = threading.Lock()
+
+    def soon(self, call: Callable[..., _T], /, *args: Any, **kwargs: Any) -> Future[_T]:
+        """Start ``call`` on an I/O thread."""
+        if self._pool is None:
+            with self._lock:
+                if self._pool is None:
+                    self._pool = ThreadPoolExecutor(
+                        max_workers=self._threads, thread_name_prefix="turn-io"
+                    )
+        return self._pool.submit(call, *args, **kwargs)
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=False)
+            self._pool = None
+
+
+@dataclass(frozen=True)
+class Ports:
+    """What every use case is given, built once by ``bootstrap``. ``index`` and ``embedder``
+    are optional so that the log alone works without them (and a test can leave them out);
+    recall needs an index. ``timezone`` says where a pair's days begin (its nights, its named
+    times)."""
+
+    store: Store
+    clock: Clock = field(default_factory=SystemClock)
+    index: EpisodeIndex | None = None
+    embedder: Embedder | None = None
+    timezone: str = "UTC"
+    reads: Reads = field(default_factory=Reads, compare=False, repr=False)
+
+    def close(self) -> None:
+        """Release the adapters' connections (those that hold any) and the I/O threads."""
+        for part in (self.store, self.index):
+            close = getattr(part, "close", None)
+            if callable(close):
+                close()
+        self.reads.close()

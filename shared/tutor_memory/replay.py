@@ -18,7 +18,7 @@ A file arrival names the file instead of a text — ``{"student": …, "subject"
 "kind": "file", "path": "notes/cells.pdf", "file_id": "cells"}`` (``path`` relative to the
 history file; ``file_id`` defaults to the file name) — and is read into the map.
 
-An export (:mod:`tutor_memory.exporting`) adds optional fields that make a replay reproduce
+An export (:mod:`tutor_memory.usecases.export`) adds optional fields that make a replay reproduce
 each episode exactly: ``seq`` (its place; the lines of a pair come in sequence order), ``id``
 (its episode id), ``salt`` (chain v2's body salt: the same body at the same place commits and
 hashes the same, so the id and the chain head come back), ``recalled_ids`` (an answer's
@@ -89,9 +89,9 @@ from tutor_memory.domain.errors import TutorMemoryError, ValidationError
 from tutor_memory.domain.files import fingerprint
 from tutor_memory.domain.filetext import UnreadableFileError
 from tutor_memory.domain.teaching import detect_teaching
-from tutor_memory.erasure import check_reason
-from tutor_memory.exporting import EXPORT_FORMAT, MANIFEST
 from tutor_memory.ports import Embedder, Vectors
+from tutor_memory.usecases.erasure import check_reason
+from tutor_memory.usecases.export import EXPORT_FORMAT, MANIFEST
 
 REQUIRED = ("student", "subject", "at", "kind")
 OPTIONAL = (
@@ -456,7 +456,7 @@ def replay(
             app, history, skip_bad=skip_bad, on_progress=on_progress, parsed=(events, problems)
         )
         report.seconds["parse"] = parse_s
-        app.memory.close()
+        app.close()
         partial.rename(target)
     except BaseException:
         shutil.rmtree(partial, ignore_errors=True)
@@ -491,20 +491,23 @@ def replay_into(
         raise ReplayError(problems)
     report.skipped = len(problems)
     for pair in dict.fromkeys(e.episode.pair for e in events):
-        if app.memory.store.head(pair) is not None:
+        if app.ports.store.head(pair) is not None:
             raise ValidationError(
                 "store", f"{pair} already has a history; replay into an empty one"
             )
+    embedder = app.ports.embedder
+    if embedder is not None and not isinstance(embedder, TimedEmbedder):
+        app = app.with_ports(embedder=TimedEmbedder(embedder))  # timed, over the same store
     memory = app.memory
-    if memory.embedder is not None and not isinstance(memory.embedder, TimedEmbedder):
-        memory.embedder = TimedEmbedder(memory.embedder)
     write_start = time.perf_counter()
     salts = {(e.episode.pair, e.seq): e.salt for e in events if e.salt and e.seq}
     with given_salts(salts):
         report.unreadable = _write(app, events, on_progress, report)
     _remove_files(app, history.parent / MANIFEST, {e.episode.pair for e in events})
     written = time.perf_counter() - write_start
-    embed = memory.embedder.seconds if isinstance(memory.embedder, TimedEmbedder) else 0.0
+    embed = (
+        memory.ports.embedder.seconds if isinstance(memory.ports.embedder, TimedEmbedder) else 0.0
+    )
     report.seconds["embed"] = embed
     report.seconds["append and index"] = written - embed
     report.events = len(events)
@@ -531,7 +534,7 @@ def _remove_files(app: Any, manifest: Path, pairs: set[Pair]) -> None:
             continue
         for record in entry.get("files") or []:
             removed = record.get("removed_at")
-            stored = app.memory.store.file(pair, record["file_id"])
+            stored = app.ports.store.file(pair, record["file_id"])
             if removed and stored is not None and not stored.removed:
                 app.memory.remove_file(pair, record["file_id"], at=_time("removed_at", removed))
 
@@ -554,7 +557,7 @@ def _write(
     noted: list[tuple[HistoryEvent, str]] = []
     done = unreadable = 0
     batch: list[HistoryEvent] = []
-    store = app.memory.store
+    store = app.ports.store
 
     def remember(event: HistoryEvent, episode_id: str) -> None:
         pair = event.episode.pair
@@ -587,7 +590,7 @@ def _write(
         progress(len(batch))
         batch.clear()
 
-    embedder = app.memory.embedder
+    embedder = app.ports.embedder
     for position, event in enumerate(events):
         if isinstance(embedder, TimedEmbedder) and position % REPLAY_LOOKAHEAD == 0:
             ahead = events[position : position + REPLAY_LOOKAHEAD]
@@ -650,7 +653,7 @@ def _told_file(app: Any, event: HistoryEvent) -> Episode:
     ep = event.episode
     assert isinstance(ep.evidence, FileEvidence)
     ev = ep.evidence
-    app.memory.store.register_file(ep.pair, ev.file_id, ev.name, ev.fingerprint, ep.at)
+    app.ports.store.register_file(ep.pair, ev.file_id, ev.name, ev.fingerprint, ep.at)
     result = app.memory.record(
         ep.pair,
         Kind.FILE,
@@ -669,7 +672,7 @@ def _told_file(app: Any, event: HistoryEvent) -> Episode:
 def _erase_again(app: Any, erasures: list[tuple[HistoryEvent, Episode]]) -> None:
     """The replayed envelopes erased in their records' order, so that each record (and the
     records' own chain) comes back as it was; then they leave the index."""
-    store = app.memory.store
+    store = app.ports.store
     by_pair: dict[Pair, list[tuple[HistoryEvent, Episode]]] = {}
     for event, sealed in erasures:
         by_pair.setdefault(sealed.pair, []).append((event, sealed))
@@ -687,6 +690,6 @@ def _erase_again(app: Any, erasures: list[tuple[HistoryEvent, Episode]]) -> None
                 requested_by=env.requested_by,
                 scope=env.scope,
             )
-        delete = getattr(app.memory.index, "delete_episodes", None)
+        delete = getattr(app.ports.index, "delete_episodes", None)
         if callable(delete):
             delete(pair, sorted(s.episode_id for _, s in pending))

@@ -27,8 +27,8 @@ from werkzeug.serving import make_server
 from tutor_memory.adapters.dynamo_store import DynamoStore, episode_sk, pair_key
 from tutor_memory.adapters.sqlite_store import SqliteStore
 from tutor_memory.domain.episodes import Pair
-from tutor_memory.ports import EpisodeStore, FixedClock
-from tutor_memory.service import TutorMemory
+from tutor_memory.ports import EpisodeStore, FixedClock, Ports
+from tutor_memory.usecases.log import TutorMemory
 
 TABLE = "tutor-memory-test"
 REGION = "us-east-1"
@@ -213,4 +213,4 @@ def tamper(backend: tuple[EpisodeStore, Tamper]) -> Tamper:
 
 @pytest.fixture
 def memory(store: EpisodeStore, clock: FixedClock) -> TutorMemory:
-    return TutorMemory(store=store, clock=clock)
+    return TutorMemory(Ports(store=store, clock=clock))

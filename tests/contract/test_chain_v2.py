@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 from tutor_memory.adapters.records import episode_to_record
 from tutor_memory.domain import chain
 from tutor_memory.domain.episodes import CheckEvidence, Kind, NewEpisode, Pair
-from tutor_memory.service import TutorMemory
+from tutor_memory.usecases.log import TutorMemory
 
 from .conftest import Tamper
 
@@ -33,7 +33,7 @@ PINNED_V1 = [
 def write_v1_history(memory: TutorMemory, tamper: Tamper) -> None:
     """Two episodes as the old code stored them (chain v1, no salt, no commitment)."""
     for new in OLD:
-        memory.store.append(new)
+        memory.ports.store.append(new)
     head = None
     for new, pinned in zip(OLD, PINNED_V1, strict=True):
         old = chain.seal(new, head, version=1)
@@ -62,7 +62,7 @@ def test_erasing_keeps_the_chain_verifying_and_says_what_it_could_check(
 ) -> None:
     write_v1_history(memory, tamper)
     newer = memory.record(PAIR, Kind.QUESTION, "And an acid?", at=OLD[1].at).episode
-    store = memory.store
+    store = memory.ports.store
     at = datetime(2024, 4, 1, tzinfo=UTC)
     gone = store.erase(PAIR, [1, 3], at=at, reason="mistake", requested_by="t", scope="episode")  # type: ignore[attr-defined]
     assert [e.seq for e in gone] == [1, 3]

@@ -13,11 +13,11 @@ import pytest
 from tutor_memory.adapters.embedded_index import EmbeddedIndex
 from tutor_memory.bootstrap import derive_lazily
 from tutor_memory.domain.episodes import CheckEvidence, Kind, Pair
-from tutor_memory.learning import Learning
-from tutor_memory.nightly_service import Nightly
-from tutor_memory.ports import EpisodeStore, FixedClock
-from tutor_memory.service import APPLIED_BELIEFS, APPLIED_INDEX, TutorMemory
-from tutor_memory.turns import Turns
+from tutor_memory.ports import EpisodeStore, FixedClock, Ports
+from tutor_memory.usecases.learning import Learning
+from tutor_memory.usecases.log import APPLIED_BELIEFS, APPLIED_INDEX, TutorMemory
+from tutor_memory.usecases.nightly import Nightly
+from tutor_memory.usecases.turns import Turns
 
 MORNING = datetime(2026, 3, 2, 9, tzinfo=UTC)
 
@@ -29,14 +29,12 @@ class Killed(BaseException):
 class World:
     def __init__(self, store: EpisodeStore) -> None:
         self.store, self.index = store, EmbeddedIndex()
-        self.memory = TutorMemory(store, FixedClock(MORNING), index=self.index)
-        any_store: Any = store
-        self.learning = Learning(self.memory, any_store, any_store, derive=derive_lazily)
+        self.memory = TutorMemory(Ports(store, FixedClock(MORNING), index=self.index))
+        ports = self.memory.ports
+        self.learning = Learning(ports, self.memory, derive=derive_lazily)
         # A generous deadline: the turn must finish here whatever the machine's load.
-        self.turns = Turns(
-            self.memory, any_store, any_store, deadline_s=600, catch_up=self.learning.catch_up
-        )
-        self.nightly = Nightly(self.memory, any_store, any_store, any_store, learning=self.learning)
+        self.turns = Turns(ports, self.memory, deadline_s=600, catch_up=self.learning.catch_up)
+        self.nightly = Nightly(ports, self.memory, learning=self.learning)
 
     def check(self, pair: Pair, verdict: str, n: int, key: str | None = None) -> Any:
         evidence = CheckEvidence("osmosis", verdict)  # type: ignore[arg-type]
@@ -86,7 +84,7 @@ def turn(world: World, pair: Pair) -> None:
 
 
 def night(world: World, pair: Pair) -> None:
-    world.memory.clock = FixedClock(MORNING + timedelta(days=1))
+    world.memory.ports.clock.at = MORNING + timedelta(days=1)  # type: ignore[attr-defined]
     (report,) = world.nightly.run(date(2026, 3, 2)).reports
     assert report.status == "done"
     world.indexed_ids(pair)  # the night's own summary is indexed too

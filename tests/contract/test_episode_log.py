@@ -16,9 +16,9 @@ from tutor_memory.domain.concepts import concept_key
 from tutor_memory.domain.episodes import Episode, Kind, Pair
 from tutor_memory.domain.errors import ValidationError
 from tutor_memory.domain.timewindow import TimeWindow
-from tutor_memory.ports import EpisodeStore, FixedClock
+from tutor_memory.ports import EpisodeStore, FixedClock, Ports
 from tutor_memory.samples import SAMPLE_HISTORY
-from tutor_memory.service import TutorMemory
+from tutor_memory.usecases.log import TutorMemory
 
 from .conftest import Tamper
 
@@ -54,7 +54,7 @@ def test_appended_episodes_read_back_exactly_as_written(memory: TutorMemory, pai
 
 def test_recent_is_newest_first_and_bounded(memory: TutorMemory, pair: Pair) -> None:
     written = replay_sample(memory, pair)
-    recent = memory.store.recent(pair, 3)
+    recent = memory.ports.store.recent(pair, 3)
     assert recent == list(reversed(written[-3:]))
 
 
@@ -164,7 +164,7 @@ def test_a_chain_that_grew_still_extends_its_checkpoint(
 def test_concurrent_writers_never_fork_or_lose_an_episode(
     store_factory: Callable[[], EpisodeStore], pair: Pair
 ) -> None:
-    memory = TutorMemory(store=store_factory())
+    memory = TutorMemory(Ports(store=store_factory()))
     errors: list[BaseException] = []
 
     def writer(n: int) -> None:
@@ -198,7 +198,9 @@ def test_writers_with_separate_clients_race_and_still_never_fork(
     def writer(n: int) -> None:
         try:
             for i in range(20):
-                TutorMemory(store=clients[n]).record(pair, "question", f"client {n} question {i}")
+                TutorMemory(Ports(store=clients[n])).record(
+                    pair, "question", f"client {n} question {i}"
+                )
         except BaseException as exc:  # surfaced below
             errors.append(exc)
 
@@ -209,7 +211,7 @@ def test_writers_with_separate_clients_race_and_still_never_fork(
         t.join()
     assert errors == []
     assert [e.seq for e in clients[0].episodes(pair)] == list(range(1, 61))
-    assert TutorMemory(store=clients[0]).verify_chain(pair).intact
+    assert TutorMemory(Ports(store=clients[0])).verify_chain(pair).intact
 
 
 def test_an_idempotent_retry_writes_once(memory: TutorMemory, pair: Pair) -> None:
@@ -229,8 +231,8 @@ def test_one_pair_never_sees_another_pairs_episodes(memory: TutorMemory, pair: P
     mine = memory.history(pair)
     assert {e.pair for e in mine} == {pair}
     assert [e.text for e in memory.history(other)] == ["What is a cell?"]
-    assert memory.store.get(other, mine[0].episode_id) is None
-    assert {e.pair for e in memory.store.recent(pair, 500)} == {pair}
+    assert memory.ports.store.get(other, mine[0].episode_id) is None
+    assert {e.pair for e in memory.ports.store.recent(pair, 500)} == {pair}
     assert memory.verify_chain(other).episodes == 1
 
 
@@ -288,7 +290,7 @@ def test_bad_input_names_the_field_and_writes_nothing(
     assert caught.value.field == field
     assert str(caught.value).startswith(f"{field}: ")
     assert len(memory.history(pair)) == 1
-    head = memory.store.head(pair)
+    head = memory.ports.store.head(pair)
     assert head is not None and head.seq == 1
 
 
@@ -307,7 +309,7 @@ def test_annotations_sit_beside_an_episode_and_never_change_it(
         at=clock.at + timedelta(hours=1),
     )
     memory.annotate(pair, answer.episode_id, "stance", "answered", at=clock.at + timedelta(hours=2))
-    notes = memory.store.annotations(pair, answer.episode_id)
+    notes = memory.ports.store.annotations(pair, answer.episode_id)
     assert [(a.kind.value, a.value) for a in notes] == [
         ("stance", "partial"),
         ("verification", "unverifiable"),
@@ -316,7 +318,7 @@ def test_annotations_sit_beside_an_episode_and_never_change_it(
     assert memory.episode(pair, answer.episode_id) == answer
     after = memory.verify_chain(pair)
     assert after.intact and after.head_hash == before.head_hash
-    assert memory.store.annotations(Pair("student-2", "biology"), answer.episode_id) == []
+    assert memory.ports.store.annotations(Pair("student-2", "biology"), answer.episode_id) == []
 
 
 def test_annotating_an_unknown_value_is_refused(memory: TutorMemory, pair: Pair) -> None:
@@ -324,7 +326,7 @@ def test_annotating_an_unknown_value_is_refused(memory: TutorMemory, pair: Pair)
     with pytest.raises(ValidationError) as caught:
         memory.annotate(pair, answer.episode_id, "stance", "brilliant")
     assert caught.value.field == "value"
-    assert memory.store.annotations(pair, answer.episode_id) == []
+    assert memory.ports.store.annotations(pair, answer.episode_id) == []
 
 
 def test_the_file_registry_keeps_versions_and_removals(
@@ -348,8 +350,8 @@ def test_the_file_registry_keeps_versions_and_removals(
 
     removed = memory.remove_file(pair, "cells-pdf", at=later + timedelta(days=1))
     assert removed.removed and len(removed.versions) == 2
-    assert memory.store.file(Pair("student-2", "biology"), "cells-pdf") is None
-    assert [f.file_id for f in memory.store.files(pair)] == ["cells-pdf"]
+    assert memory.ports.store.file(Pair("student-2", "biology"), "cells-pdf") is None
+    assert [f.file_id for f in memory.ports.store.files(pair)] == ["cells-pdf"]
 
 
 def test_every_backend_stores_the_same_bytes_and_hashes(
@@ -364,9 +366,9 @@ def test_every_backend_stores_the_same_bytes_and_hashes(
 
     for module in ("sqlite_store", "dynamo_store"):
         monkeypatch.setattr(f"tutor_memory.adapters.{module}.new_salt", salts())
-    episodes = replay_sample(TutorMemory(store=store, clock=clock), pair)
+    episodes = replay_sample(TutorMemory(Ports(store=store, clock=clock)), pair)
     monkeypatch.setattr("tutor_memory.adapters.sqlite_store.new_salt", salts())
-    reference = replay_sample(TutorMemory(store=SqliteStore(), clock=clock), pair)
+    reference = replay_sample(TutorMemory(Ports(store=SqliteStore(), clock=clock)), pair)
     assert [e.hash for e in episodes] == [e.hash for e in reference]
     assert [episode_to_record(e) for e in store.episodes(pair)] == [
         episode_to_record(e) for e in reference
@@ -378,19 +380,19 @@ def test_recent_inside_a_window_is_newest_first_and_stays_inside(
 ) -> None:
     written = replay_sample(memory, pair)
     july = TimeWindow(datetime(2026, 7, 1, tzinfo=UTC), datetime(2026, 8, 1, tzinfo=UTC), "July")
-    inside = memory.store.recent(pair, 500, window=july)
+    inside = memory.ports.store.recent(pair, 500, window=july)
     expected = [e for e in written if e.at.month == 7]
     assert inside == sorted(expected, key=lambda e: (e.at, e.seq), reverse=True)
     empty = TimeWindow(datetime(2026, 6, 1, tzinfo=UTC), datetime(2026, 7, 1, tzinfo=UTC), "June")
-    assert memory.store.recent(pair, 500, window=empty) == []
-    assert memory.store.recent(Pair("student-2", "biology"), 500, window=july) == []
+    assert memory.ports.store.recent(pair, 500, window=empty) == []
+    assert memory.ports.store.recent(Pair("student-2", "biology"), 500, window=july) == []
 
 
 def test_get_many_returns_what_exists_in_the_order_asked(memory: TutorMemory, pair: Pair) -> None:
     written = replay_sample(memory, pair)
     asked = [written[5].episode_id, "e999-000000000000", written[1].episode_id]
-    assert memory.store.get_many(pair, asked) == [written[5], written[1]]
-    assert memory.store.get_many(Pair("student-2", "biology"), asked) == []
+    assert memory.ports.store.get_many(pair, asked) == [written[5], written[1]]
+    assert memory.ports.store.get_many(Pair("student-2", "biology"), asked) == []
 
 
 def test_episodes_touching_a_concept_span_the_whole_history(
@@ -410,10 +412,10 @@ def test_episodes_touching_a_concept_span_the_whole_history(
         concepts=["osmosis"],
     ).episode
     memory.record(Pair("student-2", "biology"), "question", "osmosis?", concepts=["osmosis"])
-    assert memory.store.touching(pair, ["osmosis"]) == [march, later]
+    assert memory.ports.store.touching(pair, ["osmosis"]) == [march, later]
     first_days = TimeWindow(clock.at, clock.at + timedelta(days=10), "first days")
-    assert memory.store.touching(pair, ["osmosis"], window=first_days) == [march]
-    assert memory.store.concept_names(pair) == {"osmosis": "Ósmosis"}
+    assert memory.ports.store.touching(pair, ["osmosis"], window=first_days) == [march]
+    assert memory.ports.store.concept_names(pair) == {"osmosis": "Ósmosis"}
 
 
 def test_the_concept_pool_reads_only_the_newest_episodes_of_each_concept(
@@ -428,16 +430,16 @@ def test_the_concept_pool_reads_only_the_newest_episodes_of_each_concept(
     osmosis = [on("osmosis", day) for day in range(5)]
     cells = [on("cell", day) for day in range(5, 8)]
 
-    newest = memory.store.touching(pair, ["osmosis", "cell"], newest=2)
+    newest = memory.ports.store.touching(pair, ["osmosis", "cell"], newest=2)
 
     assert newest == [*osmosis[-2:], *cells[-2:]]  # oldest first, two per concept
     march = TimeWindow(clock.at, clock.at + timedelta(days=2), "the first two days")
-    assert memory.store.touching(pair, ["osmosis"], window=march, newest=1) == [osmosis[1]]
-    assert memory.store.touching(pair, ["osmosis"]) == osmosis  # no bound: every one
+    assert memory.ports.store.touching(pair, ["osmosis"], window=march, newest=1) == [osmosis[1]]
+    assert memory.ports.store.touching(pair, ["osmosis"]) == osmosis  # no bound: every one
 
 
 def test_concept_keys_fold_arabic_script_variants(memory: TutorMemory, pair: Pair) -> None:
     memory.record(pair, "question", "ما هي الخلية؟", concepts=["الخَلِيَّة"])
     memory.record(pair, "question", "الخلية", concepts=["الخليــة"])  # with tatweel
-    assert memory.store.concept_names(pair) == {concept_key("الخلية"): "الخَلِيَّة"}
-    assert len(memory.store.touching(pair, [concept_key("الخلية")])) == 2
+    assert memory.ports.store.concept_names(pair) == {concept_key("الخلية"): "الخَلِيَّة"}
+    assert len(memory.ports.store.touching(pair, [concept_key("الخلية")])) == 2

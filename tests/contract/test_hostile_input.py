@@ -11,9 +11,9 @@ import pytest
 from tutor_memory.adapters.records import episode_to_record
 from tutor_memory.domain.episodes import Kind, NewEpisode, Pair, check_client_key
 from tutor_memory.domain.errors import IdempotencyConflictError, ValidationError
-from tutor_memory.nightly_service import Nightly
-from tutor_memory.ports import EpisodeStore, FixedClock
-from tutor_memory.service import TutorMemory
+from tutor_memory.ports import EpisodeStore, FixedClock, Ports
+from tutor_memory.usecases.log import TutorMemory
+from tutor_memory.usecases.nightly import Nightly
 
 from ..conftest import T0
 from .conftest import Tamper
@@ -34,7 +34,7 @@ def test_a_time_outside_the_accepted_range_is_refused_naming_at_and_writes_nothi
     with pytest.raises(ValidationError) as refused:
         memory.record(pair, Kind.QUESTION, "When was this?", at=at)
     assert refused.value.field == "at"
-    assert memory.store.head(pair) is None
+    assert memory.ports.store.head(pair) is None
     assert memory.record(pair, Kind.QUESTION, "Still here?").episode.seq == 1
 
 
@@ -61,7 +61,7 @@ def test_a_night_skips_a_pair_it_cannot_read_with_a_logged_reason_and_does_the_o
     store: EpisodeStore, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     morning = datetime(2026, 3, 2, 9, tzinfo=UTC)
-    memory = TutorMemory(store, FixedClock(morning))
+    memory = TutorMemory(Ports(store, FixedClock(morning)))
     broken, fine = Pair("student-1", "biology"), Pair("student-2", "biology")
     for p in (broken, fine):
         memory.record(p, Kind.QUESTION, "What is osmosis?")
@@ -73,10 +73,9 @@ def test_a_night_skips_a_pair_it_cannot_read_with_a_logged_reason_and_does_the_o
         return reads(p, *args, **kwargs)
 
     monkeypatch.setattr(store, "recent", recent)
-    memory.clock = FixedClock(morning + timedelta(days=1))
-    night = Nightly.over_store(store, timezone="UTC")
-    night.memory = memory
-    with caplog.at_level(logging.WARNING, logger="tutor_memory.nightly_service"):
+    memory.ports.clock.at = morning + timedelta(days=1)  # type: ignore[attr-defined]
+    night = Nightly(memory.ports, memory)
+    with caplog.at_level(logging.WARNING, logger="tutor_memory.usecases.nightly"):
         run = night.run(date(2026, 3, 2))
     assert [r.pair for r in run.reports] == [fine] and run.reports[0].status == "done"
     assert [p for p, _ in run.failures] == [broken] and "999-01-01" in run.failures[0][1]

@@ -12,10 +12,10 @@ from tutor_memory.domain.episodes import AnswerEvidence, CheckEvidence, Kind, Ne
 from tutor_memory.domain.errors import ConflictError
 from tutor_memory.domain.timewindow import TimeWindow
 from tutor_memory.domain.verify import CitationEntry
-from tutor_memory.learning import Learning
-from tutor_memory.nightly_service import Nightly
-from tutor_memory.ports import FixedClock, NightlyStore
-from tutor_memory.service import TutorMemory
+from tutor_memory.ports import FixedClock, NightlyStore, Ports
+from tutor_memory.usecases.learning import Learning
+from tutor_memory.usecases.log import TutorMemory
+from tutor_memory.usecases.nightly import Nightly
 
 DAY = datetime(2026, 3, 2, tzinfo=UTC)
 OTHER = Pair("student-2", "biology")
@@ -207,8 +207,8 @@ class CrashOnce:
 
 def test_a_night_leaves_the_same_rows_on_every_backend_even_after_a_crash(store) -> None:  # type: ignore[no-untyped-def]
     pair = Pair("s-7", "biology")
-    memory = TutorMemory(store, FixedClock(DAY - timedelta(days=60)))
-    learning = Learning(memory, store, store, derive=lambda cmap: cmap)
+    memory = TutorMemory(Ports(store, FixedClock(DAY - timedelta(days=60))))
+    learning = Learning(memory.ports, memory, derive=lambda cmap: cmap)
     memory.register_file(pair, "cells", "cells.md", b"cells have membranes")
     right = CheckEvidence("osmosis", "right", predicted_mastery=0.7)
     for n in range(2):
@@ -218,14 +218,13 @@ def test_a_night_leaves_the_same_rows_on_every_backend_even_after_a_crash(store)
     memory.record(pair, Kind.ANSWER, "Let us see.", at=DAY + timedelta(hours=9, minutes=1))
     wrong = CheckEvidence("cytoplasm", "wrong", predicted_mastery=0.8)
     learning.record_check(pair, "Check", wrong, at=DAY + timedelta(hours=10))
-    memory.clock = FixedClock(DAY + timedelta(days=1, minutes=30))
+    memory.ports.clock.at = DAY + timedelta(days=1, minutes=30)  # type: ignore[attr-defined]
 
     crashing = CrashOnce(store, after="add_belief")  # the decay lands, then the process dies
     with pytest.raises(Crash):
-        Nightly(TutorMemory(crashing, memory.clock), crashing, crashing, crashing).run_pair(
-            pair, DAY.date()
-        )
-    nightly = Nightly(memory, store, store, store)
+        crashed = Ports(crashing, memory.ports.clock)
+        Nightly(crashed, TutorMemory(crashed)).run_pair(pair, DAY.date())
+    nightly = Nightly(memory.ports, memory)
     report = nightly.run_pair(pair, DAY.date())
     assert (report.status, report.decayed, report.through_seq) == ("done", ("osmosis",), 7)
     assert report.verified == {"holds": 1, "unverifiable": 1}

@@ -11,9 +11,9 @@ from tutor_memory.adapters.embedded_index import EmbeddedIndex
 from tutor_memory.adapters.local_embedder import LocalEmbedder
 from tutor_memory.adapters.sqlite_store import SqliteStore
 from tutor_memory.domain.episodes import Pair
-from tutor_memory.ports import EpisodeStore, FixedClock
+from tutor_memory.ports import EpisodeStore, FixedClock, Ports
 from tutor_memory.samples import sample_episodes
-from tutor_memory.service import TutorMemory
+from tutor_memory.usecases.log import TutorMemory
 
 NOW = datetime(2026, 11, 30, 9, 0, tzinfo=UTC)
 QUESTIONS = (
@@ -31,7 +31,9 @@ QUESTIONS = (
 def recalled(
     store: EpisodeStore, pair: Pair
 ) -> list[list[tuple[str, float, tuple[str, ...], int]]]:
-    memory = TutorMemory(store, FixedClock(NOW), index=EmbeddedIndex(), embedder=LocalEmbedder())
+    memory = TutorMemory(
+        Ports(store, FixedClock(NOW), index=EmbeddedIndex(), embedder=LocalEmbedder())
+    )
     memory.record_many(sample_episodes(pair, repeats=(3, 30, 60)))
     return [
         [(f"e{i.episode.seq}", i.score, i.pools, i.count) for i in memory.recall(pair, q).items]

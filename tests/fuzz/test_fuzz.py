@@ -53,7 +53,7 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[App, str]
     finally:
         server.shutdown()
         server.server_close()
-        app.memory.close()
+        app.close()
 
 
 def run_schemathesis(url: str, report: Path) -> subprocess.CompletedProcess[str]:
@@ -92,7 +92,7 @@ def test_a_bounded_fuzz_run_finds_no_5xx_no_drop_no_undocumented_answer(
         body = json.loads(entry["response"]["content"].get("text") or "{}")
         if body.get("created"):
             created[Pair(parts[2], parts[3])] += 1
-    with sqlite3.connect(app.memory.store.path) as conn:  # type: ignore[attr-defined]
+    with sqlite3.connect(app.ports.store.path) as conn:  # type: ignore[attr-defined]
         stored = {
             Pair(*row) for row in conn.execute("SELECT student_id, subject_id FROM chain_heads")
         }

@@ -17,8 +17,8 @@ from tutor_memory.domain import constants as C
 from tutor_memory.domain.chain import ChainHead
 from tutor_memory.domain.episodes import Kind, NewEpisode, Pair
 from tutor_memory.domain.errors import ContentionError
-from tutor_memory.ports import FixedClock
-from tutor_memory.service import TutorMemory
+from tutor_memory.ports import FixedClock, Ports
+from tutor_memory.usecases.log import TutorMemory
 
 TABLE, REGION = "tm-contention", "us-east-1"
 
@@ -56,13 +56,13 @@ def test_a_lost_race_is_retried_against_the_winners_head(
     rival: DynamoStore, pair: Pair, clock: FixedClock
 ) -> None:
     raced = RacedStore(rival, races=1, clock=clock)
-    result = TutorMemory(raced, clock).record(pair, "question", "What is osmosis?")
+    result = TutorMemory(Ports(raced, clock)).record(pair, "question", "What is osmosis?")
     assert result.created
     assert raced.conflicts == 1 and len(raced.sleeps) == 1
     texts = [e.text for e in rival.episodes(pair)]
     assert texts == ["rival write 0", "What is osmosis?"]
     assert result.episode.seq == 2
-    assert TutorMemory(rival, clock).verify_chain(pair).intact
+    assert TutorMemory(Ports(rival, clock)).verify_chain(pair).intact
 
 
 def test_endless_conflicts_end_in_a_clear_error_and_write_nothing(
@@ -72,11 +72,11 @@ def test_endless_conflicts_end_in_a_clear_error_and_write_nothing(
     # every retry re-reads the head through the seam, where the rival wins again
     raced._head_from_reason = lambda *_a: None  # type: ignore[method-assign]
     with pytest.raises(ContentionError, match=f"after {C.APPEND_MAX_ATTEMPTS} conflicting"):
-        TutorMemory(raced, clock).record(pair, "question", "Will I ever be written?")
+        TutorMemory(Ports(raced, clock)).record(pair, "question", "Will I ever be written?")
     texts = [e.text for e in rival.episodes(pair)]
     assert "Will I ever be written?" not in texts
     assert len(texts) == C.APPEND_MAX_ATTEMPTS + 1  # the rival's writes, nothing else
-    assert TutorMemory(rival, clock).verify_chain(pair).intact
+    assert TutorMemory(Ports(rival, clock)).verify_chain(pair).intact
     assert len(raced.sleeps) == C.APPEND_MAX_ATTEMPTS
     assert all(0 <= s <= C.APPEND_BACKOFF_CAP_S for s in raced.sleeps)
 
@@ -95,6 +95,8 @@ def test_an_idempotency_key_that_a_rival_used_first_returns_the_rivals_episode(
             return head
 
     raced = KeyRace(rival, races=1, clock=clock)
-    result = TutorMemory(raced, clock).record(pair, "question", "sent twice", idempotency_key="m-1")
+    result = TutorMemory(Ports(raced, clock)).record(
+        pair, "question", "sent twice", idempotency_key="m-1"
+    )
     assert not result.created
     assert [e.text for e in rival.episodes(pair)] == ["sent twice"]

@@ -10,9 +10,9 @@ import pytest
 from tutor_memory.bootstrap import App, build_app
 from tutor_memory.domain.episodes import CheckEvidence, Kind, NewEpisode, Pair, TaughtEvidence
 from tutor_memory.domain.errors import ValidationError
-from tutor_memory.episodes import NotTeachingError
 from tutor_memory.ports import FixedClock
 from tutor_memory.settings import Settings, on_folder
+from tutor_memory.usecases.episodes import NotTeachingError
 
 from ..conftest import T0
 
@@ -50,7 +50,7 @@ def test_a_taught_message_that_is_no_instruction_is_refused_unless_it_carries_it
 ) -> None:
     with pytest.raises(NotTeachingError):
         app.episodes.add(pair, "taught", "Osmosis is boring")
-    assert app.memory.store.head(pair) is None
+    assert app.ports.store.head(pair) is None
     kept = app.episodes.add(
         pair, "taught", "Osmosis is boring", evidence={"note": "osmosis bores them"}
     )
@@ -74,7 +74,7 @@ def test_a_bad_episode_is_refused_before_anything_is_written(
 ) -> None:
     with pytest.raises(ValidationError, match=says):
         app.episodes.add(pair, kind, "text", **extra)  # type: ignore[arg-type]
-    assert app.memory.store.head(pair) is None
+    assert app.ports.store.head(pair) is None
 
 
 def test_a_quiz_and_an_answer_keep_their_evidence_summary_and_salience(
@@ -131,4 +131,4 @@ def test_many_episodes_refuse_an_answer_that_recalls_an_unknown_episode(
     )
     with pytest.raises(ValidationError, match="no episode"):
         app.episodes.add_many([answer])
-    assert app.memory.store.head(pair) is None
+    assert app.ports.store.head(pair) is None

@@ -91,7 +91,7 @@ def test_an_erased_episode_leaves_no_byte_of_its_text_and_the_chain_still_verifi
         "2026-07-13 'quoted an erased episode (asked by the student)' ×2), head "
     )
     assert raw_hits(folder, MARKER) == []
-    index = app.memory.index
+    index = app.ports.index
     conn = index._conn  # type: ignore[union-attr]
     # FTS5's own vocabulary (read through a vocab table made for the look) and the postings.
     conn.execute("CREATE VIRTUAL TABLE temp.vocab USING fts5vocab(main, doc_terms, 'row')")
@@ -99,7 +99,7 @@ def test_an_erased_episode_leaves_no_byte_of_its_text_and_the_chain_still_verifi
     for table in ("postings", "term_stats", "pair_term_stats"):
         assert conn.execute(f"SELECT 1 FROM {table} WHERE term = ?", (MARKER,)).fetchall() == []
     # The envelopes stay: time, kind, sequence.
-    erased = app.memory.store.get(PAIR, ids["question"])
+    erased = app.ports.store.get(PAIR, ids["question"])
     assert erased is not None and erased.erased and erased.text == ""
     assert (erased.seq, erased.kind, erased.at) == (1, Kind.QUESTION, T0)
     # The belief rested on the erased check: re-derived from the right one that remains.
@@ -151,7 +151,7 @@ def test_tampering_with_an_erasure_record_is_caught(tmp_path: Path, clock: Fixed
     ids = write_day(app, clock)
     assert app.erasing is not None
     app.erasing.erase_episode(PAIR, ids["other"], reason="mistake")
-    conn = app.memory.store._connection  # type: ignore[attr-defined]
+    conn = app.ports.store._connection  # type: ignore[attr-defined]
     with conn() as c:
         c.execute("UPDATE erasures SET body = replace(body, 'mistake', 'routine') WHERE number = 1")
     report = app.memory.verify_chain(PAIR)

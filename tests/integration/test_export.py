@@ -14,10 +14,10 @@ import pytest
 from tutor_memory.bootstrap import App, build_app
 from tutor_memory.domain.episodes import Kind, Pair
 from tutor_memory.domain.errors import NotFoundError
-from tutor_memory.exporting import Export, Exporting
 from tutor_memory.ports import FixedClock
 from tutor_memory.replay import parse_history, replay, replay_into
 from tutor_memory.settings import Settings, on_folder
+from tutor_memory.usecases.export import Export
 
 from .test_library import KEYS, REGION, SETTINGS, served  # noqa: F401 (a fixture)
 
@@ -73,7 +73,7 @@ def live_history(app: App, clock: FixedClock, pair: Pair = PAIR) -> dict[str, st
 
 def state(app: App, pair: Pair, question: str = "What does the nucleus hold?") -> dict[str, Any]:
     """What a user of the pair sees: its episodes, beliefs, map, files, annotations, chain."""
-    store = app.memory.store
+    store = app.ports.store
     episodes = list(store.iter_episodes(pair))
     report = app.memory.verify_chain(pair)
     return {
@@ -89,13 +89,13 @@ def state(app: App, pair: Pair, question: str = "What does the nucleus hold?") -
         ],
         "head": store.head(pair),
         "verify": (report.intact, report.episodes, report.erased, report.head_hash),
-        "erasures": app.memory.store.erasures(pair),  # type: ignore[attr-defined]
+        "erasures": app.ports.store.erasures(pair),  # type: ignore[attr-defined]
         "block": app.turns.turn(pair, question, at=T0 + timedelta(days=2)).block,
     }
 
 
 def round_trip(source: App, target: Path, clock: FixedClock, export_dir: Path) -> App:
-    history = Exporting.of(source).student(PAIR.student_id).write(export_dir)
+    history = source.exporting.student(PAIR.student_id).write(export_dir)
     replay(history, target, lambda folder: make_app(folder, clock))
     return make_app(target, clock)
 
@@ -131,7 +131,7 @@ def test_after_an_erasure_the_export_carries_the_envelope_and_record_and_no_byte
     before = state(source, PAIR)
     assert before["verify"][:1] == (True,) and before["verify"][2] >= 2
 
-    export = Exporting.of(source).pair(PAIR)
+    export = source.exporting.pair(PAIR)
     export.write(tmp_path / "export")
     raw = b"".join(p.read_bytes() for p in (tmp_path / "export").rglob("*") if p.is_file())
     assert SECRET.encode() not in raw
@@ -158,7 +158,7 @@ def test_a_student_export_holds_every_subject_in_one_history_and_replays_each(
     source = make_app(tmp_path / "source", clock)
     live_history(source, clock)
     source.episodes.add(OTHER, Kind.QUESTION, "What is an ion?", at=T0)
-    export = Exporting.of(source).student(PAIR.student_id)
+    export = source.exporting.student(PAIR.student_id)
     manifest = export.manifest()
     first = manifest["pairs"][0]
     assert (first["subject"], first["episodes"]) == ("biology", 8)
@@ -170,7 +170,7 @@ def test_a_student_export_holds_every_subject_in_one_history_and_replays_each(
     report = replay(history, tmp_path / "copy", lambda f: make_app(f, clock))
     assert report.pairs == 2 and report.ids_changed == 0 and report.ids_kept == report.events
     copy = make_app(tmp_path / "copy", clock)
-    assert copy.memory.store.head(OTHER) == source.memory.store.head(OTHER)
+    assert copy.memory.ports.store.head(OTHER) == source.memory.ports.store.head(OTHER)
 
 
 def test_an_export_travels_as_one_json_body_and_comes_back_the_same(
@@ -178,7 +178,7 @@ def test_an_export_travels_as_one_json_body_and_comes_back_the_same(
 ) -> None:
     source = make_app(tmp_path / "source", clock)
     live_history(source, clock)
-    export = Exporting.of(source).pair(PAIR)
+    export = source.exporting.pair(PAIR)
     again = Export.from_dict(json.loads(json.dumps(export.to_dict())))
     assert again.lines == export.lines and again.files == export.files
     assert again.manifest() == export.manifest()
@@ -189,9 +189,9 @@ def test_an_unknown_pair_or_student_has_nothing_to_export(
 ) -> None:
     app = make_app(tmp_path / "tm", clock)
     with pytest.raises(NotFoundError):
-        Exporting.of(app).pair(PAIR)
+        app.exporting.pair(PAIR)
     with pytest.raises(NotFoundError):
-        Exporting.of(app).student("nobody")
+        app.exporting.student("nobody")
 
 
 def test_a_file_whose_bytes_are_not_kept_is_exported_as_told_and_says_so(
@@ -202,7 +202,7 @@ def test_a_file_whose_bytes_are_not_kept_is_exported_as_told_and_says_so(
     for kept in (tmp_path / "source" / "files").rglob("*"):
         if kept.is_file():
             kept.unlink()
-    export = Exporting.of(source).pair(PAIR)
+    export = source.exporting.pair(PAIR)
     assert not export.files
     assert export.pairs[0]["files_not_kept"][0]["file_id"] == "cells"
     history = export.write(tmp_path / "export")
@@ -210,7 +210,7 @@ def test_a_file_whose_bytes_are_not_kept_is_exported_as_told_and_says_so(
     copy = make_app(tmp_path / "copy", clock)
     # The file's version and episode come back (same id: recorded as told); the map does not
     # get the file's concepts back, so what depended on them may differ (the report counts it).
-    assert copy.memory.store.file(PAIR, "cells") is not None
+    assert copy.memory.ports.store.file(PAIR, "cells") is not None
     assert report.ids_kept >= 1
 
 
@@ -231,7 +231,7 @@ def test_replay_into_a_pair_that_has_a_history_is_refused(
 ) -> None:
     source = make_app(tmp_path / "source", clock)
     live_history(source, clock)
-    history = Exporting.of(source).pair(PAIR).write(tmp_path / "export")
+    history = source.exporting.pair(PAIR).write(tmp_path / "export")
     with pytest.raises(Exception, match="already has a history"):
         replay_into(source, history)
 
@@ -248,8 +248,8 @@ def test_the_cli_exports_a_student_and_replay_rebuilds_the_same_chain(
     monkeypatch.setenv("TUTOR_MEMORY_EMBEDDER", "none")
     source = make_app(tmp_path / "source", clock)
     live_history(source, clock)
-    head = source.memory.store.head(PAIR)
-    source.memory.close()
+    head = source.memory.ports.store.head(PAIR)
+    source.memory.ports.close()
     out = tmp_path / "export"
     args = ["export", "--store", str(tmp_path / "source"), "--student", PAIR.student_id]
     assert main([*args, "--out", str(out)]) == 0
@@ -259,7 +259,7 @@ def test_the_cli_exports_a_student_and_replay_rebuilds_the_same_chain(
                  "--out", str(tmp_path / "none")]) == 1  # fmt: skip
     assert main(["replay", str(out / "history.jsonl"), "--store", str(tmp_path / "copy")]) == 0
     assert "8 came back the same, 0 did not" in capsys.readouterr().out
-    assert make_app(tmp_path / "copy", clock).memory.store.head(PAIR) == head
+    assert make_app(tmp_path / "copy", clock).memory.ports.store.head(PAIR) == head
 
 
 def test_memory_export_is_the_same_locally_remotely_and_awaited(

@@ -12,10 +12,10 @@ import boto3
 
 from tutor_memory.adapters.dynamo_store import DynamoStore
 from tutor_memory.bootstrap import App, build_app
-from tutor_memory.exporting import Export, Exporting
 from tutor_memory.ports import FixedClock
 from tutor_memory.replay import replay_into
 from tutor_memory.settings import Settings
+from tutor_memory.usecases.export import Export
 
 from .conftest import REGION, TABLE, LambdaContext, event, load_handler
 from .test_export import PAIR, SECRET, SUBJECT, T0, live_history, state
@@ -58,7 +58,7 @@ def test_on_dynamodb_and_s3_an_export_replays_into_an_empty_table_with_the_same_
     before = state(source, PAIR)
     assert before["verify"][0], "appends after an erasure keep the erasure records' head"
 
-    export = Exporting.of(source).student(PAIR.student_id)
+    export = source.exporting.student(PAIR.student_id)
     assert export.files, "the file's version is read back from the bucket"
     history = export.write(tmp_path / "export")
     raw = b"".join(p.read_bytes() for p in (tmp_path / "export").rglob("*") if p.is_file())

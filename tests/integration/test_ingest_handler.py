@@ -99,7 +99,7 @@ def test_an_overwritten_then_removed_upload_labels_the_answers_that_cited_it(
         "ingested"
     )
     app = lambda_app()
-    record = app.memory.store.file(PAIR, "notes.md")
+    record = app.ports.store.file(PAIR, "notes.md")
     assert record is not None and [v.version for v in record.versions] == [1, 2]
     status, turn = api("POST", f"{base}/turn", {"question": "osmosis membrane notes"})
     assert answer["id"] in turn["memory_ids"]
@@ -109,7 +109,7 @@ def test_an_overwritten_then_removed_upload_labels_the_answers_that_cited_it(
 
     removed = ingest.handler(removal(key), LambdaContext())
     assert removed["outcomes"] == [{"key": key, "status": "removed", "detail": ""}]
-    record = app.memory.store.file(PAIR, "notes.md")
+    record = app.ports.store.file(PAIR, "notes.md")
     assert record is not None and record.removed
     status, turn = api("POST", f"{base}/turn", {"question": "osmosis membrane notes"})
     assert "[note: the file this cited has since been removed]" in turn["block"]
@@ -134,5 +134,5 @@ def test_deleting_an_old_version_leaves_the_file_as_it_is(cloud: DynamoStore) ->
     assert outcome["status"] == "already read"
     from tutor_memory.bootstrap import lambda_app
 
-    current = lambda_app().memory.store.file(PAIR, "notes.md")
+    current = lambda_app().memory.ports.store.file(PAIR, "notes.md")
     assert current is not None and not current.removed and current.current.version == 2

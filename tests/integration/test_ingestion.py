@@ -33,7 +33,7 @@ def test_the_sample_subject_becomes_one_map_with_provenance_from_both_files(
     app: App, pair: Pair
 ) -> None:
     ingest_sample(app, pair)
-    cmap = app.memory.store.load_map(pair)  # type: ignore[attr-defined]
+    cmap = app.ports.store.load_map(pair)  # type: ignore[attr-defined]
     assert len(cmap.concepts) == 14
     osmosis = cmap.concepts["osmosis"]
     assert sorted(s.file_id for s in osmosis.sources) == [
@@ -61,7 +61,7 @@ def test_each_file_arrival_is_an_episode_naming_its_concepts(app: App, pair: Pai
         "File arrived: plant-and-animal-cells.md",
     ]
     assert "Osmosis" in files[0].concepts
-    assert [f.file_id for f in app.memory.store.files(pair)] == [
+    assert [f.file_id for f in app.ports.store.files(pair)] == [
         "cell-biology.pdf",
         "plant-and-animal-cells.md",
     ]
@@ -100,8 +100,8 @@ def test_an_unreadable_file_is_a_clear_error_and_an_episode_and_nothing_else(
     assert name in str(caught.value) and reason in str(caught.value)
     (episode,) = app.memory.history(pair)
     assert episode.kind is Kind.FILE and episode.text.startswith("File could not be read:")
-    assert app.memory.store.files(pair) == []
-    assert app.memory.store.load_map(pair).concepts == {}  # type: ignore[attr-defined]
+    assert app.ports.store.files(pair) == []
+    assert app.ports.store.load_map(pair).concepts == {}  # type: ignore[attr-defined]
 
 
 def test_teaching_attaches_a_note_to_the_named_concept(app: App, pair: Pair) -> None:
@@ -110,7 +110,7 @@ def test_teaching_attaches_a_note_to_the_named_concept(app: App, pair: Pair) -> 
         pair, "Remember that in our class we call the mitochondria the powerhouse of the cell"
     )
     assert result is not None and result.concept_key == "mitochondria" and not result.new_node
-    node = app.memory.store.load_map(pair).concepts["mitochondria"]  # type: ignore[attr-defined]
+    node = app.ports.store.load_map(pair).concepts["mitochondria"]  # type: ignore[attr-defined]
     assert node.taught_note == "in our class we call the mitochondria the powerhouse of the cell"
     assert node.readiness == 1.0
     taught = app.memory.episode(pair, result.episode_id)
@@ -123,7 +123,7 @@ def test_teaching_an_unknown_concept_mints_a_short_named_node(app: App, pair: Pa
         pair, "Remember that in our class we call the Golgi body the post office of the cell"
     )
     assert result is not None and result.new_node and result.concept_name == "Golgi body"
-    node = app.memory.store.load_map(pair).concepts[result.concept_key]  # type: ignore[attr-defined]
+    node = app.ports.store.load_map(pair).concepts[result.concept_key]  # type: ignore[attr-defined]
     assert node.layer is Layer.TAUGHT and node.readiness == 1.0
 
 
@@ -137,9 +137,9 @@ def test_teaching_an_unknown_concept_mints_a_short_named_node(app: App, pair: Pa
 )
 def test_a_question_never_teaches(app: App, pair: Pair, message: str) -> None:
     ingest_sample(app, pair)
-    before = app.memory.store.load_map(pair)  # type: ignore[attr-defined]
+    before = app.ports.store.load_map(pair)  # type: ignore[attr-defined]
     assert app.maps.teach(pair, message) is None
-    assert app.memory.store.load_map(pair) == before  # type: ignore[attr-defined]
+    assert app.ports.store.load_map(pair) == before  # type: ignore[attr-defined]
 
 
 def test_a_file_past_its_reading_budget_is_recorded_unreadable_and_never_read_again(

@@ -21,10 +21,10 @@ from tutor_memory.commands import add_inspect_command, run_inspect_command
 from tutor_memory.domain.beliefs import Claim
 from tutor_memory.domain.episodes import CheckEvidence, Pair
 from tutor_memory.domain.errors import NotFoundError
-from tutor_memory.inspector import Inspector, why_recalled
 from tutor_memory.inspector_html import BAND_FILLS, STRUGGLES, UNDERSTANDS, render_page
 from tutor_memory.report_plots import BAND_COLOURS, BELIEF_RINGS
 from tutor_memory.samples import sample_subject
+from tutor_memory.usecases.inspector import Inspector, why_recalled
 
 from .test_reports import JULY, ask_and_answer, check, day, new_app
 
@@ -54,7 +54,7 @@ def app(tmp_path: Path, pair: Pair) -> App:
 def test_the_timeline_counts_each_week_by_kind_with_its_checks_right_and_wrong(
     app: App, pair: Pair
 ) -> None:
-    t = Inspector.of(app).inspect(pair)["timeline"]
+    t = app.inspector.inspect(pair)["timeline"]
     assert t["kinds"] == ["question", "answer", "check", "file", "taught"]
     assert [(w["start"], w["counts"], w["right"], w["wrong"]) for w in t["weeks"]] == [
         ("2026-06-29", {"check": 1, "file": 2}, 1, 0),
@@ -68,14 +68,14 @@ def test_an_empty_week_in_the_middle_is_shown_as_a_gap(tmp_path: Path, pair: Pai
     app = new_app(tmp_path / "tm")
     check(app, pair, "osmosis", "right", None, 0)
     check(app, pair, "osmosis", "right", None, 21)
-    weeks = Inspector.of(app).inspect(pair)["timeline"]["weeks"]
+    weeks = app.inspector.inspect(pair)["timeline"]["weeks"]
     assert [w["total"] for w in weeks] == [1, 0, 0, 1]
 
 
 def test_each_belief_carries_its_rows_over_time_and_every_check_behind_it(
     app: App, pair: Pair
 ) -> None:
-    beliefs = {b["key"]: b for b in Inspector.of(app).inspect(pair)["beliefs"]}
+    beliefs = {b["key"]: b for b in app.inspector.inspect(pair)["beliefs"]}
     assert list(beliefs) == ["nucleus", "osmosis"]  # by name
     osmosis = beliefs["osmosis"]
     assert osmosis["line"] == "struggles with Osmosis (0.63)"
@@ -97,16 +97,16 @@ def test_after_a_rederivation_the_belief_is_drawn_from_its_current_generation(
     app: App, pair: Pair
 ) -> None:
     app.learning.rederive(pair, at=day(30), force=True)
-    osmosis = next(b for b in Inspector.of(app).inspect(pair)["beliefs"] if b["key"] == "osmosis")
+    osmosis = next(b for b in app.inspector.inspect(pair)["beliefs"] if b["key"] == "osmosis")
     assert len(osmosis["history"]) == 3 and osmosis["earlier_generation_rows"] == 3
-    page = render_page(Inspector.of(app).inspect(pair), served=False)
+    page = render_page(app.inspector.inspect(pair), served=False)
     assert "3 rows from before a re-derivation" in page
 
 
 def test_the_map_puts_the_students_belief_beside_the_materials_readiness(
     app: App, pair: Pair
 ) -> None:
-    nodes = {c["key"]: c for c in Inspector.of(app).inspect(pair)["map"]["nodes"]}
+    nodes = {c["key"]: c for c in app.inspector.inspect(pair)["map"]["nodes"]}
     osmosis = nodes["osmosis"]
     assert osmosis["band"] == "confirmed"  # one passing check confirmed the material…
     assert osmosis["belief"]["claim"] == "struggles with"  # …and the student fails it since
@@ -114,7 +114,7 @@ def test_the_map_puts_the_students_belief_beside_the_materials_readiness(
     assert nodes["cytoplasm"]["belief"] is None
     assert nodes["golgi body"]["layer"] == "taught"
 
-    page = render_page(Inspector.of(app).inspect(pair), served=False)
+    page = render_page(app.inspector.inspect(pair), served=False)
     node = re.search(r'<g class="node" data-key="osmosis"[^>]*>(.*?)</g>', page, re.S)
     assert node is not None
     assert 'data-band="confirmed" data-belief="struggles with"' in node.group(0)
@@ -133,7 +133,7 @@ def test_the_page_and_the_report_picture_use_one_palette() -> None:
 def test_calibration_under_five_predictions_draws_no_bucket_and_says_why(
     app: App, pair: Pair
 ) -> None:
-    data = Inspector.of(app).inspect(pair)
+    data = app.inspector.inspect(pair)
     cal = data["calibration"]
     assert (cal["predictions"], cal["drawn"], cal["min_checks"]) == (4, False, 5)
     page = render_page(data, served=False)
@@ -146,7 +146,7 @@ def test_from_five_predictions_each_bucket_has_its_count_and_wilson_interval(
     app: App, pair: Pair
 ) -> None:
     check(app, pair, "nucleus", "right", 0.72, 17)
-    data = Inspector.of(app).inspect(pair)
+    data = app.inspector.inspect(pair)
     cal = data["calibration"]
     assert cal["drawn"] and cal["predictions"] == 5
     seventy = next(b for b in cal["buckets"] if b["low"] == 0.7)
@@ -161,7 +161,7 @@ def test_from_five_predictions_each_bucket_has_its_count_and_wilson_interval(
 
 
 def test_the_page_is_self_contained_and_asks_only_its_own_server(app: App, pair: Pair) -> None:
-    page = html.unescape(render_page(Inspector.of(app).inspect(pair), served=True))
+    page = html.unescape(render_page(app.inspector.inspect(pair), served=True))
     assert not re.search(r"""(src|href)\s*=\s*["'](https?:)?//""", page)
     assert not re.search(r"@import|url\(\s*['\"]?https?:", page)
     assert "connect-src 'self'" in page and "default-src 'none'" in page
@@ -183,7 +183,7 @@ def test_the_same_history_gives_the_same_page_byte_for_byte(
         monkeypatch.setattr("tutor_memory.adapters.sqlite_store.new_salt", counted_salts())
         app = new_app(tmp_path / name)
         history(app, pair)
-        pages.append(render_page(Inspector.of(app).inspect(pair), served=False))
+        pages.append(render_page(app.inspector.inspect(pair), served=False))
     assert pages[0] == pages[1]
 
 
@@ -197,13 +197,13 @@ def test_what_a_student_wrote_is_escaped_in_the_page(tmp_path: Path, pair: Pair)
         CheckEvidence("osmosis", "wrong"),
         at=day(1),
     )
-    page = render_page(Inspector.of(app).inspect(pair), served=True)
+    page = render_page(app.inspector.inspect(pair), served=True)
     assert "<b>bold</b>" not in page and "&lt;/script&gt;&lt;b&gt;bold" in page
     data_block = re.search(
         r'<script type="application/json" id="inspector-data">(.*?)</script>', page, re.S
     )
     assert data_block is not None
-    assert json.loads(data_block.group(1)) == Inspector.of(app).inspect(pair)
+    assert json.loads(data_block.group(1)) == app.inspector.inspect(pair)
 
 
 def test_a_pair_with_no_record_has_no_page(tmp_path: Path) -> None:
@@ -221,7 +221,7 @@ def test_the_command_writes_the_page_to_a_file(app: App, pair: Pair, tmp_path: P
     assert run_inspect_command(args, app) == 0
     page = out.read_text(encoding="utf-8")
     assert page.startswith("<!DOCTYPE html>") and 'data-served="false"' in page
-    assert page == render_page(Inspector.of(app).inspect(pair), served=False)
+    assert page == render_page(app.inspector.inspect(pair), served=False)
 
 
 def test_why_recalled_names_the_pools_scores_gate_and_collapse(app: App, pair: Pair) -> None:

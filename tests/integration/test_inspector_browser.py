@@ -21,7 +21,6 @@ from tutor_memory.api.local_server import make_server
 from tutor_memory.api.routes import build_resolver
 from tutor_memory.bootstrap import App
 from tutor_memory.domain.episodes import Pair
-from tutor_memory.inspector import Inspector
 from tutor_memory.inspector_html import render_page
 
 from .test_inspector import history
@@ -96,7 +95,7 @@ def test_the_served_page_renders_its_map_and_timeline_and_explains_a_recall(
     assert response.headers["content-type"].startswith("text/html")
     assert page.title() == f"Inspector: {pair.student_id} in {pair.subject_id}"
 
-    nodes = len(Inspector.of(app).inspect(pair)["map"]["nodes"])
+    nodes = len(app.inspector.inspect(pair)["map"]["nodes"])
     assert page.locator("#concept-map .node").count() == nodes
     assert page.locator("#concept-map .ring").count() == 2  # osmosis and nucleus
     assert page.locator("#timeline .week-bar").count() > 0
@@ -128,7 +127,7 @@ def test_the_written_file_opens_offline_and_says_how_to_ask_questions(
     browser: Any, app: App, pair: Pair, tmp_path: Path
 ) -> None:
     out = tmp_path / "inspect.html"
-    out.write_text(render_page(Inspector.of(app).inspect(pair), served=False), encoding="utf-8")
+    out.write_text(render_page(app.inspector.inspect(pair), served=False), encoding="utf-8")
     watched = Watched(browser)
     page = watched.page
     page.goto(out.as_uri())

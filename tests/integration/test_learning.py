@@ -54,11 +54,11 @@ def test_checks_build_a_belief_that_is_superseded_never_rewritten(app: App, pair
 
 
 def test_a_passing_check_lifts_the_concepts_readiness_to_confirmed(app: App, pair: Pair) -> None:
-    before = app.memory.store.load_map(pair)  # type: ignore[attr-defined]
+    before = app.ports.store.load_map(pair)  # type: ignore[attr-defined]
     assert before.concepts["cytoplasm"].readiness == 0.6
     result = check(app, pair, "cytoplasm", "right", 0)
     assert result.confirmed_on_map
-    after = app.memory.store.load_map(pair)  # type: ignore[attr-defined]
+    after = app.ports.store.load_map(pair)  # type: ignore[attr-defined]
     assert after.concepts["cytoplasm"].readiness == 0.85
     assert after.subject_readiness > before.subject_readiness
     assert not check(app, pair, "osmosis", "wrong", 1).confirmed_on_map

@@ -204,7 +204,7 @@ def served(tmp_path: Path) -> Iterator[tuple[str, SignatureChecking]]:
     finally:
         server.shutdown()
         server.server_close()
-        app.memory.close()
+        app.close()
 
 
 def test_a_remote_memory_answers_as_the_local_one_with_every_call_signed(

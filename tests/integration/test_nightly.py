@@ -15,11 +15,11 @@ from tutor_memory.bootstrap import App, build_app
 from tutor_memory.commands import add_nightly_command, run_nightly_command
 from tutor_memory.domain.annotations import AnnotationKind, current
 from tutor_memory.domain.episodes import CheckEvidence, Kind, Pair, QuizEvidence
-from tutor_memory.nightly_service import Nightly
-from tutor_memory.ports import FixedClock
+from tutor_memory.ports import FixedClock, Ports
 from tutor_memory.samples import sample_subject
-from tutor_memory.service import TutorMemory
 from tutor_memory.settings import Settings, on_folder
+from tutor_memory.usecases.log import TutorMemory
+from tutor_memory.usecases.nightly import Nightly
 
 PAIR = Pair("s-42", "biology")
 DAY = date(2026, 3, 2)
@@ -77,7 +77,7 @@ def history(tmp_path_factory: pytest.TempPathFactory) -> Path:
         PAIR, Kind.QUIZ, "Quiz on osmosis", evidence=QuizEvidence(3, 5, ("osmosis",)),
         at=MORNING + timedelta(minutes=30),
     )  # fmt: skip
-    app.memory.close()
+    app.close()
     return folder
 
 
@@ -121,14 +121,14 @@ class Recording:
 
 def recorded(app: App, store: Recording) -> Nightly:
     memory = TutorMemory(
-        store=store, clock=app.memory.clock, index=app.memory.index, timezone="UTC"
+        Ports(store=store, clock=app.ports.clock, index=app.ports.index, timezone="UTC")
     )  # type: ignore[arg-type]
-    return Nightly(memory, store, store, store)  # type: ignore[arg-type]
+    return Nightly(memory.ports, memory)
 
 
 def snapshot(app: App) -> dict[str, Any]:
     """Everything the night may write, as a user of the stores would read it."""
-    store: Any = app.memory.store
+    store: Any = app.ports.store
     episodes = list(store.iter_episodes(PAIR))
     keys = sorted({b.concept_key for b in store.beliefs(PAIR)} | set(store.concept_names(PAIR)))
     docs = ("scan", "working_set", "self_model", f"night:{DAY}")
@@ -193,7 +193,7 @@ def test_a_day_that_has_not_ended_has_no_night_yet(app: App) -> None:
 def test_the_same_night_run_twice_writes_nothing_the_second_time(app: App) -> None:
     first = app.nightly.run_pair(PAIR, DAY)
     after_first = snapshot(app)
-    store = Recording(app.memory.store)
+    store = Recording(app.ports.store)
     second = recorded(app, store).run_pair(PAIR, DAY)
     assert store.writes == 0 and snapshot(app) == after_first
     assert second.status == "already done" and second.consolidation_id == first.consolidation_id
@@ -212,22 +212,22 @@ def test_a_night_interrupted_at_any_write_finishes_on_restart_without_duplicates
         return open_app(tmp_path / name, NIGHT_RUN)
 
     clean = fresh("clean")
-    counted = Recording(clean.memory.store)
+    counted = Recording(clean.memory.ports.store)
     recorded(clean, counted).run_pair(PAIR, DAY)
     expected, total = snapshot(clean), counted.writes
     assert total >= 8  # summary, decay, tally, three citations, working set, self-model, marker
     for n in range(1, total + 1):
         for after in (False, True):
             app = fresh(f"crash-{n}-{after}")
-            crashing = Recording(app.memory.store, crash_at=n, after=after)
+            crashing = Recording(app.ports.store, crash_at=n, after=after)
             with pytest.raises(Crash):
                 recorded(app, crashing).run_pair(PAIR, DAY)
-            restarted = Recording(app.memory.store)
+            restarted = Recording(app.ports.store)
             recorded(app, restarted).run_pair(PAIR, DAY)
             where = f"crash {'after' if after else 'before'} write {n} of {total}"
             assert snapshot(app) == expected, where
             assert crashing.writes + restarted.writes == total, where  # nothing written twice
-            app.memory.close()
+            app.close()
 
 
 def test_a_belief_untouched_for_45_days_decays_and_the_next_check_confirms_it(app: App) -> None:
@@ -253,7 +253,7 @@ def test_the_night_checks_each_citation_against_the_files(app: App) -> None:
     found = {}
     for answer in (e for e in app.memory.history(PAIR) if e.kind is Kind.ANSWER):
         note = current(
-            app.memory.store.annotations(PAIR, answer.episode_id), AnnotationKind.VERIFICATION
+            app.ports.store.annotations(PAIR, answer.episode_id), AnnotationKind.VERIFICATION
         )
         assert note is not None and note.at == NIGHT
         found[answer.text] = (note.value, note.detail)
@@ -284,8 +284,8 @@ def test_the_self_model_treats_confidence_as_a_ranking_until_five_predictions(ap
     assert model.verification["changed_replaced"] == 1 and model.never_verified == 0
 
     check(app, "osmosis", "right", NIGHT_RUN + timedelta(hours=10), 0.4)
-    app.memory.clock.at += timedelta(days=1)  # type: ignore[attr-defined]
-    head = app.memory.store.head(PAIR)
+    app.ports.clock.at += timedelta(days=1)  # type: ignore[attr-defined]
+    head = app.ports.store.head(PAIR)
     assert nightly.run_pair(PAIR, date(2026, 3, 3)).through_seq == (head.seq + 1 if head else 0)
     model = nightly.self_model(PAIR)
     assert model is not None and model.calibrated and model.calibration.checks == 5
@@ -303,7 +303,7 @@ def test_the_working_set_holds_the_belief_lines_and_the_days_summary(app: App) -
     assert held.map_header is not None and held.map_header.startswith("SUBJECT MAP (")
     assert held.day_ids == (report.consolidation_id,)
     assert report.consolidation_id not in held.recent_ids and len(held.recent_ids) == 20
-    head = app.memory.store.head(PAIR)
+    head = app.ports.store.head(PAIR)
     assert head is not None and held.through_seq == head.seq
     assert held.changed_ids == tuple(
         e.episode_id for e in app.memory.history(PAIR) if e.text == "Plant cells have a cell wall."

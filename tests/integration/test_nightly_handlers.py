@@ -13,8 +13,8 @@ import pytest
 
 from tutor_memory.adapters.dynamo_store import DynamoStore
 from tutor_memory.domain.episodes import CheckEvidence, Kind, Pair
-from tutor_memory.ports import FixedClock
-from tutor_memory.service import TutorMemory
+from tutor_memory.ports import FixedClock, Ports
+from tutor_memory.usecases.log import TutorMemory
 
 from .conftest import REGION, LambdaContext, event, load_handler
 
@@ -32,7 +32,7 @@ def queue_url(cloud: DynamoStore, monkeypatch: pytest.MonkeyPatch) -> str:
 
 
 def a_day_of_work(store: DynamoStore, pairs: list[Pair]) -> None:
-    memory = TutorMemory(store=store, clock=FixedClock(MORNING))
+    memory = TutorMemory(Ports(store=store, clock=FixedClock(MORNING)))
     for n, pair in enumerate(pairs):
         memory.record(pair, Kind.QUESTION, "What is osmosis?", at=MORNING + timedelta(minutes=n))
         memory.record(

@@ -120,7 +120,7 @@ def served(tmp_path: Path) -> Iterator[str]:
     finally:
         server.shutdown()
         server.server_close()
-        app.memory.close()
+        app.close()
 
 
 def send(method: str, url: str, body: Any = None, headers: dict[str, str] | None = None) -> Any:

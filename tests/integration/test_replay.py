@@ -11,9 +11,10 @@ from tutor_memory.adapters.sqlite_store import SqliteStore
 from tutor_memory.bootstrap import build_app
 from tutor_memory.cli import main, on_folder
 from tutor_memory.domain.episodes import Pair
+from tutor_memory.ports import Ports
 from tutor_memory.replay import ReplayError, parse_history, replay
-from tutor_memory.service import TutorMemory
 from tutor_memory.settings import Settings
+from tutor_memory.usecases.log import TutorMemory
 
 PAIR = Pair("s1", "biology")
 
@@ -80,7 +81,7 @@ def test_a_history_is_rebuilt_pair_by_pair_into_a_new_store(
     assert main(["replay", str(history), "--store", str(store)]) == 0
     out = capsys.readouterr().out
     assert "replayed 5 events for 2 pair(s)" in out and "events/s" in out
-    memory = TutorMemory(SqliteStore(store / "memory.db"))
+    memory = TutorMemory(Ports(SqliteStore(store / "memory.db")))
     episodes = memory.history(PAIR)
     assert [e.ref for e in episodes] == ["m1", "m2", None, "m3"]
     assert episodes[3].recalled_ids == (episodes[0].episode_id, episodes[1].episode_id)
@@ -124,7 +125,7 @@ def test_skip_bad_skips_and_counts(tmp_path: Path, capsys: pytest.CaptureFixture
     store = tmp_path / "replayed"
     assert main(["replay", str(history), "--store", str(store), "--skip-bad"]) == 0
     assert "skipped 1 bad line(s)" in capsys.readouterr().out
-    assert len(TutorMemory(SqliteStore(store / "memory.db")).history(PAIR)) == 1
+    assert len(TutorMemory(Ports(SqliteStore(store / "memory.db"))).history(PAIR)) == 1
 
 
 def test_replay_never_writes_into_an_existing_store(tmp_path: Path) -> None:
@@ -186,7 +187,7 @@ def test_the_sample_history_replays_files_checks_teaching_and_citations(
     assert "replayed 25 events" in capsys.readouterr().out
     app = build_app(on_folder(Settings(embedder="none"), store))
     pair = Pair("demo-student", "biology")
-    cmap = app.memory.store.load_map(pair)  # type: ignore[attr-defined]
+    cmap = app.ports.store.load_map(pair)  # type: ignore[attr-defined]
     assert len(cmap.concepts) == 14  # the two files were read into the map
     assert cmap.concepts["mitochondria"].taught_note is not None  # the teaching message taught
     assert cmap.concepts["cytoplasm"].readiness == 0.85  # a passing check confirmed it
@@ -196,7 +197,7 @@ def test_the_sample_history_replays_files_checks_teaching_and_citations(
     cited = next(e for e in app.memory.history(pair) if e.ref == "m-004")
     assert (
         cited.evidence.to_dict()["fingerprint"]
-        == app.memory.store.file(pair, "cell-biology.pdf").current.fingerprint
+        == app.ports.store.file(pair, "cell-biology.pdf").current.fingerprint
     )  # type: ignore[union-attr]
     narration = next(e for e in app.memory.history(pair) if e.ref == "m-012")
     assert len(narration.recalled_ids) == 2

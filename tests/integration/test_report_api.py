@@ -8,7 +8,7 @@ from tutor_memory.adapters.dynamo_store import DynamoStore
 from tutor_memory.api.models import ReportResponse
 from tutor_memory.bootstrap import lambda_app
 from tutor_memory.domain.episodes import Pair
-from tutor_memory.reports import Reports, report_json
+from tutor_memory.usecases.reports import report_json
 
 from .conftest import Api
 
@@ -38,7 +38,7 @@ def api(cloud: DynamoStore) -> Api:
 def test_the_report_route_returns_the_report_of_the_pair(api: Api) -> None:
     status, body = api("GET", f"{BASE}/report")
     assert status == 200
-    again = report_json(Reports.of(lambda_app()).report(PAIR))
+    again = report_json(lambda_app().reports.report(PAIR))
     assert body | {"generated_at": ""} == again | {"generated_at": ""}  # the same report
     ReportResponse.model_validate(body)
     assert body["checks"] | {"line": ""} == {

@@ -21,7 +21,6 @@ from tutor_memory.report_plots import (
     legend_handles,
     reliability_figure,
 )
-from tutor_memory.reports import Reports
 from tutor_memory.samples import sample_subject
 
 from .test_reports import JULY, check, new_app
@@ -45,7 +44,7 @@ def test_a_concept_passed_once_and_failed_since_is_confirmed_material_and_a_stru
     for n in range(2, 6):
         check(app, pair, "osmosis", "wrong", None, n)
     check(app, pair, "nucleus", "right", None, 6)
-    report = Reports.of(app).report(pair)
+    report = app.reports.report(pair)
 
     marks = concept_marks(report)
     osmosis, nucleus = marks["osmosis"], marks["nucleus"]
@@ -71,7 +70,7 @@ def test_a_concept_passed_once_and_failed_since_is_confirmed_material_and_a_stru
 
 def test_the_map_legend_names_the_material_and_the_student_apart(app: App, pair: Pair) -> None:
     with_map(app, pair)
-    labels = [h.get_label() for h in legend_handles(Reports.of(app).report(pair))]
+    labels = [h.get_label() for h in legend_handles(app.reports.report(pair))]
     assert "Fill — the material's readiness (about the files):" in labels
     assert "Ring — the student's belief (from their checks):" in labels
     assert "confirmed by a passing check (0.85)" in labels
@@ -91,7 +90,7 @@ def test_under_five_predicted_checks_no_curve_is_drawn(app: App, pair: Pair) -> 
         [("right", 0.7), ("wrong", 0.2), ("right", 0.9), ("right", 0.75)]
     ):
         check(app, pair, "osmosis", verdict, predicted, n)
-    report = Reports.of(app).report(pair)
+    report = app.reports.report(pair)
     assert report.calibration.checks == 4
 
     figure = reliability_figure(report)
@@ -108,7 +107,7 @@ def test_from_five_predicted_checks_buckets_are_dots_with_counts_and_intervals_n
     outcomes = [("right", 0.72), ("right", 0.75), ("wrong", 0.71), ("right", 0.3), ("wrong", 0.9)]
     for n, (verdict, predicted) in enumerate(outcomes):
         check(app, pair, "osmosis", verdict, predicted, n)
-    report = Reports.of(app).report(pair)
+    report = app.reports.report(pair)
     cal = report.calibration
     assert cal.calibrated and [b.count for b in cal.buckets] == [1, 3, 1]
 

@@ -18,9 +18,9 @@ from tutor_memory.domain.episodes import CheckEvidence, Episode, Pair
 from tutor_memory.domain.errors import NotFoundError
 from tutor_memory.domain.mapblock import percent
 from tutor_memory.ports import FixedClock
-from tutor_memory.reports import Reports, render_markdown, render_text, report_json
 from tutor_memory.samples import sample_subject
 from tutor_memory.settings import Settings, on_folder
+from tutor_memory.usecases.reports import render_markdown, render_text, report_json
 
 NOW = datetime(2026, 11, 30, 9, 0, tzinfo=UTC)
 JULY = datetime(2026, 7, 1, tzinfo=UTC)
@@ -103,7 +103,7 @@ def known(app: App, pair: Pair) -> dict[str, Episode]:
 def test_every_figure_of_the_report_comes_from_the_rows(
     app: App, pair: Pair, known: dict[str, Episode]
 ) -> None:
-    report = Reports.of(app).report(pair)
+    report = app.reports.report(pair)
     assert report.generated_at == NOW
 
     # The log: 2 file arrivals, 5 checks, 3 questions, 4 answers, 1 taught note.
@@ -181,7 +181,7 @@ def test_every_figure_of_the_report_comes_from_the_rows(
 def test_the_text_and_markdown_say_each_figure_in_words(
     app: App, pair: Pair, known: dict[str, Episode]
 ) -> None:
-    report = Reports.of(app).report(pair)
+    report = app.reports.report(pair)
     for rendered in (render_text(report), render_markdown(report)):
         assert "- understands Osmosis (0.53) — from 2 checks, since 3 Jul 2026" in rendered
         assert (
@@ -212,7 +212,7 @@ def test_the_history_of_one_belief_shows_what_changed_and_why(
     app: App, pair: Pair, known: dict[str, Episode]
 ) -> None:
     app.learning.rederive(pair, at=NOW, force=True)  # retire every belief, replay the checks
-    report = Reports.of(app).report(pair, history="Osmosis")  # a name finds its key
+    report = app.reports.report(pair, history="Osmosis")  # a name finds its key
     assert report.history_key == "osmosis"
     rows = report.history
     assert [(b.line(), b.generation) for b in rows] == [
@@ -234,19 +234,19 @@ def test_asking_for_a_belief_that_never_was_is_not_found(
     app: App, pair: Pair, known: dict[str, Episode]
 ) -> None:
     with pytest.raises(NotFoundError, match="no belief about 'Meiosis'"):
-        Reports.of(app).report(pair, history="Meiosis")
+        app.reports.report(pair, history="Meiosis")
 
 
 def test_a_pair_with_no_record_has_no_report(app: App) -> None:
     with pytest.raises(NotFoundError, match="no record of nobody/biology"):
-        Reports.of(app).report(Pair("nobody", "biology"))
+        app.reports.report(Pair("nobody", "biology"))
 
 
 def test_thirty_two_checks_none_tied_never_read_as_no_checks(app: App, pair: Pair) -> None:
     utterances = ("ask me the questions", "bueno ahora explícame todos los pasos", "what now?")
     for n in range(32):
         check(app, pair, utterances[n % 3], "right" if n % 2 else "wrong", None, n)
-    report = Reports.of(app).report(pair)
+    report = app.reports.report(pair)
     said = "32 checks recorded, but none could yet be tied to a concept on the map."
     assert report.checks.recorded == 32 and report.checks.tied == 0 and report.beliefs == ()
     assert report_json(report)["checks"]["line"] == said
@@ -268,7 +268,7 @@ def test_the_command_prints_json_that_is_the_report(
     args = ("--student", pair.student_id, "--subject", pair.subject_id)
     assert run_cli(app, *args, "--format", "json", "--history", "osmosis") == 0
     printed = json.loads(capsys.readouterr().out)
-    assert printed == report_json(Reports.of(app).report(pair, history="osmosis"))
+    assert printed == report_json(app.reports.report(pair, history="osmosis"))
     assert run_cli(app, *args, "--format", "markdown") == 0
     assert capsys.readouterr().out.startswith(f"# Report: {pair.student_id} in biology\n")
     assert run_cli(app, *args) == 0
@@ -298,7 +298,7 @@ def test_plots_of_a_pair_with_no_map_and_no_prediction_are_still_drawn(
 def test_a_report_without_plots_never_loads_matplotlib() -> None:
     code = (
         "import sys\n"
-        "import tutor_memory.api.routes, tutor_memory.reports\n"
+        "import tutor_memory.api.routes, tutor_memory.usecases.reports\n"
         "print('matplotlib' in sys.modules)\n"
     )
     out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True)

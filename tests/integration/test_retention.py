@@ -43,7 +43,7 @@ def write(app: App) -> None:
 
 
 def bodies(app: App) -> list[tuple[str, bool]]:
-    return [(e.text, e.erased) for e in app.memory.store.iter_episodes(PAIR)]
+    return [(e.text, e.erased) for e in app.ports.store.iter_episodes(PAIR)]
 
 
 def test_without_a_retention_period_the_nightly_erases_nothing(
@@ -71,9 +71,9 @@ def test_the_nightly_erases_bodies_past_the_period_and_keeps_their_envelopes(
     assert ("What is a cell?", False) in bodies(app)  # inside the period: kept
     report = app.memory.verify_chain(PAIR)
     assert report.intact and report.erased == 1 and "retention" in str(report)
-    records, _ = app.memory.store.erasures(PAIR)  # type: ignore[attr-defined]
+    records, _ = app.ports.store.erasures(PAIR)  # type: ignore[attr-defined]
     assert [r.scope for r in records] == ["retention"]
-    app.memory.close()
+    app.close()
     assert not [
         p for p in (tmp_path / "tm").rglob("*") if p.is_file() and MARKER.encode() in p.read_bytes()
     ]

@@ -126,7 +126,7 @@ def test_a_days_summary_and_that_days_own_episodes_never_share_a_block(
         app.nightly.run(e.at.date())
     status, turn = api("POST", "/turn", {"question": "Why does water move into a plant cell?"})
     assert status == 200
-    shown = app.memory.store.get_many(pair, turn["memory_ids"])
+    shown = app.ports.store.get_many(pair, turn["memory_ids"])
     summarised = {e.evidence.day for e in shown if isinstance(e.evidence, ConsolidationEvidence)}
     own_days = {e.at.date().isoformat() for e in shown if e.kind is not Kind.CONSOLIDATION}
     assert own_days and not summarised & own_days
@@ -214,7 +214,7 @@ def test_rederiving_through_the_api_retires_and_replays_once_and_is_logged(
     assert status == 200 and same == {"retired": 0, "created": 0, "generation": 0, "changed": False}
 
     monkeypatch.setattr(beliefs_module, "RULE_VERSION", beliefs_module.RULE_VERSION + 1)
-    with caplog.at_level(logging.INFO, logger="tutor_memory.learning"):
+    with caplog.at_level(logging.INFO, logger="tutor_memory.usecases.learning"):
         status, done = api("POST", "/beliefs/rederive", {"reason": "new topic rule"})
     assert status == 200 and done["changed"] and done["retired"] == 2 and done["generation"] == 1
     assert "re-derivation of" in caplog.text and "new topic rule" in caplog.text
@@ -266,7 +266,7 @@ def test_the_remove_file_command_removes_it_from_the_registry(
             "--subject", pair.subject_id, "plant-and-animal-cells.md"]  # fmt: skip
     assert main(args) == 0
     assert "removed" in capsys.readouterr().out
-    record = app.memory.store.file(pair, "plant-and-animal-cells.md")
+    record = app.ports.store.file(pair, "plant-and-animal-cells.md")
     assert record is not None and record.removed
     assert main([*args[:-1], "nothing.md"]) == 1  # an unknown file: not found, said plainly
 

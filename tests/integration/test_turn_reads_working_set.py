@@ -15,7 +15,7 @@ from tutor_memory.domain.episodes import CheckEvidence, Kind, Pair
 from tutor_memory.ports import FixedClock
 from tutor_memory.samples import sample_subject
 from tutor_memory.settings import Settings, on_folder
-from tutor_memory.turns import WORKING_SET_DOCUMENT, TurnResult
+from tutor_memory.usecases.turns import WORKING_SET_DOCUMENT, TurnResult
 
 PAIR = Pair("s-ws", "biology")
 DAY = date(2026, 3, 2)
@@ -128,7 +128,7 @@ def test_a_removed_file_shows_its_note_whether_or_not_the_working_set_is_current
 def test_the_next_night_makes_the_working_set_current_again(app: App) -> None:
     evidence = CheckEvidence("osmosis", "right")  # type: ignore[arg-type]
     app.learning.record_check(PAIR, "Check on osmosis", evidence, at=LATER - timedelta(hours=1))
-    app.turns.memory.clock = FixedClock(LATER + timedelta(days=1))
+    app.ports.clock.at = LATER + timedelta(days=1)  # type: ignore[attr-defined]
     app.nightly.run_pair(PAIR, DAY + timedelta(days=1))
     at = LATER + timedelta(days=1)
     held = app.turns.turn(PAIR, "What did I get wrong so far?", at=at)

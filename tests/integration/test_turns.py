@@ -115,7 +115,7 @@ def test_the_budget_is_never_exceeded(app: App, pair: Pair) -> None:
 
 def test_a_slow_memory_is_dropped_at_the_deadline_never_awaited(app: App, pair: Pair) -> None:
     released = threading.Event()
-    store = app.memory.store
+    store = app.ports.store
     original = store.recent
 
     def slow_recent(*args, **kwargs):  # type: ignore[no-untyped-def]

@@ -20,6 +20,7 @@ from typing import Any
 import pytest
 from moto import mock_aws
 
+from tutor_memory import bootstrap
 from tutor_memory.adapters.dynamo_store import DynamoStore
 from tutor_memory.bench.embedding import HashEmbedder
 from tutor_memory.bootstrap import App, build_app, lambda_app
@@ -81,6 +82,8 @@ def cloud(
         "POWERTOOLS_METRICS_NAMESPACE": "TutorMemoryTest",
     }.items():
         monkeypatch.setenv(name, value)
+    # Bedrock's stand-in, in the ports the Lambda functions' App is built over.
+    monkeypatch.setattr(bootstrap, "build_embedder", lambda settings: HashEmbedder(DIMENSION))
     lambda_app.cache_clear()
     try:
         with mock_aws():
@@ -88,8 +91,7 @@ def cloud(
             store.create_table()
             app = lambda_app()
             app.turns.deadline_s = TEST_TURN_DEADLINE_S
-            app.memory.embedder = HashEmbedder(DIMENSION)  # Bedrock's stand-in
-            app.memory.index._refresh = True  # type: ignore[union-attr]  # reads see writes
+            app.ports.index._refresh = True  # type: ignore[union-attr]  # reads see writes
             yield store
     finally:
         lambda_app.cache_clear()
@@ -99,8 +101,7 @@ def cloud(
 def embedded(folder: Path) -> App:
     settings = on_folder(Settings.from_env({"TUTOR_MEMORY_EMBEDDER": "none"}), folder)
     app = build_app(settings, clock=FixedClock(when(at(23))))
-    app.memory.embedder = HashEmbedder(DIMENSION)  # the index takes the first vectors' size
-    return app
+    return app.with_ports(embedder=HashEmbedder(DIMENSION))  # the index takes its first size
 
 
 def test_the_cloud_path_on_the_real_node_gives_the_embedded_defaults_blocks(
@@ -161,7 +162,7 @@ def test_the_cloud_path_on_the_real_node_gives_the_embedded_defaults_blocks(
     load_handler("nightly").handler(event("eventbridge-nightly.json"), LambdaContext())
     worked = load_handler("consolidate").handler(sqs_event(received(url)), LambdaContext())
     assert worked["batchItemFailures"] == []
-    local.memory.clock = FixedClock(when("2026-03-03T00:30:00Z"))  # the schedule's time
+    local.ports.clock.at = when("2026-03-03T00:30:00Z")  # type: ignore[attr-defined]  # the schedule's time
     local.nightly.run_pair(PAIR, date.fromisoformat(DAY))
     for question in QUESTIONS:
         both_turn(question, "2026-03-03T08:00:00Z")

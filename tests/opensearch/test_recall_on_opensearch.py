@@ -13,9 +13,9 @@ from tutor_memory.adapters.local_embedder import LocalEmbedder
 from tutor_memory.adapters.opensearch_index import OpenSearchIndex
 from tutor_memory.adapters.sqlite_store import SqliteStore
 from tutor_memory.domain.episodes import Pair
-from tutor_memory.ports import EpisodeIndex, FixedClock, IndexedEpisode
+from tutor_memory.ports import EpisodeIndex, FixedClock, IndexedEpisode, Ports
 from tutor_memory.samples import sample_episodes
-from tutor_memory.service import TutorMemory
+from tutor_memory.usecases.log import TutorMemory
 
 PAIR = Pair("student-1", "biology")
 OTHER = Pair("student-2", "biology")
@@ -24,7 +24,9 @@ OTHER = Pair("student-2", "biology")
 def recall_ids(index: EpisodeIndex) -> list[list[str]]:
     """Recalled ids, each as its sequence: ids commit to a random body salt (chain v2), so two
     stores of one history share sequences, not ids."""
-    memory = TutorMemory(SqliteStore(), FixedClock(NOW), index=index, embedder=LocalEmbedder())
+    memory = TutorMemory(
+        Ports(SqliteStore(), FixedClock(NOW), index=index, embedder=LocalEmbedder())
+    )
     memory.record_many(sample_episodes(PAIR, repeats=(3, 30, 60)))
     memory.record_many(sample_episodes(OTHER))  # a neighbour with the very same texts
     return [[f"e{i.episode.seq}" for i in memory.recall(PAIR, q).items] for q in QUESTIONS]
@@ -44,7 +46,9 @@ def test_a_neighbour_with_identical_texts_is_never_recalled(
     make_index: Callable[..., OpenSearchIndex], question: str
 ) -> None:
     index: Any = make_index(384)
-    memory = TutorMemory(SqliteStore(), FixedClock(NOW), index=index, embedder=LocalEmbedder())
+    memory = TutorMemory(
+        Ports(SqliteStore(), FixedClock(NOW), index=index, embedder=LocalEmbedder())
+    )
     memory.record_many(sample_episodes(PAIR))
     theirs = {r.episode.episode_id for r in memory.record_many(sample_episodes(OTHER))}
     found = {i.episode.episode_id for i in memory.recall(PAIR, question).items}

@@ -9,8 +9,8 @@ import pytest
 from tutor_memory.adapters.embedded_index import EmbeddedIndex
 from tutor_memory.adapters.local_embedder import LocalEmbedder
 from tutor_memory.adapters.sqlite_store import SqliteStore
-from tutor_memory.ports import EmbedderProfile, FixedClock, Vectors
-from tutor_memory.service import TutorMemory
+from tutor_memory.ports import EmbedderProfile, FixedClock, Ports, Vectors
+from tutor_memory.usecases.log import TutorMemory
 
 
 class CountingEmbedder:
@@ -46,4 +46,4 @@ def embedder(local_embedder: LocalEmbedder) -> CountingEmbedder:
 
 @pytest.fixture
 def memory(embedder: CountingEmbedder, clock: FixedClock) -> TutorMemory:
-    return TutorMemory(SqliteStore(), clock, index=EmbeddedIndex(), embedder=embedder)
+    return TutorMemory(Ports(SqliteStore(), clock, index=EmbeddedIndex(), embedder=embedder))

@@ -9,8 +9,8 @@ from tutor_memory.adapters.sqlite_store import SqliteStore
 from tutor_memory.domain import constants as C
 from tutor_memory.domain.episodes import NewEpisode, Pair
 from tutor_memory.domain.recall import Mode
-from tutor_memory.ports import FixedClock
-from tutor_memory.service import TutorMemory
+from tutor_memory.ports import FixedClock, Ports
+from tutor_memory.usecases.log import TutorMemory
 
 from .conftest import CountingEmbedder
 
@@ -46,7 +46,7 @@ def ids(result) -> list[str]:  # type: ignore[no-untyped-def]
 def test_a_march_episode_behind_600_newer_ones_is_found_by_a_distinctive_word(
     pair: Pair, clock: FixedClock
 ) -> None:
-    memory = TutorMemory(SqliteStore(), clock, index=EmbeddedIndex())  # lexical pool only
+    memory = TutorMemory(Ports(SqliteStore(), clock, index=EmbeddedIndex()))  # lexical pool only
     target = bury(
         memory,
         pair,
@@ -60,7 +60,7 @@ def test_a_march_episode_behind_600_newer_ones_is_found_by_a_distinctive_word(
 
 
 def test_a_march_episode_is_found_by_its_concept(pair: Pair, clock: FixedClock) -> None:
-    memory = TutorMemory(SqliteStore(), clock)  # no index at all: the concept pool alone
+    memory = TutorMemory(Ports(SqliteStore(), clock))  # no index at all: the concept pool alone
     target = bury(
         memory,
         pair,

@@ -32,7 +32,7 @@ def seeded_app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[App, 
     app = open_app(tmp_path_factory.mktemp("scenarios") / "store", "none", SCENARIO_NOW)
     seeded = seed_history(app)
     yield app, seeded
-    app.memory.close()
+    app.close()
 
 
 @pytest.mark.parametrize(("name", "language"), SCENARIOS)

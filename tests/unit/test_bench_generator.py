@@ -126,7 +126,7 @@ def test_prerequisite_gold_is_what_the_concept_builds_on_not_what_builds_on_it(
     built: tuple[App, PairHistory],
 ) -> None:
     app, history = built
-    cmap = app.memory.store.load_map(history.pair)  # type: ignore[attr-defined]
+    cmap = app.ports.store.load_map(history.pair)  # type: ignore[attr-defined]
     for q in questions_for(app, history, 5):
         if q.category != "prerequisites":
             continue

@@ -38,8 +38,8 @@ from tutor_memory.domain.nightly import (
     working_set,
 )
 from tutor_memory.domain.verify import CitationEntry
-from tutor_memory.ports import FixedClock
-from tutor_memory.service import TutorMemory
+from tutor_memory.ports import FixedClock, Ports
+from tutor_memory.usecases.log import TutorMemory
 
 PAIR = Pair("student-1", "biology")
 DAY = date(2026, 3, 2)
@@ -330,7 +330,7 @@ def test_a_working_set_is_current_only_at_the_head_and_beliefs_version_it_was_bu
 def test_an_older_embedded_store_gains_its_activity_and_queue_on_upgrade(tmp_path: Path) -> None:
     path = tmp_path / "memory.db"
     store = SqliteStore(path)
-    memory = TutorMemory(store, FixedClock(at(9)))
+    memory = TutorMemory(Ports(store, FixedClock(at(9))))
     memory.record(PAIR, Kind.QUESTION, "What is osmosis?")
     answered = memory.record(PAIR, Kind.ANSWER, "Water crossing a membrane.").episode
     store.close()

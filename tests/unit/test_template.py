@@ -32,7 +32,7 @@ from pynamodb.models import Model
 from tutor_memory.adapters.dynamo_store import Models
 from tutor_memory.domain import constants as C
 from tutor_memory.settings import Settings
-from tutor_memory.uploads import parse_upload_key
+from tutor_memory.usecases.uploads import parse_upload_key
 
 ROOT = Path(__file__).resolve().parents[2]
 TEMPLATE = ROOT / "template.yaml"
@@ -886,7 +886,7 @@ class Recorder:
 
 def test_the_dropped_block_alarm_reads_the_metric_the_api_emits_as_a_share_of_turns() -> None:
     from tutor_memory.api.routes import record_turn_metrics
-    from tutor_memory.turns import TurnResult
+    from tutor_memory.usecases.turns import TurnResult
 
     fields = {f: None for f in TurnResult.__dataclass_fields__}
     turn = TurnResult(**{**fields, "dropped": True, "timings_ms": {"total": 1.0}})  # type: ignore[arg-type]

@@ -6,7 +6,7 @@ import pytest
 
 from tutor_memory.domain.episodes import Pair, check_file_id, file_id_for
 from tutor_memory.domain.errors import ValidationError
-from tutor_memory.uploads import parse_upload_key
+from tutor_memory.usecases.uploads import parse_upload_key
 
 
 def test_a_key_names_the_pair_and_the_file() -> None:

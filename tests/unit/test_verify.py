@@ -10,9 +10,9 @@ from tutor_memory.adapters.sqlite_store import SqliteStore
 from tutor_memory.domain.annotations import AnnotationKind, Verification, current
 from tutor_memory.domain.episodes import AnswerEvidence, CheckEvidence, Kind, Pair
 from tutor_memory.domain.verify import CitationEntry, check_citation, queue_order
-from tutor_memory.nightly_service import Nightly
-from tutor_memory.ports import FixedClock
-from tutor_memory.service import TutorMemory
+from tutor_memory.ports import FixedClock, Ports
+from tutor_memory.usecases.log import TutorMemory
+from tutor_memory.usecases.nightly import Nightly
 
 from ..conftest import T0
 
@@ -21,13 +21,12 @@ OLD, NEW = b"cells have membranes", b"cells have walls and membranes"
 
 @pytest.fixture
 def memory(clock: FixedClock) -> TutorMemory:
-    return TutorMemory(store=SqliteStore(), clock=clock)
+    return TutorMemory(Ports(store=SqliteStore(), clock=clock))
 
 
 @pytest.fixture
 def nightly(memory: TutorMemory) -> Nightly:
-    store = memory.store
-    return Nightly(memory, store, store, store)  # type: ignore[arg-type]
+    return Nightly(memory.ports, memory)
 
 
 def answer(memory: TutorMemory, pair: Pair, text: str, file_id: str | None = "cells"):  # type: ignore[no-untyped-def]
@@ -38,7 +37,7 @@ def answer(memory: TutorMemory, pair: Pair, text: str, file_id: str | None = "ce
 def test_an_answer_citing_an_unchanged_file_holds(memory: TutorMemory, pair: Pair) -> None:
     memory.register_file(pair, "cells", "cells.md", OLD)
     cited = answer(memory, pair, "Cells have membranes.")
-    result = check_citation(cited, memory.store.file(pair, "cells"))
+    result = check_citation(cited, memory.ports.store.file(pair, "cells"))
     assert result.value is Verification.HOLDS and not result.final
     assert result.detail == "the file cells.md is unchanged (version 1)"
 
@@ -49,7 +48,7 @@ def test_a_replaced_file_is_changed_and_the_note_says_replaced(
     memory.register_file(pair, "cells", "cells.md", OLD)
     cited = answer(memory, pair, "Cells have membranes.")
     memory.register_file(pair, "cells", "cells.md", NEW, at=T0 + timedelta(days=3))
-    result = check_citation(cited, memory.store.file(pair, "cells"))
+    result = check_citation(cited, memory.ports.store.file(pair, "cells"))
     assert result.value is Verification.CHANGED_REPLACED
     assert result.detail == (
         "the file cells.md was replaced by version 2 on 2026-03-05; the answer cited version 1"
@@ -62,7 +61,7 @@ def test_a_removed_file_is_changed_and_the_note_says_removed(
     memory.register_file(pair, "cells", "cells.md", OLD)
     cited = answer(memory, pair, "Cells have membranes.")
     memory.remove_file(pair, "cells", at=T0 + timedelta(days=4))
-    result = check_citation(cited, memory.store.file(pair, "cells"))
+    result = check_citation(cited, memory.ports.store.file(pair, "cells"))
     assert result.value is Verification.CHANGED_REMOVED
     assert result.detail == "the file cells.md was removed on 2026-03-06"
     assert check_citation(cited, None).detail == "the file cells is no longer registered"
@@ -73,7 +72,7 @@ def test_a_file_put_back_as_it_was_holds_again(memory: TutorMemory, pair: Pair) 
     cited = answer(memory, pair, "Cells have membranes.")
     memory.register_file(pair, "cells", "cells.md", NEW)
     memory.register_file(pair, "cells", "cells.md", OLD)
-    assert check_citation(cited, memory.store.file(pair, "cells")).value is Verification.HOLDS
+    assert check_citation(cited, memory.ports.store.file(pair, "cells")).value is Verification.HOLDS
 
 
 def test_a_memory_that_cites_no_file_is_unverifiable_for_good(
@@ -107,9 +106,9 @@ def test_a_batch_checks_the_never_checked_first_and_annotates_beside_the_episode
     chain_before = memory.verify_chain(pair)
     clock.at = T0 + timedelta(days=1)
     assert nightly.verify_citations(pair, 3) == {"holds": 3}
-    checked = [a for a in answers if memory.store.annotations(pair, a.episode_id)]
+    checked = [a for a in answers if memory.ports.store.annotations(pair, a.episode_id)]
     assert checked == answers[:3]
-    (note,) = memory.store.annotations(pair, answers[0].episode_id)
+    (note,) = memory.ports.store.annotations(pair, answers[0].episode_id)
     assert (note.kind, note.value, note.at) == (AnnotationKind.VERIFICATION, "holds", clock.at)
     assert memory.verify_chain(pair) == chain_before  # beside the episodes, never inside them
 
@@ -117,7 +116,7 @@ def test_a_batch_checks_the_never_checked_first_and_annotates_beside_the_episode
     clock.at = T0 + timedelta(days=2)
     assert nightly.verify_citations(pair, 3) == {"changed_removed": 3}
     newest = [
-        current(memory.store.annotations(pair, a.episode_id), AnnotationKind.VERIFICATION)
+        current(memory.ports.store.annotations(pair, a.episode_id), AnnotationKind.VERIFICATION)
         for a in answers
     ]
     assert [n.value if n else None for n in newest] == [
@@ -133,7 +132,7 @@ def test_an_unverifiable_answer_is_checked_once_and_leaves_the_rotation(
     assert nightly.verify_citations(pair) == {"unverifiable": 1}
     clock.at = T0 + timedelta(days=60)
     assert nightly.verify_citations(pair) == {}
-    assert len(memory.store.annotations(pair, chat.episode_id)) == 1
+    assert len(memory.ports.store.annotations(pair, chat.episode_id)) == 1
 
 
 def test_a_batch_asked_again_at_the_same_time_only_completes_itself(

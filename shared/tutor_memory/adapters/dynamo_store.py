@@ -1109,7 +1109,7 @@ class DynamoStore:
             raise StoreError(str(exc)) from exc
         return version
 
-    # --- erasure (see `tutor_memory.erasure`) -------------------------------------------------
+    # --- erasure (see `tutor_memory.usecases.erasure`) --------------------------------------------
     # One transaction per episode writes the erased item, its record and the head's erasure
     # digest (under a condition on the digest it read) and deletes its idempotency item; the
     # items about it beside the log (annotations, queue entries, concept links) are deleted

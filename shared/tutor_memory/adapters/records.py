@@ -16,15 +16,8 @@ from tutor_memory.domain.annotations import Annotation, AnnotationKind
 from tutor_memory.domain.chain import format_time, parse_time
 from tutor_memory.domain.conceptmap import ConceptMap
 from tutor_memory.domain.episodes import Episode, Kind, NoEvidence, Pair, evidence_from_dict
-from tutor_memory.domain.errors import StoreError, ValidationError
-
-
-class CorruptRowError(StoreError):
-    """A stored row that no longer parses as an episode (e.g. edited evidence)."""
-
-    def __init__(self, seq: int, problem: str) -> None:
-        self.seq = seq
-        super().__init__(f"episode {seq} no longer parses: {problem}")
+from tutor_memory.domain.errors import CorruptRowError as CorruptRowError  # re-exported
+from tutor_memory.domain.errors import ValidationError
 
 
 def dumps(value: Any) -> str:

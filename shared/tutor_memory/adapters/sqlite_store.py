@@ -954,7 +954,7 @@ class SqliteStore:
             )
         return stored + 1
 
-    # --- erasure (see `tutor_memory.erasure`) -------------------------------------------------
+    # --- erasure (see `tutor_memory.usecases.erasure`) --------------------------------------------
     # Erasing runs with ``secure_delete`` (SQLite zeroes the bytes it frees instead of leaving
     # them in free space), then checkpoints the WAL into the file and truncates it, so that the
     # erased text is neither in the database file nor in its ``-wal``.

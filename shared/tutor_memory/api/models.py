@@ -13,7 +13,7 @@ from tutor_memory.domain import constants as C
 if TYPE_CHECKING:
     from tutor_memory.domain.beliefs import Belief
     from tutor_memory.ports import AppendResult
-    from tutor_memory.turns import TurnResult
+    from tutor_memory.usecases.turns import TurnResult
 
 
 class Strict(BaseModel):
@@ -282,7 +282,7 @@ class ErasureResponse(BaseModel):
 
 
 class ExportResponse(BaseModel):
-    """A pair's or a student's export (see ``tutor_memory.exporting``) as one JSON body: write
+    """A pair's or a student's export (see ``tutor_memory.usecases.export``) as one JSON body: write
     ``history`` one object per line into ``history.jsonl``, each of ``files`` (base64) at its
     path beside it and ``manifest`` as ``manifest.json``, and ``tutor-memory replay`` reads the
     folder (``Memory.remote(…).export(out=…)`` does exactly that). An erased episode is its
@@ -293,7 +293,7 @@ class ExportResponse(BaseModel):
     files: dict[str, str]  # path in the export → the file version's bytes, base64
 
 
-# --- the report (SPEC §11; built by tutor_memory.reports.report_json) ---------------------------
+# --- the report (SPEC §11; built by tutor_memory.usecases.reports.report_json) --------------------
 
 
 class Exact(BaseModel):

@@ -80,9 +80,9 @@ from tutor_memory.domain.errors import (
     TutorMemoryError,
     ValidationError,
 )
-from tutor_memory.erasure import Erasing
-from tutor_memory.reports import Reports, report_json
-from tutor_memory.turns import TurnResult
+from tutor_memory.usecases.erasure import Erasing
+from tutor_memory.usecases.reports import report_json
+from tutor_memory.usecases.turns import TurnResult
 
 PAIR = "/pairs/<student_id>/<subject_id>"
 # The path's ids as the domain accepts them (check_id), so the document says what is refused.
@@ -294,7 +294,7 @@ def build_resolver(
         pair = Pair(student_id, subject_id)
         if logger is not None:
             logger.append_keys(pair=str(pair))
-        if get_app().memory.store.head(pair) is None:
+        if get_app().ports.store.head(pair) is None:
             raise NotFoundError(
                 f"no record of {pair}: record an episode or upload a file for it first"
             )
@@ -393,7 +393,7 @@ def build_resolver(
         student_id: StudentId, subject_id: SubjectId, history: HistoryOf = None
     ) -> ReportResponse:
         pair = known_pair(student_id, subject_id)
-        built = Reports.of(get_app()).report(pair, history=history)
+        built = get_app().reports.report(pair, history=history)
         return ReportResponse.model_validate(report_json(built))
 
     # The inspector (issue 15): the page, and the recall its question form asks for. Imported
@@ -407,15 +407,14 @@ def build_resolver(
         },
     )
     def inspect(student_id: StudentId, subject_id: SubjectId) -> Response[str]:
-        from tutor_memory.inspector import Inspector
         from tutor_memory.inspector_html import render_page
 
-        data = Inspector.of(get_app()).inspect(known_pair(student_id, subject_id))
+        data = get_app().inspector.inspect(known_pair(student_id, subject_id))
         return Response(200, "text/html; charset=utf-8", render_page(data, served=True))
 
     @resolver.get(f"{PAIR}/recall", operation_id="whyRecalled", responses=problems(READ_STATUSES))
     def recall(student_id: StudentId, subject_id: SubjectId, q: RecallQuestion) -> dict[str, Any]:
-        from tutor_memory.inspector import why_recalled
+        from tutor_memory.usecases.inspector import why_recalled
 
         pair = known_pair(student_id, subject_id)
         return why_recalled(q, get_app().memory.recall(pair, q))
@@ -491,7 +490,7 @@ def build_resolver(
             removed_at=record.removed_at,
         )
 
-    # --- erasure (see tutor_memory.erasure) ----------------------------------------------------
+    # --- erasure (see tutor_memory.usecases.erasure) ----------------------------------------------
 
     def erasing() -> Erasing:
         found = get_app().erasing
@@ -534,7 +533,7 @@ def build_resolver(
         done = erasing().erase_student(student_id, reason=reason, requested_by=requested_by)
         return ErasureResponse(**done.to_dict())
 
-    # --- export (see tutor_memory.exporting) ---------------------------------------------------
+    # --- export (see tutor_memory.usecases.export) ------------------------------------------------
 
     @resolver.get(
         f"{PAIR}/export",
@@ -543,10 +542,9 @@ def build_resolver(
         responses=problems(READ_STATUSES),
     )
     def export_pair(student_id: StudentId, subject_id: SubjectId) -> ExportResponse:
-        from tutor_memory.exporting import Exporting
 
         pair = known_pair(student_id, subject_id)
-        return ExportResponse(**Exporting.of(get_app()).pair(pair).to_dict())
+        return ExportResponse(**get_app().exporting.pair(pair).to_dict())
 
     @resolver.get(
         "/students/<student_id>/export",
@@ -555,9 +553,8 @@ def build_resolver(
         responses=problems(READ_STATUSES),
     )
     def export_student(student_id: StudentId) -> ExportResponse:
-        from tutor_memory.exporting import Exporting
 
-        return ExportResponse(**Exporting.of(get_app()).student(student_id).to_dict())
+        return ExportResponse(**get_app().exporting.student(student_id).to_dict())
 
     return resolver
 
@@ -565,7 +562,7 @@ def build_resolver(
 def client_time(app: App, at: datetime | None) -> datetime | None:
     """A client's ``at`` inside the accepted range (from 1970 to a day past the server's clock),
     else a 422 naming ``at``."""
-    return None if at is None else check_time_range("at", at, app.memory.clock.now())
+    return None if at is None else check_time_range("at", at, app.ports.clock.now())
 
 
 def resolve(

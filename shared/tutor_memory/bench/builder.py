@@ -37,8 +37,8 @@ def open_app(folder: Path, embedder: EmbedderChoice, now: datetime) -> App:
     """The embedded default in ``folder``; the local embedder behind a per-run cache."""
     settings = on_folder(Settings.from_env({"TUTOR_MEMORY_EMBEDDER": embedder}), folder)
     app = build_app(settings, clock=FixedClock(now))
-    if app.memory.embedder is not None:
-        app.memory.embedder = CachedEmbedder(app.memory.embedder)
+    if app.ports.embedder is not None:
+        app = app.with_ports(embedder=CachedEmbedder(app.ports.embedder))
     return app
 
 
@@ -79,7 +79,7 @@ def write_events(
             app.maps.ingest(
                 pair, event.file_name, event.file_name, files[event.file_name], at=event.at
             )
-            record = app.memory.store.file(pair, event.file_name)
+            record = app.ports.store.file(pair, event.file_name)
             assert record is not None
             fingerprints[event.file_name] = record.current.fingerprint
             known = app.learning.known_concepts(pair)

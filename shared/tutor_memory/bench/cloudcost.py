@@ -110,11 +110,11 @@ class Waits:
     def instrument(self) -> Iterator[None]:
         """Follow the turn's threads: the build, ``soon`` and ``_together``."""
         from tutor_memory.adapters import dynamo_store
-        from tutor_memory.service import TutorMemory
-        from tutor_memory.turns import Turns
+        from tutor_memory.ports import Reads
+        from tutor_memory.usecases.turns import Turns
 
         waits = self
-        original_soon, original_together = TutorMemory.soon, dynamo_store._together
+        original_soon, original_together = Reads.soon, dynamo_store._together
         original_build = Turns._build
 
         def build(turns: Turns, *args: Any, **kwargs: Any) -> Any:
@@ -124,7 +124,7 @@ class Waits:
             finally:
                 waits.leave(previous)
 
-        def soon(memory: TutorMemory, call: Any, /, *args: Any, **kwargs: Any) -> Any:
+        def soon(reads: Reads, call: Any, /, *args: Any, **kwargs: Any) -> Any:
             parent = waits.node()
             child = _Node(parent.depth)
 
@@ -135,7 +135,7 @@ class Waits:
                 finally:
                     waits.leave(previous)
 
-            return _Joined(original_soon(memory, run), child, waits)
+            return _Joined(original_soon(reads, run), child, waits)
 
         def together(calls: Sequence[Any]) -> list[Any]:
             parent = waits.node()
@@ -155,13 +155,13 @@ class Waits:
             parent.depth = max([parent.depth, *(n.depth for n in children)])
             return results
 
-        TutorMemory.soon = soon  # type: ignore[method-assign]
+        Reads.soon = soon  # type: ignore[method-assign]
         dynamo_store._together = together
         Turns._build = build  # type: ignore[method-assign,assignment]
         try:
             yield
         finally:
-            TutorMemory.soon = original_soon  # type: ignore[method-assign]
+            Reads.soon = original_soon  # type: ignore[method-assign]
             dynamo_store._together = original_together
             Turns._build = original_build  # type: ignore[method-assign]
 

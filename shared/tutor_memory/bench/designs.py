@@ -35,7 +35,7 @@ from tutor_memory.domain.episodes import Episode, Pair
 from tutor_memory.domain.recall import Mode, RecalledItem
 from tutor_memory.domain.timewindow import TimeWindow
 from tutor_memory.domain.tokens import count_tokens
-from tutor_memory.service import EPOCH
+from tutor_memory.usecases.log import EPOCH
 
 DESIGNS: Final = ("plain", "window", "episodes", "full")
 WINDOW_TURNS: Final = 20  # article: "the last 20 turns"
@@ -62,7 +62,7 @@ def run_design(design: str, app: App, pair: Pair, question: str, at: datetime) -
 
 def _window(app: App, pair: Pair, at: datetime) -> DesignBlock:
     upto = TimeWindow(EPOCH, at + timedelta(microseconds=1))
-    newest_first = app.memory.store.recent(pair, WINDOW_TURNS, upto)
+    newest_first = app.ports.store.recent(pair, WINDOW_TURNS, upto)
     items = [_as_item(e) for e in newest_first]  # the newest are kept first when cutting
     return render_work(items, now=at, budget=app.turns.budget_tokens, tz=_tz(app))
 
@@ -90,7 +90,7 @@ def _episodes(app: App, pair: Pair, question: str, at: datetime) -> DesignBlock:
 
 
 def _tz(app: App) -> ZoneInfo:
-    return ZoneInfo(app.memory.timezone)
+    return ZoneInfo(app.ports.timezone)
 
 
 def _as_item(e: Episode) -> RecalledItem:

@@ -97,9 +97,9 @@ def _size(
 ) -> dict[str, Any]:
     tick = time.perf_counter()
     app = open_app(folder, "local", NOW)
-    cache = app.memory.embedder
+    cache = app.ports.embedder
     assert isinstance(cache, CachedEmbedder)
-    index = app.memory.index  # the adapter itself: it replaces terms by rowid, fast at 100k
+    index = app.ports.index  # the adapter itself: it replaces terms by rowid, fast at 100k
     assert isinstance(index, EmbeddedIndex)
     events = _with_files(CELLS, long_history(config.seed, size, CELLS))
     texts = list(dict.fromkeys(e.text for e in events if e.text))
@@ -152,7 +152,7 @@ def _size(
         "rss_build_process_mb": rss_here,
         "nightly": nightly(app, PAIR, events),
     }
-    app.memory.close()
+    app.close()
     return result
 
 
@@ -177,13 +177,13 @@ def serve_turns(folder: Path, seed: int, turns: int) -> float:
     another, and return the resident memory (MB)."""
     app = open_app(folder, "local", NOW)
     app.warm()
-    cache = app.memory.embedder
+    cache = app.ports.embedder
     assert isinstance(cache, CachedEmbedder)
     cache.cache_queries = False
     for question in turn_questions(seed, CELLS, turns):
         _timed_turn(app, *question)
     rss = rss_mb()
-    app.memory.close()
+    app.close()
     return rss
 
 
@@ -225,7 +225,7 @@ def retrieval_ms(app: App, asked: Sequence[str], vectors: Sequence[np.ndarray]) 
     gate reads), CPU ms p50 over the bench's questions."""
     from tutor_memory.domain import constants as C
 
-    index = app.memory.index
+    index = app.ports.index
     assert index is not None
     terms = _question_terms(asked)
 
@@ -244,7 +244,7 @@ def floor_ms(app: App, asked: Sequence[str], vectors: Sequence[np.ndarray]) -> d
     from tutor_memory.adapters.embedded_index import _fts_query, _pair_key
     from tutor_memory.domain import constants as C
 
-    index = app.memory.index
+    index = app.ports.index
     assert isinstance(index, EmbeddedIndex)
     key = _pair_key(PAIR)
     rows = index._conn.execute(
@@ -267,7 +267,7 @@ def floor_ms(app: App, asked: Sequence[str], vectors: Sequence[np.ndarray]) -> d
                 (_fts_query(terms[i]), key, C.RECALL_LEXICAL_POOL),
             ).fetchall()
 
-    store = app.memory.store
+    store = app.ports.store
     conn = store._connection  # type: ignore[attr-defined]
 
     def read_500(_i: int) -> None:
@@ -626,20 +626,23 @@ def cloud(size: int, seed: int, *, night: bool = False) -> dict[str, Any]:
             }
         )
         app = build_app(settings, clock=FixedClock(NOW))
-        app.memory.store.create_table()  # type: ignore[attr-defined]
-        app.memory.embedder = WaitingEmbedder(HashEmbedder(1024), waits)  # Titan v2's size
-        inner = app.memory.index
+        app.ports.store.create_table()  # type: ignore[attr-defined]
+        waiting = WaitingEmbedder(HashEmbedder(1024), waits)  # Titan v2's size
+        app = app.with_ports(embedder=waiting)
+        inner = app.ports.index
         events = _with_files(CELLS, long_history(seed, size, CELLS))
         with _no_transaction_backup():
             write_events(app, PAIR, CELLS, events, batch_size=128, fast_checks=True)
             app.learning.catch_up(PAIR)  # settled, as a live writer leaves it: no repair
         if night:
-            last = app.memory.store.recent(PAIR, 1)[0].at
+            last = app.ports.store.recent(PAIR, 1)[0].at
             app.nightly.run_pair(PAIR, last.astimezone(app.nightly.tz).date())
-        app.memory.index = OpenSearchIndex(
-            CountingOpenSearchClient(inner, search, waits),  # type: ignore[arg-type]
-            index="tutor-memory-episodes",
-            dimension=1024,
+        app = app.with_ports(
+            index=OpenSearchIndex(
+                CountingOpenSearchClient(inner, search, waits),  # type: ignore[arg-type]
+                index="tutor-memory-episodes",
+                dimension=1024,
+            )
         )
         waits.latency_s = CLOUD_LATENCY_S
         for kind, question in CLOUD_QUESTIONS:
@@ -684,7 +687,7 @@ def ingestion(runs: int) -> list[dict[str, Any]]:
                 for name, data in sample_subject():
                     app.maps.ingest(PAIR, name, name, data, at=NOW)
                 times.append(time.perf_counter() - start)
-                app.memory.close()
+                app.close()
         median = round(statistics.median(times), 2)
         slowest = round(max(times), 2)
         rows.append({"embedder": embedder, "runs": runs, "median_s": median, "max_s": slowest})

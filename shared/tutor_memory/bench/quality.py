@@ -82,10 +82,10 @@ def run_quality(
     shutil.rmtree(store, ignore_errors=True)
     histories = generate(seed, pairs_per_subject=pairs_per_subject)
     app = open_app(store, embedder, NOW)
-    if isinstance(app.memory.embedder, CachedEmbedder):
+    if isinstance(app.ports.embedder, CachedEmbedder):
         texts = list(dict.fromkeys(e.text for h in histories for e in h.events if e.text))
         log(f"  embedding {len(texts)} distinct texts once")
-        app.memory.embedder.warm(passages=texts)
+        app.ports.embedder.warm(passages=texts)
     for i, history in enumerate(histories, start=1):
         write_history(app, history)
         log(f"  built {history.pair} ({history.language}) {i}/{len(histories)}")
@@ -111,12 +111,12 @@ def run_quality(
     seconds["questions"] = time.perf_counter() - tick
 
     tick = time.perf_counter()
-    if isinstance(app.memory.embedder, CachedEmbedder):
-        app.memory.embedder.warm(queries=list(dict.fromkeys(q.text for q in questions)))
+    if isinstance(app.ports.embedder, CachedEmbedder):
+        app.ports.embedder.warm(queries=list(dict.fromkeys(q.text for q in questions)))
     first = _run_all(app, questions)
     second = _run_all(app, questions)  # the same run again: the noise
     seconds["designs (two runs)"] = time.perf_counter() - tick
-    app.memory.close()
+    app.close()
 
     outcomes = [
         Outcome(q.qid, q.category, d, v.passed, v.reason)

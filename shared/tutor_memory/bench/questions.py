@@ -74,7 +74,7 @@ def questions_for(app: App, history: PairHistory, seed: int) -> list[Question]:
     """One pair's questions, from what its store holds now."""
     pair, lang = history.pair, history.language
     rng = random.Random(f"{seed}:questions:{pair}")
-    cmap = app.memory.store.load_map(pair)  # type: ignore[attr-defined]
+    cmap = app.ports.store.load_map(pair)
     episodes = app.memory.history(pair)
     out: list[Question] = []
 

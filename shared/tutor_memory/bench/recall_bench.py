@@ -164,14 +164,15 @@ def open_bench_app(folder: Path, embedder: EmbedderChoice, now: datetime) -> App
     }
     app = build_app(on_folder(Settings.from_env(env), folder), clock=FixedClock(now))
     if embedder == "hash":
-        app.memory.embedder = CachedEmbedder(HashEmbedder(app.memory.embedder.profile.dimension))  # type: ignore[union-attr]
-    elif app.memory.embedder is not None:
-        app.memory.embedder = CachedEmbedder(app.memory.embedder)
+        dimension = app.ports.embedder.profile.dimension  # type: ignore[union-attr]
+        app = app.with_ports(embedder=CachedEmbedder(HashEmbedder(dimension)))
+    elif app.ports.embedder is not None:
+        app = app.with_ports(embedder=CachedEmbedder(app.ports.embedder))
     return app
 
 
 def _replay(app: App, episodes: Sequence[NewEpisode], log: Callable[[str], None]) -> list[str]:
-    embedder = app.memory.embedder
+    embedder = app.ports.embedder
     if isinstance(embedder, CachedEmbedder):
         texts = list(dict.fromkeys(e.text for e in episodes))
         log(f"  embedding {len(texts)} distinct texts once")
@@ -264,10 +265,10 @@ def evaluate(
     app: App, cases: Sequence[Case], *, block: bool = True, log: Callable[[str], None] = print
 ) -> list[CaseResult]:
     """Ask every case through recall (and the turn), and rank the pair with the baselines."""
-    embedder = app.memory.embedder
+    embedder = app.ports.embedder
     if isinstance(embedder, CachedEmbedder):
         embedder.warm(queries=list(dict.fromkeys(c.question for c in cases)))
-    tz = ZoneInfo(app.memory.timezone)
+    tz = ZoneInfo(app.ports.timezone)
     corpora: dict[Pair, dict[str, Episode]] = {}
     bm25: dict[Pair, Bm25] = {}
     dense: dict[Pair, Dense] = {}
@@ -441,7 +442,7 @@ def run_recall_bench(
             convs = conversations if conversations is not None else generate_conversations(seed)
             report["synthetic"] = _synthetic(app, convs, limit, block, log)
     finally:
-        app.memory.close()
+        app.close()
     report["meta"]["cpu_seconds"] = round(time.process_time() - cpu, 1)
     report["meta"]["wall_seconds"] = round(time.perf_counter() - wall, 1)
     return report

@@ -120,12 +120,12 @@ def measure(events_n: int, seed: int, source: str = "conversation") -> dict[str,
 
         def build(target: Path) -> Any:
             app = open_app(target, "local", NOW)
-            cached = app.memory.embedder
+            cached = app.ports.embedder
             assert isinstance(cached, CachedEmbedder)
             # The model itself (no bench cache), recording what it is asked.
-            app.memory.embedder = Recording(cached.inner)
+            app = app.with_ports(embedder=Recording(cached.inner))
             app.warm()  # the model loaded before the clock starts, as for the embedder alone
-            used.append(app.memory.embedder)
+            used.append(app.ports.embedder)
             return app
 
         cpu = time.process_time()

@@ -241,7 +241,7 @@ def run_scenarios(folder: Path, embedder: EmbedderChoice = "none") -> list[Scena
         seeded = seed_history(app)
         return [run_one(app, seeded, name, lang) for name, lang in SCENARIOS]
     finally:
-        app.memory.close()
+        app.close()
 
 
 def run_one(app: App, seeded: Seeded, name: str, lang: str, pair: Pair = PAIR) -> ScenarioResult:

@@ -48,6 +48,14 @@ class StoreError(TutorMemoryError):
     """The backing store failed (transport, throttling, schema). Nothing half-written."""
 
 
+class CorruptRowError(StoreError):
+    """A stored row that no longer parses as an episode (e.g. edited evidence)."""
+
+    def __init__(self, seq: int, problem: str) -> None:
+        self.seq = seq
+        super().__init__(f"episode {seq} no longer parses: {problem}")
+
+
 class ModelCallError(TutorMemoryError):
     """A model (embedding, concept extraction) could not answer usefully: not installed,
     denied, throttled, not ready, or it answered something unusable. Names the model and the

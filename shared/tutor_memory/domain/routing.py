@@ -14,7 +14,7 @@ lands near it. An assumed node has only its name.
 two models, or of one model at two sizes, mean nothing to each other) and from the concept's
 current text (each row keeps a digest of the text it was computed from). A map saved before
 vectors existed, or by another embedder, simply routes by name only until its next change
-recomputes them (or :meth:`~tutor_memory.mapping.MapUseCases.refresh_vectors` is called); the
+recomputes them (or :meth:`~tutor_memory.usecases.maps.MapUseCases.refresh_vectors` is called); the
 turn never embeds a concept.
 
 **Storage**: each vector is quantised to int8 against its own largest component and kept as

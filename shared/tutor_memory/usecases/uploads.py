@@ -28,7 +28,7 @@ from urllib.parse import unquote_plus
 from tutor_memory.domain.episodes import Pair, check_id, file_id_for
 from tutor_memory.domain.errors import NotFoundError, ValidationError
 from tutor_memory.domain.filetext import UnreadableFileError
-from tutor_memory.mapping import MapUseCases
+from tutor_memory.usecases.maps import MapUseCases
 
 DEFAULT_PREFIX = "uploads/"
 
@@ -109,10 +109,8 @@ def remove_upload(
     try:
         data = fetch(bucket, unquote_plus(key), None)  # the current version, if one stands
     except NotFoundError:
-        record = maps.memory.store.file(upload.pair, upload.file_id)
-        if record is None or record.removed:
+        if maps.remove_file(upload.pair, upload.file_id) is None:
             return UploadOutcome(key, "already removed")
-        maps.memory.remove_file(upload.pair, upload.file_id)
         return UploadOutcome(key, "removed")
     try:
         result = maps.ingest(upload.pair, upload.file_id, upload.name, data)

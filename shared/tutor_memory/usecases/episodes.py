@@ -48,11 +48,11 @@ from tutor_memory.domain.episodes import (
 )
 from tutor_memory.domain.errors import ValidationError
 from tutor_memory.domain.teaching import detect_teaching
-from tutor_memory.learning import CheckResult, Learning
-from tutor_memory.mapping import MapUseCases, TeachResult
-from tutor_memory.ports import AppendResult
-from tutor_memory.service import TutorMemory
-from tutor_memory.turns import Turns
+from tutor_memory.ports import AppendResult, Ports
+from tutor_memory.usecases.learning import CheckResult, Learning
+from tutor_memory.usecases.log import TutorMemory
+from tutor_memory.usecases.maps import MapUseCases, TeachResult
+from tutor_memory.usecases.turns import Turns
 
 
 class NotTeachingError(ValidationError):
@@ -88,8 +88,14 @@ EvidenceInput = Evidence | Mapping[str, Any] | None
 
 class Episodes:
     def __init__(
-        self, memory: TutorMemory, learning: Learning, maps: MapUseCases, turns: Turns
+        self,
+        ports: Ports,
+        memory: TutorMemory,
+        learning: Learning,
+        maps: MapUseCases,
+        turns: Turns,
     ) -> None:
+        self.ports = ports
         self.memory = memory
         self.learning = learning
         self.maps = maps
@@ -222,7 +228,7 @@ class Episodes:
             if new.recalled_ids:
                 wanted.setdefault(new.pair, set()).update(new.recalled_ids)
         for pair, ids in wanted.items():
-            known = {e.episode_id for e in self.memory.store.get_many(pair, sorted(ids))}
+            known = {e.episode_id for e in self.ports.store.get_many(pair, sorted(ids))}
             unknown = sorted(ids - known)
             if unknown:
                 raise ValidationError("recalled_ids", f"no episode {unknown[0]!r} in this pair")

@@ -14,8 +14,8 @@ from tutor_memory.domain.conceptmap import ConceptMap
 from tutor_memory.domain.concepts import concept_key, find_form
 from tutor_memory.domain.episodes import CheckEvidence, Episode, Kind, Pair
 from tutor_memory.domain.errors import retry_on_conflict
-from tutor_memory.ports import AppendResult, BeliefStore, MapStore
-from tutor_memory.service import APPLIED_BELIEFS, TutorMemory
+from tutor_memory.ports import AppendResult, BeliefStore, MapStore, Ports
+from tutor_memory.usecases.log import APPLIED_BELIEFS, TutorMemory
 
 log = logging.getLogger(__name__)
 
@@ -56,15 +56,15 @@ def _claims(rows: Iterable[Belief]) -> set[tuple[str, str, float, tuple[str, ...
 class Learning:
     def __init__(
         self,
+        ports: Ports,
         memory: TutorMemory,
-        beliefs: BeliefStore,
-        maps: MapStore,
         *,
         derive: Callable[[ConceptMap], ConceptMap],
     ) -> None:
+        self.ports = ports
         self.memory = memory
-        self.store = beliefs
-        self.maps = maps
+        self.store: BeliefStore = ports.store
+        self.maps: MapStore = ports.store
         self.derive = derive
 
     def known_concepts(self, pair: Pair) -> dict[str, str]:
@@ -119,7 +119,7 @@ class Learning:
         found newest first (usually the one just written)."""
         through, version, body = self.memory.applied(pair, APPLIED_BELIEFS)
         done = int(body.get("checks", 0))
-        head = self.memory.store.head(pair)
+        head = self.ports.store.head(pair)
         total = head.counts.get(Kind.CHECK.value, 0) if head is not None else 0
         if head is None or total <= done:
             return AppliedChecks()
@@ -129,7 +129,7 @@ class Learning:
         span = 8
         while len(missing) < total - done:
             start = max(through, head.seq - span)
-            page = self.memory.store.episodes(pair, after_seq=start, limit=head.seq - start)
+            page = self.ports.store.episodes(pair, after_seq=start, limit=head.seq - start)
             missing = [e for e in page if e.kind is Kind.CHECK]
             if start == through:
                 break
@@ -160,7 +160,7 @@ class Learning:
         checks = sorted(
             (
                 e
-                for e in self.memory.store.touching(pair, [topic.key])
+                for e in self.ports.store.touching(pair, [topic.key])
                 if e.kind is Kind.CHECK and isinstance(e.evidence, CheckEvidence)
             ),
             key=lambda e: (e.at, e.seq),  # the tally is in the order they happened
@@ -237,13 +237,13 @@ class Learning:
         An operator action: it is logged, and it is idempotent — when today's rules give the
         current beliefs already (a retry, a second run), nothing is retired or written, unless
         ``force`` (the bench builds every belief once this way)."""
-        when = at or self.memory.clock.now()
+        when = at or self.ports.clock.now()
         current_generation = self.store.belief_generation(pair)
         generation = current_generation + 1
         checks = sorted(
             (
                 e
-                for e in self.memory.store.iter_episodes(pair)
+                for e in self.ports.store.iter_episodes(pair)
                 if e.kind is Kind.CHECK and not e.erased
             ),
             key=lambda e: (e.at, e.seq),

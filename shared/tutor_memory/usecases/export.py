@@ -44,13 +44,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Protocol, cast
+from typing import Any, Protocol
 
 from tutor_memory.domain.chain import Erasure, format_time
 from tutor_memory.domain.episodes import Episode, FileEvidence, Kind, Pair, check_id
 from tutor_memory.domain.errors import NotFoundError, ValidationError
 from tutor_memory.domain.files import FileRecord
-from tutor_memory.service import TutorMemory
+from tutor_memory.ports import Ports
 
 EXPORT_FORMAT = "tutor-memory-export-1"
 HISTORY = "history.jsonl"
@@ -62,12 +62,6 @@ class FileSource(Protocol):
     ``files/`` folder)."""
 
     def find(self, pair: Pair, name: str, digest: str) -> bytes | None: ...
-
-
-class ExportingStore(Protocol):
-    def pairs_of(self, student_id: str) -> list[Pair]: ...
-
-    def erasures(self, pair: Pair) -> tuple[list[Erasure], str | None]: ...
 
 
 @dataclass
@@ -137,40 +131,34 @@ class Export:
 class Exporting:
     """The export use cases over a memory and where its files are kept (optional)."""
 
-    def __init__(self, memory: TutorMemory, files: FileSource | None = None) -> None:
-        self.memory = memory
+    def __init__(self, ports: Ports, files: FileSource | None = None) -> None:
+        self.ports = ports
         self.files = files
-
-    @classmethod
-    def of(cls, app: Any) -> Exporting:
-        """Over an App: its files are where erasure deletes them from (the same place)."""
-        kept = getattr(app.erasing, "files", None)
-        return cls(app.memory, kept if callable(getattr(kept, "find", None)) else None)
 
     def pair(self, pair: Pair) -> Export:
         """One pair's export. An unknown pair is NotFoundError."""
-        if self.memory.store.head(pair) is None:
+        if self.ports.store.head(pair) is None:
             raise NotFoundError(f"no history for {pair}")
         return self._export([pair])
 
     def student(self, student_id: str) -> Export:
         """Every subject of a student, pair by pair. An unknown student is NotFoundError."""
         check_id("student_id", student_id)
-        pairs = cast(ExportingStore, self.memory.store).pairs_of(student_id)
+        pairs = self.ports.store.pairs_of(student_id)
         if not pairs:
             raise NotFoundError(f"no history for student {student_id!r}")
         return self._export(sorted(pairs))
 
     def _export(self, pairs: Sequence[Pair]) -> Export:
-        export = Export(at=self.memory.clock.now())
+        export = Export(at=self.ports.clock.now())
         for pair in pairs:
             self._add_pair(export, pair)
         return export
 
     def _add_pair(self, export: Export, pair: Pair) -> None:
-        store = self.memory.store
+        store = self.ports.store
         head = store.head(pair)
-        records, erasure_head = cast(ExportingStore, store).erasures(pair)
+        records, erasure_head = store.erasures(pair)
         by_seq = {r.seq: r for r in records}
         missing: list[dict[str, Any]] = []
         count = erased = annotated = v1 = 0

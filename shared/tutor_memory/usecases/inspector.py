@@ -27,7 +27,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from datetime import date, datetime, timedelta
-from typing import TYPE_CHECKING, Any
+from typing import Any
 from zoneinfo import ZoneInfo
 
 from tutor_memory.domain import constants as C
@@ -38,11 +38,8 @@ from tutor_memory.domain.episodes import CheckEvidence, Episode, Kind, Pair
 from tutor_memory.domain.maplayout import beliefs_on_map, centred, map_columns
 from tutor_memory.domain.recall import Mode, RecallResult
 from tutor_memory.domain.report import ABOUT_THE_MATERIAL, BANDS, Report, band_of, build_report
-from tutor_memory.ports import BeliefStore
-from tutor_memory.reports import Reports, iso
-
-if TYPE_CHECKING:
-    from tutor_memory.bootstrap import App
+from tutor_memory.ports import BeliefStore, Ports
+from tutor_memory.usecases.reports import Reports, iso
 
 KINDS = tuple(k.value for k in Kind)  # the timeline's stacking order
 
@@ -50,14 +47,10 @@ KINDS = tuple(k.value for k in Kind)  # the timeline's stacking order
 class Inspector:
     """The inspector use case: a pair's rows → the page's data."""
 
-    def __init__(self, reports: Reports, beliefs: BeliefStore, timezone: str) -> None:
+    def __init__(self, ports: Ports, reports: Reports) -> None:
         self.reports = reports
-        self.beliefs = beliefs
-        self.timezone = timezone
-
-    @classmethod
-    def of(cls, app: App) -> Inspector:
-        return cls(Reports.of(app), app.learning.store, app.memory.timezone)
+        self.beliefs: BeliefStore = ports.store
+        self.timezone = ports.timezone
 
     def inspect(self, pair: Pair) -> dict[str, Any]:
         """NotFoundError for a pair with no record (as the report)."""

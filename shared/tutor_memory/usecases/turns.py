@@ -32,8 +32,8 @@ from tutor_memory.domain.mapblock import render_map_section
 from tutor_memory.domain.nightly import SelfModel, WorkingSet
 from tutor_memory.domain.prompt import is_memory_section, place_block
 from tutor_memory.domain.recall import RecalledItem, RecallResult
-from tutor_memory.ports import AppendResult, BeliefStore, MapStore, NightlyStore
-from tutor_memory.service import APPLIED_BELIEFS, APPLIED_INDEX, TutorMemory
+from tutor_memory.ports import AppendResult, BeliefStore, MapStore, NightlyStore, Ports
+from tutor_memory.usecases.log import APPLIED_BELIEFS, APPLIED_INDEX, TutorMemory
 
 
 @dataclass(frozen=True)
@@ -120,22 +120,21 @@ class _CaughtUp(Exception):
 class Turns:
     def __init__(
         self,
+        ports: Ports,
         memory: TutorMemory,
-        beliefs: BeliefStore,
-        maps: MapStore,
         *,
         deadline_s: float = C.TURN_DEADLINE_S,
         budget_tokens: int = C.BLOCK_BUDGET_TOKENS,
         workers: int = 4,
         catch_up: Callable[[Pair], None] | None = None,
-        documents: NightlyStore | None = None,
     ) -> None:
+        self.ports = ports
         self.memory = memory
         # Brings the pair's index and beliefs up to its log first (a cheap check when they are).
         self.catch_up = catch_up
-        self.beliefs = beliefs
-        self.maps = maps
-        self.documents = documents  # the nightly loop's self-model, when there is one
+        self.beliefs: BeliefStore = ports.store
+        self.maps: MapStore = ports.store
+        self.documents: NightlyStore = ports.store  # the nightly loop's self-model
         self.deadline_s = deadline_s
         self.budget_tokens = budget_tokens
         self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="turn")
@@ -156,7 +155,7 @@ class Turns:
     ) -> TurnResult:
         start = time.perf_counter()
         # Checked before the turn starts: a time outside the store's range is a 422 naming `at`.
-        now = self.memory.clock.now() if at is None else check_time_range("at", at)
+        now = self.ports.clock.now() if at is None else check_time_range("at", at)
         future = self._pool.submit(
             self._build, pair, question, now, budget_tokens or self.budget_tokens
         )
@@ -212,7 +211,7 @@ class Turns:
         for nothing more."""
         if self.catch_up is None:
             return lambda: None
-        index_soon = self.memory.soon(self.memory.applied, pair, APPLIED_INDEX)
+        index_soon = self.ports.reads.soon(self.memory.applied, pair, APPLIED_INDEX)
         catch_up = self.catch_up
 
         def check() -> None:
@@ -222,7 +221,7 @@ class Turns:
             checks = int(head.counts.get(Kind.CHECK.value, 0))
             index_through = index_soon.result()[0]
             beliefs_done = int(beliefs_soon.result()[2].get("checks", 0))
-            index_behind = self.memory.index is not None and head.seq > index_through
+            index_behind = self.ports.index is not None and head.seq > index_through
             if index_behind or checks > beliefs_done:
                 catch_up(pair)
                 raise _CaughtUp
@@ -243,15 +242,15 @@ class Turns:
         # Every read that needs nothing else goes out at once, beside recall's own (one wait
         # in the cloud instead of one per read); a record question's evidence waits for the
         # beliefs inside recall, not before it.
-        soon = self.memory.soon
-        head_soon = soon(self.memory.store.head, pair)
+        soon = self.ports.reads.soon
+        head_soon = soon(self.ports.store.head, pair)
         marker_soon = soon(self.memory.applied, pair, APPLIED_BELIEFS)
         held_soon = soon(self._working_set, pair)
         # Taken after the three above, on an I/O thread: no wait of its own when the working
         # set is current, one beside recall's search when the beliefs must be queried.
         beliefs_soon = soon(self._current_beliefs, pair, head_soon, marker_soon, held_soon)
         map_soon = soon(self.maps.load_map, pair)
-        files_soon = soon(self.memory.store.files, pair)
+        files_soon = soon(self.ports.store.files, pair)
         calibration_soon = soon(self._calibration, pair)
         recall = self.memory.recall(
             pair,
@@ -281,7 +280,7 @@ class Turns:
             checks_recorded=checks,
             budget_tokens=budget,
             now=now,
-            tz=ZoneInfo(self.memory.timezone),
+            tz=ZoneInfo(self.ports.timezone),
             calibration=calibration_soon.result() if beliefs else None,
         )
         timings = dict(recall.timings_ms)
@@ -303,7 +302,7 @@ class Turns:
 
     def _working_set(self, pair: Pair) -> WorkingSet | None:
         """The nightly loop's working set, if it wrote one (one document read)."""
-        if self.documents is None or not self.memory.keeps_markers:
+        if not self.memory.keeps_markers:
             return None
         doc = self.documents.document(pair, WORKING_SET_DOCUMENT)
         return WorkingSet.from_dict(doc.body) if doc is not None else None
@@ -328,8 +327,8 @@ class Turns:
 
     def _calibration(self, pair: Pair) -> str:
         """The self-model's calibration status as the block's one line (see
-        ``calibration_line``); one document read, none without a nightly store."""
-        if self.documents is None:
+        ``calibration_line``); one document read, none from a store that keeps no documents."""
+        if not self.memory.keeps_markers:
             return calibration_line(None)
         doc = self.documents.document(pair, SELF_MODEL_DOCUMENT)
         if doc is None:
@@ -374,7 +373,7 @@ class Turns:
         salience: float | None = None,
     ) -> AppendResult:
         """The tutor's answer, with the memories recalled into the prompt that produced it."""
-        known = {e.episode_id for e in self.memory.store.get_many(pair, list(recalled_ids))}
+        known = {e.episode_id for e in self.ports.store.get_many(pair, list(recalled_ids))}
         unknown = [i for i in recalled_ids if i not in known]
         if unknown:
             raise ValidationError("recalled_ids", f"no episode {unknown[0]!r} in this pair")
@@ -399,8 +398,8 @@ class Turns:
             raise ValidationError(
                 "answer_id", f"{answer_id} is a {answer.kind.value}, not an answer"
             )
-        recalled = self.memory.store.get_many(pair, list(answer.recalled_ids))
-        tz = ZoneInfo(self.memory.timezone)
+        recalled = self.ports.store.get_many(pair, list(answer.recalled_ids))
+        tz = ZoneInfo(self.ports.timezone)
         sources = []
         for e in sorted(recalled, key=lambda e: (e.at, e.seq)):
             day = e.at.astimezone(tz)

@@ -3,17 +3,14 @@ with the log), on which the others (turns, learning, mapping, nightly, reports) 
 
 from __future__ import annotations
 
-import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import suppress
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
-from typing import Any, TypeVar, cast
+from typing import Any, cast
 from zoneinfo import ZoneInfo
 
-from tutor_memory.adapters.records import CorruptRowError
 from tutor_memory.domain import chain
 from tutor_memory.domain import constants as C
 from tutor_memory.domain.annotations import Annotation, AnnotationKind
@@ -35,7 +32,12 @@ from tutor_memory.domain.episodes import (
     request_digest,
     summarise,
 )
-from tutor_memory.domain.errors import ConflictError, NotFoundError, ValidationError
+from tutor_memory.domain.errors import (
+    ConflictError,
+    CorruptRowError,
+    NotFoundError,
+    ValidationError,
+)
 from tutor_memory.domain.files import FileRecord, fingerprint
 from tutor_memory.domain.language import analyse, detect_language, distinctive_terms
 from tutor_memory.domain.recall import (
@@ -51,15 +53,12 @@ from tutor_memory.domain.timewindow import TimeWindow
 from tutor_memory.domain.timewords import find_window
 from tutor_memory.ports import (
     AppendResult,
-    Clock,
     ConceptVectorSource,
-    Embedder,
     EpisodeIndex,
-    EpisodeStore,
     IndexedEpisode,
     NightlyStore,
+    Ports,
     SearchHit,
-    SystemClock,
 )
 
 
@@ -79,8 +78,6 @@ def indexed(ep: Episode, vector: Sequence[float] | None) -> IndexedEpisode:
 
 
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
-_T = TypeVar("_T")
-_IO_LOCK = threading.Lock()
 
 # Per-pair progress markers (store documents): the last sequence each derived state applied.
 APPLIED_INDEX = "applied:index"
@@ -105,27 +102,12 @@ def _lap(since: float) -> tuple[float, float]:
     return round((now - since) * 1000, 3), now
 
 
-@dataclass
 class TutorMemory:
-    """The use cases over one store. ``index`` and ``embedder`` are optional so that the log
-    alone works without them (and a test can leave them out); recall needs an index."""
+    """The episode log's use cases over the ports: record, files, the chain, and the derived
+    state (the index, the markers) kept in step with the log; recall."""
 
-    store: EpisodeStore
-    clock: Clock = field(default_factory=SystemClock)
-    index: EpisodeIndex | None = None
-    embedder: Embedder | None = None
-    timezone: str = "UTC"
-    _io: ThreadPoolExecutor | None = field(default=None, init=False, repr=False, compare=False)
-
-    def close(self) -> None:
-        """Release the adapters' connections (those that hold any)."""
-        for part in (self.store, self.index):
-            close = getattr(part, "close", None)
-            if callable(close):
-                close()
-        if self._io is not None:
-            self._io.shutdown(wait=False)
-            self._io = None
+    def __init__(self, ports: Ports) -> None:
+        self.ports = ports
 
     # --- the log ----------------------------------------------------------------------------
 
@@ -170,7 +152,7 @@ class TutorMemory:
             pair=pair,
             kind=kind,
             text=text,
-            at=at or self.clock.now(),
+            at=at or self.ports.clock.now(),
             summary=summary,
             concepts=tuple(concepts),
             salience=salience,
@@ -185,7 +167,7 @@ class TutorMemory:
             self.catch_up_index(pair, upto=prior.episode.seq)
             return prior
         vector = self._passage_vectors([new])[0]  # before the append: a failure writes nothing
-        result = self.store.append(new)
+        result = self.ports.store.append(new)
         check_same_request(result.episode, request_hash)  # a racing first use of the key
         # Index it, and whatever an earlier write (or this one, retried) left unindexed.
         ready = {result.episode.seq: (result.episode, vector)} if result.created else {}
@@ -199,7 +181,7 @@ class TutorMemory:
         use; a different request under the key raises :class:`IdempotencyConflictError`."""
         if idempotency_key is None:
             return None
-        stored = self.store.by_idempotency_key(pair, idempotency_key)
+        stored = self.ports.store.by_idempotency_key(pair, idempotency_key)
         if stored is None:
             return None
         check_same_request(stored, request_hash)
@@ -217,7 +199,7 @@ class TutorMemory:
         for start in range(0, len(episodes), batch_size):
             batch = [self._stamped(new) for new in episodes[start : start + batch_size]]
             vectors = self._passage_vectors(batch)
-            appended = [self.store.append(new) for new in batch]
+            appended = [self.ports.store.append(new) for new in batch]
             ready: dict[Pair, dict[int, tuple[Episode, list[float] | None]]] = {}
             for r, v in zip(appended, vectors, strict=True):
                 if r.created:
@@ -239,29 +221,29 @@ class TutorMemory:
     def _passage_vectors(
         self, episodes: Sequence[NewEpisode | Episode]
     ) -> list[list[float] | None]:
-        if self.embedder is None or self.index is None or not episodes:
+        if self.ports.embedder is None or self.ports.index is None or not episodes:
             return [None] * len(episodes)
         # Repetition is common (one question asked nine times): embed each distinct text once.
         unique = list(dict.fromkeys(e.text for e in episodes))
-        rows = dict(zip(unique, self.embedder.embed_passages(unique), strict=True))
+        rows = dict(zip(unique, self.ports.embedder.embed_passages(unique), strict=True))
         return [rows[e.text].tolist() for e in episodes]
 
     def _index(self, pairs: Sequence[tuple[Episode, list[float] | None]]) -> None:
-        if self.index is None or not pairs:
+        if self.ports.index is None or not pairs:
             return
-        self.index.add([indexed(ep, vector) for ep, vector in pairs])
+        self.ports.index.add([indexed(ep, vector) for ep, vector in pairs])
 
     # --- derived state follows the log ---------------------------------------------------------
 
     @property
     def keeps_markers(self) -> bool:
         """Whether the store keeps the derived-state markers (both adapters do)."""
-        return _documents(self.store) is not None
+        return _documents(self.ports.store) is not None
 
     def applied(self, pair: Pair, name: str) -> tuple[int, int, dict[str, Any]]:
         """How far a derived state has applied the pair's log: (through seq, the marker's
         version, its body). A store that keeps no documents reports nothing applied."""
-        documents = _documents(self.store)
+        documents = _documents(self.ports.store)
         doc = documents.document(pair, name) if documents is not None else None
         if doc is None:
             return 0, 0, {}
@@ -270,7 +252,7 @@ class TutorMemory:
     def mark_applied(self, pair: Pair, name: str, body: dict[str, Any], version: int) -> None:
         """Move a marker forward (never back): a concurrent writer that moved it first wins when
         it got as far."""
-        documents = _documents(self.store)
+        documents = _documents(self.ports.store)
         if documents is None:
             return
         for _attempt in range(C.PROGRESS_SAVE_ATTEMPTS):
@@ -286,7 +268,7 @@ class TutorMemory:
         """Move a marker's version, not its place: a write that changes the derived state the
         marker covers without appending (a re-derivation) tells every snapshot stamped with
         the version (the working set) that it is stale. No marker yet: nothing is stamped."""
-        documents = _documents(self.store)
+        documents = _documents(self.ports.store)
         if documents is None:
             return
         _, version, body = self.applied(pair, name)
@@ -309,22 +291,22 @@ class TutorMemory:
         of them, then move the pair's marker as far as the indexed run reaches. An episode the
         index already holds (a pair written before markers were kept) is not embedded again.
         Returns how many were indexed."""
-        if self.index is None:
+        if self.ports.index is None:
             return 0
         ready = dict(ready or {})
         if ready:  # fresh writes are indexed whatever lies behind them
             self._index(list(ready.values()))
         through, version, _ = self.applied(pair, APPLIED_INDEX)
         if upto is None:
-            head = self.store.head(pair)
+            head = self.ports.store.head(pair)
             upto = head.seq if head is not None else 0
         upto = max(upto, *ready) if ready else upto
         gap = [seq for seq in range(through + 1, upto + 1) if seq not in ready][:limit]
         missing: list[Episode] = []
         if gap:
-            read = self.store.episodes(pair, after_seq=through, limit=gap[-1] - through)
+            read = self.ports.store.episodes(pair, after_seq=through, limit=gap[-1] - through)
             missing = [ep for ep in read if ep.seq not in ready]
-            held = _held(self.index, pair, [ep.episode_id for ep in missing])
+            held = _held(self.ports.index, pair, [ep.episode_id for ep in missing])
             todo = [ep for ep in missing if ep.episode_id not in held]
             self._index(list(zip(todo, self._passage_vectors(todo), strict=True)))
         done = set(ready) | {ep.seq for ep in missing}
@@ -338,20 +320,20 @@ class TutorMemory:
     def reindex(self, pair: Pair, *, batch_size: int = 64) -> int:
         """Rebuild a pair's index documents from the log (after a lost index write, or a new
         embedding model). Returns how many episodes were indexed."""
-        if self.index is None:
+        if self.ports.index is None:
             return 0
         _, version, _ = self.applied(pair, APPLIED_INDEX)
-        self.index.delete_pair(pair)
+        self.ports.index.delete_pair(pair)
         batch: list[Episode] = []
         count = last = 0
-        for ep in self.store.iter_episodes(pair):
+        for ep in self.ports.store.iter_episodes(pair):
             batch.append(ep)
             last = ep.seq
             if len(batch) == batch_size:
                 count += self._reindex_batch(batch)
                 batch = []
         count += self._reindex_batch(batch)
-        documents = _documents(self.store)
+        documents = _documents(self.ports.store)
         if documents is not None and last:
             # Rebuilt through `last`: the marker says so (a concurrent writer's newer mark wins).
             with suppress(ConflictError):
@@ -388,11 +370,11 @@ class TutorMemory:
         and before the index is asked (the turn checks there, beside its first reads, that the
         index has caught up with the log).
         """
-        now = at or self.clock.now()
+        now = at or self.ports.clock.now()
         timings: dict[str, float] = {}
         tick = time.perf_counter()
         text = (question or "").strip()
-        window = find_window(text, now, ZoneInfo(self.timezone)) if text else None
+        window = find_window(text, now, ZoneInfo(self.ports.timezone)) if text else None
         terms = tuple(distinctive_terms(text)) if text else ()
         if window is not None:  # "July" names the time, not the topic
             lang = detect_language(text)
@@ -409,15 +391,17 @@ class TutorMemory:
         )
         # Reads that need nothing from the question go out together with its embedding: in the
         # cloud, one wait for all of them (ARCHITECTURE rule 10: at most three per turn).
-        recent_soon = self.soon(self.store.recent, pair, C.RECALL_RECENT_POOL, scope)
-        names_soon = self.soon(self.store.concept_names, pair) if text else None
-        behind_soon = self.soon(self._beliefs_evidence, pair, also_ids, scope)
+        recent_soon = self.ports.reads.soon(
+            self.ports.store.recent, pair, C.RECALL_RECENT_POOL, scope
+        )
+        names_soon = self.ports.reads.soon(self.ports.store.concept_names, pair) if text else None
+        behind_soon = self.ports.reads.soon(self._beliefs_evidence, pair, also_ids, scope)
         # The map's concept vectors, for routing by meaning: read beside the embedding, so a
         # question that names no concept does not wait for them after it.
-        vectors_soon = self.soon(self._concept_vectors, pair) if text else None
+        vectors_soon = self.ports.reads.soon(self._concept_vectors, pair) if text else None
         vector = None
-        if text and self.embedder is not None:
-            vector = self.embedder.embed_queries([text])[0].tolist()
+        if text and self.ports.embedder is not None:
+            vector = self.ports.embedder.embed_queries([text])[0].tolist()
         timings["understand"], tick = _lap(tick)
 
         pool = Candidates()
@@ -433,7 +417,7 @@ class TutorMemory:
                 names_soon.result(),
                 vector=vector,
                 concept_vectors=vectors_soon.result if vectors_soon else lambda: None,
-                profile=self.embedder.profile.name if self.embedder is not None else "",
+                profile=self.ports.embedder.profile.name if self.ports.embedder is not None else "",
             )
             if names_soon
             else Routes()
@@ -441,7 +425,9 @@ class TutorMemory:
         keys = list(routes.keys)
         topical = bool(terms) or bool(keys)
         touching_soon = (
-            self.soon(self.store.touching, pair, keys, scope, newest=C.RECALL_CONCEPT_POOL)
+            self.ports.reads.soon(
+                self.ports.store.touching, pair, keys, scope, newest=C.RECALL_CONCEPT_POOL
+            )
             if text
             else None
         )
@@ -452,8 +438,8 @@ class TutorMemory:
         searched_vector = vector if window is None or topical else None
         if before_search is not None:
             before_search()
-        if text and self.index is not None:  # while the concept pool is on its way
-            lexical, semantic = self.index.search(
+        if text and self.ports.index is not None:  # while the concept pool is on its way
+            lexical, semantic = self.ports.index.search(
                 pair,
                 terms=terms,
                 vector=searched_vector,
@@ -463,10 +449,10 @@ class TutorMemory:
             )
             found = {
                 e.episode_id: e
-                for e in self.store.get_many(pair, [h.episode_id for h in lexical + semantic])
+                for e in self.ports.store.get_many(pair, [h.episode_id for h in lexical + semantic])
             }
             if terms and lexical:
-                distinctive = distinctive_terms_of(self.index.term_counts(pair, terms))
+                distinctive = distinctive_terms_of(self.ports.index.term_counts(pair, terms))
         behind = behind_soon.result()
         if behind is not None:
             # A record question also reaches the checks behind the current beliefs, from the
@@ -478,7 +464,7 @@ class TutorMemory:
             touching = touching_soon.result()
             pool.add_concept(touching)
             sizes["concept"] = len(touching)
-            if self.index is not None:
+            if self.ports.index is not None:
                 if terms:
                     pool.add_lexical(
                         (
@@ -520,20 +506,9 @@ class TutorMemory:
 
     def _concept_vectors(self, pair: Pair) -> ConceptVectors | None:
         """The map's routing vectors, when the store keeps a map (both adapters do)."""
-        if isinstance(self.store, ConceptVectorSource):
-            return self.store.concept_vectors(pair)
+        if isinstance(self.ports.store, ConceptVectorSource):
+            return self.ports.store.concept_vectors(pair)
         return None
-
-    def soon(self, call: Callable[..., _T], /, *args: Any, **kwargs: Any) -> Future[_T]:
-        """Start a read on the turn path's I/O threads (made on first use, never at import):
-        independent reads overlap instead of waiting one after another."""
-        if self._io is None:
-            with _IO_LOCK:
-                if self._io is None:
-                    self._io = ThreadPoolExecutor(
-                        max_workers=C.TURN_IO_THREADS, thread_name_prefix="turn-io"
-                    )
-        return self._io.submit(call, *args, **kwargs)
 
     def _beliefs_evidence(
         self,
@@ -546,7 +521,7 @@ class TutorMemory:
         ids = list(also_ids() if callable(also_ids) else also_ids)
         if not ids:
             return None
-        return [e for e in self.store.get_many(pair, ids) if e.at in scope]
+        return [e for e in self.ports.store.get_many(pair, ids) if e.at in scope]
 
     def _stamped(self, new: NewEpisode) -> NewEpisode:
         evidence = new.evidence
@@ -558,7 +533,7 @@ class TutorMemory:
         """An answer's citation carries the fingerprint the cited file has at this moment."""
         if evidence.file_id is None or evidence.fingerprint is not None:
             return evidence
-        record = self.store.file(pair, evidence.file_id)
+        record = self.ports.store.file(pair, evidence.file_id)
         if record is None or record.removed:
             raise ValidationError(
                 "evidence.file_id", f"no file {evidence.file_id!r} is registered for {pair}"
@@ -567,13 +542,13 @@ class TutorMemory:
 
     def episode(self, pair: Pair, episode_id: str) -> Episode:
         """One episode of the pair, or NotFoundError."""
-        found = self.store.get(pair, episode_id)
+        found = self.ports.store.get(pair, episode_id)
         if found is None:
             raise NotFoundError(f"no episode {episode_id!r} for {pair}")
         return found
 
     def history(self, pair: Pair, *, after_seq: int = 0, limit: int | None = None) -> list[Episode]:
-        return self.store.episodes(pair, after_seq=after_seq, limit=limit)
+        return self.ports.store.episodes(pair, after_seq=after_seq, limit=limit)
 
     # --- the chain --------------------------------------------------------------------------
 
@@ -581,13 +556,13 @@ class TutorMemory:
         self, pair: Pair, checkpoint: chain.Checkpoint | None = None
     ) -> chain.ChainReport:
         """Recompute the pair's chain; report "intact" or the first break and what broke."""
-        head = self.store.head(pair)
-        erasures = getattr(self.store, "erasures", None)
+        head = self.ports.store.head(pair)
+        erasures = getattr(self.ports.store, "erasures", None)
         records, erasure_head = erasures(pair) if callable(erasures) else ([], None)
         try:
             return chain.verify(
                 pair,
-                self.store.iter_episodes(pair),
+                self.ports.store.iter_episodes(pair),
                 head,
                 checkpoint,
                 erasures=records,
@@ -600,11 +575,11 @@ class TutorMemory:
 
     def checkpoint(self, pair: Pair) -> chain.Checkpoint:
         """The current head as a checkpoint to keep elsewhere (an empty chain gives seq 0)."""
-        head = self.store.head(pair)
+        head = self.ports.store.head(pair)
         if head is None:
-            return chain.Checkpoint(pair, 0, chain.GENESIS_HASH, self.clock.now())
-        ids = tuple(e.episode_id for e in self.store.iter_episodes(pair) if e.seq <= head.seq)
-        return chain.Checkpoint(pair, head.seq, head.hash, self.clock.now(), ids)
+            return chain.Checkpoint(pair, 0, chain.GENESIS_HASH, self.ports.clock.now())
+        ids = tuple(e.episode_id for e in self.ports.store.iter_episodes(pair) if e.seq <= head.seq)
+        return chain.Checkpoint(pair, head.seq, head.hash, self.ports.clock.now(), ids)
 
     # --- beside the episodes ----------------------------------------------------------------
 
@@ -624,10 +599,10 @@ class TutorMemory:
             episode_id=episode_id,
             kind=kind,  # type: ignore[arg-type]  # validated in Annotation
             value=value,
-            at=at or self.clock.now(),
+            at=at or self.ports.clock.now(),
             detail=detail,
         )
-        self.store.annotate(annotation)
+        self.ports.store.annotate(annotation)
         return annotation
 
     # --- files ------------------------------------------------------------------------------
@@ -643,9 +618,9 @@ class TutorMemory:
         name = clean_text("name", name, limit=240)
         if not data:
             raise ValidationError("data", "the file is empty")
-        when = at or self.clock.now()
+        when = at or self.ports.clock.now()
         digest = fingerprint(data)
-        record, added = self.store.register_file(pair, file_id, name, digest, when)
+        record, added = self.ports.store.register_file(pair, file_id, name, digest, when)
         if not added:
             return record, None
         result = self.record_file_arrival(
@@ -681,4 +656,4 @@ class TutorMemory:
         )
 
     def remove_file(self, pair: Pair, file_id: str, *, at: datetime | None = None) -> FileRecord:
-        return self.store.remove_file(pair, file_id, at or self.clock.now())
+        return self.ports.store.remove_file(pair, file_id, at or self.ports.clock.now())

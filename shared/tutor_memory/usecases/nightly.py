@@ -33,7 +33,7 @@ from collections.abc import Callable, Sequence
 from contextlib import suppress
 from dataclasses import dataclass, replace
 from datetime import date, datetime
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 from zoneinfo import ZoneInfo
 
 from tutor_memory.domain import constants as C
@@ -60,12 +60,12 @@ from tutor_memory.domain.nightly import (
     working_set,
 )
 from tutor_memory.domain.verify import CitationEntry, check_citation
-from tutor_memory.ports import BeliefStore, EpisodeStore, MapStore, NightlyStore
-from tutor_memory.service import APPLIED_BELIEFS, APPLIED_INDEX, TutorMemory
-from tutor_memory.turns import SELF_MODEL_DOCUMENT, WORKING_SET_DOCUMENT
+from tutor_memory.ports import BeliefStore, MapStore, NightlyStore, Ports
+from tutor_memory.usecases.log import APPLIED_BELIEFS, APPLIED_INDEX, TutorMemory
+from tutor_memory.usecases.turns import SELF_MODEL_DOCUMENT, WORKING_SET_DOCUMENT
 
 if TYPE_CHECKING:
-    from tutor_memory.learning import Learning
+    from tutor_memory.usecases.learning import Learning
 
 SCAN, WORKING_SET, SELF_MODEL = "scan", WORKING_SET_DOCUMENT, SELF_MODEL_DOCUMENT
 
@@ -113,35 +113,27 @@ def parse_day(text: str) -> date:
 class Nightly:
     def __init__(
         self,
+        ports: Ports,
         memory: TutorMemory,
-        beliefs: BeliefStore,
-        maps: MapStore,
-        store: NightlyStore,
         *,
         learning: Learning | None = None,
     ) -> None:
+        self.ports = ports
         self.memory = memory
         self.learning = learning  # None (the scheduler): the beliefs are not reconciled
-        self.beliefs = beliefs
-        self.maps = maps
-        self.store = store
-
-    @classmethod
-    def over_store(cls, store: EpisodeStore, *, timezone: str) -> Nightly:
-        """Over one store adapter alone (both keep every row the loop needs): enough for the
-        scheduler, which builds no search index and calls no model."""
-        both = cast(Any, store)
-        return cls(TutorMemory(store=store, timezone=timezone), both, both, both)
+        self.beliefs: BeliefStore = ports.store
+        self.maps: MapStore = ports.store
+        self.store: NightlyStore = ports.store
 
     @property
     def tz(self) -> ZoneInfo:
-        return ZoneInfo(self.memory.timezone)
+        return ZoneInfo(self.ports.timezone)
 
     # --- which night, which pairs ------------------------------------------------------------
 
     def night_of(self, now: datetime | None = None) -> date:
         """The day a night run at ``now`` (default: the clock) compresses: yesterday, locally."""
-        return previous_day(now or self.memory.clock.now(), self.tz)
+        return previous_day(now or self.ports.clock.now(), self.tz)
 
     def active_pairs(self, day: date) -> list[Pair]:
         """Pairs that may have been active on ``day`` (read from the activity index, never a
@@ -158,13 +150,13 @@ class Nightly:
     ) -> FanOut:
         """The scheduler's half: one task per active pair, handed to ``send`` (the queue). With
         a retention period, also one per pair the retention sweep looks at (see
-        ``tutor_memory.retention``): its worker erases what is past the period."""
+        ``tutor_memory.usecases.retention``): its worker erases what is past the period."""
         night = day or self.night_of(now)
         pairs = self.active_pairs(night)
         if retention_days is not None:
-            from tutor_memory.retention import pairs_to_sweep
+            from tutor_memory.usecases.retention import pairs_to_sweep
 
-            swept = pairs_to_sweep(self.store, night, retention_days, self.memory.timezone)
+            swept = pairs_to_sweep(self.store, night, retention_days, self.ports.timezone)
             pairs = sorted({*pairs, *swept})
         tasks = tuple(NightTask(p, night.isoformat()) for p in pairs)
         send(tasks)
@@ -195,15 +187,13 @@ class Nightly:
         self.reconcile(pair)
         window = day_window(day, self.tz)
         as_of = window.end
-        if as_of > self.memory.clock.now():
+        if as_of > self.ports.clock.now():
             # Its summary would be frozen half-written under the day's idempotency key.
             raise ValidationError(
-                "day", f"{day} has not ended yet in {self.memory.timezone}: its night comes later"
+                "day", f"{day} has not ended yet in {self.ports.timezone}: its night comes later"
             )
         limit = C.CONSOLIDATION_MAX_EPISODES
-        day_episodes = [
-            e for e in self.memory.store.recent(pair, limit + 1, window) if not e.erased
-        ]
+        day_episodes = [e for e in self.ports.store.recent(pair, limit + 1, window) if not e.erased]
         new = consolidation(
             pair, day, window, day_episodes[:limit], truncated=len(day_episodes) > limit
         )
@@ -244,7 +234,7 @@ class Nightly:
             self.learning.catch_up_beliefs(pair)
 
     def _consolidate(self, new: NewEpisode) -> Episode:
-        appended = self.memory.store.append(new)
+        appended = self.ports.store.append(new)
         # Lexical terms only (no vector): the night calls no model for its own summary. A rerun
         # after an interruption between the append and the index finds the marker behind.
         episode = appended.episode
@@ -275,7 +265,7 @@ class Nightly:
         state = ScanState.from_dict(doc.body) if doc else ScanState()
         version = doc.version if doc else 0
         while True:
-            page = self.memory.store.episodes(
+            page = self.ports.store.episodes(
                 pair, after_seq=state.through_seq, limit=C.NIGHTLY_SCAN_PAGE
             )
             if not page:
@@ -299,13 +289,13 @@ class Nightly:
         """Check a bounded batch of answers' citations against the file registry — never
         checked first, then oldest checked — and annotate each with the result and ``at``.
         Returns how many answers got each result. A lookup, never a model call."""
-        when = at or self.memory.clock.now()
+        when = at or self.ports.clock.now()
         already = len(self.store.citations_checked_at(pair, when))
         due = self.store.citations_due(pair, before=when, limit=limit - already)
         if not due:
             return {}
         found = {
-            e.episode_id: e for e in self.memory.store.get_many(pair, [d.episode_id for d in due])
+            e.episode_id: e for e in self.ports.store.get_many(pair, [d.episode_id for d in due])
         }
         files: dict[str, FileRecord | None] = {}
         results: Counter[str] = Counter()
@@ -328,7 +318,7 @@ class Nightly:
         evidence = episode.evidence
         file_id = evidence.file_id if isinstance(evidence, AnswerEvidence) else None
         if file_id is not None and file_id not in files:
-            files[file_id] = self.memory.store.file(pair, file_id)  # once per file per batch
+            files[file_id] = self.ports.store.file(pair, file_id)  # once per file per batch
         result = check_citation(episode, files[file_id] if file_id is not None else None)
         kind = AnnotationKind.VERIFICATION
         note = Annotation(pair, episode.episode_id, kind, result.value, when, result.detail)
@@ -362,7 +352,7 @@ class Nightly:
     ) -> bool:
         # The stamp is read before the beliefs, so a write between them leaves the set stale
         # rather than current with rows older than its stamp (see ``WorkingSet``).
-        head = self.memory.store.head(pair)
+        head = self.ports.store.head(pair)
         _, beliefs_version, _ = self.memory.applied(pair, APPLIED_BELIEFS)
         beliefs = self.beliefs.beliefs(pair)
         cmap = self.maps.load_map(pair)
@@ -376,7 +366,7 @@ class Nightly:
             map_header=map_header(cmap) if cmap.concepts else None,
             recent=[
                 e
-                for e in self.memory.store.recent(pair, C.WORKING_SET_RECENT + C.WORKING_SET_DAYS)
+                for e in self.ports.store.recent(pair, C.WORKING_SET_RECENT + C.WORKING_SET_DAYS)
                 if not e.erased
             ],
             consolidation_id=summary.episode_id,
@@ -393,7 +383,7 @@ class Nightly:
         beliefs: Sequence[Belief],
         citations: Sequence[CitationEntry],
     ) -> bool:
-        head = self.memory.store.head(pair)
+        head = self.ports.store.head(pair)
         model = self_model(
             pair,
             day,
@@ -413,7 +403,7 @@ class Nightly:
         summary = next(
             (
                 e
-                for e in self.memory.store.recent(pair, C.WORKING_SET_RECENT * 4)
+                for e in self.ports.store.recent(pair, C.WORKING_SET_RECENT * 4)
                 if e.kind is Kind.CONSOLIDATION and not e.erased
             ),
             None,

@@ -28,7 +28,7 @@ import logging
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime
-from typing import Any, Protocol, cast
+from typing import Any, Protocol
 from zoneinfo import ZoneInfo
 
 from tutor_memory.domain import constants as C
@@ -44,36 +44,12 @@ from tutor_memory.domain.episodes import (
 )
 from tutor_memory.domain.errors import NotFoundError, ValidationError
 from tutor_memory.domain.nightly import consolidation, day_window, night_name
-from tutor_memory.learning import Learning
-from tutor_memory.nightly_service import SCAN, SELF_MODEL, WORKING_SET, Nightly
-from tutor_memory.service import TutorMemory
+from tutor_memory.ports import Ports, Store
+from tutor_memory.usecases.learning import Learning
+from tutor_memory.usecases.log import TutorMemory
+from tutor_memory.usecases.nightly import SCAN, SELF_MODEL, WORKING_SET, Nightly
 
 log = logging.getLogger(__name__)
-
-
-class ErasingStore(Protocol):
-    """What both store adapters add for erasure (see their ``erase`` methods)."""
-
-    def erase(
-        self,
-        pair: Pair,
-        seqs: Sequence[int],
-        *,
-        at: datetime,
-        reason: str,
-        requested_by: str,
-        scope: ErasureScope,
-    ) -> list[Episode]: ...
-
-    def delete_beliefs_citing(self, pair: Pair, episode_ids: Sequence[str]) -> int: ...
-
-    def delete_documents(self, pair: Pair, names: Sequence[str] | None = None) -> None: ...
-
-    def purge_pair(self, pair: Pair) -> None: ...
-
-    def pairs_of(self, student_id: str) -> list[Pair]: ...
-
-    def compact(self) -> None: ...
 
 
 class UploadedFiles(Protocol):
@@ -117,6 +93,7 @@ class Erasing:
 
     def __init__(
         self,
+        ports: Ports,
         memory: TutorMemory,
         *,
         learning: Learning | None = None,
@@ -125,6 +102,7 @@ class Erasing:
         uploads_prefix: str = "uploads/",
         index_purge_wait: float = 0.0,
     ) -> None:
+        self.ports = ports
         self.memory = memory
         self.learning = learning
         self.nightly = nightly
@@ -135,8 +113,8 @@ class Erasing:
         self.index_purge_wait = index_purge_wait
 
     @property
-    def store(self) -> ErasingStore:
-        return cast(ErasingStore, self.memory.store)
+    def store(self) -> Store:
+        return self.ports.store
 
     # --- the three requests -------------------------------------------------------------------
 
@@ -145,10 +123,10 @@ class Erasing:
     ) -> ErasureResult:
         """Erase one episode's body. An unknown id is NotFoundError; an erased one, a no-op."""
         reason = check_reason(reason)
-        episode = self.memory.store.get(pair, episode_id)
+        episode = self.ports.store.get(pair, episode_id)
         if episode is None or seq_of_id(episode_id) is None:
             raise NotFoundError(f"no episode {episode_id!r} for {pair}")
-        result = ErasureResult("episode", reason, self.memory.clock.now())
+        result = ErasureResult("episode", reason, self.ports.clock.now())
         self._erase_bodies(pair, [episode.seq], result, requested_by, "episode")
         self._finish()
         return result
@@ -159,9 +137,9 @@ class Erasing:
         """Erase every body of a pair and everything kept beside its log. An unknown pair is
         NotFoundError."""
         reason = check_reason(reason)
-        if self.memory.store.head(pair) is None:
+        if self.ports.store.head(pair) is None:
             raise NotFoundError(f"no history for {pair}")
-        result = ErasureResult(scope, reason, self.memory.clock.now())
+        result = ErasureResult(scope, reason, self.ports.clock.now())
         self._erase_whole_pair(pair, result, requested_by, scope)
         self._finish()
         return result
@@ -175,7 +153,7 @@ class Erasing:
         pairs = self.store.pairs_of(student_id)
         if not pairs:
             raise NotFoundError(f"no history for student {student_id!r}")
-        result = ErasureResult("student", reason, self.memory.clock.now())
+        result = ErasureResult("student", reason, self.ports.clock.now())
         # Crypto-shredding first (when bodies are encrypted): from here on no copy of any body,
         # in the table or a backup of it, can be decrypted, even if what follows is cut short.
         shred = getattr(self.store, "shred_student", None)
@@ -189,9 +167,9 @@ class Erasing:
     def erase_older_than(self, pair: Pair, cutoff: datetime) -> ErasureResult:
         """The retention period: erase the bodies of the pair's episodes dated before
         ``cutoff`` (the envelopes stay)."""
-        result = ErasureResult("retention", C.ERASURE_REASON_RETENTION, self.memory.clock.now())
+        result = ErasureResult("retention", C.ERASURE_REASON_RETENTION, self.ports.clock.now())
         seqs = [
-            e.seq for e in self.memory.store.iter_episodes(pair) if e.at < cutoff and not e.erased
+            e.seq for e in self.ports.store.iter_episodes(pair) if e.at < cutoff and not e.erased
         ]
         if seqs:
             self._erase_bodies(pair, seqs, result, "retention", "retention")
@@ -203,7 +181,7 @@ class Erasing:
     def _erase_whole_pair(
         self, pair: Pair, result: ErasureResult, requested_by: str, scope: ErasureScope
     ) -> None:
-        head = self.memory.store.head(pair)
+        head = self.ports.store.head(pair)
         seqs = list(range(1, (head.seq if head else 0) + 1))
         gone = self.store.erase(
             pair,
@@ -215,8 +193,8 @@ class Erasing:
         )
         result.erased[str(pair)] = [e.seq for e in gone]
         self.store.purge_pair(pair)
-        if self.memory.index is not None:
-            self.memory.index.delete_pair(pair)
+        if self.ports.index is not None:
+            self.ports.index.delete_pair(pair)
         if self.files is not None:
             prefix = f"{self.uploads_prefix}{pair.student_id}/{pair.subject_id}/"
             result.objects_deleted += self.files.delete_all_versions(prefix)
@@ -238,14 +216,14 @@ class Erasing:
             pair, seqs, at=at, reason=reason, requested_by=requested_by, scope=scope
         )
         result.erased[str(pair)] = [e.seq for e in gone]
-        tz = ZoneInfo(self.memory.timezone)
+        tz = ZoneInfo(self.ports.timezone)
         days = sorted(
             {e.at.astimezone(tz).date() for e in gone if e.kind is not Kind.CONSOLIDATION}
         )
         # Every asked id leaves the index (also on a retry, after an interrupted erasure), and
         # the summaries that quoted an erased episode go: their days are summarised again.
         wanted, ids, quoting = set(seqs), set(), []
-        for e in self.memory.store.iter_episodes(pair):
+        for e in self.ports.store.iter_episodes(pair):
             if e.seq in wanted:
                 ids.add(e.episode_id)
             elif (
@@ -265,8 +243,8 @@ class Erasing:
         if derived:
             result.derived[str(pair)] = [e.seq for e in derived]
         ids |= {e.episode_id for e in derived}
-        if self.memory.index is not None:
-            delete = getattr(self.memory.index, "delete_episodes", None)
+        if self.ports.index is not None:
+            delete = getattr(self.ports.index, "delete_episodes", None)
             if callable(delete):
                 delete(pair, sorted(ids))
         self._delete_objects(pair, gone, result)
@@ -287,15 +265,15 @@ class Erasing:
     def _consolidate_again(self, pair: Pair, day: date) -> None:
         """The day's summary without the erased episodes (a quiet day gets none). Written under
         the day's usual key, which the erased summary no longer holds."""
-        window = day_window(day, ZoneInfo(self.memory.timezone))
-        if window.end > self.memory.clock.now():
+        window = day_window(day, ZoneInfo(self.ports.timezone))
+        if window.end > self.ports.clock.now():
             return  # the night has not come yet: it will summarise what remains
         limit = C.CONSOLIDATION_MAX_EPISODES
-        eps = [e for e in self.memory.store.recent(pair, limit + 1, window) if not e.erased]
+        eps = [e for e in self.ports.store.recent(pair, limit + 1, window) if not e.erased]
         new = consolidation(pair, day, window, eps[:limit], truncated=len(eps) > limit)
         if new is None:
             return
-        episode = self.memory.store.append(new).episode
+        episode = self.ports.store.append(new).episode
         self.memory.catch_up_index(pair, upto=episode.seq, ready={episode.seq: (episode, None)})
 
     def _delete_objects(self, pair: Pair, gone: Sequence[Episode], result: ErasureResult) -> None:
@@ -309,7 +287,7 @@ class Erasing:
         result.objects_deleted += deleted
 
     def _finish(self) -> None:
-        purge = getattr(self.memory.index, "purge", None)
+        purge = getattr(self.ports.index, "purge", None)
         if callable(purge):
             kept = purge(wait=self.index_purge_wait)
             if kept:

@@ -14,7 +14,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, tzinfo
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from tutor_memory.domain.annotations import Annotation, Verification
 from tutor_memory.domain.beliefs import Belief
@@ -30,11 +30,7 @@ from tutor_memory.domain.report import (
     kind_count,
     plural,
 )
-from tutor_memory.ports import BeliefStore, MapStore
-from tutor_memory.service import TutorMemory
-
-if TYPE_CHECKING:
-    from tutor_memory.bootstrap import App
+from tutor_memory.ports import BeliefStore, MapStore, Ports
 
 FORMATS = ("text", "markdown", "json")
 
@@ -42,14 +38,10 @@ FORMATS = ("text", "markdown", "json")
 class Reports:
     """The report use case over the three stores."""
 
-    def __init__(self, memory: TutorMemory, beliefs: BeliefStore, maps: MapStore) -> None:
-        self.memory = memory
-        self.beliefs = beliefs
-        self.maps = maps
-
-    @classmethod
-    def of(cls, app: App) -> Reports:
-        return cls(app.memory, app.learning.store, app.maps.maps)
+    def __init__(self, ports: Ports) -> None:
+        self.ports = ports
+        self.beliefs: BeliefStore = ports.store
+        self.maps: MapStore = ports.store
 
     def report(self, pair: Pair, *, history: str | None = None) -> Report:
         """The pair's report; ``history`` (a concept's name or key) adds that belief's chain.
@@ -59,7 +51,7 @@ class Reports:
         return build_report(self.rows(pair, history=history))
 
     def rows(self, pair: Pair, *, history: str | None = None) -> ReportRows:
-        store = self.memory.store
+        store = self.ports.store
         head = store.head(pair)  # first: the report covers the log up to here
         if head is None:
             raise NotFoundError(f"no record of {pair}: nothing to report")
@@ -81,7 +73,7 @@ class Reports:
                 notes[ep.episode_id] = found
         return ReportRows(
             pair=pair,
-            generated_at=self.memory.clock.now(),
+            generated_at=self.ports.clock.now(),
             head_seq=head.seq,
             head_at=head.at,
             counts=dict(head.counts),

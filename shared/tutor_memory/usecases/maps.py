@@ -42,8 +42,8 @@ from tutor_memory.domain.files import FileRecord, fingerprint
 from tutor_memory.domain.filetext import FileText, UnreadableFileError
 from tutor_memory.domain.teaching import detect_teaching, route_taught, same_as, short_name
 from tutor_memory.domain.validator import validate
-from tutor_memory.ports import AppendResult, Embedder, Extractor, MapStore
-from tutor_memory.service import TutorMemory
+from tutor_memory.ports import AppendResult, Embedder, Extractor, MapStore, Ports
+from tutor_memory.usecases.log import TutorMemory
 
 
 @dataclass(frozen=True)
@@ -112,35 +112,45 @@ def _name_text(name: str, gist: str) -> str:
 class MapUseCases:
     def __init__(
         self,
+        ports: Ports,
         memory: TutorMemory,
-        maps: MapStore,
         *,
         read_file: Callable[[str, bytes], FileText],
         extractor: Extractor,
         derive: Callable[[ConceptMap], ConceptMap],
         keep_file: Callable[[Pair, str, bytes], None] | None = None,
     ) -> None:
+        self.ports = ports
         self.memory = memory
         # Where the embedded store keeps a copy of each version it reads (an export carries
         # it); None in the cloud, where the uploads bucket keeps every version.
         self.keep_file = keep_file
-        self.maps = maps
+        self.maps: MapStore = ports.store
         self.read_file = read_file
         self.extractor = extractor
         self.derive = derive
+
+    def remove_file(
+        self, pair: Pair, file_id: str, *, at: datetime | None = None
+    ) -> FileRecord | None:
+        """Take a file out of the pair's registry; None when it is not there or already out."""
+        record = self.ports.store.file(pair, file_id)
+        if record is None or record.removed:
+            return None
+        return self.memory.remove_file(pair, file_id, at=at)
 
     def ingest(
         self, pair: Pair, file_id: str, name: str, data: bytes, *, at: datetime | None = None
     ) -> IngestResult:
         check_file_id("file_id", file_id)
         name = clean_text("name", name, limit=240)
-        when = at or self.memory.clock.now()
+        when = at or self.ports.clock.now()
         digest = fingerprint(data)
-        current = self.memory.store.file(pair, file_id)
+        current = self.ports.store.file(pair, file_id)
         if current is not None and not current.removed and current.current.fingerprint == digest:
             cmap = self.maps.load_map(pair)
             return IngestResult(current, True, (), (), (), cmap.version)
-        refused = self.memory.store.by_idempotency_key(pair, f"file-unreadable:{file_id}:{digest}")
+        refused = self.ports.store.by_idempotency_key(pair, f"file-unreadable:{file_id}:{digest}")
         if refused is not None:  # these bytes were found unreadable once: never read again
             reason = refused.text.removeprefix("File could not be read: ").removeprefix(f"{name}: ")
             raise UnreadableFileError(name, f"{reason} (found before: not read again)")
@@ -166,16 +176,16 @@ class MapUseCases:
 
         def merge() -> tuple[ConceptMap, dict[str, str]]:
             cmap = self.maps.load_map(pair)
-            merged = similar_nodes(kept, cmap, self.memory.embedder)
+            merged = similar_nodes(kept, cmap, self.ports.embedder)
             updated = self.derive(merge_file(cmap, kept, source, same_as=merged))
-            return self.maps.save_map(pair, refresh_vectors(updated, self.memory.embedder)), merged
+            return self.maps.save_map(pair, refresh_vectors(updated, self.ports.embedder)), merged
 
         saved, merged = retry_on_conflict(
             merge,
             attempts=C.MAP_SAVE_ATTEMPTS,
             gave_up=f"the map of {pair} kept changing; {name} was not merged",
         )
-        record, _added = self.memory.store.register_file(pair, file_id, name, digest, when)
+        record, _added = self.ports.store.register_file(pair, file_id, name, digest, when)
         names = tuple(d.name for d in kept)
         self.memory.record_file_arrival(
             pair, file_id, name, digest, version=version, at=when, concepts=names
@@ -198,7 +208,7 @@ class MapUseCases:
 
         def refresh() -> ConceptMap:
             cmap = self.maps.load_map(pair)
-            embedder = self.memory.embedder
+            embedder = self.ports.embedder
             if embedder is None or not vectors_to_compute(cmap, embedder.profile.name):
                 return cmap
             return self.maps.save_map(pair, refresh_vectors(cmap, embedder))
@@ -223,7 +233,7 @@ class MapUseCases:
         intent = detect_teaching(message)
         if intent is None:
             return None
-        when = at or self.memory.clock.now()
+        when = at or self.ports.clock.now()
         naming = same_as(intent.note)  # "X is the same as Y": another name, not a note
 
         def attach() -> tuple[str, Concept, bool]:
@@ -251,7 +261,7 @@ class MapUseCases:
                 if naming and not one:
                     taught = replace(taught, aliases=other_names(taught, naming))
             updated = replace(cmap, concepts={**cmap.concepts, key: taught})
-            self.maps.save_map(pair, refresh_vectors(self.derive(updated), self.memory.embedder))
+            self.maps.save_map(pair, refresh_vectors(self.derive(updated), self.ports.embedder))
             return key, taught, new_node
 
         key, taught, new_node = retry_on_conflict(
