@@ -38,6 +38,7 @@ from tutor_memory.domain.episodes import (
     TaughtEvidence,
 )
 from tutor_memory.domain.mapblock import MapSection
+from tutor_memory.domain.question import understand
 from tutor_memory.domain.recall import Mode, RecalledItem, RecallResult
 from tutor_memory.domain.timewindow import TimeWindow
 from tutor_memory.domain.tokens import count_tokens
@@ -171,7 +172,7 @@ def build(
     **kw: object,
 ) -> MemoryBlock:
     return build_block(
-        question=question,
+        question=understand(question, now, UTC),
         recall=recall or recall_of(items),
         beliefs=beliefs,
         map_section=map_section,

@@ -32,10 +32,10 @@ from tutor_memory.domain.block import (
     work_line,
 )
 from tutor_memory.domain.episodes import Episode, Pair
+from tutor_memory.domain.question import EPOCH
 from tutor_memory.domain.recall import Mode, RecalledItem
 from tutor_memory.domain.timewindow import TimeWindow
 from tutor_memory.domain.tokens import count_tokens
-from tutor_memory.usecases.log import EPOCH
 
 DESIGNS: Final = ("plain", "window", "episodes", "full")
 WINDOW_TURNS: Final = 20  # article: "the last 20 turns"

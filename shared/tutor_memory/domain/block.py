@@ -60,7 +60,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, tzinfo
 from functools import cache
-from typing import Final, cast
+from typing import Final, Protocol, cast
 
 from tutor_memory.domain import constants as C
 from tutor_memory.domain.beliefs import Belief
@@ -468,9 +468,17 @@ class MemoryBlock:
     empty_reason: str | None = None
 
 
+class AskedQuestion(Protocol):
+    """What the block reads of the turn's ``domain.question.Question`` (which imports this
+    module for ``is_record_question``)."""
+
+    @property
+    def record(self) -> bool: ...
+
+
 def build_block(
     *,
-    question: str | None,
+    question: AskedQuestion,
     recall: RecallResult,
     beliefs: Sequence[Belief],
     map_section: MapSection | None,
@@ -488,7 +496,7 @@ def build_block(
     "removed"); ``checks_recorded`` is how many checks the pair has, so that a pair with checks
     but no belief is never told it has none; ``tz`` is the student's, for the dates shown;
     ``calibration`` (``calibration_line``) goes under the beliefs header when beliefs are shown."""
-    record = is_record_question(question)
+    record = question.record
 
     fixed_top = [HEADER]
     if record:

@@ -1,15 +1,14 @@
-"""``TutorMemory``: the episode log's use cases (record, recall, files, the index kept in step
-with the log), on which the others (turns, learning, mapping, nightly, reports) are built."""
+"""``TutorMemory``: the episode log's use cases (record, files, the chain, the index and the
+markers kept in step with the log; recall through ``usecases.recall``), which the other use
+cases (turns, learning, maps, nightly, erasure) call to write."""
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable, Mapping, Sequence
 from contextlib import suppress
 from dataclasses import replace
-from datetime import UTC, datetime, timedelta
+from datetime import datetime
 from typing import Any, cast
-from zoneinfo import ZoneInfo
 
 from tutor_memory.domain import chain
 from tutor_memory.domain import constants as C
@@ -39,27 +38,19 @@ from tutor_memory.domain.errors import (
     ValidationError,
 )
 from tutor_memory.domain.files import FileRecord, fingerprint
-from tutor_memory.domain.language import analyse, detect_language, distinctive_terms
+from tutor_memory.domain.language import analyse
+from tutor_memory.domain.question import Question
 from tutor_memory.domain.recall import (
-    Candidates,
     RecallResult,
-    Routes,
-    distinctive_terms_of,
-    rank,
-    route_question,
 )
-from tutor_memory.domain.routing import ConceptVectors
-from tutor_memory.domain.timewindow import TimeWindow
-from tutor_memory.domain.timewords import find_window
 from tutor_memory.ports import (
     AppendResult,
-    ConceptVectorSource,
     EpisodeIndex,
     IndexedEpisode,
     NightlyStore,
     Ports,
-    SearchHit,
 )
+from tutor_memory.usecases.recall import Recall
 
 
 def indexed(ep: Episode, vector: Sequence[float] | None) -> IndexedEpisode:
@@ -76,8 +67,6 @@ def indexed(ep: Episode, vector: Sequence[float] | None) -> IndexedEpisode:
         vector=vector,
     )
 
-
-EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
 # Per-pair progress markers (store documents): the last sequence each derived state applied.
 APPLIED_INDEX = "applied:index"
@@ -97,17 +86,13 @@ def _documents(store: object) -> NightlyStore | None:
     return None
 
 
-def _lap(since: float) -> tuple[float, float]:
-    now = time.perf_counter()
-    return round((now - since) * 1000, 3), now
-
-
 class TutorMemory:
     """The episode log's use cases over the ports: record, files, the chain, and the derived
     state (the index, the markers) kept in step with the log; recall."""
 
     def __init__(self, ports: Ports) -> None:
         self.ports = ports
+        self._recall = Recall(ports)
 
     # --- the log ----------------------------------------------------------------------------
 
@@ -351,7 +336,7 @@ class TutorMemory:
     def recall(
         self,
         pair: Pair,
-        question: str | None,
+        question: str | Question | None,
         *,
         at: datetime | None = None,
         limit: int = C.RECALL_LIMIT,
@@ -360,168 +345,17 @@ class TutorMemory:
         record: bool = False,
         before_search: Callable[[], None] | None = None,
     ) -> RecallResult:
-        """Widen (four pools over the whole history, or inside a named time), then cut.
-
-        The question is embedded once; that one vector serves the semantic pool (and, with the
-        map, concept routing). Episodes after ``at`` are not known yet and never recalled.
-        ``also_ids`` adds episodes to the concept pool (a record question passes the checks
-        behind its beliefs), and ``record`` keeps the conversation that matches nothing
-        (ranked lower, not dropped). ``before_search`` runs once the question is understood
-        and before the index is asked (the turn checks there, beside its first reads, that the
-        index has caught up with the log).
-        """
-        now = at or self.ports.clock.now()
-        timings: dict[str, float] = {}
-        tick = time.perf_counter()
-        text = (question or "").strip()
-        window = find_window(text, now, ZoneInfo(self.ports.timezone)) if text else None
-        terms = tuple(distinctive_terms(text)) if text else ()
-        if window is not None:  # "July" names the time, not the topic
-            lang = detect_language(text)
-            named = (
-                set(distinctive_terms(" ".join(window.phrase), lang)) if window.phrase else set()
-            )
-            terms = tuple(t for t in terms if t not in named)
-        # Every pool runs inside the named time, and never past `now`.
-        upto = now + timedelta(microseconds=1)
-        scope = (
-            TimeWindow(window.start, min(window.end, upto), window.label)
-            if window
-            else TimeWindow(EPOCH, upto)
-        )
-        # Reads that need nothing from the question go out together with its embedding: in the
-        # cloud, one wait for all of them (ARCHITECTURE rule 10: at most three per turn).
-        recent_soon = self.ports.reads.soon(
-            self.ports.store.recent, pair, C.RECALL_RECENT_POOL, scope
-        )
-        names_soon = self.ports.reads.soon(self.ports.store.concept_names, pair) if text else None
-        behind_soon = self.ports.reads.soon(self._beliefs_evidence, pair, also_ids, scope)
-        # The map's concept vectors, for routing by meaning: read beside the embedding, so a
-        # question that names no concept does not wait for them after it.
-        vectors_soon = self.ports.reads.soon(self._concept_vectors, pair) if text else None
-        vector = None
-        if text and self.ports.embedder is not None:
-            vector = self.ports.embedder.embed_queries([text])[0].tolist()
-        timings["understand"], tick = _lap(tick)
-
-        pool = Candidates()
-        # An erased episode keeps its envelope in the log but is never recalled.
-        recent = [e for e in recent_soon.result() if not e.erased]
-        pool.add_recent(recent)
-        sizes = {"recent": len(recent), "lexical": 0, "semantic": 0, "concept": 0}
-        # By name and, with the same one question vector, by meaning against the map's. The
-        # concept pool takes names first, meaning only when no name matched (``Routes``).
-        routes = (
-            route_question(
-                text,
-                names_soon.result(),
-                vector=vector,
-                concept_vectors=vectors_soon.result if vectors_soon else lambda: None,
-                profile=self.ports.embedder.profile.name if self.ports.embedder is not None else "",
-            )
-            if names_soon
-            else Routes()
-        )
-        keys = list(routes.keys)
-        topical = bool(terms) or bool(keys)
-        touching_soon = (
-            self.ports.reads.soon(
-                self.ports.store.touching, pair, keys, scope, newest=C.RECALL_CONCEPT_POOL
-            )
-            if text
-            else None
-        )
-        lexical: list[SearchHit] = []
-        semantic: list[SearchHit] = []
-        found: dict[str, Episode] = {}
-        distinctive = None
-        searched_vector = vector if window is None or topical else None
-        if before_search is not None:
-            before_search()
-        if text and self.ports.index is not None:  # while the concept pool is on its way
-            lexical, semantic = self.ports.index.search(
-                pair,
-                terms=terms,
-                vector=searched_vector,
-                lexical_limit=C.RECALL_LEXICAL_POOL,
-                k=C.RECALL_SEMANTIC_K,
-                window=scope,
-            )
-            found = {
-                e.episode_id: e
-                for e in self.ports.store.get_many(pair, [h.episode_id for h in lexical + semantic])
-            }
-            if terms and lexical:
-                distinctive = distinctive_terms_of(self.ports.index.term_counts(pair, terms))
-        behind = behind_soon.result()
-        if behind is not None:
-            # A record question also reaches the checks behind the current beliefs, from the
-            # whole history (bounded: a belief keeps its newest evidence ids).
-            pool.add_concept(behind)
-            sizes["beliefs' evidence"] = len(behind)
-        if text:
-            assert touching_soon is not None
-            touching = touching_soon.result()
-            pool.add_concept(touching)
-            sizes["concept"] = len(touching)
-            if self.ports.index is not None:
-                if terms:
-                    pool.add_lexical(
-                        (
-                            (found[h.episode_id], h.score, h.matched)
-                            for h in lexical
-                            if h.episode_id in found
-                        ),
-                        distinctive,
-                    )
-                if searched_vector is not None:
-                    pool.add_semantic(
-                        (found[h.episode_id], h.score) for h in semantic if h.episode_id in found
-                    )
-                sizes["lexical"], sizes["semantic"] = len(lexical), len(semantic)
-        timings["pools"], tick = _lap(tick)
-
-        # Inside a named time, a question with no topic ("what did we do in July?") wants the
-        # whole period: nothing to gate on, recency orders it.
-        items, mode = rank(
-            pool.values(),
-            now=now,
-            has_question=bool(text) and (window is None or topical),
+        """What the pair's history recalls for a question (see ``usecases.recall``)."""
+        return self._recall.recall(
+            pair,
+            question,
+            at=at,
             limit=limit,
-            exclude_narrations=exclude_narrations or record or window is not None,
-            gate=not record,
+            exclude_narrations=exclude_narrations,
+            also_ids=also_ids,
+            record=record,
+            before_search=before_search,
         )
-        timings["rank"], _ = _lap(tick)
-        return RecallResult(
-            items=items,
-            mode=mode,
-            window=window,
-            window_empty=window is not None and not items,
-            terms=terms,
-            concept_keys=tuple(keys),
-            pool_sizes=sizes,
-            timings_ms=timings,
-            meaning_keys=routes.meaning,
-        )
-
-    def _concept_vectors(self, pair: Pair) -> ConceptVectors | None:
-        """The map's routing vectors, when the store keeps a map (both adapters do)."""
-        if isinstance(self.ports.store, ConceptVectorSource):
-            return self.ports.store.concept_vectors(pair)
-        return None
-
-    def _beliefs_evidence(
-        self,
-        pair: Pair,
-        also_ids: Sequence[str] | Callable[[], Sequence[str]],
-        scope: TimeWindow,
-    ) -> list[Episode] | None:
-        """The episodes behind ``also_ids`` inside ``scope`` (None when there are none to
-        read); ``also_ids`` may be a callable, so the beliefs can still be on their way."""
-        ids = list(also_ids() if callable(also_ids) else also_ids)
-        if not ids:
-            return None
-        return [e for e in self.ports.store.get_many(pair, ids) if e.at in scope]
 
     def _stamped(self, new: NewEpisode) -> NewEpisode:
         evidence = new.evidence

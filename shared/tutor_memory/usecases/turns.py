@@ -23,7 +23,7 @@ from zoneinfo import ZoneInfo
 from tutor_memory.domain import constants as C
 from tutor_memory.domain.annotations import Annotation, AnnotationKind, Stance
 from tutor_memory.domain.beliefs import Belief
-from tutor_memory.domain.block import build_block, calibration_line, is_record_question
+from tutor_memory.domain.block import build_block, calibration_line
 from tutor_memory.domain.chain import ChainHead
 from tutor_memory.domain.episodes import AnswerEvidence, Episode, Kind, Pair, check_time_range
 from tutor_memory.domain.errors import ValidationError
@@ -31,6 +31,7 @@ from tutor_memory.domain.files import FileRecord
 from tutor_memory.domain.mapblock import render_map_section
 from tutor_memory.domain.nightly import SelfModel, WorkingSet
 from tutor_memory.domain.prompt import is_memory_section, place_block
+from tutor_memory.domain.question import understand
 from tutor_memory.domain.recall import RecalledItem, RecallResult
 from tutor_memory.ports import AppendResult, BeliefStore, MapStore, NightlyStore, Ports
 from tutor_memory.usecases.log import APPLIED_BELIEFS, APPLIED_INDEX, TutorMemory
@@ -238,7 +239,6 @@ class Turns:
         *,
         check: bool,
     ) -> TurnResult:
-        record = is_record_question(question)
         # Every read that needs nothing else goes out at once, beside recall's own (one wait
         # in the cloud instead of one per read); a record question's evidence waits for the
         # beliefs inside recall, not before it.
@@ -252,9 +252,13 @@ class Turns:
         map_soon = soon(self.maps.load_map, pair)
         files_soon = soon(self.ports.store.files, pair)
         calibration_soon = soon(self._calibration, pair)
+        # The question, understood once (while the reads are on their way): recall, the map's
+        # focus and the block all read this one value.
+        asked = understand(question, now, ZoneInfo(self.ports.timezone))
+        record = asked.record
         recall = self.memory.recall(
             pair,
-            question,
+            asked,
             at=now,
             record=record,
             before_search=self._behind(pair, head_soon, marker_soon) if check else None,
@@ -272,7 +276,7 @@ class Turns:
         checks = int(head.counts.get(Kind.CHECK.value, 0)) if head else 0
         files = {f.file_id: f for f in files_soon.result()}
         block = build_block(
-            question=question,
+            question=asked,
             recall=recall,
             beliefs=beliefs,
             map_section=section,

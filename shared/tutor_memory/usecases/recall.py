@@ -1,0 +1,210 @@
+"""Recall: gather (here: the I/O — the question's one embedding, the four pools, the routes)
+then rank (``domain.recall.rank``, pure). The question is understood once
+(``domain.question.understand``); a turn passes the ``Question`` it understood, so nothing
+reads the text again.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from datetime import datetime
+from zoneinfo import ZoneInfo
+
+from tutor_memory.domain import constants as C
+from tutor_memory.domain.episodes import Episode, Pair
+from tutor_memory.domain.question import Question, understand
+from tutor_memory.domain.recall import (
+    Candidates,
+    RecallResult,
+    Routes,
+    distinctive_terms_of,
+    rank,
+    route_question,
+)
+from tutor_memory.domain.routing import ConceptVectors
+from tutor_memory.domain.timewindow import TimeWindow
+from tutor_memory.ports import ConceptVectorSource, Ports, SearchHit
+
+
+def _lap(since: float) -> tuple[float, float]:
+    now = time.perf_counter()
+    return round((now - since) * 1000, 3), now
+
+
+class Recall:
+    def __init__(self, ports: Ports) -> None:
+        self.ports = ports
+
+    def recall(
+        self,
+        pair: Pair,
+        question: str | Question | None,
+        *,
+        at: datetime | None = None,
+        limit: int = C.RECALL_LIMIT,
+        exclude_narrations: bool = False,
+        also_ids: Sequence[str] | Callable[[], Sequence[str]] = (),
+        record: bool = False,
+        before_search: Callable[[], None] | None = None,
+    ) -> RecallResult:
+        """Widen (four pools over the whole history, or inside a named time), then cut.
+
+        The question is embedded once; that one vector serves the semantic pool (and, with the
+        map, concept routing). Episodes after ``at`` are not known yet and never recalled.
+        ``also_ids`` adds episodes to the concept pool (a record question passes the checks
+        behind its beliefs), and ``record`` keeps the conversation that matches nothing
+        (ranked lower, not dropped). ``before_search`` runs once the question is understood
+        and before the index is asked (the turn checks there, beside its first reads, that the
+        index has caught up with the log).
+        """
+        now = at or self.ports.clock.now()
+        timings: dict[str, float] = {}
+        tick = time.perf_counter()
+        if not isinstance(question, Question):
+            question = understand(question, now, ZoneInfo(self.ports.timezone))
+        pool, sizes, question = self._gather(
+            pair, question, now, also_ids, before_search, timings, tick
+        )
+        tick = time.perf_counter()
+        items, mode = rank(
+            pool.values(),
+            now=now,
+            has_question=question.gated,
+            limit=limit,
+            exclude_narrations=exclude_narrations or record or question.window is not None,
+            gate=not record,
+        )
+        timings["rank"], _ = _lap(tick)
+        return RecallResult(
+            items=items,
+            mode=mode,
+            window=question.window,
+            window_empty=question.window is not None and not items,
+            terms=question.terms,
+            concept_keys=question.routes.keys,
+            pool_sizes=sizes,
+            timings_ms=timings,
+            meaning_keys=question.routes.meaning,
+        )
+
+    def _gather(
+        self,
+        pair: Pair,
+        question: Question,
+        now: datetime,
+        also_ids: Sequence[str] | Callable[[], Sequence[str]],
+        before_search: Callable[[], None] | None,
+        timings: dict[str, float],
+        tick: float,
+    ) -> tuple[Candidates, dict[str, int], Question]:
+        """The four pools (and the record question's evidence), and the question with its
+        vector and routes filled in. Reads that need nothing from the question go out together
+        with its embedding: in the cloud, one wait for all of them (ARCHITECTURE rule 10: at
+        most three per turn)."""
+        soon, store, index = self.ports.reads.soon, self.ports.store, self.ports.index
+        text, terms = question.text, question.terms
+        scope = question.scope(now)
+        recent_soon = soon(store.recent, pair, C.RECALL_RECENT_POOL, scope)
+        names_soon = soon(store.concept_names, pair) if text else None
+        behind_soon = soon(self._beliefs_evidence, pair, also_ids, scope)
+        # The map's concept vectors, for routing by meaning: read beside the embedding, so a
+        # question that names no concept does not wait for them after it.
+        vectors_soon = soon(self._concept_vectors, pair) if text else None
+        embedder = self.ports.embedder
+        if text and embedder is not None:
+            question = question.with_vector(embedder.embed_queries([text])[0].tolist())
+        timings["understand"], tick = _lap(tick)
+
+        pool = Candidates()
+        # An erased episode keeps its envelope in the log but is never recalled.
+        recent = [e for e in recent_soon.result() if not e.erased]
+        pool.add_recent(recent)
+        sizes = {"recent": len(recent), "lexical": 0, "semantic": 0, "concept": 0}
+        # By name and, with the same one question vector, by meaning against the map's. The
+        # concept pool takes names first, meaning only when no name matched (``Routes``).
+        routes = (
+            route_question(
+                text,
+                names_soon.result(),
+                vector=question.vector,
+                concept_vectors=vectors_soon.result if vectors_soon else lambda: None,
+                profile=embedder.profile.name if embedder is not None else "",
+            )
+            if names_soon
+            else Routes()
+        )
+        question = question.with_routes(routes)
+        keys = list(routes.keys)
+        touching_soon = (
+            soon(store.touching, pair, keys, scope, newest=C.RECALL_CONCEPT_POOL) if text else None
+        )
+        lexical: list[SearchHit] = []
+        semantic: list[SearchHit] = []
+        found: dict[str, Episode] = {}
+        distinctive = None
+        searched_vector = question.searched_vector
+        if before_search is not None:
+            before_search()
+        if text and index is not None:  # while the concept pool is on its way
+            lexical, semantic = index.search(
+                pair,
+                terms=terms,
+                vector=searched_vector,
+                lexical_limit=C.RECALL_LEXICAL_POOL,
+                k=C.RECALL_SEMANTIC_K,
+                window=scope,
+            )
+            found = {
+                e.episode_id: e
+                for e in store.get_many(pair, [h.episode_id for h in lexical + semantic])
+            }
+            if terms and lexical:
+                distinctive = distinctive_terms_of(index.term_counts(pair, terms))
+        behind = behind_soon.result()
+        if behind is not None:
+            # A record question also reaches the checks behind the current beliefs, from the
+            # whole history (bounded: a belief keeps its newest evidence ids).
+            pool.add_concept(behind)
+            sizes["beliefs' evidence"] = len(behind)
+        if text:
+            assert touching_soon is not None
+            touching = touching_soon.result()
+            pool.add_concept(touching)
+            sizes["concept"] = len(touching)
+            if index is not None:
+                if terms:
+                    pool.add_lexical(
+                        (
+                            (found[h.episode_id], h.score, h.matched)
+                            for h in lexical
+                            if h.episode_id in found
+                        ),
+                        distinctive,
+                    )
+                if searched_vector is not None:
+                    pool.add_semantic(
+                        (found[h.episode_id], h.score) for h in semantic if h.episode_id in found
+                    )
+                sizes["lexical"], sizes["semantic"] = len(lexical), len(semantic)
+        timings["pools"], _ = _lap(tick)
+        return pool, sizes, question
+
+    def _concept_vectors(self, pair: Pair) -> ConceptVectors | None:
+        """The map's routing vectors, when the store keeps a map (both adapters do)."""
+        if isinstance(self.ports.store, ConceptVectorSource):
+            return self.ports.store.concept_vectors(pair)
+        return None
+
+    def _beliefs_evidence(
+        self,
+        pair: Pair,
+        also_ids: Sequence[str] | Callable[[], Sequence[str]],
+        scope: TimeWindow,
+    ) -> list[Episode] | None:
+        """The episodes behind ``also_ids`` inside ``scope`` (None when there are none to
+        read); ``also_ids`` may be a callable, so the beliefs can still be on their way."""
+        ids = list(also_ids() if callable(also_ids) else also_ids)
+        if not ids:
+            return None
+        return [e for e in self.ports.store.get_many(pair, ids) if e.at in scope]
