@@ -24,7 +24,7 @@ from tutor_memory.domain.errors import NotFoundError
 from tutor_memory.inspector_html import BAND_FILLS, STRUGGLES, UNDERSTANDS, render_page
 from tutor_memory.report_plots import BAND_COLOURS, BELIEF_RINGS
 from tutor_memory.samples import sample_subject
-from tutor_memory.usecases.inspector import Inspector, why_recalled
+from tutor_memory.usecases.inspector import why_recalled
 
 from .test_reports import JULY, ask_and_answer, check, day, new_app
 
@@ -208,7 +208,7 @@ def test_what_a_student_wrote_is_escaped_in_the_page(tmp_path: Path, pair: Pair)
 
 def test_a_pair_with_no_record_has_no_page(tmp_path: Path) -> None:
     with pytest.raises(NotFoundError, match="no record of nobody/biology"):
-        Inspector.of(new_app(tmp_path / "tm")).inspect(Pair("nobody", "biology"))
+        new_app(tmp_path / "tm").inspector.inspect(Pair("nobody", "biology"))
 
 
 def test_the_command_writes_the_page_to_a_file(app: App, pair: Pair, tmp_path: Path) -> None:

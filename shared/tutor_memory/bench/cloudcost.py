@@ -59,7 +59,7 @@ class Waits:
     """Sequential waits of a turn, counted on its causal path, not by the clock (the machine
     is shared: wall-clock overlap would say nothing). Every remote call — DynamoDB, OpenSearch,
     the embedding — adds one wait to the thread that makes it; a read started with
-    ``TutorMemory.soon`` or sent with the DynamoDB store's ``_together`` starts from the
+    ``Reads.soon`` (ports.py) or sent with the DynamoDB store's ``_together`` starts from the
     waits of the thread that started it, and whoever takes its result continues from the
     larger of the two. Calls issued together are therefore one wait. ``latency_s`` makes
     every call last at least a round trip, so the turn's wall time shows the overlap too."""

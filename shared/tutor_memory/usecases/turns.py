@@ -107,7 +107,7 @@ def map_focus(recall: RecallResult, beliefs: Sequence[Belief], *, record: bool) 
     return list(dict.fromkeys(focus))
 
 
-# The nightly loop's document names (nightly_service writes them, a turn reads them).
+# The nightly loop's document names (usecases.nightly writes them, a turn reads them).
 SELF_MODEL_DOCUMENT = "self_model"
 WORKING_SET_DOCUMENT = "working_set"
 
