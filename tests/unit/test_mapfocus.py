@@ -95,7 +95,8 @@ SUBJECTS: dict[str, Subject] = {
         (
             "خلوی جھلی",
             ("خلیہ",),
-            "خلوی جھلی خلیے کے گرد پتلی تہہ ہے جو خلیے میں آنے اور جانے والی چیزوں کو قابو کرتی ہے۔",
+            "خلوی جھلی خلیے کے گرد پتلی تہہ ہے جو خلیے میں آنے اور جانے والی"
+            " چیزوں کو قابو کرتی ہے۔",
         ),
         ("مرکزہ", ("خلیہ",), "مرکزہ خلیے کا وہ حصہ ہے جو ڈی این اے رکھتا ہے۔"),
         (
@@ -226,7 +227,8 @@ def test_the_question_s_cosines_order_the_concepts_its_words_match() -> None:
 
 def test_a_question_about_nothing_on_the_map_leaves_it_hubs_first() -> None:
     cmap = subject_map("en")
-    assert map_focus(cmap, recall_of("Who won the football yesterday?", cmap), [], record=False) == []
+    recall = recall_of("Who won the football yesterday?", cmap)
+    assert map_focus(cmap, recall, [], record=False) == []
 
 
 def test_a_record_question_keeps_its_beliefs_first_whatever_its_words() -> None:
