@@ -516,6 +516,7 @@ class TutorMemory:
             pool_sizes=sizes,
             timings_ms=timings,
             meaning_keys=routes.meaning,
+            concept_similarity=routes.similarity,
         )
 
     def _concept_vectors(self, pair: Pair) -> ConceptVectors | None:
