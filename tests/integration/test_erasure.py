@@ -218,3 +218,37 @@ def test_on_dynamodb_and_s3_the_marker_is_in_no_item_and_no_object_version(
         assert "'parent's request'" in str(report)
         again = app.erasing.erase_pair(PAIR, reason="parent's request")
         assert again.to_dict()["episodes_erased"] == 0 and app.memory.verify_chain(PAIR).intact
+
+
+def test_the_report_lists_each_erasure_by_day_reason_requester_and_sequence(
+    tmp_path: Path, clock: FixedClock
+) -> None:
+    from tutor_memory.usecases.reports import render_markdown, render_text, report_json
+
+    app = make_app(tmp_path, clock)
+    ids = write_day(app, clock)
+    before = app.reports.report(PAIR)
+    assert render_text(before).count("Nothing has been erased.") == 1
+    app.erasing.erase_episode(PAIR, ids["other"], reason="typed by mistake", requested_by="tutor")
+    report = app.reports.report(PAIR)
+    text = render_text(report)
+    assert "ERASURES (RECORDS KEPT BESIDE THE CHAIN)" in text
+    # the night's summary quoted it, so it went too, with a record of its own
+    assert "2 episodes erased" in text
+    assert '- 13 Jul 2026: 1 episode (episode, asked by tutor) — "typed by mistake": #2' in text
+    assert (
+        '- 13 Jul 2026: 1 episode (derived, asked by tutor) — "quoted an erased episode '
+        '(typed by mistake)": #5'
+    ) in text
+    assert "## Erasures (records kept beside the chain)" in render_markdown(report)
+    body = report_json(report)["erasures"]
+    assert body["erased"] == 2
+    assert body["requests"][0] == {
+        "at": "2026-07-13T15:00:00Z",
+        "reason": "typed by mistake",
+        "requested_by": "tutor",
+        "scope": "episode",
+        "seqs": [2],
+    }
+    assert [r["scope"] for r in body["requests"]] == ["episode", "derived"]
+    assert MARKER not in text  # the report says what was erased, never what it said

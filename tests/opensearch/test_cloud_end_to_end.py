@@ -1,8 +1,10 @@
 """The cloud path whole, with the real OpenSearch node as the index (issue 18): an S3 upload
 through the ingest handler, turns and writes through the API handler (API Gateway events),
 the EventBridge schedule → nightly → SQS → consolidate handlers, DynamoDB, S3 and SQS on moto,
-and the episodes' vectors searched by k-NN on the node. A fixed, deterministic embedder of the
-index's dimension stands in for Bedrock on both sides.
+and the episodes' vectors searched by k-NN on the node. Bedrock is the real adapter
+(``BedrockEmbedder``, Titan v2 at 256 dimensions) over a bedrock-runtime client under botocore's
+Stubber, which validates every request and answers with a fixed vector per text; the embedded
+default gets the same adapter over a stub of its own, so both sides embed alike.
 
 The same history written into the embedded default (SQLite + FTS5 + numpy) gives the same
 blocks: episode ids differ only by their random body salt (``chain.new_salt``), so ids are
@@ -21,6 +23,7 @@ import pytest
 from moto import mock_aws
 
 from tutor_memory import bootstrap
+from tutor_memory.adapters.bedrock_embedder import BedrockEmbedder
 from tutor_memory.adapters.dynamo_store import DynamoStore
 from tutor_memory.bench.embedding import HashEmbedder
 from tutor_memory.bootstrap import App, build_app, lambda_app
@@ -40,6 +43,7 @@ from ..integration.conftest import (
 from ..integration.test_api_handler import Api
 from ..integration.test_ingest_handler import upload
 from ..integration.test_nightly_handlers import received, sqs_event
+from ..unit.bedrock_stubs import titan_answering_like
 
 PAIR = Pair("s-42", "biology")
 BASE = "/pairs/s-42/biology"
@@ -51,6 +55,12 @@ _ID = re.compile(r"\be(\d+)-[0-9a-f]{12}\b")
 
 def at(hour: int, minute: int = 0) -> str:
     return f"{DAY}T{hour:02d}:{minute:02d}:00Z"
+
+
+def titan() -> BedrockEmbedder:
+    """Bedrock's embedder, its client under a Stubber answering with fixed vectors per text."""
+    client = titan_answering_like(HashEmbedder(DIMENSION), DIMENSION)
+    return BedrockEmbedder(region=REGION, dimension=DIMENSION, client=client, max_concurrency=1)
 
 
 def when(text: str) -> datetime:
@@ -83,7 +93,7 @@ def cloud(
     }.items():
         monkeypatch.setenv(name, value)
     # Bedrock's stand-in, in the ports the Lambda functions' App is built over.
-    monkeypatch.setattr(bootstrap, "build_embedder", lambda settings: HashEmbedder(DIMENSION))
+    monkeypatch.setattr(bootstrap, "build_embedder", lambda settings: titan())
     lambda_app.cache_clear()
     try:
         with mock_aws():
@@ -101,7 +111,7 @@ def cloud(
 def embedded(folder: Path) -> App:
     settings = on_folder(Settings.from_env({"TUTOR_MEMORY_EMBEDDER": "none"}), folder)
     app = build_app(settings, clock=FixedClock(when(at(23))))
-    return app.with_ports(embedder=HashEmbedder(DIMENSION))  # the index takes its first size
+    return app.with_ports(embedder=titan())  # the index takes its first vectors' size
 
 
 def test_the_cloud_path_on_the_real_node_gives_the_embedded_defaults_blocks(

@@ -42,3 +42,37 @@ def recorded(
 
     client.meta.events.register(f"before-parameter-build.bedrock-runtime.{operation}", capture)
     return calls
+
+
+def titan_answering_like(embedder: Any, dimension: int) -> Any:
+    """A bedrock-runtime client under botocore's Stubber that answers every Titan v2
+    ``InvokeModel`` with ``embedder``'s vector of the request's ``inputText``: each request is
+    still validated against the service model and the expected call, and the answer is queued
+    just before it (a hook on the operation's client parameters), so any order of texts works."""
+    import io
+    import json
+
+    from botocore.response import StreamingBody
+    from botocore.stub import ANY
+
+    client = bedrock_runtime()
+    stub = Stubber(client)
+
+    def answer(params: dict[str, Any], **_: Any) -> None:
+        body = json.loads(params["body"])
+        assert body["dimensions"] == dimension and body["normalize"] is True
+        vector = embedder.embed_passages([body["inputText"]])[0]
+        raw = json.dumps({"embedding": [float(x) for x in vector], "inputTextTokenCount": 1})
+        data = raw.encode()
+        expected = {"modelId": ANY, "body": params["body"], "contentType": "application/json",
+                    "accept": "application/json"}  # fmt: skip
+        stub.add_response(
+            "invoke_model",
+            {"body": StreamingBody(io.BytesIO(data), len(data)), "contentType": "application/json"},
+            expected,
+        )
+
+    # provide-client-params comes before the Stubber's own check (before-parameter-build)
+    client.meta.events.register("provide-client-params.bedrock-runtime.InvokeModel", answer)
+    stub.activate()
+    return client

@@ -389,6 +389,20 @@ class ReportSubject(Exact):
     line: str
 
 
+class ReportErasureRequest(Exact):
+    at: datetime = Field(description="when the first of its records was written")
+    reason: str
+    requested_by: str
+    scope: str = Field(description="episode, pair, student, retention or derived")
+    seqs: list[int] = Field(description="the erased episodes' sequence numbers")
+
+
+class ReportErasures(Exact):
+    erased: int = Field(description="episodes whose body was erased (envelopes kept)")
+    requests: list[ReportErasureRequest]
+    line: str
+
+
 class ReportResponse(Exact):
     pair: ReportPair
     generated_at: datetime
@@ -400,6 +414,7 @@ class ReportResponse(Exact):
     calibration: ReportCalibration
     verification: ReportVerification
     subject: ReportSubject
+    erasures: ReportErasures
 
 
 class ProblemResponse(BaseModel):

@@ -53,6 +53,9 @@ class Source:
     version: int
     fingerprint: str
     pages: tuple[int, ...] = ()
+    # What this file says of the concept when it is not the concept's own definition (a second
+    # file that re-explains it): kept per file, so a new version or a removal replaces it.
+    said: str = ""
 
 
 @dataclass(frozen=True)
@@ -115,6 +118,7 @@ class ConceptMap:
                             "version": s.version,
                             "fingerprint": s.fingerprint,
                             "pages": list(s.pages),
+                            **({"said": s.said} if s.said else {}),
                         }
                         for s in c.sources
                     ],
@@ -142,7 +146,13 @@ class ConceptMap:
                 gist=c.get("gist", ""),
                 definition=c.get("definition", ""),
                 sources=tuple(
-                    Source(s["file_id"], int(s["version"]), s["fingerprint"], tuple(s["pages"]))
+                    Source(
+                        s["file_id"],
+                        int(s["version"]),
+                        s["fingerprint"],
+                        tuple(s["pages"]),
+                        str(s.get("said", "")),
+                    )
                     for s in c.get("sources", [])
                 ),
                 builds_on=tuple(c.get("builds_on", [])),
@@ -164,13 +174,22 @@ class ConceptMap:
 
 
 def concept_text(concept: Concept) -> str:
-    """The text a concept's routing vector is computed from: name, gist, the definition (what it
-    says beyond the gist) and a taught note — what a question that paraphrases the concept
-    without naming it can meet (domain/routing.py)."""
+    """The text a concept's routing vector is computed from, and the map's lexical focus reads
+    (domain/mapfocus.py): name, gist, the definition (what it says beyond the gist), what other
+    files say of it, and a taught note — what a question that paraphrases the concept without
+    naming it can meet (domain/routing.py). A second file's explanation counts: the sample's
+    Markdown says "Water that enters a plant cell by osmosis …" where the PDF, read first and
+    so the definition, does not."""
     gist, definition = concept.gist.strip(), concept.definition.strip()
     if gist and definition.startswith(gist):
         definition = definition[len(gist) :].strip()  # extractors often repeat the gist
-    said = " ".join(p for p in (gist, definition, (concept.taught_note or "").strip()) if p)
+    parts = [gist, definition]
+    for source in concept.sources:
+        said = source.said.strip()
+        if said and not any(said in p for p in parts):
+            parts.append(said)
+    parts.append((concept.taught_note or "").strip())
+    said = " ".join(p for p in parts if p)
     text = f"{concept.name.strip()}: {said}" if said else concept.name.strip()
     return text[: C.ROUTE_CONCEPT_TEXT_CHARS]
 
@@ -247,7 +266,10 @@ def merge_file(
         node = concepts.get(key)
         pages = tuple(sorted(set(draft.pages)))
         sources = tuple(s for s in (node.sources if node else ()) if s.file_id != source.file_id)
-        sources = (*sources, replace(source, pages=pages))
+        definition = (node.definition if node else "") or draft.definition
+        said = draft.definition.strip()
+        said = "" if said == definition.strip() else said
+        sources = (*sources, replace(source, pages=pages, said=said))
         edges = [resolve(n) for n in draft.builds_on if resolve(n) in own and resolve(n) != key]
         outside = [n for n in draft.builds_on if resolve(n) not in own and resolve(n) != key]
         if node is None:
@@ -256,7 +278,7 @@ def merge_file(
             node,
             layer=Layer.FILE if node.layer is Layer.ASSUMED else node.layer,
             gist=node.gist or draft.gist,
-            definition=node.definition or draft.definition,
+            definition=definition,
             sources=sources,
             builds_on=_union(node.builds_on, edges),
             assumed=_union(node.assumed, outside),

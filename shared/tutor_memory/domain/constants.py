@@ -124,6 +124,13 @@ ROUTE_MEANING_MAX: Final = 2  # ours: a question is about one concept, or two it
 # ours: fewer concepts with vectors give no spread worth measuring in: such a map routes by name
 ROUTE_MEANING_MIN_CONCEPTS: Final = 8
 ROUTE_CONCEPT_TEXT_CHARS: Final = 1_000  # ours: e5 reads 512 tokens; a gist and a definition fit
+# The map's lexical focus (domain/mapfocus.py): BM25 of the question over the concepts' texts,
+# with the parameters the episode index uses (Lucene's and OpenSearch's defaults, not tuned).
+MAP_FOCUS_BM25_K1: Final = 1.2
+MAP_FOCUS_BM25_B: Final = 0.75
+# ours: concept texts whose analysed terms a process keeps (a few KB each at most; a turn
+# analyses a map's concepts once, then reads them from here)
+MAP_FOCUS_ANALYSED_TEXTS: Final = 4_096
 
 # --- Map metrics, file limits, short names (ours) --------------------------------------------
 # The map's derived numbers (domain/mapmetrics.py; see its docstring for the decisions).

@@ -41,7 +41,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from functools import cache
+from functools import cache, lru_cache
 from typing import Final
 
 from tutor_memory.domain.languages import LANGUAGES as PACKS
@@ -194,6 +194,9 @@ def is_stopword(token: str, lang: str) -> bool:
 # --- stemming ------------------------------------------------------------------------------------
 
 
+# A subject's vocabulary repeats (the map's concept texts are analysed on a turn's first read of
+# them: domain/mapfocus.py); Snowball in pure Python costs ~20 µs a word.
+@lru_cache(maxsize=65_536)
 def stem(token: str, lang: str) -> str:
     """The stem of a folded token in ``lang`` (the pack's hook: Snowball en/es/id, Light10 ar,
     light ur)."""

@@ -16,7 +16,8 @@ Decisions (ours):
   concept, hubs first (centrality, then name, then key). Without a focus the whole map is
   hubs first. Ordered by centrality alone, "what should I revise before X?" about a leaf X lost
   X's line and its prerequisites to the budget, and "why does water move into a plant cell?"
-  showed Nucleus and Chloroplast but not Osmosis. A line reads
+  showed Nucleus and Chloroplast but not Osmosis (which concepts are the focus:
+  domain/mapfocus.py). A line reads
   ``- Name: gist [taught: note] (builds on: A, B)``. "builds on" lists display names of the
   concept's prerequisites, alphabetically. A concept no file explains and nobody taught says
   so, instead of a gist. Single assumed names (recorded on a concept, "drawn nowhere" by the

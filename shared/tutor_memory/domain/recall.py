@@ -47,7 +47,7 @@ from enum import StrEnum
 from tutor_memory.domain import constants as C
 from tutor_memory.domain.concepts import concept_key
 from tutor_memory.domain.episodes import CheckEvidence, Episode, Kind
-from tutor_memory.domain.routing import ConceptVectors, route_by_meaning
+from tutor_memory.domain.routing import ConceptVectors, concept_cosines, routed_by_meaning
 from tutor_memory.domain.timewindow import TimeWindow
 
 
@@ -293,6 +293,9 @@ class RecallResult:
     # Routed by meaning even where a name matched (the same one vector): the map's focus only,
     # never the gate (see ``Routes``).
     meaning_keys: tuple[str, ...] = ()
+    # The question's cosine to each concept with a vector (``Routes.similarity``): the map's
+    # focus orders the concepts it matches by it (domain/mapfocus.py).
+    concept_similarity: Mapping[str, float] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -312,6 +315,8 @@ class Routes:
 
     named: tuple[str, ...] = ()
     meaning: tuple[str, ...] = ()
+    # concept key → the question's cosine to it: what ``meaning`` was measured in
+    similarity: Mapping[str, float] = field(default_factory=dict)
 
     @property
     def keys(self) -> tuple[str, ...]:
@@ -335,7 +340,8 @@ def route_question(
     if vector is None or concept_vectors is None or (named and not meaning_if_named):
         return Routes(named)
     vectors = concept_vectors() if callable(concept_vectors) else concept_vectors
-    return Routes(named, tuple(route_by_meaning(vector, vectors, profile=profile)))
+    similarity = concept_cosines(vector, vectors, profile=profile)
+    return Routes(named, tuple(routed_by_meaning(similarity)), similarity)
 
 
 def route_concepts(

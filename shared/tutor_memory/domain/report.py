@@ -36,6 +36,7 @@ from tutor_memory.domain.annotations import (
 )
 from tutor_memory.domain.beliefs import Belief
 from tutor_memory.domain.calibration import Calibration, calibrate, predictions
+from tutor_memory.domain.chain import Erasure
 from tutor_memory.domain.conceptmap import ConceptMap
 from tutor_memory.domain.concepts import concept_key
 from tutor_memory.domain.episodes import AnswerEvidence, CheckEvidence, Episode, Kind, Pair
@@ -76,6 +77,7 @@ class ReportRows:
     cmap: ConceptMap
     history_key: str | None = None  # the concept whose belief history was asked for
     history: Sequence[Belief] = ()  # every row about it, oldest first
+    erasures: Sequence[Erasure] = ()  # the erasure records kept beside the chain, in order
 
 
 # --- the sections ------------------------------------------------------------------------------
@@ -152,6 +154,50 @@ class ChangedCitation:
     checked_at: datetime
     summary: str
     detail: str
+
+
+@dataclass(frozen=True)
+class ErasureGroup:
+    """Erasure records of one request: the same day (UTC), reason, requester and scope."""
+
+    at: datetime  # the first record's time
+    reason: str
+    requested_by: str
+    scope: str
+    seqs: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Erasures:
+    """What was erased, from the records kept beside the chain (never from the bodies, which
+    are gone): how many episodes, and each request's day, reason, requester and sequences."""
+
+    erased: int
+    groups: tuple[ErasureGroup, ...]
+
+    @property
+    def line(self) -> str:
+        if not self.erased:
+            return "Nothing has been erased."
+        return (
+            f"{plural(self.erased, 'episode')} erased: each keeps its envelope in the chain "
+            "(time, kind, sequence), its body is gone; the chain still verifies."
+        )
+
+
+def _erasures(records: Sequence[Erasure]) -> Erasures:
+    groups: list[ErasureGroup] = []
+    for r in records:
+        last = groups[-1] if groups else None
+        if last is not None and (last.at.date(), last.reason, last.requested_by, last.scope) == (
+            r.at.date(), r.reason, r.requested_by, r.scope
+        ):  # fmt: skip
+            groups[-1] = ErasureGroup(
+                last.at, last.reason, last.requested_by, last.scope, (*last.seqs, r.seq)
+            )
+        else:
+            groups.append(ErasureGroup(r.at, r.reason, r.requested_by, r.scope, (r.seq,)))
+    return Erasures(len(records), tuple(groups))
 
 
 @dataclass(frozen=True)
@@ -259,6 +305,7 @@ class Report:
     verification: Verifications
     subject: Subject
     cmap: ConceptMap  # the stored map the subject section reads (for the picture of it)
+    erasures: Erasures = Erasures(0, ())
 
     @property
     def checks_without_prediction(self) -> int:
@@ -295,6 +342,7 @@ def build_report(rows: ReportRows) -> Report:
         verification=_verifications(episodes, rows.annotations),
         subject=_subject(rows.cmap),
         cmap=rows.cmap,
+        erasures=_erasures(rows.erasures),
     )
 
 

@@ -141,6 +141,28 @@ def described(name: str, text: str) -> bool:
     return text.strip() != name.strip()
 
 
+def concept_cosines(
+    question_vector: Sequence[float] | F32,
+    concept_vectors: ConceptVectors | None,
+    *,
+    profile: str,
+) -> dict[str, float]:
+    """The question's cosine to every concept with a vector of the same embedder ``profile``
+    (empty when none may be compared): what ``route_by_meaning`` measures in, and the map's
+    focus orders by (domain/mapfocus.py)."""
+    if concept_vectors is None or concept_vectors.profile != profile:
+        return {}
+    q = np.asarray(question_vector, dtype=np.float32)
+    norm = float(np.linalg.norm(q))
+    if q.shape != (concept_vectors.dimension,) or norm == 0.0:
+        return {}
+    keys, matrix = concept_vectors.matrix()
+    if not keys:
+        return {}
+    cosines = (matrix @ (q / norm)).astype(np.float32)
+    return {k: float(c) for k, c in zip(keys, cosines, strict=True)}
+
+
 def route_by_meaning(
     question_vector: Sequence[float] | F32,
     concept_vectors: ConceptVectors | None,
@@ -155,25 +177,33 @@ def route_by_meaning(
     ``profile`` names the embedder that computed ``question_vector``: vectors computed by any
     other profile are never compared with it (the answer is then "none").
     """
-    if concept_vectors is None or concept_vectors.profile != profile:
+    return routed_by_meaning(
+        concept_cosines(question_vector, concept_vectors, profile=profile),
+        min_z=min_z,
+        most=most,
+        min_concepts=min_concepts,
+    )
+
+
+def routed_by_meaning(
+    cosines: Mapping[str, float],
+    *,
+    min_z: float = C.ROUTE_MEANING_MIN_Z,
+    most: int = C.ROUTE_MEANING_MAX,
+    min_concepts: int = C.ROUTE_MEANING_MIN_CONCEPTS,
+) -> list[str]:
+    """``route_by_meaning`` over cosines already computed (concept key → cosine)."""
+    if len(cosines) < min_concepts:
         return []
-    q = np.asarray(question_vector, dtype=np.float32)
-    norm = float(np.linalg.norm(q))
-    if q.shape != (concept_vectors.dimension,) or norm == 0.0:
-        return []
-    keys, matrix = concept_vectors.matrix()
-    if len(keys) < min_concepts:
-        return []
-    cosines: F32 = (matrix @ (q / norm)).astype(np.float32)
-    order = sorted(range(len(keys)), key=lambda i: (-float(cosines[i]), keys[i]))
-    rest = cosines[order[1:]]  # the baseline: every concept but the best
+    order = sorted(cosines, key=lambda k: (-cosines[k], k))
+    rest = np.asarray([cosines[k] for k in order[1:]], dtype=np.float32)  # all but the best
     spread = float(np.std(rest, ddof=1))
     if spread <= 0.0:
         return []
     centre = float(np.mean(rest))
     routed: list[str] = []
-    for i in order[:most]:
-        if (float(cosines[i]) - centre) / spread < min_z:
+    for key in order[:most]:
+        if (cosines[key] - centre) / spread < min_z:
             break
-        routed.append(keys[i])
+        routed.append(key)
     return routed

@@ -86,6 +86,7 @@ class Recall:
             pool_sizes=sizes,
             timings_ms=timings,
             meaning_keys=question.routes.meaning,
+            concept_similarity=question.routes.similarity,
         )
 
     def _gather(

@@ -71,8 +71,10 @@ class Reports:
         for ep in episodes:
             if ep.kind is Kind.ANSWER and (found := store.annotations(pair, ep.episode_id)):
                 notes[ep.episode_id] = found
+        records, _ = store.erasures(pair)  # the erasure records, kept beside the chain
         return ReportRows(
             pair=pair,
+            erasures=[e for e in records if e.seq <= head.seq],
             generated_at=self.ports.clock.now(),
             head_seq=head.seq,
             head_at=head.at,
@@ -191,6 +193,20 @@ def report_json(report: Report) -> dict[str, Any]:
             "teaching_order": [list(layer) for layer in sub.teaching_order],
             "line": sub.line,
         },
+        "erasures": {
+            "erased": r.erasures.erased,
+            "requests": [
+                {
+                    "at": iso(g.at),
+                    "reason": g.reason,
+                    "requested_by": g.requested_by,
+                    "scope": g.scope,
+                    "seqs": list(g.seqs),
+                }
+                for g in r.erasures.groups
+            ],
+            "line": r.erasures.line,
+        },
     }
 
 
@@ -224,6 +240,7 @@ def sections(report: Report, tz: tzinfo) -> list[Section]:
         _unanswered(report, tz),
         _calibration(report),
         _verification(report, tz),
+        _erasures(report, tz),
         _subject(report),
     ]
 
@@ -296,6 +313,18 @@ def _verification(r: Report, tz: tzinfo) -> Section:
         note = f" — {c.detail}" if c.detail else ""
         section.lines.append(
             f'- {c.episode_id} "{c.summary}": file {how} (checked {_day(c.checked_at, tz)}){note}'
+        )
+    return section
+
+
+def _erasures(r: Report, tz: tzinfo) -> Section:
+    section = Section("Erasures (records kept beside the chain)", [r.erasures.line])
+    for g in r.erasures.groups:
+        seqs = ", ".join(f"#{s}" for s in g.seqs)
+        by = f", asked by {g.requested_by}" if g.requested_by else ""
+        section.lines.append(
+            f"- {_day(g.at, tz)}: {plural(len(g.seqs), 'episode')} ({g.scope}{by}) — "
+            f'"{g.reason}": {seqs}'
         )
     return section
 

@@ -29,6 +29,7 @@ from tutor_memory.domain.episodes import AnswerEvidence, Episode, Kind, Pair, ch
 from tutor_memory.domain.errors import ValidationError
 from tutor_memory.domain.files import FileRecord
 from tutor_memory.domain.mapblock import render_map_section
+from tutor_memory.domain.mapfocus import map_focus
 from tutor_memory.domain.nightly import SelfModel, WorkingSet
 from tutor_memory.domain.prompt import is_memory_section, place_block
 from tutor_memory.domain.question import understand
@@ -83,28 +84,6 @@ class Source:
 
     episode: Episode
     label: str  # "from our session on 12 Jul 2026"
-
-
-def map_focus(recall: RecallResult, beliefs: Sequence[Belief], *, record: bool) -> list[str]:
-    """The concepts the map shows first, most telling first: those the question routes to by
-    meaning (best first), then those it names, then (a record question) the concepts of the
-    current beliefs, most confident first as the block shows them.
-
-    Meaning before name: the meaning route takes a concept only when the *whole* question
-    stands out towards it from every other concept of the map (``route_by_meaning``), while a
-    name match says only that a word occurs, and a word often names the setting rather than
-    the topic ("why does water move into a plant *cell*?" is about osmosis). A concept both
-    routes find keeps its meaning place. Recall's gate still takes names first
-    (``Routes.keys``): here a guess costs a line's position, there it would let a concept's
-    whole history through."""
-    focus = [*recall.meaning_keys, *recall.concept_keys]
-    if record:
-        shown = sorted(
-            (b for b in beliefs if b.current),
-            key=lambda b: (-b.confidence, b.concept_name, b.belief_id),
-        )
-        focus += [b.concept_key for b in shown]
-    return list(dict.fromkeys(focus))
 
 
 # The nightly loop's document names (usecases.nightly writes them, a turn reads them).
@@ -269,8 +248,9 @@ class Turns:
             ),
         )
         beliefs, from_working_set = beliefs_soon.result()
+        cmap = map_soon.result()
         section = render_map_section(
-            map_soon.result(), budget, focus=map_focus(recall, beliefs, record=record)
+            cmap, budget, focus=map_focus(cmap, recall, beliefs, record=record)
         )
         head = head_soon.result()
         checks = int(head.counts.get(Kind.CHECK.value, 0)) if head else 0
