@@ -370,7 +370,8 @@ def test_the_beliefs_header_carries_the_calibration_status_in_one_line() -> None
     calibrated = calibration_line(Calibration(7, (), 0.125), as_of="2026-09-20")
     assert calibrated == (
         "Confidence is calibrated: 7 checks carried a prediction by 2026-09-20; "
-        "expected calibration error 0.12."
+        "expected calibration error 0.12, so a confidence is a probability give or take that "
+        "much."
     )
     assert calibration_line(Calibration(4, (), 0.3)) == ranking  # four are not enough
     assert ranking not in build(beliefs=[], calibration=ranking).text  # nothing to qualify

@@ -366,8 +366,11 @@ def calibration_line(calibration: Calibration | None, *, as_of: str | None = Non
     carrying a prediction only accumulate, so "calibrated" stays true however stale the
     self-model; before it (or without one) the line keeps the article's limit."""
     if calibration is not None and calibration.calibrated:
+        # "Calibrated" says only that enough predictions exist to measure; the error says how
+        # far to trust them (beside an error of 0.44 the bare word read as "well calibrated").
         error = (
-            f"; expected calibration error {calibration.ece:.2f}"
+            f"; expected calibration error {calibration.ece:.2f}, so a confidence is a "
+            "probability give or take that much"
             if calibration.ece is not None
             else ""
         )
