@@ -17,7 +17,7 @@ from tutor_memory.adapters.dynamo_store import DynamoStore
 from tutor_memory.bootstrap import lambda_app, lambda_scheduler
 
 ROOT = Path(__file__).resolve().parents[2]
-EVENTS = ROOT / "tests" / "events"
+EVENTS = ROOT / "infra" / "events"  # the sample events `sam local invoke -e` takes, too
 TABLE, REGION = "tutor-memory-it", "us-east-1"
 TEST_TURN_DEADLINE_S = 600.0  # tests assert what a turn says, never how fast it said it
 
@@ -60,7 +60,7 @@ class Api:
         headers: dict[str, str] | None = None,
         query: dict[str, str] | None = None,
     ) -> tuple[int, Any]:
-        shaped = event("api-rest.json")
+        shaped = event("api-turn.json")
         shaped["httpMethod"] = shaped["requestContext"]["httpMethod"] = method
         shaped["path"] = path
         shaped["pathParameters"] = {"proxy": path.lstrip("/")}

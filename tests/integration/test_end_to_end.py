@@ -86,7 +86,7 @@ def test_upload_chat_night_and_report(cloud: DynamoStore, queue_url: str) -> Non
     assert "- understands Osmosis (0.53)" in record["block"]
     assert "[taught: in our class we call the mitochondria the powerhouse" in record["block"]
 
-    load_handler("nightly").handler(event("eventbridge-nightly.json"), LambdaContext())
+    load_handler("nightly").handler(event("nightly-scheduled.json"), LambdaContext())
     messages = received(queue_url)
     assert len(messages) == 1
     worked = load_handler("consolidate").handler(sqs_event(messages), LambdaContext())

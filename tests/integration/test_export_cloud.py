@@ -76,7 +76,7 @@ def test_on_dynamodb_and_s3_an_export_replays_into_an_empty_table_with_the_same_
 
 
 def handler_call(method: str, path: str) -> tuple[int, Any]:
-    shaped = event("api-rest.json")
+    shaped = event("api-turn.json")
     shaped["httpMethod"] = shaped["requestContext"]["httpMethod"] = method
     shaped["path"] = path
     shaped["pathParameters"] = {"proxy": path.lstrip("/")}

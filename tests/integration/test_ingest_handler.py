@@ -15,14 +15,22 @@ BUCKET = "tutor-memory-uploads"
 PAIR = Pair("s-42", "biology")
 
 
+def s3_event(name: str, key: str, version: str | None) -> dict:  # type: ignore[type-arg]
+    """The sample event ``name`` as S3 would send it for this object of the test's bucket."""
+    shaped = event(name)
+    s3 = shaped["Records"][0]["s3"]
+    s3["bucket"].update(name=BUCKET, arn=f"arn:aws:s3:::{BUCKET}")
+    s3["object"].update(key=key.replace(" ", "+"), versionId=version)
+    return shaped
+
+
 def upload(key: str, data: bytes) -> dict:  # type: ignore[type-arg]
     s3 = boto3.client("s3", region_name=REGION)
     s3.create_bucket(Bucket=BUCKET)
     s3.put_bucket_versioning(Bucket=BUCKET, VersioningConfiguration={"Status": "Enabled"})
     put = s3.put_object(Bucket=BUCKET, Key=key, Body=data)
-    shaped = event("s3-put.json")
-    obj = shaped["Records"][0]["s3"]["object"]
-    obj["key"], obj["size"], obj["versionId"] = key.replace(" ", "+"), len(data), put["VersionId"]
+    shaped = s3_event("ingest-s3-object-created.json", key, put["VersionId"])
+    shaped["Records"][0]["s3"]["object"]["size"] = len(data)
     return shaped
 
 
@@ -64,10 +72,7 @@ def test_an_unreadable_upload_is_recorded_and_not_retried(cloud: DynamoStore) ->
 def removal(key: str) -> dict:  # type: ignore[type-arg]
     s3 = boto3.client("s3", region_name=REGION)
     deleted = s3.delete_object(Bucket=BUCKET, Key=key)  # versioned: a delete marker
-    shaped = event("s3-delete.json")
-    obj = shaped["Records"][0]["s3"]["object"]
-    obj["key"], obj["versionId"] = key.replace(" ", "+"), deleted.get("VersionId")
-    return shaped
+    return s3_event("ingest-s3-object-removed.json", key, deleted.get("VersionId"))
 
 
 def test_an_overwritten_then_removed_upload_labels_the_answers_that_cited_it(
@@ -127,9 +132,8 @@ def test_deleting_an_old_version_leaves_the_file_as_it_is(cloud: DynamoStore) ->
     s3 = boto3.client("s3", region_name=REGION)
     version = old["Records"][0]["s3"]["object"]["versionId"]
     s3.delete_object(Bucket=BUCKET, Key=key, VersionId=version)
-    shaped = event("s3-delete.json")
+    shaped = s3_event("ingest-s3-object-removed.json", key, version)
     shaped["Records"][0]["eventName"] = "ObjectRemoved:Delete"
-    shaped["Records"][0]["s3"]["object"].update(key=key, versionId=version)
     outcome = ingest.handler(shaped, LambdaContext())["outcomes"][0]
     assert outcome["status"] == "already read"
     from tutor_memory.bootstrap import lambda_app

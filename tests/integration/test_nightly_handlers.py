@@ -54,7 +54,7 @@ def received(queue_url: str) -> list[dict[str, Any]]:
 
 def sqs_event(messages: list[dict[str, Any]]) -> dict[str, Any]:
     """The records Lambda would hand the worker for these messages."""
-    shaped = event("sqs-consolidate.json")
+    shaped = event("consolidate-sqs-batch.json")
     template = shaped["Records"][0]
     shaped["Records"] = [
         {
@@ -77,7 +77,7 @@ def test_activity_on_three_pairs_becomes_three_messages_and_three_consolidations
     cloud: DynamoStore, queue_url: str
 ) -> None:
     a_day_of_work(cloud, PAIRS)
-    fanned = load_handler("nightly").handler(event("eventbridge-nightly.json"), LambdaContext())
+    fanned = load_handler("nightly").handler(event("nightly-scheduled.json"), LambdaContext())
     assert fanned == {"day": "2026-03-02", "enqueued": 3}
     messages = received(queue_url)
     assert sorted(json.loads(m["Body"])["student_id"] for m in messages) == ["s-1", "s-2", "s-3"]
@@ -119,7 +119,7 @@ def test_a_poison_message_fails_alone_and_the_others_are_done(
 
 def test_a_manual_run_may_name_the_night(cloud: DynamoStore, queue_url: str) -> None:
     a_day_of_work(cloud, PAIRS[:2])
-    manual = event("eventbridge-nightly.json")
+    manual = event("nightly-scheduled.json")
     manual["detail"] = {"day": "2026-02-23"}
     fanned = load_handler("nightly").handler(manual, LambdaContext())
     assert fanned == {"day": "2026-02-23", "enqueued": 1}  # only s-9 was active that day

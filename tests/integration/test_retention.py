@@ -94,7 +94,7 @@ def test_in_the_cloud_the_fan_out_sends_the_swept_pair_and_its_worker_erases_the
     app.turns.deadline_s = TEST_TURN_DEADLINE_S
     app.episodes.add(PAIR, Kind.QUESTION, f"What is {MARKER}?", at=OLD)
 
-    schedule = event("eventbridge-nightly.json")
+    schedule = event("nightly-scheduled.json")
     schedule["detail"] = {"day": NIGHT.isoformat()}  # a night the pair was quiet on
     fanned = load_handler("nightly").handler(schedule, LambdaContext())
     assert fanned == {"day": NIGHT.isoformat(), "enqueued": 1}

@@ -169,7 +169,7 @@ def test_the_cloud_path_on_the_real_node_gives_the_embedded_defaults_blocks(
         both_turn(question, at(10))
 
     # The night: the schedule fans out, the worker consolidates; the embedded default in-process.
-    load_handler("nightly").handler(event("eventbridge-nightly.json"), LambdaContext())
+    load_handler("nightly").handler(event("nightly-scheduled.json"), LambdaContext())
     worked = load_handler("consolidate").handler(sqs_event(received(url)), LambdaContext())
     assert worked["batchItemFailures"] == []
     local.ports.clock.at = when("2026-03-03T00:30:00Z")  # type: ignore[attr-defined]  # the schedule's time
