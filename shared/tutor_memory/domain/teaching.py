@@ -690,6 +690,8 @@ def _means_claim(text: str, words: Sequence[_Word]) -> tuple[str, str] | None:
                 name = list(left[_after_frames(left, lang) :])
                 while name and name[0].folded in articles:
                     name = name[1:]
+                # "it means …", "this is called …": a pronoun is no name
+                name = _trim_stopwords(name, lang)
                 if not name or len(name) > C.MAX_CONCEPT_NAME_WORDS:
                     continue
                 if any(_breaks(text, a, b, _NAME_BREAKS) for a, b in pairwise(name)):
