@@ -111,10 +111,12 @@ def test_teaching_attaches_a_note_to_the_named_concept(app: App, pair: Pair) -> 
     )
     assert result is not None and result.concept_key == "mitochondria" and not result.new_node
     node = app.ports.store.load_map(pair).concepts["mitochondria"]  # type: ignore[attr-defined]
-    assert node.taught_note == "in our class we call the mitochondria the powerhouse of the cell"
+    assert node.taught_note == "mitochondria = the powerhouse of the cell"  # the claim
     assert node.readiness == 1.0
     taught = app.memory.episode(pair, result.episode_id)
     assert taught.kind is Kind.TAUGHT and taught.salience == 0.85
+    # the student's sentence is kept whole as the episode's text
+    assert taught.text == "Remember that in our class we call the mitochondria the powerhouse of the cell"
 
 
 def test_teaching_an_unknown_concept_mints_a_short_named_node(app: App, pair: Pair) -> None:
