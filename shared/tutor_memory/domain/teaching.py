@@ -610,9 +610,9 @@ def claim_of(note: str, kind: TeachingKind = TeachingKind.REMEMBER) -> str:
     return f"{subject} = {said}"
 
 
-def _said(text: str, start: int, end: int | None = None) -> str | None:
+def _said(text: str, start: int) -> str | None:
     """Y as written from ``start``, without a trailing "in our class" or punctuation."""
-    said = text[start:end].strip().strip(",;:-–—").strip()
+    said = text[start:].strip().strip(",;:-–—").strip()
     words = _scan(said)
     frames = _lists().frames
     for k in range(1, len(words)):
