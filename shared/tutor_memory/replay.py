@@ -293,10 +293,11 @@ def _erased_event(
 
 
 def _evidence(kind: Kind, data: dict[str, Any]) -> Evidence:
-    """A taught line may leave its note out: it is what the instruction asks to remember."""
+    """A taught line may leave its note out: it is the claim the instruction asks to remember
+    (as teaching stores it)."""
     if kind is Kind.TAUGHT and not data.get("evidence"):
         intent = detect_teaching(str(data["text"]))
-        return TaughtEvidence(intent.note if intent else str(data["text"]))
+        return TaughtEvidence(intent.claim if intent else str(data["text"]))
     return evidence_from_dict(kind, data.get("evidence"))
 
 

@@ -84,7 +84,7 @@ def test_upload_chat_night_and_report(cloud: DynamoStore, queue_url: str) -> Non
     # the answer was built from recalled memories: for a record question, its sources speak
     assert answer["id"] not in record["memory_ids"]
     assert "- understands Osmosis (0.53)" in record["block"]
-    assert "[taught: in our class we call the mitochondria the powerhouse" in record["block"]
+    assert "[taught: mitochondria = the powerhouse of the cell]" in record["block"]
 
     load_handler("nightly").handler(event("nightly-scheduled.json"), LambdaContext())
     messages = received(queue_url)

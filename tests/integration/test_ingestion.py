@@ -106,15 +106,16 @@ def test_an_unreadable_file_is_a_clear_error_and_an_episode_and_nothing_else(
 
 def test_teaching_attaches_a_note_to_the_named_concept(app: App, pair: Pair) -> None:
     ingest_sample(app, pair)
-    result = app.maps.teach(
-        pair, "Remember that in our class we call the mitochondria the powerhouse of the cell"
-    )
+    said = "Remember that in our class we call the mitochondria the powerhouse of the cell"
+    result = app.maps.teach(pair, said)
     assert result is not None and result.concept_key == "mitochondria" and not result.new_node
     node = app.ports.store.load_map(pair).concepts["mitochondria"]  # type: ignore[attr-defined]
-    assert node.taught_note == "in our class we call the mitochondria the powerhouse of the cell"
+    assert node.taught_note == "mitochondria = the powerhouse of the cell"  # the claim
     assert node.readiness == 1.0
     taught = app.memory.episode(pair, result.episode_id)
     assert taught.kind is Kind.TAUGHT and taught.salience == 0.85
+    # the student's sentence is kept whole as the episode's text
+    assert taught.text == said
 
 
 def test_teaching_an_unknown_concept_mints_a_short_named_node(app: App, pair: Pair) -> None:

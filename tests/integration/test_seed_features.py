@@ -383,3 +383,85 @@ def test_a_concept_defined_with_another_files_concept_builds_on_it(
     assert osmosis.endswith("(builds on: Cell membrane)")
     membrane_line = next(line for line in shown.splitlines() if line.startswith("- Cell membrane"))
     assert "builds on" not in membrane_line
+
+
+# --- 9. a taught note is stored as its claim, the sentence as the episode ----------------------
+
+POWERHOUSE = "Remember that in our class we call the mitochondria the powerhouse of the cell"
+POWERHOUSE_CLAIM = "mitochondria = the powerhouse of the cell"
+
+
+def test_a_remember_that_question_puts_its_claim_on_the_map_and_in_the_block(
+    api: Api, app: App, pair: Pair
+) -> None:
+    status, taught = api("POST", "/episodes", {"kind": "question", "text": POWERHOUSE})
+    assert status == 201 and taught["kind"] == "taught" and taught["taught"] == "Mitochondria"
+    assert app.memory.episode(pair, taught["id"]).text == POWERHOUSE  # the whole sentence
+
+    status, cmap = api("GET", "/map")
+    notes = {c["name"]: c["taught_note"] for c in cmap["concepts"]}
+    assert status == 200 and notes["Mitochondria"] == POWERHOUSE_CLAIM
+
+    status, turn = api("POST", "/turn", {"question": "What did I teach you about mitochondria?"})
+    assert status == 200 and taught["id"] in turn["memory_ids"]
+    mitochondria = next(line for line in map_lines(turn["block"]) if "- Mitochondria:" in line)
+    assert f"[taught: {POWERHOUSE_CLAIM}]" in mitochondria
+    assert f"the student taught you: {POWERHOUSE_CLAIM}" in turn["block"]
+    assert "we call the mitochondria" not in turn["block"]  # the framing is gone everywhere
+
+
+@pytest.mark.parametrize(
+    ("message", "claim"),
+    [
+        (POWERHOUSE, POWERHOUSE_CLAIM),
+        (
+            "Recuerda que en nuestra clase llamamos a la mitocondria la central de la célula",
+            "mitocondria = la central de la célula",
+        ),
+        (
+            "Ingat bahwa di kelas kami, kami menyebut mitokondria sebagai pembangkit tenaga sel",
+            "mitokondria = pembangkit tenaga sel",
+        ),
+        (
+            "یاد رکھو کہ ہماری کلاس میں ہم مائٹوکونڈریا کو خلیے کا پاور ہاؤس کہتے ہیں",
+            "مائٹوکونڈریا = خلیے کا پاور ہاؤس",
+        ),
+        (
+            "تذكر أننا في صفنا نسمي الميتوكوندريا محطة الطاقة",
+            "الميتوكوندريا = محطة الطاقة",
+        ),
+        # no claim pattern: the note is the sentence without its "remember that"
+        ("Remember that osmosis needs no energy", "osmosis needs no energy"),
+    ],
+)
+def test_a_taught_note_is_its_claim_and_the_episode_keeps_the_sentence_in_each_language(
+    api: Api, app: App, pair: Pair, message: str, claim: str
+) -> None:
+    status, taught = api("POST", "/episodes", {"kind": "taught", "text": message})
+    assert status == 201 and taught["taught"]
+    episode = app.memory.episode(pair, taught["id"])
+    assert episode.text == message
+    assert getattr(episode.evidence, "note", None) == claim
+    status, cmap = api("GET", "/map")
+    notes = {c["name"]: c["taught_note"] for c in cmap["concepts"]}
+    assert notes[taught["taught"]] == claim
+
+
+@pytest.mark.usefixtures("cli_env")
+def test_the_teach_command_stores_the_claim_and_the_log_keeps_the_sentence(
+    app: App, folder: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pair = ["--store", str(folder), "--student", "student-1", "--subject", "biology"]
+    said = "Remember that in our class we call the cytoplasm the sugar factory"
+    assert main(["teach", *pair, said]) == 0
+    assert "cytoplasm = the sugar factory" in capsys.readouterr().out
+    assert main(["map", *pair]) == 0
+    cytoplasm = next(
+        line for line in capsys.readouterr().out.splitlines() if line.startswith("- Cytoplasm:")
+    )
+    assert "[taught: cytoplasm = the sugar factory]" in cytoplasm
+    assert main(["log", *pair, "--json"]) == 0
+    last = json.loads(capsys.readouterr().out.splitlines()[-1])
+    assert last["kind"] == "taught" and last["text"] == said
+    assert main(["ask", *pair, "What did I teach you about cytoplasm?"]) == 0
+    assert "the student taught you: cytoplasm = the sugar factory" in capsys.readouterr().out

@@ -11,6 +11,7 @@ from tutor_memory.domain.language import LANGUAGES, fold
 from tutor_memory.domain.languages import language
 from tutor_memory.domain.teaching import (
     TeachingKind,
+    claim_of,
     detect_teaching,
     route_taught,
     short_name,
@@ -92,6 +93,102 @@ def test_the_instruction_may_come_after_a_greeting_and_the_note_ends_with_its_se
 def test_a_decimal_point_does_not_end_the_note() -> None:
     intent = detect_teaching("Remember that in our class pi is 3.14 exactly.")
     assert intent is not None and intent.note == "in our class pi is 3.14 exactly"
+
+
+# --- what is stored is the claim: "X = Y" -----------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("message", "claim"),
+    [
+        # en: we call, we refer to … as, treat … as, the same as, means, is called
+        (
+            "Remember that in our class we call the mitochondria the powerhouse of the cell",
+            "mitochondria = the powerhouse of the cell",
+        ),
+        (
+            "Remember that in our class we call Cytoplasm the sugar factory",
+            "Cytoplasm = the sugar factory",
+        ),
+        (
+            "Remember that we refer to the Golgi body as the post office of the cell.",
+            "Golgi body = the post office of the cell",
+        ),
+        ("Treat osmosis as a special case of diffusion.", "osmosis = a special case of diffusion"),
+        ("Remember that mitocondria is the same as mitochondria", "mitocondria = mitochondria"),
+        ("Remember that ATP means adenosine triphosphate", "ATP = adenosine triphosphate"),
+        (
+            "Remember that osmosis is called passive water flow in our class",
+            "osmosis = passive water flow",
+        ),
+        # es
+        (
+            "Recuerda que en nuestra clase llamamos a la mitocondria la central de la célula.",
+            "mitocondria = la central de la célula",
+        ),
+        ("Trata la ósmosis como un tipo de difusión", "ósmosis = un tipo de difusión"),
+        (
+            "Recuerda que la ósmosis es lo mismo que la difusión del agua",
+            "ósmosis = la difusión del agua",
+        ),
+        ("Recuerda que ATP significa trifosfato de adenosina", "ATP = trifosfato de adenosina"),
+        # id
+        (
+            "Ingat bahwa di kelas kami, kami menyebut mitokondria sebagai pembangkit tenaga sel",
+            "mitokondria = pembangkit tenaga sel",
+        ),
+        ("Anggap osmosis sebagai difusi air", "osmosis = difusi air"),
+        ("Ingat bahwa di kelas kami osmosis disebut si mesin", "osmosis = si mesin"),
+        ("Ingat bahwa mitokondria sama dengan mitochondria", "mitokondria = mitochondria"),
+        # ur: verb-final naming and treating, "means", "are one and the same"
+        (
+            "یاد رکھو کہ ہماری کلاس میں ہم مائٹوکونڈریا کو خلیے کا پاور ہاؤس کہتے ہیں",
+            "مائٹوکونڈریا = خلیے کا پاور ہاؤس",
+        ),
+        ("اوسموسس کو پانی کا پھیلاؤ سمجھو", "اوسموسس = پانی کا پھیلاؤ"),
+        ("یاد رکھو کہ اوسموسس کا مطلب ہے پانی کا پھیلاؤ", "اوسموسس = پانی کا پھیلاؤ"),
+        ("یاد رکھو کہ مائٹوکونڈریا اور پاور ہاؤس ایک ہی ہیں", "مائٹوکونڈریا = پاور ہاؤس"),
+        # ar: "that we" fused into أننا is dropped with the frame; treat with and without بمثابة
+        (
+            "تذكر أننا في صفنا نسمي الميتوكوندريا محطة الطاقة",
+            "الميتوكوندريا = محطة الطاقة",
+        ),
+        ("اعتبر غشاء الخلية حارس الخلية", "غشاء الخلية = حارس الخلية"),
+        ("عامل النواة بمثابة دماغ الخلية", "النواة = دماغ الخلية"),
+        ("تذكر أن التناضح نسميه في صفنا المحرك", "التناضح = المحرك"),
+        ("تذكر أن الميتوكوندريا هي نفسها المتقدرات", "الميتوكوندريا = المتقدرات"),
+        ("تذكر أننا نطلق على جهاز جولجي اسم مكتب البريد", "جهاز جولجي = مكتب البريد"),
+    ],
+)
+def test_a_naming_or_treating_sentence_is_stored_as_its_claim(message: str, claim: str) -> None:
+    intent = detect_teaching(message)
+    assert intent is not None
+    assert intent.claim == claim
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "Remember that osmosis needs no energy",
+        # the name comes after what it is called: no claim is guessed the wrong way round
+        "Remember that the powerhouse of the cell is what we call the mitochondria",
+        "Recuerda que la ósmosis no necesita energía",
+        "Ingat bahwa osmosis tidak butuh energi.",
+        "یاد رکھو کہ خلیہ زندگی کی اکائی ہے",
+        "تذكر أن الخلية هي وحدة الحياة",
+    ],
+)
+def test_a_note_that_names_nothing_is_stored_as_the_trimmed_sentence(message: str) -> None:
+    intent = detect_teaching(message)
+    assert intent is not None
+    assert intent.claim == intent.note
+
+
+def test_the_claim_is_the_same_whether_read_from_the_note_or_the_message() -> None:
+    note = "in our class we call the mitochondria the powerhouse of the cell"
+    assert claim_of(note) == "mitochondria = the powerhouse of the cell"
+    assert claim_of("it means nothing") == "it means nothing"  # a pronoun is no name
+    assert claim_of("") == ""
 
 
 # --- "treat X as Y" teaches, and names X -------------------------------------------------------
@@ -452,3 +549,11 @@ def test_a_new_concept_is_named_by_the_noun_phrase_the_note_opens_with(
     note: str, lang: str, name: str
 ) -> None:
     assert short_name(note, lang) == name
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_means_phrase_makes_a_claim(lang: str) -> None:
+    remember = language(lang).teaching_remember[0]
+    for phrase in language(lang).teaching_means:
+        intent = detect_teaching(f"{remember} Zebrafish {phrase} Q1 Q2")
+        assert intent is not None and intent.claim == "Zebrafish = Q1 Q2", phrase

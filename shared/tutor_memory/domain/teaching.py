@@ -14,6 +14,13 @@ short name. Three pure functions, all deterministic:
 * :func:`route_taught` — the known concept a note names, by exact canonical name only.
 * :func:`short_name` — a name of at most four words for a node minted from a note.
 
+What is stored is the *claim* (``TeachingIntent.claim``, issue 18): a naming or treating
+sentence becomes "<X> = <Y>" ("in our class we call the mitochondria the powerhouse of the
+cell" → "mitochondria = the powerhouse of the cell"), from "we call X Y", "treat X as Y", "X is
+the same as Y", "X means Y" (the packs' ``teaching_naming``, ``teaching_treat``,
+``teaching_same_as``, ``teaching_means``, and the verb-final forms). Any other note is stored as
+it is. The student's full sentence stays the ``taught`` episode's text.
+
 The *subject* of a note is the thing its phrasing says it is about: X in "treat X as Y", X in
 "we call X Y" ("llamamos a X …", "kami menyebut X sebagai …", "ہم X کو … کہتے ہیں", "نسمي X …").
 Both routing and naming prefer it, so "we call the Golgi body the post office of the cell" is
@@ -43,6 +50,7 @@ from tutor_memory.domain.languages import Language, language
 __all__ = [
     "TeachingIntent",
     "TeachingKind",
+    "claim_of",
     "detect_teaching",
     "route_taught",
     "same_as",
@@ -59,15 +67,18 @@ class TeachingKind(StrEnum):
 class TeachingIntent:
     """An instruction to keep something, as the person wrote it.
 
-    ``note`` is what goes on the concept and into the block: for "remember that …" the rest of
-    the sentence; for "treat X as Y" the instruction itself (it reads as one). ``subject`` is
-    the thing the phrasing names (X of "treat X as Y" or "we call X …"), or None. ``language``
-    is the language of the phrase that made it an instruction.
+    ``note`` is what was said to be kept: for "remember that …" the rest of the sentence; for
+    "treat X as Y" the instruction itself (it reads as one). Routing and naming read it.
+    ``claim`` is what goes on the concept and into the block: "X = Y" when the note is a
+    naming or treating (:func:`claim_of`), else the note itself. ``subject`` is the thing the
+    phrasing names (X of "treat X as Y" or "we call X …"), or None. ``language`` is the
+    language of the phrase that made it an instruction.
     """
 
     note: str
     kind: TeachingKind
     language: str
+    claim: str
     subject: str | None = None
 
 
@@ -168,6 +179,7 @@ class _Lists:
     treat: dict[str, tuple[Phrase, ...]]
     treat_as: dict[str, frozenset[str]]
     naming: dict[str, tuple[Phrase, ...]]
+    means: dict[str, tuple[Phrase, ...]]  # "X means Y" and "X is the same as Y", longest first
     articles: dict[str, frozenset[str]]
     name_ends: dict[str, frozenset[str]]
     lead_ins: tuple[Phrase, ...]
@@ -202,6 +214,7 @@ def _lists() -> _Lists:
         treat=each(lambda pack: pack.teaching_treat),
         treat_as=each_set(lambda pack: pack.teaching_treat_as),
         naming=each(lambda pack: pack.teaching_naming),
+        means=each(lambda pack: (*pack.teaching_means, *pack.teaching_same_as)),
         articles=each_set(lambda pack: pack.teaching_articles),
         name_ends=each_set(lambda pack: pack.teaching_name_ends),
         lead_ins=every(lambda pack: pack.teaching_lead_ins),
@@ -318,20 +331,29 @@ def _name_after(text: str, words: Sequence[_Word], lang: str, ends: frozenset[st
 def _treat_subject(text: str, words: Sequence[_Word], lang: str) -> list[_Word] | None:
     """X of "treat X as Y" (``words`` start after the verb), or None when it is not that
     phrasing: no "as" word (unless the language needs none: Arabic), or no Y."""
+    parts = _treat_parts(text, words, lang)
+    return parts[0] if parts else None
+
+
+def _treat_parts(text: str, words: Sequence[_Word], lang: str) -> tuple[list[_Word], int] | None:
+    """X of "treat X as Y" and where Y starts in ``text`` (after the "as" word), or None."""
     lists = _lists()
     as_words = lists.treat_as[lang]
     name = _trim_stopwords(_name_after(text, words, lang, lists.name_ends[lang] | as_words), lang)
     if not name:
         return None
+    said_at = name[-1].end
     rest = words[words.index(name[-1]) + 1 :]
     if not language(lang).treat_as_optional:
         at = next((k for k, w in enumerate(rest) if w.folded in as_words), None)
         if at is None:
             return None
+        said_at = rest[at].end
         rest = rest[at + 1 :]
     elif rest and rest[0].folded in as_words:
+        said_at = rest[0].end
         rest = rest[1:]
-    return name if _trim_stopwords(list(rest), lang) else None
+    return (name, said_at) if _trim_stopwords(list(rest), lang) else None
 
 
 def _verb_final_subject(
@@ -342,6 +364,15 @@ def _verb_final_subject(
     first stopword ("ہم"), or None.
 
     For the treat form, Y must say something: "X کو اچھی طرح سمجھو" is "understand X well"."""
+    found = _verb_final_parts(text, words, treat_only=treat_only)
+    return (found[0], found[1]) if found else None
+
+
+def _verb_final_parts(
+    text: str, words: Sequence[_Word], *, treat_only: bool
+) -> tuple[list[_Word], str, str] | None:
+    """X, its language and Y of the verb-final forms (see ``_verb_final_subject``): Y is the
+    text between the object marker and the verb."""
     lists = _lists()
     for lang in lists.verb_final:
         last = len(words) - 1
@@ -367,7 +398,11 @@ def _verb_final_subject(
             name = _name_before(text, words[:k], lang)
             if not name:
                 break
-            return name, lang
+            if treat_here:
+                verb = words[last]
+            else:
+                verb = next(w for w in words[k + 1 :] if w.folded in lists.naming_verbs[lang])
+            return name, lang, text[word.end : verb.start]
     return None
 
 
@@ -471,25 +506,30 @@ def _instruction(message: str, sentence: _Sentence, i: int) -> TeachingIntent | 
                 note=note,
                 kind=TeachingKind.REMEMBER,
                 language=lang,
+                claim=claim_of(note),
                 subject=_join(named) if named else None,
             )
         n = _match(ws, i, lists.treat[lang])
         if n:
             treated = _treat_subject(message, ws[i + n :], lang)
             if treated:
+                note = _note(message, ws[i].start, sentence)
                 return TeachingIntent(
-                    note=_note(message, ws[i].start, sentence),
+                    note=note,
                     kind=TeachingKind.TREAT,
                     language=lang,
+                    claim=claim_of(note, TeachingKind.TREAT),
                     subject=_join(treated),
                 )
     found = _verb_final_subject(message, ws, treat_only=True)
     if found:
         treated, lang = found
+        note = _note(message, ws[i].start, sentence)
         return TeachingIntent(
-            note=_note(message, ws[i].start, sentence),
+            note=note,
             kind=TeachingKind.TREAT,
             language=lang,
+            claim=claim_of(note, TeachingKind.TREAT),
             subject=_join(treated),
         )
     return None
@@ -537,6 +577,134 @@ def _two_names(
             return None
         sides.append(note[run[0].start : run[-1].end])
     return sides[0], sides[1]
+
+
+# --- the claim a note makes ---------------------------------------------------------------------
+
+
+def claim_of(note: str, kind: TeachingKind = TeachingKind.REMEMBER) -> str:
+    """The note as it is stored: "X = Y" when it names or treats X as Y, else ``note`` itself.
+
+    Recognised, in order (each in five languages, the packs' phrases):
+
+    * TREAT: "treat X as Y" → "X = Y" (and the verb-final "X کو Y سمجھو").
+    * "we call X Y", "we refer to X as Y" (``teaching_naming``), when nothing but "in our
+      class", "so" … comes before it; "ہم X کو Y کہتے ہیں" (verb-final naming).
+    * "X means Y", "X is called Y", "X is the same as Y" (``teaching_means``,
+      ``teaching_same_as``), X a name of at most ``MAX_CONCEPT_NAME_WORDS`` words.
+    * "X اور Y ایک ہی ہیں" (``same_as``: the verb-final same-as).
+
+    X is written as the person wrote it, articles dropped ("the mitochondria" → mitochondria);
+    Y keeps its words, articles included ("the powerhouse of the cell"), with a trailing "in our
+    class" dropped. A note that matches none of these — "osmosis needs no energy" says
+    something other than a name — is kept whole: the fallback is the trimmed sentence.
+    """
+    words = _scan(note)
+    if not words:
+        return note
+    found = _treat_claim(note, words) if kind is TeachingKind.TREAT else None
+    found = found or _naming_claim(note, words) or _means_claim(note, words) or same_as(note)
+    if found is None:
+        return note
+    subject, said = found
+    return f"{subject} = {said}"
+
+
+def _said(text: str, start: int) -> str | None:
+    """Y as written from ``start``, without a trailing "in our class" or punctuation."""
+    said = text[start:].strip().strip(",;:-–—").strip()
+    words = _scan(said)
+    frames = _lists().frames
+    for k in range(1, len(words)):
+        n = _match(words, k, frames)
+        if n and k + n == len(words):
+            said = said[: words[k].start].strip().strip(",;:-–—").strip()
+            break
+    return said if _scan(said) else None
+
+
+def _written(text: str, name: Sequence[_Word]) -> str:
+    return text[name[0].start : name[-1].end]
+
+
+def _treat_claim(text: str, words: Sequence[_Word]) -> tuple[str, str] | None:
+    lists = _lists()
+    for lang in LANGUAGES:
+        n = _match(words, 0, lists.treat[lang])
+        parts = _treat_parts(text, words[n:], lang) if n else None
+        if parts:
+            said = _said(text, parts[1])
+            if said:
+                return _written(text, parts[0]), said
+    found = _verb_final_parts(text, words, treat_only=True)
+    said = _said(found[2], 0) if found else None
+    return (_written(text, found[0]), said) if found and said else None
+
+
+def _after_frames(words: Sequence[_Word], lang: str) -> int:
+    """The index after the leading words that say only where the note holds, or nothing: "in
+    our class", "so", Arabic أننا ("that we")."""
+    lists = _lists()
+    k = 0
+    while k < len(words):
+        n = _match(words, k, lists.frames) or _match(words, k, lists.lead_ins)
+        if not n and words[k].folded in lists.that_with_pronoun[lang]:
+            n = 1
+        if not n:
+            break
+        k += n
+    return k
+
+
+def _naming_claim(text: str, words: Sequence[_Word]) -> tuple[str, str] | None:
+    lists = _lists()
+    for k in range(len(words)):
+        for lang in LANGUAGES:
+            n = _match(words, k, lists.naming[lang])
+            if not n or _after_frames(words[:k], lang) < k:
+                continue
+            after = words[k + n :]
+            ends = lists.name_ends[lang] | lists.treat_as[lang]
+            name = _trim_stopwords(_name_after(text, after, lang, ends), lang)
+            if not name:
+                continue
+            rest = after[after.index(name[-1]) + 1 :]
+            said_at = rest[0].end if rest and rest[0].folded in ends else name[-1].end
+            said = _said(text, said_at)
+            if said:
+                return _written(text, name), said
+    found = _verb_final_parts(text, words, treat_only=False)
+    said = _said(found[2], 0) if found else None
+    return (_written(text, found[0]), said) if found and said else None
+
+
+def _means_claim(text: str, words: Sequence[_Word]) -> tuple[str, str] | None:
+    lists = _lists()
+    for lang in LANGUAGES:
+        articles = lists.articles[lang]
+        for phrase in lists.means[lang]:
+            for i in range(1, len(words) - len(phrase)):
+                if tuple(w.folded for w in words[i : i + len(phrase)]) != phrase:
+                    continue
+                left = words[:i]
+                name = list(left[_after_frames(left, lang) :])
+                while name and name[0].folded in articles:
+                    name = name[1:]
+                # "it means …", "this is called …": a pronoun is no name
+                name = _trim_stopwords(name, lang)
+                if not name or len(name) > C.MAX_CONCEPT_NAME_WORDS:
+                    continue
+                if any(_breaks(text, a, b, _NAME_BREAKS) for a, b in pairwise(name)):
+                    continue
+                after = words[i + len(phrase) :]
+                said_at = words[i + len(phrase) - 1].end
+                frame = _match(after, 0, lists.frames)
+                if frame:
+                    said_at = after[frame - 1].end
+                said = _said(text, said_at)
+                if said:
+                    return _written(text, name), said
+    return None
 
 
 def route_taught(note: str, known: dict[str, str]) -> str | None:

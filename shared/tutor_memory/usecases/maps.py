@@ -61,7 +61,7 @@ class TeachResult:
     concept_key: str
     concept_name: str
     new_node: bool
-    note: str
+    note: str  # as stored on the concept: the claim ("X = Y") or the trimmed sentence
     append: AppendResult  # the ``taught`` episode
 
     @property
@@ -257,7 +257,9 @@ class MapUseCases:
                     raise ValidationError("text", "the note names nothing to attach it to")
                 new_node = key not in cmap.concepts
                 node = cmap.concepts.get(key) or Concept(key=key, name=label, layer=Layer.TAUGHT)
-                taught = replace(node, taught_note=intent.note)
+                # The claim ("mitochondria = the powerhouse of the cell"), not the sentence: the
+                # sentence is the episode's text (issue 18).
+                taught = replace(node, taught_note=intent.claim)
                 if naming and not one:
                     taught = replace(taught, aliases=other_names(taught, naming))
             updated = replace(cmap, concepts={**cmap.concepts, key: taught})
@@ -273,11 +275,11 @@ class MapUseCases:
             pair,
             Kind.TAUGHT,
             message,
-            evidence=TaughtEvidence(intent.note),
+            evidence=TaughtEvidence(intent.claim),
             concepts=[taught.name],
             at=when,
             ref=ref,
             idempotency_key=idempotency_key,
             request_hash=request_hash,
         )
-        return TeachResult(key, taught.name, new_node, intent.note, appended)
+        return TeachResult(key, taught.name, new_node, intent.claim, appended)

@@ -271,6 +271,11 @@ class Language:
     # "X is the same as Y" inside a taught note: Y is another name of X (an alias). Urdu says
     # "X اور Y ایک ہی ہیں": ``same_as_join``, then one of ``same_as_endings``.
     teaching_same_as: tuple[str, ...] = field(metadata=_OPTIONAL)
+    # "X means Y", "X is called Y": the words between a name and what it is called, so a
+    # taught note is stored as its claim "X = Y" (``teaching.detect_teaching``'s ``claim``).
+    # Only phrasings whose left side is the thing named: "the powerhouse is what we call X"
+    # reads the other way round and is not here.
+    teaching_means: tuple[str, ...]
     same_as_join: str = field(metadata=_OPTIONAL)
     same_as_endings: tuple[str, ...] = field(metadata=_OPTIONAL)
     # Articles and determiners dropped before a named thing ("the mitochondria" →

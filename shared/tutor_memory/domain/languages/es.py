@@ -204,6 +204,14 @@ ES: Final = Language(
         "es igual que",
         "significa lo mismo que",
     ),
+    teaching_means=(
+        "significa",
+        "quiere decir",
+        "se llama",
+        "se conoce como",
+        "es llamado",
+        "es llamada",
+    ),
     same_as_join="",
     same_as_endings=(),
     teaching_articles=_words(

@@ -194,6 +194,8 @@ UR: Final = Language(
     ),
     teaching_naming=(),
     teaching_same_as=(),
+    # "X کا مطلب ہے Y" (X means Y), "X سے مراد ہے Y", "X یعنی Y" (X, that is, Y).
+    teaching_means=("کا مطلب ہے", "کا مطلب یہ ہے کہ", "سے مراد ہے", "یعنی"),
     same_as_join="اور",
     same_as_endings=("ایک ہی ہیں", "ایک ہی ہے", "ایک ہی چیز ہیں", "ایک ہی چیز ہے"),
     teaching_articles=frozenset(),
