@@ -196,7 +196,7 @@ def test_repetitions_take_one_place_among_the_nearest_by_meaning() -> None:
 
 def test_texts_much_closer_than_the_crowd_all_match_beyond_the_nearest_few() -> None:
     close = [ep(i, f"close {i}", days_ago=10) for i in range(1, 13)]
-    crowd = [ep(100 + i, f"crowd {i}", days_ago=1) for i in range(38)]
+    crowd = [ep(100 + i, f"crowd {100 + i}", days_ago=1) for i in range(38)]
     scored = [(e, 0.95 - i * 0.001) for i, e in enumerate(close)]
     scored += [(e, 0.80 - i * 0.0001) for i, e in enumerate(crowd)]
     pool = Candidates()
