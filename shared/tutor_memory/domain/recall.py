@@ -57,6 +57,7 @@ from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
+from functools import lru_cache
 
 from tutor_memory.domain import constants as C
 from tutor_memory.domain.concepts import concept_key
@@ -219,6 +220,11 @@ def index_words(ep: Episode) -> str:
     return " ".join([*summary, ep.text, *ep.concepts])
 
 
+@lru_cache(maxsize=C.RECALL_HOP_ANALYSED_TEXTS)
+def _terms(words: str) -> frozenset[str]:
+    return frozenset(analyse(words))
+
+
 def bridge(candidates: Sequence[Candidate]) -> None:
     """The second hop (see the module): mark the weak hits that share a distinctive word with
     the best evidence. Pure; each text is analysed in its own language, as the index does."""
@@ -229,7 +235,7 @@ def bridge(candidates: Sequence[Candidate]) -> None:
     if not matching or not weak or len(candidates) < C.RECALL_GATE_MIN_DOCUMENTS:
         return
     best = max(matching, key=lambda c: (c.relevance, c.episode.at, c.episode.seq))
-    terms = {c.episode.episode_id: frozenset(analyse(index_words(c.episode))) for c in candidates}
+    terms = {c.episode.episode_id: _terms(index_words(c.episode)) for c in candidates}
     seed = terms[best.episode.episode_id]
     containing = {t: sum(t in found for found in terms.values()) for t in seed}
     links = distinctive_terms_of(TermCounts(len(candidates), containing))
