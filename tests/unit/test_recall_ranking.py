@@ -196,7 +196,7 @@ def test_repetitions_take_one_place_among_the_nearest_by_meaning() -> None:
 
 def test_texts_much_closer_than_the_crowd_all_match_beyond_the_nearest_few() -> None:
     close = [ep(i, f"close {i}", days_ago=10) for i in range(1, 13)]
-    crowd = [ep(100 + i, f"crowd {i}", days_ago=1) for i in range(38)]
+    crowd = [ep(100 + i, f"crowd {100 + i}", days_ago=1) for i in range(38)]
     scored = [(e, 0.95 - i * 0.001) for i, e in enumerate(close)]
     scored += [(e, 0.80 - i * 0.0001) for i, e in enumerate(crowd)]
     pool = Candidates()
@@ -225,3 +225,81 @@ def test_a_pool_the_question_did_not_run_does_not_halve_relevance() -> None:
     pool.add_lexical([(e, 4.0, ("osmosi",))])
     (cand,) = pool.values()
     assert cand.relevance == pytest.approx(1.0)
+
+
+# The second hop: (best evidence, an earlier line sharing only the name with the question but
+# a distinctive word with the best evidence, small talk sharing only the name, the name).
+HOP = {
+    "en": (
+        "Maya: I quit guitar, now I play violin in the school orchestra.",
+        "Maya: I started guitar lessons with my uncle.",
+        "Maya: see you on Friday, I have to run",
+        "Maya",
+    ),
+    "es": (
+        "Lucía: Dejé la guitarra, ahora toco el violín en la orquesta del colegio.",
+        "Lucía: Empecé clases de guitarra con mi tío.",
+        "Lucía: nos vemos el viernes, tengo que irme",
+        "Lucía",
+    ),
+    "id": (
+        "Putri: Aku berhenti main gitar, sekarang aku main biola di orkestra sekolah.",
+        "Putri: Aku mulai les gitar dengan pamanku.",
+        "Putri: sampai jumpa hari Jumat, aku harus pergi",
+        "Putri",
+    ),
+    "ur": (
+        "عائشہ: میں نے گٹار چھوڑ دیا، اب اسکول کے آرکسٹرا میں وائلن بجاتی ہوں۔",
+        "عائشہ: میں نے اپنے چچا سے گٹار سیکھنا شروع کیا۔",
+        "عائشہ: جمعہ کو ملتے ہیں، مجھے جانا ہے",
+        "عائشہ",
+    ),
+    "ar": (
+        "ليلى: تركت الغيتار، والآن أعزف الكمان في أوركسترا المدرسة.",
+        "ليلى: بدأت دروس الغيتار مع عمي.",
+        "ليلى: أراك يوم الجمعة، يجب أن أذهب",
+        "ليلى",
+    ),
+}
+
+
+def _hop_pool(lang: str, *, bridged_signal: bool = True, others: int = 60) -> Candidates:
+    best_text, earlier_text, small_text, name = HOP[lang]
+    best = ep(1, best_text, days_ago=20)
+    earlier = ep(2, earlier_text, days_ago=200)
+    small_talk = ep(3, small_text, days_ago=1)
+    # the rest of the pair's history: the name in every line, nothing the question asks about
+    rest = [ep(10 + n, f"{name}: {n * 7919}", days_ago=2 + n) for n in range(others)]
+    pool = Candidates()
+    pool.add_recent([small_talk, *rest, earlier, best])
+    name_hits = [(small_talk, 1.0, (name,))] + ([(earlier, 1.0, (name,))] if bridged_signal else [])
+    pool.add_lexical([(best, 5.0, ("instrument",)), *name_hits], distinctive={"instrument"})
+    return pool
+
+
+@pytest.mark.parametrize("lang", sorted(HOP))
+def test_an_earlier_line_sharing_a_rare_word_with_the_best_evidence_is_recalled(lang: str) -> None:
+    """Multi-session evidence told in different words: the earlier line shares only the name
+    with the question, but "guitar" with the best evidence; the small talk only the name."""
+    items, mode = rank(_hop_pool(lang).values(), now=NOW, has_question=True, limit=10)
+    assert mode is Mode.RELEVANT
+    assert [i.episode.seq for i in items] == [1, 2]
+
+
+@pytest.mark.parametrize("lang", sorted(HOP))
+def test_a_line_no_pool_found_for_the_question_is_not_reached_by_the_hop_alone(lang: str) -> None:
+    pool = _hop_pool(lang, bridged_signal=False)
+    items, _ = rank(pool.values(), now=NOW, has_question=True, limit=10)
+    assert [i.episode.seq for i in items] == [1]
+
+
+@pytest.mark.parametrize("lang", sorted(HOP))
+def test_in_a_short_history_no_word_is_rare_enough_to_hop_by(lang: str) -> None:
+    pool = _hop_pool(lang, others=C.RECALL_GATE_MIN_DOCUMENTS - 10)
+    items, _ = rank(pool.values(), now=NOW, has_question=True, limit=10)
+    assert [i.episode.seq for i in items] == [1]
+
+
+def test_a_record_question_needs_no_hop_it_keeps_everything() -> None:
+    items, _ = rank(_hop_pool("en").values(), now=NOW, has_question=True, limit=100, gate=False)
+    assert {1, 2, 3} <= {i.episode.seq for i in items}

@@ -131,6 +131,10 @@ MAP_FOCUS_BM25_B: Final = 0.75
 # ours: concept texts whose analysed terms a process keeps (a few KB each at most; a turn
 # analyses a map's concepts once, then reads them from here)
 MAP_FOCUS_ANALYSED_TEXTS: Final = 4_096
+# ours: episode texts whose analysed terms recall's second hop keeps (domain/recall.py); a
+# turn's candidates are mostly the pair's recent 500, the same from one turn to the next, so
+# the next turn reads them from here instead of detecting each text's language again
+RECALL_HOP_ANALYSED_TEXTS: Final = 8_192
 
 # --- Map metrics, file limits, short names (ours) --------------------------------------------
 # The map's derived numbers (domain/mapmetrics.py; see its docstring for the decisions).

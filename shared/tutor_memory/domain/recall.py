@@ -28,7 +28,21 @@ What *matches* the question (the gate's test) is narrower than what is a candida
   eight slots), or when it is closer to the nearest than to the neighbourhood's median
   (``RECALL_SEMANTIC_RELATIVE``), so a question whose neighbourhood has a clear top keeps all
   of it;
-* an episode on a concept the question routes to matches.
+* an episode on a concept the question routes to matches;
+* **a second hop** (``bridge``): a candidate with a weak signal of its own (a lexical hit on an
+  everyday word, or a neighbour by meaning beyond the nearest) matches when it shares a
+  distinctive word with the question's **best evidence** — the matching candidate most
+  relevant to it. Evidence spread over several sessions is told in different words: "I quit
+  guitar, now I play violin in the school orchestra" answers "which instruments has Maya
+  learned to play?", "I started guitar lessons with my uncle", said months earlier, shares
+  only the name with the question and is not among its nearest by meaning, but it shares
+  "guitar" with the best evidence. Distinctive here is the gate's own rule
+  (``distinctive_terms_of``) over the candidates, which are what rank has: the pair's recent
+  history and its hits, analysed as the index analyses an episode (``index_words``). No read:
+  the hop runs over the candidates already gathered. A candidate with no signal of its own
+  (only the recent pool found it) is not bridged: a link through the best evidence alone
+  would let small talk in by a shared word; nor is one among fewer than
+  ``RECALL_GATE_MIN_DOCUMENTS`` candidates, too few to tell a distinctive word.
 
 A candidate that matches nothing is dropped by the gate but keeps its relevance for the two
 exceptions (no question; nothing matched).
@@ -43,10 +57,12 @@ from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
+from functools import lru_cache
 
 from tutor_memory.domain import constants as C
 from tutor_memory.domain.concepts import concept_key
 from tutor_memory.domain.episodes import CheckEvidence, Episode, Kind
+from tutor_memory.domain.language import analyse
 from tutor_memory.domain.routing import ConceptVectors, concept_cosines, routed_by_meaning
 from tutor_memory.domain.timewindow import TimeWindow
 
@@ -82,6 +98,7 @@ class Candidate:
     concept: bool = False
     distinctive_hit: bool = False  # a lexical hit on a distinctive term
     near: bool = False  # among the nearest distinct texts by meaning
+    bridged: bool = False  # a weak hit sharing a distinctive word with the best evidence
     fused: frozenset[Pool] = frozenset()  # the content pools the question ran (see the module)
 
     @property
@@ -96,7 +113,12 @@ class Candidate:
 
     @property
     def matches(self) -> bool:
-        return self.distinctive_hit or self.concept or self.near
+        return self.distinctive_hit or self.concept or self.near or self.bridged
+
+    @property
+    def signalled(self) -> bool:
+        """A content pool found it (a lexical hit on any word, or a neighbour by meaning)."""
+        return self.lexical > 0 or self.semantic > 0
 
 
 @dataclass(frozen=True)
@@ -191,6 +213,37 @@ def distinctive_terms_of(counts: TermCounts) -> frozenset[str]:
     return frozenset(t for t, n in counts.containing.items() if n <= ceiling)
 
 
+def index_words(ep: Episode) -> str:
+    """The words the index analyses for an episode: its summary (when the text does not
+    already hold it), its text and its concepts."""
+    summary = [] if ep.summary.rstrip("…") in ep.text else [ep.summary]
+    return " ".join([*summary, ep.text, *ep.concepts])
+
+
+@lru_cache(maxsize=C.RECALL_HOP_ANALYSED_TEXTS)
+def _terms(words: str) -> frozenset[str]:
+    return frozenset(analyse(words))
+
+
+def bridge(candidates: Sequence[Candidate]) -> None:
+    """The second hop (see the module): mark the weak hits that share a distinctive word with
+    the best evidence. Pure; each text is analysed in its own language, as the index does."""
+    matching = [c for c in candidates if c.matches]
+    weak = [c for c in candidates if not c.matches and c.signalled]
+    # Too few candidates to tell a distinctive word from an everyday one: a hop is a weaker
+    # link than a match, so it is not made on a guess (the gate counts every word there).
+    if not matching or not weak or len(candidates) < C.RECALL_GATE_MIN_DOCUMENTS:
+        return
+    best = max(matching, key=lambda c: (c.relevance, c.episode.at, c.episode.seq))
+    terms = {c.episode.episode_id: _terms(index_words(c.episode)) for c in candidates}
+    seed = terms[best.episode.episode_id]
+    containing = {t: sum(t in found for found in terms.values()) for t in seed}
+    links = distinctive_terms_of(TermCounts(len(candidates), containing))
+    for c in weak:
+        if links & terms[c.episode.episode_id]:
+            c.bridged = True
+
+
 def recency(at: datetime, now: datetime) -> float:
     age_days = max((now - at).total_seconds(), 0.0) / 86_400
     return float(0.5 ** (age_days / C.RECALL_RECENCY_HALF_LIFE_DAYS))
@@ -240,6 +293,8 @@ def rank(
         kept = pool
     elif any(c.matches for c in pool):
         mode = Mode.RELEVANT
+        if gate:
+            bridge(pool)
         # A record question keeps the conversation too (the conversation is the record): no
         # gate, the matching candidates simply score higher.
         kept = [c for c in pool if c.matches] if gate else pool

@@ -42,6 +42,7 @@ from tutor_memory.domain.language import analyse
 from tutor_memory.domain.question import Question
 from tutor_memory.domain.recall import (
     RecallResult,
+    index_words,
 )
 from tutor_memory.ports import (
     AppendResult,
@@ -55,15 +56,13 @@ from tutor_memory.usecases.recall import Recall
 
 def indexed(ep: Episode, vector: Sequence[float] | None) -> IndexedEpisode:
     """An episode as the index keeps it: analysed terms of its summary, text and concepts."""
-    summary = [] if ep.summary.rstrip("…") in ep.text else [ep.summary]
-    words = " ".join([*summary, ep.text, *ep.concepts])
     return IndexedEpisode(
         pair=ep.pair,
         episode_id=ep.episode_id,
         seq=ep.seq,
         kind=ep.kind.value,
         at=ep.at,
-        terms=" ".join(analyse(words)),
+        terms=" ".join(analyse(index_words(ep))),
         vector=vector,
     )
 
