@@ -76,6 +76,7 @@ from typing import Any, Final, TypeVar
 from pynamodb.attributes import BinaryAttribute, NumberAttribute, UnicodeAttribute
 from pynamodb.connection import Connection
 from pynamodb.exceptions import PutError, PynamoDBException, TransactWriteError, UpdateError
+from pynamodb.expressions.update import Action
 from pynamodb.indexes import AllProjection, GlobalSecondaryIndex
 from pynamodb.models import Model
 from pynamodb.transactions import TransactWrite
@@ -1265,7 +1266,7 @@ class DynamoStore:
                 entry.delete()
             elif doomed:
                 # The entry counts the newest version (register_file writes under it).
-                actions = [m.File.versions.set(max(left))]
+                actions: list[Action] = [m.File.versions.set(max(left))]
                 if name is not None:
                     actions.append(m.File.name.set(name))
                 entry.update(actions=actions)

@@ -442,11 +442,11 @@ def without_file(cmap: ConceptMap, file_id: str, fingerprint: str) -> ConceptMap
     """
     concepts: dict[str, Concept] = {}
     for key, c in cmap.concepts.items():
-        erased = [s for s in c.sources if s.file_id == file_id and s.fingerprint == fingerprint]
+        erased = [s for s in c.sources if (s.file_id, s.fingerprint) == (file_id, fingerprint)]
         if not erased:
             concepts[key] = c
             continue
-        sources = [s for s in c.sources if not (s.file_id == file_id and s.fingerprint == fingerprint)]
+        sources = [s for s in c.sources if s not in erased]
         if not sources and c.taught_note is None and c.layer is not Layer.TAUGHT:
             continue
         gist, definition = c.gist, c.definition
