@@ -251,6 +251,7 @@ def build_app(
             learning=learning,
             nightly=nightly,
             files=uploaded,
+            maps=maps,
             uploads_prefix=settings.uploads_prefix,
         ),
     )

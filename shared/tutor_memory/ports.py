@@ -364,6 +364,13 @@ class ErasingStore(Protocol):
 
     def purge_pair(self, pair: Pair) -> None: ...
 
+    def forget_file_version(
+        self, pair: Pair, file_id: str, fingerprint: str, *, name: str | None = None
+    ) -> bool:
+        """Delete the file's registered versions with this fingerprint; the file's entry (its
+        name) goes with its last version, else takes ``name`` when given. True if any went."""
+        ...
+
     def pairs_of(self, student_id: str) -> list[Pair]: ...
 
     def compact(self) -> None: ...

@@ -354,6 +354,26 @@ def test_the_file_registry_keeps_versions_and_removals(
     assert [f.file_id for f in memory.ports.store.files(pair)] == ["cells-pdf"]
 
 
+def test_a_file_version_forgotten_leaves_the_others_and_the_last_takes_the_name(
+    memory: TutorMemory, pair: Pair
+) -> None:
+    from tutor_memory.domain.files import fingerprint
+
+    store = memory.ports.store
+    memory.register_file(pair, "notes", "notes.md", b"v1")
+    memory.register_file(pair, "notes", "Maria_notes.md", b"v2")
+    assert store.forget_file_version(pair, "notes", fingerprint(b"v2"), name="notes.md")
+    record = store.file(pair, "notes")
+    assert record is not None and record.name == "notes.md"
+    assert [v.version for v in record.versions] == [1]
+    assert not store.forget_file_version(pair, "notes", fingerprint(b"v2"))  # again: nothing
+    again, _ = memory.register_file(pair, "notes", "notes.md", b"v3")  # registers after it
+    assert [v.version for v in again.versions] == [1, 2]
+    store.forget_file_version(pair, "notes", fingerprint(b"v1"))
+    store.forget_file_version(pair, "notes", fingerprint(b"v3"))
+    assert store.file(pair, "notes") is None and store.files(pair) == []
+
+
 def test_every_backend_stores_the_same_bytes_and_hashes(
     store: EpisodeStore, pair: Pair, clock: FixedClock, monkeypatch: pytest.MonkeyPatch
 ) -> None:

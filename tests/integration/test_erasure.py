@@ -252,3 +252,117 @@ def test_the_report_lists_each_erasure_by_day_reason_requester_and_sequence(
     }
     assert [r["scope"] for r in body["requests"]] == ["episode", "derived"]
     assert MARKER not in text  # the report says what was erased, never what it said
+
+
+BOOK_MD = """# Cells
+
+## Osmosis
+
+Osmosis is the movement of water across a membrane.
+
+## Cell membrane
+
+The cell membrane is a thin layer around the cell.
+"""
+
+MARKED_MD = f"""# Lopez notes
+
+## Osmosis
+
+Osmosis is the passage of water that {MARKER} wrote down.
+
+## Turgor pressure
+
+Turgor pressure is the push of {MARKER} water against the cell wall.
+"""
+MARKED_NAME = f"Maria_{MARKER}_notes.md"
+
+
+def ingest_marked_file(app: App) -> str:
+    """A book, then a Markdown file with the marker in its name and text (read after the book,
+    so it re-explains osmosis and alone defines turgor pressure): its episode's id."""
+    app.maps.ingest(PAIR, "book", "cells.md", BOOK_MD.encode(), at=T0)
+    app.maps.ingest(PAIR, "maria-notes", MARKED_NAME, MARKED_MD.encode(), at=T0)
+    arrivals = [e for e in app.memory.history(PAIR) if e.kind is Kind.FILE]
+    return arrivals[-1].episode_id
+
+
+def map_after_erasing_the_file(app: App) -> None:
+    cmap = app.maps.maps.load_map(PAIR)
+    assert "turgor pressure" not in cmap.concepts  # only that file defined it
+    assert {"osmosis", "cell membrane"} <= set(cmap.concepts)  # the book defines them too
+    assert {s.file_id for s in cmap.concepts["osmosis"].sources} == {"book"}
+    assert MARKER not in str(cmap.to_dict()) and "maria" not in str(cmap.to_dict())
+    assert all(k in cmap.concepts for layer in cmap.teaching_order for k in layer)
+    assert [f.file_id for f in app.ports.store.files(PAIR)] == ["book"]
+    report = app.memory.verify_chain(PAIR)
+    assert report.intact and report.erased == 1, str(report)
+
+
+def test_an_erased_file_arrival_takes_its_name_bytes_and_concepts_with_it(
+    tmp_path: Path, clock: FixedClock
+) -> None:
+    folder = tmp_path / "tm"
+    app = make_app(folder, clock)
+    episode_id = ingest_marked_file(app)
+    cmap = app.maps.maps.load_map(PAIR)
+    assert "turgor pressure" in cmap.concepts and "maria-notes" in str(cmap.to_dict())
+    assert raw_hits(folder, MARKER)  # the marker is there to be found (the kept copy's path)
+    assert app.erasing is not None
+    result = app.erasing.erase_episode(PAIR, episode_id, reason="uploaded by mistake")
+    assert result.objects_deleted == 1
+    assert raw_hits(folder, MARKER) == []
+    assert not [p for p in folder.rglob("*") if MARKER in p.name]  # no file or folder name
+    map_after_erasing_the_file(app)
+    again = app.erasing.erase_episode(PAIR, episode_id, reason="uploaded by mistake")
+    assert again.to_dict()["episodes_erased"] == 0
+    # The same file read again is read afresh (its version is no longer registered).
+    app.maps.ingest(PAIR, "maria-notes", MARKED_NAME, MARKED_MD.encode(), at=T0)
+    assert "turgor pressure" in app.maps.maps.load_map(PAIR).concepts
+
+
+def test_on_dynamodb_and_s3_an_erased_file_arrival_leaves_no_name_bytes_or_concepts(
+    tmp_path: Path, clock: FixedClock
+) -> None:
+    import boto3
+    from moto import mock_aws
+
+    from tutor_memory.adapters.dynamo_store import DynamoStore
+
+    table, region, bucket = "tm-file-erasure", "us-east-1", "tm-uploads"
+    with mock_aws():
+        DynamoStore(table, region).create_table()
+        s3 = boto3.client("s3", region_name=region)
+        s3.create_bucket(Bucket=bucket)
+        s3.put_bucket_versioning(Bucket=bucket, VersioningConfiguration={"Status": "Enabled"})
+        settings = Settings(
+            backend="dynamodb",
+            table_name=table,
+            aws_region=region,
+            embedder="none",
+            index_path=tmp_path / "index.db",
+            uploads_bucket=bucket,
+        )
+        app = build_app(settings, clock=clock)
+        prefix = f"uploads/{PAIR.student_id}/{PAIR.subject_id}/"
+        s3.put_object(Bucket=bucket, Key=prefix + "cells.md", Body=BOOK_MD.encode())
+        s3.put_object(Bucket=bucket, Key=prefix + MARKED_NAME, Body=MARKED_MD.encode())
+        episode_id = ingest_marked_file(app)
+
+        def everything() -> bytes:
+            items = boto3.client("dynamodb", region_name=region).scan(TableName=table)["Items"]
+            blobs = [repr(items).encode()]
+            for page in s3.get_paginator("list_object_versions").paginate(Bucket=bucket):
+                for v in page.get("Versions", []):
+                    got = s3.get_object(Bucket=bucket, Key=v["Key"], VersionId=v["VersionId"])
+                    blobs.append(v["Key"].encode() + got["Body"].read())
+            blobs += [p.read_bytes() for p in tmp_path.rglob("*") if p.is_file()]
+            return b"\n".join(blobs)
+
+        assert MARKER.encode() in everything()
+        assert app.erasing is not None
+        result = app.erasing.erase_episode(PAIR, episode_id, reason="uploaded by mistake")
+        assert result.objects_deleted == 1
+        assert MARKER.encode() not in everything()
+        assert b"cells.md" in everything()  # the book's bytes and name stay
+        map_after_erasing_the_file(app)

@@ -10,6 +10,7 @@ from tutor_memory.domain.conceptmap import (
     Source,
     merge_file,
     readiness_of,
+    without_file,
 )
 
 FP1, FP2 = "1" * 64, "2" * 64
@@ -150,3 +151,74 @@ def test_plural_and_singular_drafts_of_one_file_are_one_node_that_never_builds_o
     )
     assert sorted(cmap.concepts) == ["acids", "bases"]
     assert cmap.edges() == [("bases", "acids")]
+
+
+def _two_files() -> ConceptMap:
+    """The book defines osmosis and membrane (osmosis builds on it); the notes re-explain
+    osmosis and add diffusion."""
+    book = merge_file(
+        ConceptMap(),
+        [
+            ConceptDraft("Cell membrane", "Book gist.", "Book membrane.", pages=(2,)),
+            ConceptDraft(
+                "Osmosis", "Book gist.", "Book osmosis.", builds_on=("Cell membrane",), pages=(3,)
+            ),
+        ],
+        BOOK,
+    )
+    return merge_file(
+        book,
+        [
+            ConceptDraft("Osmosis", definition="Notes osmosis.", pages=(1,)),
+            ConceptDraft("Diffusion", definition="Notes diffusion.", builds_on=("Osmosis",)),
+        ],
+        NOTES,
+    )
+
+
+def test_a_file_erased_takes_its_own_concepts_and_their_edges_off_the_map() -> None:
+    cmap = without_file(_two_files(), BOOK.file_id, BOOK.fingerprint)
+    assert sorted(cmap.concepts) == ["diffusion", "osmosis"]  # the membrane was the book's only
+    assert cmap.edges() == [("diffusion", "osmosis")]
+    osmosis = cmap.concepts["osmosis"]
+    assert [s.file_id for s in osmosis.sources] == ["notes-md"]
+    # the book's definition and gist go; what the notes said becomes the definition
+    assert (osmosis.definition, osmosis.gist, osmosis.sources[0].said) == ("Notes osmosis.", "", "")
+
+
+def test_a_file_erased_that_only_re_explained_a_concept_leaves_its_definition() -> None:
+    cmap = without_file(_two_files(), NOTES.file_id, NOTES.fingerprint)
+    assert sorted(cmap.concepts) == ["cell membrane", "osmosis"]
+    osmosis = cmap.concepts["osmosis"]
+    assert (osmosis.definition, osmosis.gist) == ("Book osmosis.", "Book gist.")
+    assert [s.file_id for s in osmosis.sources] == ["cells-pdf"]
+    assert "Notes" not in str(cmap.to_dict())
+
+
+def test_a_taught_concept_stays_when_its_only_file_is_erased() -> None:
+    cmap = _two_files()
+    membrane = cmap.concepts["cell membrane"]
+    cmap = ConceptMap(
+        {**cmap.concepts, "cell membrane": Concept(**{**membrane.__dict__, "taught_note": "x"})}
+    )
+    after = without_file(cmap, BOOK.file_id, BOOK.fingerprint)
+    kept = after.concepts["cell membrane"]
+    assert kept.layer is Layer.TAUGHT and kept.sources == () and kept.definition == ""
+
+
+def test_another_version_of_the_file_is_not_touched_and_an_assumed_node_can_go() -> None:
+    cmap = merge_file(
+        ConceptMap(),
+        [
+            ConceptDraft("Osmosis", builds_on=("Diffusion",)),
+            ConceptDraft("Active transport", builds_on=("Diffusion",)),
+        ],
+        BOOK,
+    )
+    assert without_file(cmap, BOOK.file_id, FP2) == cmap  # another version: nothing of it
+    cmap = merge_file(cmap, [ConceptDraft("Pump", builds_on=("Diffusion",))], NOTES)
+    after = without_file(cmap, NOTES.file_id, NOTES.fingerprint)
+    assert after.concepts["diffusion"].assumed_by == ("active transport", "osmosis")
+    after = without_file(cmap, BOOK.file_id, BOOK.fingerprint)
+    assert sorted(after.concepts) == ["pump"]  # diffusion, assumed by one: a name again
+    assert after.concepts["pump"].assumed == ("Diffusion",) and after.edges() == []

@@ -76,6 +76,7 @@ from typing import Any, Final, TypeVar
 from pynamodb.attributes import BinaryAttribute, NumberAttribute, UnicodeAttribute
 from pynamodb.connection import Connection
 from pynamodb.exceptions import PutError, PynamoDBException, TransactWriteError, UpdateError
+from pynamodb.expressions.update import Action
 from pynamodb.indexes import AllProjection, GlobalSecondaryIndex
 from pynamodb.models import Model
 from pynamodb.transactions import TransactWrite
@@ -1245,6 +1246,33 @@ class DynamoStore:
                 m(pk, f"DOC#{name}").delete()
         except PynamoDBException as exc:
             raise StoreError(str(exc)) from exc
+
+    def forget_file_version(
+        self, pair: Pair, file_id: str, fingerprint: str, *, name: str | None = None
+    ) -> bool:
+        m, pk = self.models, pair_key(pair)
+        try:
+            versions = list(
+                m.FileVersion.query(
+                    pk, m.FileVersion.sk.startswith(f"FVER#{file_id}#"), consistent_read=True
+                )
+            )
+            doomed = [v for v in versions if v.fingerprint == fingerprint]
+            for v in doomed:
+                v.delete()
+            left = [int(v.version) for v in versions if v.fingerprint != fingerprint]
+            entry = m.File(pk, f"FILE#{file_id}")
+            if not left:
+                entry.delete()
+            elif doomed:
+                # The entry counts the newest version (register_file writes under it).
+                actions: list[Action] = [m.File.versions.set(max(left))]
+                if name is not None:
+                    actions.append(m.File.name.set(name))
+                entry.update(actions=actions)
+        except PynamoDBException as exc:
+            raise StoreError(str(exc)) from exc
+        return bool(doomed)
 
     def purge_pair(self, pair: Pair) -> None:
         """Every item of the pair but its episodes (erased: envelopes), head and erasure

@@ -1135,6 +1135,34 @@ class SqliteStore:
                     (*key, name),
                 )
 
+    def forget_file_version(
+        self, pair: Pair, file_id: str, fingerprint: str, *, name: str | None = None
+    ) -> bool:
+        key = (pair.student_id, pair.subject_id, file_id)
+        with self._erasing() as conn:
+            gone = conn.execute(
+                "DELETE FROM file_versions WHERE student_id = ? AND subject_id = ? "
+                "AND file_id = ? AND fingerprint = ?",
+                (*key, fingerprint),
+            ).rowcount
+            (left,) = conn.execute(
+                "SELECT count(*) FROM file_versions WHERE student_id = ? AND subject_id = ? "
+                "AND file_id = ?",
+                key,
+            ).fetchone()
+            if not left:
+                conn.execute(
+                    "DELETE FROM files WHERE student_id = ? AND subject_id = ? AND file_id = ?",
+                    key,
+                )
+            elif gone and name is not None:
+                conn.execute(
+                    "UPDATE files SET name = ? WHERE student_id = ? AND subject_id = ? "
+                    "AND file_id = ?",
+                    (name, *key),
+                )
+        return bool(gone)
+
     def purge_pair(self, pair: Pair) -> None:
         """Everything kept about a pair beside its log: the map, beliefs, documents, the file
         registry, annotations, the queue, concept links and names. The log's envelopes and the

@@ -425,3 +425,64 @@ def with_vectors(
         if key in cmap.concepts:
             kept[key] = ConceptVector(text_digest(text), encode_vector(vector))
     return replace(cmap, vectors=ConceptVectors(profile, dimension, dict(sorted(kept.items()))))
+
+
+def without_file(cmap: ConceptMap, file_id: str, fingerprint: str) -> ConceptMap:
+    """The map without what one file version put on it (its erasure; derived numbers and
+    vectors are recomputed later).
+
+    * Each concept loses that version's source entry (its pages and what it said).
+    * A concept left with no source and no taught note goes, with every edge to it; one with a
+      taught note stays, as taught.
+    * The definition and gist are not kept per file: when the erased version may have given
+      them (it said nothing beside the definition), they are replaced by what a remaining file
+      said, else dropped — an erasure keeps nothing the file might have written.
+    * An assumed node that fewer than ``ASSUMED_NODE_MIN_ASSUMERS`` concepts still build on goes
+      back to being an assumed name on each of them.
+    """
+    concepts: dict[str, Concept] = {}
+    for key, c in cmap.concepts.items():
+        erased = [s for s in c.sources if (s.file_id, s.fingerprint) == (file_id, fingerprint)]
+        if not erased:
+            concepts[key] = c
+            continue
+        sources = [s for s in c.sources if s not in erased]
+        if not sources and c.taught_note is None and c.layer is not Layer.TAUGHT:
+            continue
+        gist, definition = c.gist, c.definition
+        if any(not s.said.strip() for s in erased):  # it may be where the definition came from
+            said = next((i for i, s in enumerate(sources) if s.said.strip()), None)
+            gist, definition = "", ""
+            if said is not None:
+                definition = sources[said].said.strip()
+                sources[said] = replace(sources[said], said="")  # it is the definition now
+        layer = c.layer if sources else Layer.TAUGHT
+        concepts[key] = replace(
+            c, layer=layer, gist=gist, definition=definition, sources=tuple(sources)
+        )
+    return replace(cmap, concepts=_without_dangling(concepts))
+
+
+def _without_dangling(concepts: dict[str, Concept]) -> dict[str, Concept]:
+    """Edges only between concepts on the map; assumed nodes only while enough build on them."""
+    while True:
+        out = {
+            k: replace(c, builds_on=tuple(p for p in c.builds_on if p in concepts))
+            for k, c in concepts.items()
+        }
+        users = {k: sorted(o.key for o in out.values() if k in o.builds_on) for k in out}
+        weak = {
+            k
+            for k, c in out.items()
+            if c.layer is Layer.ASSUMED and len(users[k]) < C.ASSUMED_NODE_MIN_ASSUMERS
+        }
+        if not weak:
+            return {
+                k: replace(c, assumed_by=tuple(users[k])) if c.layer is Layer.ASSUMED else c
+                for k, c in out.items()
+            }
+        for k in weak:
+            for user in users[k]:
+                u = out[user]
+                out[user] = replace(u, assumed=_union(u.assumed, [out[k].name]))
+        concepts = {k: c for k, c in out.items() if k not in weak}

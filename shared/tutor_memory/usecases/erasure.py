@@ -15,7 +15,10 @@ goes too:
   that remain;
 * the nightly scan, working set, self-model and the affected nights' reports are dropped and
   rebuilt from what remains;
-* a file arrival's uploaded object, every version of it (when an uploads bucket is configured).
+* a file arrival's uploaded object, every version of it (when an uploads bucket is configured,
+  or the embedded store keeps its copies), and — when one episode is erased — that file
+  version's registry entry (the file's name goes with its last version) and its traces on the
+  concept map (``conceptmap.without_file``).
 
 A pair's or a student's erasure also deletes the pair's map, beliefs, documents and file
 registry, its index documents and its uploaded objects. Asking again is harmless (idempotent):
@@ -47,6 +50,7 @@ from tutor_memory.domain.nightly import consolidation, day_window, night_name
 from tutor_memory.ports import Ports, Store
 from tutor_memory.usecases.learning import Learning
 from tutor_memory.usecases.log import TutorMemory
+from tutor_memory.usecases.maps import MapUseCases
 from tutor_memory.usecases.nightly import SCAN, SELF_MODEL, WORKING_SET, Nightly
 
 log = logging.getLogger(__name__)
@@ -99,6 +103,7 @@ class Erasing:
         learning: Learning | None = None,
         nightly: Nightly | None = None,
         files: UploadedFiles | None = None,
+        maps: MapUseCases | None = None,
         uploads_prefix: str = "uploads/",
         index_purge_wait: float = 0.0,
     ) -> None:
@@ -107,6 +112,7 @@ class Erasing:
         self.learning = learning
         self.nightly = nightly
         self.files = files
+        self.maps = maps
         self.uploads_prefix = uploads_prefix
         # Seconds the index's purge may wait for its history to let go of the deleted
         # documents (OpenSearch; see OpenSearchIndex.purge): the CLI waits, the API cannot.
@@ -127,6 +133,9 @@ class Erasing:
         if episode is None or seq_of_id(episode_id) is None:
             raise NotFoundError(f"no episode {episode_id!r} for {pair}")
         result = ErasureResult("episode", reason, self.ports.clock.now())
+        if isinstance(episode.evidence, FileEvidence):
+            # Before the body: while it is there, a retry after a crash knows which file it was.
+            self._forget_file(pair, episode)
         self._erase_bodies(pair, [episode.seq], result, requested_by, "episode")
         self._finish()
         return result
@@ -261,6 +270,24 @@ class Erasing:
             "erased %d episodes of %s (%s)", len(gone), pair, reason,
             extra={"pair": str(pair), "operator_action": "erase", "scope": scope},
         )  # fmt: skip
+
+    def _forget_file(self, pair: Pair, episode: Episode) -> None:
+        """What one file version left beside its episode: its registry entry and its traces on
+        the map. The file keeps the name of its newest other version still told in the log."""
+        evidence = episode.evidence
+        assert isinstance(evidence, FileEvidence)
+        others = [
+            e.evidence
+            for e in self.store.iter_episodes(pair)
+            if e.seq != episode.seq
+            and isinstance(e.evidence, FileEvidence)
+            and e.evidence.file_id == evidence.file_id
+            and e.evidence.fingerprint != evidence.fingerprint
+        ]
+        name = others[-1].name if others else None
+        self.store.forget_file_version(pair, evidence.file_id, evidence.fingerprint, name=name)
+        if self.maps is not None:
+            self.maps.forget_file(pair, evidence.file_id, evidence.fingerprint)
 
     def _consolidate_again(self, pair: Pair, day: date) -> None:
         """The day's summary without the erased episodes (a quiet day gets none). Written under

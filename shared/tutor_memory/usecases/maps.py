@@ -27,6 +27,7 @@ from tutor_memory.domain.conceptmap import (
     other_names,
     vectors_to_compute,
     with_vectors,
+    without_file,
 )
 from tutor_memory.domain.concepts import concept_key
 from tutor_memory.domain.episodes import (
@@ -199,6 +200,25 @@ class MapUseCases:
                 (d.name, merged[concept_key(d.name)]) for d in kept if concept_key(d.name) in merged
             ),
             map_version=saved.version,
+        )
+
+    def forget_file(self, pair: Pair, file_id: str, digest: str) -> ConceptMap:
+        """The map without what this file version put on it (its erasure), saved with its
+        derived numbers and vectors recomputed; unchanged (not saved) when it holds nothing of
+        that version."""
+
+        def forget() -> ConceptMap:
+            cmap = self.maps.load_map(pair)
+            updated = without_file(cmap, file_id, digest)
+            if updated == cmap:
+                return cmap
+            derived = self.derive(updated)
+            return self.maps.save_map(pair, refresh_vectors(derived, self.ports.embedder))
+
+        return retry_on_conflict(
+            forget,
+            attempts=C.MAP_SAVE_ATTEMPTS,
+            gave_up=f"the map of {pair} kept changing; {file_id} was not taken out of it",
         )
 
     def refresh_vectors(self, pair: Pair) -> ConceptMap:
