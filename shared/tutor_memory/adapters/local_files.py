@@ -49,10 +49,12 @@ class LocalFiles:
         return path.read_bytes() if path.is_file() else None
 
     def delete_all_versions(self, prefix: str) -> int:
-        """Delete every kept version under a key prefix (as ``S3Files.delete_all_versions``);
-        returns how many files were deleted."""
+        """Delete every kept version of the file a key names (its folder of versions), or of
+        every file under a folder prefix ending in "/" (as ``S3Files.delete_all_versions``);
+        returns how many files were deleted. ``notes.md`` never reaches ``notes.md.bak``."""
         if not self.root.is_dir():
             return 0
+        prefix = prefix if prefix.endswith("/") else prefix + "/"
         deleted = 0
         for path in sorted(self.root.rglob("*"), reverse=True):  # files before their folders
             relative = path.relative_to(self.root).as_posix()

@@ -68,10 +68,12 @@ class S3Files:
         return None
 
     def delete_all_versions(self, prefix: str) -> int:
-        """Delete every version and delete marker of every object under ``prefix`` in the
-        uploads bucket (a versioned bucket keeps an overwritten or deleted object's bytes as
-        an old version; deleting only the key would add a marker and keep them). Returns how
-        many versions were deleted."""
+        """Delete every version and delete marker of the object ``prefix`` names, or of every
+        object under it when it ends in "/" (a pair's or a student's folder), in the uploads
+        bucket (a versioned bucket keeps an overwritten or deleted object's bytes as an old
+        version; deleting only the key would add a marker and keep them). Returns how many
+        versions were deleted. S3 lists by string prefix: ``notes.md`` would also list
+        ``notes.md.bak``, so a key is matched exactly."""
         if self.bucket is None:
             return 0
         s3, deleted = self._s3(), 0
@@ -83,6 +85,7 @@ class S3Files:
                 doomed = [
                     {"Key": v["Key"], "VersionId": v["VersionId"]}
                     for v in [*page.get("Versions", []), *page.get("DeleteMarkers", [])]
+                    if prefix.endswith("/") or v["Key"] == prefix
                 ]
                 for start in range(0, len(doomed), 1000):  # DeleteObjects takes 1000 at most
                     chunk = doomed[start : start + 1000]
