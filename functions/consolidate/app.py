@@ -1,5 +1,6 @@
 """SQS batches of pair-nights → each pair's nightly cycle (SPEC §10), then, with a retention
-period (``TUTOR_MEMORY_RETENTION_DAYS``), the erasure of the pair's bodies past it.
+period (``TUTOR_MEMORY_RETENTION_DAYS``), the erasure of the pair's bodies past it, and the
+search index's purge an erasure left for the night.
 
 Each record is one pair's night; a record that fails (a malformed body, a bad pair, a store
 error) is reported in ``batchItemFailures`` and only it returns to the queue — the others are
@@ -50,6 +51,10 @@ def record_handler(record: NightRecord) -> dict[str, Any]:
     retained = app.retain(pair, night.day)  # None: no retention period (the default)
     if retained is not None:
         report["retention"] = retained.to_dict()
+    # An API erasure that the search index's history outlived (see Erasing.purge_pending).
+    held = app.purge_pending([pair])  # None: nothing was pending for the pair
+    if held is not None:
+        report["purge"] = {"held": held}
     logger.info("night", extra=report)
     return report
 

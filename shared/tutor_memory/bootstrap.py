@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from datetime import date, datetime
 from functools import cache, cached_property
+from collections.abc import Sequence
 from typing import Any
 
 from tutor_memory.domain.conceptmap import ConceptMap
@@ -162,6 +163,13 @@ class App:
         sweep = pairs_to_sweep(self.ports.store, day, days, self.ports.timezone)
         done = [self.retain(pair, day) for pair in sweep]
         return [r for r in done if r is not None and any(r.erased.values())]
+
+    def purge_pending(self, pairs: Sequence[Pair]) -> int | None:
+        """The night's purge of the search index for erasures that could not wait for it (the
+        API's): see ``Erasing.purge_pending``. None when none of ``pairs`` is marked."""
+        if self.erasing is None:
+            return None
+        return self.erasing.purge_pending(pairs)
 
     def warm(self) -> None:
         """Ready the turn path at process start (``serve``, ``ask``, a Lambda container's first

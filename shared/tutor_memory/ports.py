@@ -193,6 +193,11 @@ class NightlyStore(Protocol):
         superset of the pairs with an episode inside the window (the caller reads that)."""
         ...
 
+    def mark_active(self, pair: Pair, at: datetime) -> None:
+        """File the pair under ``at``'s UTC day in the activity index without an episode, so
+        that night's fan-out sends it (an erasure leaving work for the night; idempotent)."""
+        ...
+
     def citations_due(self, pair: Pair, *, before: datetime, limit: int) -> list[CitationEntry]:
         """At most ``limit`` queued answers, never checked first (by sequence), then oldest
         checked; only those never checked or last checked before ``before``, never final."""

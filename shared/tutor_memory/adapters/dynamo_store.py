@@ -20,10 +20,13 @@ Table design — one table, every item of a pair under one partition key:
                                       time it was last checked, ``~#<time>`` final (unverifiable)
 ``PAIR#<student>#<subject>``          ``ERASE#<number, 10 digits>`` → an erasure record (JSON)
 ``PAIR#<student>#<subject>``          ``DOC#<name>`` → a small JSON document: version, body
-                                      (the nightly scan state, working set, self-model, and a
-                                      ``night:<day>`` marker per finished night)
+                                      (the nightly scan state, working set, self-model, a
+                                      ``night:<day>`` marker per finished night, and
+                                      ``purge-pending`` while an erasure waits for the night's
+                                      purge of the search index)
 ``ACTIVE#<UTC day>#<shard, 0-7>``     ``PAIR#<student>#<subject>`` → the pair was active that
-                                      day (expires after ``ACTIVITY_TTL_DAYS``: ``expires_at``)
+                                      day, or has a purge pending for that night (expires after
+                                      ``ACTIVITY_TTL_DAYS``: ``expires_at``)
 ====================================  ============================================================
 
 With ``TUTOR_MEMORY_KMS_KEY_ID``, a second table (``TUTOR_MEMORY_KEYS_TABLE``, no backups) holds
@@ -563,7 +566,7 @@ class DynamoStore:
                     )
                 )  # fmt: skip
             if head is None or utc_day(head.at) != utc_day(episode.at):
-                tx.save(_activity_item(m, episode))
+                tx.save(_activity_item(m, episode.pair, episode.at))
             if data_key is not None:  # sent first (pynamodb: condition checks, then puts)
                 tx.condition_check(
                     m.StudentKey,
@@ -986,6 +989,12 @@ class DynamoStore:
             raise StoreError(str(exc)) from exc
         return sorted(found)
 
+    def mark_active(self, pair: Pair, at: datetime) -> None:
+        try:
+            _activity_item(self.models, pair, at).save()
+        except PynamoDBException as exc:
+            raise StoreError(str(exc)) from exc
+
     def _citations(self, pair: Pair, condition: Any, limit: int | None = None) -> list[Any]:
         m = self.models.Citation
         try:
@@ -1365,11 +1374,10 @@ def _citation(pair: Pair, item: Any) -> CitationEntry:
     )
 
 
-def _activity_item(m: Models, episode: Episode) -> Any:
-    pair = episode.pair
-    expires = episode.at + timedelta(days=C.ACTIVITY_TTL_DAYS)
+def _activity_item(m: Models, pair: Pair, at: datetime) -> Any:
+    expires = at + timedelta(days=C.ACTIVITY_TTL_DAYS)
     return m.Activity(
-        f"ACTIVE#{utc_day(episode.at)}#{activity_shard(pair)}",
+        f"ACTIVE#{utc_day(at)}#{activity_shard(pair)}",
         pair_key(pair),
         student_id=pair.student_id,
         subject_id=pair.subject_id,

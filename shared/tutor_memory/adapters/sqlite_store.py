@@ -843,6 +843,13 @@ class SqliteStore:
             ).fetchall()
         return [Pair(r[0], r[1]) for r in rows]
 
+    def mark_active(self, pair: Pair, at: datetime) -> None:
+        with self._write() as conn:
+            conn.execute(
+                "INSERT OR IGNORE INTO activity (day, student_id, subject_id) VALUES (?, ?, ?)",
+                (utc_day(at), pair.student_id, pair.subject_id),
+            )
+
     def _citations(self, where: str, params: tuple[object, ...]) -> list[CitationEntry]:
         with self._connection() as conn:
             rows = conn.execute(

@@ -9,6 +9,9 @@ goes too:
 * the store: annotations, the citation queue entry, concept links (and a concept's stored name,
   taken again from the first episode still touching it), the idempotency key;
 * the index: the document, its terms (FTS5 merged so its vocabulary forgets them) and vector;
+  when the index's history still holds deleted documents after the purge (OpenSearch, and a
+  caller that cannot wait: the API), the pair gets a ``purge-pending`` mark and is filed as
+  active today, and its night purges again (``purge_pending``) and drops the mark;
 * a day's consolidation that quoted an erased episode is erased too (scope ``derived``) and the
   day consolidated again without it, under the day's usual key;
 * belief rows resting on an erased check are deleted and the beliefs re-derived from the checks
@@ -45,7 +48,7 @@ from tutor_memory.domain.episodes import (
     check_id,
     clean_text,
 )
-from tutor_memory.domain.errors import NotFoundError, ValidationError
+from tutor_memory.domain.errors import ConflictError, NotFoundError, ValidationError
 from tutor_memory.domain.nightly import consolidation, day_window, night_name
 from tutor_memory.ports import Ports, Store
 from tutor_memory.usecases.learning import Learning
@@ -54,6 +57,11 @@ from tutor_memory.usecases.maps import MapUseCases
 from tutor_memory.usecases.nightly import SCAN, SELF_MODEL, WORKING_SET, Nightly
 
 log = logging.getLogger(__name__)
+
+# The pair document that says an erasure left deleted documents in the search index's history
+# (OpenSearch keeps them until its retention lease moves, ~30 s; the API cannot wait): the
+# pair's night purges the index again and drops the mark once nothing is held.
+PURGE_PENDING = "purge-pending"
 
 
 class UploadedFiles(Protocol):
@@ -137,7 +145,7 @@ class Erasing:
             # Before the body: while it is there, a retry after a crash knows which file it was.
             self._forget_file(pair, episode)
         self._erase_bodies(pair, [episode.seq], result, requested_by, "episode")
-        self._finish()
+        self._finish([pair])
         return result
 
     def erase_pair(
@@ -150,7 +158,7 @@ class Erasing:
             raise NotFoundError(f"no history for {pair}")
         result = ErasureResult(scope, reason, self.ports.clock.now())
         self._erase_whole_pair(pair, result, requested_by, scope)
-        self._finish()
+        self._finish([pair])
         return result
 
     def erase_student(
@@ -170,7 +178,7 @@ class Erasing:
             shred(student_id)
         for pair in pairs:
             self._erase_whole_pair(pair, result, requested_by, "student")
-        self._finish()
+        self._finish(pairs)
         return result
 
     def erase_older_than(self, pair: Pair, cutoff: datetime) -> ErasureResult:
@@ -182,7 +190,7 @@ class Erasing:
         ]
         if seqs:
             self._erase_bodies(pair, seqs, result, "retention", "retention")
-            self._finish()
+            self._finish([pair])
         return result
 
     # --- the work -----------------------------------------------------------------------------
@@ -313,14 +321,58 @@ class Erasing:
                 deleted += self.files.delete_all_versions(key)
         result.objects_deleted += deleted
 
-    def _finish(self) -> None:
-        purge = getattr(self.ports.index, "purge", None)
-        if callable(purge):
-            kept = purge(wait=self.index_purge_wait)
-            if kept:
-                log.warning(
-                    "the search index still holds %s deleted documents as history; the next "
-                    "purge (or erasure from the CLI, which waits) drops them", kept,
-                    extra={"operator_action": "erase"},
-                )  # fmt: skip
+    def _finish(self, pairs: Sequence[Pair]) -> None:
+        kept = self._purge_index(self.index_purge_wait)
+        if kept:
+            # What the index's history still holds goes at a later purge: the pairs' nights
+            # run it (the mark, and the pair filed as active today so the fan-out sends it).
+            log.warning(
+                "the search index still holds %s deleted documents as history; the night "
+                "purges them (an erasure from the CLI waits for them)", kept,
+                extra={"operator_action": "erase"},
+            )  # fmt: skip
+            at = self.ports.clock.now()
+            for pair in pairs:
+                self._mark_purge(pair, at, kept)
         self.store.compact()
+
+    # --- the night's purge --------------------------------------------------------------------
+
+    def purge_pending(self, pairs: Sequence[Pair]) -> int | None:
+        """The night's half of an erasure that could not wait for the index: when any of
+        ``pairs`` carries the purge mark, purge the index once (without waiting: by night its
+        history has let go) and clear the marks if it holds nothing more, else keep them and
+        file the pairs as active today, so the next night tries again. Returns how many
+        deleted documents the index still holds, or None when no pair was marked."""
+        marked = [p for p in pairs if self.store.document(p, PURGE_PENDING) is not None]
+        if not marked:
+            return None
+        kept = self._purge_index(0.0)
+        at = self.ports.clock.now()
+        for pair in marked:
+            if kept:
+                self._mark_purge(pair, at, kept)
+            else:
+                self.store.delete_documents(pair, [PURGE_PENDING])
+        log.info(
+            "night purge of the search index for %d pair(s): %d deleted documents still held",
+            len(marked), kept, extra={"operator_action": "purge"},
+        )  # fmt: skip
+        return kept
+
+    def _purge_index(self, wait: float) -> int:
+        purge = getattr(self.ports.index, "purge", None)
+        return int(purge(wait=wait)) if callable(purge) else 0
+
+    def _mark_purge(self, pair: Pair, at: datetime, kept: int) -> None:
+        body = {"since": format_time(at), "held": kept}
+        stored = self.store.document(pair, PURGE_PENDING)
+        if stored is not None:
+            body["since"] = stored.body.get("since", body["since"])
+        try:
+            self.store.put_document(
+                pair, PURGE_PENDING, body, expected_version=stored.version if stored else 0
+            )
+        except ConflictError:
+            pass  # another erasure (or night) wrote the mark meanwhile: it is there
+        self.store.mark_active(pair, at)
