@@ -9,10 +9,10 @@ asked to, and the embedding model loads on its first use.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import date, datetime
 from functools import cache, cached_property
-from collections.abc import Sequence
 from typing import Any
 
 from tutor_memory.domain.conceptmap import ConceptMap

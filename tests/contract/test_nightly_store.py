@@ -67,6 +67,14 @@ def test_a_day_written_back_in_time_is_still_marked_active(store, pair: Pair) ->
     assert store.active_pairs(TimeWindow(month_ago, month_ago + timedelta(days=1))) == [pair]
 
 
+def test_a_pair_marked_active_without_an_episode_is_sent_that_night_once(store, pair: Pair) -> None:  # type: ignore[no-untyped-def]
+    add(store, pair, Kind.QUESTION, DAY - timedelta(days=5))
+    store.mark_active(pair, DAY + timedelta(hours=14))  # an erasure leaving work for the night
+    store.mark_active(pair, DAY + timedelta(hours=15))  # twice: harmless
+    assert store.active_pairs(TimeWindow(DAY, DAY + timedelta(days=1))) == [pair]
+    assert [e.seq for e in store.iter_episodes(pair)] == [1]  # no episode was written
+
+
 # --- the verification queue -------------------------------------------------------------------
 
 

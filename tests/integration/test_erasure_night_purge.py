@@ -80,8 +80,8 @@ def held_by_the_index(app: App, monkeypatch: pytest.MonkeyPatch, held: list[int]
 def erase_through_the_api(app: App) -> None:
     at(app, WRITTEN)
     api = Api()
-    status, asked = api("POST", "/pairs/s-42/biology/episodes", {"kind": "question",
-                                                               "text": "What is quorvantine?"})  # fmt: skip
+    asked_for = {"kind": "question", "text": "What is quorvantine?"}
+    status, asked = api("POST", "/pairs/s-42/biology/episodes", asked_for)
     assert status == 201
     at(app, ERASED)
     status, body = api(

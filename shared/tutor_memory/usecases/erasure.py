@@ -30,6 +30,7 @@ nothing is erased twice, and what an interrupted erasure left behind is cleaned.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -369,10 +370,9 @@ class Erasing:
         stored = self.store.document(pair, PURGE_PENDING)
         if stored is not None:
             body["since"] = stored.body.get("since", body["since"])
-        try:
+        # A conflict: another erasure (or night) wrote the mark meanwhile, and it is there.
+        with contextlib.suppress(ConflictError):
             self.store.put_document(
                 pair, PURGE_PENDING, body, expected_version=stored.version if stored else 0
             )
-        except ConflictError:
-            pass  # another erasure (or night) wrote the mark meanwhile: it is there
         self.store.mark_active(pair, at)
