@@ -466,8 +466,9 @@ class OpenSearchIndex:
         operations done so far; erasure is rare, so the cost (under a minute, and a full
         merge when the merge policy leaves a segment's few deletions alone) is paid per
         erasure where the caller can wait (the CLI; the test). Without it (the 15 s API),
-        what history still holds goes at the next purge or background merge, and the count
-        returned says so. Serverless merges on its own and answers none of these calls: 0.
+        what history still holds goes at the next purge, and the count returned says so: the
+        erasure then leaves the pair's night to purge again (``Erasing.purge_pending``).
+        Serverless merges on its own and answers none of these calls: 0.
         """
         if self._serverless:
             return 0
