@@ -34,12 +34,12 @@ import contextlib
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
 from typing import Any, Protocol
 from zoneinfo import ZoneInfo
 
 from tutor_memory.domain import constants as C
-from tutor_memory.domain.chain import ErasureScope, format_time, seq_of_id
+from tutor_memory.domain.chain import ErasureScope, format_time, parse_time, seq_of_id
 from tutor_memory.domain.episodes import (
     ConsolidationEvidence,
     Episode,
@@ -334,7 +334,7 @@ class Erasing:
             )  # fmt: skip
             at = self.ports.clock.now()
             for pair in pairs:
-                self._mark_purge(pair, at, kept)
+                self._mark_purge(pair, at, kept, erased=at)
         self.store.compact()
 
     # --- the night's purge --------------------------------------------------------------------
@@ -342,16 +342,25 @@ class Erasing:
     def purge_pending(self, pairs: Sequence[Pair]) -> int | None:
         """The night's half of an erasure that could not wait for the index: when any of
         ``pairs`` carries the purge mark, purge the index once (without waiting: by night its
-        history has let go) and clear the marks if it holds nothing more, else keep them and
-        file the pairs as active today, so the next night tries again. Returns how many
-        deleted documents the index still holds, or None when no pair was marked."""
-        marked = [p for p in pairs if self.store.document(p, PURGE_PENDING) is not None]
+        history has let go) and clear a mark once the purge holds nothing more **or** its
+        erasure is older than the history's wait (``INDEX_HISTORY_WAIT_S``): the lease has
+        then moved past its deletions and the purge (a full merge when deletions remain)
+        dropped every deleted document it no longer retains, so what it still counts are later
+        deletions (re-indexing on a busy index; other erasures carry their own marks) — a
+        count of the whole index would otherwise keep a mark, and a nightly full merge, for
+        ever. A younger mark is kept and its pair filed as active today, so the next night
+        tries again. Returns how many deleted documents the index still holds, or None when
+        no pair was marked."""
+        marks = {p: self.store.document(p, PURGE_PENDING) for p in pairs}
+        marked = {p: m for p, m in marks.items() if m is not None}
         if not marked:
             return None
         kept = self._purge_index(0.0)
         at = self.ports.clock.now()
-        for pair in marked:
-            if kept:
+        settled = at - timedelta(seconds=C.INDEX_HISTORY_WAIT_S)
+        for pair, mark in marked.items():
+            erased_at = parse_time(str(mark.body.get("erased_at") or mark.body["since"]))
+            if kept and erased_at > settled:
                 self._mark_purge(pair, at, kept)
             else:
                 self.store.delete_documents(pair, [PURGE_PENDING])
@@ -365,11 +374,17 @@ class Erasing:
         purge = getattr(self.ports.index, "purge", None)
         return int(purge(wait=wait)) if callable(purge) else 0
 
-    def _mark_purge(self, pair: Pair, at: datetime, kept: int) -> None:
-        body = {"since": format_time(at), "held": kept}
+    def _mark_purge(
+        self, pair: Pair, at: datetime, kept: int, *, erased: datetime | None = None
+    ) -> None:
+        """The mark: since when, the latest erasure it stands for, what the index held."""
+        body: dict[str, Any] = {"since": format_time(at), "held": kept}
+        if erased is not None:
+            body["erased_at"] = format_time(erased)
         stored = self.store.document(pair, PURGE_PENDING)
         if stored is not None:
             body["since"] = stored.body.get("since", body["since"])
+            body.setdefault("erased_at", stored.body.get("erased_at", body["since"]))
         # A conflict: another erasure (or night) wrote the mark meanwhile, and it is there.
         with contextlib.suppress(ConflictError):
             self.store.put_document(
