@@ -3,8 +3,11 @@ of every file: the store, the index, their WALs), while the chain still verifies
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -60,6 +63,47 @@ def write_day(app: App, clock: FixedClock) -> dict[str, str]:
     clock.at = T0 + timedelta(days=1)
     app.nightly.run_pair(PAIR, date(2026, 7, 12))
     return ids
+
+
+BUCKET = "tm-uploads"
+
+
+@contextmanager
+def cloud_app(tmp_path: Path, clock: FixedClock) -> Iterator[tuple[App, Any, Callable[[], bytes]]]:
+    """The cloud configuration under moto (DynamoDB, a versioned uploads bucket, the embedded
+    index in ``tmp_path``): the app, the S3 client, and ``everything()`` — every table item (a
+    scan), every version of every object and every local file, as raw bytes."""
+    import boto3
+    from moto import mock_aws
+
+    from tutor_memory.adapters.dynamo_store import DynamoStore
+
+    table, region = "tm-erasure", "us-east-1"
+    with mock_aws():
+        DynamoStore(table, region).create_table()
+        s3 = boto3.client("s3", region_name=region)
+        s3.create_bucket(Bucket=BUCKET)
+        s3.put_bucket_versioning(Bucket=BUCKET, VersioningConfiguration={"Status": "Enabled"})
+        settings = Settings(
+            backend="dynamodb",
+            table_name=table,
+            aws_region=region,
+            embedder="none",
+            index_path=tmp_path / "index.db",
+            uploads_bucket=BUCKET,
+        )
+
+        def everything() -> bytes:
+            items = boto3.client("dynamodb", region_name=region).scan(TableName=table)["Items"]
+            blobs = [repr(items).encode()]
+            for page in s3.get_paginator("list_object_versions").paginate(Bucket=BUCKET):
+                for v in page.get("Versions", []):
+                    got = s3.get_object(Bucket=BUCKET, Key=v["Key"], VersionId=v["VersionId"])
+                    blobs.append(v["Key"].encode() + got["Body"].read())
+            blobs += [p.read_bytes() for p in tmp_path.rglob("*") if p.is_file()]
+            return b"\n".join(blobs)
+
+        yield build_app(settings, clock=clock), s3, everything
 
 
 @pytest.fixture
@@ -169,44 +213,15 @@ def test_on_dynamodb_and_s3_the_marker_is_in_no_item_and_no_object_version(
 ) -> None:
     """The cloud configuration under moto: every table item (a scan) and every version of
     every object in the uploads bucket are read as raw bytes after the erasure."""
-    import boto3
-    from moto import mock_aws
-
-    from tutor_memory.adapters.dynamo_store import DynamoStore
-
-    table, region, bucket = "tm-erasure", "us-east-1", "tm-uploads"
-    with mock_aws():
-        DynamoStore(table, region).create_table()
-        s3 = boto3.client("s3", region_name=region)
-        s3.create_bucket(Bucket=bucket)
-        s3.put_bucket_versioning(Bucket=bucket, VersioningConfiguration={"Status": "Enabled"})
-        settings = Settings(
-            backend="dynamodb",
-            table_name=table,
-            aws_region=region,
-            embedder="none",
-            index_path=tmp_path / "index.db",
-            uploads_bucket=bucket,
-        )
-        app = build_app(settings, clock=clock)
+    with cloud_app(tmp_path, clock) as (app, s3, everything):
         key = f"uploads/{PAIR.student_id}/{PAIR.subject_id}/notes.txt"
         for body in (f"{MARKER} first draft", f"{MARKER} second draft"):  # two versions
-            s3.put_object(Bucket=bucket, Key=key, Body=body.encode())
+            s3.put_object(Bucket=BUCKET, Key=key, Body=body.encode())
         app.maps.ingest(PAIR, "notes.txt", "notes.txt", f"{MARKER} second draft".encode(), at=T0)
         write_day(app, clock)
         app.memory.annotate(
             PAIR, app.memory.history(PAIR)[0].episode_id, "stance", "partial", detail=MARKER
         )
-
-        def everything() -> bytes:
-            items = boto3.client("dynamodb", region_name=region).scan(TableName=table)["Items"]
-            blobs = [repr(items).encode()]
-            for page in s3.get_paginator("list_object_versions").paginate(Bucket=bucket):
-                for v in page.get("Versions", []):
-                    got = s3.get_object(Bucket=bucket, Key=v["Key"], VersionId=v["VersionId"])
-                    blobs.append(v["Key"].encode() + got["Body"].read())
-            blobs += [p.read_bytes() for p in tmp_path.rglob("*") if p.is_file()]
-            return b"\n".join(blobs)
 
         assert MARKER.encode() in everything()
         assert app.erasing is not None
@@ -324,40 +339,11 @@ def test_an_erased_file_arrival_takes_its_name_bytes_and_concepts_with_it(
 def test_on_dynamodb_and_s3_an_erased_file_arrival_leaves_no_name_bytes_or_concepts(
     tmp_path: Path, clock: FixedClock
 ) -> None:
-    import boto3
-    from moto import mock_aws
-
-    from tutor_memory.adapters.dynamo_store import DynamoStore
-
-    table, region, bucket = "tm-file-erasure", "us-east-1", "tm-uploads"
-    with mock_aws():
-        DynamoStore(table, region).create_table()
-        s3 = boto3.client("s3", region_name=region)
-        s3.create_bucket(Bucket=bucket)
-        s3.put_bucket_versioning(Bucket=bucket, VersioningConfiguration={"Status": "Enabled"})
-        settings = Settings(
-            backend="dynamodb",
-            table_name=table,
-            aws_region=region,
-            embedder="none",
-            index_path=tmp_path / "index.db",
-            uploads_bucket=bucket,
-        )
-        app = build_app(settings, clock=clock)
+    with cloud_app(tmp_path, clock) as (app, s3, everything):
         prefix = f"uploads/{PAIR.student_id}/{PAIR.subject_id}/"
-        s3.put_object(Bucket=bucket, Key=prefix + "cells.md", Body=BOOK_MD.encode())
-        s3.put_object(Bucket=bucket, Key=prefix + MARKED_NAME, Body=MARKED_MD.encode())
+        s3.put_object(Bucket=BUCKET, Key=prefix + "cells.md", Body=BOOK_MD.encode())
+        s3.put_object(Bucket=BUCKET, Key=prefix + MARKED_NAME, Body=MARKED_MD.encode())
         episode_id = ingest_marked_file(app)
-
-        def everything() -> bytes:
-            items = boto3.client("dynamodb", region_name=region).scan(TableName=table)["Items"]
-            blobs = [repr(items).encode()]
-            for page in s3.get_paginator("list_object_versions").paginate(Bucket=bucket):
-                for v in page.get("Versions", []):
-                    got = s3.get_object(Bucket=bucket, Key=v["Key"], VersionId=v["VersionId"])
-                    blobs.append(v["Key"].encode() + got["Body"].read())
-            blobs += [p.read_bytes() for p in tmp_path.rglob("*") if p.is_file()]
-            return b"\n".join(blobs)
 
         assert MARKER.encode() in everything()
         assert app.erasing is not None
