@@ -128,13 +128,11 @@ ROUTE_CONCEPT_TEXT_CHARS: Final = 1_000  # ours: e5 reads 512 tokens; a gist and
 # with the parameters the episode index uses (Lucene's and OpenSearch's defaults, not tuned).
 MAP_FOCUS_BM25_K1: Final = 1.2
 MAP_FOCUS_BM25_B: Final = 0.75
-# ours: concept texts whose analysed terms a process keeps (a few KB each at most; a turn
-# analyses a map's concepts once, then reads them from here)
-MAP_FOCUS_ANALYSED_TEXTS: Final = 4_096
-# ours: episode texts whose analysed terms recall's second hop keeps (domain/recall.py); a
-# turn's candidates are mostly the pair's recent 500, the same from one turn to the next, so
-# the next turn reads them from here instead of detecting each text's language again
-RECALL_HOP_ANALYSED_TEXTS: Final = 8_192
+# ours: texts whose analysed terms a process keeps (``language.analysed``): a map's concept
+# texts (the map focus) and a turn's candidates (recall's second hop; mostly the pair's recent
+# 500, the same from one turn to the next), so the next turn reads them instead of detecting
+# each text's language again (4,096 for concepts + 8,192 for episodes when they were apart)
+ANALYSED_TEXTS_KEPT: Final = 12_288
 
 # --- Map metrics, file limits, short names (ours) --------------------------------------------
 # The map's derived numbers (domain/mapmetrics.py; see its docstring for the decisions).

@@ -44,6 +44,7 @@ import unicodedata
 from functools import cache, lru_cache
 from typing import Final
 
+from tutor_memory.domain import constants as C
 from tutor_memory.domain.languages import LANGUAGES as PACKS
 from tutor_memory.domain.languages import Language, language
 
@@ -223,6 +224,13 @@ def analyse(text: str, lang: str | None = None) -> list[str]:
         if term:
             terms.append(term)
     return terms
+
+
+@lru_cache(maxsize=C.ANALYSED_TEXTS_KEPT)
+def analysed(text: str, lang: str | None = None) -> tuple[str, ...]:
+    """``analyse``, remembered per text: the map focus and recall's second hop analyse the
+    same concept and episode texts turn after turn (language detection is most of the cost)."""
+    return tuple(analyse(text, lang))
 
 
 def distinctive_terms(text: str, lang: str | None = None) -> list[str]:

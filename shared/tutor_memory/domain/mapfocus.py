@@ -49,7 +49,7 @@ were two such, touching 2 and 12 of the 14 concepts, and weighting them by how m
 put Eukaryotic cells first, from the student's earlier questions about it).
 
 Cost: one BM25 over the map's concept texts per turn; each text's terms are analysed once per
-process (cached by text, ``MAP_FOCUS_ANALYSED_TEXTS``).
+process (cached by text: ``language.analysed``).
 """
 
 from __future__ import annotations
@@ -58,12 +58,11 @@ import math
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 
 from tutor_memory.domain import constants as C
 from tutor_memory.domain.beliefs import Belief
 from tutor_memory.domain.conceptmap import ConceptMap, concept_text
-from tutor_memory.domain.language import analyse, detect_language
+from tutor_memory.domain.language import analysed, detect_language
 from tutor_memory.domain.recall import RecallResult
 
 
@@ -107,14 +106,14 @@ class LexicalMatch:
         concept = cmap.concepts[key]
         # in the language of the concept's text, as its text was analysed
         lang = detect_language(concept_text(concept))
-        return not self.distinctive.isdisjoint(_terms_of(concept.name, lang))
+        return not self.distinctive.isdisjoint(analysed(concept.name, lang))
 
 
 def lexical_match(cmap: ConceptMap, terms: Sequence[str]) -> LexicalMatch:
     """See ``LexicalMatch``; BM25 with the episode index's k1 and b."""
     if not terms or not cmap.concepts:
         return LexicalMatch({}, frozenset())
-    docs = {k: _terms_of(concept_text(c)) for k, c in cmap.concepts.items()}
+    docs = {k: analysed(concept_text(c)) for k, c in cmap.concepts.items()}
     n = len(docs)
     average = sum(len(d) for d in docs.values()) / n or 1.0
     wanted = set(terms)
@@ -149,8 +148,3 @@ def concept_relevance(
     if not figures:
         return {}
     return {k: sum(f.get(k, 0.0) for f in figures) / len(figures) for k in cmap.concepts}
-
-
-@lru_cache(maxsize=C.MAP_FOCUS_ANALYSED_TEXTS)
-def _terms_of(text: str, lang: str | None = None) -> tuple[str, ...]:
-    return tuple(analyse(text, lang))

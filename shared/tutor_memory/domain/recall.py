@@ -57,12 +57,11 @@ from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
-from functools import lru_cache
 
 from tutor_memory.domain import constants as C
 from tutor_memory.domain.concepts import concept_key
 from tutor_memory.domain.episodes import CheckEvidence, Episode, Kind
-from tutor_memory.domain.language import analyse
+from tutor_memory.domain.language import analysed
 from tutor_memory.domain.routing import ConceptVectors, concept_cosines, routed_by_meaning
 from tutor_memory.domain.timewindow import TimeWindow
 
@@ -220,11 +219,6 @@ def index_words(ep: Episode) -> str:
     return " ".join([*summary, ep.text, *ep.concepts])
 
 
-@lru_cache(maxsize=C.RECALL_HOP_ANALYSED_TEXTS)
-def _terms(words: str) -> frozenset[str]:
-    return frozenset(analyse(words))
-
-
 def bridge(candidates: Sequence[Candidate]) -> None:
     """The second hop (see the module): mark the weak hits that share a distinctive word with
     the best evidence. Pure; each text is analysed in its own language, as the index does."""
@@ -235,7 +229,7 @@ def bridge(candidates: Sequence[Candidate]) -> None:
     if not matching or not weak or len(candidates) < C.RECALL_GATE_MIN_DOCUMENTS:
         return
     best = max(matching, key=lambda c: (c.relevance, c.episode.at, c.episode.seq))
-    terms = {c.episode.episode_id: _terms(index_words(c.episode)) for c in candidates}
+    terms = {c.episode.episode_id: frozenset(analysed(index_words(c.episode))) for c in candidates}
     seed = terms[best.episode.episode_id]
     containing = {t: sum(t in found for found in terms.values()) for t in seed}
     links = distinctive_terms_of(TermCounts(len(candidates), containing))
