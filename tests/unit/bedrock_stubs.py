@@ -9,11 +9,14 @@ The functions are plain; a test module makes fixtures of them by name::
 
 from __future__ import annotations
 
+import io
+import json
 from collections.abc import Callable, Iterator
 from typing import Any
 
 import boto3
-from botocore.stub import Stubber
+from botocore.response import StreamingBody
+from botocore.stub import ANY, Stubber
 
 REGION = "us-east-1"
 
@@ -49,12 +52,6 @@ def titan_answering_like(embedder: Any, dimension: int) -> Any:
     ``InvokeModel`` with ``embedder``'s vector of the request's ``inputText``: each request is
     still validated against the service model and the expected call, and the answer is queued
     just before it (a hook on the operation's client parameters), so any order of texts works."""
-    import io
-    import json
-
-    from botocore.response import StreamingBody
-    from botocore.stub import ANY
-
     client = bedrock_runtime()
     stub = Stubber(client)
 
