@@ -348,6 +348,12 @@ class EpisodeIndex(Protocol):
         """Remove every document of a pair; returns how many were removed."""
         ...
 
+    def purge(self, *, wait: float = 0.0) -> int:
+        """Make deleted documents unrecoverable from the index's files (waiting up to ``wait``
+        seconds where the backend holds them as history first); returns how many it still
+        holds (0: none)."""
+        ...
+
 
 class ErasingStore(Protocol):
     """What both store adapters add for erasure and export (see their ``erase`` methods)."""

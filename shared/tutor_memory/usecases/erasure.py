@@ -371,8 +371,8 @@ class Erasing:
         return kept
 
     def _purge_index(self, wait: float) -> int:
-        purge = getattr(self.ports.index, "purge", None)
-        return int(purge(wait=wait)) if callable(purge) else 0
+        index = self.ports.index
+        return 0 if index is None else index.purge(wait=wait)
 
     def _mark_purge(
         self, pair: Pair, at: datetime, kept: int, *, erased: datetime | None = None

@@ -390,8 +390,7 @@ class TutorMemory:
     ) -> chain.ChainReport:
         """Recompute the pair's chain; report "intact" or the first break and what broke."""
         head = self.ports.store.head(pair)
-        erasures = getattr(self.ports.store, "erasures", None)
-        records, erasure_head = erasures(pair) if callable(erasures) else ([], None)
+        records, erasure_head = self.ports.store.erasures(pair)
         try:
             return chain.verify(
                 pair,
