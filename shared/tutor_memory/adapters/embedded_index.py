@@ -132,11 +132,31 @@ def _from_int4(i: int) -> int:
 _FREE = 255 - _int4(2**31 - 1)  # 24: lengths below are stored exactly
 
 
+def _norm_byte(length: int) -> int:
+    """The byte Lucene's norms keep a document length as (``SmallFloat.intToByte4``)."""
+    return length if length < _FREE else _FREE + _int4(length - _FREE)
+
+
+def _byte_length(byte: int) -> int:
+    """The length a norm byte stands for (``SmallFloat.byte4ToInt``)."""
+    return byte if byte < _FREE else _FREE + _from_int4(byte - _FREE)
+
+
 def lucene_length(length: int) -> int:
     """A document length as Lucene's norms keep it (``SmallFloat.intToByte4`` and back)."""
-    if length < _FREE:
-        return length
-    return _FREE + _from_int4(_int4(length - _FREE))
+    return _byte_length(_norm_byte(length))
+
+
+# The length each of the 256 norm bytes stands for: BM25's length part is computed for these
+# once per average length (as Lucene caches it per byte), not for every posting.
+_NORM_LENGTHS: Final = np.array([_byte_length(b) for b in range(256)], dtype=np.float64)
+
+
+def _length_part(avgdl: float) -> NDArray[np.float64]:
+    """BM25's ``k1 * (1 - b + b * length / avgdl)`` for each norm byte, operation for operation
+    as it was computed for each posting (the same doubles)."""
+    part: NDArray[np.float64] = BM25_K1 * ((1 - BM25_B) + BM25_B * _NORM_LENGTHS / avgdl)
+    return part
 
 
 def _pair_key(pair: Pair) -> str:
@@ -251,7 +271,7 @@ class _PairTerms:
     known: set[str]
     seqs: NDArray[np.int64]
     ats: NDArray[np.int64]  # microseconds
-    norms: NDArray[np.float64]  # the lengths as Lucene's norms keep them
+    norms: NDArray[np.uint8]  # the lengths as Lucene's norms keep them: the norm bytes
     postings: dict[str, _Postings]
     size: int
     seen_rowid: int
@@ -260,7 +280,7 @@ class _PairTerms:
     @classmethod
     def empty(cls, seen: int, deletions: int) -> _PairTerms:
         none = np.zeros(0, dtype=np.int64)
-        return cls([], set(), none, none, np.zeros(0), {}, 0, seen, deletions)
+        return cls([], set(), none, none, np.zeros(0, dtype=np.uint8), {}, 0, seen, deletions)
 
     def append(self, rows: Sequence[tuple[str, int, str, int, str | None]]) -> bool:
         """Add documents (episode id, seq, at, length, terms); False (nothing changed) when
@@ -276,7 +296,7 @@ class _PairTerms:
             self.norms = np.resize(self.norms, capacity)
         self.seqs[self.size : end] = [r[1] for r in rows]
         self.ats[self.size : end] = _micros_of([r[2] for r in rows])
-        self.norms[self.size : end] = [lucene_length(r[3]) for r in rows]
+        self.norms[self.size : end] = [_norm_byte(r[3]) for r in rows]
         postings = self.postings
         for position, row in enumerate(rows, start=self.size):
             for term, tf in Counter(_words(row[4] or "")).items():
@@ -293,23 +313,33 @@ class _PairTerms:
     def top(
         self,
         idf: dict[str, float],
-        avgdl: float,
+        length_part: NDArray[np.float64],
         limit: int,
         window: tuple[int, int] | None,
     ) -> list[SearchHit]:
-        """The best ``limit`` by BM25 (ties to the higher seq), each with its matched terms."""
+        """The best ``limit`` by BM25 (ties to the higher seq), each with its matched terms;
+        ``length_part`` is BM25's length part per norm byte (:func:`_length_part`)."""
         n = self.size
         used = [(t, self.postings[t].arrays()) for t in idf if t in self.postings]
         if not used or not n:
             return []
-        norms = self.norms[:n]
         scores = np.zeros(n)
         for term, (positions, tf) in used:
-            # Operation for operation as OpenSearch's (and the former SQL's) legacy BM25.
-            scores[positions] += (idf[term] * tf * (BM25_K1 + 1)) / (
-                tf + BM25_K1 * ((1 - BM25_B) + BM25_B * norms[positions] / avgdl)
-            )
-        found = np.flatnonzero(scores)  # every matching document scores above 0 (idf > 0)
+            # Operation for operation as OpenSearch's (and the former SQL's) legacy BM25,
+            # ``idf * tf * (k1 + 1) / (tf + length part)``, in place (a product or a sum
+            # of two doubles is the same either way round).
+            weight = np.multiply(tf, idf[term])
+            weight *= BM25_K1 + 1
+            denominator = length_part[self.norms[positions]]
+            denominator += tf
+            weight /= denominator
+            scores[positions] += weight
+        if len(used) == 1:  # the documents holding the one term, ascending as below
+            found = used[0][1][0]
+        else:
+            # Every matching document scores above 0 (idf > 0). The mask first: numpy finds
+            # the non-zero entries of a boolean array several times faster than of floats.
+            found = (scores != 0).nonzero()[0]
         if window is not None:
             at = self.ats[found]
             found = found[(at >= window[0]) & (at < window[1])]
@@ -318,29 +348,25 @@ class _PairTerms:
 
 
 def _matched(
-    chosen: NDArray[np.intp],
+    chosen: NDArray[np.intp] | NDArray[np.int32],
     used: Sequence[tuple[str, tuple[NDArray[np.int32], NDArray[np.float64]]]],
 ) -> list[tuple[str, ...]]:
     """The terms each chosen document contains, sorted: a binary search in each term's sorted
-    positions, each hit's terms kept as bits (one tuple per distinct set of terms)."""
+    positions, each hit's terms kept as bits, one tuple per distinct set of terms."""
+    if len(used) == 1:  # every chosen document holds the one term
+        return [(used[0][0],)] * len(chosen)
     terms = sorted(used, key=lambda u: u[0])
     # 62 terms fit the bits of an int64; a longer question's codes are Python ints.
     bits = np.zeros(len(chosen), dtype=np.int64 if len(terms) <= 62 else object)
     for bit, (_term, (positions, _tfs)) in enumerate(terms):
-        at_or_after = np.searchsorted(positions, chosen)
-        inside = at_or_after < len(positions)
-        hit = np.zeros(len(chosen), dtype=bool)
-        hit[inside] = positions[at_or_after[inside]] == chosen[inside]
-        bits[hit] |= 1 << bit
+        # A term's positions are never empty; past the last one, the last is not ``chosen``.
+        at = np.searchsorted(positions, chosen)
+        np.bitwise_or(bits, 1 << bit, out=bits, where=positions.take(at, mode="clip") == chosen)
     codes: list[int] = bits.tolist()
-    names: dict[int, tuple[str, ...]] = {}
-    out = []
-    for code in codes:
-        found = names.get(code)
-        if found is None:
-            found = names[code] = tuple(t for b, (t, _) in enumerate(terms) if code >> b & 1)
-        out.append(found)
-    return out
+    names = {
+        code: tuple(t for b, (t, _) in enumerate(terms) if code >> b & 1) for code in set(codes)
+    }
+    return list(map(names.__getitem__, codes))  # the lookups in C, not a Python loop
 
 
 def _hits(
@@ -355,7 +381,7 @@ def _hits(
     built from Python lists: no numpy scalar per field."""
     found = [ids[offset + i] for i in chosen.tolist()]
     seq_list: list[int] = seqs[chosen].tolist()
-    score_list: list[float] = scores[chosen].astype(np.float64).tolist()
+    score_list: list[float] = scores[chosen].tolist()  # a float32 becomes its exact double
     fields = (
         zip(found, seq_list, score_list, repeat(()))
         if matched is None
@@ -376,8 +402,9 @@ def _best(
     them."""
     chosen = scores if among is None else scores[among]
     if len(chosen) > k:
-        negated = -chosen
-        kth = -negated[np.argpartition(negated, k - 1)[k - 1]]
+        # The k-th value alone (``partition``, not ``argpartition``: no index array); negated
+        # so that a NaN sorts last, as it does in a full sort.
+        kth = -np.partition(-chosen, k - 1)[k - 1]
         # The k best and every score tied with the k-th.
         top = np.flatnonzero(chosen >= kth)
         among = top if among is None else among[top]
@@ -403,6 +430,8 @@ class EmbeddedIndex:
         # Documents per term over the file (idf), valid while the file's state is unchanged.
         self._doc_freq: dict[str, int] = {}
         self._doc_freq_state: tuple[int, int] = (-1, -1)
+        # BM25's length part per norm byte for the last average length (a function of it).
+        self._length_part: tuple[float, NDArray[np.float64]] = (math.nan, _NORM_LENGTHS)
         with self._lock:
             if self.path != ":memory:":
                 self._conn.execute("PRAGMA journal_mode = WAL")
@@ -649,8 +678,10 @@ class EmbeddedIndex:
         pt = self._pair_terms(key, state[0], state[1])
         count, total = state[2], state[3]
         avgdl = total / count if count else 1.0
+        if self._length_part[0] != avgdl:
+            self._length_part = (avgdl, _length_part(avgdl))
         span = None if window is None else (_micros(window.start), _micros(window.end))
-        return pt.top(idf, avgdl, limit, span)
+        return pt.top(idf, self._length_part[1], limit, span)
 
     def term_counts(self, pair: Pair, terms: Sequence[str]) -> TermCounts:
         key = _pair_key(pair)
