@@ -190,7 +190,7 @@ class _PairVectors:
     """One pair's vectors, one contiguous block ordered by (time, seq); rows beyond ``size``
     are spare capacity for appends."""
 
-    ids: list[str]
+    ids: NDArray[np.object_]  # episode ids (str); an array, so the hits' ids are one take
     seqs: NDArray[np.int64]
     ats: NDArray[np.int64]  # microseconds, sorted
     matrix: NDArray[np.float32]
@@ -202,7 +202,7 @@ class _PairVectors:
         """Add rows (episode id, seq, micros, vector) that all come after the cached ones;
         False (nothing changed) when one does not, or re-indexes a cached episode."""
         rows = sorted(rows, key=lambda r: (r[2], r[1]))
-        known = set(self.ids)
+        known = set(self.ids[: self.size].tolist())
         if any(r[0] in known for r in rows) or len({r[0] for r in rows}) != len(rows):
             return False
         if self.size and (rows[0][2], rows[0][1]) < (
@@ -214,6 +214,7 @@ class _PairVectors:
         if end > self.matrix.shape[0]:
             capacity = max(end, self.matrix.shape[0] + self.matrix.shape[0] // 4 + 64)
             self.matrix = _grown(self.matrix, capacity, dim)
+            self.ids = np.resize(self.ids, capacity)
             self.seqs = np.resize(self.seqs, capacity)
             self.ats = np.resize(self.ats, capacity)
         self.matrix[self.size : end] = np.frombuffer(
@@ -221,7 +222,7 @@ class _PairVectors:
         ).reshape(len(rows), dim)
         self.seqs[self.size : end] = [r[1] for r in rows]
         self.ats[self.size : end] = [r[2] for r in rows]
-        self.ids += [r[0] for r in rows]
+        self.ids[self.size : end] = [r[0] for r in rows]
         self.size = end
         return True
 
@@ -232,30 +233,39 @@ def _grown(matrix: NDArray[np.float32], capacity: int, dim: int) -> NDArray[np.f
     return bigger
 
 
-_NO_POSITIONS: Final = np.zeros(0, dtype=np.int32)
+_NO_POSITIONS: Final = np.zeros(0, dtype=np.int64)
 _NO_TFS: Final = np.zeros(0, dtype=np.float64)
+_NO_NORMS: Final = np.zeros(0, dtype=np.uint8)
+# One term's postings: document positions (ascending), frequencies, the documents' norm bytes.
+_Arrays = tuple[NDArray[np.int64], NDArray[np.float64], NDArray[np.uint8]]
 
 
 class _Postings:
-    """One term's postings in one pair: document positions (ascending) and frequencies. New
-    ones wait in compact arrays (no Python object per posting: a 100k history's half-million
-    postings would otherwise stay scattered over the heap) until a search joins them."""
+    """One term's postings in one pair: document positions (ascending), frequencies and the
+    documents' norm bytes (kept beside each posting: BM25 reads them without a second gather).
+    Positions are machine-sized integers, as numpy indexes with (an int32 index is converted
+    on every gather and scatter: twice the time). New ones wait in compact arrays (no Python
+    object per posting: a 100k history's half-million postings would otherwise stay scattered
+    over the heap) until a search joins them."""
 
-    __slots__ = ("new_positions", "new_tfs", "positions", "tfs")
+    __slots__ = ("new_norms", "new_positions", "new_tfs", "norms", "positions", "tfs")
 
     def __init__(self) -> None:
-        self.positions: NDArray[np.int32] = _NO_POSITIONS
+        self.positions: NDArray[np.int64] = _NO_POSITIONS
         self.tfs: NDArray[np.float64] = _NO_TFS  # as floats: BM25 is computed in doubles
-        self.new_positions = array("i")
+        self.norms: NDArray[np.uint8] = _NO_NORMS
+        self.new_positions = array("q")
         self.new_tfs = array("d")
+        self.new_norms = array("B")
 
-    def arrays(self) -> tuple[NDArray[np.int32], NDArray[np.float64]]:
+    def arrays(self) -> _Arrays:
         if self.new_positions:
-            added = np.frombuffer(self.new_positions, dtype=np.int32)
+            added = np.frombuffer(self.new_positions, dtype=np.int64)
             self.positions = np.concatenate((self.positions, added))
             self.tfs = np.concatenate((self.tfs, np.frombuffer(self.new_tfs, dtype=np.float64)))
-            self.new_positions, self.new_tfs = array("i"), array("d")
-        return self.positions, self.tfs
+            self.norms = np.concatenate((self.norms, np.frombuffer(self.new_norms, np.uint8)))
+            self.new_positions, self.new_tfs, self.new_norms = array("q"), array("d"), array("B")
+        return self.positions, self.tfs, self.norms
 
     def __len__(self) -> int:
         return len(self.positions) + len(self.new_positions)
@@ -267,11 +277,10 @@ class _PairTerms:
     time order: a window is a mask). The scores are computed here with the file's statistics,
     read at search time, so they are the ones OpenSearch computes."""
 
-    ids: list[str]
+    ids: NDArray[np.object_]  # episode ids (str), as in _PairVectors
     known: set[str]
     seqs: NDArray[np.int64]
     ats: NDArray[np.int64]  # microseconds
-    norms: NDArray[np.uint8]  # the lengths as Lucene's norms keep them: the norm bytes
     postings: dict[str, _Postings]
     size: int
     seen_rowid: int
@@ -280,7 +289,8 @@ class _PairTerms:
     @classmethod
     def empty(cls, seen: int, deletions: int) -> _PairTerms:
         none = np.zeros(0, dtype=np.int64)
-        return cls([], set(), none, none, np.zeros(0, dtype=np.uint8), {}, 0, seen, deletions)
+        no_ids = np.zeros(0, dtype=object)
+        return cls(no_ids, set(), none, none, {}, 0, seen, deletions)
 
     def append(self, rows: Sequence[tuple[str, int, str, int, str | None]]) -> bool:
         """Add documents (episode id, seq, at, length, terms); False (nothing changed) when
@@ -291,21 +301,22 @@ class _PairTerms:
         end = self.size + len(rows)
         if end > len(self.seqs):
             capacity = max(end, len(self.seqs) + len(self.seqs) // 4 + 64)
+            self.ids = np.resize(self.ids, capacity)
             self.seqs = np.resize(self.seqs, capacity)
             self.ats = np.resize(self.ats, capacity)
-            self.norms = np.resize(self.norms, capacity)
         self.seqs[self.size : end] = [r[1] for r in rows]
         self.ats[self.size : end] = _micros_of([r[2] for r in rows])
-        self.norms[self.size : end] = [_norm_byte(r[3]) for r in rows]
         postings = self.postings
         for position, row in enumerate(rows, start=self.size):
+            norm = _norm_byte(row[3])
             for term, tf in Counter(_words(row[4] or "")).items():
                 found = postings.get(term)
                 if found is None:
                     found = postings[term] = _Postings()
                 found.new_positions.append(position)
                 found.new_tfs.append(tf)
-        self.ids += ids
+                found.new_norms.append(norm)
+        self.ids[self.size : end] = ids
         self.known.update(ids)
         self.size = end
         return True
@@ -324,13 +335,13 @@ class _PairTerms:
         if not used or not n:
             return []
         scores = np.zeros(n)
-        for term, (positions, tf) in used:
+        for term, (positions, tf, norms) in used:
             # Operation for operation as OpenSearch's (and the former SQL's) legacy BM25,
             # ``idf * tf * (k1 + 1) / (tf + length part)``, in place (a product or a sum
             # of two doubles is the same either way round).
             weight = np.multiply(tf, idf[term])
             weight *= BM25_K1 + 1
-            denominator = length_part[self.norms[positions]]
+            denominator = length_part.take(norms)
             denominator += tf
             weight /= denominator
             scores[positions] += weight
@@ -348,8 +359,8 @@ class _PairTerms:
 
 
 def _matched(
-    chosen: NDArray[np.intp] | NDArray[np.int32],
-    used: Sequence[tuple[str, tuple[NDArray[np.int32], NDArray[np.float64]]]],
+    chosen: NDArray[np.intp],
+    used: Sequence[tuple[str, _Arrays]],
 ) -> list[tuple[str, ...]]:
     """The terms each chosen document contains, sorted: a binary search in each term's sorted
     positions, each hit's terms kept as bits, one tuple per distinct set of terms."""
@@ -358,7 +369,7 @@ def _matched(
     terms = sorted(used, key=lambda u: u[0])
     # 62 terms fit the bits of an int64; a longer question's codes are Python ints.
     bits = np.zeros(len(chosen), dtype=np.int64 if len(terms) <= 62 else object)
-    for bit, (_term, (positions, _tfs)) in enumerate(terms):
+    for bit, (_term, (positions, _tfs, _norms)) in enumerate(terms):
         # A term's positions are never empty; past the last one, the last is not ``chosen``.
         at = np.searchsorted(positions, chosen)
         np.bitwise_or(bits, 1 << bit, out=bits, where=positions.take(at, mode="clip") == chosen)
@@ -370,16 +381,15 @@ def _matched(
 
 
 def _hits(
-    ids: list[str],
+    ids: NDArray[np.object_],
     chosen: NDArray[np.intp],
     seqs: NDArray[np.int64],
     scores: NDArray[np.float64] | NDArray[np.float32],
     matched: Sequence[tuple[str, ...]] | None = None,
-    offset: int = 0,
 ) -> list[SearchHit]:
-    """The hits at positions ``chosen`` (of ``seqs`` and ``scores``; ``ids`` from ``offset``),
-    built from Python lists: no numpy scalar per field."""
-    found = [ids[offset + i] for i in chosen.tolist()]
+    """The hits at positions ``chosen`` (of ``ids``, ``seqs`` and ``scores``), built from
+    Python lists: no numpy scalar per field."""
+    found: list[str] = ids[chosen].tolist()
     seq_list: list[int] = seqs[chosen].tolist()
     score_list: list[float] = scores[chosen].tolist()  # a float32 becomes its exact double
     fields = (
@@ -759,7 +769,7 @@ class EmbeddedIndex:
                 if position is not None:
                     matrix[position] = np.frombuffer(blob, dtype=np.float32)
         return _PairVectors(
-            ids=[light[i][1] for i in order.tolist()],
+            ids=np.array([light[i][1] for i in order.tolist()], dtype=object),
             seqs=seqs[order],
             ats=ats[order],
             matrix=matrix,
@@ -817,7 +827,7 @@ class EmbeddedIndex:
         scores = pv.matrix[low:high] @ query  # a view of the block, never a copy of it
         seqs = pv.seqs[low:high]
         chosen = _best(scores, seqs, None, k)
-        return _hits(pv.ids, chosen, seqs, scores, offset=low)
+        return _hits(pv.ids[low:high], chosen, seqs, scores)
 
     def known_ids(self, pair: Pair, episode_ids: Sequence[str]) -> set[str]:
         """Which of these episodes the index holds (a catch-up embeds only the others)."""
