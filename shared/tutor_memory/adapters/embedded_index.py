@@ -410,17 +410,19 @@ def _best(
     """Of the positions ``among`` (None: all of ``scores``), the ``k`` best scores, best first;
     equal scores go to the newer episode (higher seq), exactly as a full sort would order
     them."""
-    chosen = scores if among is None else scores[among]
+    # ``take``, not ``[]``: the same gather, with less of numpy's indexing machinery.
+    chosen = scores if among is None else scores.take(among)
     if len(chosen) > k:
         # The k-th value alone (``partition``, not ``argpartition``: no index array); negated
         # so that a NaN sorts last, as it does in a full sort.
         kth = -np.partition(-chosen, k - 1)[k - 1]
         # The k best and every score tied with the k-th.
-        top = np.flatnonzero(chosen >= kth)
-        among = top if among is None else among[top]
+        top = (chosen >= kth).nonzero()[0]
+        among = top if among is None else among.take(top)
+        chosen = chosen.take(top)
     elif among is None:
         among = np.arange(len(chosen))
-    return among[np.lexsort((-seqs[among], -scores[among]))][:k]
+    return among.take(np.lexsort((-seqs.take(among), -chosen))[:k])
 
 
 class EmbeddedIndex:
