@@ -348,8 +348,8 @@ class _PairTerms:
         used = [(t, self.postings[t].arrays()) for t in idf if t in self.postings]
         if not used or not n:
             return []
-        scores = np.zeros(n)
-        for term, (positions, tf, norms) in used:
+        weights = []
+        for term, (_positions, tf, norms) in used:
             # Operation for operation as OpenSearch's (and the former SQL's) legacy BM25,
             # ``idf * tf * (k1 + 1) / (tf + length part)``, in place (a product or a sum
             # of two doubles is the same either way round).
@@ -358,18 +358,24 @@ class _PairTerms:
             denominator = length_part.take(norms)
             denominator += tf
             weight /= denominator
-            scores[positions] += weight
-        if len(used) == 1:  # the documents holding the one term, ascending as below
-            found = used[0][1][0]
-        else:
+            weights.append(weight)
+        if len(used) == 1:  # its documents and their scores as they are (0 + w is w)
+            found, scores = used[0][1][0], weights[0]
+        else:  # summed term by term, in the question's order, as before
+            dense = np.zeros(n)
+            for (_term, (positions, _tf, _norms)), weight in zip(used, weights, strict=True):
+                dense[positions] += weight
             # Every matching document scores above 0 (idf > 0). The mask first: numpy finds
             # the non-zero entries of a boolean array several times faster than of floats.
-            found = (scores != 0).nonzero()[0]
+            found = (dense != 0).nonzero()[0]
+            scores = dense.take(found)
         if window is not None:
-            at = self.ats[found]
-            found = found[(at >= window[0]) & (at < window[1])]
-        chosen = _best(scores, self.seqs, found, limit)
-        return _hits(self.ids, chosen, self.seqs, scores, _matched(chosen, used))
+            at = self.ats.take(found)
+            inside = (at >= window[0]) & (at < window[1])
+            found, scores = found[inside], scores[inside]
+        best = _best(scores, self.seqs, found, limit)
+        chosen = found.take(best)
+        return _hits(self.ids, chosen, self.seqs, scores.take(best), _matched(chosen, used))
 
 
 def _matched(
@@ -401,11 +407,11 @@ def _hits(
     scores: NDArray[np.float64] | NDArray[np.float32],
     matched: Sequence[tuple[str, ...]] | None = None,
 ) -> list[SearchHit]:
-    """The hits at positions ``chosen`` (of ``ids``, ``seqs`` and ``scores``), built from
-    Python lists: no numpy scalar per field."""
-    found: list[str] = ids[chosen].tolist()
-    seq_list: list[int] = seqs[chosen].tolist()
-    score_list: list[float] = scores[chosen].tolist()  # a float32 becomes its exact double
+    """The hits at positions ``chosen`` (of ``ids`` and ``seqs``) with their ``scores``,
+    built from Python lists: no numpy scalar per field."""
+    found: list[str] = ids.take(chosen).tolist()
+    seq_list: list[int] = seqs.take(chosen).tolist()
+    score_list: list[float] = scores.tolist()  # a float32 becomes its exact double
     fields = (
         zip(found, seq_list, score_list, repeat(()))
         if matched is None
@@ -418,25 +424,23 @@ def _hits(
 def _best(
     scores: NDArray[np.float64] | NDArray[np.float32],
     seqs: NDArray[np.int64],
-    among: NDArray[np.intp] | None,
+    positions: NDArray[np.intp] | None,
     k: int,
 ) -> NDArray[np.intp]:
-    """Of the positions ``among`` (None: all of ``scores``), the ``k`` best scores, best first;
-    equal scores go to the newer episode (higher seq), exactly as a full sort would order
-    them."""
-    # ``take``, not ``[]``: the same gather, with less of numpy's indexing machinery.
-    chosen = scores if among is None else scores.take(among)
-    if len(chosen) > k:
+    """Which ``k`` of ``scores`` are best, best first (indices into ``scores``); equal scores
+    go to the newer episode (the higher of ``seqs`` at the score's position in ``positions``,
+    None: at its own index), exactly as a full sort would order them."""
+    if len(scores) > k:
         # The k-th value alone (``partition``, not ``argpartition``: no index array); negated
         # so that a NaN sorts last, as it does in a full sort.
-        kth = -np.partition(-chosen, k - 1)[k - 1]
+        kth = -np.partition(-scores, k - 1)[k - 1]
         # The k best and every score tied with the k-th.
-        top = (chosen >= kth).nonzero()[0]
-        among = top if among is None else among.take(top)
-        chosen = chosen.take(top)
-    elif among is None:
-        among = np.arange(len(chosen))
-    return among.take(np.lexsort((-seqs.take(among), -chosen))[:k])
+        top = (scores >= kth).nonzero()[0]
+    else:
+        top = np.arange(len(scores))
+    # ``take``, not ``[]``: the same gather, with less of numpy's indexing machinery.
+    at = top if positions is None else positions.take(top)
+    return top.take(np.lexsort((-seqs.take(at), -scores.take(top)))[:k])
 
 
 class EmbeddedIndex:
@@ -843,7 +847,7 @@ class EmbeddedIndex:
         scores = pv.matrix[low:high] @ query  # a view of the block, never a copy of it
         seqs = pv.seqs[low:high]
         chosen = _best(scores, seqs, None, k)
-        return _hits(pv.ids[low:high], chosen, seqs, scores)
+        return _hits(pv.ids[low:high], chosen, seqs, scores.take(chosen))
 
     def known_ids(self, pair: Pair, episode_ids: Sequence[str]) -> set[str]:
         """Which of these episodes the index holds (a catch-up embeds only the others)."""
