@@ -431,9 +431,11 @@ def _best(
     go to the newer episode (the higher of ``seqs`` at the score's position in ``positions``,
     None: at its own index), exactly as a full sort would order them."""
     if len(scores) > k:
-        # The k-th value alone (``partition``, not ``argpartition``: no index array); negated
-        # so that a NaN sorts last, as it does in a full sort.
-        kth = -np.partition(-scores, k - 1)[k - 1]
+        # The k-th value alone (``partition``, not ``argpartition``: no index array), of a
+        # negated copy partitioned in place: a NaN sorts last, as it does in a full sort.
+        negated = -scores
+        negated.partition(k - 1)
+        kth = -negated[k - 1]
         # The k best and every score tied with the k-th.
         top = (scores >= kth).nonzero()[0]
     else:
