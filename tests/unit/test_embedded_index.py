@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from datetime import UTC, datetime, timedelta
 
 import numpy as np
@@ -267,3 +268,58 @@ def test_the_pairs_searched_least_recently_leave_memory_past_the_bound() -> None
     assert ids(lexical) == [1] and ids(semantic) == [1]
     again, _ = idx.search(A, terms=["cell"], vector=None, lexical_limit=5, k=0)  # read again
     assert ids(again) == [2, 1]
+
+
+def test_lexical_scores_are_lucenes_bm25_over_the_lengths_its_norms_keep() -> None:
+    """Exactly OpenSearch's legacy BM25 (k1 1.2, b 0.75; the terms summed in the question's
+    order), with a long document's length rounded as Lucene's norms round it (101 words: 96)."""
+    idx = EmbeddedIndex()
+    filler = [f"filler{i}" for i in range(98)]
+    idx.add(
+        [
+            doc(A, 1, " ".join(["osmosis", "water", "water", *filler]), None),  # 101 words
+            doc(A, 2, "osmosis osmosis cell", None),
+            doc(B, 1, "water", None),
+        ]
+    )
+    lexical, _ = idx.search(A, terms=["water", "osmosis"], vector=None, lexical_limit=5, k=0)
+    count, average = 3, (101 + 3 + 1) / 3
+
+    def weight(containing: int, tf: float, length: int) -> float:
+        idf = math.log(1 + (count - containing + 0.5) / (containing + 0.5))
+        return (idf * tf * 2.2) / (tf + 1.2 * (0.25 + 0.75 * length / average))
+
+    assert {h.seq: h.score for h in lexical} == {
+        1: 0.0 + weight(2, 2.0, 96) + weight(2, 1.0, 96),
+        2: 0.0 + weight(2, 2.0, 3),
+    }
+
+
+@pytest.mark.parametrize("terms", [["same"], ["same", "word"]])
+def test_equal_lexical_scores_prefer_the_newer_episode_even_at_the_cut(terms: list[str]) -> None:
+    idx = EmbeddedIndex()
+    idx.add([doc(A, s, "same word", None, days=s) for s in (3, 1, 5, 2, 4)])
+    lexical, _ = idx.search(A, terms=terms, vector=None, lexical_limit=3, k=0)
+    assert ids(lexical) == [5, 4, 3]
+    assert {h.matched for h in lexical} == {tuple(terms)}
+
+
+def test_a_window_filters_a_question_of_several_words_before_ranking(
+    index: EmbeddedIndex,
+) -> None:
+    march = TimeWindow(T0 + timedelta(days=25), T0 + timedelta(days=65), "window")
+    lexical, _ = index.search(
+        A, terms=["nucleus", "cell", "osmosis"], vector=None, lexical_limit=1, k=0, window=march
+    )
+    assert [(h.seq, h.matched) for h in lexical] == [(2, ("osmosis",))]
+
+
+@pytest.mark.parametrize("as_given", [list, tuple, lambda v: np.asarray(v, dtype=np.float64)])
+def test_a_query_of_doubles_scores_as_the_same_query_rounded_to_float32(as_given) -> None:  # type: ignore[no-untyped-def]
+    idx = EmbeddedIndex(dimension=3)
+    idx.add([doc(A, 1, "x", unit(1, 0.3, 0)), doc(A, 2, "y", unit(0.2, 1, 0.1))])
+    query = [0.1, 0.7000000000000001, 1e-40]  # none of them a float32
+    rounded = np.asarray(query, dtype=np.float32)
+    _, semantic = idx.search(A, terms=[], vector=as_given(query), lexical_limit=0, k=2)
+    _, expected = idx.search(A, terms=[], vector=rounded, lexical_limit=0, k=2)  # type: ignore[arg-type]
+    assert semantic == expected

@@ -442,7 +442,8 @@ def _best(
         top = np.arange(len(scores))
     # ``take``, not ``[]``: the same gather, with less of numpy's indexing machinery.
     at = top if positions is None else positions.take(top)
-    return top.take(np.lexsort((-seqs.take(at), -scores.take(top)))[:k])
+    best: NDArray[np.intp] = top.take(np.lexsort((-seqs.take(at), -scores.take(top)))[:k])
+    return best
 
 
 class EmbeddedIndex:
