@@ -363,7 +363,9 @@ class _PairTerms:
             found, scores = used[0][1][0], weights[0]
         else:  # summed term by term, in the question's order, as before
             dense = np.zeros(n)
-            for (_term, (positions, _tf, _norms)), weight in zip(used, weights, strict=True):
+            dense[used[0][1][0]] = weights[0]  # 0 + w is w: the first term needs no sum
+            rest = zip(used[1:], weights[1:], strict=True)
+            for (_term, (positions, _tf, _norms)), weight in rest:
                 dense[positions] += weight
             # Every matching document scores above 0 (idf > 0). The mask first: numpy finds
             # the non-zero entries of a boolean array several times faster than of floats.
