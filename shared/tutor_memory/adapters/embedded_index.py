@@ -9,11 +9,12 @@ the same hits on both.
   shard, so that the two indexes give the same scores — per-pair statistics would rank better
   in theory but OpenSearch cannot compute them, and parity is the contract), each term's
   document frequency over the file (idf), and per pair. Each searched pair's postings are also
-  held in memory (numpy arrays per term, loaded once and followed as the file grows), and
-  OpenSearch's BM25 (Lucene's "legacy" form with the ``k1 + 1`` factor; k1 1.2, b 0.75, idf
-  ``ln(1 + (N - n + 0.5) / (n + 0.5))``) is computed there, operation for operation as the
-  SQL statement that ranked before it, with N and the total length read from the file on each
-  search (and each term's idf whenever the file changed); the gate's ``term_counts`` come from
+  held in memory (numpy arrays per term, each posting with its document's norm byte, loaded
+  once and followed as the file grows), and OpenSearch's BM25 (Lucene's "legacy" form with the
+  ``k1 + 1`` factor; k1 1.2, b 0.75, idf ``ln(1 + (N - n + 0.5) / (n + 0.5))``) is computed
+  there, operation for operation as the SQL statement that ranked before it (the length part
+  once per norm byte, as Lucene caches it), with N and the total length read from the file on
+  each search (and each term's idf whenever the file changed); the gate's ``term_counts`` come from
   the same postings. An FTS5 table keeps each document's terms too (the bench's floor reads
   it). Terms are matched as the domain folded them (accents and case folded again here, as
   FTS5's ``unicode61 remove_diacritics 2`` did).
@@ -21,7 +22,7 @@ the same hits on both.
   sqlite-vec extension; exact is also the quality ceiling). Each pair's vectors are one
   contiguous block in memory, ordered by time, with a sorted time array: a time window is a
   binary search and a view (a pre-filter, so a window never comes back with fewer than k that
-  exist), never a copy; ``argpartition`` then sorts only the best k.
+  exist), never a copy; ``partition`` finds the k-th score, then only the best k are sorted.
 * The cached postings and vectors follow the file, across processes: each search reads one
   row (the file's highest document rowid, its count of deletions and BM25's N and total
   length); new documents are appended to the cached pair (a re-indexed or, for vectors,
