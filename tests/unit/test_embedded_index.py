@@ -169,6 +169,16 @@ def test_term_counts_are_the_pairs_own(index: EmbeddedIndex) -> None:
     assert index.term_counts(B, ["cell"]).containing["cell"] == 3
 
 
+def test_term_counts_answer_the_terms_asked_whatever_was_searched_before(
+    index: EmbeddedIndex,
+) -> None:
+    index.search(A, terms=["cell", "osmosis"], vector=None, lexical_limit=5, k=0)
+    assert dict(index.term_counts(A, ["cell", "osmosis"]).containing) == {"cell": 2, "osmosis": 1}
+    assert dict(index.term_counts(A, ["water", " ", "cell"]).containing) == {"cell": 2, "water": 1}
+    index.search(A, terms=["Water Cell"], vector=None, lexical_limit=5, k=0)
+    assert dict(index.term_counts(A, ["Water Cell"]).containing) == {"Water Cell": 1}
+
+
 def test_another_process_writing_the_file_is_seen_by_the_next_search(tmp_path) -> None:  # type: ignore[no-untyped-def]
     path = tmp_path / "index.db"
     reader, writer = EmbeddedIndex(path, dimension=3), EmbeddedIndex(path, dimension=3)

@@ -468,6 +468,7 @@ class EmbeddedIndex:
         self._doc_freq_state: tuple[int, int] = (-1, -1)
         # BM25's length part per norm byte for the last average length (a function of it).
         self._length_part: tuple[float, NDArray[np.float64]] = (math.nan, _NORM_LENGTHS)
+        self._last_analysed: tuple[tuple[str, ...], dict[str, list[str]]] = ((), {})
         with self._lock:
             if self.path != ":memory:":
                 self._conn.execute("PRAGMA journal_mode = WAL")
@@ -708,7 +709,7 @@ class EmbeddedIndex:
         lengths of the whole file change with every write of any pair, and parity with
         OpenSearch is the contract), and it filters neither a time window nor ties to the
         newer episode."""
-        wanted = list(dict.fromkeys(w for t in terms for w in _words(t)))
+        wanted = list(dict.fromkeys(w for ws in self._analysed(terms).values() for w in ws))
         if not wanted or limit <= 0:
             return []
         idf = self._idf(wanted, state)
@@ -722,10 +723,20 @@ class EmbeddedIndex:
         span = None if window is None else (_micros(window.start), _micros(window.end))
         return pt.top(idf, self._length_part[1], limit, span)
 
+    def _analysed(self, terms: Sequence[str]) -> dict[str, list[str]]:
+        """Each distinct term's distinct words as matched (:func:`_words`), in order; kept for
+        the last terms alone, as a turn asks for their counts right after its search (one
+        entry of a pure function of the terms: nothing to bound, nothing to invalidate)."""
+        asked, last = tuple(terms), self._last_analysed
+        if last[0] != asked:
+            last = (asked, {t: list(dict.fromkeys(_words(t))) for t in asked})
+            self._last_analysed = last
+        return last[1]
+
     def term_counts(self, pair: Pair, terms: Sequence[str]) -> TermCounts:
         key = _pair_key(pair)
-        wanted = sorted({t for t in terms if t.strip()})
-        words = {t: list(dict.fromkeys(_words(t))) for t in wanted}
+        analysed = self._analysed(terms)
+        words = {t: analysed[t] for t in sorted(analysed) if t.strip()}
         with self._lock:
             seen, deletions, _count, _total = self._state()
             pt = self._pair_terms(key, seen, deletions)
