@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import gc
 import os
+from collections.abc import Iterator
 from datetime import UTC, datetime
 
 import pytest
@@ -21,6 +23,14 @@ for _name, _value in {
     os.environ[_name] = _value
 
 T0 = datetime(2026, 3, 2, 9, 30, tzinfo=UTC)
+
+
+@pytest.fixture(autouse=True)
+def _heap_unfrozen_after_each_test() -> Iterator[None]:
+    """``App.warm`` freezes the heap, as a server's start should; one test process runs many
+    "starts", and what each froze must be collectable again once its test is over."""
+    yield
+    gc.unfreeze()
 
 
 @pytest.fixture

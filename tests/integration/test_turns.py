@@ -148,3 +148,19 @@ def test_the_same_history_gives_the_same_block_byte_for_byte(app: App, pair: Pai
     first = app.turns.turn(pair, "what did I get wrong so far?")
     again = app.turns.turn(pair, "what did I get wrong so far?")
     assert first.block == again.block and first.memory_ids == again.memory_ids
+
+
+def test_warming_up_keeps_what_start_up_loaded_out_of_every_turns_collection(
+    app: App, pair: Pair
+) -> None:
+    import gc
+
+    before = app.turns.turn(pair, "What is osmosis?").block
+    try:
+        app.warm()
+        # A full collection inside a turn no longer walks the loaded state, and the turn's
+        # block is the one it was.
+        assert gc.get_freeze_count() > 0
+        assert app.turns.turn(pair, "What is osmosis?").block == before
+    finally:
+        gc.unfreeze()
