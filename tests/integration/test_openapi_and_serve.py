@@ -54,7 +54,7 @@ def test_serve_answers_the_same_routes_on_loopback(tmp_path: Path) -> None:
     try:
         assert call("POST", "/episodes", {"kind": "question", "text": "What is a cell?"})[0] == 201
         status, turn = call("POST", "/turn", {"question": "What is a cell?"})
-        assert status == 200 and "student: What is a cell?" in turn["block"]
+        assert status == 200 and "you were asked: What is a cell?" in turn["block"]
         status, error = call("POST", "/episodes", {"kind": "question"})
         assert status == 422 and "body.text" in error["error"]
     finally:

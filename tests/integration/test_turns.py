@@ -75,7 +75,7 @@ def test_a_record_question_puts_the_record_first_and_the_map_last(
         "SUBJECT MAP",
         "HOW TO USE THIS",
     ]
-    assert "student:" in result.block  # the conversation is the record too
+    assert "you were asked:" in result.block  # the conversation is the record too
 
 
 def test_a_month_question_shows_that_months_work_oldest_first(app: App, pair: Pair) -> None:

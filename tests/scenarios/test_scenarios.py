@@ -66,7 +66,7 @@ def test_the_empty_month_check_fails_without_the_line_or_with_an_episode() -> No
     line = f"THERE IS NO RECORD OF ANY WORK WITH THIS STUDENT IN {EMPTY_MONTH_LABEL}. Say so."
     assert check_empty_month(line, [], EMPTY_MONTH_LABEL)[0]
     assert not check_empty_month("nothing to say", [], EMPTY_MONTH_LABEL)[0]
-    shown = line + "\n- 3 Jul · student: What is osmosis?"
+    shown = line + "\n- 3 Jul · you were asked: What is osmosis?"
     assert not check_empty_month(shown, ["j1"], EMPTY_MONTH_LABEL)[0]
 
 

@@ -12,8 +12,8 @@ the map last. Nothing is filtered by kind: the conversation *is* the record.
 
 **Earlier work** is shown oldest first (first time, then sequence), one line per recalled item::
 
-    - 12 Jul · student: <summary>                 (what the student wrote: asked or told)
-    - 12 Jul · you: <summary>                     (what you, the tutor, answered)
+    - 12 Jul · you were asked: <summary>
+    - 12 Jul · you answered: <summary>
     - 3 Sep · check on cytoplasm: right           (topic and verdict of the CheckEvidence)
     - 4 Sep · quiz: 7/10 on osmosis, diffusion    (score/maximum, then the topics if any)
     - 18 Sep · the student taught you: <the taught note>
@@ -293,9 +293,9 @@ def _what(ep: Episode) -> str:
     evidence = ep.evidence
     match ep.kind:
         case Kind.QUESTION:
-            return f"student: {_clip(ep.summary)}"
+            return f"you were asked: {_clip(ep.summary)}"
         case Kind.ANSWER:
-            return f"you: {_clip(ep.summary)}"
+            return f"you answered: {_clip(ep.summary)}"
         case Kind.CHECK if isinstance(evidence, CheckEvidence):
             return f"check on {_clip(evidence.topic)}: {evidence.verdict}"
         case Kind.QUIZ if isinstance(evidence, QuizEvidence):
