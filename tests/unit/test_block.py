@@ -14,6 +14,8 @@ from tutor_memory.domain.block import (
     FOOTER,
     HEADER,
     HOW_TO_USE,
+    HOW_TO_USE_NO_MAP,
+    NO_BELIEFS_HEADER,
     NO_CHECKS_LINE,
     NOTHING_MATCHED_LINE,
     RECORD_LINE,
@@ -261,6 +263,22 @@ def test_the_block_opens_and_closes_with_its_exact_markers() -> None:
         'material. When you rely on it, say when it happened ("in July we…"). Never claim a '
         "memory that is not listed here."
     )
+
+
+def test_the_map_is_explained_only_in_a_block_that_shows_one() -> None:
+    with_map, without = lines(build()), lines(build(map_section=None))
+    assert with_map[-2] == HOW_TO_USE and without[-2] == HOW_TO_USE_NO_MAP
+    assert "subject map" not in HOW_TO_USE_NO_MAP
+    assert HOW_TO_USE_NO_MAP.endswith("Never claim a memory that is not listed here.")
+
+
+def test_with_no_belief_to_show_the_beliefs_legend_is_left_out_and_the_reason_kept() -> None:
+    text = lines(build(beliefs=[], checks=0))
+    assert BELIEFS_HEADER not in text
+    assert text[text.index(NO_BELIEFS_HEADER) : text.index(NO_BELIEFS_HEADER) + 2] == [
+        "WHAT YOU CURRENTLY BELIEVE ABOUT THIS STUDENT:",
+        "No checks recorded yet.",
+    ]
 
 
 def test_an_ordinary_question_shows_the_map_first_then_beliefs_then_earlier_work() -> None:
@@ -514,7 +532,7 @@ def test_a_superseded_belief_is_not_shown() -> None:
 def test_checks_that_made_no_belief_are_never_reported_as_no_checks() -> None:
     block = build(beliefs=[], checks=32)
     text = lines(block)
-    assert text[text.index(BELIEFS_HEADER) + 1] == (
+    assert text[text.index(NO_BELIEFS_HEADER) + 1] == (
         "32 checks recorded, but none could yet be tied to a concept on the map."
     )
     assert NO_CHECKS_LINE not in block.text
@@ -522,7 +540,7 @@ def test_checks_that_made_no_belief_are_never_reported_as_no_checks() -> None:
 
 def test_a_student_with_no_checks_is_told_none_are_recorded_yet() -> None:
     text = lines(build(beliefs=[], checks=0))
-    assert text[text.index(BELIEFS_HEADER) + 1] == "No checks recorded yet."
+    assert text[text.index(NO_BELIEFS_HEADER) + 1] == "No checks recorded yet."
 
 
 # --- the budget ---------------------------------------------------------------------------------

@@ -32,7 +32,10 @@ A question that matched nothing says so before the lines.
 **The budget** (tokens by ``count``) is never exceeded. In order:
 
 1. The fixed lines (header, record line, empty-time line, HOW TO USE THIS, footer) always stay;
-   if even they do not fit, the block is empty and ``empty_reason`` says why.
+   if even they do not fit, the block is empty and ``empty_reason`` says why. They say only
+   what the block shows: HOW TO USE THIS explains the map only where a map is given, and with
+   no belief line the beliefs' title goes without its legend (tokens that explain an absent
+   section are taken from the earlier work).
 2. Beliefs are paid next, most confident first (about twenty tokens each, each standing for
    many checks); whatever does not fit is counted in a "… and N more beliefs" line.
 3. What is left is shared by the map and the earlier work: the map is first promised what it
@@ -88,19 +91,25 @@ RECORD_LINE: Final = (
     "THE STUDENT IS ASKING ABOUT THEIR OWN RECORD. Answer from the beliefs and the earlier work "
     "listed here, and never say that nothing is recorded when something is listed."
 )
-BELIEFS_HEADER: Final = (
-    "WHAT YOU CURRENTLY BELIEVE ABOUT THIS STUDENT (from their checks; confidence 0–1):"
-)
+BELIEFS_TITLE: Final = "WHAT YOU CURRENTLY BELIEVE ABOUT THIS STUDENT"
+BELIEFS_HEADER: Final = f"{BELIEFS_TITLE} (from their checks; confidence 0–1):"
+# With no belief line there is nothing for the legend to explain: the title alone, then the
+# one statement (no checks yet, or checks not yet tied to the map).
+NO_BELIEFS_HEADER: Final = f"{BELIEFS_TITLE}:"
 NO_CHECKS_LINE: Final = "No checks recorded yet."
 WORK_HEADER: Final = "EARLIER WORK WITH THIS STUDENT (oldest first):"
 NO_WORK_LINE: Final = "No earlier work with this student is recorded yet."
 NOTHING_MATCHED_LINE: Final = (
     "Nothing earlier matches this question; the most recent work is listed instead."
 )
-HOW_TO_USE: Final = (
+HOW_TO_USE_NO_MAP: Final = (
     "HOW TO USE THIS: it is your own memory of past work with this student, not their material. "
     'When you rely on it, say when it happened ("in July we…"). Never claim a memory that is not '
-    "listed here. The subject map describes the material, not the student's mastery."
+    "listed here."
+)
+# The map's sentence is said only where a map is given: without one it explains nothing.
+HOW_TO_USE: Final = (
+    f"{HOW_TO_USE_NO_MAP} The subject map describes the material, not the student's mastery."
 )
 
 _MONTHS: Final = (
@@ -506,7 +515,8 @@ def build_block(
         fixed_top.append(RECORD_LINE)
     if recall.window_empty:
         fixed_top.append(empty_window_line(recall.window))
-    fixed_bottom = [HOW_TO_USE, FOOTER]
+    map_body = tuple(map_section.lines) if map_section is not None else ()
+    fixed_bottom = [HOW_TO_USE if map_body else HOW_TO_USE_NO_MAP, FOOTER]
     fixed_cost = count("\n".join([*fixed_top, *fixed_bottom]))
     if fixed_cost > budget_tokens:
         return MemoryBlock(
@@ -534,7 +544,9 @@ def build_block(
             belief_head, tuple(f"- {b.line()}" for b in shown_beliefs), "beliefs"
         )
     else:
-        belief_section = _Section((BELIEFS_HEADER,), (_checks_line(checks_recorded),), whole=True)
+        belief_section = _Section(
+            (NO_BELIEFS_HEADER,), (_checks_line(checks_recorded),), whole=True
+        )
 
     # Earlier work: the body is in score order, best first, so that cutting from its end drops
     # the lowest-scored; the survivors are put back in time order when the block is written.
@@ -559,7 +571,6 @@ def build_block(
             head.append(NOTHING_MATCHED_LINE)
         work_section = _Section(tuple(head), tuple(lines_by_score), "earlier items")
 
-    map_body = tuple(map_section.lines) if map_section is not None else ()
     map_part_section = _Section((), map_body)
 
     # Planning prices each line with its line break: exact for count_tokens, whose lines add
