@@ -60,7 +60,13 @@ def add_bench_commands(subparsers: Any) -> None:
         "--sizes", type=_sizes, default=(1_000, 10_000, 100_000), help="episodes per pair"
     )
     perf.add_argument("--turns", type=int, default=160, help="turns per size (at least 155)")
-    perf.add_argument("--cloud-size", type=int, default=250, help="episodes on moto")
+    perf.add_argument(
+        "--cloud-sizes",
+        "--cloud-size",
+        type=_sizes,
+        default=(1_000, 10_000),
+        help="episodes on moto, comma-separated (default 1000,10000; 10k takes ~5 min)",
+    )
     perf.add_argument("--seed", type=int, default=7, help="the generator's seed (default 7)")
 
     recall = subparsers.add_parser(
@@ -170,7 +176,7 @@ def _perf(args: argparse.Namespace) -> int:
     if args.turns < 155:
         print("note: the article measured 155 turns; fewer make p95 a guess", file=sys.stderr)
     config = PerfConfig(
-        sizes=args.sizes, turns=args.turns, seed=args.seed, cloud_size=args.cloud_size
+        sizes=args.sizes, turns=args.turns, seed=args.seed, cloud_sizes=args.cloud_sizes
     )
     results = run_perf(config, log=lambda line: print(line, file=sys.stderr))
     print(perf_tables(results))

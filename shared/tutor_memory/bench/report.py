@@ -158,27 +158,8 @@ def perf_tables(results: Mapping[str, Any]) -> str:
         )
     )  # fmt: skip
     out.append("")
-    cloud = results["cloud"]
-    if "skipped" in cloud:
-        out.append(f"CLOUD PATH: skipped — {cloud['skipped']}")
-    else:
-        out.append(
-            f"CLOUD PATH PER TURN ({cloud['episodes']:,} episodes; DynamoDB on moto, OpenSearch "
-            "requests as the adapter sends them)"
-        )
-        out.append(
-            table(
-                ["question", "sequential waits", "DynamoDB requests", "operations",
-                 "DDB bytes read", "OpenSearch requests", "OS bytes sent", "OS bytes read",
-                 "embeddings"],
-                [[t["question"], t.get("sequential_waits", "–"), t["dynamodb"]["requests"],
-                  ", ".join(f"{k} {v}" for k, v in t["dynamodb"]["by_operation"].items()),
-                  f"{t['dynamodb']['bytes_read']:,}", t["opensearch"]["requests"],
-                  f"{t['opensearch']['bytes_sent']:,}", f"{t['opensearch']['bytes_read']:,}",
-                  t["embedding_calls"]] for t in cloud["turns"]],
-            )
-        )  # fmt: skip
-    out.append("")
+    for cloud in results.get("cloud_sizes") or [results["cloud"]]:
+        out.extend(_cloud_table(cloud))
     out.append("INGESTION OF THE SAMPLE SUBJECT (2 files: a 4-page PDF and a Markdown file)")
     out.append(
         table(
@@ -223,3 +204,29 @@ def cpu_table(results: Mapping[str, Any]) -> str:
 def _night(nightly: Mapping[str, Any], key: str) -> str:
     entry = nightly.get(key)
     return "–" if not entry else f"{entry['s']} ({entry['status']})"
+
+
+def _cloud_table(cloud: Mapping[str, Any]) -> list[str]:
+    """The cloud path's table at one history size."""
+    out: list[str] = []
+    if "skipped" in cloud:
+        out.append(f"CLOUD PATH: skipped — {cloud['skipped']}")
+    else:
+        out.append(
+            f"CLOUD PATH PER TURN ({cloud['episodes']:,} episodes; DynamoDB on moto, OpenSearch "
+            "requests as the adapter sends them)"
+        )
+        out.append(
+            table(
+                ["question", "sequential waits", "DynamoDB requests", "operations",
+                 "DDB bytes read", "OpenSearch requests", "OS bytes sent", "OS bytes read",
+                 "embeddings"],
+                [[t["question"], t.get("sequential_waits", "–"), t["dynamodb"]["requests"],
+                  ", ".join(f"{k} {v}" for k, v in t["dynamodb"]["by_operation"].items()),
+                  f"{t['dynamodb']['bytes_read']:,}", t["opensearch"]["requests"],
+                  f"{t['opensearch']['bytes_sent']:,}", f"{t['opensearch']['bytes_read']:,}",
+                  t["embedding_calls"]] for t in cloud["turns"]],
+            )
+        )  # fmt: skip
+    out.append("")
+    return out
