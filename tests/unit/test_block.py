@@ -352,7 +352,7 @@ def test_dates_are_the_students_local_dates() -> None:
     late = episode(21, Kind.QUESTION, datetime(2026, 7, 12, 22, 30, tzinfo=UTC), "Late question")
     karachi = timezone(timedelta(hours=5))
     assert work_lines(build(items=[recalled(late, 0.5)], tz=karachi)) == [
-        "- 13 Jul · you were asked: Late question"
+        "- 13 Jul · the student said: Late question"
     ]
 
 
@@ -418,7 +418,7 @@ def test_a_days_summary_is_read_on_the_students_calendar() -> None:
     late = episode(53, Kind.QUESTION, datetime(2026, 8, 5, 22, 0, tzinfo=UTC), "Late question")
     night = summary_of(54, at(8, 6), "2026-08-06: 1 question")  # 6 Aug in Karachi
     shown = work_lines(build(items=[recalled(late, 0.5), recalled(night, 0.5)], tz=karachi))
-    assert shown == ["- 6 Aug · you were asked: Late question"]
+    assert shown == ["- 6 Aug · the student said: Late question"]
 
 
 def test_a_repeated_memory_is_one_line_that_says_how_often() -> None:
@@ -669,3 +669,27 @@ def test_the_same_inputs_give_the_same_block_byte_for_byte() -> None:
     first = build("What did I get wrong?", MANY, budget=600)
     again = build("What did I get wrong?", list(reversed(MANY)), beliefs=BELIEFS[::-1], budget=600)
     assert first == again
+
+
+# What a student wrote, in each language: a question, and a statement (told, not asked).
+ASKED_AND_TOLD = {
+    "en": ("What is osmosis?", "I have a test on osmosis tomorrow."),
+    "es": ("¿Qué es la ósmosis?", "Hoy saqué un diez en el examen de biología."),
+    "id": ("Apa itu osmosis?", "Kemarin saya belajar osmosis dengan kakak saya."),
+    "ur": ("اوسموسس کیا ہے؟", "میں نے کل اوسموسس پڑھا۔"),
+    "ar": ("ما هو التناضح؟", "ذهبت إلى المتحف مع أبي يوم الجمعة."),
+}
+
+
+@pytest.mark.parametrize("lang", sorted(ASKED_AND_TOLD))
+def test_a_student_message_that_asks_is_shown_as_asked_and_one_that_tells_as_said(
+    lang: str,
+) -> None:
+    question, statement = ASKED_AND_TOLD[lang]
+    asked = episode(40, Kind.QUESTION, at(8, 6), question)
+    told = episode(41, Kind.QUESTION, at(8, 6, hour=11), statement)
+    shown = work_lines(build(items=[recalled(asked, 0.9), recalled(told, 0.8)]))
+    assert shown == [
+        f"- 6 Aug · you were asked: {question}",
+        f"- 6 Aug · the student said: {statement}",
+    ]

@@ -12,7 +12,8 @@ the map last. Nothing is filtered by kind: the conversation *is* the record.
 
 **Earlier work** is shown oldest first (first time, then sequence), one line per recalled item::
 
-    - 12 Jul · you were asked: <summary>
+    - 12 Jul · you were asked: <summary>           (the student's message, when it asks)
+    - 12 Jul · the student said: <summary>         (the student's message, when it tells)
     - 12 Jul · you answered: <summary>
     - 3 Sep · check on cytoplasm: right           (topic and verdict of the CheckEvidence)
     - 4 Sep · quiz: 7/10 on osmosis, diffusion    (score/maximum, then the topics if any)
@@ -258,6 +259,17 @@ def _asking_clauses(question: str, lang: str) -> list[tuple[str, ...]]:
     return [c for c, asks in clauses if asks]
 
 
+# A question mark in the five languages' scripts (Latin, Arabic, full-width) or Spanish's
+# opening one.
+_QUESTION_MARKS: Final = frozenset("?\u061f\uff1f\u00bf")
+
+
+def asks(text: str) -> bool:
+    """Whether a student's message asks something, by its punctuation alone (the same in every
+    language, and a message in chat without a mark is told, not mislabelled, by "said")."""
+    return any(ch in _QUESTION_MARKS for ch in text)
+
+
 @cache
 def _question_words(lang: str) -> frozenset[str]:
     return frozenset(w for word in language(lang).question_words for w in _words(word))
@@ -292,8 +304,10 @@ def _when(item: RecalledItem, now: datetime, tz: tzinfo) -> str:
 def _what(ep: Episode) -> str:
     evidence = ep.evidence
     match ep.kind:
-        case Kind.QUESTION:
+        case Kind.QUESTION if asks(ep.summary):
             return f"you were asked: {_clip(ep.summary)}"
+        case Kind.QUESTION:  # what the student wrote is as often a statement as a question
+            return f"the student said: {_clip(ep.summary)}"
         case Kind.ANSWER:
             return f"you answered: {_clip(ep.summary)}"
         case Kind.CHECK if isinstance(evidence, CheckEvidence):
