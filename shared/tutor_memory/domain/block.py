@@ -266,7 +266,8 @@ _QUESTION_MARKS: Final = frozenset("?\u061f\uff1f\u00bf")
 
 def asks(text: str) -> bool:
     """Whether a student's message asks something, by its punctuation alone (the same in every
-    language, and a message in chat without a mark is told, not mislabelled, by "said")."""
+    language). A question typed without a mark reads "the student said:", which is still
+    true; a statement never reads "you were asked:"."""
     return any(ch in _QUESTION_MARKS for ch in text)
 
 
