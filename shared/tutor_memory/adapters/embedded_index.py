@@ -700,12 +700,8 @@ class EmbeddedIndex:
 
         Why not SQL: summing BM25 in one statement over the pair's matching postings made the
         index step (both pools and the term counts, CPU p50 on the perf bench) 0.57 / 2.1 /
-        19.2 ms at 1k / 10k / 100k episodes; in memory it was 0.17 / 0.5–0.9 / 6.2 ms, beside
-        the numpy + bm25s peer's 0.04 / 0.2–0.4 / 5–6 ms (0.2 / 0.6–1.0 / 6.2 ms when the peer
-        returns the same hits), and with the arrays as they are now 0.10–0.11 / 0.32–0.48 ms
-        at 1k / 10k (peer 0.04 / 0.21–0.29 in the same five runs; 0.18–0.19 / 0.48–0.70 with
-        the same hits): at 1k, building the 250 hits the port returns takes about two thirds
-        of the bare peer's whole time. Why not
+        19.2 ms at 1k / 10k / 100k episodes; in memory it is 0.11–0.12 / 0.36–0.81 / 5.4–5.9
+        ms (the README's performance table has each run beside the peer). Why not
         ``bm25s`` itself: it fixes idf and the average length when it indexes (N and the
         lengths of the whole file change with every write of any pair, and parity with
         OpenSearch is the contract), and it filters neither a time window nor ties to the
