@@ -37,7 +37,7 @@ def test_an_erased_document_is_found_by_no_search_and_kept_in_no_segment(
     assert index.delete_episodes(ANA, ["e1-000000000001", "e3-000000000003"]) == 2
     index.purge()
 
-    lexical, semantic = index.search(
+    lexical, semantic, _counts = index.search(
         ANA, terms=[MARKER, "cell"], vector=(1.0, 0.0, 0.0, 0.0), lexical_limit=10, k=10
     )
     assert (

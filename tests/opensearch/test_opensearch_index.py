@@ -64,7 +64,7 @@ def test_indexed_episodes_are_found_by_words_and_by_meaning(make_index: MakeInde
         ]
     )
 
-    lexical, semantic = index.search(
+    lexical, semantic, _counts = index.search(
         ANA, terms=["mitochondria"], vector=[1, 0, 0, 0], lexical_limit=10, k=2
     )
 
@@ -78,7 +78,7 @@ def test_a_pair_never_sees_another_pairs_episodes_in_either_pool(make_index: Mak
     same_text, same_vector = "cell wall plant", [0.5, 0.5, 0.5, 0.5]
     index.add([episode(p, n, same_text, same_vector) for p in (ANA, BEN) for n in (1, 2, 3)])
 
-    lexical, semantic = index.search(
+    lexical, semantic, _counts = index.search(
         ANA, terms=["cell", "plant"], vector=same_vector, lexical_limit=50, k=50
     )
 
@@ -101,7 +101,7 @@ def test_time_window_is_applied_inside_both_pools(make_index: MakeIndex) -> None
         ]
     )
 
-    lexical, semantic = index.search(
+    lexical, semantic, _counts = index.search(
         ANA,
         terms=["cell"],
         vector=[1, 0, 0, 0],
@@ -124,7 +124,7 @@ def test_deleting_a_pair_removes_only_its_documents(
     assert index.delete_pair(ANA) == 5
 
     for pair, expected in ((ANA, []), (BEN, ["e2-ben", "e1-ben"])):
-        lexical, semantic = index.search(
+        lexical, semantic, _counts = index.search(
             pair, terms=["cell"], vector=[1, 0, 0, 0], lexical_limit=10, k=10
         )
         assert ids(lexical) == expected
@@ -137,7 +137,9 @@ def test_adding_an_episode_again_overwrites_it(make_index: MakeIndex) -> None:
     index.add([episode(ANA, 1, "cell wall")])
     index.add([episode(ANA, 1, "ribosom")])
 
-    lexical, _ = index.search(ANA, terms=["cell", "ribosom"], vector=None, lexical_limit=10, k=0)
+    lexical, _, _counts = index.search(
+        ANA, terms=["cell", "ribosom"], vector=None, lexical_limit=10, k=0
+    )
 
     assert ids(lexical) == ["e1-ana"]
     assert index.delete_pair(ANA) == 1
@@ -154,7 +156,7 @@ def test_semantic_scores_are_the_cosines_numpy_computes(make_index: MakeIndex) -
     index.add([episode(ANA, n, vector=v) for n, v in vectors.items()])
     query = np.array([1.0, 1.0, 0.5, 0.0])
 
-    _, semantic = index.search(ANA, terms=[], vector=query.tolist(), lexical_limit=0, k=4)
+    _, semantic, _counts = index.search(ANA, terms=[], vector=query.tolist(), lexical_limit=0, k=4)
 
     expected = {
         f"e{n}-ana": float(query @ np.array(v) / np.linalg.norm(query) / np.linalg.norm(v))
@@ -176,7 +178,9 @@ def test_ranking_is_exact_and_ties_go_to_the_newest(make_index: MakeIndex) -> No
         ]
     )
 
-    lexical, semantic = index.search(ANA, terms=["cell"], vector=[1, 0, 0, 0], lexical_limit=3, k=5)
+    lexical, semantic, _counts = index.search(
+        ANA, terms=["cell"], vector=[1, 0, 0, 0], lexical_limit=3, k=5
+    )
 
     assert [h.seq for h in lexical] == [2, 5, 3]  # the size cut-off keeps the newest ties
     assert [h.seq for h in semantic] == [3, 1, 2, 5, 4]
@@ -233,14 +237,16 @@ def test_the_term_counts_of_a_search_come_in_its_own_round_trip(
     index.add([episode(ANA, 1, "cell"), episode(ANA, 2, "cell osmosis"), episode(BEN, 1, "cell")])
     transport.requests.clear()
 
-    index.search(ANA, terms=["cell", "osmosis"], vector=[1, 0, 0, 0], lexical_limit=5, k=3)
-    counts = index.term_counts(ANA, ["osmosis", "cell"])
+    counts = index.search(
+        ANA, terms=["cell", "osmosis"], vector=[1, 0, 0, 0], lexical_limit=5, k=3
+    ).counts
 
     assert len(transport.requests) == 1  # the _msearch only
-    assert counts.documents == 2
+    assert counts is not None and counts.documents == 2
     assert dict(counts.containing) == {"cell": 2, "osmosis": 1}
     assert index.term_counts(ANA, ["cell"]).containing == {"cell": 2}  # asked alone: a _search
     assert len(transport.requests) == 2
+    assert index.term_counts(ANA, ["osmosis", "cell"]) == counts
 
 
 def test_a_pool_with_nothing_to_look_for_is_not_queried(
@@ -252,14 +258,18 @@ def test_a_pool_with_nothing_to_look_for_is_not_queried(
     transport.requests.clear()
 
     index.add([])
-    assert index.search(ANA, terms=[], vector=None, lexical_limit=5, k=5) == ([], [])
+    assert index.search(ANA, terms=[], vector=None, lexical_limit=5, k=5) == ([], [], None)
     assert transport.requests == []
 
-    lexical, semantic = index.search(ANA, terms=[], vector=[1, 0, 0, 0], lexical_limit=5, k=5)
+    lexical, semantic, _counts = index.search(
+        ANA, terms=[], vector=[1, 0, 0, 0], lexical_limit=5, k=5
+    )
     assert (ids(lexical), ids(semantic)) == ([], ["e1-ana"])
     assert [len(lines) for _, _, lines in transport.to("/_msearch")] == [2]
 
-    lexical, semantic = index.search(ANA, terms=["cell"], vector=None, lexical_limit=5, k=5)
+    lexical, semantic, _counts = index.search(
+        ANA, terms=["cell"], vector=None, lexical_limit=5, k=5
+    )
     assert (ids(lexical), ids(semantic)) == (["e1-ana"], [])
     assert "knn" not in json.dumps(transport.to("/_msearch")[-1][2])
 

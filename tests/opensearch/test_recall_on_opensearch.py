@@ -80,3 +80,9 @@ def test_lexical_scores_are_the_same_bm25_on_both_indexes(
         index.add(other)
     assert embedded.term_counts(PAIR, terms) == opensearch.term_counts(PAIR, terms)
     assert opensearch.term_counts(PAIR, ["cell"]).documents == len(docs)
+    # A search returns the same counts with its hits, on both.
+    searched = [
+        i.search(PAIR, terms=terms, vector=None, lexical_limit=5, k=0)
+        for i in (embedded, opensearch)
+    ]
+    assert searched[0].counts == searched[1].counts == embedded.term_counts(PAIR, terms)

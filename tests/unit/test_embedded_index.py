@@ -12,7 +12,7 @@ from tutor_memory.adapters.embedded_index import EmbeddedIndex, lucene_length
 from tutor_memory.domain.episodes import Pair
 from tutor_memory.domain.errors import StoreError
 from tutor_memory.domain.timewindow import TimeWindow
-from tutor_memory.ports import IndexedEpisode
+from tutor_memory.ports import Hits, IndexedEpisode, SearchHit, TermCounts
 
 A = Pair("student-1", "biology")
 B = Pair("student-2", "biology")
@@ -53,15 +53,19 @@ def ids(hits: list) -> list[int]:  # type: ignore[type-arg]
 
 
 def test_lexical_finds_episodes_sharing_a_term_and_only_in_the_pair(index: EmbeddedIndex) -> None:
-    lexical, semantic = index.search(A, terms=["osmosis"], vector=None, lexical_limit=10, k=5)
+    lexical, semantic, _counts = index.search(
+        A, terms=["osmosis"], vector=None, lexical_limit=10, k=5
+    )
     assert ids(lexical) == [2] and semantic == []
-    lexical_b, _ = index.search(B, terms=["osmosis"], vector=None, lexical_limit=10, k=5)
+    lexical_b, _, _counts = index.search(B, terms=["osmosis"], vector=None, lexical_limit=10, k=5)
     assert ids(lexical_b) == [2]
     assert {h.episode_id for h in lexical_b} == {"e2-000000000002"}
 
 
 def test_a_rarer_word_weighs_more_than_a_common_one(index: EmbeddedIndex) -> None:
-    lexical, _ = index.search(A, terms=["cell", "nucleus"], vector=None, lexical_limit=10, k=0)
+    lexical, _, _counts = index.search(
+        A, terms=["cell", "nucleus"], vector=None, lexical_limit=10, k=0
+    )
     assert ids(lexical)[0] == 1  # has the rare "nucleus" as well as "cell"
     assert set(ids(lexical)) == {1, 3}
     assert lexical[0].score > lexical[1].score > 0
@@ -76,7 +80,7 @@ def test_arabic_and_accented_terms_match_as_the_domain_folded_them(index: Embedd
 
 
 def test_terms_cannot_be_read_as_query_syntax(index: EmbeddedIndex) -> None:
-    lexical, _ = index.search(
+    lexical, _, _counts = index.search(
         A, terms=['"', "AND", "NEAR(", "cel*"], vector=None, lexical_limit=10, k=0
     )
     assert lexical == []
@@ -84,7 +88,7 @@ def test_terms_cannot_be_read_as_query_syntax(index: EmbeddedIndex) -> None:
 
 def test_semantic_is_the_exact_cosine_order(index: EmbeddedIndex) -> None:
     query = unit(1, 0.2, 0)
-    _, semantic = index.search(A, terms=[], vector=query, lexical_limit=0, k=3)
+    _, semantic, _counts = index.search(A, terms=[], vector=query, lexical_limit=0, k=3)
     stored = {1: unit(1, 0, 0), 2: unit(0, 1, 0), 3: unit(0.9, 0.1, 0), 4: unit(0, 0.8, 0.2)}
     expected = sorted(stored, key=lambda s: -float(np.dot(stored[s], query)))[:3]
     assert ids(semantic) == expected
@@ -94,7 +98,7 @@ def test_semantic_is_the_exact_cosine_order(index: EmbeddedIndex) -> None:
 
 def test_a_window_filters_before_ranking(index: EmbeddedIndex) -> None:
     march = TimeWindow(T0 + timedelta(days=25), T0 + timedelta(days=65), "window")
-    lexical, semantic = index.search(
+    lexical, semantic, _counts = index.search(
         A, terms=["cell"], vector=unit(1, 0, 0), lexical_limit=10, k=2, window=march
     )
     assert ids(lexical) == [3]
@@ -104,7 +108,7 @@ def test_a_window_filters_before_ranking(index: EmbeddedIndex) -> None:
 def test_equal_scores_prefer_the_newer_episode() -> None:
     idx = EmbeddedIndex()
     idx.add([doc(A, s, "same", unit(1, 0, 0), days=s) for s in (1, 2, 3)])
-    _, semantic = idx.search(A, terms=[], vector=unit(1, 0, 0), lexical_limit=0, k=3)
+    _, semantic, _counts = idx.search(A, terms=[], vector=unit(1, 0, 0), lexical_limit=0, k=3)
     assert ids(semantic) == [3, 2, 1]
 
 
@@ -117,9 +121,11 @@ def test_a_vector_of_the_wrong_dimension_is_refused(index: EmbeddedIndex) -> Non
 
 def test_deleting_a_pair_leaves_the_other(index: EmbeddedIndex) -> None:
     assert index.delete_pair(A) == 4
-    lexical, semantic = index.search(A, terms=["cell"], vector=unit(1, 0, 0), lexical_limit=5, k=5)
+    lexical, semantic, _counts = index.search(
+        A, terms=["cell"], vector=unit(1, 0, 0), lexical_limit=5, k=5
+    )
     assert lexical == [] and semantic == []
-    lexical_b, semantic_b = index.search(
+    lexical_b, semantic_b, _counts = index.search(
         B, terms=["cell"], vector=unit(1, 0, 0), lexical_limit=5, k=5
     )
     assert ids(lexical_b) == [1] and ids(semantic_b) == [1, 2]
@@ -137,7 +143,9 @@ def test_a_file_index_survives_reopening(tmp_path) -> None:  # type: ignore[no-u
     first.add([doc(A, 1, "cell", unit(1, 0, 0))])
     first.close()
     again = EmbeddedIndex(path, dimension=3)
-    lexical, semantic = again.search(A, terms=["cell"], vector=unit(1, 0, 0), lexical_limit=5, k=5)
+    lexical, semantic, _counts = again.search(
+        A, terms=["cell"], vector=unit(1, 0, 0), lexical_limit=5, k=5
+    )
     assert ids(lexical) == [1] and ids(semantic) == [1]
 
 
@@ -150,7 +158,7 @@ def test_document_lengths_are_rounded_as_lucene_norms_round_them(length: int, st
 
 
 def test_each_lexical_hit_names_the_question_terms_it_contains(index: EmbeddedIndex) -> None:
-    lexical, _ = index.search(
+    lexical, _, _counts = index.search(
         A, terms=["cell", "nucleus", "osmosis"], vector=None, lexical_limit=10, k=0
     )
     assert {h.seq: h.matched for h in lexical} == {
@@ -167,6 +175,34 @@ def test_term_counts_are_the_pairs_own(index: EmbeddedIndex) -> None:
     assert counts.documents == 4
     assert dict(counts.containing) == {"absent": 0, "cell": 2, "osmosis": 1}
     assert index.term_counts(B, ["cell"]).containing["cell"] == 3
+
+
+def test_a_search_returns_the_counts_term_counts_gives_in_the_same_read(
+    index: EmbeddedIndex,
+) -> None:
+    """The gate's counts come with the hits (one read of the file's state for the whole step):
+    the same as asking for them apart, blank terms left out, none without terms."""
+    for terms in (["cell", "osmosis"], ["water", " ", "cell"], ["Water Cell"], ["absent"]):
+        found = index.search(A, terms=terms, vector=unit(1, 0, 0), lexical_limit=5, k=2)
+        assert found.counts == index.term_counts(A, terms)
+    assert index.search(A, terms=[], vector=unit(1, 0, 0), lexical_limit=5, k=2).counts is None
+    assert index.search(A, terms=[" "], vector=None, lexical_limit=5, k=0).counts is None
+
+
+def test_hits_read_as_columns_and_as_rows(index: EmbeddedIndex) -> None:
+    lexical, semantic, _counts = index.search(
+        A, terms=["cell", "nucleus"], vector=np.asarray(unit(1, 0, 0), dtype=np.float32),
+        lexical_limit=5, k=2,
+    )  # fmt: skip
+    assert lexical.episode_ids == [h.episode_id for h in lexical] == ["e1-000000000001",
+                                                                     "e3-000000000003"]  # fmt: skip
+    assert lexical.matched == [("cell", "nucleus"), ("cell",)]
+    assert lexical[0] == SearchHit("e1-000000000001", 1, lexical.scores[0], ("cell", "nucleus"))
+    assert lexical[1:] == [lexical[1]] and list(lexical[::-1]) == list(lexical)[::-1]
+    assert semantic.matched is None and [h.matched for h in semantic] == [(), ()]
+    assert semantic == Hits.of(list(semantic)) and semantic != lexical
+    with pytest.raises(ValueError, match="one entry per hit"):
+        Hits(["e1"], [1, 2], [0.5])
 
 
 def test_term_counts_answer_the_terms_asked_whatever_was_searched_before(
@@ -186,17 +222,19 @@ def test_another_process_writing_the_file_is_seen_by_the_next_search(tmp_path) -
     assert ids(reader.search(A, terms=[], vector=unit(1, 0, 0), lexical_limit=0, k=5)[1]) == [1]
 
     writer.add([doc(A, 2, "osmosis", unit(0, 1, 0), days=1)])  # appended
-    lexical, semantic = reader.search(
+    lexical, semantic, _counts = reader.search(
         A, terms=["osmosis"], vector=unit(0, 1, 0), lexical_limit=5, k=5
     )
     assert ids(lexical) == [2] and ids(semantic) == [2, 1]
 
     writer.add([doc(A, 1, "cell", unit(0, 1, 0), days=0)])  # re-indexed with a new vector
-    _, semantic = reader.search(A, terms=[], vector=unit(0, 1, 0), lexical_limit=0, k=5)
+    _, semantic, _counts = reader.search(A, terms=[], vector=unit(0, 1, 0), lexical_limit=0, k=5)
     assert [round(h.score, 5) for h in semantic] == [1.0, 1.0]
 
     writer.delete_pair(A)
-    assert reader.search(A, terms=["cell"], vector=unit(1, 0, 0), lexical_limit=5, k=5) == ([], [])
+    found = reader.search(A, terms=["cell"], vector=unit(1, 0, 0), lexical_limit=5, k=5)
+    assert found.lexical == [] and found.semantic == []
+    assert found.counts == TermCounts(documents=0, containing={"cell": 0})
 
 
 def test_a_file_written_before_the_postings_is_converted_on_opening(tmp_path) -> None:  # type: ignore[no-untyped-def]
@@ -214,7 +252,9 @@ def test_a_file_written_before_the_postings_is_converted_on_opening(tmp_path) ->
 
 
 def test_lexical_hits_are_cut_at_the_limit_best_first(index: EmbeddedIndex) -> None:
-    lexical, _ = index.search(A, terms=["cell", "osmosis"], vector=None, lexical_limit=2, k=0)
+    lexical, _, _counts = index.search(
+        A, terms=["cell", "osmosis"], vector=None, lexical_limit=2, k=0
+    )
     assert len(lexical) == 2
     assert lexical[0].score >= lexical[1].score
 
@@ -235,7 +275,7 @@ def test_a_question_of_many_words_still_names_each_hits_words() -> None:
     idx = EmbeddedIndex()
     words = [f"word{i:03d}" for i in range(80)]
     idx.add([doc(A, 1, " ".join(words[:40]), None), doc(A, 2, " ".join(words[70:]), None)])
-    lexical, _ = idx.search(A, terms=words, vector=None, lexical_limit=5, k=0)
+    lexical, _, _counts = idx.search(A, terms=words, vector=None, lexical_limit=5, k=0)
     assert {h.seq: h.matched for h in lexical} == {1: tuple(words[:40]), 2: tuple(words[70:])}
 
 
@@ -261,7 +301,9 @@ def test_a_window_applies_to_words_written_out_of_time_order() -> None:
     idx.search(A, terms=["osmosis"], vector=None, lexical_limit=5, k=0)  # cached
     idx.add([doc(A, 1, "osmosis", None, days=0), doc(A, 3, "osmosis", None, days=80)])
     july = TimeWindow(T0 + timedelta(days=30), T0 + timedelta(days=50))
-    lexical, _ = idx.search(A, terms=["osmosis"], vector=None, lexical_limit=5, k=0, window=july)
+    lexical, _, _counts = idx.search(
+        A, terms=["osmosis"], vector=None, lexical_limit=5, k=0, window=july
+    )
     assert ids(lexical) == [2]
 
 
@@ -272,11 +314,15 @@ def test_the_pairs_searched_least_recently_leave_memory_past_the_bound() -> None
     idx.add([doc(B, 1, "cell", unit(1, 0, 0))])
     idx.search(A, terms=["cell"], vector=unit(1, 0, 0), lexical_limit=5, k=5)
 
-    lexical, semantic = idx.search(B, terms=["cell"], vector=unit(1, 0, 0), lexical_limit=5, k=5)
+    lexical, semantic, _counts = idx.search(
+        B, terms=["cell"], vector=unit(1, 0, 0), lexical_limit=5, k=5
+    )
 
     assert set(idx._cache) == set(idx._terms) == {"student-2#biology"}
     assert ids(lexical) == [1] and ids(semantic) == [1]
-    again, _ = idx.search(A, terms=["cell"], vector=None, lexical_limit=5, k=0)  # read again
+    again, _, _counts = idx.search(
+        A, terms=["cell"], vector=None, lexical_limit=5, k=0
+    )  # read again
     assert ids(again) == [2, 1]
 
 
@@ -292,7 +338,9 @@ def test_lexical_scores_are_lucenes_bm25_over_the_lengths_its_norms_keep() -> No
             doc(B, 1, "water", None),
         ]
     )
-    lexical, _ = idx.search(A, terms=["water", "osmosis"], vector=None, lexical_limit=5, k=0)
+    lexical, _, _counts = idx.search(
+        A, terms=["water", "osmosis"], vector=None, lexical_limit=5, k=0
+    )
     count, average = 3, (101 + 3 + 1) / 3
 
     def weight(containing: int, tf: float, length: int) -> float:
@@ -309,7 +357,7 @@ def test_lexical_scores_are_lucenes_bm25_over_the_lengths_its_norms_keep() -> No
 def test_equal_lexical_scores_prefer_the_newer_episode_even_at_the_cut(terms: list[str]) -> None:
     idx = EmbeddedIndex()
     idx.add([doc(A, s, "same word", None, days=s) for s in (3, 1, 5, 2, 4)])
-    lexical, _ = idx.search(A, terms=terms, vector=None, lexical_limit=3, k=0)
+    lexical, _, _counts = idx.search(A, terms=terms, vector=None, lexical_limit=3, k=0)
     assert ids(lexical) == [5, 4, 3]
     assert {h.matched for h in lexical} == {tuple(terms)}
 
@@ -318,7 +366,7 @@ def test_a_window_filters_a_question_of_several_words_before_ranking(
     index: EmbeddedIndex,
 ) -> None:
     march = TimeWindow(T0 + timedelta(days=25), T0 + timedelta(days=65), "window")
-    lexical, _ = index.search(
+    lexical, _, _counts = index.search(
         A, terms=["nucleus", "cell", "osmosis"], vector=None, lexical_limit=1, k=0, window=march
     )
     assert [(h.seq, h.matched) for h in lexical] == [(2, ("osmosis",))]
@@ -330,6 +378,6 @@ def test_a_query_of_doubles_scores_as_the_same_query_rounded_to_float32(as_given
     idx.add([doc(A, 1, "x", unit(1, 0.3, 0)), doc(A, 2, "y", unit(0.2, 1, 0.1))])
     query = [0.1, 0.7000000000000001, 1e-40]  # none of them a float32
     rounded = np.asarray(query, dtype=np.float32)
-    _, semantic = idx.search(A, terms=[], vector=as_given(query), lexical_limit=0, k=2)
-    _, expected = idx.search(A, terms=[], vector=rounded, lexical_limit=0, k=2)  # type: ignore[arg-type]
+    _, semantic, _counts = idx.search(A, terms=[], vector=as_given(query), lexical_limit=0, k=2)
+    _, expected, _counts = idx.search(A, terms=[], vector=rounded, lexical_limit=0, k=2)  # type: ignore[arg-type]
     assert semantic == expected

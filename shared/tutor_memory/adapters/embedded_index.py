@@ -42,7 +42,6 @@ from collections import Counter, OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from itertools import repeat
 from pathlib import Path
 from typing import Final
 
@@ -54,7 +53,7 @@ from tutor_memory.domain.episodes import Pair
 from tutor_memory.domain.errors import StoreError
 from tutor_memory.domain.language import fold
 from tutor_memory.domain.timewindow import TimeWindow
-from tutor_memory.ports import IndexedEpisode, SearchHit, TermCounts
+from tutor_memory.ports import Found, Hits, IndexedEpisode, TermCounts
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS docs (
@@ -229,7 +228,7 @@ class _PairVectors:
         return True
 
 
-def _query(vector: Sequence[float], dimension: int) -> NDArray[np.float32]:
+def _query(vector: Sequence[float] | NDArray[np.float32], dimension: int) -> NDArray[np.float32]:
     """The query vector as float32. A list of ``dimension`` floats is packed by ``struct``: a
     third of the time numpy takes to convert a list, and each double is rounded to float32 by
     the same C cast. Anything else (an array, a value beyond float32's range, which ``struct``
@@ -342,13 +341,13 @@ class _PairTerms:
         length_part: NDArray[np.float64],
         limit: int,
         window: tuple[int, int] | None,
-    ) -> list[SearchHit]:
+    ) -> Hits:
         """The best ``limit`` by BM25 (ties to the higher seq), each with its matched terms;
         ``length_part`` is BM25's length part per norm byte (:func:`_length_part`)."""
         n = self.size
         used = [(t, self.postings[t].arrays()) for t in idf if t in self.postings]
         if not used or not n:
-            return []
+            return Hits()
         weights = []
         for term, (_positions, tf, norms) in used:
             # Operation for operation as OpenSearch's (and the former SQL's) legacy BM25,
@@ -408,20 +407,12 @@ def _hits(
     chosen: NDArray[np.intp],
     seqs: NDArray[np.int64],
     scores: NDArray[np.float64] | NDArray[np.float32],
-    matched: Sequence[tuple[str, ...]] | None = None,
-) -> list[SearchHit]:
-    """The hits at positions ``chosen`` (of ``ids`` and ``seqs``) with their ``scores``,
-    built from Python lists: no numpy scalar per field."""
-    found: list[str] = ids.take(chosen).tolist()
-    seq_list: list[int] = seqs.take(chosen).tolist()
-    score_list: list[float] = scores.tolist()  # a float32 becomes its exact double
-    fields = (
-        zip(found, seq_list, score_list, repeat(()))
-        if matched is None
-        else zip(found, seq_list, score_list, matched, strict=True)
-    )
-    # The named tuples made from the zipped rows in C: half the time of calling SearchHit.
-    return list(map(tuple.__new__, repeat(SearchHit), fields))
+    matched: list[tuple[str, ...]] | None = None,
+) -> Hits:
+    """The hits at positions ``chosen`` (of ``ids`` and ``seqs``) with their ``scores``, as
+    Python lists: no numpy scalar per field, no object per hit."""
+    # ``tolist``: a float32 becomes its exact double.
+    return Hits(ids.take(chosen).tolist(), seqs.take(chosen).tolist(), scores.tolist(), matched)
 
 
 def _best(
@@ -617,17 +608,21 @@ class EmbeddedIndex:
         pair: Pair,
         *,
         terms: Sequence[str],
-        vector: Sequence[float] | None,
+        vector: Sequence[float] | NDArray[np.float32] | None,
         lexical_limit: int,
         k: int,
         window: TimeWindow | None = None,
-    ) -> tuple[list[SearchHit], list[SearchHit]]:
+    ) -> Found:
         key = _pair_key(pair)
-        with self._lock:  # one read of the file's state serves both pools
+        with self._lock:  # one read of the file's state serves both pools and the counts
             state = self._state()
-            lexical = self._lexical(key, terms, lexical_limit, window, state) if terms else []
-            semantic = self._semantic(key, vector, k, window, state) if vector is not None else []
-        return lexical, semantic
+            lexical = self._lexical(key, terms, lexical_limit, window, state) if terms else Hits()
+            semantic = (
+                self._semantic(key, vector, k, window, state) if vector is not None else Hits()
+            )
+            counted = lexical_limit > 0 and any(t.strip() for t in terms)  # as OpenSearch's
+            counts = self._counts(key, terms, state) if counted else None
+        return Found(lexical, semantic, counts)
 
     def _state(self) -> tuple[int, int, int, int]:
         """The file's highest document rowid, its deletions, BM25's N and total length: what
@@ -694,7 +689,7 @@ class EmbeddedIndex:
         limit: int,
         window: TimeWindow | None,
         state: tuple[int, int, int, int],
-    ) -> list[SearchHit]:
+    ) -> Hits:
         """BM25 over the pair's postings held in memory (numpy, as the ``bm25s`` peer scores),
         with the statistics of the whole file read from SQLite.
 
@@ -708,10 +703,10 @@ class EmbeddedIndex:
         newer episode."""
         wanted = list(dict.fromkeys(w for ws in self._analysed(terms).values() for w in ws))
         if not wanted or limit <= 0:
-            return []
+            return Hits()
         idf = self._idf(wanted, state)
         if not idf:
-            return []
+            return Hits()
         pt = self._pair_terms(key, state[0], state[1])
         count, total = state[2], state[3]
         avgdl = total / count if count else 1.0
@@ -731,20 +726,22 @@ class EmbeddedIndex:
         return last[1]
 
     def term_counts(self, pair: Pair, terms: Sequence[str]) -> TermCounts:
-        key = _pair_key(pair)
-        analysed = self._analysed(terms)
-        words = {t: analysed[t] for t in sorted(analysed) if t.strip()}
         with self._lock:
-            seen, deletions, _count, _total = self._state()
-            pt = self._pair_terms(key, seen, deletions)
-            postings = pt.postings
-            # A term is one word (the domain's analysed terms); a raw term of several words
-            # counts as its rarest word — an upper bound on the documents holding them all.
-            containing = {
-                t: min((len(postings[w]) if w in postings else 0 for w in ws), default=0)
-                for t, ws in words.items()
-            }
-            return TermCounts(documents=pt.size, containing=containing)
+            return self._counts(_pair_key(pair), terms, self._state())
+
+    def _counts(
+        self, key: str, terms: Sequence[str], state: tuple[int, int, int, int]
+    ) -> TermCounts:
+        analysed = self._analysed(terms)
+        postings = (pt := self._pair_terms(key, state[0], state[1])).postings
+        # A term is one word (the domain's analysed terms); a raw term of several words
+        # counts as its rarest word — an upper bound on the documents holding them all.
+        containing = {
+            t: min((len(postings[w]) if w in postings else 0 for w in ws), default=0)
+            for t, ws in sorted(analysed.items())
+            if t.strip()
+        }
+        return TermCounts(documents=pt.size, containing=containing)
 
     def _vectors(self, key: str, state: tuple[int, int, int, int] | None = None) -> _PairVectors:
         """The pair's cached block, brought up to date with the file."""
@@ -840,14 +837,14 @@ class EmbeddedIndex:
     def _semantic(
         self,
         key: str,
-        vector: Sequence[float],
+        vector: Sequence[float] | NDArray[np.float32],
         k: int,
         window: TimeWindow | None,
         state: tuple[int, int, int, int],
-    ) -> list[SearchHit]:
+    ) -> Hits:
         pv = self._vectors(key, state)
         if k <= 0 or not pv.size:
-            return []
+            return Hits()
         query = _query(vector, pv.matrix.shape[1])
         if query.shape != (pv.matrix.shape[1],):
             raise StoreError(
@@ -860,7 +857,7 @@ class EmbeddedIndex:
             low = int(np.searchsorted(times, _micros(window.start), side="left"))
             high = int(np.searchsorted(times, _micros(window.end), side="left"))
             if high <= low:
-                return []
+                return Hits()
         scores = pv.matrix[low:high] @ query  # a view of the block, never a copy of it
         seqs = pv.seqs[low:high]
         chosen = _best(scores, seqs, None, k)

@@ -17,7 +17,6 @@ can compare with the embedded exact scan (checked against numpy on the real node
 from __future__ import annotations
 
 import json
-import threading
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -26,6 +25,8 @@ from pathlib import Path
 from typing import Any, Final, Literal
 from urllib.parse import urlsplit
 
+import numpy as np
+from numpy.typing import NDArray
 from opensearchpy import OpenSearch, Urllib3AWSV4SignerAuth, Urllib3HttpConnection
 from opensearchpy.exceptions import OpenSearchException, RequestError, TransportError
 from opensearchpy.helpers import bulk
@@ -33,7 +34,7 @@ from opensearchpy.helpers import bulk
 from tutor_memory.domain.episodes import Pair
 from tutor_memory.domain.errors import StoreError
 from tutor_memory.domain.timewindow import TimeWindow
-from tutor_memory.ports import IndexedEpisode, SearchHit, TermCounts
+from tutor_memory.ports import Found, Hits, IndexedEpisode, TermCounts
 
 ENGINES: Final = ("lucene", "faiss")  # both support efficient k-NN filtering; nmslib does not
 # In the repository; a deployment that creates the index elsewhere passes its own path.
@@ -52,7 +53,6 @@ _FILTER_PATH: Final = (
 )
 # While a purge waits for the retention leases to pass the deletions (they move every 30 s).
 HISTORY_POLL_S: Final = 1.0
-REMEMBERED_COUNTS: Final = 256  # term counts kept from searches until term_counts asks (ours)
 
 Refresh = bool | Literal["wait_for"]
 
@@ -174,8 +174,6 @@ class OpenSearchIndex:
         self._shards = shards
         self._replicas = replicas
         self._mapping_path = mapping_path
-        self._counts: dict[tuple[str, tuple[str, ...]], TermCounts] = {}
-        self._counts_lock = threading.Lock()
 
     # --- the index itself ---------------------------------------------------------------------
 
@@ -283,11 +281,11 @@ class OpenSearchIndex:
         pair: Pair,
         *,
         terms: Sequence[str],
-        vector: Sequence[float] | None,
+        vector: Sequence[float] | NDArray[np.float32] | None,
         lexical_limit: int,
         k: int,
         window: TimeWindow | None = None,
-    ) -> tuple[list[SearchHit], list[SearchHit]]:
+    ) -> Found:
         scope = _scope(pair, window)
         words = list(dict.fromkeys(t for t in terms if t.strip()))
         pools: list[Literal["lexical", "semantic", "counts"]] = []
@@ -300,14 +298,15 @@ class OpenSearchIndex:
             body += [{}, self._semantic_query(vector, scope, k)]
         if words and lexical_limit > 0:
             # The gate's term counts ride in the same round trip (a size-0 search with one
-            # filter aggregation per word); term_counts() then answers from them.
+            # filter aggregation per word).
             pools.append("counts")
             body += [{}, self._counts_query(pair, sorted(set(words)))]
         if not pools:
-            return [], []
+            return Found(Hits(), Hits())
         with self._translate("search"):
             response = self._client.msearch(index=self.index, body=body, filter_path=_FILTER_PATH)
-        found: dict[str, list[SearchHit]] = {"lexical": [], "semantic": []}
+        found = {"lexical": Hits(), "semantic": Hits()}
+        counts = None
         answers = response.get("responses", [])
         if len(answers) != len(pools):
             raise StoreError(
@@ -321,16 +320,10 @@ class OpenSearchIndex:
                     f"{answer.get('status', '?')}): {_reason(answer['error'])}"
                 )
             if pool == "counts":
-                self._remember_counts(pair, _counts(answer, sorted(set(words))))
+                counts = _counts(answer, sorted(set(words)))
             else:
                 found[pool] = _hits(answer, cosine=pool == "semantic")
-        return found["lexical"], found["semantic"]
-
-    def _remember_counts(self, pair: Pair, counts: TermCounts) -> None:
-        with self._counts_lock:
-            self._counts[(pair_key(pair), tuple(sorted(counts.containing)))] = counts
-            while len(self._counts) > REMEMBERED_COUNTS:
-                self._counts.pop(next(iter(self._counts)))
+        return Found(found["lexical"], found["semantic"], counts)
 
     @staticmethod
     def _lexical_query(words: list[str], scope: dict[str, Any], size: int) -> dict[str, Any]:
@@ -354,7 +347,9 @@ class OpenSearchIndex:
         }
 
     @staticmethod
-    def _semantic_query(vector: Sequence[float], scope: dict[str, Any], k: int) -> dict[str, Any]:
+    def _semantic_query(
+        vector: Sequence[float] | NDArray[np.float32], scope: dict[str, Any], k: int
+    ) -> dict[str, Any]:
         return {
             "size": k,
             "track_total_hits": False,
@@ -363,9 +358,7 @@ class OpenSearchIndex:
             "sort": [{"_score": "desc"}, {"seq": "desc"}],
             # The filter sits inside the knn clause: the k nearest are chosen among the pair's
             # documents only (pre-filtering), never cut down afterwards.
-            "query": {
-                "knn": {"vector": {"vector": [float(x) for x in vector], "k": k, "filter": scope}}
-            },
+            "query": {"knn": {"vector": {"vector": _floats(vector), "k": k, "filter": scope}}},
         }
 
     @staticmethod
@@ -380,13 +373,8 @@ class OpenSearchIndex:
         }
 
     def term_counts(self, pair: Pair, terms: Sequence[str]) -> TermCounts:
-        """Answered from the last ``search`` of the same words for this pair (same round
-        trip); otherwise one ``_search``."""
+        """One ``_search`` (a turn's search returns the counts with its hits)."""
         words = sorted({t for t in terms if t.strip()})
-        with self._counts_lock:
-            remembered = self._counts.pop((pair_key(pair), tuple(words)), None)
-        if remembered is not None:
-            return remembered
         with self._translate("term counts"):
             answer = self._client.search(index=self.index, body=self._counts_query(pair, words))
         return _counts(answer, words)
@@ -562,17 +550,21 @@ def _scope(pair: Pair, window: TimeWindow | None) -> dict[str, Any]:
     return {"bool": {"filter": clauses}}
 
 
-def _hits(answer: Mapping[str, Any], *, cosine: bool) -> list[SearchHit]:
+def _hits(answer: Mapping[str, Any], *, cosine: bool) -> Hits:
     hits = answer.get("hits", {}).get("hits", [])  # filter_path drops "hits" when there are none
-    return [
-        SearchHit(
-            episode_id=str(h["fields"]["episode_id"][0]),
-            seq=int(h["fields"]["seq"][0]),
-            score=2.0 * float(h["_score"]) - 1.0 if cosine else float(h["_score"]),
-            matched=tuple(sorted(str(q) for q in h.get("matched_queries", ()))),
-        )
-        for h in hits
-    ]
+    return Hits(
+        [str(h["fields"]["episode_id"][0]) for h in hits],
+        [int(h["fields"]["seq"][0]) for h in hits],
+        [2.0 * float(h["_score"]) - 1.0 if cosine else float(h["_score"]) for h in hits],
+        None
+        if cosine
+        else [tuple(sorted(str(q) for q in h.get("matched_queries", ()))) for h in hits],
+    )
+
+
+def _floats(vector: Sequence[float] | NDArray[np.float32]) -> list[float]:
+    """A vector as JSON's numbers (an array's float32 each become its exact double)."""
+    return np.asarray(vector, dtype=np.float64).tolist()  # type: ignore[no-any-return]
 
 
 def _counts(answer: Mapping[str, Any], words: list[str]) -> TermCounts:

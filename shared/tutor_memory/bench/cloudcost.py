@@ -262,14 +262,14 @@ class CountingOpenSearchClient:
         if "knn" in clause:
             knn = clause["knn"]["vector"]
             pair, window = _scope(knn["filter"]["bool"]["filter"])
-            _, hits = self.inner.search(
+            _, hits, _counts = self.inner.search(
                 pair, terms=(), vector=knn["vector"], lexical_limit=0, k=knn["k"], window=window
             )
             scores = [(1.0 + h.score) / 2.0 for h in hits]  # cosinesimil's score
         else:
             words = [c["match"]["terms"]["query"] for c in clause["bool"]["should"]]
             pair, window = _scope(clause["bool"]["filter"])
-            hits, _ = self.inner.search(
+            hits, _, _counts = self.inner.search(
                 pair, terms=words, vector=None, lexical_limit=query["size"], k=0, window=window
             )
             scores = [h.score for h in hits]

@@ -230,7 +230,7 @@ def _interleaved_p50(
                     start = time.thread_time()
                     run(i)
                     times[name].append((time.thread_time() - start) * 1000)
-    return {name: round(statistics.median(t), 2) if t else 0.0 for name, t in times.items()}
+    return {name: round(statistics.median(t), 4) if t else 0.0 for name, t in times.items()}
 
 
 def _question_terms(asked: Sequence[str]) -> list[tuple[str, ...]]:
@@ -243,7 +243,8 @@ def retrieval_run(
     app: App, asked: Sequence[str], vectors: Sequence[np.ndarray]
 ) -> Callable[[int], None]:
     """The index step of a turn alone for question ``i`` (lexical and semantic pools, and the
-    term counts the gate reads)."""
+    term counts the gate reads), given the question's vector as recall gives it (the
+    embedder's float32 array, as the peer is)."""
     from tutor_memory.domain import constants as C
 
     index = app.ports.index
@@ -251,10 +252,8 @@ def retrieval_run(
     terms = _question_terms(asked)
 
     def run(i: int) -> None:
-        index.search(PAIR, terms=terms[i], vector=vectors[i].tolist(),
+        index.search(PAIR, terms=terms[i], vector=vectors[i],
                      lexical_limit=C.RECALL_LEXICAL_POOL, k=C.RECALL_SEMANTIC_K)  # fmt: skip
-        if terms[i]:
-            index.term_counts(PAIR, terms[i])
 
     return run
 
@@ -327,7 +326,7 @@ def peer_runs(
         return {"name": "numpy + bm25s", "skipped": "bm25s is not installed", "ms": None}, {}
     from tutor_memory.adapters.embedded_index import _pair_key
     from tutor_memory.domain import constants as C
-    from tutor_memory.ports import SearchHit
+    from tutor_memory.ports import Hits
 
     rows = index._conn.execute(
         "SELECT t.terms, d.vector, d.episode_id, d.seq FROM docs d "
@@ -364,24 +363,22 @@ def peer_runs(
             among = among[np.argpartition(-scores[among], n - 1)[:n]]
         return among[np.lexsort((-seqs[among], -scores[among]))]
 
-    def hits(chosen: np.ndarray, scores: np.ndarray) -> list[tuple[str, int, float]]:
-        return list(zip([ids[j] for j in chosen.tolist()], seqs[chosen].tolist(),
-                        scores[chosen].astype(np.float64).tolist(), strict=True))  # fmt: skip
+    def hits(chosen: np.ndarray, scores: np.ndarray, matched: Any = None) -> Hits:
+        return Hits([ids[j] for j in chosen.tolist()], seqs[chosen].tolist(),
+                    scores[chosen].astype(np.float64).tolist(), matched)  # fmt: skip
 
     def same_output(i: int) -> None:
-        vector = np.asarray(vectors[i].tolist(), dtype=np.float32)  # the port's list, as recall
+        vector = vectors[i]
         if terms[i]:
             words = sorted(set(terms[i]))
             scores = np.asarray(model.get_scores(list(terms[i])))
             chosen = best(scores, np.flatnonzero(scores), lexical)
-            found = [
-                SearchHit(e, s, score, tuple(w for w in words if w in holds[j]))
-                for j, (e, s, score) in zip(chosen.tolist(), hits(chosen, scores), strict=True)
-            ]
+            matched = [tuple(w for w in words if w in holds[j]) for j in chosen.tolist()]
+            found = hits(chosen, scores, matched)
             counts = (len(rows), {t: frequency.get(t, 0) for t in terms[i]})
             del found, counts
         dots = matrix @ vector
-        [SearchHit(*h) for h in hits(best(dots, np.arange(len(dots)), k), dots)]
+        hits(best(dots, np.arange(len(dots)), k), dots)
 
     return {"name": "numpy + bm25s", "documents": len(rows)}, {
         "ms": run,

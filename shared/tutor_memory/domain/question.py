@@ -12,6 +12,7 @@ from datetime import UTC, datetime, timedelta, tzinfo
 from tutor_memory.domain.block import is_record_question
 from tutor_memory.domain.language import detect_language, distinctive_terms
 from tutor_memory.domain.recall import Routes
+from tutor_memory.domain.routing import F32
 from tutor_memory.domain.timewindow import TimeWindow
 from tutor_memory.domain.timewords import find_window
 
@@ -25,7 +26,9 @@ class Question:
     record: bool = False  # about the student's own record ("where do I keep going wrong?")
     window: TimeWindow | None = None  # the time it names ("in July"), in the student's days
     terms: tuple[str, ...] = ()  # distinctive analysed terms, the named time's words left out
-    vector: list[float] | None = None  # the one query embedding (None: no embedder)
+    # The one query embedding (None: no embedder), as the embedder gives it: float32, handed
+    # on to routing and the index as it is (no list made and packed back per turn).
+    vector: F32 | None = field(default=None, compare=False)
     routes: Routes = field(default_factory=Routes)  # the concepts it routes to, both ways
 
     @property
@@ -44,7 +47,7 @@ class Question:
         return self.asked and (self.window is None or self.topical)
 
     @property
-    def searched_vector(self) -> list[float] | None:
+    def searched_vector(self) -> F32 | None:
         """The vector the semantic pool is asked with: none for a bare named time."""
         return self.vector if self.window is None or self.topical else None
 
@@ -55,7 +58,7 @@ class Question:
             return TimeWindow(EPOCH, upto)
         return TimeWindow(self.window.start, min(self.window.end, upto), self.window.label)
 
-    def with_vector(self, vector: list[float] | None) -> Question:
+    def with_vector(self, vector: F32 | None) -> Question:
         return replace(self, vector=vector)
 
     def with_routes(self, routes: Routes) -> Question:

@@ -62,7 +62,7 @@ from tutor_memory.domain import constants as C
 from tutor_memory.domain.concepts import concept_key
 from tutor_memory.domain.episodes import CheckEvidence, Episode, Kind
 from tutor_memory.domain.language import analysed
-from tutor_memory.domain.routing import ConceptVectors, concept_cosines, routed_by_meaning
+from tutor_memory.domain.routing import F32, ConceptVectors, concept_cosines, routed_by_meaning
 from tutor_memory.domain.timewindow import TimeWindow
 
 
@@ -376,7 +376,7 @@ def route_question(
     question: str,
     known: Mapping[str, str],
     *,
-    vector: Sequence[float] | None = None,
+    vector: Sequence[float] | F32 | None = None,
     concept_vectors: ConceptVectors | Callable[[], ConceptVectors | None] | None = None,
     profile: str = "",
     meaning_if_named: bool = True,
@@ -397,7 +397,7 @@ def route_concepts(
     question: str,
     known: Mapping[str, str],
     *,
-    vector: Sequence[float] | None = None,
+    vector: Sequence[float] | F32 | None = None,
     concept_vectors: ConceptVectors | Callable[[], ConceptVectors | None] | None = None,
     profile: str = "",
 ) -> list[str]:

@@ -9,7 +9,10 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 from datetime import datetime
+from itertools import repeat
 from zoneinfo import ZoneInfo
+
+import numpy as np
 
 from tutor_memory.domain import constants as C
 from tutor_memory.domain.episodes import Episode, Pair
@@ -24,7 +27,7 @@ from tutor_memory.domain.recall import (
 )
 from tutor_memory.domain.routing import ConceptVectors
 from tutor_memory.domain.timewindow import TimeWindow
-from tutor_memory.ports import ConceptVectorSource, Ports, SearchHit
+from tutor_memory.ports import ConceptVectorSource, Hits, Ports
 
 
 def _lap(since: float) -> tuple[float, float]:
@@ -114,7 +117,9 @@ class Recall:
         vectors_soon = soon(self._concept_vectors, pair) if text else None
         embedder = self.ports.embedder
         if text and embedder is not None:
-            question = question.with_vector(embedder.embed_queries([text])[0].tolist())
+            question = question.with_vector(
+                np.asarray(embedder.embed_queries([text])[0], dtype=np.float32)
+            )
         timings["understand"], tick = _lap(tick)
 
         pool = Candidates()
@@ -140,15 +145,14 @@ class Recall:
         touching_soon = (
             soon(store.touching, pair, keys, scope, newest=C.RECALL_CONCEPT_POOL) if text else None
         )
-        lexical: list[SearchHit] = []
-        semantic: list[SearchHit] = []
+        lexical = semantic = Hits()
         found: dict[str, Episode] = {}
         distinctive = None
         searched_vector = question.searched_vector
         if before_search is not None:
             before_search()
         if text and index is not None:  # while the concept pool is on its way
-            lexical, semantic = index.search(
+            lexical, semantic, counts = index.search(
                 pair,
                 terms=terms,
                 vector=searched_vector,
@@ -158,10 +162,10 @@ class Recall:
             )
             found = {
                 e.episode_id: e
-                for e in store.get_many(pair, [h.episode_id for h in lexical + semantic])
+                for e in store.get_many(pair, lexical.episode_ids + semantic.episode_ids)
             }
-            if terms and lexical:
-                distinctive = distinctive_terms_of(index.term_counts(pair, terms))
+            if counts is not None and lexical:
+                distinctive = distinctive_terms_of(counts)
         behind = behind_soon.result()
         if behind is not None:
             # A record question also reaches the checks behind the current beliefs, from the
@@ -177,15 +181,22 @@ class Recall:
                 if terms:
                     pool.add_lexical(
                         (
-                            (found[h.episode_id], h.score, h.matched)
-                            for h in lexical
-                            if h.episode_id in found
+                            (found[i], score, matched)
+                            for i, score, matched in zip(
+                                lexical.episode_ids,
+                                lexical.scores,
+                                lexical.matched or repeat((), len(lexical)),
+                                strict=True,
+                            )
+                            if i in found
                         ),
                         distinctive,
                     )
                 if searched_vector is not None:
                     pool.add_semantic(
-                        (found[h.episode_id], h.score) for h in semantic if h.episode_id in found
+                        (found[i], score)
+                        for i, score in zip(semantic.episode_ids, semantic.scores, strict=True)
+                        if i in found
                     )
                 sizes["lexical"], sizes["semantic"] = len(lexical), len(semantic)
         timings["pools"], _ = _lap(tick)
