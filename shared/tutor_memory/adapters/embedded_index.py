@@ -42,6 +42,7 @@ from collections import Counter, OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from functools import lru_cache
 from pathlib import Path
 from typing import Final
 
@@ -176,6 +177,13 @@ def _words(text: str) -> list[str]:
     return _WORD.findall(fold(text))
 
 
+@lru_cache(maxsize=4_096)
+def _term_words(term: str) -> tuple[str, ...]:
+    """A question term's distinct words (:func:`_words`), memoised: a pure function of the
+    pair's vocabulary, which turns keep asking about (folding costs ~3 µs a term)."""
+    return tuple(dict.fromkeys(_words(term)))
+
+
 def _micros(at: datetime) -> int:
     return (at - _EPOCH) // _MICROSECOND
 
@@ -285,6 +293,9 @@ class _Postings:
         return len(self.positions) + len(self.new_positions)
 
 
+_NO_POSTINGS: Final = _Postings()  # a word no document of the pair holds
+
+
 @dataclass
 class _PairTerms:
     """One pair's lexical postings in memory, in the order the file holds its documents (any
@@ -360,16 +371,26 @@ class _PairTerms:
             weight /= denominator
             weights.append(weight)
         if len(used) == 1:  # its documents and their scores as they are (0 + w is w)
-            found, scores = used[0][1][0], weights[0]
+            found, scores, bits = used[0][1][0], weights[0], None
+            names = [used[0][0]]
         else:  # summed term by term, in the question's order, as before
+            # Each document's terms as bits (bit b: the b-th term in sorted order), set as the
+            # scores are summed: the matched terms of any hit are then one gather (a binary
+            # search per term among the chosen hits cost twice as much at 1k and 10k).
+            names = sorted(term for term, _ in used)
+            bit = {term: 1 << b for b, term in enumerate(names)}
             dense = np.zeros(n)
-            dense[used[0][1][0]] = weights[0]  # 0 + w is w: the first term needs no sum
+            # 62 terms fit the bits of an int64; a longer question's codes are Python ints.
+            bits = np.zeros(n, dtype=np.int64 if len(names) <= 62 else object)
+            positions = used[0][1][0]
+            dense[positions] = weights[0]  # 0 + w is w: the first term needs no sum
+            bits[positions] = bit[used[0][0]]
             rest = zip(used[1:], weights[1:], strict=True)
-            for (_term, (positions, _tf, _norms)), weight in rest:
+            for (term, (positions, _tf, _norms)), weight in rest:
                 dense[positions] += weight
-            # Every matching document scores above 0 (idf > 0). The mask first: numpy finds
-            # the non-zero entries of a boolean array several times faster than of floats.
-            found = (dense != 0).nonzero()[0]
+                bits[positions] |= bit[term]  # a term's positions are distinct
+            # Every matching document has a bit (and scores above 0: idf > 0).
+            found = bits.nonzero()[0]
             scores = dense.take(found)
         if window is not None:
             at = self.ats.take(found)
@@ -377,29 +398,19 @@ class _PairTerms:
             found, scores = found[inside], scores[inside]
         best = _best(scores, self.seqs, found, limit)
         chosen = found.take(best)
-        return _hits(self.ids, chosen, self.seqs, scores.take(best), _matched(chosen, used))
+        return _hits(self.ids, chosen, self.seqs, scores.take(best), _matched(chosen, names, bits))
 
 
 def _matched(
-    chosen: NDArray[np.intp],
-    used: Sequence[tuple[str, _Arrays]],
+    chosen: NDArray[np.intp], names: list[str], bits: NDArray[np.int64] | None
 ) -> list[tuple[str, ...]]:
-    """The terms each chosen document contains, sorted: a binary search in each term's sorted
-    positions, each hit's terms kept as bits, one tuple per distinct set of terms."""
-    if len(used) == 1:  # every chosen document holds the one term
-        return [(used[0][0],)] * len(chosen)
-    terms = sorted(used, key=lambda u: u[0])
-    # 62 terms fit the bits of an int64; a longer question's codes are Python ints.
-    bits = np.zeros(len(chosen), dtype=np.int64 if len(terms) <= 62 else object)
-    for bit, (_term, (positions, _tfs, _norms)) in enumerate(terms):
-        # A term's positions are never empty; past the last one, the last is not ``chosen``.
-        at = np.searchsorted(positions, chosen)
-        np.bitwise_or(bits, 1 << bit, out=bits, where=positions.take(at, mode="clip") == chosen)
-    codes: list[int] = bits.tolist()
-    names = {
-        code: tuple(t for b, (t, _) in enumerate(terms) if code >> b & 1) for code in set(codes)
-    }
-    return list(map(names.__getitem__, codes))  # the lookups in C, not a Python loop
+    """The terms each chosen document contains, sorted (``bits`` per document position, None:
+    every document holds the one term), one tuple per distinct set of terms."""
+    if bits is None:
+        return [(names[0],)] * len(chosen)
+    codes: list[int] = bits.take(chosen).tolist()
+    sets = {code: tuple(t for b, t in enumerate(names) if code >> b & 1) for code in set(codes)}
+    return list(map(sets.__getitem__, codes))  # the lookups in C, not a Python loop
 
 
 def _hits(
@@ -459,7 +470,7 @@ class EmbeddedIndex:
         self._doc_freq_state: tuple[int, int] = (-1, -1)
         # BM25's length part per norm byte for the last average length (a function of it).
         self._length_part: tuple[float, NDArray[np.float64]] = (math.nan, _NORM_LENGTHS)
-        self._last_analysed: tuple[tuple[str, ...], dict[str, list[str]]] = ((), {})
+        self._last_analysed: tuple[tuple[str, ...], dict[str, tuple[str, ...]]] = ((), {})
         with self._lock:
             if self.path != ":memory:":
                 self._conn.execute("PRAGMA journal_mode = WAL")
@@ -715,13 +726,13 @@ class EmbeddedIndex:
         span = None if window is None else (_micros(window.start), _micros(window.end))
         return pt.top(idf, self._length_part[1], limit, span)
 
-    def _analysed(self, terms: Sequence[str]) -> dict[str, list[str]]:
+    def _analysed(self, terms: Sequence[str]) -> dict[str, tuple[str, ...]]:
         """Each distinct term's distinct words as matched (:func:`_words`), in order; kept for
         the last terms alone, as a turn asks for their counts right after its search (one
         entry of a pure function of the terms: nothing to bound, nothing to invalidate)."""
         asked, last = tuple(terms), self._last_analysed
         if last[0] != asked:
-            last = (asked, {t: list(dict.fromkeys(_words(t))) for t in asked})
+            last = (asked, {t: _term_words(t) for t in asked})
             self._last_analysed = last
         return last[1]
 
@@ -736,8 +747,9 @@ class EmbeddedIndex:
         postings = (pt := self._pair_terms(key, state[0], state[1])).postings
         # A term is one word (the domain's analysed terms); a raw term of several words
         # counts as its rarest word — an upper bound on the documents holding them all.
+        no_postings = _NO_POSTINGS
         containing = {
-            t: min((len(postings[w]) if w in postings else 0 for w in ws), default=0)
+            t: min([len(postings.get(w, no_postings)) for w in ws], default=0)
             for t, ws in sorted(analysed.items())
             if t.strip()
         }
