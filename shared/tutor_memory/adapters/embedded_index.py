@@ -40,11 +40,11 @@ import threading
 from array import array
 from collections import Counter, OrderedDict
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from functools import lru_cache
 from pathlib import Path
-from typing import Final
+from typing import Any, Final
 
 import numpy as np
 from numpy.typing import NDArray
@@ -310,6 +310,12 @@ class _PairTerms:
     size: int
     seen_rowid: int
     deletions: int
+    # Per-document sums and term bits of a multi-term search, all zero between searches
+    # (a search clears what it set): a fresh zeroed array per search cost more than the
+    # sums themselves at 100k (its pages are faulted in anew each time: 0.8 MB of doubles).
+    # Searches of one index run one at a time (its lock).
+    sums: NDArray[np.float64] = field(default_factory=lambda: _NO_TFS)
+    bits: NDArray[np.int64] = field(default_factory=lambda: _NO_POSITIONS)
 
     @classmethod
     def empty(cls, seen: int, deletions: int) -> _PairTerms:
@@ -371,7 +377,7 @@ class _PairTerms:
             weight /= denominator
             weights.append(weight)
         if len(used) == 1:  # its documents and their scores as they are (0 + w is w)
-            found, scores, bits = used[0][1][0], weights[0], None
+            found, scores, codes = used[0][1][0], weights[0], None
             names = [used[0][0]]
         else:  # summed term by term, in the question's order, as before
             # Each document's terms as bits (bit b: the b-th term in sorted order), set as the
@@ -379,38 +385,55 @@ class _PairTerms:
             # search per term among the chosen hits cost twice as much at 1k and 10k).
             names = sorted(term for term, _ in used)
             bit = {term: 1 << b for b, term in enumerate(names)}
-            dense = np.zeros(n)
-            # 62 terms fit the bits of an int64; a longer question's codes are Python ints.
-            bits = np.zeros(n, dtype=np.int64 if len(names) <= 62 else object)
-            positions = used[0][1][0]
-            dense[positions] = weights[0]  # 0 + w is w: the first term needs no sum
-            bits[positions] = bit[used[0][0]]
-            rest = zip(used[1:], weights[1:], strict=True)
-            for (term, (positions, _tf, _norms)), weight in rest:
-                dense[positions] += weight
-                bits[positions] |= bit[term]  # a term's positions are distinct
-            # Every matching document has a bit (and scores above 0: idf > 0).
-            found = bits.nonzero()[0]
-            scores = dense.take(found)
+            dense, bits = self._scratch(len(names))
+            try:
+                positions = used[0][1][0]
+                dense[positions] = weights[0]  # 0 + w is w: the first term needs no sum
+                bits[positions] = bit[used[0][0]]
+                rest = zip(used[1:], weights[1:], strict=True)
+                for (term, (positions, _tf, _norms)), weight in rest:
+                    dense[positions] += weight
+                    bits[positions] |= bit[term]  # a term's positions are distinct
+                # Every matching document has a bit (and scores above 0: idf > 0). The mask
+                # first: numpy finds the non-zero entries of a boolean array several times
+                # faster than of integers (10k: 7.6 against 20.7 µs; 100k: 55 against 501).
+                found = (bits[:n] != 0).nonzero()[0]
+                scores = dense.take(found)
+                codes = bits.take(found)
+            finally:  # every document a term touched, back to zero
+                for _term, (positions, _tf, _norms) in used:
+                    dense[positions] = 0
+                    bits[positions] = 0
         if window is not None:
             at = self.ats.take(found)
             inside = (at >= window[0]) & (at < window[1])
             found, scores = found[inside], scores[inside]
+            codes = None if codes is None else codes[inside]
         best = _best(scores, self.seqs, found, limit)
         chosen = found.take(best)
-        return _hits(self.ids, chosen, self.seqs, scores.take(best), _matched(chosen, names, bits))
+        matched = _matched(names, None if codes is None else codes.take(best), len(chosen))
+        return _hits(self.ids, chosen, self.seqs, scores.take(best), matched)
+
+    def _scratch(self, terms: int) -> tuple[NDArray[np.float64], NDArray[Any]]:
+        """The zeroed sums and bits for a search of ``terms`` terms (62 fit the bits of an
+        int64; a longer question's are Python ints, in arrays of its own)."""
+        if terms > 62:
+            return np.zeros(self.size), np.zeros(self.size, dtype=object)
+        if len(self.sums) < self.size:
+            capacity = len(self.seqs)  # the documents' capacity: grown as they are
+            self.sums = np.zeros(capacity)
+            self.bits = np.zeros(capacity, dtype=np.int64)
+        return self.sums, self.bits
 
 
-def _matched(
-    chosen: NDArray[np.intp], names: list[str], bits: NDArray[np.int64] | None
-) -> list[tuple[str, ...]]:
-    """The terms each chosen document contains, sorted (``bits`` per document position, None:
-    every document holds the one term), one tuple per distinct set of terms."""
-    if bits is None:
-        return [(names[0],)] * len(chosen)
-    codes: list[int] = bits.take(chosen).tolist()
-    sets = {code: tuple(t for b, t in enumerate(names) if code >> b & 1) for code in set(codes)}
-    return list(map(sets.__getitem__, codes))  # the lookups in C, not a Python loop
+def _matched(names: list[str], codes: NDArray[Any] | None, hits: int) -> list[tuple[str, ...]]:
+    """The terms each hit contains, sorted, from its ``codes`` (bit b: ``names[b]``; None:
+    every hit holds the one term), one tuple per distinct set of terms."""
+    if codes is None:
+        return [(names[0],)] * hits
+    listed: list[int] = codes.tolist()
+    sets = {code: tuple(t for b, t in enumerate(names) if code >> b & 1) for code in set(listed)}
+    return list(map(sets.__getitem__, listed))  # the lookups in C, not a Python loop
 
 
 def _hits(
