@@ -32,19 +32,21 @@ def doc(
     )
 
 
+def sample() -> list[IndexedEpisode]:
+    return [
+        doc(A, 1, "cell nucleus", unit(1, 0, 0), days=0),
+        doc(A, 2, "osmosis water membrane", unit(0, 1, 0), days=30),
+        doc(A, 3, "cell cell wall", unit(0.9, 0.1, 0), days=60),
+        doc(A, 4, "ماء خليه", unit(0, 0.8, 0.2), days=90),
+        doc(B, 1, "cell nucleus", unit(1, 0, 0), days=0),
+        doc(B, 2, "osmosis water membrane", unit(0, 1, 0), days=30),
+    ]
+
+
 @pytest.fixture
 def index() -> EmbeddedIndex:
     idx = EmbeddedIndex()
-    idx.add(
-        [
-            doc(A, 1, "cell nucleus", unit(1, 0, 0), days=0),
-            doc(A, 2, "osmosis water membrane", unit(0, 1, 0), days=30),
-            doc(A, 3, "cell cell wall", unit(0.9, 0.1, 0), days=60),
-            doc(A, 4, "ماء خليه", unit(0, 0.8, 0.2), days=90),
-            doc(B, 1, "cell nucleus", unit(1, 0, 0), days=0),
-            doc(B, 2, "osmosis water membrane", unit(0, 1, 0), days=30),
-        ]
-    )
+    idx.add(sample())
     return idx
 
 
@@ -381,3 +383,21 @@ def test_a_query_of_doubles_scores_as_the_same_query_rounded_to_float32(as_given
     _, semantic, _counts = idx.search(A, terms=[], vector=as_given(query), lexical_limit=0, k=2)
     _, expected, _counts = idx.search(A, terms=[], vector=rounded, lexical_limit=0, k=2)  # type: ignore[arg-type]
     assert semantic == expected
+
+
+def test_a_search_leaves_no_sums_behind_for_the_next(index: EmbeddedIndex) -> None:
+    """Multi-term searches reuse the pair's arrays: each finds what a fresh index finds,
+    whatever was searched before it (windowed or not, overlapping terms or not)."""
+    march = TimeWindow(T0 + timedelta(days=25), T0 + timedelta(days=65), "window")
+    asked = [
+        (["cell", "nucleus"], None),
+        (["osmosis", "water", "cell"], march),
+        (["water", "membrane", "wall"], None),
+        (["cell", "nucleus"], None),
+    ]
+    for terms, window in asked:
+        fresh = EmbeddedIndex()
+        fresh.add(sample())
+        want = fresh.search(A, terms=terms, vector=None, lexical_limit=10, k=0, window=window)
+        got = index.search(A, terms=terms, vector=None, lexical_limit=10, k=0, window=window)
+        assert got.lexical == want.lexical and len(got.lexical) >= 1
