@@ -138,7 +138,7 @@ def _size(
     retrieval, peer = retrieval_and_peer(app, asked, vectors)
     floor = floor_ms(app, asked, vectors)
     log(
-        f"  retrieval p50 {retrieval:.2f} ms, floor {floor['ms']:.2f} ms, peer {peer['ms']} ms "
+        f"  retrieval p50 {retrieval:.4f} ms, floor {floor['ms']:.2f} ms, peer {peer['ms']} ms "
         f"(with the same output: {peer.get('same_output_ms')} ms)"
     )
     indexing = adapter_indexing_rate(index)
