@@ -368,8 +368,15 @@ class Hits(Sequence[SearchHit]):
         )
 
     def __iter__(self) -> Iterator[SearchHit]:
-        matched = self.matched if self.matched is not None else repeat((), len(self))
-        return map(SearchHit, self.episode_ids, self.seqs, self.scores, matched)
+        return map(SearchHit, self.episode_ids, self.seqs, self.scores, self._matched())
+
+    def scored(self) -> Iterator[tuple[str, float, tuple[str, ...]]]:
+        """(episode id, score, matched terms) per hit, best first, as plain tuples: what
+        recall reads, with no row object per hit."""
+        return zip(self.episode_ids, self.scores, self._matched(), strict=True)
+
+    def _matched(self) -> Iterable[tuple[str, ...]]:
+        return self.matched if self.matched is not None else repeat((), len(self))
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, Hits | list | tuple):

@@ -179,7 +179,7 @@ def test_term_counts_are_the_pairs_own(index: EmbeddedIndex) -> None:
     assert index.term_counts(B, ["cell"]).containing["cell"] == 3
 
 
-def test_a_search_returns_the_counts_term_counts_gives_in_the_same_read(
+def test_a_search_returns_the_counts_term_counts_gives(
     index: EmbeddedIndex,
 ) -> None:
     """The gate's counts come with the hits (one read of the file's state for the whole step):
@@ -203,6 +203,8 @@ def test_hits_read_as_columns_and_as_rows(index: EmbeddedIndex) -> None:
     assert lexical[1:] == [lexical[1]] and list(lexical[::-1]) == list(lexical)[::-1]
     assert semantic.matched is None and [h.matched for h in semantic] == [(), ()]
     assert semantic == Hits.of(list(semantic)) and semantic != lexical
+    assert list(lexical.scored()) == [(h.episode_id, h.score, h.matched) for h in lexical]
+    assert [m for _i, _s, m in semantic.scored()] == [(), ()]
     with pytest.raises(ValueError, match="one entry per hit"):
         Hits(["e1"], [1, 2], [0.5])
 

@@ -184,6 +184,11 @@ def _term_words(term: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(_words(term)))
 
 
+def _analysed(terms: Sequence[str]) -> dict[str, tuple[str, ...]]:
+    """Each distinct term's distinct words as matched, in the order asked."""
+    return {t: _term_words(t) for t in terms}
+
+
 def _micros(at: datetime) -> int:
     return (at - _EPOCH) // _MICROSECOND
 
@@ -493,7 +498,6 @@ class EmbeddedIndex:
         self._doc_freq_state: tuple[int, int] = (-1, -1)
         # BM25's length part per norm byte for the last average length (a function of it).
         self._length_part: tuple[float, NDArray[np.float64]] = (math.nan, _NORM_LENGTHS)
-        self._last_analysed: tuple[tuple[str, ...], dict[str, tuple[str, ...]]] = ((), {})
         with self._lock:
             if self.path != ":memory:":
                 self._conn.execute("PRAGMA journal_mode = WAL")
@@ -650,12 +654,15 @@ class EmbeddedIndex:
         key = _pair_key(pair)
         with self._lock:  # one read of the file's state serves both pools and the counts
             state = self._state()
-            lexical = self._lexical(key, terms, lexical_limit, window, state) if terms else Hits()
+            analysed = _analysed(terms)  # the terms' words, for the lexical pool and the counts
+            lexical = (
+                self._lexical(key, analysed, lexical_limit, window, state) if terms else Hits()
+            )
             semantic = (
                 self._semantic(key, vector, k, window, state) if vector is not None else Hits()
             )
             counted = lexical_limit > 0 and any(t.strip() for t in terms)  # as OpenSearch's
-            counts = self._counts(key, terms, state) if counted else None
+            counts = self._counts(key, analysed, state) if counted else None
         return Found(lexical, semantic, counts)
 
     def _state(self) -> tuple[int, int, int, int]:
@@ -719,7 +726,7 @@ class EmbeddedIndex:
     def _lexical(
         self,
         key: str,
-        terms: Sequence[str],
+        analysed: dict[str, tuple[str, ...]],
         limit: int,
         window: TimeWindow | None,
         state: tuple[int, int, int, int],
@@ -735,7 +742,7 @@ class EmbeddedIndex:
         lengths of the whole file change with every write of any pair, and parity with
         OpenSearch is the contract), and it filters neither a time window nor ties to the
         newer episode."""
-        wanted = list(dict.fromkeys(w for ws in self._analysed(terms).values() for w in ws))
+        wanted = list(dict.fromkeys(w for ws in analysed.values() for w in ws))
         if not wanted or limit <= 0:
             return Hits()
         idf = self._idf(wanted, state)
@@ -749,24 +756,13 @@ class EmbeddedIndex:
         span = None if window is None else (_micros(window.start), _micros(window.end))
         return pt.top(idf, self._length_part[1], limit, span)
 
-    def _analysed(self, terms: Sequence[str]) -> dict[str, tuple[str, ...]]:
-        """Each distinct term's distinct words as matched (:func:`_words`), in order; kept for
-        the last terms alone, as a turn asks for their counts right after its search (one
-        entry of a pure function of the terms: nothing to bound, nothing to invalidate)."""
-        asked, last = tuple(terms), self._last_analysed
-        if last[0] != asked:
-            last = (asked, {t: _term_words(t) for t in asked})
-            self._last_analysed = last
-        return last[1]
-
     def term_counts(self, pair: Pair, terms: Sequence[str]) -> TermCounts:
         with self._lock:
-            return self._counts(_pair_key(pair), terms, self._state())
+            return self._counts(_pair_key(pair), _analysed(terms), self._state())
 
     def _counts(
-        self, key: str, terms: Sequence[str], state: tuple[int, int, int, int]
+        self, key: str, analysed: dict[str, tuple[str, ...]], state: tuple[int, int, int, int]
     ) -> TermCounts:
-        analysed = self._analysed(terms)
         postings = (pt := self._pair_terms(key, state[0], state[1])).postings
         # A term is one word (the domain's analysed terms); a raw term of several words
         # counts as its rarest word — an upper bound on the documents holding them all.

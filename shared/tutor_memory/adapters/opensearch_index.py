@@ -270,7 +270,7 @@ class OpenSearchIndex:
             "terms": doc.terms,
         }
         if doc.vector is not None:
-            source["vector"] = [float(x) for x in doc.vector]
+            source["vector"] = _floats(doc.vector)
         action: dict[str, Any] = {"_op_type": "index", "_index": self.index, "_source": source}
         if self._custom_ids:
             action["_id"] = doc_id(doc.pair, doc.episode_id)

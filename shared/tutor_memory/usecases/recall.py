@@ -9,7 +9,6 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 from datetime import datetime
-from itertools import repeat
 from zoneinfo import ZoneInfo
 
 import numpy as np
@@ -181,23 +180,14 @@ class Recall:
                 if terms:
                     pool.add_lexical(
                         (
-                            (found[i], score, matched)
-                            for i, score, matched in zip(
-                                lexical.episode_ids,
-                                lexical.scores,
-                                lexical.matched or repeat((), len(lexical)),
-                                strict=True,
-                            )
+                            (found[i], s, matched)
+                            for i, s, matched in lexical.scored()
                             if i in found
                         ),
                         distinctive,
                     )
                 if searched_vector is not None:
-                    pool.add_semantic(
-                        (found[i], score)
-                        for i, score in zip(semantic.episode_ids, semantic.scores, strict=True)
-                        if i in found
-                    )
+                    pool.add_semantic((found[i], s) for i, s, _ in semantic.scored() if i in found)
                 sizes["lexical"], sizes["semantic"] = len(lexical), len(semantic)
         timings["pools"], _ = _lap(tick)
         return pool, sizes, question
