@@ -8,6 +8,7 @@ from datetime import UTC, datetime, timedelta
 import numpy as np
 import pytest
 
+from tutor_memory.adapters import embedded_index
 from tutor_memory.adapters.embedded_index import EmbeddedIndex, lucene_length
 from tutor_memory.domain.episodes import Pair
 from tutor_memory.domain.errors import StoreError
@@ -41,6 +42,17 @@ def sample() -> list[IndexedEpisode]:
         doc(B, 1, "cell nucleus", unit(1, 0, 0), days=0),
         doc(B, 2, "osmosis water membrane", unit(0, 1, 0), days=30),
     ]
+
+
+@pytest.fixture(autouse=True, params=["C loop", "numpy"])
+def ranking(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Every test here runs twice: ranked by the C loop, and by the numpy form (what runs
+    where the C loop was not built, and for questions of more than 62 words)."""
+    if request.param == "numpy":
+        monkeypatch.setattr(embedded_index, "_ranking", None)
+    elif embedded_index._ranking is None:
+        pytest.skip("the C loop was not built on this machine")
+    return str(request.param)
 
 
 @pytest.fixture

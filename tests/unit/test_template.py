@@ -8,6 +8,8 @@ from __future__ import annotations
 import ast
 import json
 import re
+import shutil
+import subprocess
 import tomllib
 from collections.abc import Mapping
 from functools import cache
@@ -735,6 +737,29 @@ def test_the_layer_is_built_for_the_functions_runtime_and_architecture() -> None
     makefile = (LAYER / "Makefile").read_text(encoding="utf-8")
     assert re.search(r"^build-DependenciesLayer:", makefile, re.MULTILINE)
     assert "--python-version 3.12" in makefile and "aarch64" in makefile
+
+
+@pytest.mark.skipif(shutil.which("make") is None, reason="no make")
+def test_the_layer_leaves_out_a_c_extension_built_for_this_machine(tmp_path: Path) -> None:
+    """`sam build` copies the package from shared/, where a local install built the ranking
+    loop for this machine: the arm64 layer must not carry it (its index ranks with numpy)."""
+    content = tmp_path / "content"  # sam's scratch copy of the layer's ContentUri
+    shutil.copytree(ROOT / "shared" / "tutor_memory", content / "tutor_memory",
+                    ignore=shutil.ignore_patterns("__pycache__", "*.so"))  # fmt: skip
+    built = content / "tutor_memory" / "adapters" / "_ranking.cpython-311-x86_64-linux-gnu.so"
+    built.write_bytes(b"\x7fELF")
+    artifacts = tmp_path / "artifacts"
+    (artifacts / "python").mkdir(parents=True)  # pip's --target makes it (pip is not run here)
+    done = subprocess.run(
+        ["make", "--makefile", str(LAYER / "Makefile"), "build-DependenciesLayer",
+         f"ARTIFACTS_DIR={artifacts}", "PYTHON=true"],
+        cwd=content, capture_output=True, text=True, timeout=120, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    site = artifacts / "python" / "tutor_memory"
+    assert (site / "adapters" / "embedded_index.py").exists()
+    assert (site / "adapters" / "_ranking.c").exists()
+    assert list(site.rglob("*.so")) == []
 
 
 def test_the_layer_carries_the_package_dependencies_and_not_the_local_embedder() -> None:

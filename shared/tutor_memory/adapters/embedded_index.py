@@ -44,7 +44,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Final
+from typing import Any, Final, NamedTuple
 
 import numpy as np
 from numpy.typing import NDArray
@@ -55,6 +55,18 @@ from tutor_memory.domain.errors import StoreError
 from tutor_memory.domain.language import fold
 from tutor_memory.domain.timewindow import TimeWindow
 from tutor_memory.ports import Found, Hits, IndexedEpisode, TermCounts
+
+try:  # both pools' inner loops in C, built at install (_ranking.c says why); else numpy's
+    from tutor_memory.adapters import _ranking
+except ImportError:  # pragma: no cover - installed where no C compiler was found
+    _ranking = None  # type: ignore[assignment]
+
+
+def ranking_form() -> str:
+    """Which form ranks the hits in this process: the C loop, or numpy where the install did
+    not build it (the same hits, not the same speed)."""
+    return "C loop" if _ranking is not None else "numpy"
+
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS docs (
@@ -184,9 +196,19 @@ def _term_words(term: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(_words(term)))
 
 
-def _analysed(terms: Sequence[str]) -> dict[str, tuple[str, ...]]:
-    """Each distinct term's distinct words as matched, in the order asked."""
-    return {t: _term_words(t) for t in terms}
+class _Analysis(NamedTuple):
+    """A question's terms as the index reads them."""
+
+    words: tuple[str, ...]  # the distinct words of all the terms, in the order asked
+    counted: tuple[tuple[str, tuple[str, ...]], ...]  # (term, its words), sorted; no blank term
+
+
+@lru_cache(maxsize=4_096)
+def _analysis(terms: tuple[str, ...]) -> _Analysis:
+    """The terms' words, memoised as :func:`_term_words` (a turn's terms recur)."""
+    analysed = {t: _term_words(t) for t in terms}
+    words = tuple(dict.fromkeys(w for ws in analysed.values() for w in ws))
+    return _Analysis(words, tuple((t, ws) for t, ws in sorted(analysed.items()) if t.strip()))
 
 
 def _micros(at: datetime) -> int:
@@ -204,7 +226,7 @@ class _PairVectors:
     """One pair's vectors, one contiguous block ordered by (time, seq); rows beyond ``size``
     are spare capacity for appends."""
 
-    ids: NDArray[np.object_]  # episode ids (str); an array, so the hits' ids are one take
+    ids: list[str]  # episode ids, one per row (no spare capacity)
     seqs: NDArray[np.int64]
     ats: NDArray[np.int64]  # microseconds, sorted
     matrix: NDArray[np.float32]
@@ -216,7 +238,7 @@ class _PairVectors:
         """Add rows (episode id, seq, micros, vector) that all come after the cached ones;
         False (nothing changed) when one does not, or re-indexes a cached episode."""
         rows = sorted(rows, key=lambda r: (r[2], r[1]))
-        known = set(self.ids[: self.size].tolist())
+        known = set(self.ids)
         if any(r[0] in known for r in rows) or len({r[0] for r in rows}) != len(rows):
             return False
         if self.size and (rows[0][2], rows[0][1]) < (
@@ -228,7 +250,6 @@ class _PairVectors:
         if end > self.matrix.shape[0]:
             capacity = max(end, self.matrix.shape[0] + self.matrix.shape[0] // 4 + 64)
             self.matrix = _grown(self.matrix, capacity, dim)
-            self.ids = np.resize(self.ids, capacity)
             self.seqs = np.resize(self.seqs, capacity)
             self.ats = np.resize(self.ats, capacity)
         self.matrix[self.size : end] = np.frombuffer(
@@ -236,7 +257,7 @@ class _PairVectors:
         ).reshape(len(rows), dim)
         self.seqs[self.size : end] = [r[1] for r in rows]
         self.ats[self.size : end] = [r[2] for r in rows]
-        self.ids[self.size : end] = [r[0] for r in rows]
+        self.ids.extend(r[0] for r in rows)
         self.size = end
         return True
 
@@ -246,6 +267,8 @@ def _query(vector: Sequence[float] | NDArray[np.float32], dimension: int) -> NDA
     third of the time numpy takes to convert a list, and each double is rounded to float32 by
     the same C cast. Anything else (an array, a value beyond float32's range, which ``struct``
     refuses and numpy makes infinite) is numpy's."""
+    if type(vector) is np.ndarray and vector.dtype == np.float32:  # as the embedder gives it
+        return vector
     if isinstance(vector, list | tuple) and len(vector) == dimension:
         try:
             return np.frombuffer(struct.pack(f"{dimension}f", *vector), dtype=np.float32)
@@ -261,41 +284,47 @@ def _grown(matrix: NDArray[np.float32], capacity: int, dim: int) -> NDArray[np.f
 
 
 _NO_POSITIONS: Final = np.zeros(0, dtype=np.int64)
+_BITS: Final = 62  # a document's matched terms fit one int64 up to 62 terms (a sign bit spare)
 _NO_TFS: Final = np.zeros(0, dtype=np.float64)
 _NO_NORMS: Final = np.zeros(0, dtype=np.uint8)
+_NO_DOCS: Final = np.zeros(0, dtype=np.int32)
+_NO_FREQUENCIES: Final = np.zeros(0, dtype=np.float32)
 # One term's postings: document positions (ascending), frequencies, the documents' norm bytes.
-_Arrays = tuple[NDArray[np.int64], NDArray[np.float64], NDArray[np.uint8]]
+_Arrays = tuple[NDArray[np.int32], NDArray[np.float32], NDArray[np.uint8]]
 
 
 class _Postings:
     """One term's postings in one pair: document positions (ascending), frequencies and the
     documents' norm bytes (kept beside each posting: BM25 reads them without a second gather).
-    Positions are machine-sized integers, as numpy indexes with (an int32 index is converted
-    on every gather and scatter: twice the time). New ones wait in compact arrays (no Python
-    object per posting: a 100k history's half-million postings would otherwise stay scattered
-    over the heap) until a search joins them."""
+    Compact (9 bytes a posting: int32 positions, float32 frequencies, exact below 2**24): the
+    C loop reads them as they are, in half the memory of int64 and doubles (a question's
+    postings are mostly out of the cache when it is asked); the numpy form converts them.
+    New ones wait in compact arrays (no Python object per posting: a 100k history's
+    half-million postings would otherwise stay scattered over the heap) until a search joins
+    them."""
 
-    __slots__ = ("new_norms", "new_positions", "new_tfs", "norms", "positions", "tfs")
+    __slots__ = ("n", "new_norms", "new_positions", "new_tfs", "norms", "positions", "tfs")
 
     def __init__(self) -> None:
-        self.positions: NDArray[np.int64] = _NO_POSITIONS
-        self.tfs: NDArray[np.float64] = _NO_TFS  # as floats: BM25 is computed in doubles
+        self.positions: NDArray[np.int32] = _NO_DOCS
+        self.tfs: NDArray[np.float32] = _NO_FREQUENCIES
         self.norms: NDArray[np.uint8] = _NO_NORMS
-        self.new_positions = array("q")
-        self.new_tfs = array("d")
+        self.n = 0  # documents holding the term (an attribute: the gate's counts read it)
+        self.new_positions = array("i")
+        self.new_tfs = array("f")
         self.new_norms = array("B")
 
     def arrays(self) -> _Arrays:
         if self.new_positions:
-            added = np.frombuffer(self.new_positions, dtype=np.int64)
+            added = np.frombuffer(self.new_positions, dtype=np.int32)
             self.positions = np.concatenate((self.positions, added))
-            self.tfs = np.concatenate((self.tfs, np.frombuffer(self.new_tfs, dtype=np.float64)))
+            self.tfs = np.concatenate((self.tfs, np.frombuffer(self.new_tfs, dtype=np.float32)))
             self.norms = np.concatenate((self.norms, np.frombuffer(self.new_norms, np.uint8)))
-            self.new_positions, self.new_tfs, self.new_norms = array("q"), array("d"), array("B")
+            self.new_positions, self.new_tfs, self.new_norms = array("i"), array("f"), array("B")
         return self.positions, self.tfs, self.norms
 
     def __len__(self) -> int:
-        return len(self.positions) + len(self.new_positions)
+        return self.n
 
 
 _NO_POSTINGS: Final = _Postings()  # a word no document of the pair holds
@@ -307,7 +336,7 @@ class _PairTerms:
     time order: a window is a mask). The scores are computed here with the file's statistics,
     read at search time, so they are the ones OpenSearch computes."""
 
-    ids: NDArray[np.object_]  # episode ids (str), as in _PairVectors
+    ids: list[str]  # episode ids, one per document, as in _PairVectors
     known: set[str]
     seqs: NDArray[np.int64]
     ats: NDArray[np.int64]  # microseconds
@@ -325,8 +354,7 @@ class _PairTerms:
     @classmethod
     def empty(cls, seen: int, deletions: int) -> _PairTerms:
         none = np.zeros(0, dtype=np.int64)
-        no_ids = np.zeros(0, dtype=object)
-        return cls(no_ids, set(), none, none, {}, 0, seen, deletions)
+        return cls([], set(), none, none, {}, 0, seen, deletions)
 
     def append(self, rows: Sequence[tuple[str, int, str, int, str | None]]) -> bool:
         """Add documents (episode id, seq, at, length, terms); False (nothing changed) when
@@ -337,7 +365,6 @@ class _PairTerms:
         end = self.size + len(rows)
         if end > len(self.seqs):
             capacity = max(end, len(self.seqs) + len(self.seqs) // 4 + 64)
-            self.ids = np.resize(self.ids, capacity)
             self.seqs = np.resize(self.seqs, capacity)
             self.ats = np.resize(self.ats, capacity)
         self.seqs[self.size : end] = [r[1] for r in rows]
@@ -349,10 +376,11 @@ class _PairTerms:
                 found = postings.get(term)
                 if found is None:
                     found = postings[term] = _Postings()
+                found.n += 1
                 found.new_positions.append(position)
                 found.new_tfs.append(tf)
                 found.new_norms.append(norm)
-        self.ids[self.size : end] = ids
+        self.ids.extend(ids)
         self.known.update(ids)
         self.size = end
         return True
@@ -366,36 +394,52 @@ class _PairTerms:
     ) -> Hits:
         """The best ``limit`` by BM25 (ties to the higher seq), each with its matched terms;
         ``length_part`` is BM25's length part per norm byte (:func:`_length_part`)."""
-        n = self.size
-        used = [(t, self.postings[t].arrays()) for t in idf if t in self.postings]
+        n, postings = self.size, self.postings
+        used = [(t, postings[t].arrays()) for t in idf if t in postings]
         if not used or not n:
             return Hits()
+        if _ranking is not None and len(used) <= _BITS:  # the C loop: same doubles, same order
+            names = sorted([t for t, _ in used])
+            if len(used) == 1:
+                ((term, (p, tf, norms)),) = used
+                terms, sums, bits = [(p, tf, norms, idf[term], 1)], _NO_TFS, _NO_POSITIONS
+            else:
+                bit = {term: 1 << b for b, term in enumerate(names)}
+                terms = [(p, tf, norms, idf[t], bit[t]) for t, (p, tf, norms) in used]
+                sums, bits = self._scratch(len(used))
+            return Hits(*_ranking.lexical_top(
+                terms, tuple(names), length_part, BM25_K1 + 1, self.seqs, self.ats, window,
+                self.ids, limit, sums, bits,
+            ))  # fmt: skip
+        # The numpy form: positions as machine-sized integers (numpy converts an int32 index on
+        # every gather and scatter) and frequencies as doubles (BM25 is computed in doubles).
+        wide = [(t, (p.astype(np.intp), tf.astype(np.float64), nm)) for t, (p, tf, nm) in used]
         weights = []
-        for term, (_positions, tf, norms) in used:
+        for term, (_positions, freq, norms) in wide:
             # Operation for operation as OpenSearch's (and the former SQL's) legacy BM25,
             # ``idf * tf * (k1 + 1) / (tf + length part)``, in place (a product or a sum
             # of two doubles is the same either way round).
-            weight = np.multiply(tf, idf[term])
+            weight = np.multiply(freq, idf[term])
             weight *= BM25_K1 + 1
             denominator = length_part.take(norms)
-            denominator += tf
+            denominator += freq
             weight /= denominator
             weights.append(weight)
-        if len(used) == 1:  # its documents and their scores as they are (0 + w is w)
-            found, scores, codes = used[0][1][0], weights[0], None
-            names = [used[0][0]]
+        if len(wide) == 1:  # its documents and their scores as they are (0 + w is w)
+            found, scores, codes = wide[0][1][0], weights[0], None
+            names = [wide[0][0]]
         else:  # summed term by term, in the question's order, as before
             # Each document's terms as bits (bit b: the b-th term in sorted order), set as the
             # scores are summed: the matched terms of any hit are then one gather (a binary
             # search per term among the chosen hits cost twice as much at 1k and 10k).
-            names = sorted(term for term, _ in used)
+            names = sorted(term for term, _ in wide)
             bit = {term: 1 << b for b, term in enumerate(names)}
             dense, bits = self._scratch(len(names))
             try:
-                positions = used[0][1][0]
+                positions = wide[0][1][0]
                 dense[positions] = weights[0]  # 0 + w is w: the first term needs no sum
-                bits[positions] = bit[used[0][0]]
-                rest = zip(used[1:], weights[1:], strict=True)
+                bits[positions] = bit[wide[0][0]]
+                rest = zip(wide[1:], weights[1:], strict=True)
                 for (term, (positions, _tf, _norms)), weight in rest:
                     dense[positions] += weight
                     bits[positions] |= bit[term]  # a term's positions are distinct
@@ -406,7 +450,7 @@ class _PairTerms:
                 scores = dense.take(found)
                 codes = bits.take(found)
             finally:  # every document a term touched, back to zero
-                for _term, (positions, _tf, _norms) in used:
+                for _term, (positions, _tf, _norms) in wide:
                     dense[positions] = 0
                     bits[positions] = 0
         if window is not None:
@@ -422,7 +466,7 @@ class _PairTerms:
     def _scratch(self, terms: int) -> tuple[NDArray[np.float64], NDArray[Any]]:
         """The zeroed sums and bits for a search of ``terms`` terms (62 fit the bits of an
         int64; a longer question's are Python ints, in arrays of its own)."""
-        if terms > 62:
+        if terms > _BITS:
             return np.zeros(self.size), np.zeros(self.size, dtype=object)
         if len(self.sums) < self.size:
             capacity = len(self.seqs)  # the documents' capacity: grown as they are
@@ -442,16 +486,19 @@ def _matched(names: list[str], codes: NDArray[Any] | None, hits: int) -> list[tu
 
 
 def _hits(
-    ids: NDArray[np.object_],
+    ids: list[str],
     chosen: NDArray[np.intp],
     seqs: NDArray[np.int64],
     scores: NDArray[np.float64] | NDArray[np.float32],
     matched: list[tuple[str, ...]] | None = None,
+    offset: int = 0,
 ) -> Hits:
-    """The hits at positions ``chosen`` (of ``ids`` and ``seqs``) with their ``scores``, as
-    Python lists: no numpy scalar per field, no object per hit."""
+    """The hits at positions ``chosen`` (of ``seqs``, and of ``ids`` from ``offset``) with
+    their ``scores``, as Python lists: no numpy scalar per field, no object per hit."""
     # ``tolist``: a float32 becomes its exact double.
-    return Hits(ids.take(chosen).tolist(), seqs.take(chosen).tolist(), scores.tolist(), matched)
+    at = (chosen + offset if offset else chosen).tolist()
+    return Hits(list(map(ids.__getitem__, at)), seqs.take(chosen).tolist(), scores.tolist(),
+                matched)  # fmt: skip
 
 
 def _best(
@@ -493,9 +540,10 @@ class EmbeddedIndex:
         self._cache: OrderedDict[str, _PairVectors] = OrderedDict()
         self._terms: OrderedDict[str, _PairTerms] = OrderedDict()
         self.cached_documents = WARM_VECTORS
-        # Documents per term over the file (idf), valid while the file's state is unchanged.
-        self._doc_freq: dict[str, int] = {}
-        self._doc_freq_state: tuple[int, int] = (-1, -1)
+        # Each word's idf over the file (None: no document holds it), valid while the file's
+        # state (its documents and N) is unchanged.
+        self._idf_of: dict[str, float | None] = {}
+        self._idf_state: tuple[int, int, int] = (-1, -1, -1)
         # BM25's length part per norm byte for the last average length (a function of it).
         self._length_part: tuple[float, NDArray[np.float64]] = (math.nan, _NORM_LENGTHS)
         with self._lock:
@@ -652,18 +700,26 @@ class EmbeddedIndex:
         window: TimeWindow | None = None,
     ) -> Found:
         key = _pair_key(pair)
+        analysis = _analysis(tuple(terms))  # for the lexical pool and the counts
+        lexical: Hits | None = None
+        semantic: Hits | None = None
+        counts: TermCounts | None = None
+        pt: _PairTerms | None = None
         with self._lock:  # one read of the file's state serves both pools and the counts
             state = self._state()
-            analysed = _analysed(terms)  # the terms' words, for the lexical pool and the counts
-            lexical = (
-                self._lexical(key, analysed, lexical_limit, window, state) if terms else Hits()
-            )
-            semantic = (
-                self._semantic(key, vector, k, window, state) if vector is not None else Hits()
-            )
-            counted = lexical_limit > 0 and any(t.strip() for t in terms)  # as OpenSearch's
-            counts = self._counts(key, analysed, state) if counted else None
-        return Found(lexical, semantic, counts)
+            if analysis.words and lexical_limit > 0:
+                idf = self._idf(analysis.words, state)
+                if idf:
+                    pt = self._pair_terms(key, state[0], state[1])
+                    lexical = self._lexical(pt, idf, lexical_limit, window, state)
+            if vector is not None:
+                semantic = self._semantic(key, vector, k, window, state)
+            if analysis.counted and lexical_limit > 0:  # as OpenSearch's
+                if pt is None:
+                    pt = self._pair_terms(key, state[0], state[1])
+                counts = self._counts(pt, analysis)
+        return Found(lexical if lexical is not None else Hits(),
+                     semantic if semantic is not None else Hits(), counts)  # fmt: skip
 
     def _state(self) -> tuple[int, int, int, int]:
         """The file's highest document rowid, its deletions, BM25's N and total length: what
@@ -705,9 +761,10 @@ class EmbeddedIndex:
     def _idf(self, words: Sequence[str], state: tuple[int, int, int, int]) -> dict[str, float]:
         """Each word's idf over the file (words no document holds are left out)."""
         seen, deletions, count, _total = state
-        if self._doc_freq_state != (seen, deletions):
-            self._doc_freq, self._doc_freq_state = {}, (seen, deletions)
-        missing = [w for w in words if w not in self._doc_freq]
+        if self._idf_state != (seen, deletions, count):
+            self._idf_of, self._idf_state = {}, (seen, deletions, count)
+        known = self._idf_of
+        missing = [w for w in words if w not in known]
         if missing:
             found = dict(
                 self._conn.execute(
@@ -716,17 +773,15 @@ class EmbeddedIndex:
                     missing,
                 ).fetchall()
             )
-            self._doc_freq.update({w: int(found.get(w, 0)) for w in missing})
-        return {
-            w: math.log(1 + (count - n + 0.5) / (n + 0.5))
-            for w in words
-            if (n := self._doc_freq[w]) > 0
-        }
+            for w in missing:
+                n = int(found.get(w, 0))
+                known[w] = math.log(1 + (count - n + 0.5) / (n + 0.5)) if n > 0 else None
+        return {w: idf for w in words if (idf := known[w]) is not None}
 
     def _lexical(
         self,
-        key: str,
-        analysed: dict[str, tuple[str, ...]],
+        pt: _PairTerms,
+        idf: dict[str, float],
         limit: int,
         window: TimeWindow | None,
         state: tuple[int, int, int, int],
@@ -742,13 +797,6 @@ class EmbeddedIndex:
         lengths of the whole file change with every write of any pair, and parity with
         OpenSearch is the contract), and it filters neither a time window nor ties to the
         newer episode."""
-        wanted = list(dict.fromkeys(w for ws in analysed.values() for w in ws))
-        if not wanted or limit <= 0:
-            return Hits()
-        idf = self._idf(wanted, state)
-        if not idf:
-            return Hits()
-        pt = self._pair_terms(key, state[0], state[1])
         count, total = state[2], state[3]
         avgdl = total / count if count else 1.0
         if self._length_part[0] != avgdl:
@@ -758,20 +806,16 @@ class EmbeddedIndex:
 
     def term_counts(self, pair: Pair, terms: Sequence[str]) -> TermCounts:
         with self._lock:
-            return self._counts(_pair_key(pair), _analysed(terms), self._state())
+            state = self._state()
+            return self._counts(self._pair_terms(_pair_key(pair), state[0], state[1]),
+                                _analysis(tuple(terms)))  # fmt: skip
 
-    def _counts(
-        self, key: str, analysed: dict[str, tuple[str, ...]], state: tuple[int, int, int, int]
-    ) -> TermCounts:
-        postings = (pt := self._pair_terms(key, state[0], state[1])).postings
+    @staticmethod
+    def _counts(pt: _PairTerms, analysis: _Analysis) -> TermCounts:
         # A term is one word (the domain's analysed terms); a raw term of several words
         # counts as its rarest word — an upper bound on the documents holding them all.
-        no_postings = _NO_POSTINGS
-        containing = {
-            t: min([len(postings.get(w, no_postings)) for w in ws], default=0)
-            for t, ws in sorted(analysed.items())
-            if t.strip()
-        }
+        get, none = pt.postings.get, _NO_POSTINGS
+        containing = {t: min([get(w, none).n for w in ws], default=0) for t, ws in analysis.counted}
         return TermCounts(documents=pt.size, containing=containing)
 
     def _vectors(self, key: str, state: tuple[int, int, int, int] | None = None) -> _PairVectors:
@@ -834,7 +878,7 @@ class EmbeddedIndex:
                 if position is not None:
                     matrix[position] = np.frombuffer(blob, dtype=np.float32)
         return _PairVectors(
-            ids=np.array([light[i][1] for i in order.tolist()], dtype=object),
+            ids=[light[i][1] for i in order.tolist()],
             seqs=seqs[order],
             ats=ats[order],
             matrix=matrix,
@@ -873,7 +917,11 @@ class EmbeddedIndex:
         window: TimeWindow | None,
         state: tuple[int, int, int, int],
     ) -> Hits:
-        pv = self._vectors(key, state)
+        pv = self._cache.get(key)
+        if pv is not None and pv.seen_rowid == state[0] and pv.deletions == state[1]:
+            self._cache.move_to_end(key)  # as _vectors does, without its second look
+        else:
+            pv = self._vectors(key, state)
         if k <= 0 or not pv.size:
             return Hits()
         query = _query(vector, pv.matrix.shape[1])
@@ -890,9 +938,10 @@ class EmbeddedIndex:
             if high <= low:
                 return Hits()
         scores = pv.matrix[low:high] @ query  # a view of the block, never a copy of it
-        seqs = pv.seqs[low:high]
-        chosen = _best(scores, seqs, None, k)
-        return _hits(pv.ids[low:high], chosen, seqs, scores.take(chosen))
+        if _ranking is not None:
+            return Hits(*_ranking.semantic_top(scores, pv.seqs, pv.ids, low, k))
+        chosen = _best(scores, pv.seqs[low:high], None, k)
+        return _hits(pv.ids, chosen, pv.seqs[low:high], scores.take(chosen), offset=low)
 
     def known_ids(self, pair: Pair, episode_ids: Sequence[str]) -> set[str]:
         """Which of these episodes the index holds (a catch-up embeds only the others)."""

@@ -46,7 +46,7 @@ from typing import Any, Final
 
 import numpy as np
 
-from tutor_memory.adapters.embedded_index import EmbeddedIndex
+from tutor_memory.adapters.embedded_index import EmbeddedIndex, ranking_form
 from tutor_memory.bench import phrasing as P
 from tutor_memory.bench.builder import open_app, write_events
 from tutor_memory.bench.embedding import CachedEmbedder
@@ -78,7 +78,11 @@ class PerfConfig:
 
 
 def run_perf(config: PerfConfig, log: Callable[[str], None] = print) -> dict[str, Any]:
-    results: dict[str, Any] = {"config": config.__dict__, "article_ms": ARTICLE_MS}
+    results: dict[str, Any] = {
+        "config": config.__dict__,
+        "article_ms": ARTICLE_MS,
+        "index_ranking": ranking_form(),  # its C loop or numpy
+    }
     results["sizes"] = []
     with tempfile.TemporaryDirectory(prefix="tm-bench-") as tmp:
         for size in config.sizes:
@@ -138,8 +142,8 @@ def _size(
     retrieval, peer = retrieval_and_peer(app, asked, vectors)
     floor = floor_ms(app, asked, vectors)
     log(
-        f"  retrieval p50 {retrieval:.4f} ms, floor {floor['ms']:.2f} ms, peer {peer['ms']} ms "
-        f"(with the same output: {peer.get('same_output_ms')} ms)"
+        f"  retrieval p50 {retrieval:.4f} ms ({ranking_form()}), floor {floor['ms']:.2f} ms, "
+        f"peer {peer['ms']} ms (with the same output: {peer.get('same_output_ms')} ms)"
     )
     indexing = adapter_indexing_rate(index)
     result = {

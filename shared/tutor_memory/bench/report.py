@@ -194,7 +194,11 @@ def cpu_table(results: Mapping[str, Any]) -> str:
                    size.get("peer", {}).get("same_output_ms", "–"), size.get("dropped", "–"),
                    size.get("rss_mb", "–"), size.get("rss_build_process_mb", "–")]
             )  # fmt: skip
-    return "TURN CPU (ms per turn, p50 / p95; the question embedding without or with)\n" + table(
+    ranked = results.get("index_ranking")
+    title = "TURN CPU (ms per turn, p50 / p95; the question embedding without or with)" + (
+        f"; the index ranked by its {ranked}" if ranked else ""
+    )
+    return title + "\n" + table(
         ["episodes", "embedding", *QUESTION_TYPES, "retrieval p50", "floor", "peer",
          "peer, same output", "dropped", "RSS MB (serving)", "RSS MB (bench process)"],
         rows,
