@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed
 .PHONY: setup demo test fuzz lint typecheck imports openapi bench bench-quality bench-recall scenarios clean
 
 # The C part (the embedded index's ranking loop) is built by the install: rebuilt when it changes.
-$(STAMP): pyproject.toml shared/tutor_memory/adapters/_ranking.c
+$(STAMP): pyproject.toml setup.py shared/tutor_memory/adapters/_ranking.c
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[local,plots,dev]'
