@@ -9,20 +9,23 @@ the same hits on both.
   shard, so that the two indexes give the same scores — per-pair statistics would rank better
   in theory but OpenSearch cannot compute them, and parity is the contract), each term's
   document frequency over the file (idf), and per pair. Each searched pair's postings are also
-  held in memory (numpy arrays per term, each posting with its document's norm byte, loaded
+  held in memory (compact arrays per term, each posting with its document's norm byte, loaded
   once and followed as the file grows), and OpenSearch's BM25 (Lucene's "legacy" form with the
   ``k1 + 1`` factor; k1 1.2, b 0.75, idf ``ln(1 + (N - n + 0.5) / (n + 0.5))``) is computed
   there, operation for operation as the SQL statement that ranked before it (the length part
   once per norm byte, as Lucene caches it), with N and the total length read from the file on
   each search (and each term's idf whenever the file changed); the gate's ``term_counts`` come from
-  the same postings. An FTS5 table keeps each document's terms too (the bench's floor reads
-  it). Terms are matched as the domain folded them (accents and case folded again here, as
-  FTS5's ``unicode61 remove_diacritics 2`` did).
+  the same postings. The sums and the cut run in C (``_ranking.c``, built by the install; it
+  says why), or in numpy where it was not built: the same doubles and order. An FTS5 table
+  keeps each document's terms too (the bench's floor reads it). Terms are matched as the
+  domain folded them (accents and case folded again here, as FTS5's ``unicode61
+  remove_diacritics 2`` did).
 * Semantic: exact cosine over the pair's stored float32 vectors (this Python cannot load the
   sqlite-vec extension; exact is also the quality ceiling). Each pair's vectors are one
   contiguous block in memory, ordered by time, with a sorted time array: a time window is a
   binary search and a view (a pre-filter, so a window never comes back with fewer than k that
-  exist), never a copy; ``partition`` finds the k-th score, then only the best k are sorted.
+  exist), never a copy; numpy's product scores the block, and the C loop keeps the best k
+  (numpy's ``partition`` and a sort of the best k where it was not built).
 * The cached postings and vectors follow the file, across processes: each search reads one
   row (the file's highest document rowid, its count of deletions and BM25's N and total
   length); new documents are appended to the cached pair (a re-indexed or, for vectors,
@@ -786,8 +789,8 @@ class EmbeddedIndex:
         window: TimeWindow | None,
         state: tuple[int, int, int, int],
     ) -> Hits:
-        """BM25 over the pair's postings held in memory (numpy, as the ``bm25s`` peer scores),
-        with the statistics of the whole file read from SQLite.
+        """BM25 over the pair's postings held in memory (the C loop, or numpy), with the
+        statistics of the whole file read from SQLite.
 
         Why not SQL: summing BM25 in one statement over the pair's matching postings made the
         index step (both pools and the term counts, CPU p50 on the perf bench) 0.57 / 2.1 /
