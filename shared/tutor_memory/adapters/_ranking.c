@@ -1,6 +1,6 @@
 /* The embedded index's two inner loops, one call each: BM25 summed over a question's postings
  * with the best `limit` kept, and the best `k` of the cosines kept, each returned as the hits'
- * columns (episode ids, seqs, scores and the matched terms' bits).
+ * columns (episode ids, seqs, scores and, for BM25, each hit's matched terms).
  *
  * Why C: at 1,000 episodes the numpy form of this step is some thirty numpy calls (weights,
  * sums, bits, the k-th value, the ties, the sort, the gathers), each ~1 µs of call overhead on
