@@ -326,9 +326,6 @@ class _Postings:
             self.new_positions, self.new_tfs, self.new_norms = array("i"), array("f"), array("B")
         return self.positions, self.tfs, self.norms
 
-    def __len__(self) -> int:
-        return self.n
-
 
 _NO_POSTINGS: Final = _Postings()  # a word no document of the pair holds
 
@@ -920,11 +917,7 @@ class EmbeddedIndex:
         window: TimeWindow | None,
         state: tuple[int, int, int, int],
     ) -> Hits:
-        pv = self._cache.get(key)
-        if pv is not None and pv.seen_rowid == state[0] and pv.deletions == state[1]:
-            self._cache.move_to_end(key)  # as _vectors does, without its second look
-        else:
-            pv = self._vectors(key, state)
+        pv = self._vectors(key, state)
         if k <= 0 or not pv.size:
             return Hits()
         query = _query(vector, pv.matrix.shape[1])
