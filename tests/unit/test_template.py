@@ -982,6 +982,16 @@ def test_the_dashboard_graphs_what_the_alarms_watch_and_the_turns_metrics() -> N
     assert "DashboardUrl" in template()["Outputs"]
 
 
+def test_blas_runs_one_thread_in_every_function_and_the_bench_imports_handlers_so() -> None:
+    # A function has one vCPU for its turn; OpenBLAS would otherwise spin up a thread per core
+    # at numpy's import. The bench's cold starts are measured with the same environment.
+    from tutor_memory.bench.perf import LAMBDA_ENVIRONMENT
+
+    variables = template()["Globals"]["Function"]["Environment"]["Variables"]
+    assert variables["OPENBLAS_NUM_THREADS"] == "1"
+    assert {k: variables[k] for k in LAMBDA_ENVIRONMENT} == LAMBDA_ENVIRONMENT
+
+
 def test_tracing_is_a_parameter_off_by_default_with_its_cold_start_cost_written_beside_it() -> None:
     parameter = template()["Parameters"]["Tracing"]
     assert parameter["AllowedValues"] == ["PassThrough", "Active"]

@@ -552,6 +552,10 @@ _IMPORT: Final = (
 )
 
 
+# What template.yaml's Globals give every function and its import depends on (a test compares).
+LAMBDA_ENVIRONMENT: Final = {"OPENBLAS_NUM_THREADS": "1", "POWERTOOLS_SERVICE_NAME": "tutor-memory"}
+
+
 def cold_start(runs: int) -> list[dict[str, Any]]:
     """Median import time (wall and CPU) of each handler module in fresh interpreters."""
     root = Path(__file__).resolve().parents[3] / "functions"
@@ -559,7 +563,7 @@ def cold_start(runs: int) -> list[dict[str, Any]]:
     if not handlers:
         return [{"skipped": f"no functions/*/app.py under {root.parent}"}]
     env = {**os.environ, "AWS_REGION": os.environ.get("AWS_REGION", "us-east-1"),
-           "POWERTOOLS_SERVICE_NAME": "tutor-memory"}  # fmt: skip
+           **LAMBDA_ENVIRONMENT}  # fmt: skip
     rows = []
     for path in handlers:
         times, cpu, error = [], [], ""
