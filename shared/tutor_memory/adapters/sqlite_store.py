@@ -21,6 +21,14 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from tutor_memory.adapters.pair_view import (
+    Links,
+    Newest,
+    PairView,
+    from_start,
+    merge_links,
+    merge_newest,
+)
 from tutor_memory.adapters.records import (
     annotation_from_record,
     annotation_to_record,
@@ -332,6 +340,9 @@ class SqliteStore:
         # Episodes decoded on the turn path, least recently used first (see _select_decoded).
         self._decoded: OrderedDict[tuple[str, str, int], Episode] = OrderedDict()
         self._decoded_lock = threading.Lock()
+        # Per pair, what the turn reads and only grows on append (see pair_view); guarded by
+        # the same lock as the decoded episodes, which it trusts while the view is current.
+        self._views: dict[tuple[str, str], PairView] = {}
         if not self._memory:
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
         with self._connection() as conn:
@@ -569,6 +580,10 @@ class SqliteStore:
             after = page[-1].seq
 
     def recent(self, pair: Pair, limit: int, window: TimeWindow | None = None) -> list[Episode]:
+        with self._connection() as conn:
+            view = self._view(conn, pair)
+            if view is not None and view.after(window):
+                return from_start(self._newest(conn, pair, view, limit), window)[:limit]
         where, params = "student_id = ? AND subject_id = ?", [pair.student_id, pair.subject_id]
         if window is not None:
             where += " AND at >= ? AND at < ?"
@@ -579,6 +594,11 @@ class SqliteStore:
         seqs = [s for s in (seq_of_id(i) for i in episode_ids) if s is not None]
         if not seqs:
             return []
+        with self._connection() as conn:
+            view = self._view(conn, pair)
+            if view is not None:
+                by_id = {e.episode_id: e for e in self._at_seqs(pair, view, seqs)}
+                return [by_id[i] for i in episode_ids if i in by_id]
         found: dict[str, Episode] = {}
         for start in range(0, len(seqs), 500):  # SQLite's parameter limit
             chunk = seqs[start : start + 500]
@@ -600,6 +620,14 @@ class SqliteStore:
         keys = list(dict.fromkeys(concept_keys))
         if not keys:
             return []
+        if newest is not None:
+            with self._connection() as conn:
+                view = self._view(conn, pair)
+                if view is not None and view.holds(window):
+                    kept: set[int] = set()
+                    for key in keys:
+                        kept.update(self._links(conn, pair, view, key, newest))
+                    return self._at_seqs(pair, view, sorted(kept))
         # Per concept, the links walked backwards on the primary key (student, subject,
         # concept, seq) and cut by LIMIT: the newest N, never every link.
         link = (
@@ -629,6 +657,129 @@ class SqliteStore:
                 (pair.student_id, pair.subject_id, *chunk),
             )
         return found
+
+    # --- the turn's kept reads (see pair_view) ------------------------------------------------
+
+    def _view(self, conn: sqlite3.Connection, pair: Pair) -> PairView | None:
+        """The pair's view, brought up to the chain head (one indexed read, and the new
+        episodes' times when there are any); None for a pair without a log."""
+        key = (pair.student_id, pair.subject_id)
+        head = conn.execute(
+            "SELECT seq, erasure_head FROM chain_heads WHERE student_id = ? AND subject_id = ?",
+            key,
+        ).fetchone()
+        with self._decoded_lock:
+            view = self._views.get(key)
+            if head is None:
+                self._views.pop(key, None)
+                return None
+            seq, erasure = int(head[0]), head[1]
+            if view is not None and view.stale(seq, erasure):
+                view = None
+            if view is None:  # nothing decoded before is trusted without its row's check
+                for gone in [k for k in self._decoded if k[0] == key[0] and k[1] == key[1]]:
+                    del self._decoded[gone]
+            elif view.seq == seq:
+                return view
+        if view is None:
+            # The earliest and latest times by the time index (two index probes); as text, so a
+            # row whose time sorts differently as text than as a time is caught.
+            first, last = (
+                conn.execute(
+                    f"SELECT {fn}(at) FROM episodes WHERE student_id = ? AND subject_id = ?", key
+                ).fetchone()[0]
+                for fn in ("MIN", "MAX")
+            )
+            fresh = PairView(erasure, 0, None, None)
+            view = fresh.widened(seq, *_times(first, last), ordered=_canonical(last))
+        else:
+            first, last, upto = conn.execute(
+                "SELECT MIN(at), MAX(at), MAX(seq) FROM episodes WHERE student_id = ? "
+                "AND subject_id = ? AND seq > ?",
+                (*key, view.seq),
+            ).fetchone()
+            view = view.widened(max(seq, upto or 0), *_times(first, last), ordered=_canonical(last))
+        with self._decoded_lock:
+            current = self._views.get(key)
+            if current is None or current.erasure != view.erasure or current.seq <= view.seq:
+                self._views[key] = view
+        return view
+
+    def _keep(self, pair: Pair, view: PairView, newest: tuple[int, Newest] | None = None,
+              links: tuple[tuple[str, int], Links] | None = None) -> None:  # fmt: skip
+        """Keep an answer read for ``view`` if it is still the pair's view."""
+        with self._decoded_lock:
+            if self._views.get((pair.student_id, pair.subject_id)) is not view:
+                return
+            if newest is not None:
+                view.newest[newest[0]] = newest[1]
+            if links is not None:
+                view.links[links[0]] = links[1]
+
+    def _newest(
+        self, conn: sqlite3.Connection, pair: Pair, view: PairView, limit: int
+    ) -> list[Episode]:
+        """The pair's ``limit`` newest episodes (time, then seq), kept between calls: only the
+        episodes after the kept sequence are read (all of them again past ``limit`` new)."""
+        key = (pair.student_id, pair.subject_id)
+        kept = view.newest.get(limit)
+        if kept is not None and kept.through == view.seq:
+            return kept.episodes
+        if kept is None or view.seq - kept.through > limit:
+            episodes = self._select_decoded(
+                "student_id = ? AND subject_id = ? ORDER BY at DESC, seq DESC LIMIT ?",
+                (*key, limit),
+            )
+            kept = Newest(merge_newest(episodes, (), limit), view.seq)
+        else:
+            new = self._select_decoded(
+                "student_id = ? AND subject_id = ? AND seq > ? ORDER BY seq", (*key, kept.through)
+            )
+            kept = Newest(merge_newest(kept.episodes, new, limit), view.seq)
+        self._keep(pair, view, newest=(limit, kept))
+        return kept.episodes
+
+    def _links(
+        self, conn: sqlite3.Connection, pair: Pair, view: PairView, concept: str, newest: int
+    ) -> list[int]:
+        """A concept's ``newest`` linked sequences, newest first; only links after the kept
+        sequence are read (a link is written with its episode and goes only with an erasure)."""
+        kept = view.links.get((concept, newest))
+        if kept is not None and kept.through == view.seq:
+            return kept.seqs
+        after = kept.through if kept is not None else 0
+        rows = conn.execute(
+            "SELECT seq FROM episode_concepts WHERE student_id = ? AND subject_id = ? "
+            "AND concept_key = ? AND seq > ? ORDER BY seq DESC LIMIT ?",
+            (pair.student_id, pair.subject_id, concept, after, newest),
+        ).fetchall()
+        seqs = merge_links(kept.seqs if kept is not None else (), (r[0] for r in rows), newest)
+        self._keep(pair, view, links=((concept, newest), Links(seqs, view.seq)))
+        return seqs
+
+    def _at_seqs(self, pair: Pair, view: PairView, seqs: Sequence[int]) -> list[Episode]:
+        """The episodes at ``seqs`` (in that order, unknown ones left out): decoded ones from
+        memory while ``view`` is current (nothing was erased since they were read), the rest
+        read and decoded once."""
+        student, subject = pair.student_id, pair.subject_id
+        cache = self._decoded
+        found: dict[int, Episode] = {}
+        with self._decoded_lock:
+            if self._views.get((student, subject)) is view:
+                for seq in seqs:
+                    hit = cache.get((student, subject, seq))
+                    if hit is not None:
+                        cache.move_to_end((student, subject, seq))
+                        found[seq] = hit
+        missing = sorted({s for s in seqs if s not in found})
+        for start in range(0, len(missing), 500):  # SQLite's parameter limit
+            chunk = missing[start : start + 500]
+            for e in self._select_decoded(
+                f"student_id = ? AND subject_id = ? AND seq IN ({', '.join('?' * len(chunk))})",
+                (student, subject, *chunk),
+            ):
+                found[e.seq] = e
+        return [found[s] for s in seqs if s in found]
 
     def concept_names(self, pair: Pair) -> dict[str, str]:
         with self._connection() as conn:
@@ -1175,6 +1326,8 @@ class SqliteStore:
         registry, annotations, the queue, concept links and names. The log's envelopes and the
         erasure records stay."""
         key = (pair.student_id, pair.subject_id)
+        with self._decoded_lock:  # its concept links go without an erasure of the log
+            self._views.pop(key, None)
         with self._erasing() as conn:
             for table in (
                 "concept_maps",
@@ -1197,3 +1350,20 @@ class SqliteStore:
                 (student_id,),
             ).fetchall()
         return [Pair(student_id, r[0]) for r in rows]
+
+
+def _canonical(text: str | None) -> bool:
+    """The stored time is in ``format_time``'s form (so it sorts as text as it does as a time)."""
+    if text is None:
+        return True
+    try:
+        return format_time(parse_time(text)) == text
+    except ValueError:
+        return False
+
+
+def _times(first: str | None, last: str | None) -> tuple[datetime | None, datetime | None]:
+    return (
+        parse_time(first) if first is not None else None,
+        parse_time(last) if last is not None else None,
+    )
