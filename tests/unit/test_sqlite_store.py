@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import sqlite3
 import threading
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from tutor_memory.adapters.records import episode_to_record
 from tutor_memory.adapters.sqlite_store import MIGRATIONS, SqliteStore
+from tutor_memory.domain.beliefs import Belief, Claim
 from tutor_memory.domain.chain import seal
 from tutor_memory.domain.episodes import Kind, NewEpisode, Pair
 from tutor_memory.ports import FixedClock, Ports
@@ -79,3 +81,52 @@ def test_a_version_1_file_is_upgraded_and_its_concepts_backfilled(
     assert store.schema_version() == len(MIGRATIONS)
     assert store.touching(pair, ["osmosis"]) == [sealed]
     assert TutorMemory(Ports(store, clock)).verify_chain(pair).intact
+
+
+def test_reading_the_current_beliefs_does_not_walk_the_superseded_ones(
+    tmp_path: Path, pair: Pair
+) -> None:
+    """A turn reads the current beliefs; a pair of months has thousands of superseded ones
+    behind them. The work (SQLite's virtual-machine steps, not time) stays what it is for a
+    pair with no history."""
+
+    def belief(n: int, concept: str) -> Belief:
+        return Belief(
+            pair=pair,
+            belief_id=f"b-{concept}-{n}",
+            concept_key=concept,
+            concept_name=concept.title(),
+            claim=Claim.STRUGGLES if n % 2 else Claim.UNDERSTANDS,
+            confidence=0.6,
+            evidence_ids=(f"e{n}-{n:012x}",),
+            created_at=datetime(2026, 7, 1, tzinfo=UTC) + timedelta(minutes=n),
+            rule_version=1,
+            reason=f"check {n}",
+        )
+
+    def steps(store: SqliteStore) -> int:
+        counted = [0]
+
+        def count() -> int:
+            counted[0] += 1
+            return 0
+
+        with store._connection() as conn:  # this thread's connection: the one beliefs() uses
+            conn.set_progress_handler(count, 10)
+            try:
+                assert [b.concept_key for b in store.beliefs(pair)] == ["cell", "osmosis"]
+            finally:
+                conn.set_progress_handler(None, 0)
+        return counted[0]
+
+    fresh, long = SqliteStore(tmp_path / "fresh.db"), SqliteStore(tmp_path / "long.db")
+    for concept in ("osmosis", "cell"):
+        fresh.add_belief(belief(0, concept), None)
+        before = belief(0, concept)
+        long.add_belief(before, None)
+        for n in range(1, 1500):  # each check supersedes the belief before it
+            after = belief(n, concept)
+            long.add_belief(after, before)
+            before = after
+    assert len(long.belief_history(pair, "osmosis")) == 1500
+    assert steps(long) <= 2 * steps(fresh) + 10

@@ -319,6 +319,10 @@ MIGRATIONS: tuple[Migration, ...] = (
     _add_request_hash,
     # 8: chain v2 (a body's salt and commitment, erased bodies) and the erasure records
     _add_chain_v2,
+    # 9: the current beliefs by pair — a turn reads them, and superseded ones pile up behind
+    # them (100,000 episodes: 8.7 ms a turn scanning the pair's whole belief history)
+    "CREATE INDEX IF NOT EXISTS beliefs_current ON beliefs (student_id, subject_id) "
+    "WHERE superseded_by IS NULL AND retired_at IS NULL",
 )
 
 _EPISODE_COLUMNS = (
@@ -926,15 +930,21 @@ class SqliteStore:
 
     # --- beliefs ----------------------------------------------------------------------------
 
-    def _beliefs(self, where: str, params: tuple[object, ...]) -> list[Belief]:
+    def _beliefs(
+        self, where: str, params: tuple[object, ...], *, indexed_by: str = ""
+    ) -> list[Belief]:
+        source = f"beliefs INDEXED BY {indexed_by}" if indexed_by else "beliefs"
         with self._connection() as conn:
-            rows = conn.execute(f"SELECT * FROM beliefs WHERE {where}", params).fetchall()
+            rows = conn.execute(f"SELECT * FROM {source} WHERE {where}", params).fetchall()
         return chronological(belief_from_record(dict(r)) for r in rows)
 
     def beliefs(self, pair: Pair) -> list[Belief]:
+        # Named: without statistics the planner takes the primary key's pair prefix, which
+        # walks every superseded belief too.
         current = self._beliefs(
             "student_id = ? AND subject_id = ? AND superseded_by IS NULL AND retired_at IS NULL",
             (pair.student_id, pair.subject_id),
+            indexed_by="beliefs_current",
         )
         return sorted(current, key=lambda b: (b.concept_name.casefold(), b.concept_key))
 
