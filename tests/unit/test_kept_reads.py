@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from tutor_memory.adapters.sqlite_store import SqliteStore
+from tutor_memory.domain import constants as C
 from tutor_memory.domain.chain import format_time
 from tutor_memory.domain.concepts import concept_key
 from tutor_memory.domain.episodes import Episode, Kind, NewEpisode, Pair
@@ -155,3 +156,18 @@ def test_a_time_that_sorts_differently_as_text_falls_back_to_the_store_s_order(
     by_text = [r[0] for r in rows]
     assert by_text[0] == 4
     assert [e.seq for e in fresh.recent(pair, 5, TimeWindow(window.start, FAR))] == by_text
+
+
+def test_a_server_keeps_the_reads_of_its_most_recently_asked_pairs_only(tmp_path: Path) -> None:
+    """Memory follows the active pairs: past ``KEPT_PAIR_VIEWS`` pairs the least recently
+    asked is dropped, and asked again it is read afresh, right."""
+    rng = random.Random(7)
+    store = SqliteStore(tmp_path / "m.db")
+    now = START + timedelta(days=30)
+    pairs = [Pair(f"student-{n}", "biology") for n in range(C.KEPT_PAIR_VIEWS + 5)]
+    for pair in pairs:
+        append_some(store, pair, rng, 3)
+        store.recent(pair, LIMIT, TimeWindow(EPOCH, now))
+    assert len(store._views) == C.KEPT_PAIR_VIEWS
+    assert (pairs[0].student_id, pairs[0].subject_id) not in store._views
+    check(store, store, pairs[0], now)

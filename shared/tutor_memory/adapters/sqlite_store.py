@@ -346,7 +346,7 @@ class SqliteStore:
         self._decoded_lock = threading.Lock()
         # Per pair, what the turn reads and only grows on append (see pair_view); guarded by
         # the same lock as the decoded episodes, which it trusts while the view is current.
-        self._views: dict[tuple[str, str], PairView] = {}
+        self._views: OrderedDict[tuple[str, str], PairView] = OrderedDict()
         if not self._memory:
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
         with self._connection() as conn:
@@ -684,6 +684,7 @@ class SqliteStore:
                 for gone in [k for k in self._decoded if k[0] == key[0] and k[1] == key[1]]:
                     del self._decoded[gone]
             elif view.seq == seq:
+                self._views.move_to_end(key)
                 return view
         if view is None:
             # The earliest and latest times by the time index (two index probes); as text, so a
@@ -707,6 +708,9 @@ class SqliteStore:
             current = self._views.get(key)
             if current is None or current.erasure != view.erasure or current.seq <= view.seq:
                 self._views[key] = view
+                self._views.move_to_end(key)
+                while len(self._views) > C.KEPT_PAIR_VIEWS:  # memory follows the active pairs
+                    self._views.popitem(last=False)
         return view
 
     def _keep(self, pair: Pair, view: PairView, newest: tuple[int, Newest] | None = None,

@@ -82,6 +82,9 @@ RECALL_CONCEPT_POOL: Final = 200
 # ours: decoded episodes a store keeps for the turn path (a turn reads ~1,000: the recent pool,
 # the concept pool, the index's hits), a few KB each.
 DECODED_EPISODE_CACHE: Final = 20_000
+# ours: pairs whose turn reads the embedded store keeps between turns (adapters/pair_view.py),
+# least recently asked dropped first: 40 pairs' 500 newest are the decoded cache's 20,000.
+KEPT_PAIR_VIEWS: Final = 40
 # ours: reads of one turn in flight at once (recent, concept names, beliefs, map, head, files,
 # the concept pool, the beliefs' evidence), so the cloud path waits at most three times.
 TURN_IO_THREADS: Final = 16
