@@ -19,7 +19,7 @@ from contextlib import contextmanager
 from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from tutor_memory.adapters.pair_view import (
     Links,
@@ -325,6 +325,9 @@ MIGRATIONS: tuple[Migration, ...] = (
     "WHERE superseded_by IS NULL AND retired_at IS NULL",
 )
 
+_K = TypeVar("_K")
+_V = TypeVar("_V")
+
 _EPISODE_COLUMNS = (
     "student_id, subject_id, seq, episode_id, kind, at, summary, text, concepts, salience, "
     "evidence, recalled_ids, ref, idempotency_key, prev_hash, hash, request_hash, chain_version, "
@@ -587,7 +590,7 @@ class SqliteStore:
         with self._connection() as conn:
             view = self._view(conn, pair)
             if view is not None and view.after(window):
-                return from_start(self._newest(conn, pair, view, limit), window)[:limit]
+                return from_start(self._newest(pair, view, limit), window)
         where, params = "student_id = ? AND subject_id = ?", [pair.student_id, pair.subject_id]
         if window is not None:
             where += " AND at >= ? AND at < ?"
@@ -600,18 +603,8 @@ class SqliteStore:
             return []
         with self._connection() as conn:
             view = self._view(conn, pair)
-            if view is not None:
-                by_id = {e.episode_id: e for e in self._at_seqs(pair, view, seqs)}
-                return [by_id[i] for i in episode_ids if i in by_id]
-        found: dict[str, Episode] = {}
-        for start in range(0, len(seqs), 500):  # SQLite's parameter limit
-            chunk = seqs[start : start + 500]
-            for ep in self._select_decoded(
-                f"student_id = ? AND subject_id = ? AND seq IN ({', '.join('?' * len(chunk))})",
-                (pair.student_id, pair.subject_id, *chunk),
-            ):
-                found[ep.episode_id] = ep
-        return [found[i] for i in episode_ids if i in found]
+        by_id = {e.episode_id: e for e in self._at_seqs(pair, view, seqs)}
+        return [by_id[i] for i in episode_ids if i in by_id]
 
     def touching(
         self,
@@ -651,16 +644,7 @@ class SqliteStore:
                     link, (pair.student_id, pair.subject_id, key, *span, cut)
                 ).fetchall()
                 seqs.update(int(r[0]) for r in rows)
-        found: list[Episode] = []
-        ordered = sorted(seqs)
-        for start in range(0, len(ordered), 500):  # SQLite's parameter limit
-            chunk = ordered[start : start + 500]
-            found += self._select_decoded(
-                f"student_id = ? AND subject_id = ? AND seq IN ({', '.join('?' * len(chunk))}) "
-                "ORDER BY seq",
-                (pair.student_id, pair.subject_id, *chunk),
-            )
-        return found
+        return self._at_seqs(pair, None, sorted(seqs))
 
     # --- the turn's kept reads (see pair_view) ------------------------------------------------
 
@@ -713,20 +697,13 @@ class SqliteStore:
                     self._views.popitem(last=False)
         return view
 
-    def _keep(self, pair: Pair, view: PairView, newest: tuple[int, Newest] | None = None,
-              links: tuple[tuple[str, int], Links] | None = None) -> None:  # fmt: skip
-        """Keep an answer read for ``view`` if it is still the pair's view."""
+    def _keep(self, pair: Pair, view: PairView, answers: dict[_K, _V], key: _K, value: _V) -> None:
+        """Keep an answer read for ``view`` (in one of its tables) if it is still the pair's."""
         with self._decoded_lock:
-            if self._views.get((pair.student_id, pair.subject_id)) is not view:
-                return
-            if newest is not None:
-                view.newest[newest[0]] = newest[1]
-            if links is not None:
-                view.links[links[0]] = links[1]
+            if self._views.get((pair.student_id, pair.subject_id)) is view:
+                answers[key] = value
 
-    def _newest(
-        self, conn: sqlite3.Connection, pair: Pair, view: PairView, limit: int
-    ) -> list[Episode]:
+    def _newest(self, pair: Pair, view: PairView, limit: int) -> list[Episode]:
         """The pair's ``limit`` newest episodes (time, then seq), kept between calls: only the
         episodes after the kept sequence are read (all of them again past ``limit`` new)."""
         key = (pair.student_id, pair.subject_id)
@@ -738,13 +715,13 @@ class SqliteStore:
                 "student_id = ? AND subject_id = ? ORDER BY at DESC, seq DESC LIMIT ?",
                 (*key, limit),
             )
-            kept = Newest(merge_newest(episodes, (), limit), view.seq)
+            kept = Newest(episodes, view.seq)  # the store's order, as the merge keeps it
         else:
             new = self._select_decoded(
                 "student_id = ? AND subject_id = ? AND seq > ? ORDER BY seq", (*key, kept.through)
             )
             kept = Newest(merge_newest(kept.episodes, new, limit), view.seq)
-        self._keep(pair, view, newest=(limit, kept))
+        self._keep(pair, view, view.newest, limit, kept)
         return kept.episodes
 
     def _links(
@@ -762,18 +739,18 @@ class SqliteStore:
             (pair.student_id, pair.subject_id, concept, after, newest),
         ).fetchall()
         seqs = merge_links(kept.seqs if kept is not None else (), (r[0] for r in rows), newest)
-        self._keep(pair, view, links=((concept, newest), Links(seqs, view.seq)))
+        self._keep(pair, view, view.links, (concept, newest), Links(seqs, view.seq))
         return seqs
 
-    def _at_seqs(self, pair: Pair, view: PairView, seqs: Sequence[int]) -> list[Episode]:
+    def _at_seqs(self, pair: Pair, view: PairView | None, seqs: Sequence[int]) -> list[Episode]:
         """The episodes at ``seqs`` (in that order, unknown ones left out): decoded ones from
         memory while ``view`` is current (nothing was erased since they were read), the rest
-        read and decoded once."""
+        (all of them without a view) read, each row checked against its decoded copy."""
         student, subject = pair.student_id, pair.subject_id
         cache = self._decoded
         found: dict[int, Episode] = {}
         with self._decoded_lock:
-            if self._views.get((student, subject)) is view:
+            if view is not None and self._views.get((student, subject)) is view:
                 for seq in seqs:
                     hit = cache.get((student, subject, seq))
                     if hit is not None:
