@@ -1,0 +1,286 @@
+"""The long, hard synthetic conversations of the recall bench: seeded, in five languages, with
+what real long chats have (a cast, repetition, gaps, replies, paraphrases, evidence over several
+sessions, near misses) and questions whose gold is right."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections import Counter
+from datetime import datetime
+from itertools import pairwise
+
+import pytest
+
+from tutor_memory.bench.conversations import Conversation
+from tutor_memory.bench.long_conversations import (
+    PLAN,
+    SESSION_LINES,
+    Cast,
+    cast,
+    generate_long_conversations,
+)
+from tutor_memory.bench.long_words import CATEGORIES, WORDS, content_words, words
+
+MAX_DISTINCT_TEXTS = 5_000
+
+
+@pytest.fixture(scope="module")
+def conversations() -> list[Conversation]:
+    return generate_long_conversations(7)
+
+
+def _casts(conversations: list[Conversation]) -> list[Cast]:
+    seen: Counter[str] = Counter()
+    casts = []
+    for c in conversations:
+        casts.append(cast(WORDS[c.language], seen[c.language]))
+        seen[c.language] += 1
+    return casts
+
+
+def _share_a_word(language: str, names: tuple[str, ...], question: str, line: str) -> bool:
+    """A shared content word, or two of four letters or more that begin alike (exam, exams)."""
+    asked = content_words(question, language, names)
+    said = content_words(line, language, names)
+    if asked & said:
+        return True
+    return any(a[:4] == s[:4] for a in asked for s in said if len(a) >= 4 and len(s) >= 4)
+
+
+def test_the_same_seed_gives_the_same_conversations(conversations: list[Conversation]) -> None:
+    assert generate_long_conversations(7) == conversations
+    assert generate_long_conversations(8) != conversations
+
+
+def test_pairs_speak_five_languages_within_the_plan(conversations: list[Conversation]) -> None:
+    assert {c.language for c in conversations} == set(WORDS) == {"en", "es", "id", "ur", "ar"}
+    assert 6 <= len(PLAN) <= 10
+    assert [str(c.pair) for c in conversations] == [
+        f"long{i}-{language}/conversation" for i, (language, _) in enumerate(PLAN, start=1)
+    ]
+    for c, (_language, size) in zip(conversations, PLAN, strict=True):
+        assert 400 <= size <= 1_200
+        assert size <= len(c.lines) <= size + 40, c.pair
+
+
+def test_the_distinct_texts_stay_few_enough_to_embed_in_minutes(
+    conversations: list[Conversation],
+) -> None:
+    texts = {u.text for c in conversations for u in c.lines}
+    texts |= {q.text for c in conversations for q in c.questions}
+    assert len(texts) < MAX_DISTINCT_TEXTS
+
+
+def test_sessions_of_10_to_40_lines_over_months_with_one_gap_of_two_months(
+    conversations: list[Conversation],
+) -> None:
+    for c in conversations:
+        sizes = Counter(u.session for u in c.lines)
+        assert sorted(sizes) == list(range(len(sizes)))
+        assert all(SESSION_LINES[0] <= n <= SESSION_LINES[1] for n in sizes.values()), c.pair
+        starts: dict[int, datetime] = {}
+        for u in c.lines:
+            starts.setdefault(u.session, u.at)
+        days = [start.date() for start in starts.values()]
+        assert days == sorted(days) and len(set(days)) == len(days)  # one session a day at most
+        gaps = [(b - a).days for a, b in pairwise(days)]
+        assert sum(gap >= 60 for gap in gaps) == 1, c.pair
+        assert any(14 <= gap < 60 for gap in gaps), c.pair
+        assert (days[-1] - days[0]).days >= 100
+        assert (c.asked_at.date() - days[-1]).days == 1
+        assert [u.at for u in c.lines] == sorted(u.at for u in c.lines)
+
+
+def test_most_lines_carry_the_speakers_name_and_the_cast_recurs(
+    conversations: list[Conversation],
+) -> None:
+    for c, people in zip(conversations, _casts(conversations), strict=True):
+        assert (c.student, c.tutor) == (people.student, people.tutor)
+        named = sum(u.text.startswith((f"{c.student}: ", f"{c.tutor}: ")) for u in c.lines)
+        assert 0.75 <= named / len(c.lines) < 0.97, c.pair
+        for other in (people.sister, people.friend, people.coach, people.pet):
+            sessions = {u.session for u in c.lines if other in u.text}
+            assert len(sessions) >= 4, (c.pair, other)
+
+
+def test_small_talk_repeats_and_a_favourite_question_comes_back_word_for_word(
+    conversations: list[Conversation],
+) -> None:
+    for c in conversations:
+        asked = Counter(u.text for u in c.lines if u.role == "student")
+        favourite, times = asked.most_common(1)[0]
+        assert times >= 6, c.pair
+        sessions = {u.session for u in c.lines if u.text == favourite}
+        assert len(sessions) >= 5, c.pair
+        # far fewer distinct texts than lines; near-duplicates differ only in punctuation
+        assert len(set(u.text for u in c.lines)) < 0.6 * len(c.lines)
+        bare = Counter(re.sub(r"[.!?۔؟]+$", "", u.text) for u in c.lines)
+        assert len(bare) < len({u.text for u in c.lines})
+
+
+def test_every_category_in_every_pair_and_gold_lines_are_unique(
+    conversations: list[Conversation],
+) -> None:
+    for c in conversations:
+        assert {q.category for q in c.questions} == set(CATEGORIES), c.pair
+        assert 15 <= len(c.questions) <= 25
+        assert len({q.qid for q in c.questions}) == len(c.questions)
+        said = Counter(u.text for u in c.lines)
+        tids = {u.tid: u for u in c.lines}
+        assert len(tids) == len(c.lines)
+        for q in c.questions:
+            assert 1 <= len(q.gold) <= 4 and all(t in tids for t in q.gold), q.qid
+            assert all(tids[t].at < c.asked_at for t in q.gold)
+            assert all(said[tids[t].text] == 1 for t in q.gold), q.qid
+            assert q.sessions == len({tids[t].session for t in q.gold})
+        # no line is gold for two questions
+        gold = [t for q in c.questions for t in q.gold]
+        assert len(gold) == len(set(gold))
+
+
+def test_multi_session_evidence_spans_two_to_four_sessions(
+    conversations: list[Conversation],
+) -> None:
+    for c in conversations:
+        for q in c.questions:
+            if q.category == "multi-session":
+                assert 2 <= q.sessions == len(q.gold) <= 4, q.qid
+            elif q.category == "return":
+                assert q.sessions == len(q.gold) == 2, q.qid
+            else:
+                assert q.sessions == len(q.gold) == 1, q.qid
+
+
+def test_paraphrase_and_reply_questions_share_no_content_word_with_their_gold(
+    conversations: list[Conversation],
+) -> None:
+    for c, people in zip(conversations, _casts(conversations), strict=True):
+        text = {u.tid: u.text for u in c.lines}
+        for q in c.questions:
+            if q.category in ("paraphrase", "reply"):
+                for t in q.gold:
+                    assert not _share_a_word(c.language, people.names, q.text, text[t]), (
+                        q.text,
+                        text[t],
+                    )
+
+
+@pytest.mark.parametrize("language", sorted(WORDS))
+def test_the_words_keep_their_promises_for_every_cast(language: str) -> None:
+    """Checked on the templates with every cast, not only the ones a plan happens to use."""
+    w = WORDS[language]
+    for nth in range(len(w.students)):
+        people = cast(w, nth)
+        for story in w.stories:
+            question = people.fill(story.question, month=w.months[0])
+            evidence = [people.fill(e) for e in story.evidence]
+            if story.category in ("paraphrase", "reply"):
+                for line in evidence:
+                    assert not _share_a_word(language, people.names, question, line), line
+            if story.category in ("single", "return", "dated"):
+                assert any(_share_a_word(language, people.names, question, e) for e in evidence)
+            # a reply answers a line of the other speaker, which holds the question's topic
+            assert bool(story.prompt) == (story.category == "reply")
+            if story.prompt:
+                prompt = people.fill(story.prompt)
+                assert story.prompt.startswith("{t}") != story.evidence[0].startswith("{t}")
+                assert _share_a_word(language, people.names, question, prompt), prompt
+            # a near miss shares the question's words and is no evidence
+            near = [people.fill(n, day=w.days[0]) for n in story.near]
+            assert near and not set(near) & set(evidence)
+            assert any(_share_a_word(language, people.names, question, n) for n in near), story
+
+
+def test_a_reply_follows_the_line_it_answers(conversations: list[Conversation]) -> None:
+    for c, people in zip(conversations, _casts(conversations), strict=True):
+        index = {u.tid: i for i, u in enumerate(c.lines)}
+        for story, q in zip(WORDS[c.language].stories, c.questions, strict=True):
+            if q.category == "reply":
+                i = index[q.gold[0]]
+                asked, reply = c.lines[i - 1], c.lines[i]
+                assert asked.text == people.fill(story.prompt), q.qid
+                assert asked.session == reply.session and asked.role != reply.role, q.qid
+
+
+def test_near_misses_are_said_once_in_other_sessions(conversations: list[Conversation]) -> None:
+    for c, people in zip(conversations, _casts(conversations), strict=True):
+        w = WORDS[c.language]
+        by_text = {u.text: u for u in c.lines}
+        said = Counter(u.text for u in c.lines)
+        for story, q in zip(w.stories, c.questions, strict=True):
+            gold = {u.session for u in c.lines if u.tid in q.gold}
+            gold_months = {u.at.month for u in c.lines if u.tid in q.gold}
+            for template in story.near:
+                found = [
+                    by_text[t]
+                    for t in {people.fill(template, day=day) for day in w.days}
+                    if t in by_text
+                ]
+                assert len(found) == 1 and said[found[0].text] == 1, template
+                assert found[0].session not in gold
+                if q.category == "dated":
+                    assert found[0].at.month not in gold_months
+
+
+def test_the_long_gap_splits_every_return_story(conversations: list[Conversation]) -> None:
+    for c in conversations:
+        at = {u.tid: u.at for u in c.lines}
+        for q in c.questions:
+            if q.category == "return":
+                assert (at[q.gold[-1]] - at[q.gold[0]]).days >= 60, q.qid
+
+
+def test_a_dated_question_names_the_month_of_its_evidence(
+    conversations: list[Conversation],
+) -> None:
+    for c in conversations:
+        months = [m.casefold() for m in WORDS[c.language].months]
+        at = {u.tid: u.at for u in c.lines}
+        dated = [q for q in c.questions if q.category == "dated"]
+        assert 1 <= len(dated) <= len(c.questions) // 4
+        for q in dated:
+            month = at[q.gold[0]].month
+            said = set(words(q.text, c.language))
+            assert months[month - 1] in said
+            assert not any(m in said for k, m in enumerate(months, start=1) if k != month)
+            assert (c.asked_at - at[q.gold[0]]).days < 365
+        for q in c.questions:
+            if q.category != "dated":
+                assert not set(months) & set(words(q.text, c.language)), q.text
+
+
+def test_paraphrased_facts_are_said_early_and_asked_much_later(
+    conversations: list[Conversation],
+) -> None:
+    for c in conversations:
+        last = c.lines[-1].session
+        session = {u.tid: u.session for u in c.lines}
+        for q in c.questions:
+            if q.category == "paraphrase":
+                assert session[q.gold[0]] < last / 2, q.qid
+
+
+@pytest.mark.parametrize("language", ["ur", "ar"])
+def test_urdu_and_arabic_are_written_in_their_own_script(
+    language: str, conversations: list[Conversation]
+) -> None:
+    texts = [u.text for c in conversations if c.language == language for u in c.lines]
+    texts += [q.text for c in conversations if c.language == language for q in c.questions]
+    assert texts
+    urdu_only = set("ٹڈڑںےگچپژھہۓیک")  # Arabic writes ي ك ه where Urdu writes ی ک ہ
+    arabic_only = set("يكةه")
+    for text in texts:
+        assert not re.search(r"[A-Za-z]", text), text
+        assert not any(unicodedata.category(ch) == "Mn" for ch in text), text  # no harakat
+    letters = set("".join(texts))
+    if language == "ur":
+        assert letters & urdu_only and not letters & arabic_only
+    else:
+        assert letters & arabic_only and not letters & urdu_only
+
+
+def test_arabic_words_drop_their_article_and_and() -> None:
+    assert words("والكتاب للمكتبة الكتاب", "ar") == ["كتاب", "مكتبة", "كتاب"]
+    assert words("Maya's DOG", "en") == ["maya", "s", "dog"]
+    assert content_words("What did Maya's dog do?", "en", ["Maya"]) == {"dog"}
