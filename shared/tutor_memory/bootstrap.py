@@ -118,7 +118,8 @@ def build_ports(settings: Settings | None = None, *, clock: Clock | None = None)
 
 def build_service(settings: Settings | None = None, *, clock: Clock | None = None) -> TutorMemory:
     """The episode log's use cases alone (the CLI's file commands)."""
-    return TutorMemory(build_ports(settings, clock=clock))
+    settings = settings or Settings.from_env()
+    return TutorMemory(build_ports(settings, clock=clock), index_context=settings.index_context)
 
 
 def build_extractor(settings: Settings) -> Extractor:
@@ -232,7 +233,7 @@ def build_app(
 
     settings = settings or Settings.from_env()
     ports = ports or build_ports(settings, clock=clock)
-    memory = TutorMemory(ports)
+    memory = TutorMemory(ports, index_context=settings.index_context)
     uploaded = build_uploaded_files(settings)
     maps = MapUseCases(
         ports,

@@ -42,6 +42,12 @@ variable                               meaning (default)
 ``TUTOR_MEMORY_BLOCK_BUDGET``          the block's token budget (``1200``)
 ``TUTOR_MEMORY_TURN_THREADS``          threads a turn uses: question embedding, BLAS (``1``)
 ``TUTOR_MEMORY_BATCH_THREADS``         threads of batch embedding (replay, ingestion; every core)
+``TUTOR_MEMORY_INDEX_CONTEXT``         index a question or answer with the turn it responds to,
+                                       its terms and its vector (``true``); ``false`` to measure
+                                       without. The index follows the value at write time: a
+                                       store indexed under one value and searched under the
+                                       other is inconsistent until each pair is rebuilt
+                                       (``app.memory.reindex(pair)``)
 =====================================  ========================================================
 """
 
@@ -136,6 +142,10 @@ _DEADLINE = _rule(
 _BUDGET = _rule(
     "must be a whole number of tokens from 50 to 100000", lambda t: _number(t, 50, 100_000)
 )
+_BOOL = _rule(
+    "must be true or false (got {!r})",
+    lambda t: t.strip().lower() in ("1", "0", "true", "false", "yes", "no", "on", "off"),
+)
 _THREADS = _rule(
     "must be a whole number of threads from 1 to 256 (got {!r})",
     lambda t: t.isdigit() and 1 <= int(t) <= 256,
@@ -186,6 +196,10 @@ class Settings(BaseSettings):
     )
     turn_threads: Annotated[int, _THREADS] = 1
     batch_threads: Annotated[int | None, _THREADS] = None  # None: every core
+    # A conversational episode is indexed with the turn it responds to (domain/context.py).
+    # Read when an episode is indexed, not when it is searched: after a change, a store's
+    # documents written under the old value stay as they were until `memory.reindex(pair)`.
+    index_context: Annotated[bool, _BOOL] = True
 
     @model_validator(mode="before")
     @classmethod

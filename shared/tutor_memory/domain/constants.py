@@ -65,6 +65,12 @@ PROGRESS_SAVE_ATTEMPTS: Final = 8  # a progress marker moved by a concurrent wri
 # a concurrent writer changed it first (concurrent ingestions of one pair's files are rare).
 MAP_SAVE_ATTEMPTS: Final = 5
 BELIEF_SAVE_ATTEMPTS: Final = 5
+# ours: a conversational episode is indexed with the turn it responds to (domain/context.py)
+# only when that turn came at most this long before it: the pause one chat session allows (a
+# reply read and typed, the tutor's answer generated). A message after a longer silence starts
+# a new exchange and is not read as answering the last one. Chosen by that reading, not fitted
+# to any data.
+CONTEXT_MAX_GAP: Final = timedelta(minutes=30)
 
 # --- Recall (SPEC §3) ------------------------------------------------------------------------
 RECALL_RECENT_POOL: Final = 500  # article: the recent pool's size

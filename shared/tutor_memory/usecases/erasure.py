@@ -265,6 +265,8 @@ class Erasing:
             delete = getattr(self.ports.index, "delete_episodes", None)
             if callable(delete):
                 delete(pair, sorted(ids))
+            # The next episode's document may hold an erased body as its context: rebuilt.
+            self.memory.reindex_following(pair, seqs)
         self._delete_objects(pair, gone, result)
         for day in days:
             self._consolidate_again(pair, day)

@@ -13,6 +13,7 @@ from typing import Any, cast
 from tutor_memory.domain import chain
 from tutor_memory.domain import constants as C
 from tutor_memory.domain.annotations import Annotation, AnnotationKind
+from tutor_memory.domain.context import context_of, context_words, may_respond, passage
 from tutor_memory.domain.episodes import (
     INTERNAL_KEY_PREFIXES,
     AnswerEvidence,
@@ -54,18 +55,28 @@ from tutor_memory.ports import (
 from tutor_memory.usecases.recall import Recall
 
 
-def indexed(ep: Episode, vector: Sequence[float] | None) -> IndexedEpisode:
-    """An episode as the index keeps it: analysed terms of its summary, text and concepts."""
+def indexed(
+    ep: Episode, vector: Sequence[float] | None, context: Episode | None = None
+) -> IndexedEpisode:
+    """An episode as the index keeps it: analysed terms of its summary, text and concepts, and
+    of the text of the turn it responds to (its ``context``, see ``domain.context``; each text
+    analysed in its own language). ``vector`` embeds the same: ``passage(ep.text, context)``."""
+    terms = analyse(index_words(ep))
+    if context is not None:
+        terms += analyse(context_words(context))
     return IndexedEpisode(
         pair=ep.pair,
         episode_id=ep.episode_id,
         seq=ep.seq,
         kind=ep.kind.value,
         at=ep.at,
-        terms=" ".join(analyse(index_words(ep))),
+        terms=" ".join(terms),
         vector=vector,
     )
 
+
+# What the index is handed per episode: the episode, its vector, and its context (or None).
+_Doc = tuple[Episode, list[float] | None, Episode | None]
 
 # Per-pair progress markers (store documents): the last sequence each derived state applied.
 APPLIED_INDEX = "applied:index"
@@ -89,8 +100,11 @@ class TutorMemory:
     """The episode log's use cases over the ports: record, files, the chain, and the derived
     state (the index, the markers) kept in step with the log; recall."""
 
-    def __init__(self, ports: Ports) -> None:
+    def __init__(self, ports: Ports, *, index_context: bool = True) -> None:
         self.ports = ports
+        # Whether a conversational episode is indexed with the turn it responds to (its terms
+        # and its vector; see ``domain.context``): the setting ``TUTOR_MEMORY_INDEX_CONTEXT``.
+        self.index_context = index_context
         self._recall = Recall(ports)
 
     # --- the log ----------------------------------------------------------------------------
@@ -150,12 +164,17 @@ class TutorMemory:
         if prior is not None:  # a retry also finishes what the first attempt left undone
             self.catch_up_index(pair, upto=prior.episode.seq)
             return prior
-        vector = self._passage_vectors([new])[0]  # before the append: a failure writes nothing
+        # The turn it responds to, as the log stands now (the head): embedded with it before
+        # the append, so that a failed embedding writes nothing.
+        contexts, known = self._foreseen([new])
+        passages = [passage(new.text, contexts[0])]
+        vectors = self._passage_vectors(passages)
         result = self.ports.store.append(new)
         check_same_request(result.episode, request_hash)  # a racing first use of the key
-        # Index it, and whatever an earlier write (or this one, retried) left unindexed.
-        ready = {result.episode.seq: (result.episode, vector)} if result.created else {}
-        self.catch_up_index(pair, upto=result.episode.seq, ready=ready)
+        # Index it (with its context as the log has it: another writer may have appended
+        # between the head read and ours), and whatever an earlier write left unindexed.
+        ready = self._settled([result], passages, vectors, known).get(pair, {})
+        self._catch_up(pair, upto=result.episode.seq, ready=ready)
         return result
 
     def retried(
@@ -182,40 +201,120 @@ class TutorMemory:
         results: list[AppendResult] = []
         for start in range(0, len(episodes), batch_size):
             batch = [self._stamped(new) for new in episodes[start : start + batch_size]]
-            vectors = self._passage_vectors(batch)
+            contexts, known = self._foreseen(batch)
+            passages = [passage(new.text, c) for new, c in zip(batch, contexts, strict=True)]
+            vectors = self._passage_vectors(passages)
             appended = [self.ports.store.append(new) for new in batch]
-            ready: dict[Pair, dict[int, tuple[Episode, list[float] | None]]] = {}
-            for r, v in zip(appended, vectors, strict=True):
-                if r.created:
-                    ready.setdefault(r.episode.pair, {})[r.episode.seq] = (r.episode, v)
+            ready = self._settled(appended, passages, vectors, known)
             # Index the batch (and anything an earlier write left behind), then move the marker.
             for pair in dict.fromkeys(r.episode.pair for r in appended):
                 fresh = ready.get(pair, {})
                 upto = max(
                     fresh, default=max(r.episode.seq for r in appended if r.episode.pair == pair)
                 )
-                self.catch_up_index(
-                    pair, upto=upto, ready=fresh, limit=max(C.CATCH_UP_MAX, len(fresh))
-                )
+                self._catch_up(pair, upto=upto, ready=fresh, limit=max(C.CATCH_UP_MAX, len(fresh)))
             results += appended
             if on_progress is not None:
                 on_progress(len(results), len(episodes))
         return results
 
-    def _passage_vectors(
-        self, episodes: Sequence[NewEpisode | Episode]
-    ) -> list[list[float] | None]:
-        if self.ports.embedder is None or self.ports.index is None or not episodes:
-            return [None] * len(episodes)
+    def _passage_vectors(self, passages: Sequence[str]) -> list[list[float] | None]:
+        """The passage embeddings of these texts (``domain.context.passage``: an episode's
+        text, after its context's)."""
+        if self.ports.embedder is None or self.ports.index is None or not passages:
+            return [None] * len(passages)
         # Repetition is common (one question asked nine times): embed each distinct text once.
-        unique = list(dict.fromkeys(e.text for e in episodes))
+        unique = list(dict.fromkeys(passages))
         rows = dict(zip(unique, self.ports.embedder.embed_passages(unique), strict=True))
-        return [rows[e.text].tolist() for e in episodes]
+        return [rows[text].tolist() for text in passages]
 
-    def _index(self, pairs: Sequence[tuple[Episode, list[float] | None]]) -> None:
-        if self.ports.index is None or not pairs:
+    def _index(self, docs: Sequence[_Doc]) -> None:
+        if self.ports.index is None or not docs:
             return
-        self.ports.index.add([indexed(ep, vector) for ep, vector in pairs])
+        self.ports.index.add([indexed(ep, vector, context) for ep, vector, context in docs])
+
+    # --- the turn each episode responds to (domain.context) ------------------------------------
+
+    @property
+    def _contextual(self) -> bool:
+        return self.index_context and self.ports.index is not None
+
+    def _foreseen(
+        self, batch: Sequence[NewEpisode]
+    ) -> tuple[list[NewEpisode | Episode | None], dict[tuple[Pair, int], Episode]]:
+        """Each new episode's context as the log stands before the appends: the one before it
+        in the batch (of its pair), else its pair's head (read once per pair, and only for a
+        conversational episode). Also the head episodes read, by (pair, seq)."""
+        contexts: list[NewEpisode | Episode | None] = []
+        known: dict[tuple[Pair, int], Episode] = {}
+        before: dict[Pair, NewEpisode | Episode | None] = {}
+        for new in batch:
+            previous: NewEpisode | Episode | None = None
+            if new.pair in before:
+                previous = before[new.pair]
+            elif self._contextual and may_respond(new):
+                head = self.ports.store.head(new.pair)
+                if head is not None:
+                    previous = self.ports.store.get(new.pair, chain.episode_id(head.seq, head.hash))
+                    if previous is not None:
+                        known[(new.pair, previous.seq)] = previous
+            contexts.append(context_of(new, previous) if self._contextual else None)
+            before[new.pair] = new
+        return contexts, known
+
+    def _settled(
+        self,
+        appended: Sequence[AppendResult],
+        passages: Sequence[str],
+        vectors: Sequence[list[float] | None],
+        known: Mapping[tuple[Pair, int], Episode],
+    ) -> dict[Pair, dict[int, _Doc]]:
+        """The written episodes' index documents, by pair and seq, each with the context the
+        log gives it (``seq - 1``): where that is not the one foreseen (another writer appended
+        in between, or a batch's episode was a retry), its passage is embedded again."""
+        by_seq = dict(known)
+        by_seq.update(((r.episode.pair, r.episode.seq), r.episode) for r in appended)
+        rows: list[list[Any]] = []
+        again: list[int] = []
+        for r, text, vector in zip(appended, passages, vectors, strict=True):
+            if not r.created:
+                continue
+            context = self._context(r.episode, by_seq)
+            if passage(r.episode.text, context) != text:
+                again.append(len(rows))
+            rows.append([r.episode, vector, context])
+        if again:
+            redone = self._passage_vectors([passage(rows[i][0].text, rows[i][2]) for i in again])
+            for i, vector in zip(again, redone, strict=True):
+                rows[i][1] = vector
+        docs: dict[Pair, dict[int, _Doc]] = {}
+        for ep, vector, context in rows:
+            docs.setdefault(ep.pair, {})[ep.seq] = (ep, vector, context)
+        return docs
+
+    def _context(self, ep: Episode, by_seq: dict[tuple[Pair, int], Episode]) -> Episode | None:
+        """The episode ``ep`` responds to, or None: the one before it from ``by_seq``, else
+        read from the store (and kept in ``by_seq``)."""
+        if not self._contextual or not may_respond(ep) or ep.seq <= 1:
+            return None
+        previous = by_seq.get((ep.pair, ep.seq - 1))
+        if previous is None:
+            read = self.ports.store.episodes(ep.pair, after_seq=ep.seq - 2, limit=1)
+            if not read or read[0].seq != ep.seq - 1:
+                return None
+            previous = by_seq[(ep.pair, ep.seq - 1)] = read[0]
+        return previous if context_of(ep, previous) is not None else None
+
+    def _documents(
+        self, episodes: Sequence[Episode], by_seq: dict[tuple[Pair, int], Episode]
+    ) -> list[_Doc]:
+        """Index documents of sealed episodes: each with its context and the passage's vector."""
+        by_seq.update(((ep.pair, ep.seq), ep) for ep in episodes)
+        contexts = [self._context(ep, by_seq) for ep in episodes]
+        vectors = self._passage_vectors(
+            [passage(ep.text, c) for ep, c in zip(episodes, contexts, strict=True)]
+        )
+        return list(zip(episodes, vectors, contexts, strict=True))
 
     # --- derived state follows the log ---------------------------------------------------------
 
@@ -270,14 +369,33 @@ class TutorMemory:
         ready: Mapping[int, tuple[Episode, list[float] | None]] | None = None,
         limit: int = C.CATCH_UP_MAX,
     ) -> int:
-        """Index ``ready`` (episodes the caller just wrote, with their vectors) and the episodes
-        the index has not applied yet, up to ``upto`` (default: the head) and at most ``limit``
-        of them, then move the pair's marker as far as the indexed run reaches. An episode the
-        index already holds (a pair written before markers were kept) is not embedded again.
-        Returns how many were indexed."""
+        """Index ``ready`` (episodes the caller just wrote, with their vectors: of
+        ``domain.context.passage``, or None) and the episodes the index has not applied yet, up
+        to ``upto`` (default: the head) and at most ``limit`` of them, then move the pair's
+        marker as far as the indexed run reaches. An episode the index already holds (a pair
+        written before markers were kept) is not embedded again. Returns how many were
+        indexed."""
         if self.ports.index is None:
             return 0
-        ready = dict(ready or {})
+        by_seq = {(pair, seq): ep for seq, (ep, _) in (ready or {}).items()}
+        docs = {
+            seq: (ep, vector, self._context(ep, by_seq))
+            for seq, (ep, vector) in (ready or {}).items()
+        }
+        return self._catch_up(pair, upto=upto, ready=docs, limit=limit)
+
+    def _catch_up(
+        self,
+        pair: Pair,
+        *,
+        upto: int | None = None,
+        ready: Mapping[int, _Doc],
+        limit: int = C.CATCH_UP_MAX,
+    ) -> int:
+        """``catch_up_index`` with the fresh writes' documents made (contexts known)."""
+        if self.ports.index is None:
+            return 0
+        ready = dict(ready)
         if ready:  # fresh writes are indexed whatever lies behind them
             self._index(list(ready.values()))
         through, version, _ = self.applied(pair, APPLIED_INDEX)
@@ -292,7 +410,9 @@ class TutorMemory:
             missing = [ep for ep in read if ep.seq not in ready]
             held = _held(self.ports.index, pair, [ep.episode_id for ep in missing])
             todo = [ep for ep in missing if ep.episode_id not in held]
-            self._index(list(zip(todo, self._passage_vectors(todo), strict=True)))
+            by_seq = {(pair, ep.seq): ep for ep in read}
+            by_seq.update(((pair, seq), doc[0]) for seq, doc in ready.items())
+            self._index(self._documents(todo, by_seq))
         done = set(ready) | {ep.seq for ep in missing}
         reached = through
         while reached + 1 in done:
@@ -309,14 +429,15 @@ class TutorMemory:
         _, version, _ = self.applied(pair, APPLIED_INDEX)
         self.ports.index.delete_pair(pair)
         batch: list[Episode] = []
+        previous: Episode | None = None  # the last batch's last: the next one's context
         count = last = 0
         for ep in self.ports.store.iter_episodes(pair):
             batch.append(ep)
             last = ep.seq
             if len(batch) == batch_size:
-                count += self._reindex_batch(batch)
-                batch = []
-        count += self._reindex_batch(batch)
+                count += self._reindex_batch(batch, previous)
+                previous, batch = batch[-1], []
+        count += self._reindex_batch(batch, previous)
         documents = _documents(self.ports.store)
         if documents is not None and last:
             # Rebuilt through `last`: the marker says so (a concurrent writer's newer mark wins).
@@ -326,9 +447,28 @@ class TutorMemory:
                 )
         return count
 
-    def _reindex_batch(self, batch: list[Episode]) -> int:
-        self._index(list(zip(batch, self._passage_vectors(batch), strict=True)))
+    def _reindex_batch(self, batch: list[Episode], previous: Episode | None) -> int:
+        by_seq = {} if previous is None else {(previous.pair, previous.seq): previous}
+        self._index(self._documents(batch, by_seq))
         return len(batch)
+
+    def reindex_following(self, pair: Pair, erased_seqs: Sequence[int]) -> int:
+        """After an erasure of ``erased_seqs``: rebuild the index documents of the episodes
+        just after them, which may hold an erased body as their context (``domain.context``),
+        with none — whatever the setting, since the index may have been built under the other.
+        Only a conversational episode, not erased itself, can have had one. Returns how many
+        documents were rebuilt."""
+        if self.ports.index is None:
+            return 0
+        erased = set(erased_seqs)
+        todo: list[Episode] = []
+        for seq in sorted({seq + 1 for seq in erased} - erased):
+            read = self.ports.store.episodes(pair, after_seq=seq - 1, limit=1)
+            if read and read[0].seq == seq and may_respond(read[0]):
+                todo.append(read[0])
+        vectors = self._passage_vectors([passage(ep.text, None) for ep in todo])
+        self._index([(ep, vector, None) for ep, vector in zip(todo, vectors, strict=True)])
+        return len(todo)
 
     # --- recall -----------------------------------------------------------------------------
 
