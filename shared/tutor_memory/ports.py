@@ -422,6 +422,17 @@ class EpisodeIndex(Protocol):
         empty."""
         ...
 
+    def cosines(
+        self,
+        pair: Pair,
+        episode_ids: Sequence[str],
+        vector: Sequence[float] | NDArray[np.float32],
+    ) -> dict[str, float]:
+        """The cosine of ``vector`` to each of these episodes' vectors (an id the index does
+        not hold, or holds without a vector, is left out): recall scores every candidate by
+        meaning, not only the ``k`` nearest."""
+        ...
+
     def term_counts(self, pair: Pair, terms: Sequence[str]) -> TermCounts:
         """The pair's document count and, for each term, how many of its documents contain it
         (over the whole history, never another pair's): what makes a term distinctive."""

@@ -166,6 +166,25 @@ def test_semantic_scores_are_the_cosines_numpy_computes(make_index: MakeIndex) -
     assert min(expected.values()) < 0  # the conversion holds for negative cosines too
 
 
+def test_cosines_of_named_episodes_are_the_semantic_pools_scores(make_index: MakeIndex) -> None:
+    """Recall scores every candidate by meaning: the cosines of episodes it names (the recent
+    pool, lexical hits) are those the k-NN pool gives, inside the pair only."""
+    index = make_index()
+    vectors: dict[int, list[float]] = {1: [1, 2, 0, 0], 2: [0.3, -1, 2, 0.5], 3: [-1, -1, 0, 0.2]}
+    index.add([episode(ANA, n, vector=v) for n, v in vectors.items()])
+    index.add([episode(BEN, 9, vector=[1, 1, 0.5, 0])])
+    index.add([episode(ANA, 5, vector=None)])  # no vector: left out
+    query = [1.0, 1.0, 0.5, 0.0]
+    _, semantic, _counts = index.search(ANA, terms=[], vector=query, lexical_limit=0, k=3)
+
+    cosines = index.cosines(ANA, ["e1-ana", "e3-ana", "e9-ben", "e5-ana", "nope"], query)
+
+    pooled = {h.episode_id: h.score for h in semantic}
+    assert set(cosines) == {"e1-ana", "e3-ana"}
+    assert cosines == pytest.approx({i: pooled[i] for i in cosines}, abs=1e-5)
+    assert index.cosines(ANA, [], query) == {}
+
+
 def test_ranking_is_exact_and_ties_go_to_the_newest(make_index: MakeIndex) -> None:
     index = make_index()
     index.add(

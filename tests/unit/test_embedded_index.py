@@ -110,6 +110,23 @@ def test_semantic_is_the_exact_cosine_order(index: EmbeddedIndex) -> None:
         assert hit.score == pytest.approx(float(np.dot(stored[hit.seq], query)), abs=1e-6)
 
 
+def test_cosines_of_named_episodes_are_the_semantic_pools_scores(index: EmbeddedIndex) -> None:
+    """Recall scores every candidate by meaning: an episode it names gets the cosine the
+    semantic pool would give it, from the pair's own documents only."""
+    query = unit(1, 0.2, 0)
+    _, semantic, _counts = index.search(A, terms=[], vector=query, lexical_limit=0, k=4)
+    pooled = {h.episode_id: h.score for h in semantic}
+    named = [doc(A, 1, "", None).episode_id, doc(A, 4, "", None).episode_id, "e99-unknown"]
+    cosines = index.cosines(A, named, query)
+    assert cosines == {i: pooled[i] for i in named[:2]}
+    index.add([doc(A, 7, "late", unit(0, 0, 1), days=120)])  # appended after the first read
+    assert index.cosines(A, [doc(A, 7, "", None).episode_id], query) == {
+        doc(A, 7, "", None).episode_id: pytest.approx(0.0, abs=1e-6)
+    }
+    assert index.cosines(B, named, query) == {named[0]: pytest.approx(pooled[named[0]])}
+    assert EmbeddedIndex().cosines(A, named, query) == {}
+
+
 def test_a_window_filters_before_ranking(index: EmbeddedIndex) -> None:
     march = TimeWindow(T0 + timedelta(days=25), T0 + timedelta(days=65), "window")
     lexical, semantic, _counts = index.search(

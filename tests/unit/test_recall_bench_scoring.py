@@ -101,3 +101,19 @@ def test_madial_ships_its_licence_and_160_dated_memories() -> None:
 def test_the_madial_query_is_every_line_before_the_first_test_turn() -> None:
     dialogue = ["<BOD>\n", '<Bart>: "hi"\n', '<Assistant>: "hello"\n', '<Bart>: "x"\n', "<EOD>\n"]
     assert madial_query(dialogue, 3) == "Bart: hi\nAssistant: hello"
+
+
+def test_a_question_is_counted_once_under_its_most_upstream_failure() -> None:
+    from tutor_memory.bench.recall_bench import FAILURE_CLASSES, failure_cause
+
+    trace = {
+        "recent": (("recent",), "dropped"),
+        "topical": (("recent", "semantic"), "dropped"),
+        "kept": (("lexical",), "demoted"),
+    }
+    assert failure_cause(["kept"], ["kept"], trace, True) == "found"
+    assert failure_cause(["kept"], ["kept"], trace, False) == FAILURE_CLASSES[4]
+    assert failure_cause(["kept"], [], trace, None) == FAILURE_CLASSES[3]
+    assert failure_cause(["kept", "topical"], [], trace, None) == FAILURE_CLASSES[2]
+    assert failure_cause(["topical", "recent"], [], trace, None) == FAILURE_CLASSES[1]
+    assert failure_cause(["recent", "nowhere"], ["recent"], trace, None) == FAILURE_CLASSES[0]

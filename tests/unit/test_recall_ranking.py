@@ -17,10 +17,24 @@ from tutor_memory.domain.episodes import (
     Pair,
     TaughtEvidence,
 )
-from tutor_memory.domain.recall import Candidates, Mode, rank, recency, score
+from tutor_memory.domain.recall import (
+    Candidates,
+    Mode,
+    RecalledItem,
+    fusion_order,
+    rank,
+    recency,
+    score,
+)
+from tutor_memory.domain.tokens import count_tokens
 
 PAIR = Pair("student-1", "biology")
 NOW = datetime(2026, 11, 30, 12, 0, tzinfo=UTC)
+
+
+def matched(items: list[RecalledItem]) -> list[RecalledItem]:
+    """The items that passed the gate (the others are kept for fusion's sake, ranked below)."""
+    return [i for i in items if not i.demoted]
 
 
 def ep(seq: int, text: str, days_ago: float, kind: Kind = Kind.QUESTION, **kw: object) -> Episode:
@@ -134,7 +148,9 @@ def test_only_the_nearest_few_by_meaning_match_the_question() -> None:
     pool.add_semantic([(e, 0.9 - i * 0.001) for i, e in enumerate([*near, far])])
     items, mode = rank(pool.values(), now=NOW, has_question=True, limit=50)
     assert mode is Mode.RELEVANT
-    assert {i.episode.seq for i in items} == {e.seq for e in near}
+    assert {i.episode.seq for i in matched(items)} == {e.seq for e in near}
+    # plain fusion would show the far one in a pack this small: kept, below every match
+    assert items[-1].episode.seq == 99 and items[-1].demoted and items[-1].score < 0
 
 
 def test_semantic_relevance_is_relative_to_this_questions_neighbours() -> None:
@@ -168,7 +184,8 @@ def test_a_word_in_most_of_the_pairs_episodes_does_not_make_a_match() -> None:
     )
     items, mode = rank(pool.values(), now=NOW, has_question=True, limit=10)
     assert mode is Mode.RELEVANT
-    assert [i.episode.seq for i in items] == [2]
+    assert [i.episode.seq for i in matched(items)] == [2]
+    assert [i.episode.seq for i in items] == [2, 1]  # the fresher small talk ranks below
 
 
 def test_a_term_is_everyday_vocabulary_only_in_a_long_enough_history() -> None:
@@ -202,7 +219,8 @@ def test_texts_much_closer_than_the_crowd_all_match_beyond_the_nearest_few() -> 
     pool = Candidates()
     pool.add_semantic(scored)
     items, _ = rank(pool.values(), now=NOW, has_question=True, limit=100)
-    assert {i.episode.seq for i in items} == {e.seq for e in close}
+    assert {i.episode.seq for i in matched(items)} == {e.seq for e in close}
+    assert {i.episode.seq for i in items[: len(close)]} == {e.seq for e in close}
 
 
 def test_a_memory_both_pools_found_outranks_one_only_words_found() -> None:
@@ -283,23 +301,111 @@ def test_an_earlier_line_sharing_a_rare_word_with_the_best_evidence_is_recalled(
     with the question, but "guitar" with the best evidence; the small talk only the name."""
     items, mode = rank(_hop_pool(lang).values(), now=NOW, has_question=True, limit=10)
     assert mode is Mode.RELEVANT
-    assert [i.episode.seq for i in items] == [1, 2]
+    assert [i.episode.seq for i in matched(items)] == [1, 2]
 
 
 @pytest.mark.parametrize("lang", sorted(HOP))
 def test_a_line_no_pool_found_for_the_question_is_not_reached_by_the_hop_alone(lang: str) -> None:
     pool = _hop_pool(lang, bridged_signal=False)
     items, _ = rank(pool.values(), now=NOW, has_question=True, limit=10)
-    assert [i.episode.seq for i in items] == [1]
+    assert [i.episode.seq for i in matched(items)] == [1]
 
 
 @pytest.mark.parametrize("lang", sorted(HOP))
 def test_in_a_short_history_no_word_is_rare_enough_to_hop_by(lang: str) -> None:
     pool = _hop_pool(lang, others=C.RECALL_GATE_MIN_DOCUMENTS - 10)
     items, _ = rank(pool.values(), now=NOW, has_question=True, limit=10)
-    assert [i.episode.seq for i in items] == [1]
+    assert [i.episode.seq for i in matched(items)] == [1]
 
 
 def test_a_record_question_needs_no_hop_it_keeps_everything() -> None:
     items, _ = rank(_hop_pool("en").values(), now=NOW, has_question=True, limit=100, gate=False)
     assert {1, 2, 3} <= {i.episode.seq for i in items}
+
+
+# --- every candidate scored by every pool; the gate never drops what plain fusion keeps ------
+
+
+def test_a_memory_found_by_words_alone_is_scored_by_meaning_too() -> None:
+    """Its cosine comes with the others (the index scores every candidate), so a lexical hit
+    is not counted "0 by meaning" and halved, and filler gets its real, low figure."""
+    evidence = ep(1, "Maya: we went bowling for my sister's birthday", days_ago=150)
+    nearest = ep(2, "Maya: birthday party games", days_ago=100)
+    filler = ep(3, "Maya: ok see you", days_ago=0)
+    pool = Candidates()
+    pool.add_recent([filler])
+    pool.add_lexical([(evidence, 5.0, ("bowl",))], distinctive={"bowl"})
+    pool.add_semantic([(nearest, 0.90)])
+    pool.add_cosines({evidence.episode_id: 0.88, filler.episode_id: 0.80})
+    figures = {c.episode.seq: (c.lexical, c.semantic) for c in pool.values()}
+    assert figures[1] == pytest.approx((1.0, 0.8))  # (0.88 - 0.80) / (0.90 - 0.80)
+    assert figures[3] == pytest.approx((0.0, 0.0))
+    items, _ = rank(pool.values(), now=NOW, has_question=True, limit=10)
+    assert items[0].episode.seq == 1  # the fresh filler cannot lift itself above
+
+
+def test_a_cosine_never_replaces_the_semantic_pools_own() -> None:
+    e = ep(1, "osmosis", days_ago=1)
+    pool = Candidates()
+    pool.add_semantic([(e, 0.9)])
+    pool.add_cosines({e.episode_id: 0.1, "not-a-candidate": 0.5})
+    (cand,) = pool.values()
+    assert cand.cosine == 0.9 and len(pool.by_id) == 1
+
+
+def _crowd(n: int, days: float = 1.0) -> list[Episode]:
+    return [ep(100 + i, f"Maya: small talk number {i}", days_ago=days + i) for i in range(n)]
+
+
+def test_what_plain_fusion_would_pack_is_demoted_below_the_matches_never_dropped() -> None:
+    """A reply ranked high by both pools but matching nothing the gate reads (an everyday
+    word, a neighbour by meaning that does not stand out) stays, below every match."""
+    match = ep(1, "Maya: the ER visit after my fall", days_ago=200)
+    reply = ep(2, "Maya: yes it was scary, my knee hurt for weeks", days_ago=199)
+    crowd = _crowd(80)
+    pool = Candidates()
+    pool.add_recent(crowd)
+    pool.add_lexical(
+        [(match, 6.0, ("er", "maya")), (reply, 3.0, ("maya",))]
+        + [(c, 0.5, ("maya",)) for c in crowd],
+        distinctive={"er"},
+    )
+    pool.add_semantic([(match, 0.90), (reply, 0.84)])
+    pool.add_cosines({c.episode_id: 0.80 + (i % 7) * 0.001 for i, c in enumerate(crowd)})
+    items, mode = rank(pool.values(), now=NOW, has_question=True, limit=200)
+    assert mode is Mode.RELEVANT
+    order = [i.episode.seq for i in items]
+    assert order[:2] == [1, 2]
+    # 0.84 is closer to the crowd (~0.803) than to the nearest (0.90): no match by meaning
+    assert not items[0].demoted and items[1].demoted
+    assert all(i.score < items[0].score for i in items[1:])
+
+
+def test_while_the_budget_has_room_nothing_found_is_dropped_beyond_it_the_gate_cuts() -> None:
+    match = ep(1, "Maya: the ER visit after my fall", days_ago=200)
+    few = _crowd(10)
+    pool = Candidates()
+    pool.add_recent(few)
+    pool.add_lexical([(match, 6.0, ("er",))] + [(c, 0.5, ("maya",)) for c in few], {"er"})
+    items, _ = rank(pool.values(), now=NOW, has_question=True, limit=200)
+    assert {i.episode.seq for i in items} == {1} | {c.seq for c in few}  # room for all of them
+    many = _crowd(400)
+    pool = Candidates()
+    pool.add_recent(many)
+    pool.add_lexical([(match, 6.0, ("er",))] + [(c, 0.5, ("maya",)) for c in many], {"er"})
+    items, _ = rank(pool.values(), now=NOW, has_question=True, limit=500)
+    kept = sum(count_tokens(i.episode.summary) + C.RECALL_LINE_TOKENS for i in items if i.demoted)
+    assert items[0].episode.seq == 1 and 1 < len(items) < 401
+    assert kept <= C.RECALL_FUSION_PACK_TOKENS  # fusion's pack and the room left, no more
+
+
+def test_fusion_ranks_distinct_texts_by_both_pools() -> None:
+    both = ep(1, "both pools", days_ago=5)
+    words = ep(2, "words only", days_ago=5)
+    copies = [ep(10 + i, "meaning only", days_ago=i) for i in range(9)]
+    pool = Candidates()
+    pool.add_lexical([(both, 5.0, ("x",)), (words, 4.0, ("x",))])
+    pool.add_semantic([(c, 0.95) for c in copies] + [(both, 0.9)])
+    order = fusion_order(pool.values())
+    # the nine copies are one text; the one both pools found leads
+    assert [key[1] for key in order] == ["both pools", "meaning only", "words only"]

@@ -237,6 +237,14 @@ class _PairVectors:
     seen_rowid: int  # the file's highest document rowid when this was read
     deletions: int
 
+    def rows(self) -> dict[str, int]:
+        """Episode id -> row, kept while the block only grows (rows are appended, never moved)."""
+        cached = self.__dict__.get("_rows")
+        if cached is None or len(cached) != len(self.ids):
+            cached = {i: r for r, i in enumerate(self.ids)}
+            self.__dict__["_rows"] = cached
+        return cached
+
     def append(self, rows: list[tuple[str, int, int, bytes]], dim: int) -> bool:
         """Add rows (episode id, seq, micros, vector) that all come after the cached ones;
         False (nothing changed) when one does not, or re-indexes a cached episode."""
@@ -938,6 +946,28 @@ class EmbeddedIndex:
             return Hits(*_ranking.semantic_top(scores, pv.seqs, pv.ids, low, k))
         chosen = _best(scores, pv.seqs[low:high], None, k)
         return _hits(pv.ids, chosen, pv.seqs[low:high], scores.take(chosen), offset=low)
+
+    def cosines(
+        self,
+        pair: Pair,
+        episode_ids: Sequence[str],
+        vector: Sequence[float] | NDArray[np.float32],
+    ) -> dict[str, float]:
+        """The cosine of ``vector`` to each of these episodes (the stored vectors are unit
+        length, as the semantic pool's dot product assumes): one gather of their rows."""
+        if not self.dimension or not episode_ids:
+            return {}
+        pv = self._vectors(_pair_key(pair))
+        if not pv.size:
+            return {}
+        row_of = pv.rows()
+        wanted = [(i, row_of[i]) for i in dict.fromkeys(episode_ids) if i in row_of]
+        if not wanted:
+            return {}
+        query = _query(vector, pv.matrix.shape[1])
+        rows = np.fromiter((r for _i, r in wanted), dtype=np.int64, count=len(wanted))
+        scores = pv.matrix[rows] @ query
+        return {i: float(s) for (i, _r), s in zip(wanted, scores.tolist(), strict=True)}
 
     def known_ids(self, pair: Pair, episode_ids: Sequence[str]) -> set[str]:
         """Which of these episodes the index holds (a catch-up embeds only the others)."""

@@ -372,6 +372,46 @@ class OpenSearchIndex:
             "aggs": {f"t{i}": {"filter": {"term": {"terms": w}}} for i, w in enumerate(words)},
         }
 
+    def cosines(
+        self,
+        pair: Pair,
+        episode_ids: Sequence[str],
+        vector: Sequence[float] | NDArray[np.float32],
+    ) -> dict[str, float]:
+        """One ``_search``: these documents (inside the pair's filter) scored by the k-NN
+        plugin's Painless ``cosineSimilarity`` (the exact cosine, ``1 +`` it since a score is
+        never negative)."""
+        wanted = sorted(set(episode_ids))
+        if not wanted:
+            return {}
+        body = {
+            "size": len(wanted),
+            "track_total_hits": False,
+            "_source": False,
+            "docvalue_fields": _HIT_FIELDS,
+            "query": {
+                "script_score": {
+                    "query": {
+                        "bool": {
+                            "filter": [
+                                *_scope(pair, None)["bool"]["filter"],
+                                {"terms": {"episode_id": wanted}},
+                                {"exists": {"field": "vector"}},
+                            ]
+                        }
+                    },
+                    "script": {
+                        "source": "1.0 + cosineSimilarity(params.query_value, doc[params.field])",
+                        "params": {"field": "vector", "query_value": _floats(vector)},
+                    },
+                }
+            },
+        }
+        with self._translate("cosines"):
+            answer = self._client.search(index=self.index, body=body)
+        hits = answer.get("hits", {}).get("hits", [])
+        return {str(h["fields"]["episode_id"][0]): float(h["_score"]) - 1.0 for h in hits}
+
     def term_counts(self, pair: Pair, terms: Sequence[str]) -> TermCounts:
         """One ``_search`` (a turn's search returns the counts with its hits)."""
         words = sorted({t for t in terms if t.strip()})

@@ -74,7 +74,7 @@ def add_bench_commands(subparsers: Any) -> None:
         help="recall on conversations: MADial-Bench and long synthetic pairs, beside baselines",
     )
     recall.add_argument("--out", type=Path, default=DEFAULT_OUT, help=OUT_HELP)
-    recall.add_argument("--only", choices=("madial", "synthetic"), help="run one set only")
+    recall.add_argument("--only", choices=("madial", "synthetic", "long"), help="run one set only")
     recall.add_argument(
         "--limit",
         type=_positive,

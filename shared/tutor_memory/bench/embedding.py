@@ -13,7 +13,9 @@ count and bytes: a Titan-sized 1024-float vector in every k-NN query), never for
 from __future__ import annotations
 
 import hashlib
+import sqlite3
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Final
 
 import numpy as np
@@ -24,10 +26,26 @@ WARM_BATCH: Final = 128  # ours: texts per engine call when warming
 
 
 class CachedEmbedder:
-    def __init__(self, inner: Embedder) -> None:
+    def __init__(self, inner: Embedder, path: Path | None = None) -> None:
         self.inner = inner
         self._passages: dict[str, np.ndarray] = {}
         self._queries: dict[str, np.ndarray] = {}
+        # Optionally kept on disk between runs (the recall bench: the same texts each run),
+        # keyed by the model's profile, the side (passage or query) and the text.
+        self._disk: sqlite3.Connection | None = None
+        if path is not None:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            self._disk = sqlite3.connect(path)
+            self._disk.execute(
+                "CREATE TABLE IF NOT EXISTS vectors (model TEXT, side TEXT, text TEXT, "
+                "vector BLOB, PRIMARY KEY (model, side, text))"
+            )
+            model = self.profile.name
+            for side, cache in (("passage", self._passages), ("query", self._queries)):
+                for text, blob in self._disk.execute(
+                    "SELECT text, vector FROM vectors WHERE model = ? AND side = ?", (model, side)
+                ):
+                    cache[text] = np.frombuffer(blob, dtype=np.float32)
         self.embedded = 0  # texts the inner model actually embedded
         # False: every question goes to the model (the perf bench measures that cost)
         self.cache_queries = True
@@ -65,9 +83,20 @@ class CachedEmbedder:
     ) -> Vectors:
         missing = [t for t in dict.fromkeys(texts) if t not in cache]
         if missing:
-            for text, row in zip(missing, embed(missing), strict=True):
-                cache[text] = np.asarray(row, dtype=np.float32)
+            rows = [np.asarray(row, dtype=np.float32) for row in embed(missing)]
+            for text, row in zip(missing, rows, strict=True):
+                cache[text] = row
             self.embedded += len(missing)
+            if self._disk is not None:
+                side = "passage" if cache is self._passages else "query"
+                with self._disk:
+                    self._disk.executemany(
+                        "INSERT OR REPLACE INTO vectors VALUES (?, ?, ?, ?)",
+                        [
+                            (self.profile.name, side, t, r.tobytes())
+                            for t, r in zip(missing, rows, strict=True)
+                        ],
+                    )
         dimension = self.profile.dimension
         if not texts:
             return np.zeros((0, dimension), dtype=np.float32)

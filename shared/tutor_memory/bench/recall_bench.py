@@ -34,6 +34,7 @@ recall is.
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
 import time
@@ -67,9 +68,10 @@ from tutor_memory.domain.block import work_line
 from tutor_memory.domain.episodes import AnswerEvidence, Episode, Kind, NewEpisode, Pair
 from tutor_memory.ports import FixedClock
 from tutor_memory.settings import Settings, on_folder
+from tutor_memory.usecases.recall import Recall
 
 EmbedderChoice = Literal["local", "none", "hash"]  # hash: tests only (no meaning, no model)
-Only = Literal["madial", "synthetic"]
+Only = Literal["madial", "synthetic", "long"]
 
 MADIAL_PAIR: Final = Pair("madial", "memories")
 _MADIAL_LINE: Final = re.compile(r'^<(?P<name>[^>]+)>:\s*"?(?P<text>.*?)"?$')
@@ -98,6 +100,41 @@ class CaseResult:
     block_covered: bool | None  # None: the block was not built
     block_dropped: bool = False
     recall_ids: list[str] = field(default_factory=list)  # recall's first ids (for reading)
+    cause: str = "found"  # why recall's pack misses evidence (FAILURE_CLASSES), or "found"
+
+
+# Why a question's evidence is not all in recall's pack, most upstream first: each question is
+# counted once, under the earliest cause among its missing evidence (the issue's classes).
+FAILURE_CLASSES: Final = (
+    "in no pool",
+    "recent pool only, dropped by the gate",
+    "a topical pool had it, dropped by the gate",
+    "recalled, ranked past the pack",
+    "in the pack, not in the block",
+)
+
+
+def failure_cause(
+    relevant: Sequence[str],
+    packed: Iterable[str],
+    trace: Mapping[str, tuple[tuple[str, ...], str]],
+    block_covered: bool | None,
+) -> str:
+    """The most upstream reason recall's pack misses evidence (see ``FAILURE_CLASSES``)."""
+    in_pack = set(packed)
+    missing = [i for i in relevant if i not in in_pack]
+    if not missing:
+        return FAILURE_CLASSES[4] if block_covered is False else "found"
+    causes = []
+    for i in missing:
+        pools, fate = trace.get(i, ((), "none"))
+        if not pools:
+            causes.append(0)
+        elif fate == "dropped":
+            causes.append(1 if pools == ("recent",) else 2)
+        else:
+            causes.append(3)
+    return FAILURE_CLASSES[min(causes)]
 
 
 # --- data ---------------------------------------------------------------------------------
@@ -156,18 +193,23 @@ def madial_query(dialogue: Sequence[str], first_test_turn: int) -> str:
 # --- the app ------------------------------------------------------------------------------
 
 
-def open_bench_app(folder: Path, embedder: EmbedderChoice, now: datetime) -> App:
-    """The embedded default in ``folder``; the embedder behind a per-run cache."""
+def open_bench_app(
+    folder: Path, embedder: EmbedderChoice, now: datetime, vectors: Path | None = None
+) -> App:
+    """The embedded default in ``folder``; the embedder behind a cache (kept in ``vectors``
+    between runs when given: the model's vectors of the same texts do not change)."""
     env = {
         "TUTOR_MEMORY_EMBEDDER": "none" if embedder == "none" else "local",
         "TUTOR_MEMORY_TURN_DEADLINE": BENCH_DEADLINE_S,
+        # on and off, to measure it (the product's default when unset)
+        "TUTOR_MEMORY_INDEX_CONTEXT": os.environ.get("TUTOR_MEMORY_INDEX_CONTEXT", ""),
     }
     app = build_app(on_folder(Settings.from_env(env), folder), clock=FixedClock(now))
     if embedder == "hash":
         dimension = app.ports.embedder.profile.dimension  # type: ignore[union-attr]
         app = app.with_ports(embedder=CachedEmbedder(HashEmbedder(dimension)))
     elif app.ports.embedder is not None:
-        app = app.with_ports(embedder=CachedEmbedder(app.ports.embedder))
+        app = app.with_ports(embedder=CachedEmbedder(app.ports.embedder, vectors))
     return app
 
 
@@ -281,8 +323,10 @@ def evaluate(
             dense[pair] = Dense(ids, texts, embedder)
 
     results = []
+    recall = Recall(app.ports)  # the use case app.memory.recall calls, asked for its trace
     for n, case in enumerate(cases, start=1):
-        found = app.memory.recall(case.pair, case.question, at=case.at)
+        trace: dict[str, tuple[tuple[str, ...], str]] = {}
+        found = recall.recall(case.pair, case.question, at=case.at, trace=trace)
         rankings: dict[str, list[Ranked]] = {
             "recall": [
                 Ranked(item.collapsed_ids, work_line(item, now=case.at, tz=tz))
@@ -302,14 +346,17 @@ def evaluate(
             turn = app.turns.turn(case.pair, case.question, at=case.at)
             dropped = turn.dropped
             covered = not dropped and set(case.relevant) <= set(turn.memory_ids)
+        scores = {m: score_ranking(r, case.relevant) for m, r in rankings.items()}
+        packed = [i for r in rankings["recall"][: scores["recall"].packed] for i in r.ids]
         results.append(
             CaseResult(
                 case=case,
-                scores={m: score_ranking(r, case.relevant) for m, r in rankings.items()},
+                scores=scores,
                 window=found.window.label if found.window else None,
                 block_covered=covered,
                 block_dropped=dropped,
                 recall_ids=[i for r in rankings["recall"][:10] for i in r.ids][:10],
+                cause=failure_cause(case.relevant, packed, trace, covered),
             )
         )
         if n % 20 == 0 or n == len(cases):
@@ -345,6 +392,11 @@ def block_summary(results: Sequence[CaseResult]) -> dict[str, float | int]:
         "share": round(fmean(float(bool(r.block_covered)) for r in built), 3),
         "dropped": sum(r.block_dropped for r in built),
     }
+
+
+def failure_summary(results: Sequence[CaseResult]) -> dict[str, int]:
+    """Questions per failure class (``FAILURE_CLASSES``), each counted once."""
+    return {name: sum(r.cause == name for r in results) for name in FAILURE_CLASSES}
 
 
 def window_summary(results: Sequence[CaseResult]) -> dict[str, Any]:
@@ -388,6 +440,7 @@ def details(results: Sequence[CaseResult], names: Mapping[str, int] | None = Non
             "recall_top10": shown(r.recall_ids),
             "window": r.window,
             "block_covered": r.block_covered,
+            "cause": r.cause,
             **{
                 m: {"R@10": round(s.recall_at[10], 3), "in_budget": s.in_budget, "packed": s.packed}
                 for m, s in r.scores.items()
@@ -431,7 +484,9 @@ def run_recall_bench(
             },
         }
     }
-    app = open_bench_app(store, embedder, datetime(2020, 1, 1, tzinfo=UTC))
+    app = open_bench_app(
+        store, embedder, datetime(2020, 1, 1, tzinfo=UTC), out / "recall-vectors.sqlite"
+    )
     report["meta"]["block_budget_tokens"] = app.turns.budget_tokens
     try:
         if only in (None, "madial"):
@@ -441,6 +496,11 @@ def run_recall_bench(
             log("synthetic conversations:")
             convs = conversations if conversations is not None else generate_conversations(seed)
             report["synthetic"] = _synthetic(app, convs, limit, block, log)
+        if only in (None, "long") and conversations is None:
+            from tutor_memory.bench.long_conversations import generate_long_conversations
+
+            log("long conversations:")
+            report["long"] = _synthetic(app, generate_long_conversations(seed), limit, block, log)
     finally:
         app.close()
     report["meta"]["cpu_seconds"] = round(time.process_time() - cpu, 1)
@@ -476,6 +536,7 @@ def _madial(app: App, limit: int | None, block: bool, log: Callable[[str], None]
         "methods": summarise(results),
         "published": published_scores,
         "block": block_summary(results),
+        "failures": failure_summary(results),
         "windows": window_summary(results),
         "by_category": _groups(results, lambda r: r.case.category),
         "details": details(results, names),
@@ -508,6 +569,7 @@ def _synthetic(
         "questions": len(cases),
         "methods": summarise(results),
         "block": block_summary(results),
+        "failures": failure_summary(results),
         "windows": window_summary(results),
         "by_category": _groups(results, lambda r: r.case.category),
         "multi_session": _groups(
@@ -520,6 +582,10 @@ def _synthetic(
 
 # --- the printed tables ---------------------------------------------------------------------
 
+CONVERSATION_SETS: Final = {
+    "synthetic": "Synthetic conversations",
+    "long": "Long conversations (bench/long_conversations.py)",
+}
 LABELS: Final = {"recall": "recall", "bm25": "BM25", "dense": "dense", "rrf": f"RRF (k={RRF_K})"}
 
 
@@ -558,6 +624,14 @@ def _window_line(windows: Mapping[str, Any]) -> str:
     )
 
 
+def _failure_line(failures: Mapping[str, int] | None) -> str:
+    if not failures:
+        return ""
+    return "why recall's pack or block missed evidence (questions, each once): " + "; ".join(
+        f"{name} {count}" for name, count in failures.items()
+    )
+
+
 def _block_line(block: Mapping[str, Any], budget: int) -> str:
     if not block.get("n"):
         return "memory block: not built"
@@ -589,12 +663,15 @@ def tables(report: Mapping[str, Any]) -> str:
         out += [table(["method", *(f"R@{k}" for k in KS), budget], rows), ""]
         out.append(_window_line(m["windows"]))
         out.append(_block_line(m["block"], meta["block_budget_tokens"]))
+        out.append(_failure_line(m.get("failures")))
         out.append("")
-    if "synthetic" in report:
-        s = report["synthetic"]
+    for name, title in CONVERSATION_SETS.items():
+        if name not in report:
+            continue
+        s = report[name]
         pairs = ", ".join(f"{p['language']} {p['lines']}" for p in s["pairs"])
         out.append(
-            f"Synthetic conversations (seed {meta['seed']}): {len(s['pairs'])} pairs "
+            f"{title} (seed {meta['seed']}): {len(s['pairs'])} pairs "
             f"(language and lines: {pairs}), {s['questions']} questions"
         )
         out += [
@@ -629,6 +706,7 @@ def tables(report: Mapping[str, Any]) -> str:
         )
         out.append(_window_line(s["windows"]))
         out.append(_block_line(s["block"], meta["block_budget_tokens"]))
+        out.append(_failure_line(s.get("failures")))
         out.append("")
     out.append(
         f"CPU time {meta['cpu_seconds']} s (wall {meta['wall_seconds']} s; "

@@ -80,7 +80,11 @@ RECALL_WEIGHT_RECENCY: Final = 0.15  # article
 # ours: 0.5 ** (200 / 75) = 0.157, the article's "0.156 at 200 days"
 RECALL_RECENCY_HALF_LIFE_DAYS: Final = 75.0
 RECALL_LEXICAL_POOL: Final = 200  # ours: lexical hits considered (BM25 best first)
-RECALL_SEMANTIC_K: Final = 50  # ours: nearest episodes by meaning, as candidates
+# ours: nearest episodes by meaning, as candidates. Deep enough that ranking, not the pool's
+# size, decides: a 1,200-token pack holds ~30-40 lines, and a pair's repeated questions take
+# several slots each before the pool's distinct texts are counted (50 once left a question with
+# 2 distinct texts in 49 slots).
+RECALL_SEMANTIC_K: Final = 200
 # ours: the concept pool reads the newest N episodes per routed concept (by the store's index,
 # never all of them: at 100k, "cell membrane" touched 7,592). An older episode on the concept
 # is still reached by the lexical and the semantic pools, which search the whole history.
@@ -94,11 +98,24 @@ KEPT_PAIR_VIEWS: Final = 40
 # ours: reads of one turn in flight at once (recent, concept names, beliefs, map, head, files,
 # the concept pool, the beliefs' evidence), so the cloud path waits at most three times.
 TURN_IO_THREADS: Final = 16
-# ours: how many of the nearest *distinct texts* (repetitions collapsed) count as matching
+# ours: with fewer than RECALL_GATE_MIN_DOCUMENTS distinct texts in the recent pool there is no
+# crowd to measure a question's neighbourhood against: then the nearest this many *distinct
+# texts* (repetitions collapsed) of the semantic pool count as matching
 RECALL_SEMANTIC_MATCHES: Final = 8
-# ours: a nearer text also matches when it is at least this far from the neighbourhood's
-# median towards the nearest, (cos - median) / (best - median): closer to the top than to the
-# crowd. One half is the midpoint, not a tuned figure.
+# The gate never drops what plain fusion keeps: a reciprocal rank fusion of the lexical and the
+# semantic ranking over the candidates' distinct texts (k = 60, Cormack, Clarke & Büttcher
+# 2009, as published), taken in order while their lines fit this many tokens (the block's
+# default budget); a kept text that matches nothing is ranked below every match, not dropped.
+RECALL_FUSION_RRF_K: Final = 60
+RECALL_FUSION_PACK_TOKENS: Final = 1_200
+# ours: what a block line costs beyond its text ("- 12 Jul · you were asked: ", measured 8-9)
+RECALL_LINE_TOKENS: Final = 8
+# ours: a neighbour by meaning matches when it is at least this far from the question's crowd
+# in this pair (the median cosine of the pair's distinct texts, sampled by the recent pool)
+# towards the nearest text, (cos - median) / (best - median): closer to the top than to the
+# crowd. One half is the midpoint, not a tuned figure. (A modified z-score over the same crowd,
+# Iglewicz & Hoaglin's 3.5, was measured and dropped: evidence told in a conversation is rarely
+# an outlier by meaning — on the long conversations all evidence in the pack fell .750 -> .465.)
 RECALL_SEMANTIC_RELATIVE: Final = 0.5
 # ours: a term found in more than this share of a pair's episodes is the pair's everyday
 # vocabulary (a speaker's name, the subject's own word): a lexical hit on it alone does not

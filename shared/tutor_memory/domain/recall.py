@@ -6,15 +6,18 @@ the service; this module only decides. *Widen first, cut later*: nothing here li
 Relevance of a candidate, 0–1 (ours; the article does not define it):
 
 * lexical: its BM25 score divided by the best BM25 score of this question (1.0 for the best);
-* semantic: the cosine rescaled over this question's k nearest, ``(cos - worst) / (best -
-  worst)`` (1.0 for the nearest, 0.0 for the k-th) — relative, because cosines are not
-  comparable across models (E5's are compressed into ~0.8–0.9);
+* semantic: the cosine rescaled over this question's candidates, ``(cos - worst) / (best -
+  worst)`` over their distinct texts (1.0 for the nearest) — relative, because cosines are not
+  comparable across models (E5's are compressed into ~0.8–0.9). **Every candidate is scored by
+  meaning**, whichever pool found it: the index gives the cosines of the recent pool and the
+  lexical hits beside the k nearest (``Candidates.add_cosines``), so a memory found by words
+  alone is not counted as "0 by meaning" and a recent line gets its real figure;
 * concept: 1.0 when the episode touches a concept the question routes to;
 * relevance is the **mean** of the lexical and the semantic figure over the pools this question
   ran (CombSUM, Fox & Shaw 1994: a memory both pools found is likelier relevant than one only
   one of them found; a pool that did not run — no vector, no term — does not count), or 1.0 on
-  a routed concept. It was the larger of the two before; on long conversations that let a
-  lexical hit on a single word tie a memory that matched in both words and meaning.
+  a routed concept. A candidate outside the lexical pool's 200 hits counts 0 by words (it has
+  none of the question's terms, or fewer than the 200th hit).
 
 What *matches* the question (the gate's test) is narrower than what is a candidate:
 
@@ -23,14 +26,20 @@ What *matches* the question (the gate's test) is narrower than what is a candida
   ``RECALL_GATE_MIN_DOCUMENTS``). A speaker's name or the subject's own word ("cell" in a
   biology pair) is in most episodes: sharing it says nothing, and counting it let every
   episode "match", so recency put the latest small talk on top;
-* a semantic hit matches when it is among the ``RECALL_SEMANTIC_MATCHES`` nearest **distinct
-  texts** (repetitions collapsed first: nine copies of "What is a cell?" are one text, not
-  eight slots), or when it is closer to the nearest than to the neighbourhood's median
-  (``RECALL_SEMANTIC_RELATIVE``), so a question whose neighbourhood has a clear top keeps all
-  of it;
+* a semantic hit matches when it is **closer to the nearest text than to the question's crowd
+  in this pair**: ``(cos - median) / (best - median) >= RECALL_SEMANTIC_RELATIVE`` (one half,
+  the midpoint), the median taken over the pair's own distinct texts as the recent pool
+  samples them (no search chose them; repetitions collapsed, so nine copies of "What is a
+  cell?" weigh as one). The rule reads how far apart the cosines are, not their rank: a
+  question with one clear answer keeps one, a question whose answer was told in six sessions
+  keeps six. With too few texts to measure a crowd (fewer than ``RECALL_GATE_MIN_DOCUMENTS``),
+  the ``RECALL_SEMANTIC_MATCHES`` nearest distinct texts of the semantic pool match, and any
+  closer to its nearest than to its median. (An outlier rule — a modified z-score of 3.5 over
+  the same crowd — was measured and dropped: evidence told in conversation is rarely an
+  outlier by meaning.)
 * an episode on a concept the question routes to matches;
 * **a second hop** (``bridge``): a candidate with a weak signal of its own (a lexical hit on an
-  everyday word, or a neighbour by meaning beyond the nearest) matches when it shares a
+  everyday word, or a neighbour by meaning that does not stand out) matches when it shares a
   distinctive word with the question's **best evidence** — the matching candidate most
   relevant to it. Evidence spread over several sessions is told in different words: "I quit
   guitar, now I play violin in the school orchestra" answers "which instruments has Maya
@@ -44,8 +53,19 @@ What *matches* the question (the gate's test) is narrower than what is a candida
   would let small talk in by a shared word; nor is one among fewer than
   ``RECALL_GATE_MIN_DOCUMENTS`` candidates, too few to tell a distinctive word.
 
-A candidate that matches nothing is dropped by the gate but keeps its relevance for the two
-exceptions (no question; nothing matched).
+**The gate never drops what plain fusion keeps** (``keep_fused``, after the hop). The
+candidates' distinct texts are ranked by a reciprocal rank fusion of the lexical and the
+semantic ranking (``fusion_order``, k = 60; the semantic ranking holds every candidate, since
+every candidate has a cosine) and taken in that order while their lines fit
+``RECALL_FUSION_PACK_TOKENS`` (the block's default budget): a plain fusion would have put them
+in the pack. Then, while the matches and those still leave room in the same budget, the next
+texts in fusion's order are kept too: while the budget has room, nothing a pool found is gated
+out. A kept candidate that matches nothing is **demoted** — its score minus one, so it ranks
+below every match whatever its recency — never dropped: the gate may say it is weaker than
+what matches, not that it is absent. What is neither a match nor kept is dropped.
+
+A dropped candidate keeps its relevance for the two exceptions (no question; nothing
+matched).
 
 """
 
@@ -65,6 +85,7 @@ from tutor_memory.domain.episodes import CheckEvidence, Episode, Kind
 from tutor_memory.domain.language import analysed
 from tutor_memory.domain.routing import F32, ConceptVectors, concept_cosines, routed_by_meaning
 from tutor_memory.domain.timewindow import TimeWindow
+from tutor_memory.domain.tokens import count_tokens
 
 
 @dataclass(frozen=True)
@@ -100,6 +121,8 @@ class Candidate:
     near: bool = False  # among the nearest distinct texts by meaning
     bridged: bool = False  # a weak hit sharing a distinctive word with the best evidence
     fused: frozenset[Pool] = frozenset()  # the content pools the question ran (see the module)
+    cosine: float | None = None  # to the question's vector, whichever pool found it
+    kept_by_fusion: bool = False  # plain fusion of the two rankings puts it in the pack
 
     @property
     def relevance(self) -> float:
@@ -120,7 +143,7 @@ class Candidate:
     @property
     def signalled(self) -> bool:
         """A content pool found it (a lexical hit on any word, or a neighbour by meaning)."""
-        return self.lexical > 0 or self.semantic > 0
+        return self.lexical > 0 or Pool.SEMANTIC in self.pools
 
 
 @dataclass(frozen=True)
@@ -133,6 +156,8 @@ class RecalledItem:
     last_at: datetime
     collapsed_ids: tuple[str, ...]  # every episode it stands for, oldest first
     collapsed_at: tuple[datetime, ...] = ()  # their times, in the same order
+    # matched nothing, kept because plain fusion puts it in the pack: ranked below every match
+    demoted: bool = False
 
 
 class Candidates:
@@ -170,29 +195,21 @@ class Candidates:
                 cand.distinctive_hit = True
 
     def add_semantic(self, scored: Iterable[tuple[Episode, float]]) -> None:
-        """The k nearest, best first, with their cosines."""
+        """The k nearest, best first, with their cosines (scored in ``values``)."""
         self.ran.add(Pool.SEMANTIC)
-        scored = list(scored)
-        if not scored:
-            return
-        best, worst = scored[0][1], scored[-1][1]
-        # Nearness is judged over distinct texts: each text at its best cosine, best first.
-        texts: dict[tuple[str, str, str], float] = {}
-        for ep, cosine in scored:
-            texts.setdefault(collapse_key(ep), cosine)
-        distinct = list(texts.values())
-        median = statistics.median(distinct)
-        order = {key: rank for rank, key in enumerate(texts)}
         for ep, cosine in scored:
             cand = self._get(ep)
             cand.pools.add(Pool.SEMANTIC)
-            relative = (cosine - worst) / (best - worst) if best > worst else 1.0
-            cand.semantic = max(cand.semantic, relative)
-            closer = best > median and (cosine - median) / (best - median) >= (
-                C.RECALL_SEMANTIC_RELATIVE
-            )
-            if order[collapse_key(ep)] < C.RECALL_SEMANTIC_MATCHES or closer:
-                cand.near = True
+            cand.cosine = cosine
+
+    def add_cosines(self, cosines: Mapping[str, float]) -> None:
+        """The question's cosine to candidates the semantic pool did not rank (the recent pool,
+        lexical hits): every candidate is scored by meaning, so that relevance is never halved
+        by a pool's absence (see the module)."""
+        for episode_id, cosine in cosines.items():
+            cand = self.by_id.get(episode_id)
+            if cand is not None and cand.cosine is None:
+                cand.cosine = cosine
 
     def add_concept(self, episodes: Iterable[Episode]) -> None:
         for ep in episodes:
@@ -202,9 +219,119 @@ class Candidates:
 
     def values(self) -> list[Candidate]:
         ran = frozenset(self.ran)
-        for cand in self.by_id.values():
+        found = list(self.by_id.values())
+        for cand in found:
             cand.fused = ran
-        return list(self.by_id.values())
+        if Pool.SEMANTIC in ran:
+            _by_meaning(found)
+
+        return found
+
+
+def _text_cosines(candidates: Iterable[Candidate]) -> dict[tuple[str, str, str], float]:
+    """Each distinct text's best cosine (repetitions collapsed: nine copies are one text)."""
+    texts: dict[tuple[str, str, str], float] = {}
+    for c in candidates:
+        if c.cosine is not None:
+            key = collapse_key(c.episode)
+            if c.cosine > texts.get(key, -2.0):
+                texts[key] = c.cosine
+    return texts
+
+
+def _by_meaning(candidates: Sequence[Candidate]) -> None:
+    """Every candidate's semantic figure and whether it is near (see the module)."""
+    texts = _text_cosines(candidates)
+    if not texts:
+        return
+    best, worst = max(texts.values()), min(texts.values())
+    pooled = _text_cosines(c for c in candidates if Pool.SEMANTIC in c.pools)
+    # The question's neighbourhood in this pair: the pair's own texts, sampled by the recent
+    # pool (no search chose them); too few to be a crowd, the nearest few of the pool instead.
+    crowd = list(_text_cosines(c for c in candidates if Pool.RECENT in c.pools).values())
+    if len(crowd) >= C.RECALL_GATE_MIN_DOCUMENTS:
+        median = statistics.median(crowd)
+        near_texts = {key for key, cos in pooled.items() if _closer(cos, best, median)}
+    elif pooled:
+        order = sorted(pooled, key=lambda key: -pooled[key])
+        median = statistics.median(pooled.values())
+        top = max(pooled.values())
+        near_texts = {
+            key
+            for rank, key in enumerate(order)
+            if rank < C.RECALL_SEMANTIC_MATCHES or _closer(pooled[key], top, median)
+        }
+    else:
+        near_texts = set()
+    for c in candidates:
+        if c.cosine is None:
+            continue
+        c.semantic = (c.cosine - worst) / (best - worst) if best > worst else 1.0
+        if Pool.SEMANTIC in c.pools and collapse_key(c.episode) in near_texts:
+            c.near = True
+
+
+def _closer(cosine: float, best: float, median: float) -> bool:
+    """Closer to the nearest text than to the crowd's median (``RECALL_SEMANTIC_RELATIVE``)."""
+    return best > median and (cosine - median) / (best - median) >= C.RECALL_SEMANTIC_RELATIVE
+
+
+def fusion_order(
+    candidates: Sequence[Candidate], k: int = C.RECALL_FUSION_RRF_K
+) -> list[tuple[str, str, str]]:
+    """Distinct texts in the order a plain reciprocal rank fusion (Cormack, Clarke & Büttcher
+    2009) of the lexical and the semantic ranking puts them: each text at its best member."""
+    lexical = _text_order(candidates, lambda c: c.lexical if c.lexical > 0 else None)
+    semantic = _text_order(candidates, lambda c: c.cosine)
+    fused: dict[tuple[str, str, str], float] = {}
+    for ranking in (lexical, semantic):
+        for rank, key in enumerate(ranking, start=1):
+            fused[key] = fused.get(key, 0.0) + 1.0 / (k + rank)
+    return sorted(fused, key=lambda key: -fused[key])
+
+
+def _text_order(
+    candidates: Sequence[Candidate], value: Callable[[Candidate], float | None]
+) -> list[tuple[str, str, str]]:
+    best: dict[tuple[str, str, str], tuple[float, datetime, int]] = {}
+    for c in candidates:
+        v = value(c)
+        if v is None:
+            continue
+        key = collapse_key(c.episode)
+        mark = (v, c.episode.at, c.episode.seq)
+        if key not in best or mark > best[key]:
+            best[key] = mark
+    return sorted(best, key=lambda key: best[key], reverse=True)
+
+
+def keep_fused(candidates: Sequence[Candidate], budget: int = C.RECALL_FUSION_PACK_TOKENS) -> None:
+    """Mark what the gate may demote but never drop (see the module): the texts plain fusion
+    puts inside a pack of ``budget`` tokens, then — while the matches and those leave room in
+    it — the next texts in fusion's order. Runs after the matches are known (the hop)."""
+    members: dict[tuple[str, str, str], list[Candidate]] = {}
+    for c in candidates:
+        if c.lexical > 0 or c.cosine is not None:
+            members.setdefault(collapse_key(c.episode), []).append(c)
+    order = fusion_order(candidates)
+    matched = {collapse_key(c.episode): c for c in candidates if c.matches}
+    spent = sum(_line_cost(c.episode) for c in matched.values())
+    own = budget  # fusion's own pack, whatever matches
+    for key in order:
+        group = members[key]
+        cost = _line_cost(group[0].episode)
+        own -= cost
+        if key not in matched:
+            spent += cost
+        if own < 0 and spent > budget:
+            break
+        for c in group:
+            c.kept_by_fusion = True
+
+
+def _line_cost(ep: Episode) -> int:
+    """About what the block's line for an episode costs (its summary and the line's marks)."""
+    return count_tokens(ep.summary) + C.RECALL_LINE_TOKENS
 
 
 def distinctive_terms_of(counts: TermCounts) -> frozenset[str]:
@@ -299,16 +426,19 @@ def rank(
         mode = Mode.RELEVANT
         if gate:
             bridge(pool)
+            keep_fused(pool)
         # A record question keeps the conversation too (the conversation is the record): no
-        # gate, the matching candidates simply score higher.
-        kept = [c for c in pool if c.matches] if gate else pool
+        # gate, the matching candidates simply score higher. Otherwise what plain fusion would
+        # put in the pack is demoted below every match, never dropped.
+        kept = [c for c in pool if c.matches or c.kept_by_fusion] if gate else pool
     else:
         mode = Mode.NOTHING_MATCHED
         kept = pool
 
     def scored(c: Candidate) -> float:
         if mode is Mode.RELEVANT:
-            return score(c, now)
+            # demoted: minus one, below every match whatever its relevance or recency
+            return score(c, now) - (1.0 if gate and not c.matches else 0.0)
         return recency(c.episode.at, now)  # recency is all that is left
 
     groups: dict[tuple[str, str, str], list[tuple[float, Candidate]]] = {}
@@ -331,6 +461,7 @@ def rank(
                 last_at=chronological[-1].at,
                 collapsed_ids=tuple(e.episode_id for e in chronological),
                 collapsed_at=tuple(e.at for e in chronological),
+                demoted=best_score < 0,
             )
         )
     items.sort(key=lambda i: (i.score, i.episode.at, i.episode.seq), reverse=True)

@@ -49,6 +49,7 @@ class Recall:
         also_ids: Sequence[str] | Callable[[], Sequence[str]] = (),
         record: bool = False,
         before_search: Callable[[], None] | None = None,
+        trace: dict[str, tuple[tuple[str, ...], str]] | None = None,
     ) -> RecallResult:
         """Widen (four pools over the whole history, or inside a named time), then cut.
 
@@ -58,7 +59,8 @@ class Recall:
         behind its beliefs), and ``record`` keeps the conversation that matches nothing
         (ranked lower, not dropped). ``before_search`` runs once the question is understood
         and before the index is asked (the turn checks there, beside its first reads, that the
-        index has caught up with the log).
+        index has caught up with the log). ``trace`` (for the recall bench) is filled with each
+        candidate's pools and fate: "match", "demoted" (kept below the matches) or "dropped".
         """
         now = at or self.ports.clock.now()
         timings: dict[str, float] = {}
@@ -69,8 +71,9 @@ class Recall:
             pair, question, now, also_ids, before_search, timings, tick
         )
         tick = time.perf_counter()
+        candidates = pool.values()
         items, mode = rank(
-            pool.values(),
+            candidates,
             now=now,
             has_question=question.gated,
             limit=limit,
@@ -78,6 +81,10 @@ class Recall:
             gate=not record,
         )
         timings["rank"], _ = _lap(tick)
+        if trace is not None:
+            for c in candidates:
+                fate = "match" if c.matches else "demoted" if c.kept_by_fusion else "dropped"
+                trace[c.episode.episode_id] = (tuple(sorted(p.value for p in c.pools)), fate)
         return RecallResult(
             items=items,
             mode=mode,
@@ -147,6 +154,7 @@ class Recall:
         lexical = semantic = Hits()
         found: dict[str, Episode] = {}
         distinctive = None
+        cosines_soon = None
         searched_vector = question.searched_vector
         if before_search is not None:
             before_search()
@@ -159,6 +167,14 @@ class Recall:
                 k=C.RECALL_SEMANTIC_K,
                 window=scope,
             )
+            # Every candidate is scored by meaning, not only the k nearest: the cosines of
+            # the others are read beside the hits' episodes (no wait of their own).
+            if searched_vector is not None:
+                scored = set(semantic.episode_ids)
+                others = [e.episode_id for e in recent] + lexical.episode_ids
+                others = [i for i in dict.fromkeys(others) if i not in scored]
+                if others:
+                    cosines_soon = soon(index.cosines, pair, others, searched_vector)
             found = {
                 e.episode_id: e
                 for e in store.get_many(pair, lexical.episode_ids + semantic.episode_ids)
@@ -188,6 +204,8 @@ class Recall:
                     )
                 if searched_vector is not None:
                     pool.add_semantic((found[i], s) for i, s, _ in semantic.scored() if i in found)
+                    if cosines_soon is not None:
+                        pool.add_cosines(cosines_soon.result())
                 sizes["lexical"], sizes["semantic"] = len(lexical), len(semantic)
         timings["pools"], _ = _lap(tick)
         return pool, sizes, question
