@@ -24,6 +24,25 @@ the map last. Nothing is filtered by kind: the conversation *is* the record.
 A day's summary (a consolidation) stands for its day only where none of the day's own
 episodes was recalled: never both in one block, the budget is not spent twice on one day.
 
+**Evidence, not whole episodes.** A student's message or a tutor's answer shows its summary
+(the text's first line, at most ``MAX_SUMMARY_CHARS``), unless it is *long* — more than
+``BLOCK_EXCERPT_SENTENCES`` sentences, or more than ``BLOCK_EXCERPT_CHARS`` characters — and
+the question has analysed terms (``RecallResult.terms``): then it shows the sentence or two of
+its text holding the most of those terms, in their original order, " … " marking what was cut
+(``domain.excerpt``: the sentence rule for the five languages, the cap, the ellipses). A long
+text with no sentence holding a term (found by meaning or by concept alone) shows its opening
+sentence(s) within the same cap, or the summary written for it if it has one (a summary its
+text does not hold), cut to the cap. Checks, quizzes, taught notes, files and day summaries
+are short structured lines and stay as they are. ``work_line`` without ``terms`` (the bench's
+pricing) gives every line exactly as before.
+
+**Near-identical lines are one line.** Two shown lines of the same kind that differ only by
+case, punctuation, spacing or (a message, an answer) a leading speaker's name ("Maya: hi
+Sam!" and "hi Sam") are merged before the budget is spent: the better-scored item's line
+stays, standing for both items' episodes, with the span of their dates and " (and N more
+times like it)" counting them, as recall's own collapse of identical episodes does. A
+student's message and a tutor's answer are never one line.
+
 The year is added ("12 Jul 2025") only when it is not ``now``'s year, in the student's time
 zone ``tz``. A collapsed item shows the span it covers ("12 Jul – 18 Sep") and ends with
 " (and N more times like it)" ("time" for one); an episode whose cited file changed ends with
@@ -41,27 +60,48 @@ A question that matched nothing says so before the lines.
    many checks); whatever does not fit is counted in a "… and N more beliefs" line.
 3. What is left is shared by the map and the earlier work: the map is first promised what it
    needs up to ``BLOCK_MAP_SHARE`` of it (less for a record question, where the record is the
-   answer); the earlier work spends the rest, dropping the lowest-scored items first (the
-   survivors are still printed oldest first, with a "… and N more" line); the map then gets
-   whatever the earlier work left over. The map section arrives already fitted by its renderer;
-   here only whole lines are cut from its end (the concepts furthest from the question).
+   answer); the earlier work spends the rest (its cut order below; the survivors are still
+   printed oldest first, with a "… and N more" line); the map then gets whatever the earlier
+   work left over. The map section arrives already fitted by its renderer; here only whole
+   lines are cut from its end (the concepts furthest from the question).
 4. The real text is counted at the end; should a counter not add up line by line, items are
    given back in the same order (earlier work, map lines, beliefs) until it fits.
+
+**What the earlier work cuts.** Every item the budget can hold is kept: no count of lines is
+fixed anywhere here (recall's ``RECALL_LIMIT`` bounds what it hands over, and is sized so that
+the budget cuts first), so the number of lines follows the budget and the lines' lengths. When
+the budget cannot hold every item, the items are kept in this order until it is spent:
+
+* a question's evidence (``Mode.RELEVANT``): Maximal Marginal Relevance (Carbonell &
+  Goldstein 1998) over sessions, so evidence told in several sessions is not crowded out by
+  one session's many lines. Greedily, the next item kept is the one with the highest score
+  less ``BLOCK_SESSION_PENALTY`` if an item of its session is already kept; a session is the
+  calendar day of the item's shown episode in the student's time zone ``tz`` (a tutoring
+  session rarely crosses midnight, and nothing else in the log marks one). Ties go to the
+  better-scored (then the newer, then the higher sequence). See ``diverse_order``;
+* the recent past (no question, or nothing matched): by recency alone, the lowest-scored cut
+  first — the latest session is what it is for.
+
+Each section is fitted by a running sum of its lines' prices (``_fit``).
 
 **What the block reports.** ``memory_ids``: every episode the shown earlier-work lines stand
 for, collapsed repeats included, because each of them is in the prompt (SPEC §7 checks the
 July memories by these ids). One representative id per shown line comes first, in the order
 shown, then the other ids the collapsed lines stand for — so a caller that must cap the list
-keeps one id per line. Beliefs' evidence ids are not included: a belief is a summary, not
-a recalled episode. ``belief_ids`` and ``map_concepts`` are those shown, in the order shown.
+keeps one id per line; a line that near-identical items were merged into stands for all of
+their episodes. Beliefs' evidence ids are not included: a belief is a summary, not a recalled
+episode. ``belief_ids`` and ``map_concepts`` are those shown, in the order shown.
+``dropped_items`` counts the earlier-work lines the budget cut (near-identical items merged
+into one count once), the N of the "… and N more" line.
 """
 
 from __future__ import annotations
 
 import math
 import re
+import unicodedata
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime, tzinfo
 from functools import cache
 from typing import Final, Protocol, cast
@@ -78,6 +118,7 @@ from tutor_memory.domain.episodes import (
     QuizEvidence,
     TaughtEvidence,
 )
+from tutor_memory.domain.excerpt import excerpt
 from tutor_memory.domain.language import LANGUAGES, detect_language, fold
 from tutor_memory.domain.languages import LANGUAGES as PACKS
 from tutor_memory.domain.languages import language
@@ -268,7 +309,7 @@ def asks(text: str) -> bool:
     """Whether a student's message asks something, by its punctuation alone (the same in every
     language). A question typed without a mark reads "the student said:", which is still
     true; a statement never reads "you were asked:"."""
-    return any(ch in _QUESTION_MARKS for ch in text)
+    return not _QUESTION_MARKS.isdisjoint(text)
 
 
 @cache
@@ -302,15 +343,29 @@ def _when(item: RecalledItem, now: datetime, tz: tzinfo) -> str:
     return first if first == last else f"{first} – {last}"
 
 
-def _what(ep: Episode) -> str:
+def _said(ep: Episode, terms: Sequence[str]) -> str:
+    """What a student's message or a tutor's answer shows: its summary, or for a long text and
+    a question with terms, the excerpt (``domain.excerpt``). Where no sentence holds a term, a
+    summary written for the episode (one its text does not hold) is shown rather than the
+    text's opening, within the same cap: it says more."""
+    if terms:
+        cut = excerpt(ep.text, terms)
+        if cut is not None:
+            if not cut.matched and ep.summary.rstrip("…") not in ep.text:
+                return _clip(ep.summary, C.BLOCK_EXCERPT_CHARS)
+            return cut.text
+    return _clip(ep.summary)
+
+
+def _what(ep: Episode, terms: Sequence[str] = ()) -> str:
     evidence = ep.evidence
     match ep.kind:
         case Kind.QUESTION if asks(ep.summary):
-            return f"you were asked: {_clip(ep.summary)}"
+            return f"you were asked: {_said(ep, terms)}"
         case Kind.QUESTION:  # what the student wrote is as often a statement as a question
-            return f"the student said: {_clip(ep.summary)}"
+            return f"the student said: {_said(ep, terms)}"
         case Kind.ANSWER:
-            return f"you answered: {_clip(ep.summary)}"
+            return f"you answered: {_said(ep, terms)}"
         case Kind.CHECK if isinstance(evidence, CheckEvidence):
             return f"check on {_clip(evidence.topic)}: {evidence.verdict}"
         case Kind.QUIZ if isinstance(evidence, QuizEvidence):
@@ -352,12 +407,21 @@ def work_line(
     now: datetime,
     changed_files: Mapping[str, str] | None = None,
     tz: tzinfo = UTC,
+    terms: Sequence[str] = (),
 ) -> str:
-    """One earlier-work line, as the module describes it."""
+    """One earlier-work line, as the module describes it. ``terms`` are the question's
+    analysed terms (``RecallResult.terms``): with them a long message or answer is shown by its
+    excerpt; without them (the default) every line is the summary, as it always was."""
+    return _line(item, _what(item.episode, terms), now, changed_files or {}, tz)
+
+
+def _line(
+    item: RecalledItem, what: str, now: datetime, changed_files: Mapping[str, str], tz: tzinfo
+) -> str:
     repeats = item.count - 1
     more = f" (and {repeats} more {'time' if repeats == 1 else 'times'} like it)" if repeats else ""
-    note = _change_note(item, changed_files or {})
-    return f"- {_when(item, now, tz)} · {_what(item.episode)}{more}{note}"
+    note = _change_note(item, changed_files)
+    return f"- {_when(item, now, tz)} · {what}{more}{note}"
 
 
 def _days(item: RecalledItem, tz: tzinfo) -> set[str]:
@@ -381,6 +445,100 @@ def without_summarised_days(items: Sequence[RecalledItem], tz: tzinfo) -> list[R
             continue
         kept.append(item)
     return kept
+
+
+# A leading speaker's name, as a chat line carries it ("Maya: ", "Ms Rivera: ", "مايا: "): up to
+# three words of letters, then a colon and a space.
+_SPEAKER: Final = re.compile(r"^\s*[^\W\d_][^\s:]*(?:\s+[^\W\d_][^\s:]*){0,2}\s*:\s+(?=\S)")
+_CHAT: Final = (Kind.QUESTION, Kind.ANSWER)
+
+
+def _near_key(ep: Episode, what: str) -> tuple[str, tuple[str, ...]]:
+    """Lines that differ only by case, punctuation, spacing or (a student's message, a tutor's
+    answer) a leading speaker's name share this key: the kind, and the words of what the line
+    shows (punctuation separates words, so "7/10" is not "71/0"). Accents count ("año" is not
+    "ano"). No words: no key worth sharing (the caller keeps such a line alone)."""
+    shown = what.partition(": ")[2] if ep.kind in _CHAT else what
+    if ep.kind in _CHAT:
+        shown = _SPEAKER.sub("", shown, count=1)
+    if not shown.isascii():
+        shown = unicodedata.normalize("NFKC", shown)
+    words = tuple(_WORD.findall(shown.casefold()))
+    return ep.kind.value, words
+
+
+def _merged(kept: RecalledItem, other: RecalledItem) -> RecalledItem:
+    """``kept`` (the better-scored) standing for ``other``'s episodes too."""
+    if len(kept.collapsed_at) == len(kept.collapsed_ids) and len(other.collapsed_at) == len(
+        other.collapsed_ids
+    ):
+        pairs = sorted(
+            {
+                *zip(kept.collapsed_ids, kept.collapsed_at, strict=True),
+                *zip(other.collapsed_ids, other.collapsed_at, strict=True),
+            },
+            key=lambda p: (p[1], p[0]),
+        )
+        ids, times = tuple(i for i, _ in pairs), tuple(t for _, t in pairs)
+    else:  # times not given for every id: the ids alone, in order, and the span from the items
+        ids, times = tuple(dict.fromkeys([*kept.collapsed_ids, *other.collapsed_ids])), ()
+    return replace(
+        kept,
+        count=kept.count + other.count,
+        first_at=min(kept.first_at, other.first_at),
+        last_at=max(kept.last_at, other.last_at),
+        collapsed_ids=ids,
+        collapsed_at=times,
+    )
+
+
+def merge_near_identical(
+    items: Sequence[RecalledItem], whats: Sequence[str]
+) -> tuple[list[RecalledItem], list[str]]:
+    """``items`` (best first) with their shown ``whats``, near-identical lines made one (see
+    ``_near_key``): the best-scored item's line stays, in its place, standing for the others'
+    episodes and counting them in its "(and N more times like it)". Best first still."""
+    kept: list[RecalledItem] = []
+    kept_whats: list[str] = []
+    where: dict[tuple[str, tuple[str, ...]], int] = {}
+    for item, what in zip(items, whats, strict=True):
+        key = _near_key(item.episode, what)
+        if key[1] and key in where:
+            k = where[key]
+            kept[k] = _merged(kept[k], item)
+            continue
+        where[key] = len(kept)
+        kept.append(item)
+        kept_whats.append(what)
+    return kept, kept_whats
+
+
+def session_of(item: RecalledItem, tz: tzinfo) -> str:
+    """An item's session: the calendar day of its shown episode in the student's time zone (a
+    tutoring session rarely crosses midnight; nothing else in the log marks one)."""
+    return item.episode.at.astimezone(tz).date().isoformat()
+
+
+def diverse_order(items: Sequence[RecalledItem], tz: tzinfo) -> list[int]:
+    """The positions of ``items`` (best first) in the order the budget keeps them: Maximal
+    Marginal Relevance (Carbonell & Goldstein 1998) over sessions. Greedily, the next is the
+    item of the highest score less ``BLOCK_SESSION_PENALTY`` if its session already has an
+    item kept (the similarity of two items is 1 on one day, 0 otherwise, and MMR takes the
+    largest, so the penalty does not grow with a day's count); ties go to the earlier position
+    (the better-scored). The budget keeps a prefix of this order: it only decides what is cut,
+    never whether what fits is kept.
+
+    The greedy needs no loop: the items of one day share their penalty at every step, so they
+    are taken in their own order, the day's first at its score and every later one after the
+    day is seen, at its score less the penalty. Sorting by that value (then position) is the
+    greedy's order, in O(n log n)."""
+    seen: set[str] = set()
+    value: list[float] = []
+    for item in items:
+        day = session_of(item, tz)
+        value.append(round(item.score - (C.BLOCK_SESSION_PENALTY if day in seen else 0.0), 9))
+        seen.add(day)
+    return sorted(range(len(items)), key=lambda k: (-value[k], k))
 
 
 def calibration_line(calibration: Calibration | None, *, as_of: str | None = None) -> str:
@@ -475,9 +633,23 @@ class _Section:
 
 
 def _fit(section: _Section, budget: int, cost: Callable[[str], int]) -> tuple[int | None, int]:
-    """The largest size of ``section`` whose lines cost at most ``budget``, and that cost."""
+    """The largest size of ``section`` whose lines cost at most ``budget``, and that cost.
+
+    A running sum: the head and each body line are priced once (the prefix sums of the body),
+    the "… and N more" line once per size tried, never the whole section again per size (it
+    was ~8.7k prices a turn). The same result as summing ``section.lines(shown)``."""
+    head = sum(cost(line) for line in section.head)
+    prefix = [head]
+    for line in section.body:
+        prefix.append(prefix[-1] + cost(line))
+    total = len(section.body)
     for shown in section.choices():
-        spent = sum(cost(line) for line in section.lines(shown))
+        if shown is None:
+            spent = 0
+        else:
+            spent = prefix[shown]
+            if section.more_noun is not None and shown < total:
+                spent += cost(_more(total - shown, section.more_noun))
         if spent <= budget:
             return shown, spent
     return None, 0  # a negative budget: not even leaving the section out "fits"
@@ -563,28 +735,39 @@ def build_block(
             (NO_BELIEFS_HEADER,), (_checks_line(checks_recorded),), whole=True
         )
 
-    # Earlier work: the body is in score order, best first, so that cutting from its end drops
-    # the lowest-scored; the survivors are put back in time order when the block is written.
-    # Nothing may be presented as if from an empty time window: the section is left out.
-    by_score: list[RecalledItem] = []
+    # Earlier work: near-identical lines made one, then the body in the order the budget keeps
+    # items (best first; the diversity rule over sessions for a question's evidence), so that
+    # cutting from its end drops the last kept; the survivors are put back in time order when
+    # the block is written. Nothing may be presented as if from an empty time window: the
+    # section is left out.
+    kept: list[RecalledItem] = []
+    whats: list[str] = []
     if not recall.window_empty:
         by_score = sorted(
             without_summarised_days(recall.items, tz),
             key=lambda i: (i.score, i.episode.at, i.episode.seq),
             reverse=True,
         )
-    lines_by_score = [
-        work_line(item, now=now, changed_files=changed_files, tz=tz) for item in by_score
+        kept, whats = merge_near_identical(
+            by_score, [_what(item.episode, recall.terms) for item in by_score]
+        )
+        if recall.mode is Mode.RELEVANT and kept:
+            # The recent past (no question, or nothing matched) is listed by recency alone:
+            # the latest session is what it is for.
+            order = diverse_order(kept, tz)
+            kept, whats = [kept[k] for k in order], [whats[k] for k in order]
+    item_lines = [
+        _line(item, what, now, changed_files, tz) for item, what in zip(kept, whats, strict=True)
     ]
     if recall.window_empty:
         work_section = _Section((), (), whole=True)
-    elif not by_score:
+    elif not kept:
         work_section = _Section((WORK_HEADER,), (NO_WORK_LINE,), whole=True)
     else:
         head = [WORK_HEADER]
         if recall.mode is Mode.NOTHING_MATCHED:
             head.append(NOTHING_MATCHED_LINE)
-        work_section = _Section(tuple(head), tuple(lines_by_score), "earlier items")
+        work_section = _Section(tuple(head), tuple(item_lines), "earlier items")
 
     map_part_section = _Section((), map_body)
 
@@ -610,16 +793,14 @@ def build_block(
     def time_order(positions: range) -> list[int]:
         return sorted(
             positions,
-            key=lambda k: (by_score[k].first_at, by_score[k].episode.seq, lines_by_score[k]),
+            key=lambda k: (kept[k].first_at, kept[k].episode.seq, item_lines[k]),
         )
 
     def write(n_beliefs: int | None, n_work: int | None, n_map: int | None) -> str:
         work_part = work_section.lines(n_work)
-        if by_score and n_work:
+        if kept and n_work:
             first = len(work_section.head)
-            work_part[first : first + n_work] = [
-                lines_by_score[k] for k in time_order(range(n_work))
-            ]
+            work_part[first : first + n_work] = [item_lines[k] for k in time_order(range(n_work))]
         beliefs_part = belief_section.lines(n_beliefs)
         map_part = map_part_section.lines(n_map)
         if record:
@@ -640,8 +821,8 @@ def build_block(
             break
         text = write(n_beliefs, n_work, n_map)
 
-    n_shown = (n_work or 0) if by_score else 0  # with no items, the one body line is a statement
-    shown = [by_score[k] for k in time_order(range(n_shown))]
+    n_shown = (n_work or 0) if kept else 0  # with no items, the one body line is a statement
+    shown = [kept[k] for k in time_order(range(n_shown))]
     representatives = [item.episode.episode_id for item in shown]
     repeats = [i for item in shown for i in item.collapsed_ids if i != item.episode.episode_id]
     memory_ids = tuple(dict.fromkeys([*representatives, *repeats]))
@@ -658,5 +839,5 @@ def build_block(
         map_concepts=map_keys,
         tokens=count(text),
         record_question=record,
-        dropped_items=len(by_score) - len(shown),
+        dropped_items=len(kept) - len(shown),
     )

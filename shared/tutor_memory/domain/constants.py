@@ -195,6 +195,28 @@ BLOCK_BUDGET_TOKENS: Final = 1_200  # ours: the default memory slot of a prompt
 # is the answer and the map comes last, so it is promised less.
 BLOCK_MAP_SHARE: Final = 0.35
 BLOCK_MAP_SHARE_RECORD: Final = 0.20
+# ours: a student's message or a tutor's answer longer than this many sentences (or than
+# BLOCK_EXCERPT_CHARS) is shown in the earlier work by the sentences that match the question,
+# at most this many: "a sentence or two" (domain/excerpt.py)
+BLOCK_EXCERPT_SENTENCES: Final = 2
+# ours: the longest excerpt, its ellipses included. Characters, not tokens: the same measure in
+# every script (the token estimate prices an Urdu letter ~3x an English one, so a token cap
+# would cut Urdu to a clause), and the unit of MAX_SUMMARY_CHARS. Four fifths of a summary's
+# 200, so an excerpted line costs less than the longest line it replaces, while two sentences
+# of chat or tutor prose fit (the bench's conversation lines: 42 characters on average, 93 at
+# most). Chosen, not fitted.
+BLOCK_EXCERPT_CHARS: Final = 160
+# ours: long texts whose sentences and their analysed terms a process keeps for the excerpts
+# (domain/excerpt.py): a turn shows at most RECALL_LIMIT items, and a pair's long answers come
+# back turn after turn; a few KB each for a tutor's answer of a paragraph or two.
+BLOCK_EXCERPT_TEXTS_KEPT: Final = 2_048
+# ours: the earlier work's diversity rule (Maximal Marginal Relevance, Carbonell & Goldstein
+# 1998, over sessions: domain/block.py). When the budget cannot hold every item, an item whose
+# day (the student's calendar day) is already kept counts this much less. One twentieth of
+# the score's 0-1 range: a new day wins a near tie (e.g. relevance 0.09 lower: 0.05 / 0.55, its
+# weight), never against a clearly better item; a tutor's answer on the same day as the question
+# it answers stays beside it unless a close rival from another day competes. Chosen, not fitted.
+BLOCK_SESSION_PENALTY: Final = 0.05
 TURN_DEADLINE_S: Final = 2.5  # article: the hard cap; past it the block is dropped, not awaited
 # ours, for the template's turn alarm (template.yaml keeps the same numbers; a test compares):
 # the article dropped none of 155 blocks, whose 95% upper bound is 3/155 = 1.9% (the rule of
