@@ -104,6 +104,10 @@ class Pool(StrEnum):
     SEMANTIC = "semantic"
 
 
+# The members as plain names: an enum attribute costs a descriptor call, ~1M times a turn
+_RECENT, _LEXICAL, _SEMANTIC = Pool.RECENT, Pool.LEXICAL, Pool.SEMANTIC
+
+
 class Mode(StrEnum):
     RELEVANT = "relevant"  # a question, and these match it
     RECENT_ONLY = "recent"  # no question: recency is all that is left
@@ -124,14 +128,20 @@ class Candidate:
     cosine: float | None = None  # to the question's vector, whichever pool found it
     kept_by_fusion: bool = False  # plain fusion of the two rankings puts it in the pack
 
+    # its text's ``collapse_key``, once: ranking groups, fuses and counts texts by it
+    key: tuple[str, str, str] = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.key = _key_of(self.episode)
+
     @property
     def relevance(self) -> float:
         # The mean of the pools the question ran (summed in this order, as ``sum`` would),
         # without a list per call: ranking asks each candidate several times.
         total, ran = 0.0, 0
-        if Pool.LEXICAL in self.fused:
+        if _LEXICAL in self.fused:
             total, ran = total + self.lexical, 1
-        if Pool.SEMANTIC in self.fused:
+        if _SEMANTIC in self.fused:
             total, ran = total + self.semantic, ran + 1
         content = total / ran if ran else max(self.lexical, self.semantic)
         return max(content, 1.0 if self.concept else 0.0)
@@ -143,7 +153,7 @@ class Candidate:
     @property
     def signalled(self) -> bool:
         """A content pool found it (a lexical hit on any word, or a neighbour by meaning)."""
-        return self.lexical > 0 or Pool.SEMANTIC in self.pools
+        return self.lexical > 0 or _SEMANTIC in self.pools
 
 
 @dataclass(frozen=True)
@@ -232,10 +242,8 @@ def _text_cosines(candidates: Iterable[Candidate]) -> dict[tuple[str, str, str],
     """Each distinct text's best cosine (repetitions collapsed: nine copies are one text)."""
     texts: dict[tuple[str, str, str], float] = {}
     for c in candidates:
-        if c.cosine is not None:
-            key = collapse_key(c.episode)
-            if c.cosine > texts.get(key, -2.0):
-                texts[key] = c.cosine
+        if c.cosine is not None and c.cosine > texts.get(c.key, -2.0):
+            texts[c.key] = c.cosine
     return texts
 
 
@@ -245,10 +253,10 @@ def _by_meaning(candidates: Sequence[Candidate]) -> None:
     if not texts:
         return
     best, worst = max(texts.values()), min(texts.values())
-    pooled = _text_cosines(c for c in candidates if Pool.SEMANTIC in c.pools)
+    pooled = _text_cosines(c for c in candidates if _SEMANTIC in c.pools)
     # The question's neighbourhood in this pair: the pair's own texts, sampled by the recent
     # pool (no search chose them); too few to be a crowd, the nearest few of the pool instead.
-    crowd = list(_text_cosines(c for c in candidates if Pool.RECENT in c.pools).values())
+    crowd = list(_text_cosines(c for c in candidates if _RECENT in c.pools).values())
     if len(crowd) >= C.RECALL_GATE_MIN_DOCUMENTS:
         median = statistics.median(crowd)
         near_texts = {key for key, cos in pooled.items() if _closer(cos, best, median)}
@@ -263,11 +271,12 @@ def _by_meaning(candidates: Sequence[Candidate]) -> None:
         }
     else:
         near_texts = set()
+    span = best - worst
     for c in candidates:
         if c.cosine is None:
             continue
-        c.semantic = (c.cosine - worst) / (best - worst) if best > worst else 1.0
-        if Pool.SEMANTIC in c.pools and collapse_key(c.episode) in near_texts:
+        c.semantic = (c.cosine - worst) / span if span > 0 else 1.0
+        if c.key in near_texts and _SEMANTIC in c.pools:
             c.near = True
 
 
@@ -298,7 +307,7 @@ def _text_order(
         v = value(c)
         if v is None:
             continue
-        key = collapse_key(c.episode)
+        key = c.key
         mark = (v, c.episode.at, c.episode.seq)
         if key not in best or mark > best[key]:
             best[key] = mark
@@ -312,9 +321,9 @@ def keep_fused(candidates: Sequence[Candidate], budget: int = C.RECALL_FUSION_PA
     members: dict[tuple[str, str, str], list[Candidate]] = {}
     for c in candidates:
         if c.lexical > 0 or c.cosine is not None:
-            members.setdefault(collapse_key(c.episode), []).append(c)
+            members.setdefault(c.key, []).append(c)
     order = fusion_order(candidates)
-    matched = {collapse_key(c.episode): c for c in candidates if c.matches}
+    matched = {c.key: c for c in candidates if c.matches}
     spent = sum(_line_cost(c.episode) for c in matched.values())
     own = budget  # fusion's own pack, whatever matches
     for key in order:
@@ -331,7 +340,13 @@ def keep_fused(candidates: Sequence[Candidate], budget: int = C.RECALL_FUSION_PA
 
 def _line_cost(ep: Episode) -> int:
     """About what the block's line for an episode costs (its summary and the line's marks)."""
-    return count_tokens(ep.summary) + C.RECALL_LINE_TOKENS
+    return _tokens(ep.summary) + C.RECALL_LINE_TOKENS
+
+
+@lru_cache(maxsize=C.ANALYSED_TEXTS_KEPT)
+def _tokens(text: str) -> int:
+    """A summary's token count, remembered: the same recent episodes are priced every turn."""
+    return count_tokens(text)
 
 
 def distinctive_terms_of(counts: TermCounts) -> frozenset[str]:
@@ -345,8 +360,12 @@ def distinctive_terms_of(counts: TermCounts) -> frozenset[str]:
 def index_words(ep: Episode) -> str:
     """The words the index analyses for an episode: its summary (when the text does not
     already hold it), its text and its concepts."""
-    summary = [] if ep.summary.rstrip("…") in ep.text else [ep.summary]
-    return " ".join([*summary, ep.text, *ep.concepts])
+    return index_words_of(ep.summary, ep.text, ep.concepts)
+
+
+def index_words_of(summary: str, text: str, concepts: Sequence[str]) -> str:
+    kept = [] if summary.rstrip("…") in text else [summary]
+    return " ".join([*kept, text, *concepts])
 
 
 def bridge(candidates: Sequence[Candidate]) -> None:
@@ -359,13 +378,41 @@ def bridge(candidates: Sequence[Candidate]) -> None:
     if not matching or not weak or len(candidates) < C.RECALL_GATE_MIN_DOCUMENTS:
         return
     best = max(matching, key=lambda c: (c.relevance, c.episode.at, c.episode.seq))
-    terms = {c.episode.episode_id: frozenset(analysed(index_words(c.episode))) for c in candidates}
+    terms = {c.episode.episode_id: _index_terms(c.episode) for c in candidates}
     seed = terms[best.episode.episode_id]
     containing = {t: sum(t in found for found in terms.values()) for t in seed}
     links = distinctive_terms_of(TermCounts(len(candidates), containing))
     for c in weak:
         if links & terms[c.episode.episode_id]:
             c.bridged = True
+
+
+def _index_terms(ep: Episode) -> frozenset[str]:
+    return _terms_of(ep.summary, ep.text, ep.concepts)
+
+
+# An episode's collapse key by the episode object itself: the store hands the same decoded
+# episodes to every turn (its kept reads), and a turn keys ~900 candidates (2 ms as
+# collapse_key calls). Keyed by id(), the episode kept beside its key so the id stays its own.
+_KEYS: dict[int, tuple[Episode, tuple[str, str, str]]] = {}
+
+
+def _key_of(ep: Episode) -> tuple[str, str, str]:
+    found = _KEYS.get(id(ep))
+    if found is not None and found[0] is ep:
+        return found[1]
+    if len(_KEYS) >= C.ANALYSED_TEXTS_KEPT:
+        _KEYS.clear()  # a bound, not an LRU: the next turn refills what it uses
+    key = collapse_key(ep)
+    _KEYS[id(ep)] = (ep, key)
+    return key
+
+
+@lru_cache(maxsize=C.ANALYSED_TEXTS_KEPT)
+def _terms_of(summary: str, text: str, concepts: tuple[str, ...]) -> frozenset[str]:
+    """An episode's analysed words as a set, remembered: the hop reads the pair's recent 500
+    every turn, the same from one turn to the next."""
+    return frozenset(analysed(index_words_of(summary, text, concepts)))
 
 
 def recency(at: datetime, now: datetime) -> float:
@@ -443,7 +490,7 @@ def rank(
 
     groups: dict[tuple[str, str, str], list[tuple[float, Candidate]]] = {}
     for c in kept:
-        groups.setdefault(collapse_key(c.episode), []).append((scored(c), c))
+        groups.setdefault(c.key, []).append((scored(c), c))
 
     items: list[RecalledItem] = []
     for members in groups.values():
