@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import pytest
 
-from tutor_memory.domain.block import is_record_question
 from tutor_memory.domain.language import LANGUAGES
+from tutor_memory.domain.record_question import is_record_question
 
 RECORD_QUESTIONS: dict[str, list[str]] = {
     "en": [

@@ -9,9 +9,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta, tzinfo
 
-from tutor_memory.domain.block import is_record_question
 from tutor_memory.domain.language import detect_language, distinctive_terms
 from tutor_memory.domain.recall import Routes
+from tutor_memory.domain.record_question import is_record_question
 from tutor_memory.domain.routing import F32
 from tutor_memory.domain.timewindow import TimeWindow
 from tutor_memory.domain.timewords import find_window
