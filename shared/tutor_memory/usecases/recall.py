@@ -11,8 +11,6 @@ from collections.abc import Callable, Sequence
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
-import numpy as np
-
 from tutor_memory.domain import constants as C
 from tutor_memory.domain.episodes import Episode, Pair
 from tutor_memory.domain.question import Question, understand
@@ -123,9 +121,8 @@ class Recall:
         vectors_soon = soon(self._concept_vectors, pair) if text else None
         embedder = self.ports.embedder
         if text and embedder is not None:
-            question = question.with_vector(
-                np.asarray(embedder.embed_queries([text])[0], dtype=np.float32)
-            )
+            # Remembered for a question asked again; awaited when the turn started it early.
+            question = question.with_vector(self.ports.queries.vector(embedder, text))
         timings["understand"], tick = _lap(tick)
 
         pool = Candidates()

@@ -11,6 +11,7 @@ recalled episode as a citable source, labelled with when it happened), and its s
 from __future__ import annotations
 
 import time
+from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
@@ -90,6 +91,9 @@ class Source:
 SELF_MODEL_DOCUMENT = "self_model"
 WORKING_SET_DOCUMENT = "working_set"
 
+# The deadline is read at least this often while a build runs (an injected timer too).
+_DEADLINE_SLICE_S = 0.05
+
 Applied = tuple[int, int, dict[str, Any]]  # a derived-state marker: (through, version, body)
 
 
@@ -107,6 +111,7 @@ class Turns:
         budget_tokens: int = C.BLOCK_BUDGET_TOKENS,
         workers: int = 4,
         catch_up: Callable[[Pair], None] | None = None,
+        timer: Callable[[], float] = time.perf_counter,
     ) -> None:
         self.ports = ports
         self.memory = memory
@@ -119,6 +124,10 @@ class Turns:
         self.budget_tokens = budget_tokens
         self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="turn")
         self._building: set[Future[TurnResult]] = set()  # builds not finished yet
+        self.timer = timer  # what the deadline is measured with (a test injects its own)
+        # Pairs whose state (the index's postings and vectors, the store's kept view) was
+        # loaded before a turn's deadline started, most recent last.
+        self._prepared: OrderedDict[Pair, None] = OrderedDict()
 
     def settle(self, timeout: float | None = None) -> None:
         """Wait until every build started so far has finished (a dropped one keeps running in
@@ -133,20 +142,54 @@ class Turns:
         at: datetime | None = None,
         budget_tokens: int | None = None,
     ) -> TurnResult:
-        start = time.perf_counter()
         # Checked before the turn starts: a time outside the store's range is a 422 naming `at`.
         now = self.ports.clock.now() if at is None else check_time_range("at", at)
+        # The pair's state is loaded before the deadline starts (once per pair): the first
+        # turn after opening a big history would otherwise spend its deadline loading it.
+        self.prepare(pair)
+        start = self.timer()
         future = self._pool.submit(
             self._build, pair, question, now, budget_tokens or self.budget_tokens
         )
         self._building.add(future)
         future.add_done_callback(self._building.discard)
         try:
-            return future.result(timeout=self.deadline_s)
+            return self._within_deadline(future, start)
         except FutureTimeout:
             future.cancel()  # not started yet: never starts; running: its result is dropped
-            waited = round((time.perf_counter() - start) * 1000, 3)
+            waited = round((self.timer() - start) * 1000, 3)
             return TurnResult("", (), (), (), dropped=True, timings_ms={"waited": waited})
+
+    def _within_deadline(self, future: Future[TurnResult], start: float) -> TurnResult:
+        """The build's result if it comes before the deadline (measured with ``timer``), else
+        ``FutureTimeout``. Waited for in slices, so that an injected timer is read too."""
+        while True:
+            left = self.deadline_s - (self.timer() - start)
+            if left <= 0:
+                raise FutureTimeout
+            try:
+                result = future.result(timeout=min(left, _DEADLINE_SLICE_S))
+            except FutureTimeout:
+                continue
+            if self.timer() - start > self.deadline_s:
+                raise FutureTimeout
+            return result
+
+    def prepare(self, pair: Pair) -> None:
+        """Load the pair's state the turn path keeps (the embedded index's postings and
+        vectors, the embedded store's newest episodes) unless done already: at 100,000
+        episodes this is seconds of CPU, and a turn calls it before its deadline starts.
+        Adapters without such state (the cloud's) have nothing to prepare."""
+        if pair in self._prepared:
+            self._prepared.move_to_end(pair)
+            return
+        for part in (self.ports.store, self.ports.index):
+            prepare = getattr(part, "prepare", None)
+            if callable(prepare):
+                prepare(pair)
+        self._prepared[pair] = None
+        while len(self._prepared) > C.KEPT_PAIR_VIEWS:
+            self._prepared.popitem(last=False)
 
     def prompt(
         self,
@@ -222,6 +265,12 @@ class Turns:
         # in the cloud instead of one per read); a record question's evidence waits for the
         # beliefs inside recall, not before it.
         soon = self.ports.reads.soon
+        # The question's embedding first, on an I/O thread: it runs beside the reads below
+        # and the question's understanding, and recall's gather waits for it (see
+        # ``ports.QueryVectors``; a question asked again is not embedded again).
+        text = (question or "").strip()
+        if text and self.ports.embedder is not None:
+            self.ports.queries.soon(self.ports.embedder, text, soon)
         head_soon = soon(self.ports.store.head, pair)
         marker_soon = soon(self.memory.applied, pair, APPLIED_BELIEFS)
         held_soon = soon(self._working_set, pair)
