@@ -434,6 +434,8 @@ def without_summarised_days(items: Sequence[RecalledItem], tz: tzinfo) -> list[R
     """``items`` without the consolidations whose day has its own episodes among them: a
     summary stands for its day only where the day itself is not shown, never beside it (the
     walkthrough spent 8 of 20 lines on summaries of the very episodes above them)."""
+    if not any(item.episode.kind is Kind.CONSOLIDATION for item in items):
+        return list(items)  # nothing to weigh: no day's every repeat is dated (150 x 46 at 10k)
     own_days: set[str] = set()
     for item in items:
         if item.episode.kind is not Kind.CONSOLIDATION:
