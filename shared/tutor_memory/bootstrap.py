@@ -174,13 +174,16 @@ class App:
         return self.erasing.purge_pending(pairs)
 
     def warm(self) -> None:
-        """Ready the turn path at process start (``serve``, ``ask``, a Lambda container's first
-        event), so that nothing of it falls inside a turn's deadline: the embedding model
-        loaded and one question embedded (a cloud embedder builds its client), the embedded
-        index's vectors and postings of the most recently written pairs in memory (postings
-        also without an embedder: the lexical pool reads them), BLAS capped at
-        the turn's threads (numpy's OpenBLAS would start one thread per core on every dot
-        product, and with a busy neighbour that cost 16 ms instead of 0.6 ms at 10k)."""
+        """Ready the turn path when the memory opens (``serve``, ``ask``, a Lambda container's
+        first event, ``Memory.local``, MCP), so that nothing of it falls inside a turn's
+        deadline: the embedding model loaded and one question embedded (a cloud embedder
+        builds its client), the embedded index's vectors and postings of the most recently
+        written pairs in memory (postings also without an embedder: the lexical pool reads
+        them), BLAS capped at the turn's threads for the process (numpy's OpenBLAS would start
+        one thread per core on every dot product, and with a busy neighbour that cost 16 ms
+        instead of 0.6 ms at 10k; through ``Memory.local`` without it a turn cost 1.8–2.4x the
+        CPU, issue 31). The cap is the process's, not each turn's: OpenBLAS 0.3.31 ignores a
+        limit set from a turn's worker thread once another thread has set and restored one."""
         limit_blas_threads(self.settings.turn_threads)
         warm_up = getattr(self.ports.embedder, "warm_up", None)
         if callable(warm_up):

@@ -571,6 +571,7 @@ def _section_text(value: str | None) -> str | None:
 
 
 def _prompt(app: App, pair: Pair, args: argparse.Namespace) -> int:
+    app.warm()  # the model loads before the turn's deadline starts, as for `ask`
     placed = app.turns.prompt(
         pair,
         args.question,

@@ -107,23 +107,40 @@ class Memory:
         *,
         settings: Settings | None = None,
         clock: Clock | None = None,
+        ready: bool = True,
     ) -> Memory:
         """The embedded default in ``folder`` (created on first use): SQLite for the log,
         the embedded index beside it. Other settings (embedder, time zone, turn deadline)
-        come from ``settings``, else from the ``TUTOR_MEMORY_*`` environment."""
+        come from ``settings``, else from the ``TUTOR_MEMORY_*`` environment.
+
+        Opened ready, as ``serve`` opens it (``ready=False``: on first use instead): the
+        embedding model loaded, the recent pairs' postings and vectors read, numpy's BLAS
+        capped at the turn's threads (``TUTOR_MEMORY_TURN_THREADS``, 1) for this process
+        (threadpoolctl: a program that wants more threads for its own numpy raises the cap
+        again with ``threadpoolctl.threadpool_limits``), and what that loaded moved out of the
+        garbage collector's view (``gc.freeze``: it lives as long as the memory, and no full
+        collection inside a turn walks it). A pair's own state is read before its first
+        turn's deadline starts."""
         from tutor_memory.bootstrap import build_app
         from tutor_memory.settings import Settings, on_folder
 
         base = settings or Settings.from_env()
-        return cls(LocalBackend(build_app(on_folder(base, Path(folder)), clock=clock)))
+        return cls._opened(build_app(on_folder(base, Path(folder)), clock=clock), ready)
 
     @classmethod
-    def from_settings(cls, settings: Settings | None = None) -> Memory:
+    def from_settings(cls, settings: Settings | None = None, *, ready: bool = True) -> Memory:
         """The store the settings (or the ``TUTOR_MEMORY_*`` environment) configure, whichever
-        backend that is: the embedded default, or DynamoDB and OpenSearch."""
+        backend that is: the embedded default, or DynamoDB and OpenSearch (opened ready, as
+        ``local``)."""
         from tutor_memory.bootstrap import build_app
 
-        return cls(LocalBackend(build_app(settings)))
+        return cls._opened(build_app(settings), ready)
+
+    @classmethod
+    def _opened(cls, app: App, ready: bool) -> Memory:
+        if ready:
+            app.warm()
+        return cls(LocalBackend(app))
 
     @classmethod
     def remote(

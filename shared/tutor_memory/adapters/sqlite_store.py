@@ -586,6 +586,11 @@ class SqliteStore:
                 return
             after = page[-1].seq
 
+    def prepare(self, pair: Pair) -> None:
+        """Read the pair's kept view now (its newest episodes, decoded): a turn asks before
+        its deadline starts, so the first turn after opening never spends its deadline on it."""
+        self.recent(pair, C.RECALL_RECENT_POOL)
+
     def recent(self, pair: Pair, limit: int, window: TimeWindow | None = None) -> list[Episode]:
         with self._connection() as conn:
             view = self._view(conn, pair)

@@ -1,0 +1,201 @@
+"""Every door opens the memory ready (issue 31): the first turn after opening is answered
+even when reading the pair's state outlasts the deadline (the deadline read from an injected
+timer: nothing here depends on the machine's speed), a question asked again is not embedded
+again, and opening the library caps numpy's BLAS at the turn's one thread."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tutor_memory import Memory
+from tutor_memory.adapters.embedded_index import EmbeddedIndex
+from tutor_memory.adapters.sqlite_store import SqliteStore
+from tutor_memory.bench.embedding import HashEmbedder
+from tutor_memory.domain.episodes import Kind, NewEpisode, Pair
+from tutor_memory.ports import EmbedderProfile, FixedClock, Ports, Vectors
+from tutor_memory.settings import Settings
+from tutor_memory.usecases.log import TutorMemory
+from tutor_memory.usecases.turns import Turns
+
+NOW = datetime(2026, 11, 30, 9, 0, tzinfo=UTC)
+DEADLINE_S = 2.5  # the product's: read from the injected timer below, never from the clock
+
+
+class Timer:
+    """The deadline's timer, moved on only by the test (a slow read advances it)."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def opened_with_history(folder: Path) -> Memory:
+    settings = Settings.from_env(
+        {"TUTOR_MEMORY_EMBEDDER": "none", "TUTOR_MEMORY_TURN_DEADLINE": str(DEADLINE_S)}
+    )
+    with Memory.local(folder, settings=settings, clock=FixedClock(NOW)) as memory:
+        alice = memory.pair("alice", "biology")
+        alice.record_question("What is osmosis?")
+        alice.record_answer("Water crossing a membrane, from less to more solute.")
+    return Memory.local(folder, settings=settings, clock=FixedClock(NOW))
+
+
+def slow_first_read(memory: Memory, timer: Timer, *, every: bool = False) -> None:
+    """The pair's newest episodes take ten deadlines to read the first time (``every``: each
+    time), as a 100k history's state does on the first turn after opening."""
+    store = memory.backend.app.ports.store  # type: ignore[attr-defined]
+    original = store.recent
+    calls: list[object] = []
+
+    def recent(*args: Any, **kwargs: Any) -> Any:
+        if every or not calls:
+            timer.now += 10 * DEADLINE_S
+        calls.append(args)
+        return original(*args, **kwargs)
+
+    store.recent = recent
+
+
+def test_the_first_turn_after_opening_is_answered_though_its_state_outlasts_the_deadline(
+    tmp_path: Path,
+) -> None:
+    memory = opened_with_history(tmp_path / "tm")
+    timer = Timer()
+    memory.backend.app.turns.timer = timer  # type: ignore[attr-defined]
+    slow_first_read(memory, timer)
+    first = memory.pair("alice", "biology").turn("What is osmosis?")
+    assert not first.dropped and "osmosis" in first.block
+    memory.close()
+
+
+def test_a_build_that_outlasts_the_deadline_on_the_injected_timer_is_dropped(
+    tmp_path: Path,
+) -> None:
+    memory = opened_with_history(tmp_path / "tm")
+    timer = Timer()
+    memory.backend.app.turns.timer = timer  # type: ignore[attr-defined]
+    slow_first_read(memory, timer, every=True)  # slow inside the build too
+    assert memory.pair("alice", "biology").turn("What is osmosis?").dropped
+    memory.backend.app.turns.settle()  # type: ignore[attr-defined]
+    memory.close()
+
+
+class CountingEmbedder:
+    def __init__(self) -> None:
+        self.inner = HashEmbedder(16)
+        self.asked: list[str] = []
+
+    @property
+    def profile(self) -> EmbedderProfile:
+        return self.inner.profile
+
+    def embed_queries(self, texts: Sequence[str]) -> Vectors:
+        self.asked.extend(texts)
+        return self.inner.embed_queries(texts)
+
+    def embed_passages(self, texts: Sequence[str]) -> Vectors:
+        return self.inner.embed_passages(texts)
+
+
+@pytest.fixture
+def turns_over_an_embedder() -> tuple[Turns, CountingEmbedder, Pair]:
+    embedder = CountingEmbedder()
+    ports = Ports(
+        SqliteStore(":memory:"),
+        FixedClock(NOW),
+        index=EmbeddedIndex(dimension=16),
+        embedder=embedder,
+    )
+    memory = TutorMemory(ports)
+    pair = Pair("alice", "biology")
+    said = datetime(2026, 11, 1, tzinfo=UTC)
+    memory.record_many(
+        [
+            NewEpisode(pair, Kind.QUESTION, "What is osmosis?", at=said),
+            NewEpisode(pair, Kind.ANSWER, "Water crossing a membrane.", at=said),
+        ]
+    )
+    return Turns(ports, memory, deadline_s=600), embedder, pair
+
+
+def test_a_question_asked_again_is_not_embedded_again(
+    turns_over_an_embedder: tuple[Turns, CountingEmbedder, Pair],
+) -> None:
+    turns, embedder, pair = turns_over_an_embedder
+    first = turns.turn(pair, "What did we say about osmosis?")
+    again = turns.turn(pair, "What did we say  about osmosis? ")  # spacing differs only
+    assert embedder.asked == ["What did we say about osmosis?"]
+    assert first.memory_ids == again.memory_ids and not again.dropped
+    turns.turn(pair, "And diffusion?")
+    assert embedder.asked == ["What did we say about osmosis?", "And diffusion?"]
+
+
+def test_an_embedding_that_failed_is_asked_again_next_turn(
+    turns_over_an_embedder: tuple[Turns, CountingEmbedder, Pair],
+) -> None:
+    turns, embedder, pair = turns_over_an_embedder
+    working = embedder.embed_queries
+
+    def failing(texts: Sequence[str]) -> Vectors:
+        raise RuntimeError("the model is away")
+
+    embedder.embed_queries = failing  # type: ignore[method-assign]
+    with pytest.raises(RuntimeError):
+        turns.turn(pair, "What is osmosis?")
+    embedder.embed_queries = working  # type: ignore[method-assign]
+    assert not turns.turn(pair, "What is osmosis?").dropped
+    assert embedder.asked == ["What is osmosis?"]
+
+
+BLAS_PROBE = """
+import json, sys
+from pathlib import Path
+from threadpoolctl import threadpool_info
+from tutor_memory import Memory
+from tutor_memory.settings import Settings
+
+def blas():
+    return sorted({i["num_threads"] for i in threadpool_info() if i["user_api"] == "blas"})
+
+folder = Path(sys.argv[1])
+before = blas()
+memory = Memory.local(folder, settings=Settings.from_env({"TUTOR_MEMORY_EMBEDDER": "none"}))
+alice = memory.pair("alice", "biology")
+alice.record_question("What is osmosis?")
+store = memory.backend.app.ports.store
+original, inside = store.recent, []
+def recent(*args, **kwargs):
+    inside.append(blas())
+    return original(*args, **kwargs)
+store.recent = recent
+turn = alice.turn("What is osmosis?")
+print(json.dumps({"before": before, "inside": inside, "after": blas(), "dropped": turn.dropped}))
+"""
+
+
+def test_opening_the_library_runs_a_turns_blas_on_one_thread(
+    tmp_path: Path,
+) -> None:
+    # A fresh interpreter: no other test's process-wide cap, and no cap from the environment.
+    env = {k: v for k, v in os.environ.items() if not k.endswith("_NUM_THREADS")}
+    probe = subprocess.run(
+        [sys.executable, "-c", BLAS_PROBE, str(tmp_path / "tm")],
+        capture_output=True,
+        text=True,
+        check=True,
+        env=env,
+    )
+    seen = json.loads(probe.stdout.strip().splitlines()[-1])
+    assert not seen["dropped"] and seen["inside"]
+    assert seen["before"] != [] and all(threads == [1] for threads in seen["inside"])
