@@ -50,8 +50,8 @@ bench-quality: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/tutor-memory bench --out bench-results
 
-# Recall on conversations: MADial-Bench (shipped, MIT) and long synthetic pairs, beside
-# BM25, dense and RRF baselines; a few minutes on 2 cores.
+# Recall on conversations: MADial-Bench (shipped, MIT), synthetic and long multi-session pairs,
+# beside BM25, dense and RRF baselines; a few minutes on 2 cores (the vectors are kept between runs).
 bench-recall: $(STAMP)
 	$(BIN)/tutor-memory bench-recall --out bench-results
 

@@ -18,7 +18,15 @@ languages, 300 to ~1,500 lines each, replayed the same way (the student's lines 
 episodes, the tutor's as ``answer`` episodes, at their times); each question is asked one day
 after its pair's last session.
 
-For every question: ``TutorMemory.recall(pair, question, at=…)`` with the product's defaults;
+**Long conversations** (``long_conversations.generate_long_conversations``): eight pairs of
+400–1,200 lines over months in five languages, built to look like long real chats (replies
+whose content is only in the turn they answer, facts asked about sessions later in other
+words, evidence over 2–4 sessions, near misses), replayed and asked the same way.
+
+For every question: ``TutorMemory.recall(pair, question, at=…)`` with the product's defaults
+(the use case itself, asked for its trace: which pools found each candidate and whether the
+gate kept, demoted or dropped it, so that each question's misses are counted under the most
+upstream of ``FAILURE_CLASSES``);
 its items, in recall's order, are the ranking (each item standing for every id it collapsed,
 priced as the block line ``domain.block.work_line`` prints for it); the baselines rank every
 episode of the pair (``retrieval``). Scores: R@5/10/20 and all-relevant-in-1,500-tokens
