@@ -226,3 +226,37 @@ def test_ask_prints_the_block_and_its_ids_as_json(
     assert set(result["memory_ids"]) == {i["id"] for i in result["recalled"]}
     assert main([*args, "--at", "2026-11-30T09:00:00Z", "what did we do in May?"]) == 0
     assert "NO RECORD" in capsys.readouterr().out
+
+
+def test_a_conversation_is_embedded_once_each_reply_read_with_the_turn_it_answers(
+    tmp_path: Path,
+) -> None:
+    """Replay embeds ahead what the log will index (a reply with the turn it answers), so the
+    writes find every vector ready: each distinct passage goes to the model once."""
+    from tutor_memory.bench.embedding import HashEmbedder
+
+    class Counting(HashEmbedder):
+        def __init__(self) -> None:
+            super().__init__(384)
+            self.seen: list[str] = []
+
+        def embed_passages(self, texts):  # type: ignore[no-untyped-def]
+            self.seen += list(texts)
+            return super().embed_passages(texts)
+
+    counting = Counting()
+    rows = [
+        {"student": "s1", "subject": "chat", "at": f"2026-03-10T10:{2 * i:02d}:00Z",
+         "kind": "question" if i % 2 == 0 else "answer",
+         "text": f"line {i}" if i % 4 else "hello again"}
+        for i in range(12)
+    ]  # fmt: skip
+    store = tmp_path / "replayed"
+    replay(
+        write(tmp_path / "h.jsonl", rows),
+        store,
+        lambda folder: build_app(on_folder(Settings(), folder)).with_ports(embedder=counting),
+    )
+    assert len(counting.seen) == len(set(counting.seen))  # nothing embedded twice
+    assert "line 0\nline 1" not in counting.seen  # a question does not answer a question...
+    assert "hello again\nline 1" in counting.seen  # ...but the answer after it reads it
