@@ -34,6 +34,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Final
 
+from tutor_memory.bench.conversation_words import WORDS as SHORT_WORDS
+
 CATEGORIES: Final = ("single", "paraphrase", "reply", "multi-session", "return", "dated")
 
 
@@ -113,21 +115,6 @@ def content_words(text: str, language: str, names: Iterable[str] = ()) -> set[st
     return {w for w in words(text, language) if w not in skip}
 
 
-_MONTHS_EN: Final = (
-    "January",
-    "February",
-    "March",
-    "April",
-    "May",
-    "June",
-    "July",
-    "August",
-    "September",
-    "October",
-    "November",
-    "December",
-)
-
 EN = LongWords(
     language="en",
     students=("Maya", "Chloe", "Ava"),
@@ -137,8 +124,8 @@ EN = LongWords(
     coaches=("Dana", "Marco", "Tess"),
     pets=("Biscuit", "Pepper", "Bruno"),
     places=("Devon", "Cornwall", "Yorkshire"),
-    months=_MONTHS_EN,
-    days=("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"),
+    months=SHORT_WORDS["en"].months,
+    days=SHORT_WORDS["en"].days,
     greet_student=(
         "hi {t}!",
         "hey",
@@ -482,21 +469,8 @@ ES = LongWords(
     coaches=("Rubén", "Olga", "Toni"),
     pets=("Rocky", "Toby", "Coco"),
     places=("Asturias", "Teruel", "Soria"),
-    months=(
-        "enero",
-        "febrero",
-        "marzo",
-        "abril",
-        "mayo",
-        "junio",
-        "julio",
-        "agosto",
-        "septiembre",
-        "octubre",
-        "noviembre",
-        "diciembre",
-    ),
-    days=("lunes", "martes", "miércoles", "jueves", "viernes", "sábado", "domingo"),
+    months=SHORT_WORDS["es"].months,
+    days=SHORT_WORDS["es"].days,
     greet_student=(
         "¡hola {t}!",
         "holaa",
@@ -867,21 +841,8 @@ ID = LongWords(
     coaches=("Hendra", "Joko", "Agus"),
     pets=("Oyen", "Mochi", "Kiko"),
     places=("Malang", "Bukittinggi", "Garut"),
-    months=(
-        "Januari",
-        "Februari",
-        "Maret",
-        "April",
-        "Mei",
-        "Juni",
-        "Juli",
-        "Agustus",
-        "September",
-        "Oktober",
-        "November",
-        "Desember",
-    ),
-    days=("Senin", "Selasa", "Rabu", "Kamis", "Jumat", "Sabtu", "Minggu"),
+    months=SHORT_WORDS["id"].months,
+    days=SHORT_WORDS["id"].days,
     greet_student=(
         "halo kak {t}!",
         "hai kak",
@@ -1222,21 +1183,8 @@ UR = LongWords(
     coaches=("شاہد", "ناصر", "طارق"),
     pets=("مانو", "چنکی", "پری"),
     places=("سوات", "ہنزہ", "مری"),
-    months=(
-        "جنوری",
-        "فروری",
-        "مارچ",
-        "اپریل",
-        "مئی",
-        "جون",
-        "جولائی",
-        "اگست",
-        "ستمبر",
-        "اکتوبر",
-        "نومبر",
-        "دسمبر",
-    ),
-    days=("پیر", "منگل", "بدھ", "جمعرات", "جمعہ", "ہفتہ", "اتوار"),
+    months=SHORT_WORDS["ur"].months,
+    days=SHORT_WORDS["ur"].days,
     greet_student=(
         "السلام علیکم سر!",
         "سلام {t} سر",
@@ -1563,21 +1511,8 @@ AR = LongWords(
     coaches=("سامي", "ماجد", "فراس"),
     pets=("لولو", "مشمش", "سكر"),
     places=("الفيوم", "جرش", "أبها"),
-    months=(
-        "يناير",
-        "فبراير",
-        "مارس",
-        "أبريل",
-        "مايو",
-        "يونيو",
-        "يوليو",
-        "أغسطس",
-        "سبتمبر",
-        "أكتوبر",
-        "نوفمبر",
-        "ديسمبر",
-    ),
-    days=("الاثنين", "الثلاثاء", "الأربعاء", "الخميس", "الجمعة", "السبت", "الأحد"),
+    months=SHORT_WORDS["ar"].months,
+    days=SHORT_WORDS["ar"].days,
     greet_student=(
         "مرحبا أستاذ {t}!",
         "أهلا",
