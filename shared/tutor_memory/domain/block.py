@@ -103,8 +103,7 @@ import unicodedata
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime, tzinfo
-from functools import cache
-from typing import Final, Protocol, cast
+from typing import Final, Protocol
 
 from tutor_memory.domain import constants as C
 from tutor_memory.domain.beliefs import Belief
@@ -119,13 +118,13 @@ from tutor_memory.domain.episodes import (
     TaughtEvidence,
 )
 from tutor_memory.domain.excerpt import excerpt
-from tutor_memory.domain.language import LANGUAGES, detect_language, fold
-from tutor_memory.domain.languages import LANGUAGES as PACKS
-from tutor_memory.domain.languages import language
 from tutor_memory.domain.mapblock import MapSection
 from tutor_memory.domain.recall import Mode, RecalledItem, RecallResult
+from tutor_memory.domain.record_question import is_record_question as is_record_question
 from tutor_memory.domain.timewindow import TimeWindow
 from tutor_memory.domain.tokens import TokenCounter, count_tokens
+
+# ``is_record_question`` is re-exported: the rule lives in domain.record_question (compiled once).
 
 HEADER: Final = "===== YOUR MEMORY OF THIS STUDENT AND SUBJECT ====="
 FOOTER: Final = "===== END OF MEMORY ====="
@@ -172,133 +171,8 @@ _MONTHS: Final = (
 
 # --- record questions ---------------------------------------------------------------------------
 
-# Every run of letters or digits, single letters included ("i" in "what did i get wrong").
+# Every run of letters or digits, single letters included (a line's words, ``_near_key``).
 _WORD = re.compile(r"[^\W_]+")
-# An Arabic conjunction glued to the first word ("وماذا أخطأت") still starts the phrase.
-_ARABIC_PROCLITICS: Final = ("و", "ف")
-
-
-def _words(text: str) -> tuple[str, ...]:
-    return tuple(_WORD.findall(fold(text)))
-
-
-Phrase = tuple[str, ...]
-_CUE_KINDS: Final = ("self", "record", "frame")
-
-
-def _folded_phrases(*fields: str) -> tuple[Phrase, ...]:
-    """Every phrase of the packs' ``fields`` in every language, folded into words; sorted, no
-    blanks."""
-    phrases = {
-        _words(p)
-        for field in fields
-        for pack in PACKS.values()
-        for p in cast(Sequence[str], getattr(pack, field))
-    }
-    return tuple(sorted(p for p in phrases if p))
-
-
-@cache
-def _record_phrases() -> tuple[tuple[Phrase, ...], tuple[Phrase, ...], tuple[Phrase, ...]]:
-    """(phrases that make a record question, look-alikes, cue blockers), all languages."""
-    phrases = _folded_phrases(
-        "record_question_phrases", "record_question_more_phrases", "record_question_owned"
-    )
-    return (
-        phrases,
-        _folded_phrases("record_question_lookalikes"),
-        _folded_phrases("record_cue_blockers"),
-    )
-
-
-@cache
-def _record_cues() -> tuple[tuple[tuple[Phrase, ...], ...], ...]:
-    """Per language, the self, record and frame cues (the packs' ``record_cues``), folded."""
-    return tuple(
-        tuple(
-            tuple(sorted({_words(p) for p in language(lang).record_cues[kind]} - {()}))
-            for kind in _CUE_KINDS
-        )
-        for lang in LANGUAGES
-    )
-
-
-def _word_matches(word: str, wanted: str, first: bool) -> bool:
-    if word == wanted:
-        return True
-    return first and word[:1] in _ARABIC_PROCLITICS and word[1:] == wanted
-
-
-def _occurs_at(words: Sequence[str], phrase: Sequence[str], i: int) -> bool:
-    if i + len(phrase) > len(words):
-        return False
-    return all(_word_matches(words[i + j], w, j == 0) for j, w in enumerate(phrase))
-
-
-def _occurs(words: Sequence[str], phrases: Sequence[Phrase]) -> bool:
-    return any(_occurs_at(words, p, i) for p in phrases for i in range(len(words)))
-
-
-def is_record_question(question: str | None) -> bool:
-    """Whether the student asks about their own record ("what did I get wrong so far", "qué
-    hemos aprendido", "ماذا أخطأت"), in any of the five languages, as whole folded words:
-
-    1. a phrase of the packs' ``record_question_phrases``, ``…_more_phrases`` or ``…_owned``
-       ("my mistakes"); or
-    2. the cue rule (``record_cues``): a self cue, a record cue and a frame cue of the
-       question's language ("where do I keep making mistakes?": I, mistakes, keep), unless
-       the question names the item at hand (``record_cue_blockers``: "this step", "هذه
-       الخطوة").
-
-    A look-alike (``record_question_lookalikes``: "cómo voy a…" is "how am I going to…") is
-    blanked out first, so no phrase or cue can match inside or across it."""
-    if not question:
-        return False
-    words: list[str] = list(_words(question))
-    phrases, lookalikes, blockers = _record_phrases()
-    for lookalike in lookalikes:
-        for i in range(len(words)):
-            if _occurs_at(words, lookalike, i):
-                words[i : i + len(lookalike)] = [""] * len(lookalike)
-    if _occurs(words, phrases):
-        return True
-    if _occurs(words, blockers):
-        return False
-    # The question's own language only: a cue of one language can be a plain word of
-    # another (Arabic درست "I studied" is Urdu درست "correct").
-    lang = detect_language(question)
-    cues = _record_cues()[LANGUAGES.index(lang)]
-    clauses = _asking_clauses(question, lang)
-    return any(all(_occurs(clause, kind) for kind in cues) for clause in clauses)
-
-
-# A clause ends at a comma, a sentence mark or a line break, in every script the five
-# languages use; "¿" opens a Spanish question.
-_CLAUSE_END: Final = re.compile(r"([,;.!?¡¿\n\u060c\u061b\u061f\u06d4])")
-
-
-def _asking_clauses(question: str, lang: str) -> list[tuple[str, ...]]:
-    """The clauses whose words the cue rule reads. In a message of one clause, that clause.
-    Otherwise only the clauses that ask — followed by a question mark, opened by "¿", or
-    starting with a question word — so that a statement about past study before a request
-    ("Ayer estudié la ósmosis, ¿me la explicas otra vez?", "کل میں نے اوسموسس پڑھا، کیا آپ
-    …") is not read as asking about the record: "estudié" alone is self, record and frame."""
-    parts = _CLAUSE_END.split(question)
-    clauses: list[tuple[tuple[str, ...], bool]] = []
-    opened = False
-    for i in range(0, len(parts), 2):
-        words = _words(parts[i])
-        mark = parts[i + 1] if i + 1 < len(parts) else ""
-        if words:
-            # "وماذا": a conjunction glued to the question word still opens a question.
-            firsts = {words[0], words[0][1:] if words[0][:1] in _ARABIC_PROCLITICS else ""}
-            asks = opened or mark in ("?", "\u061f") or bool(firsts & _question_words(lang))
-            clauses.append((words, asks))
-        opened = mark == "¿" or (opened and mark not in ("?", "\u061f"))
-    if len(clauses) <= 1:
-        return [c for c, _ in clauses]
-    return [c for c, asks in clauses if asks]
-
 
 # A question mark in the five languages' scripts (Latin, Arabic, full-width) or Spanish's
 # opening one.
@@ -310,11 +184,6 @@ def asks(text: str) -> bool:
     language). A question typed without a mark reads "the student said:", which is still
     true; a statement never reads "you were asked:"."""
     return not _QUESTION_MARKS.isdisjoint(text)
-
-
-@cache
-def _question_words(lang: str) -> frozenset[str]:
-    return frozenset(w for word in language(lang).question_words for w in _words(word))
 
 
 # --- lines --------------------------------------------------------------------------------------
@@ -670,8 +539,7 @@ class MemoryBlock:
 
 
 class AskedQuestion(Protocol):
-    """What the block reads of the turn's ``domain.question.Question`` (which imports this
-    module for ``is_record_question``)."""
+    """What the block reads of the turn's ``domain.question.Question``."""
 
     @property
     def record(self) -> bool: ...
