@@ -4,6 +4,7 @@ deleted document is kept on disk as history or waiting for a merge)."""
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -85,3 +86,22 @@ def test_the_purge_leaves_no_deleted_document_in_a_segment_nor_a_byte_on_disk(
         h.episode_id
         for h in index.search(ANA, terms=["cell"], vector=None, lexical_limit=10, k=0)[0]
     ] == ["e2-000000000002"]
+
+
+def test_a_document_erased_before_the_index_refreshed_goes_too(
+    client: Any, index_names: list[str]
+) -> None:
+    """In production documents become searchable only at the next refresh: an erasure right
+    after the write deletes the document by its id, not by a search that cannot see it yet."""
+    name = f"tm-test-{uuid.uuid4().hex[:12]}"
+    index_names.append(name)
+    index = OpenSearchIndex(
+        client, index=name, dimension=4, engine="lucene", refresh=False, shards=1, replicas=0
+    )
+    index.ensure_index()
+    client.indices.put_settings(index=name, body={"index": {"refresh_interval": "-1"}})
+    index.add([doc(1, f"osmosi {MARKER}")])
+
+    assert index.delete_episodes(ANA, ["e1-000000000001"]) == 1
+    client.indices.refresh(index=name)
+    assert client.search(index=name, body={"query": {"match_all": {}}})["hits"]["hits"] == []

@@ -112,6 +112,7 @@ from tutor_memory.domain.chain import (
     Erasure,
     ErasureScope,
     erase,
+    erased_from,
     erasure_record,
     format_time,
     head_of,
@@ -1168,37 +1169,57 @@ class DynamoStore:
                 scope=scope,
             )
             gone = erase(episode)
-            head_condition = (
+            erased_condition = (
                 m.Head.erasure_head.does_not_exist()
                 if prev == "0" * 64
                 else m.Head.erasure_head == prev
             )
-            try:
-                with TransactWrite(connection=self._connection) as tx:
-                    tx.save(
-                        m.Episode(
-                            pk, episode_sk(seq), at_seq=_at_seq(gone), **episode_to_record(gone)
+            for _attempt in range(C.APPEND_MAX_ATTEMPTS):
+                # The head's counts are of what the log still tells (an erased check is no
+                # check recorded): moved with the body, under the head's place as read, so an
+                # append in between makes this try again (its count is not lost).
+                head = self.head(pair)
+                if head is None:
+                    raise StoreError(f"{pair} has episodes but no chain head")
+                counts = json.dumps(erased_from(head.counts, [episode]), sort_keys=True)
+                try:
+                    with TransactWrite(connection=self._connection) as tx:
+                        tx.save(
+                            m.Episode(
+                                pk, episode_sk(seq), at_seq=_at_seq(gone),
+                                **episode_to_record(gone),
+                            )
+                        )  # fmt: skip
+                        tx.save(
+                            m.Erasure(
+                                pk,
+                                f"ERASE#{record.number:010d}",
+                                body=json.dumps(record.to_dict()),
+                            ),
+                            condition=m.Erasure.sk.does_not_exist(),
                         )
-                    )
-                    tx.save(
-                        m.Erasure(
-                            pk, f"ERASE#{record.number:010d}", body=json.dumps(record.to_dict())
-                        ),
-                        condition=m.Erasure.sk.does_not_exist(),
-                    )
-                    tx.update(
-                        m.Head(pk, "HEAD"),
-                        actions=[m.Head.erasure_head.set(record.digest)],
-                        condition=head_condition,
-                    )
-                    if episode.idempotency_key is not None:
-                        tx.delete(m.Idempotency(pk, f"IDEM#{episode.idempotency_key}"))
-            except TransactWriteError as exc:
-                if _is_condition_failure(exc):
-                    raise ConflictError(
-                        f"{pair} was being erased meanwhile; ask again (nothing is lost)"
-                    ) from exc
-                raise StoreError(str(exc)) from exc
+                        tx.update(
+                            m.Head(pk, "HEAD"),
+                            actions=[
+                                m.Head.erasure_head.set(record.digest),
+                                m.Head.counts.set(counts),
+                            ],
+                            condition=erased_condition & (m.Head.seq == head.seq),
+                        )
+                        if episode.idempotency_key is not None:
+                            tx.delete(m.Idempotency(pk, f"IDEM#{episode.idempotency_key}"))
+                    break
+                except TransactWriteError as exc:
+                    if not _is_condition_failure(exc):
+                        raise StoreError(str(exc)) from exc
+                    if (self.head(pair) or head).erasure_head != (
+                        None if prev == "0" * 64 else prev
+                    ):
+                        raise ConflictError(
+                            f"{pair} was being erased meanwhile; ask again (nothing is lost)"
+                        ) from exc
+            else:
+                raise ContentionError(f"{pair} kept being appended to while being erased")
             number, prev = record.number, record.digest
             self._erase_beside(pair, episode, episode.concepts)
             done.append(episode)

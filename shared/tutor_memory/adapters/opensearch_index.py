@@ -450,11 +450,15 @@ class OpenSearchIndex:
             after = hits[-1]["sort"]
 
     def delete_episodes(self, pair: Pair, episode_ids: Sequence[str]) -> int:
-        """Remove these episodes' documents (erasure): found by a filtered search, so generated
-        ids (Serverless) are found too; then :meth:`purge` drops them from the segments."""
+        """Remove these episodes' documents (erasure): by their ids, so a document written
+        within the refresh interval goes too (a search would not see it yet); generated ids
+        (Serverless) are found by a filtered search. Then :meth:`purge` drops them from the
+        segments."""
         wanted = sorted(set(episode_ids))
         if not wanted:
             return 0
+        if self._custom_ids:
+            return self._bulk_delete([doc_id(pair, e) for e in wanted])
         query: dict[str, Any] = {
             "size": len(wanted),
             "_source": False,

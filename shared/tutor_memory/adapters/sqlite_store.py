@@ -51,6 +51,7 @@ from tutor_memory.domain.chain import (
     Erasure,
     ErasureScope,
     erase,
+    erased_from,
     erasure_record,
     format_time,
     head_of,
@@ -1167,9 +1168,12 @@ class SqliteStore:
         done: list[Episode] = []
         with self._erasing() as conn:
             row = conn.execute(
-                "SELECT erasure_head FROM chain_heads WHERE student_id = ? AND subject_id = ?", key
+                "SELECT erasure_head, counts FROM chain_heads WHERE student_id = ? "
+                "AND subject_id = ?",
+                key,
             ).fetchone()
             prev = (row[0] if row else None) or "0" * 64
+            counts = json.loads(row[1]) if row else {}
             (number,) = conn.execute(
                 "SELECT count(*) FROM erasures WHERE student_id = ? AND subject_id = ?", key
             ).fetchone()
@@ -1221,10 +1225,12 @@ class SqliteStore:
                 )
                 done.append(episode)
             if done:
+                # The head's counts are of what the log still tells (an erased check is no
+                # check recorded), moved in the same transaction as the bodies.
                 conn.execute(
-                    "UPDATE chain_heads SET erasure_head = ? WHERE student_id = ? "
+                    "UPDATE chain_heads SET erasure_head = ?, counts = ? WHERE student_id = ? "
                     "AND subject_id = ?",
-                    (prev, *key),
+                    (prev, json.dumps(erased_from(counts, done), sort_keys=True), *key),
                 )
         return done
 

@@ -365,6 +365,15 @@ def head_of(episode: Episode, previous: ChainHead | None = None) -> ChainHead:
     )
 
 
+def erased_from(counts: Mapping[str, int], erased: Iterable[Episode]) -> dict[str, int]:
+    """The head's counts once ``erased`` (episodes just erased) no longer count: a kind with
+    none left goes, as if it had never been recorded."""
+    left = dict(counts)
+    for episode in erased:
+        left[episode.kind.value] = left.get(episode.kind.value, 0) - 1
+    return {k: n for k, n in sorted(left.items()) if n > 0}
+
+
 BreakKind = Literal[
     "content changed",
     "link broken",

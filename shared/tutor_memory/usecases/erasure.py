@@ -53,7 +53,7 @@ from tutor_memory.domain.errors import ConflictError, NotFoundError, ValidationE
 from tutor_memory.domain.nightly import consolidation, day_window, night_name
 from tutor_memory.ports import Ports, Store
 from tutor_memory.usecases.learning import Learning
-from tutor_memory.usecases.log import TutorMemory
+from tutor_memory.usecases.log import APPLIED_BELIEFS, TutorMemory
 from tutor_memory.usecases.maps import MapUseCases
 from tutor_memory.usecases.nightly import SCAN, SELF_MODEL, WORKING_SET, Nightly
 
@@ -270,9 +270,11 @@ class Erasing:
         self._delete_objects(pair, gone, result)
         for day in days:
             self._consolidate_again(pair, day)
-        if any(e.kind is Kind.CHECK for e in gone) and self.learning is not None:
-            self.store.delete_beliefs_citing(pair, sorted(ids))
-            self.learning.rederive(pair, at=at, force=True, reason="erasure")
+        if any(e.kind is Kind.CHECK for e in gone):
+            self._uncount_checks(pair, [e.seq for e in gone if e.kind is Kind.CHECK])
+            if self.learning is not None:
+                self.store.delete_beliefs_citing(pair, sorted(ids))
+                self.learning.rederive(pair, at=at, force=True, reason="erasure")
         names = [SCAN, WORKING_SET, SELF_MODEL, *(night_name(d.isoformat()) for d in days)]
         self.store.delete_documents(pair, names)
         if self.nightly is not None:
@@ -281,6 +283,22 @@ class Erasing:
             "erased %d episodes of %s (%s)", len(gone), pair, reason,
             extra={"pair": str(pair), "operator_action": "erase", "scope": scope},
         )  # fmt: skip
+
+    def _uncount_checks(self, pair: Pair, seqs: Sequence[int]) -> None:
+        """The beliefs' marker counts the checks it applied, against the head's count of the
+        checks the log still tells, which the erasure just lowered: the erased checks it had
+        applied leave its count too (else the next check recorded would look applied)."""
+        for _attempt in range(C.PROGRESS_SAVE_ATTEMPTS):
+            through, version, body = self.memory.applied(pair, APPLIED_BELIEFS)
+            if version == 0:
+                return
+            applied = sum(1 for seq in seqs if seq <= through)
+            body["checks"] = max(0, int(body.get("checks", 0)) - applied)
+            try:
+                self.store.put_document(pair, APPLIED_BELIEFS, body, expected_version=version)
+                return
+            except ConflictError:
+                continue  # a check recorded meanwhile moved it: counted again from there
 
     def _forget_file(self, pair: Pair, episode: Episode) -> None:
         """What one file version left beside its episode: its registry entry and its traces on

@@ -303,6 +303,9 @@ class TutorMemory:
             if not read or read[0].seq != ep.seq - 1:
                 return None
             previous = by_seq[(ep.pair, ep.seq - 1)] = read[0]
+        # An erased episode is no context: nothing of its body may reach the next document.
+        if previous.erased:
+            return None
         return previous if context_of(ep, previous) is not None else None
 
     def _documents(
@@ -409,7 +412,8 @@ class TutorMemory:
             read = self.ports.store.episodes(pair, after_seq=through, limit=gap[-1] - through)
             missing = [ep for ep in read if ep.seq not in ready]
             held = _held(self.ports.index, pair, [ep.episode_id for ep in missing])
-            todo = [ep for ep in missing if ep.episode_id not in held]
+            # An erased episode has no document (a blank one would be recalled as a blank line).
+            todo = [ep for ep in missing if ep.episode_id not in held and not ep.erased]
             by_seq = {(pair, ep.seq): ep for ep in read}
             by_seq.update(((pair, seq), doc[0]) for seq, doc in ready.items())
             self._index(self._documents(todo, by_seq))
@@ -432,8 +436,10 @@ class TutorMemory:
         previous: Episode | None = None  # the last batch's last: the next one's context
         count = last = 0
         for ep in self.ports.store.iter_episodes(pair):
-            batch.append(ep)
             last = ep.seq
+            if ep.erased:  # an erased episode has no document
+                continue
+            batch.append(ep)
             if len(batch) == batch_size:
                 count += self._reindex_batch(batch, previous)
                 previous, batch = batch[-1], []
@@ -464,7 +470,7 @@ class TutorMemory:
         todo: list[Episode] = []
         for seq in sorted({seq + 1 for seq in erased} - erased):
             read = self.ports.store.episodes(pair, after_seq=seq - 1, limit=1)
-            if read and read[0].seq == seq and may_respond(read[0]):
+            if read and read[0].seq == seq and not read[0].erased and may_respond(read[0]):
                 todo.append(read[0])
         vectors = self._passage_vectors([passage(ep.text, None) for ep in todo])
         self._index([(ep, vector, None) for ep, vector in zip(todo, vectors, strict=True)])

@@ -175,6 +175,7 @@ class Recall:
             found = {
                 e.episode_id: e
                 for e in store.get_many(pair, lexical.episode_ids + semantic.episode_ids)
+                if not e.erased  # an index may still hold an erased episode's document
             }
             if counts is not None and lexical:
                 distinctive = distinctive_terms_of(counts)
@@ -224,4 +225,4 @@ class Recall:
         ids = list(also_ids() if callable(also_ids) else also_ids)
         if not ids:
             return None
-        return [e for e in self.ports.store.get_many(pair, ids) if e.at in scope]
+        return [e for e in self.ports.store.get_many(pair, ids) if e.at in scope and not e.erased]

@@ -246,12 +246,17 @@ def sections(report: Report, tz: tzinfo) -> list[Section]:
 
 
 def _header(r: Report, tz: tzinfo) -> Section:
+    # The head's counts leave out erased episodes; the chain's length does not.
     kinds = ", ".join(kind_count(k, n) for k, n in r.counts.items() if n)
+    erased = min(r.erasures.erased, r.episodes)
     last = f", the last on {_day(r.last_at, tz)}" if r.last_at else ""
-    line = f"As of {_day(r.generated_at, tz)}: {plural(r.episodes, 'episode')} recorded{last}"
+    line = (
+        f"As of {_day(r.generated_at, tz)}: {plural(r.episodes - erased, 'episode')} recorded{last}"
+    )
+    gone = f"; {plural(erased, 'episode')} erased" if erased else ""
     return Section(
         f"Report: {r.pair.student_id} in {r.pair.subject_id}",
-        [line + (f" ({kinds})." if kinds else ".")],
+        [line + (f" ({kinds})" if kinds else "") + gone + "."],
     )
 
 
