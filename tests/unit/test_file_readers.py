@@ -12,7 +12,13 @@ from docx.enum.text import WD_BREAK
 from pypdf import PdfWriter
 
 from tutor_memory.adapters.file_readers import read_file
-from tutor_memory.domain.constants import MAX_FILE_BYTES, MAX_FILE_PAGES
+from tutor_memory.domain.constants import (
+    MAX_DOCX_PARAGRAPHS,
+    MAX_DOCX_XML_BYTES,
+    MAX_FILE_BYTES,
+    MAX_FILE_PAGES,
+    MAX_FILE_TEXT_CHARS,
+)
 from tutor_memory.domain.errors import TutorMemoryError
 from tutor_memory.domain.filetext import (
     FileText,
@@ -290,6 +296,111 @@ def test_a_docx_nested_beyond_reason_is_refused_not_crashed_on() -> None:
     assert refusal("deep.docx", out.getvalue()) == (
         "deep.docx: not a readable DOCX (nested too deeply)"
     )
+
+
+W_NS = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
+MC_NS = "http://schemas.openxmlformats.org/markup-compatibility/2006"
+
+
+def docx_of(body: str) -> bytes:
+    """A DOCX holding only a document.xml with ``body`` inside ``<w:body>``."""
+    xml = f'<w:document xmlns:w="{W_NS}" xmlns:mc="{MC_NS}"><w:body>{body}</w:body></w:document>'
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr("word/document.xml", xml)
+    return out.getvalue()
+
+
+def para(text: str) -> str:
+    return f"<w:p><w:r><w:t>{text}</w:t></w:r></w:p>"
+
+
+def test_a_docx_bomb_is_refused_as_unreadable_before_it_is_inflated() -> None:
+    # 48 MB of XML in a zip of ~100 KB (the probe's was 435 KB inflating to 95 MB)
+    data = docx_of(para("osmosis " * 64) * (48 * 1024 * 1024 // 560))
+    assert len(data) < 1024 * 1024
+    assert refusal("bomb.docx", data) == (
+        f"bomb.docx: not a readable DOCX (its text inflates past "
+        f"{MAX_DOCX_XML_BYTES // (1024 * 1024)} MB)"
+    )
+
+
+def test_a_docx_bomb_that_understates_its_size_is_refused_unread() -> None:
+    data = bytearray(docx_of(para("osmosis " * 64) * (48 * 1024 * 1024 // 560)))
+    # the size the zip declares for document.xml (local header, central directory) made 1 MB
+    for at in (22, data.rindex(b"PK\x01\x02") + 24):
+        assert int.from_bytes(data[at : at + 4], "little") > MAX_DOCX_XML_BYTES
+        data[at : at + 4] = (1024 * 1024).to_bytes(4, "little")
+    assert refusal("bomb.docx", bytes(data)).startswith("bomb.docx: not a readable DOCX (")
+
+
+def test_a_docx_past_the_text_budget_is_refused_after_reading_that_much() -> None:
+    # 20 MB of XML (under the size cap) holding 4.7 M characters of text
+    line = "osmosis " * 512
+    data = docx_of(para(line) * (MAX_FILE_TEXT_CHARS // len(line) + 10))
+    assert refusal("long.docx", data) == (
+        f"long.docx: too much text (over {MAX_FILE_TEXT_CHARS:,} characters); send it in parts"
+    )
+
+
+def test_a_docx_of_countless_empty_paragraphs_is_refused() -> None:
+    data = docx_of("<w:p/>" * (MAX_DOCX_PARAGRAPHS + 1) + para("Osmosis."))
+    assert refusal("empty.docx", data) == (
+        f"empty.docx: too many paragraphs (over {MAX_DOCX_PARAGRAPHS:,}); send it in parts"
+    )
+
+
+def test_a_docx_that_reads_past_its_time_budget_is_refused_with_that_reason() -> None:
+    data = docx_of(para("Osmosis is the movement of water.") * 20_000)  # ~1 MB of XML
+    with pytest.raises(UnreadableFileError) as caught:
+        read_file("slow.docx", data, clock=Ticking(50.0), budget_s=120.0)
+    assert "longer than 120 s (stopped after" in caught.value.reason
+    assert "MB of its XML" in caught.value.reason
+    assert len(read_file("slow.docx", data, clock=Ticking(0.001), budget_s=120.0).pages) == 1
+
+
+def test_a_long_realistic_docx_reads_whole_within_the_bounds() -> None:
+    """A 150-page syllabus as Word writes it reads whole: the caps sit far above it."""
+    document = docx.Document()
+    sentence = "Osmosis is the movement of water across a membrane, down its gradient. "
+    for page in range(1, 151):
+        document.add_heading(f"Week {page}", 1)
+        for _ in range(12):
+            document.add_paragraph(sentence * 4)
+        table = document.add_table(rows=3, cols=3)
+        for cell in (c for row in table.rows for c in row.cells):
+            cell.text = "term and definition"
+        document.add_page_break()
+    out = io.BytesIO()
+    document.save(out)
+    text = read_file("syllabus.docx", out.getvalue())
+    assert len(text.pages) == 151
+    assert [s.title for s in text.sections if s.title][-1] == "Week 150"
+    assert text.text.count("| " + " | ".join(["term and definition"] * 3) + " |") == 450
+
+
+def test_docx_fallback_copies_are_skipped_and_text_boxes_read_after_their_paragraph() -> None:
+    box = (
+        "<mc:AlternateContent><mc:Choice><w:drawing><w:txbxContent>"
+        + para("In the box.")
+        + "<w:tbl><w:tr><w:tc>"
+        + para("cell")
+        + "</w:tc></w:tr></w:tbl>"
+        + "</w:txbxContent></w:drawing></mc:Choice><mc:Fallback><w:pict>"
+        + para("A copy of the box.")
+        + "</w:pict></mc:Fallback></mc:AlternateContent>"
+    )
+    body = (
+        f"<w:p><w:r><w:t>Before.</w:t></w:r><w:r>{box}</w:r></w:p>"
+        + "<mc:AlternateContent><mc:Choice>"
+        + para("Chosen.")
+        + "</mc:Choice><mc:Fallback>"
+        + para("Fallen back.")
+        + "</mc:Fallback></mc:AlternateContent>"
+        + para("After.")
+    )
+    text = read_file("box.docx", docx_of(body)).pages[0].text
+    assert text.split() == ["Before.", "In", "the", "box.", "|", "cell", "|", "Chosen.", "After."]
 
 
 # --- refusals ------------------------------------------------------------------------------------

@@ -13,7 +13,9 @@ Headings, by kind:
   the interface language), or with an outline level; a Title paragraph is the title. DOCX
   has no fixed pages: pages are counted at explicit page breaks only (Word's rendering of the
   rest depends on the printer). Read with the standard library (zipfile and ElementTree), not
-  python-docx, which would bring lxml (tens of MB) into the Lambda layer for ~60 lines.
+  python-docx, which would bring lxml (tens of MB) into the Lambda layer for ~60 lines. The
+  XML is read as a stream, a paragraph at a time, so a zip bomb costs what it inflates to
+  before a bound stops it (``_read_docx``), never a tree of it.
 - Tables: a DOCX table's rows, and a CSV file's, become "| a | b |" lines, as a Markdown table
   is written (a cell's paragraphs joined by spaces), so the extractor reads one kind of table
   (a glossary: ``offline_extractor``). A CSV file has no headings; its title is its name's
@@ -43,7 +45,7 @@ from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from io import BytesIO
 from pathlib import PurePosixPath
-from typing import Final
+from typing import Final, cast
 from xml.etree import ElementTree as ET
 
 from tutor_memory.domain import constants as C
@@ -71,8 +73,9 @@ def read_file(
     """The text of an uploaded file, page by page, with its headings.
 
     Raises :class:`UnreadableFileError` naming the file and the reason when the file is empty,
-    too large, of an unsupported type, broken, has no text (a scanned PDF), or takes longer
-    than ``budget_s`` seconds of ``clock`` to read (checked between pages).
+    too large, of an unsupported type, broken, has no text (a scanned PDF), yields more than
+    ``MAX_FILE_TEXT_CHARS`` (DOCX), or takes longer than ``budget_s`` seconds of ``clock`` to
+    read (checked between a PDF's pages and every 64 KB of a DOCX's XML).
     """
     if not data:
         raise UnreadableFileError(name, "the file is empty")
@@ -84,7 +87,7 @@ def read_file(
     if kind == "pdf":
         return _read_pdf(name, data, _Budget(name, clock, budget_s))
     if kind == "docx":
-        return _read_docx(name, data)
+        return _read_docx(name, data, _Budget(name, clock, budget_s))
     return _read_text(name, data, kind)
 
 
@@ -384,18 +387,20 @@ def _tidy(text: str) -> str:
 
 
 class _Budget:
-    """The reading time a file may take, checked between pages."""
+    """The reading time a file may take, checked between pages (PDF) or chunks (DOCX)."""
 
     def __init__(self, name: str, clock: Callable[[], float], seconds: float) -> None:
         self.name, self.clock, self.seconds = name, clock, seconds
         self.start = clock()
 
-    def check(self, page: int, count: int) -> None:
+    def check(self, where: str) -> None:
+        """Refuses the file once its reading has taken longer than the budget; ``where`` says
+        how far it got ("after page 3 of 9")."""
         if self.clock() - self.start > self.seconds:
             raise UnreadableFileError(
                 self.name,
-                f"reading took longer than {self.seconds:g} s (stopped after page {page} of "
-                f"{count}); send it in smaller parts or as text",
+                f"reading took longer than {self.seconds:g} s (stopped {where}); "
+                "send it in smaller parts or as text",
             )
 
 
@@ -423,7 +428,7 @@ def _read_pdf(name: str, data: bytes, budget: _Budget) -> FileText:
         raise _too_many_pages(name, count)
     pages = []
     for number, page in enumerate(reader.pages, start=1):
-        budget.check(number - 1, count)
+        budget.check(f"after page {number - 1} of {count}")
         try:
             raw = page.extract_text(extraction_mode="layout")
         except Exception:
@@ -465,82 +470,199 @@ def _val(element: ET.Element | None) -> str | None:
     return None if element is None else element.get(f"{_W}val")
 
 
-def _read_docx(name: str, data: bytes) -> FileText:
+def _read_docx(name: str, data: bytes, budget: _Budget) -> FileText:
+    """A DOCX read as a stream: each paragraph (or table row) is read as it ends and dropped,
+    so memory holds one paragraph, not the document's tree, and the cost is in proportion to
+    the XML read. Reading stops, and the file is refused, past ``MAX_DOCX_XML_BYTES`` of XML
+    (declared or inflated), ``MAX_FILE_TEXT_CHARS`` of text, ``MAX_DOCX_PARAGRAPHS``
+    paragraphs, ``MAX_DOCX_DEPTH`` nested elements, ``MAX_FILE_PAGES`` pages, or the time
+    budget (checked every chunk)."""
     try:
         archive = zipfile.ZipFile(BytesIO(data))
-        info = archive.getinfo("word/document.xml")
-        if info.file_size > C.MAX_DOCX_XML_BYTES:
-            raise UnreadableFileError(
-                name, f"not a readable DOCX (its text inflates past {_mb(C.MAX_DOCX_XML_BYTES)} MB)"
-            )
-        root = ET.fromstring(archive.read(info))
-        styles = _docx_styles(archive)
-        core_title = _docx_core_title(archive)
+        inflated = _Inflated(name, budget)
+        styles = _docx_styles(archive, inflated)
+        core_title = _docx_core_title(archive, inflated)
+        text = _DocxText(name, styles)
+        for unit in _docx_units(archive, "word/document.xml", frozenset({_P, _TR}), inflated):
+            text.unit(unit)
+        return text.result(core_title)
     except UnreadableFileError:
         raise
+    except RecursionError as exc:  # elements nested beyond reason: a hostile file
+        raise UnreadableFileError(name, "not a readable DOCX (nested too deeply)") from exc
     except Exception as exc:  # zip, zlib and XML errors: all mean a broken file
         raise UnreadableFileError(name, f"not a readable DOCX ({_reason(exc)})") from exc
 
-    try:
-        _flatten_tables(root)
-        return _docx_text(name, root, styles, core_title)
-    except RecursionError as exc:  # elements nested beyond reason: a hostile file
-        raise UnreadableFileError(name, "not a readable DOCX (nested too deeply)") from exc
+
+_P = f"{_W}p"
+_TR = f"{_W}tr"
+_DOCX_CHUNK: Final = 64 * 1024  # bytes inflated between two looks at the budgets
 
 
-def _docx_text(
-    name: str,
-    root: ET.Element,
-    styles: dict[str, tuple[str, str | None, str | None]],
-    core_title: str | None,
-) -> FileText:
-    out = _Sections()
-    page, title = 1, None
-    texts: dict[int, list[str]] = {}
-    body = root.find(f"{_W}body")
-    for paragraph in _paragraphs(body if body is not None else root):
+class _Inflated:
+    """The XML inflated so far from one DOCX (every part counted) and its reading time."""
+
+    def __init__(self, name: str, budget: _Budget) -> None:
+        self.name, self.budget, self.total = name, budget, 0
+
+    def too_large(self) -> UnreadableFileError:
+        return UnreadableFileError(
+            self.name,
+            f"not a readable DOCX (its text inflates past {_mb(C.MAX_DOCX_XML_BYTES)} MB)",
+        )
+
+    def add(self, size: int) -> None:
+        self.total += size
+        if self.total > C.MAX_DOCX_XML_BYTES:
+            raise self.too_large()
+        self.budget.check(f"after {_mb(self.total)} MB of its XML")
+
+
+def _docx_units(
+    archive: zipfile.ZipFile, part: str, tags: frozenset[str], inflated: _Inflated
+) -> Iterator[ET.Element]:
+    """The outermost elements of ``part`` whose tag is in ``tags``, each whole as it ends, in
+    document order; those under ``mc:Fallback`` (a copy of the choice before it) are skipped.
+
+    After each chunk the elements that ended are cut from the open ones, so the tree never
+    holds more than the open elements, one chunk's siblings and the unit being built.
+    """
+    info = archive.getinfo(part)
+    if info.file_size > C.MAX_DOCX_XML_BYTES:  # refused before anything is inflated
+        raise inflated.too_large()
+    parser: ET.XMLPullParser[ET.Element] = ET.XMLPullParser(events=("start", "end"))
+    stack: list[ET.Element] = []  # the open elements outside a unit
+    inner = 0  # how deep inside the unit being built (0: not in one)
+    fallback: int | None = None  # the depth of the mc:Fallback being skipped
+
+    def events() -> Iterator[ET.Element]:
+        nonlocal inner, fallback
+        for event, element in cast(Iterator[tuple[str, ET.Element]], parser.read_events()):
+            if inner:  # inside a unit: only its depth is followed (the builder keeps it)
+                if event == "start":
+                    inner += 1
+                    if inner + len(stack) > C.MAX_DOCX_DEPTH:
+                        raise RecursionError  # reported as nested too deeply
+                    continue
+                inner -= 1
+                if not inner and fallback is None:
+                    yield element
+                continue
+            if event == "start":
+                if element.tag in tags:
+                    inner = 1
+                    continue
+                stack.append(element)
+                if len(stack) > C.MAX_DOCX_DEPTH:
+                    raise RecursionError
+                if fallback is None and element.tag == _MC_FALLBACK:
+                    fallback = len(stack)
+                continue
+            if len(stack) == fallback:
+                fallback = None
+            stack.pop()
+
+    def trim() -> None:
+        """Every child that ended is dropped: all but the last of each open element's."""
+        for element in stack:
+            del element[:-1]
+        if not inner and stack:
+            del stack[-1][:]  # the last that ended too, when no unit is open in it
+
+    with archive.open(info) as stream:
+        while chunk := stream.read(_DOCX_CHUNK):
+            inflated.add(len(chunk))
+            parser.feed(chunk)
+            yield from events()
+            trim()
+    parser.close()
+    yield from events()
+
+
+class _DocxText:
+    """document.xml's paragraphs, one unit at a time, into pages and sections."""
+
+    def __init__(self, name: str, styles: dict[str, tuple[str, str | None, str | None]]) -> None:
+        self.name, self.styles = name, styles
+        self.out = _Sections()
+        self.page, self.chars, self.paragraphs = 1, 0, 0
+        self.title: str | None = None
+        self.texts: dict[int, list[str]] = {}
+
+    def unit(self, element: ET.Element) -> None:
+        if element.tag == _TR:  # a table row is one paragraph "| cell | cell |" (the module)
+            self.paragraph(_row_paragraph(element))
+            return
+        _flatten_tables(element)  # tables in its text boxes
+        self.paragraph(element)
+        for nested in _paragraphs(element):  # its text boxes' paragraphs, after it
+            self.paragraph(nested)
+
+    def paragraph(self, paragraph: ET.Element) -> None:
+        self.paragraphs += 1
+        if self.paragraphs > C.MAX_DOCX_PARAGRAPHS:
+            raise UnreadableFileError(
+                self.name,
+                f"too many paragraphs (over {C.MAX_DOCX_PARAGRAPHS:,}); send it in parts",
+            )
         props = paragraph.find(f"{_W}pPr")
         brk = props.find(f"{_W}pageBreakBefore") if props is not None else None
-        if brk is not None and _val(brk) not in _OFF and any(texts.values()):
-            page += 1
+        if brk is not None and _val(brk) not in _OFF and any(self.texts.values()):
+            self.page += 1
         style = _val(props.find(f"{_W}pStyle")) if props is not None else None
-        level = _docx_level(props, style, styles)
+        level = _docx_level(props, style, self.styles)
         segments = _segments(paragraph)
-        if page + len(segments) - 1 > C.MAX_FILE_PAGES:
-            raise _too_many_pages(name, page + len(segments) - 1)
+        if self.page + len(segments) - 1 > C.MAX_FILE_PAGES:
+            raise _too_many_pages(self.name, self.page + len(segments) - 1)
+        self.chars += sum(map(len, segments))
+        if self.chars > C.MAX_FILE_TEXT_CHARS:
+            raise UnreadableFileError(
+                self.name,
+                f"too much text (over {C.MAX_FILE_TEXT_CHARS:,} characters); send it in parts",
+            )
+        page, texts = self.page, self.texts
         if level is not None and "".join(segments).strip():
             heading = " ".join("".join(segments).split())
             if level == 0:  # a Title paragraph
-                title = title or heading
-            out.heading(max(level, 1), heading, page)
+                self.title = self.title or heading
+            self.out.heading(max(level, 1), heading, page)
             texts.setdefault(page, []).append(heading)
-            page += len(segments) - 1
-            continue
+            self.page += len(segments) - 1
+            return
         for k, segment in enumerate(segments):
             if k:
                 page += 1
-            out.add(page, segment)
+            self.out.add(page, segment)
             texts.setdefault(page, []).append(segment)
-        out.add(page, "")  # a paragraph ends: a blank line, as in text
-    pages = tuple(Page(n, "\n".join(texts.get(n, [])).strip()) for n in range(1, page + 1))
-    if not any(p.text for p in pages):
-        raise UnreadableFileError(name, "the file has no text")
-    return FileText(name, "docx", pages, out.result(), title or core_title)
+        self.out.add(page, "")  # a paragraph ends: a blank line, as in text
+        self.page = page
+
+    def result(self, core_title: str | None) -> FileText:
+        texts = self.texts
+        pages = tuple(Page(n, "\n".join(texts.get(n, [])).strip()) for n in range(1, self.page + 1))
+        if not any(p.text for p in pages):
+            raise UnreadableFileError(self.name, "the file has no text")
+        return FileText(self.name, "docx", pages, self.out.result(), self.title or core_title)
+
+
+def _row_paragraph(row: ET.Element) -> ET.Element:
+    """A table row's cells as one paragraph "| cell | cell |" (a cell's paragraphs joined)."""
+    cells = [
+        " ".join("".join(t.text or "" for t in p.iter(f"{_W}t")) for p in cell.iter(_P))
+        for cell in row.findall(f"{_W}tc")
+    ]
+    paragraph = ET.Element(_P)
+    ET.SubElement(ET.SubElement(paragraph, f"{_W}r"), f"{_W}t").text = _row(cells)
+    return paragraph
 
 
 def _flatten_tables(root: ET.Element) -> None:
     """Each table row becomes one paragraph "| cell | cell |" (see the module), in place."""
     for table in list(root.iter(f"{_W}tbl")):
-        for row in table.findall(f"{_W}tr"):
-            cells = [
-                " ".join(
-                    "".join(t.text or "" for t in p.iter(f"{_W}t")) for p in cell.iter(f"{_W}p")
-                )
-                for cell in row.findall(f"{_W}tc")
-            ]
+        for row in table.findall(_TR):
+            flat = _row_paragraph(row)
             row.clear()
-            paragraph = ET.SubElement(row, f"{_W}p")
-            ET.SubElement(ET.SubElement(paragraph, f"{_W}r"), f"{_W}t").text = _row(cells)
+            row.append(flat)
 
 
 def _paragraphs(element: ET.Element) -> Iterator[ET.Element]:
@@ -548,7 +670,7 @@ def _paragraphs(element: ET.Element) -> Iterator[ET.Element]:
     for child in element:
         if child.tag == _MC_FALLBACK:
             continue
-        if child.tag == f"{_W}p":
+        if child.tag == _P:
             yield child
         yield from _paragraphs(child)
 
@@ -560,7 +682,7 @@ def _segments(paragraph: ET.Element) -> list[str]:
     def walk(element: ET.Element) -> None:
         for child in element:
             tag = child.tag
-            if tag in (f"{_W}p", _MC_FALLBACK, f"{_W}pPr"):
+            if tag in (_P, _MC_FALLBACK, f"{_W}pPr"):
                 continue  # nested paragraphs are read on their own turn
             if tag == f"{_W}t":
                 out[-1].append(child.text or "")
@@ -582,7 +704,9 @@ def _segments(paragraph: ET.Element) -> list[str]:
     return ["".join(segment) for segment in out]
 
 
-def _docx_styles(archive: zipfile.ZipFile) -> dict[str, tuple[str, str | None, str | None]]:
+def _docx_styles(
+    archive: zipfile.ZipFile, inflated: _Inflated
+) -> dict[str, tuple[str, str | None, str | None]]:
     """Style id -> (name, based-on id, outline level)."""
     try:
         info = archive.getinfo("word/styles.xml")
@@ -591,7 +715,7 @@ def _docx_styles(archive: zipfile.ZipFile) -> dict[str, tuple[str, str | None, s
     if info.file_size > C.MAX_DOCX_XML_BYTES:
         return {}
     styles = {}
-    for style in ET.fromstring(archive.read(info)).iter(f"{_W}style"):
+    for style in _docx_units(archive, info.filename, frozenset({f"{_W}style"}), inflated):
         style_id = style.get(f"{_W}styleId")
         if style_id is None:
             continue
@@ -625,13 +749,13 @@ def _docx_level(
     return None
 
 
-def _docx_core_title(archive: zipfile.ZipFile) -> str | None:
+def _docx_core_title(archive: zipfile.ZipFile, inflated: _Inflated) -> str | None:
     try:
         info = archive.getinfo("docProps/core.xml")
     except KeyError:
         return None
     if info.file_size > C.MAX_DOCX_XML_BYTES:
         return None
-    element = ET.fromstring(archive.read(info)).find(_DC_TITLE)
-    title = (element.text or "").strip() if element is not None else ""
-    return title or None
+    for element in _docx_units(archive, info.filename, frozenset({_DC_TITLE}), inflated):
+        return (element.text or "").strip() or None
+    return None

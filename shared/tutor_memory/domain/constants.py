@@ -185,9 +185,26 @@ MAX_FILE_PAGES: Final = 1_000  # ours: a full textbook; more is a collection, se
 FILE_READ_BUDGET_S: Final = 120.0
 MAX_FILE_ID_CHARS: Final = 128  # ours: a file id is a key, as student and subject ids are
 FILE_ID_HASH_CHARS: Final = 10  # ours: hex digits of the name's sha256 that keep ids apart
-# ours: a DOCX is a zip whose document.xml may inflate far beyond the upload (a zip bomb). Real
-# ones inflate about 5-10x; more than this is refused unread.
-MAX_DOCX_XML_BYTES: Final = 5 * MAX_FILE_BYTES
+# ours: the text one file may yield; reading stops past it and the file is refused (send it in
+# parts). A full textbook: MAX_FILE_PAGES pages of ~3,100 characters (measured on generated
+# syllabi; a dense page holds ~4,000).
+MAX_FILE_TEXT_CHARS: Final = 4_000_000
+# ours: a DOCX is a zip whose XML may inflate far beyond the upload (a zip bomb: 435 KB to
+# 95 MB read for 97 s). Its XML is read as a stream and refused past this many bytes, declared
+# or inflated (all parts together). Measured (there are no Word files here) on syllabi written
+# by python-docx: 1.8 bytes of document.xml per character of text; with Word's markup added
+# (revision ids, fonts, size and language on every run) 7.8 (40 pages 952 KB, 200 pages
+# 4.7 MB). A 1,000-page document in Word's markup is ~24 MB, so 32 MB fits it; a real
+# syllabus (10-50 pages) is 0.2-1.2 MB. Reading 31 MB of one-letter runs takes ~9.5 s of CPU
+# and ~10 MB; the 95 MB bomb is refused before anything is inflated.
+MAX_DOCX_XML_BYTES: Final = 32 * 1024 * 1024
+# ours: a DOCX's paragraphs (table rows and text boxes' paragraphs included) past this are
+# refused: each costs ~10 us to read whatever it holds, so 5 M empty ones (30 MB of "<w:p/>")
+# took 55 s. The generated syllabi have ~28 a page: a 1,000-page document ~28,000.
+MAX_DOCX_PARAGRAPHS: Final = 100_000
+# ours: elements nested deeper than this refuse a DOCX (Word's deepest, a table in a text box
+# in a table, is a few dozen); the readers walk a paragraph recursively.
+MAX_DOCX_DEPTH: Final = 256
 
 # Teaching (domain/teaching.py).
 MAX_SHORT_NAME_WORDS: Final = 4  # ours: "a short name — never the whole sentence" (SPEC §5)
