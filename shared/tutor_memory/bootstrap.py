@@ -14,9 +14,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import date, datetime
 from functools import cache, cached_property
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from tutor_memory.domain.conceptmap import ConceptMap
 from tutor_memory.domain.episodes import Pair
 from tutor_memory.ports import (
     Clock,
@@ -30,17 +29,19 @@ from tutor_memory.ports import (
     SystemClock,
 )
 from tutor_memory.settings import PREFIX, Settings, SettingsError
-from tutor_memory.usecases.episodes import Episodes
-from tutor_memory.usecases.erasure import Erasing, ErasureResult, UploadedFiles
-from tutor_memory.usecases.export import Exporting
-from tutor_memory.usecases.inspector import Inspector
-from tutor_memory.usecases.learning import Learning
-from tutor_memory.usecases.log import TutorMemory
-from tutor_memory.usecases.maps import MapUseCases
-from tutor_memory.usecases.nightly import FanOut, Nightly
-from tutor_memory.usecases.reports import Reports
-from tutor_memory.usecases.retention import cutoff, pairs_to_sweep
-from tutor_memory.usecases.turns import Turns
+
+if TYPE_CHECKING:  # imported where they are built: a handler's import reads none of them
+    from tutor_memory.domain.conceptmap import ConceptMap
+    from tutor_memory.usecases.episodes import Episodes
+    from tutor_memory.usecases.erasure import Erasing, ErasureResult, UploadedFiles
+    from tutor_memory.usecases.export import Exporting
+    from tutor_memory.usecases.inspector import Inspector
+    from tutor_memory.usecases.learning import Learning
+    from tutor_memory.usecases.log import TutorMemory
+    from tutor_memory.usecases.maps import MapUseCases
+    from tutor_memory.usecases.nightly import FanOut, Nightly
+    from tutor_memory.usecases.reports import Reports
+    from tutor_memory.usecases.turns import Turns
 
 
 def build_store(settings: Settings) -> Store:
@@ -118,6 +119,8 @@ def build_ports(settings: Settings | None = None, *, clock: Clock | None = None)
 
 def build_service(settings: Settings | None = None, *, clock: Clock | None = None) -> TutorMemory:
     """The episode log's use cases alone (the CLI's file commands)."""
+    from tutor_memory.usecases.log import TutorMemory
+
     settings = settings or Settings.from_env()
     return TutorMemory(build_ports(settings, clock=clock), index_context=settings.index_context)
 
@@ -151,6 +154,8 @@ class App:
     def retain(self, pair: Pair, day: date) -> ErasureResult | None:
         """Erase the pair's bodies past the retention period on the night of ``day``; None
         when retention is off (the default). See ``tutor_memory.usecases.retention``."""
+        from tutor_memory.usecases.retention import cutoff
+
         days = self.settings.retention_days
         if days is None or self.erasing is None:
             return None
@@ -159,6 +164,8 @@ class App:
     def retain_all(self, day: date) -> list[ErasureResult]:
         """The embedded nightly's sweep: every pair to sweep on the night of ``day``; only the
         erasures that erased something."""
+        from tutor_memory.usecases.retention import pairs_to_sweep
+
         days = self.settings.retention_days
         if days is None:
             return []
@@ -200,15 +207,21 @@ class App:
 
     @cached_property
     def reports(self) -> Reports:
+        from tutor_memory.usecases.reports import Reports
+
         return Reports(self.ports)
 
     @cached_property
     def inspector(self) -> Inspector:
+        from tutor_memory.usecases.inspector import Inspector
+
         return Inspector(self.ports, self.reports)
 
     @cached_property
     def exporting(self) -> Exporting:
         """Exports: their files are read where erasure deletes them from (the same place)."""
+        from tutor_memory.usecases.export import Exporting
+
         kept = getattr(self.erasing, "files", None)
         return Exporting(self.ports, kept if callable(getattr(kept, "find", None)) else None)
 
@@ -231,8 +244,17 @@ class App:
 def build_app(
     settings: Settings | None = None, *, clock: Clock | None = None, ports: Ports | None = None
 ) -> App:
-    """The App over ``ports`` (else the ports the settings name, with ``clock``)."""
+    """The App over ``ports`` (else the ports the settings name, with ``clock``). The use
+    cases are imported here, not at the module's top: a Lambda handler imports this module
+    at its cold start and builds the App on its first event."""
     from tutor_memory.adapters.file_readers import read_file
+    from tutor_memory.usecases.episodes import Episodes
+    from tutor_memory.usecases.erasure import Erasing
+    from tutor_memory.usecases.learning import Learning
+    from tutor_memory.usecases.log import TutorMemory
+    from tutor_memory.usecases.maps import MapUseCases
+    from tutor_memory.usecases.nightly import Nightly
+    from tutor_memory.usecases.turns import Turns
 
     settings = settings or Settings.from_env()
     ports = ports or build_ports(settings, clock=clock)
@@ -335,6 +357,9 @@ class Scheduler:
 
 
 def build_scheduler(settings: Settings | None = None) -> Scheduler:
+    from tutor_memory.usecases.log import TutorMemory
+    from tutor_memory.usecases.nightly import Nightly
+
     settings = settings or Settings.from_env()
     # One store adapter alone (it keeps every row the loop needs): the scheduler builds no
     # search index and calls no model.

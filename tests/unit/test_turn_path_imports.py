@@ -3,6 +3,7 @@ domain."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -44,3 +45,58 @@ def test_the_domain_imports_no_cloud_sdk() -> None:
             words = line.split()
             if words[:1] in (["import"], ["from"]) and len(words) > 1:
                 assert not words[1].startswith(forbidden), f"{path.name}: {line}"
+
+
+FUNCTIONS = Path(__file__).resolve().parents[2] / "functions"
+# Never at a handler's cold start: what the first event builds (the use cases, the adapters),
+# what no handler's import needs at all (the map's metrics, the plots, the cloud SDKs' stores).
+NOT_AT_COLD_START = (
+    "tutor_memory.usecases.nightly",
+    "tutor_memory.usecases.turns",
+    "tutor_memory.usecases.erasure",
+    "tutor_memory.usecases.reports",
+    "tutor_memory.adapters.embedded_index",
+    "tutor_memory.adapters.sqlite_store",
+    "networkx",
+    "matplotlib",
+    "pynamodb",
+    "opensearchpy",
+)
+
+
+def handler_imports(name: str) -> set[str]:
+    """The modules a fresh interpreter holds after importing ``functions/<name>/app.py`` as
+    Lambda does (its folder the working directory, the template's environment)."""
+    from tutor_memory.bench.perf import LAMBDA_ENVIRONMENT
+
+    code = (
+        "import importlib.util as u, sys\n"
+        "s = u.spec_from_file_location('handler', 'app.py')\n"
+        "m = u.module_from_spec(s)\n"
+        "s.loader.exec_module(m)\n"
+        "print(' '.join(sorted(sys.modules)))\n"
+    )
+    env = {**os.environ, "AWS_REGION": "us-east-1", **LAMBDA_ENVIRONMENT}
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        check=True,
+        capture_output=True,
+        text=True,
+        cwd=FUNCTIONS / name,
+        env=env,
+    ).stdout
+    return set(out.split())
+
+
+def test_the_api_handlers_cold_start_imports_no_use_case_and_no_map_metrics() -> None:
+    modules = handler_imports("api")
+    assert "tutor_memory.api.routes" in modules  # the import itself ran
+    assert not {m for m in modules if m.startswith("tutor_memory.usecases")}
+    assert not modules.intersection(NOT_AT_COLD_START)
+
+
+def test_the_nightly_handlers_cold_start_imports_neither_the_turn_nor_map_metrics() -> None:
+    for name in ("nightly", "consolidate"):
+        modules = handler_imports(name)
+        assert "tutor_memory.bootstrap" in modules
+        assert not modules.intersection(NOT_AT_COLD_START), name

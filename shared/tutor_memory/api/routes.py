@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from http import HTTPStatus
 from re import Match
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 from urllib.parse import unquote
 
 from aws_lambda_powertools import Logger, Metrics
@@ -63,7 +63,6 @@ from tutor_memory.api.models import (
     TurnRequest,
     TurnResponse,
 )
-from tutor_memory.bootstrap import App
 from tutor_memory.domain import constants as C
 from tutor_memory.domain.episodes import (
     Pair,
@@ -80,9 +79,11 @@ from tutor_memory.domain.errors import (
     TutorMemoryError,
     ValidationError,
 )
-from tutor_memory.usecases.erasure import Erasing
-from tutor_memory.usecases.reports import report_json
-from tutor_memory.usecases.turns import TurnResult
+
+if TYPE_CHECKING:  # the App and its use cases are built on the first request, not at import
+    from tutor_memory.bootstrap import App
+    from tutor_memory.usecases.erasure import Erasing
+    from tutor_memory.usecases.turns import TurnResult
 
 PAIR = "/pairs/<student_id>/<subject_id>"
 # The path's ids as the domain accepts them (check_id), so the document says what is refused.
@@ -393,6 +394,8 @@ def build_resolver(
         student_id: StudentId, subject_id: SubjectId, history: HistoryOf = None
     ) -> ReportResponse:
         pair = known_pair(student_id, subject_id)
+        from tutor_memory.usecases.reports import report_json
+
         built = get_app().reports.report(pair, history=history)
         return ReportResponse.model_validate(report_json(built))
 
