@@ -24,6 +24,10 @@ def _sizes(text: str) -> tuple[int, ...]:
     return sizes
 
 
+def _sizes_or_none(text: str) -> tuple[int, ...]:
+    return () if text.strip().lower() == "none" else _sizes(text)
+
+
 OUT_HELP = "the folder the results are written to (default: bench-results)"
 
 
@@ -68,6 +72,19 @@ def add_bench_commands(subparsers: Any) -> None:
         help="episodes on moto, comma-separated (default 1000,10000; 10k takes ~5 min)",
     )
     perf.add_argument("--seed", type=int, default=7, help="the generator's seed (default 7)")
+    perf.add_argument(
+        "--distinct-sizes",
+        type=_sizes_or_none,
+        default=(10_000,),
+        help="histories of distinct texts, comma-separated (default 10000; 100000 adds ~10 "
+        "minutes; none: skip them)",
+    )
+    perf.add_argument(
+        "--no-library",
+        dest="library",
+        action="store_false",
+        help="measure the server's path only (not the library's door beside it)",
+    )
 
     recall = subparsers.add_parser(
         "bench-recall",
@@ -176,7 +193,12 @@ def _perf(args: argparse.Namespace) -> int:
     if args.turns < 155:
         print("note: the article measured 155 turns; fewer make p95 a guess", file=sys.stderr)
     config = PerfConfig(
-        sizes=args.sizes, turns=args.turns, seed=args.seed, cloud_sizes=args.cloud_sizes
+        sizes=args.sizes,
+        turns=args.turns,
+        seed=args.seed,
+        cloud_sizes=args.cloud_sizes,
+        distinct_sizes=args.distinct_sizes,
+        library=args.library,
     )
     results = run_perf(config, log=lambda line: print(line, file=sys.stderr))
     print(perf_tables(results))

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import sqlite3
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Final
 
@@ -69,6 +69,12 @@ class CachedEmbedder:
             self.embed_passages(passages[start : start + WARM_BATCH])
         for start in range(0, len(queries), WARM_BATCH):
             self.embed_queries(queries[start : start + WARM_BATCH])
+
+    def keep(self, passages: Mapping[str, np.ndarray]) -> None:
+        """Take these passages' vectors as given (never embedded here: the perf bench's
+        distinct histories derive theirs from an embedded template, ``bench.distinct``)."""
+        for text, row in passages.items():
+            self._passages[text] = np.asarray(row, dtype=np.float32)
 
     def embed_queries(self, texts: Sequence[str]) -> Vectors:
         if not self.cache_queries:

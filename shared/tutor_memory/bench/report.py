@@ -93,11 +93,22 @@ def _share(cell: Sequence[int]) -> float:
 # --- the performance bench --------------------------------------------------------------------
 
 
+def _histories(results: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    """Every measured history: the generator's (repetitive) and the distinct-text ones."""
+    return [*results["sizes"], *results.get("distinct_sizes", [])]
+
+
+def _episodes(size: Mapping[str, Any]) -> str:
+    """A history's label: its size, and "distinct" for a history of distinct texts."""
+    label = f"{size['episodes']:,}"
+    return f"{label} distinct" if size.get("history") == "distinct" else label
+
+
 def perf_tables(results: Mapping[str, Any]) -> str:
     out = []
     article = results["article_ms"]
     rows = []
-    for size in results["sizes"]:
+    for size in _histories(results):
         for variant, label in (
             ("with_question_embedding", "with the question embedding"),
             ("without_question_embedding", "without (vector precomputed)"),
@@ -105,7 +116,7 @@ def perf_tables(results: Mapping[str, Any]) -> str:
             s = size[variant]
             parts = s["median_parts_ms"]
             rows.append(
-                [f"{size['episodes']:,}", label, s["turns"], s["p50_ms"], s["p90_ms"], s["p95_ms"],
+                [_episodes(size), label, s["turns"], s["p50_ms"], s["p90_ms"], s["p95_ms"],
                  s["max_ms"], s["over_1s"], s["dropped"],
                  " / ".join(str(parts.get(k, "–")) for k in ("understand", "pools", "rank"))]
             )  # fmt: skip
@@ -123,25 +134,38 @@ def perf_tables(results: Mapping[str, Any]) -> str:
     )  # fmt: skip
     out.append("")
     out.append(cpu_table(results))
-    for size in results["sizes"]:
+    for size in _histories(results):
         kinds = size["with_question_embedding"]["p50_ms_by_kind"]
         slow = ", ".join(f"{k} {v:.0f}" for k, v in sorted(kinds.items(), key=lambda kv: -kv[1]))
-        out.append(f"  p50 ms by question kind at {size['episodes']:,}: {slow}")
+        out.append(f"  p50 ms by question kind at {_episodes(size)}: {slow}")
     out.append("")
+    doors = doors_table(results)
+    if doors:
+        out.extend([doors, ""])
     out.append("BUILDING THE HISTORIES (one pair; vectors: each distinct text embedded once)")
     out.append(
         table(
             ["episodes", "distinct texts", "embed s", "build s", "first turn ms",
              "adapter index add/s", "first night s", "next night s"],
             [
-                [f"{s['episodes']:,}", s["distinct_texts"], s["embed_s"], s["build_s"],
+                [_episodes(s), s["distinct_texts"], s["embed_s"], s["build_s"],
                  s["first_turn_ms"], s["adapter_index_add_per_s"],
                  _night(s["nightly"], "first_night"), _night(s["nightly"], "next_night")]
-                for s in results["sizes"]
+                for s in _histories(results)
             ],
         )
     )  # fmt: skip
-    skipped = [s["nightly"]["skipped"] for s in results["sizes"] if "skipped" in s["nightly"]]
+    skipped = [s["nightly"]["skipped"] for s in _histories(results) if "skipped" in s["nightly"]]
+    for s in _histories(results):
+        if s.get("derived"):
+            d = s["derived"]
+            f = d.get("fidelity", {})
+            out.append(
+                f"{_episodes(s)}: {d['derived_vectors']:,} vectors derived from "
+                f"{d['templates']} embedded templates (cosine with the model's own vector, "
+                f"{f.get('sample', 0)} sampled: derived {f.get('real_vs_derived_cosine', '–')}, "
+                f"template {f.get('real_vs_template_cosine', '–')})"
+            )
     if skipped:
         out.append(f"nightly: skipped — {skipped[0]}")
     out.append("")
@@ -176,14 +200,14 @@ QUESTION_TYPES = ("ordinary", "common_term", "record", "month")
 def cpu_table(results: Mapping[str, Any]) -> str:
     """CPU ms per turn by question type (p50 / p95), the index step, its floor and the peer."""
     rows = []
-    for size in results["sizes"]:
+    for size in _histories(results):
         for variant, label in (
             ("without_question_embedding", "without"),
             ("with_question_embedding", "with"),
         ):
             by_type = size[variant].get("by_question_type", {})
             rows.append(
-                [f"{size['episodes']:,}", label]
+                [_episodes(size), label]
                 + [
                     f"{by_type[k]['cpu_p50_ms']} / {by_type[k]['cpu_p95_ms']}" if k in by_type
                     else "–"
@@ -202,6 +226,42 @@ def cpu_table(results: Mapping[str, Any]) -> str:
         ["episodes", "embedding", *QUESTION_TYPES, "retrieval p50", "floor", "peer",
          "peer, same output", "dropped", "RSS MB (serving)", "RSS MB (bench process)"],
         rows,
+    )  # fmt: skip
+
+
+def doors_table(results: Mapping[str, Any]) -> str:
+    """CPU ms per turn through each door (the server's path, the library's), on every
+    history, without and with the question embedding; "" when no door beside the server's
+    was measured."""
+    rows = []
+    for size in _histories(results):
+        doors = size.get("doors") or {}
+        if not doors:
+            continue
+        entries = [("server", size, size.get("first_turn_ms", "–"), False)]
+        entries += [
+            (name, door, door.get("first_turn_ms", "–"), door.get("first_turn_dropped", False))
+            for name, door in doors.items()
+        ]
+        for name, door, first, first_dropped in entries:
+            without = door["without_question_embedding"]
+            with_ = door["with_question_embedding"]
+            rows.append(
+                [_episodes(size), name,
+                 f"{without['cpu_p50_ms']} / {without['cpu_p95_ms']}",
+                 f"{with_['cpu_p50_ms']} / {with_['cpu_p95_ms']}",
+                 with_["p95_ms"], without["dropped"] + with_["dropped"],
+                 f"{first}{' (dropped)' if first_dropped else ''}"]
+            )  # fmt: skip
+    if not rows:
+        return ""
+    return (
+        "TURN CPU BY DOOR (ms per turn, p50 / p95; the doors taking turns question by question)\n"
+        + table(
+            ["episodes", "door", "without embedding", "with embedding", "wall p95 (with)",
+             "dropped", "first turn ms"],
+            rows,
+        )
     )  # fmt: skip
 
 
