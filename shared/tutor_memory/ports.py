@@ -486,6 +486,13 @@ class ErasingStore(Protocol):
         """The pair's erasure records, oldest first, and the head of their chain."""
         ...
 
+    def erased_key(self, pair: Pair, digest: str) -> datetime | None:
+        """When the episode written under the idempotency key of this digest
+        (``domain.episodes.erased_key_digest``) was erased; None when no erased episode had
+        it. ``erase`` keeps the digest in the key's place (never the key), and a pair's
+        erasure keeps it too."""
+        ...
+
 
 class Store(
     EpisodeStore, MapStore, ConceptVectorSource, BeliefStore, NightlyStore, ErasingStore, Protocol

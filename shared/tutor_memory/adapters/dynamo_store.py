@@ -124,7 +124,7 @@ from tutor_memory.domain.chain import (
 )
 from tutor_memory.domain.conceptmap import ConceptMap
 from tutor_memory.domain.concepts import concept_key
-from tutor_memory.domain.episodes import Episode, Kind, NewEpisode, Pair
+from tutor_memory.domain.episodes import Episode, Kind, NewEpisode, Pair, erased_key_digest
 from tutor_memory.domain.errors import ConflictError, ContentionError, NotFoundError, StoreError
 from tutor_memory.domain.files import FileRecord, FileVersion
 from tutor_memory.domain.nightly import activity_shard, utc_day, utc_days
@@ -613,6 +613,18 @@ class DynamoStore:
 
     def by_idempotency_key(self, pair: Pair, key: str) -> Episode | None:
         return self._by_idempotency_key(pair, key)
+
+    def erased_key(self, pair: Pair, digest: str) -> datetime | None:
+        """The erased key's item names the episode; its erasure record says when."""
+        m = self.models
+        try:
+            item = m.Idempotency.get(pair_key(pair), f"{ERASED_KEY}{digest}", consistent_read=True)
+        except m.Idempotency.DoesNotExist:
+            return None
+        except PynamoDBException as exc:
+            raise StoreError(str(exc)) from exc
+        records, _ = self.erasures(pair)
+        return next((r.at for r in records if r.seq == int(item.seq)), None)
 
     def _by_idempotency_key(self, pair: Pair, key: str) -> Episode | None:
         try:
@@ -1207,7 +1219,10 @@ class DynamoStore:
                             condition=erased_condition & (m.Head.seq == head.seq),
                         )
                         if episode.idempotency_key is not None:
+                            # The key's item goes; its keyed hash (never its text) stays.
                             tx.delete(m.Idempotency(pk, f"IDEM#{episode.idempotency_key}"))
+                            digest = erased_key_digest(pair, episode.idempotency_key)
+                            tx.save(m.Idempotency(pk, f"{ERASED_KEY}{digest}", seq=seq))
                     break
                 except TransactWriteError as exc:
                     if not _is_condition_failure(exc):
@@ -1307,7 +1322,7 @@ class DynamoStore:
     def purge_pair(self, pair: Pair) -> None:
         """Every item of the pair but its episodes (erased: envelopes), head and erasure
         records: the map, beliefs, documents, files, annotations, queue, concepts, keys."""
-        kept = ("EP#", "HEAD", "ERASE#")
+        kept = ("EP#", "HEAD", "ERASE#", ERASED_KEY)
         try:
             for item in self.models.Item.query(pair_key(pair), consistent_read=True):
                 if not item.sk.startswith(kept):
@@ -1336,6 +1351,10 @@ class DynamoStore:
         student does this first, then erases the bodies as for any pair."""
         return self.keys.shred(student_id) if self.keys is not None else False
 
+
+# the sort key's prefix of what an erasure keeps of an idempotency key: its keyed hash
+# (``domain.episodes.erased_key_digest``); not "ERASE#", which the erasure records hold
+ERASED_KEY = "ERASEDKEY#"
 
 # positions of the head and idempotency puts in an append (after the key check, if any)
 _HEAD_SLOT, _IDEM_SLOT = 1, 2

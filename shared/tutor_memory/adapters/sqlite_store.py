@@ -63,7 +63,7 @@ from tutor_memory.domain.chain import (
 )
 from tutor_memory.domain.conceptmap import ConceptMap
 from tutor_memory.domain.concepts import concept_key
-from tutor_memory.domain.episodes import Episode, Kind, NewEpisode, Pair
+from tutor_memory.domain.episodes import Episode, Kind, NewEpisode, Pair, erased_key_digest
 from tutor_memory.domain.errors import ConflictError, NotFoundError, StoreError
 from tutor_memory.domain.files import FileRecord, FileVersion
 from tutor_memory.domain.nightly import utc_day, utc_days
@@ -144,6 +144,31 @@ def _add_request_hash(conn: sqlite3.Connection) -> None:
     columns = {row[1] for row in conn.execute("PRAGMA table_info(episodes)")}
     if "request_hash" not in columns:  # a store re-migrated from an older version has it
         conn.execute("ALTER TABLE episodes ADD COLUMN request_hash TEXT")
+
+
+def _add_erased_keys(conn: sqlite3.Connection) -> None:
+    """Migration 10: the erased keys' table, and the counts of heads whose pairs had episodes
+    erased before the counts left them out."""
+    conn.execute(
+        "CREATE TABLE IF NOT EXISTS erased_keys (student_id TEXT NOT NULL, "
+        "subject_id TEXT NOT NULL, digest TEXT NOT NULL, seq INTEGER NOT NULL, "
+        "at TEXT NOT NULL, PRIMARY KEY (student_id, subject_id, digest)) WITHOUT ROWID"
+    )
+    pairs = conn.execute(
+        "SELECT DISTINCT student_id, subject_id FROM episodes WHERE erased = 1"
+    ).fetchall()
+    for student, subject in pairs:
+        counts = dict(
+            conn.execute(
+                "SELECT kind, count(*) FROM episodes WHERE student_id = ? AND subject_id = ? "
+                "AND erased = 0 GROUP BY kind ORDER BY kind",
+                (student, subject),
+            ).fetchall()
+        )
+        conn.execute(
+            "UPDATE chain_heads SET counts = ? WHERE student_id = ? AND subject_id = ?",
+            (json.dumps(counts, sort_keys=True), student, subject),
+        )
 
 
 def _add_chain_v2(conn: sqlite3.Connection) -> None:
@@ -324,6 +349,9 @@ MIGRATIONS: tuple[Migration, ...] = (
     # them (100,000 episodes: 8.7 ms a turn scanning the pair's whole belief history)
     "CREATE INDEX IF NOT EXISTS beliefs_current ON beliefs (student_id, subject_id) "
     "WHERE superseded_by IS NULL AND retired_at IS NULL",
+    # 10: what an erasure keeps of an idempotency key (its keyed hash), and the heads' counts
+    # of what the log still tells
+    _add_erased_keys,
 )
 
 _K = TypeVar("_K")
@@ -483,6 +511,14 @@ class SqliteStore:
             list(episode.concepts),
         )
         _index_for_the_night(conn, episode)
+
+    def erased_key(self, pair: Pair, digest: str) -> datetime | None:
+        with self._connection() as conn:
+            row = conn.execute(
+                "SELECT at FROM erased_keys WHERE student_id = ? AND subject_id = ? AND digest = ?",
+                (pair.student_id, pair.subject_id, digest),
+            ).fetchone()
+        return parse_time(row[0]) if row else None
 
     def by_idempotency_key(self, pair: Pair, key: str) -> Episode | None:
         found = self._select(
@@ -1223,6 +1259,16 @@ class SqliteStore:
                     "INSERT INTO erasures VALUES (?, ?, ?, ?)",
                     (*key, number, json.dumps(record.to_dict(), sort_keys=True)),
                 )
+                if episode.idempotency_key is not None:  # its keyed hash, never its text
+                    conn.execute(
+                        "INSERT OR REPLACE INTO erased_keys VALUES (?, ?, ?, ?, ?)",
+                        (
+                            *key,
+                            erased_key_digest(pair, episode.idempotency_key),
+                            seq,
+                            format_time(at),
+                        ),
+                    )
                 done.append(episode)
             if done:
                 # The head's counts are of what the log still tells (an erased check is no

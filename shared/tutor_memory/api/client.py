@@ -19,6 +19,7 @@ from urllib.parse import quote, urlencode, urlsplit
 from tutor_memory.domain.episodes import Pair
 from tutor_memory.domain.errors import (
     ConflictError,
+    ErasedError,
     ModelCallError,
     NotFoundError,
     StoreError,
@@ -154,6 +155,8 @@ def _error(status: int, raw: bytes) -> TutorMemoryError:
         return NotFoundError(message)
     if status == 409:
         return ConflictError(message)
+    if status == 410:
+        return ErasedError(None, detail=message)
     if status == 502:
         return ModelCallError("behind the API", message, retryable=False)
     if status == 503:

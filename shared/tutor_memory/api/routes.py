@@ -13,6 +13,7 @@ domain error                                status
 ValidationError, unreadable file, bad JSON  400 / 422 (pydantic's field errors)
 NotFoundError (unknown pair, episode)       404
 ConflictError (also contention)             409
+ErasedError (a retry of an erased write)    410
 a model call that may succeed later         503
 a model call that will not                  502
 StoreError                                  503
@@ -72,6 +73,7 @@ from tutor_memory.domain.episodes import (
 )
 from tutor_memory.domain.errors import (
     ConflictError,
+    ErasedError,
     IdempotencyConflictError,
     ModelCallError,
     NotFoundError,
@@ -199,6 +201,7 @@ ERROR_HANDLERS: tuple[tuple[type[Exception], Callable[[Any], Problem]], ...] = (
     (ValidationError, _invalid),
     (NotFoundError, lambda exc: Problem(404, "not-found", str(exc))),
     (ConflictError, _conflict),
+    (ErasedError, lambda exc: Problem(410, "erased", str(exc))),
     (ModelCallError, _model_failed),
     (StoreError, _store_failed),
     (TutorMemoryError, lambda exc: Problem(400, "bad-request", str(exc))),
@@ -317,7 +320,7 @@ def build_resolver(
     @resolver.post(
         f"{PAIR}/episodes",
         operation_id="addEpisode",
-        responses=problems(WRITE_STATUSES, EPISODE_LINKS, created=True),
+        responses=problems(EPISODE_STATUSES, EPISODE_LINKS, created=True),
     )
     def add_episode(
         student_id: StudentId,
@@ -607,6 +610,8 @@ def resolve(
 READ_STATUSES = (400, 404, 408, 422, 500, 503)
 WRITE_STATUSES = (*READ_STATUSES, 409, 411, 413, 415, 502)
 ERASE_STATUSES = (*READ_STATUSES, 409)  # 409: a concurrent erasure of the same pair
+# Writing an episode: also 410, a retry (same Idempotency-Key) of a write erased since.
+EPISODE_STATUSES = (*WRITE_STATUSES, 410)
 
 
 _SAME_PAIR = {"student_id": "$request.path.student_id", "subject_id": "$request.path.subject_id"}
@@ -692,7 +697,9 @@ def record_episode(
     # The key is bound to the request as the client sent it (not to what it derives from the
     # state at the time, such as the concept a check is routed to).
     request_hash = request_digest({"route": "episodes", "body": body.model_dump(mode="json")})
-    prior = app.memory.retried(pair, key, request_hash)  # 409 before anything is touched
+    # 409 (another request under the key) or 410 (its episode was erased) before anything
+    # is touched
+    prior = app.memory.retried(pair, key, request_hash)
     if prior is not None:  # a retry: finish what the first attempt may have left undone
         app.learning.catch_up(pair)
         return EpisodeResponse.of(prior)

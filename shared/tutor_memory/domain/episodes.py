@@ -8,6 +8,7 @@ A caller builds a :class:`NewEpisode` (validated on construction: a bad field ra
 from __future__ import annotations
 
 import hashlib
+import hmac
 import json
 import re
 import unicodedata
@@ -129,6 +130,14 @@ def check_client_key(field_name: str, key: str | None) -> str | None:
         reserved = ", ".join(f"{p}…" for p in INTERNAL_KEY_PREFIXES)
         raise ValidationError(field_name, f"keys {reserved} are reserved for the system")
     return text
+
+
+def erased_key_digest(pair: Pair, key: str) -> str:
+    """What an erasure keeps of an episode's idempotency key, so that a retry of the erased
+    write is recognised and refused: an HMAC-SHA256 of the key under its pair, never the key's
+    text (a client may have put words in it). The same key in another pair hashes apart."""
+    tag = f"tutor-memory:erased-idempotency-key:{pair.student_id}/{pair.subject_id}"
+    return hmac.new(tag.encode("utf-8"), key.encode("utf-8"), hashlib.sha256).hexdigest()
 
 
 def request_digest(request: Mapping[str, Any]) -> str:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import UTC, datetime
 from typing import ClassVar, TypeVar
 
 T = TypeVar("T")
@@ -38,6 +39,24 @@ class IdempotencyConflictError(ConflictError):
             f"the Idempotency-Key {key!r} was already used for a different request; "
             "nothing was written (use a new key for a new request)"
         )
+
+
+class ErasedError(TutorMemoryError):
+    """A retry of a write whose episode has been erased since (the same Idempotency-Key): the
+    erased text is not written again, and nothing is written."""
+
+    def __init__(self, erased_at: datetime | None, *, detail: str | None = None) -> None:
+        self.erased_at = erased_at  # None: only ``detail`` says when (the remote client's)
+        if detail is None:
+            when = (
+                "" if erased_at is None
+                else " at " + erased_at.astimezone(UTC).isoformat(timespec="seconds")
+            ).replace("+00:00", "Z")  # fmt: skip
+            detail = (
+                f"the episode this Idempotency-Key wrote was erased{when}; nothing was written "
+                "(an erased write is never written again; use a new key for new content)"
+            )
+        super().__init__(detail)
 
 
 class ContentionError(ConflictError):

@@ -26,6 +26,7 @@ from tutor_memory.domain.episodes import (
     check_file_id,
     check_same_request,
     clean_text,
+    erased_key_digest,
     evidence_from_dict,
     file_arrived,
     parse_kind,
@@ -35,6 +36,7 @@ from tutor_memory.domain.episodes import (
 from tutor_memory.domain.errors import (
     ConflictError,
     CorruptRowError,
+    ErasedError,
     NotFoundError,
     ValidationError,
 )
@@ -181,11 +183,20 @@ class TutorMemory:
         self, pair: Pair, idempotency_key: str | None, request_hash: str | None
     ) -> AppendResult | None:
         """The episode a key already wrote (a retry: nothing is written), or None for a first
-        use; a different request under the key raises :class:`IdempotencyConflictError`."""
+        use; a different request under the key raises :class:`IdempotencyConflictError`, and
+        any request under a client's key whose episode was erased since, :class:`ErasedError`
+        (the erased text is never written again). The system's own keys (a night's summary, a
+        file's arrival) are written again after an erasure, without what was erased."""
         if idempotency_key is None:
             return None
         stored = self.ports.store.by_idempotency_key(pair, idempotency_key)
         if stored is None:
+            if not idempotency_key.startswith(INTERNAL_KEY_PREFIXES):
+                erased_at = self.ports.store.erased_key(
+                    pair, erased_key_digest(pair, idempotency_key)
+                )
+                if erased_at is not None:
+                    raise ErasedError(erased_at)
             return None
         check_same_request(stored, request_hash)
         return AppendResult(stored, created=False)
