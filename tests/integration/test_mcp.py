@@ -54,6 +54,9 @@ async def talk(store: Path) -> dict[str, Any]:
         )
         seen["no evidence"] = await call("record", kind="check", text="Check")
         seen["bad kind"] = await call("record", kind="gossip", text="hi")
+        seen["reserved key"] = await call(  # the night's own key: refused by the use case
+            "record", kind="question", text="hi", idempotency_key="consolidation:2026-12-02"
+        )
         seen["bad id"] = await session.call_tool(
             "beliefs", {"student_id": "bad id", "subject_id": "biology"}
         )
@@ -104,6 +107,7 @@ def test_bad_input_is_a_tool_error_the_agent_can_read_and_the_server_lives_on(
         "unknown pair": "no record of alice/biology",
         "no evidence": "evidence: is required for a check",
         "bad kind": "kind",
+        "reserved key": "reserved for the system",
         "bad id": "student_id",
     }
     for name, says in expected.items():

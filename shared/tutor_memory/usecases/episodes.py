@@ -43,6 +43,7 @@ from tutor_memory.domain.episodes import (
     Kind,
     NewEpisode,
     Pair,
+    check_client_key,
     evidence_from_dict,
     parse_kind,
 )
@@ -119,7 +120,11 @@ class Episodes:
     ) -> Added:
         """Record one episode through the use case of its kind (see the module's table).
         Everything is validated before anything is written. ``request_hash`` binds the
-        idempotency key to the request as the client sent it (a reuse with another is a 409)."""
+        idempotency key to the request as the client sent it (a reuse with another is a 409).
+        A key in the namespace the system writes under itself (a night's consolidation, a
+        file's arrival: ``INTERNAL_KEY_PREFIXES``) is refused, whoever the caller: those writes
+        do not enter by this door."""
+        idempotency_key = check_client_key("idempotency_key", idempotency_key)
         kind = parse_kind(kind)
         given = _evidence(kind, evidence)
         if recalled_ids and kind is not Kind.ANSWER:
