@@ -130,8 +130,9 @@ def test_an_unexpected_error_is_a_logged_500_with_its_correlation_id(
     logged = [r for r in caplog.records if r.exc_info and problem["correlation_id"] in r.message]
     assert logged and "a bug nobody foresaw" in str(logged[0].exc_info[1])  # type: ignore[index]
     access = [r.getMessage() for r in caplog.records if r.name == "tutor_memory.access"]
-    assert access == [f"POST {BASE}/episodes 500 {len(json.dumps(problem))} "
-                      f"{access[0].split()[4]} {problem['correlation_id']}"]  # fmt: skip
+    assert access == [f"POST /pairs/{{student_id}}/{{subject_id}}/episodes 500 "
+                      f"{len(json.dumps(problem))} {access[0].split()[4]} "
+                      f"{problem['correlation_id']} student_id=s1 subject_id=biology"]  # fmt: skip
 
 
 def test_the_server_still_answers_after_every_hostile_request(served: tuple[App, int]) -> None:

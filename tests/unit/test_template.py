@@ -362,6 +362,7 @@ def test_the_api_is_throttled_and_logs_every_access() -> None:
     assert log["DestinationArn"] == {"Fn::GetAtt": ["ApiAccessLogs", "Arn"]}
     fields = json.loads(log["Format"])  # one JSON object per request
     assert {"requestId", "caller", "status"} <= set(fields)
+    assert "$context.path" not in log["Format"]  # a path holds free text (a concept's name)
     assert resources()["ApiAccessLogs"]["Type"] == "AWS::Logs::LogGroup"
 
 

@@ -9,7 +9,8 @@ thread moves on: a Content-Length that is not a number, negative, or over the bo
 refused before reading; a body that never arrives (or a client that never sends its request
 line) times out after :data:`READ_TIMEOUT_S`; chunked bodies are refused (411, the API takes
 JSON bodies with a length); anything the resolver cannot answer is a logged 500. Each request
-leaves one access-log line: method, path, status, bytes, milliseconds, correlation id.
+leaves one access-log line: method, route template, status, bytes, milliseconds, correlation id,
+then the path's ids (``api.access``: never a query, a body or a concept's name).
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from urllib.parse import parse_qsl, urlsplit
 from aws_lambda_powertools.event_handler import APIGatewayRestResolver
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
+from tutor_memory.api.access import described, logged_method, route_of
 from tutor_memory.api.routes import PROBLEM_JSON, Problem, resolve
 
 MAX_BODY_BYTES = 1_000_000  # ours: a 20,000-character episode in JSON is far below it
@@ -119,7 +121,8 @@ def make_server(
                     request_id,
                 )
             except Exception as exc:  # never a dropped connection: a logged 500
-                log.error("unhandled error serving %s (correlation id %s)", path, request_id,
+                log.error("unhandled error serving %s (correlation id %s)",
+                          described(resolver, self.command, path), request_id,
                           exc_info=exc)  # fmt: skip
                 self.close_connection = True
                 status, size = self._problem(
@@ -131,9 +134,11 @@ def make_server(
 
         def _access(self, status: int, size: int) -> None:
             self._logged = True
+            template, ids = route_of(resolver, self.command, urlsplit(self.path).path)
             access_log.info(
-                "%s %s %d %d %.1fms %s", self.command, self.path, status, size,
+                "%s %s %d %d %.1fms %s%s", logged_method(self.command), template, status, size,
                 (time.perf_counter() - self._started) * 1000, self._request_id,
+                "".join(f" {k}={v}" for k, v in ids.items()),
             )  # fmt: skip
 
         def _refusal(self) -> Problem | None:

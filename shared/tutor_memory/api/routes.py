@@ -43,6 +43,7 @@ from aws_lambda_powertools.event_handler.openapi.params import Header, Path, Que
 from aws_lambda_powertools.event_handler.openapi.types import OpenAPIResponse
 from aws_lambda_powertools.metrics import MetricUnit
 
+from tutor_memory.api.access import described, quiet_wordy_loggers
 from tutor_memory.api.models import (
     BeliefResponse,
     ChainResponse,
@@ -252,6 +253,7 @@ def build_resolver(
     Powertools ``metrics`` and ``logger`` (the Lambda's), a turn records its metrics and every
     log line carries the pair."""
     resolver = DecodingResolver(enable_validation=True)
+    quiet_wordy_loggers()  # logs carry a route's template and ids, never its words
     log: Logger | logging.Logger = logger if logger is not None else logging.getLogger(__name__)
 
     def where() -> tuple[str, str]:
@@ -272,12 +274,17 @@ def build_resolver(
 
     def unexpected(exc: Exception) -> Response[Any]:
         path, correlation_id = where()
+        try:
+            method = resolver.current_event.http_method
+        except Exception:
+            method = ""
+        route = described(resolver, method, path)  # the template and ids: never the words
         log.error(
             "unhandled error answering %s (correlation id %s)",
-            path,
+            route,
             correlation_id,
             exc_info=exc,
-            extra={"correlation_id": correlation_id, "path": path},
+            extra={"correlation_id": correlation_id, "route": route},
         )
         return problem_response(INTERNAL, path, correlation_id)
 
@@ -588,12 +595,14 @@ def resolve(
         context_of = event.get("requestContext") if isinstance(event, dict) else None
         correlation_id = str((context_of or {}).get("requestId") or "")
         path = str(event.get("path") or "") if isinstance(event, dict) else ""
+        method = str(event.get("httpMethod") or "") if isinstance(event, dict) else ""
+        route = described(resolver, method, path)  # the template and ids: never the words
         (log or logging.getLogger(__name__)).error(
             "unhandled error answering %s (correlation id %s)",
-            path,
+            route,
             correlation_id,
             exc_info=exc,
-            extra={"correlation_id": correlation_id, "path": path},
+            extra={"correlation_id": correlation_id, "route": route},
         )
         return {
             "statusCode": 500,
