@@ -1,16 +1,21 @@
 """`tutor-memory serve`: the API's routes over local HTTP, on the embedded default.
 
 Each request becomes an API Gateway REST-shaped event and goes through the very resolver the
-Lambda uses, so local and cloud behave the same. Standard library only; bound to 127.0.0.1 by
-default.
+Lambda uses, so local and cloud behave the same. The HTTP is waitress's (a pure-Python WSGI
+server): it reads every connection on one event loop and buffers a whole request (headers
+and body) before a worker thread sees it, so a slow or stalled client holds a socket, never a
+thread. Bound to 127.0.0.1 by default.
 
-Whatever a client sends, it gets an answer in the API's one error shape (problem+json) and the
-thread moves on: a Content-Length that is not a number, negative, or over the body limit is
-refused before reading; a body that never arrives (or a client that never sends its request
-line) times out after :data:`READ_TIMEOUT_S`; chunked bodies are refused (411, the API takes
-JSON bodies with a length); anything the resolver cannot answer is a logged 500. Each request
-leaves one access-log line: method, route template, status, bytes, milliseconds, correlation id,
-then the path's ids (``api.access``: never a query, a body or a concept's name).
+Whatever a client sends, it gets an answer in the API's one error shape (problem+json) or, if
+it hung up, nothing and no error: a Content-Length that is not a number is a 400, one over
+the body limit a 413 (refused before the body is read); chunked bodies are refused (411, the
+API takes JSON bodies with a length); a request that stalls for :data:`READ_TIMEOUT_S`, or is
+not whole within :data:`REQUEST_DEADLINE_S` however steadily it trickles in, is answered 408
+and closed; anything the resolver cannot answer is a logged 500. A client that hangs up is
+one info line, never a 500. At most :data:`CONNECTION_LIMIT` connections are open at once
+(more wait in a listen backlog of :data:`LISTEN_BACKLOG`). Each request leaves one access-log
+line: method, route template, status, bytes, milliseconds, correlation id, then the path's
+ids (``api.access``: never a query, a body or a concept's name).
 """
 
 from __future__ import annotations
@@ -20,18 +25,31 @@ import logging
 import threading
 import time
 import uuid
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from collections.abc import Callable, Iterable
+from http import HTTPStatus
 from typing import Any, cast
 from urllib.parse import parse_qsl, urlsplit
 
 from aws_lambda_powertools.event_handler import APIGatewayRestResolver
 from aws_lambda_powertools.utilities.typing import LambdaContext
+from waitress import wasyncore
+from waitress.channel import HTTPChannel
+from waitress.parser import HTTPRequestParser, TransferEncodingNotImplemented
+from waitress.server import TcpWSGIServer
+from waitress.task import ErrorTask
+from waitress.utilities import Error
 
 from tutor_memory.api.access import described, logged_method, route_of
 from tutor_memory.api.routes import PROBLEM_JSON, Problem, resolve
 
 MAX_BODY_BYTES = 1_000_000  # ours: a 20,000-character episode in JSON is far below it
-READ_TIMEOUT_S = 10.0  # ours: a client that stops sending frees its thread after this long
+READ_TIMEOUT_S = 10.0  # ours: a request that stops arriving for this long is answered 408
+# ours: a whole request (line, headers, body) must arrive within this, however steadily it
+# trickles: the probe held connections with a byte every 5 s for the whole 90 s
+REQUEST_DEADLINE_S = 30.0
+LISTEN_BACKLOG = 1024  # ours: the kernel's queue of connections not yet accepted (was 5)
+CONNECTION_LIMIT = 500  # ours: open connections; more wait in the backlog
+THREADS = 4  # waitress's worker threads (the resolver answers one at a time: make_server)
 
 access_log = logging.getLogger("tutor_memory.access")
 log = logging.getLogger(__name__)
@@ -67,148 +85,256 @@ def to_event(
     }  # fmt: skip
 
 
+class _LengthRequired(Error):  # type: ignore[misc]
+    code = 411
+    reason = "Length Required"
+
+
+class _RequestTimeout(Error):  # type: ignore[misc]
+    code = 408
+    reason = "Request Timeout"
+
+
+_SLUGS = {400: "bad-request", 408: "request-timeout", 411: "length-required",
+          413: "payload-too-large", 431: "headers-too-large", 500: "internal",
+          501: "not-implemented"}  # fmt: skip
+
+
+class _Parser(HTTPRequestParser):  # type: ignore[misc]
+    """waitress's parser, which refuses a chunked body (411) and notes when a request began."""
+
+    def __init__(self, adj: Any) -> None:
+        super().__init__(adj)
+        self.began = time.monotonic()
+
+    def parse_header(self, header_plus: bytes) -> None:
+        try:
+            super().parse_header(header_plus)
+            framed = not getattr(self, "chunked", False)
+        except TransferEncodingNotImplemented:
+            framed = False
+        if not framed:
+            self.error = _LengthRequired("send the body with a Content-Length")
+            self.body_rcv, self.chunked, self.content_length = None, False, 0
+            self.connection_close = True
+
+
+def _problem_task(access: Callable[[str, str, int, int, float, str], None]) -> type[ErrorTask]:
+    class ProblemTask(ErrorTask):  # type: ignore[misc]
+        """waitress's own refusals (framing, size, time) in the API's problem shape."""
+
+        def execute(self) -> None:
+            started, request_id = time.perf_counter(), str(uuid.uuid4())
+            error = self.request.error
+            status = int(error.code)
+            detail = str(error.body)
+            if status == 400 and "Content-Length" in detail:
+                slug = "bad-content-length"
+            else:
+                slug = _SLUGS.get(status, "bad-request")
+            path = urlsplit(self.request.path or "").path
+            body = json.dumps(
+                Problem(status, slug, detail).body(path, request_id), ensure_ascii=False
+            ).encode("utf-8")
+            self.status = f"{status} {HTTPStatus(status).phrase}"
+            self.response_headers.append(("Content-Type", PROBLEM_JSON))
+            self.set_close_on_finish()
+            self.content_length = len(body)
+            access(self.request.command or "", path, status, len(body), started, request_id)
+            self.write(body)
+
+    return ProblemTask
+
+
+class _Channel(HTTPChannel):  # type: ignore[misc]
+    parser_class = _Parser
+
+
+class _Server(TcpWSGIServer):  # type: ignore[misc]
+    """waitress's TCP server whose sweep answers a stalled or overlong request 408."""
+
+    request_deadline_s = REQUEST_DEADLINE_S
+
+    def maintenance(self, now: float) -> None:
+        cutoff = now - self.adj.channel_timeout
+        late = time.monotonic() - self.request_deadline_s
+        for channel in list(self.active_channels.values()):
+            if channel.requests:
+                continue  # a request is being answered: its own deadlines apply
+            pending = channel.request
+            if pending is None or pending.completed:
+                if channel.last_activity < cutoff:
+                    channel.will_close = True  # an idle keep-alive connection: closed
+                continue
+            stalled = channel.last_activity < cutoff
+            if not stalled and pending.began > late:
+                continue
+            why = (f"no complete request within {self.adj.channel_timeout:g} s of silence"
+                   if stalled else
+                   f"the request was not whole within {self.request_deadline_s:g} s")  # fmt: skip
+            answer = channel.parser_class(self.adj)
+            answer.error = _RequestTimeout(why)
+            answer.completed = True  # what the request line said, if it came whole
+            answer.path = getattr(pending, "path", "") or ""
+            answer.command = getattr(pending, "command", "") or ""
+            answer.version = "1.1"  # the parser's default is 1.0: we speak 1.1
+            with channel.requests_lock:
+                channel.request = None
+                channel.requests.append(answer)
+            self.add_task(channel)
+
+
+class LocalServer:
+    """The running server: ``serve_forever`` on one thread, ``shutdown`` from another."""
+
+    def __init__(self, server: _Server) -> None:
+        self._server = server
+        self._stopped = threading.Event()
+        self._closed = False
+
+    @property
+    def server_port(self) -> int:
+        return int(self._server.effective_port)
+
+    def serve_forever(self) -> None:
+        try:
+            self._server.run()
+        finally:
+            self._stopped.set()
+
+    def shutdown(self) -> None:
+        """Stops the loop (from any thread) and waits for it to end."""
+        if self._closed:
+            return
+        self._closed = True
+        server = self._server
+        server.trigger.pull_trigger(lambda: wasyncore.close_all(server._map))
+        self._stopped.wait(10)
+        server.task_dispatcher.shutdown(timeout=5)
+
+    def server_close(self) -> None:
+        if not self._closed:
+            self._closed = True
+            wasyncore.close_all(self._server._map)
+            self._server.task_dispatcher.shutdown(timeout=5)
+
+
+class _HangUps(logging.Filter):
+    """waitress's lines name the request's path; ours name no path (``api.access``)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = record.getMessage()
+        if message.startswith("Client disconnected while serving"):
+            record.msg, record.args = "a client hung up before its answer was sent", ()
+        elif " while serving " in message:
+            record.msg, record.args = message.split(" while serving ")[0], ()
+        return True
+
+
+_hang_ups = _HangUps()
+
+
 def make_server(
     resolver: APIGatewayRestResolver,
     host: str,
     port: int,
     *,
     read_timeout_s: float = READ_TIMEOUT_S,
+    request_deadline_s: float = REQUEST_DEADLINE_S,
     max_body_bytes: int = MAX_BODY_BYTES,
-) -> ThreadingHTTPServer:
+    connection_limit: int = CONNECTION_LIMIT,
+    backlog: int = LISTEN_BACKLOG,
+    threads: int = THREADS,
+) -> LocalServer:
     # Powertools' resolver keeps the request it is answering on itself (the event, the route's
     # arguments in ``app.context``), as a Lambda container answers one request at a time; two
     # threads in it at once mix their requests (seen: a KeyError '_route_args' under two
-    # concurrent turns). Connections are still accepted and read concurrently; the resolver
-    # answers one at a time (a turn's block is bounded by its own deadline).
+    # concurrent turns). Connections are still accepted and read concurrently (waitress's
+    # loop); the resolver answers one at a time (a turn's block is bounded by its own deadline).
     answering = threading.Lock()
 
-    class Handler(BaseHTTPRequestHandler):
-        timeout = read_timeout_s  # applied to the socket: every read waits at most this long
-        protocol_version = "HTTP/1.1"
+    def access(
+        method: str, path: str, status: int, size: int, started: float, request_id: str
+    ) -> None:
+        template, ids = route_of(resolver, method, path)
+        access_log.info(
+            "%s %s %d %d %.1fms %s%s", logged_method(method), template, status, size,
+            (time.perf_counter() - started) * 1000, request_id,
+            "".join(f" {k}={v}" for k, v in ids.items()),
+        )  # fmt: skip
 
-        def _handle(self) -> None:
-            started, request_id = time.perf_counter(), str(uuid.uuid4())
-            self._started, self._request_id, self._logged = started, request_id, False
-            path = urlsplit(self.path).path
-            status, size = 500, 0
-            try:
-                refused = self._refusal()
-                if refused is not None:
-                    status, size = self._problem(refused, path, request_id)
-                    return
-                length = int(self.headers.get("Content-Length") or 0)
-                body = self.rfile.read(length) if length else b""
-                if len(body) < length:
-                    self.close_connection = True
-                    status, size = self._problem(
-                        Problem(400, "short-body", f"the body ended after {len(body)} of "
-                                f"{length} bytes"), path, request_id)  # fmt: skip
-                    return
-                event = to_event(
-                    self.command, self.path, dict(self.headers.items()), body, request_id
-                )
-                with answering:
-                    response = resolve(
-                        resolver, event, cast(LambdaContext, _Context(request_id)), log
-                    )
-                status = int(response["statusCode"])
-                size = self._send(status, response.get("body") or "", _headers(response))
-            except TimeoutError:
-                self.close_connection = True
-                status, size = self._problem(
-                    Problem(408, "request-timeout", f"no complete body within {read_timeout_s} s"),
-                    path,
-                    request_id,
-                )
-            except Exception as exc:  # never a dropped connection: a logged 500
-                log.error("unhandled error serving %s (correlation id %s)",
-                          described(resolver, self.command, path), request_id,
-                          exc_info=exc)  # fmt: skip
-                self.close_connection = True
-                status, size = self._problem(
-                    Problem(500, "internal", "the server failed to answer; the error is logged "
-                            "under this correlation id"), path, request_id)  # fmt: skip
-            finally:
-                if not self._logged:  # no answer went out (the client had gone)
-                    self._access(status, size)
-
-        def _access(self, status: int, size: int) -> None:
-            self._logged = True
-            template, ids = route_of(resolver, self.command, urlsplit(self.path).path)
-            access_log.info(
-                "%s %s %d %d %.1fms %s%s", logged_method(self.command), template, status, size,
-                (time.perf_counter() - self._started) * 1000, self._request_id,
-                "".join(f" {k}={v}" for k, v in ids.items()),
+    def application(environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
+        started, request_id = time.perf_counter(), str(uuid.uuid4())
+        method = str(environ.get("REQUEST_METHOD") or "")
+        target = str(environ.get("REQUEST_URI") or environ.get("PATH_INFO") or "/")
+        path = urlsplit(target).path
+        try:
+            body = environ["wsgi.input"].read() if environ.get("CONTENT_LENGTH") else b""
+            event = to_event(method, target, _request_headers(environ), body, request_id)
+            with answering:
+                response = resolve(resolver, event, cast(LambdaContext, _Context(request_id)), log)
+            status = int(response["statusCode"])
+            payload = response.get("body") or ""
+            headers = _headers(response)
+        except Exception as exc:  # never a dropped connection: a logged 500
+            log.error("unhandled error serving %s (correlation id %s)",
+                      described(resolver, method, path), request_id, exc_info=exc)  # fmt: skip
+            status, headers = 500, {"Content-Type": PROBLEM_JSON}
+            payload = json.dumps(
+                Problem(500, "internal", "the server failed to answer; the error is logged "
+                        "under this correlation id").body(path, request_id),
+                ensure_ascii=False,
             )  # fmt: skip
+        text = payload if isinstance(payload, str) else json.dumps(payload)
+        data = text.encode("utf-8")
+        access(method, path, status, len(data), started, request_id)
+        out = [
+            (k, v) for k, v in headers.items() if k.lower() not in ("content-length", "connection")
+        ]
+        out.append(("Content-Length", str(len(data))))
+        start_response(f"{status} {_phrase(status)}", out)
+        return [] if method == "HEAD" else [data]
 
-        def _refusal(self) -> Problem | None:
-            """What is wrong with the request's framing, before a byte of body is read."""
-            if self.headers.get("Transfer-Encoding"):
-                self.close_connection = True
-                return Problem(411, "length-required", "send the body with a Content-Length")
-            raw = self.headers.get("Content-Length")
-            if raw is None:
-                return None
-            text = raw.strip()
-            if not text.isdigit() or not text.isascii():
-                self.close_connection = True  # the body's end is unknown: nothing more to read
-                return Problem(400, "bad-content-length", f"Content-Length {raw!r} is not a "
-                               "whole number of bytes")  # fmt: skip
-            if int(text) > max_body_bytes:
-                self.close_connection = True
-                return Problem(413, "payload-too-large", f"the body is over {max_body_bytes} "
-                               "bytes")  # fmt: skip
-            return None
+    logging.getLogger("waitress").addFilter(_hang_ups)  # once: filters are a set
+    server = _Server(
+        application,
+        _start=True,
+        host=host,
+        port=port,
+        threads=threads,
+        backlog=backlog,
+        connection_limit=connection_limit,
+        max_request_body_size=max_body_bytes + 1,  # waitress refuses at >=
+        channel_timeout=max(1, int(read_timeout_s)),
+        cleanup_interval=1,
+        ident="tutor-memory",
+        clear_untrusted_proxy_headers=True,
+    )
+    # waitress takes whole seconds; the sweep compares floats, so a test may set less
+    server.adj.channel_timeout = read_timeout_s
+    server.request_deadline_s = request_deadline_s
+    # this server's channels answer waitress's refusals with its access log
+    server.channel_class = type("Channel", (_Channel,), {"error_task_class": _problem_task(access)})
+    return LocalServer(server)
 
-        def _problem(self, problem: Problem, path: str, request_id: str) -> tuple[int, int]:
-            body = json.dumps(problem.body(path, request_id), ensure_ascii=False)
-            try:
-                return problem.status, self._send(
-                    problem.status, body, {"Content-Type": PROBLEM_JSON}
-                )
-            except OSError:  # the client is gone: nobody to answer
-                return problem.status, 0
 
-        def _send(self, status: int, body: Any, headers: dict[str, str]) -> int:
-            payload = body if isinstance(body, str) else json.dumps(body)
-            data = payload.encode("utf-8")
-            if hasattr(self, "_started"):  # logged before the answer leaves, so it is never late
-                self._access(status, len(data))
-            self.send_response_only(status)
-            self.send_header("Date", self.date_time_string())
-            for name, value in headers.items():
-                if name.lower() not in ("content-length", "connection"):
-                    self.send_header(name, value)
-            self.send_header("Content-Length", str(len(data)))
-            if self.close_connection:
-                self.send_header("Connection", "close")
-            self.end_headers()
-            if self.command != "HEAD":  # a HEAD answer has the headers of a body, not the body
-                self.wfile.write(data)
-            return len(data)
+def _phrase(status: int) -> str:
+    try:
+        return HTTPStatus(status).phrase
+    except ValueError:
+        return "Unknown"
 
-        def __getattr__(self, name: str) -> Any:
-            # Every method (TRACE, HEAD, anything) goes to the routes, which answer 405 (or
-            # 404) in the problem shape, never the standard library's own 501.
-            if name.startswith("do_") and name[3:].isalpha():
-                return self._handle
-            raise AttributeError(name)
 
-        def send_error(self, code: int, message: str | None = None, explain: str | None = None
-                       ) -> None:  # fmt: skip
-            """Errors the standard library finds itself (a bad request line, headers too long)
-            in the same problem shape."""
-            self.close_connection = True
-            path = urlsplit(getattr(self, "path", "") or "").path
-            self._problem(Problem(code, "bad-request-line", message or "the request is not "
-                                  "HTTP/1.1"), path, str(uuid.uuid4()))  # fmt: skip
-
-        def log_message(self, format: str, *args: Any) -> None:
-            return  # the access log above says it once, in one line
-
-    server = ThreadingHTTPServer((host, port), Handler)
-    server.daemon_threads = True
-    return server
+def _request_headers(environ: dict[str, Any]) -> dict[str, str]:
+    """The request's headers from a WSGI environ, named as a client sends them."""
+    headers = {}
+    for key, value in environ.items():
+        if key.startswith("HTTP_"):
+            headers[key[5:].replace("_", "-").title()] = str(value)
+    for key in ("CONTENT_TYPE", "CONTENT_LENGTH"):
+        if environ.get(key):
+            headers[key.replace("_", "-").title()] = str(environ[key])
+    return headers
 
 
 def _headers(response: dict[str, Any]) -> dict[str, str]:

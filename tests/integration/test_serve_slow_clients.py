@@ -1,0 +1,172 @@
+"""`tutor-memory serve` under slow, many and vanishing clients: a client that trickles its
+request holds a socket, never the server (others are answered; it is answered 408 or closed
+once its request is late); fifty connections at once are all answered; a client that hangs
+up is neither a 500 nor a traceback in the log.
+
+Timeouts are set short for the tests; nothing here asserts how fast anything was.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tutor_memory.api.local_server import LISTEN_BACKLOG, make_server
+from tutor_memory.api.routes import build_resolver
+from tutor_memory.bootstrap import App, build_app
+from tutor_memory.settings import Settings, on_folder
+
+BASE = "/pairs/s1/biology"
+
+
+@pytest.fixture
+def served(tmp_path: Path) -> Iterator[tuple[App, int]]:
+    app = build_app(on_folder(Settings(embedder="none"), tmp_path / "tm"))
+    server = make_server(
+        build_resolver(lambda: app), "127.0.0.1", 0, read_timeout_s=1.0, request_deadline_s=2.0
+    )
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield app, server.server_port
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def ask(port: int, method: str = "GET", path: str = f"{BASE}/beliefs", body: bytes = b"") -> int:
+    """One whole request; the answer's status (the server must answer, never just close)."""
+    head = (f"{method} {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n"
+            f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n\r\n")  # fmt: skip
+    with socket.create_connection(("127.0.0.1", port), timeout=60) as sock:
+        sock.sendall(head.encode() + body)
+        data = b""
+        while chunk := sock.recv(65536):
+            data += chunk
+    assert data.startswith(b"HTTP/1.1 "), data[:200]
+    return int(data.split()[1])
+
+
+def trickle(port: int, head: bytes, raw: bytes, every_s: float, outcome: list[bytes]) -> None:
+    """Sends ``head`` at once, then ``raw`` a byte every ``every_s`` seconds; keeps what the
+    server said (b"" when it closed without a word)."""
+    with socket.create_connection(("127.0.0.1", port), timeout=60) as sock:
+        sock.sendall(head)
+        for byte in raw:
+            try:
+                sock.sendall(bytes([byte]))
+            except OSError:  # the server closed it: that is an outcome too
+                break
+            time.sleep(every_s)
+            sock.setblocking(False)
+            try:
+                early = sock.recv(65536)
+            except BlockingIOError:
+                early = None
+            except OSError:
+                early = b""
+            finally:
+                sock.setblocking(True)
+            if early is not None:  # answered (or closed) before the request was whole
+                outcome.append(early + _rest(sock))
+                return
+        outcome.append(_rest(sock))
+
+
+def _rest(sock: socket.socket) -> bytes:
+    data = b""
+    try:
+        while chunk := sock.recv(65536):
+            data += chunk
+    except OSError:
+        pass
+    return data
+
+
+@pytest.mark.parametrize("part", ["request-line", "body"])
+def test_a_slow_client_does_not_stop_others_being_answered_and_is_cut_off(
+    served: tuple[App, int], part: str
+) -> None:
+    _, port = served
+    outcome: list[bytes] = []
+    body = json.dumps({"kind": "question", "text": "What is osmosis?"}).encode()
+    head = (f"POST {BASE}/episodes HTTP/1.1\r\nHost: x\r\nContent-Type: application/json"
+            f"\r\nContent-Length: {len(body)}\r\n\r\n").encode()  # fmt: skip
+    # a byte every 0.25 s: never whole within the 2 s deadline, never silent for the 1 s timeout
+    first, rest = (b"", head + body) if part == "request-line" else (head, body)
+    slow = threading.Thread(target=trickle, args=(port, first, rest, 0.25, outcome))
+    slow.start()
+    # While it trickles, others are answered, one after another.
+    answered = [ask(port) for _ in range(5)]
+    assert answered == [404] * 5  # no such pair yet: an answer all the same
+    slow.join(timeout=120)
+    assert not slow.is_alive()
+    (said,) = outcome
+    # Cut off before its request was whole: a 408 in the problem shape, or closed.
+    assert said == b"" or said.startswith(b"HTTP/1.1 408 "), said[:200]
+    if said:
+        assert b"application/problem+json" in said and b'"status": 408' in said
+    assert ask(port) == 404  # and the server still answers
+
+
+def test_fifty_simultaneous_connections_are_all_answered(served: tuple[App, int]) -> None:
+    _, port = served
+    assert LISTEN_BACKLOG > 5
+    statuses: list[int] = []
+    failures: list[BaseException] = []
+    start = threading.Barrier(50)
+
+    def one() -> None:
+        try:
+            start.wait(timeout=60)
+            statuses.append(ask(port, path=f"{BASE}/chain/verify"))
+        except BaseException as exc:
+            failures.append(exc)
+
+    threads = [threading.Thread(target=one) for _ in range(50)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=300)
+    assert not failures, failures[:3]
+    assert len(statuses) == 50 and set(statuses) <= {200, 404}
+
+
+def test_a_client_that_hangs_up_is_not_a_500_nor_a_traceback(
+    served: tuple[App, int], caplog: pytest.LogCaptureFixture
+) -> None:
+    _, port = served
+    body = json.dumps({"kind": "question", "text": "What is osmosis?"}).encode()
+    whole = (f"POST {BASE}/episodes HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+             f"Content-Length: {len(body)}\r\n\r\n").encode() + body  # fmt: skip
+    with caplog.at_level(logging.DEBUG):
+        for cut in (10, len(whole) - 5, len(whole)):  # in the request line, the body, after it
+            sock = socket.create_connection(("127.0.0.1", port), timeout=60)
+            sock.sendall(whole[:cut])
+            # an abrupt close (RST), as a client killed mid-request
+            sock.setsockopt(
+                socket.SOL_SOCKET, socket.SO_LINGER, b"\x01\x00\x00\x00\x00\x00\x00\x00"
+            )
+            sock.close()
+        for _ in range(3):  # a turn, whose answer finds the client gone
+            sock = socket.create_connection(("127.0.0.1", port), timeout=60)
+            turn = json.dumps({"question": "what is osmosis?"}).encode()
+            sock.sendall((f"POST {BASE}/turn HTTP/1.1\r\nHost: x\r\nContent-Type: "
+                          f"application/json\r\nContent-Length: {len(turn)}\r\n\r\n").encode()
+                         + turn)  # fmt: skip
+            sock.close()
+        assert ask(port) == 200  # the pair exists now: the server answers on
+        time.sleep(1.5)  # the sweep runs (every second) over what was left
+        assert ask(port) == 200
+    errors = [r for r in caplog.records if r.levelno >= logging.ERROR or r.exc_info]
+    assert not errors, [r.getMessage() for r in errors]
+    access = [r.getMessage() for r in caplog.records if r.name == "tutor_memory.access"]
+    assert not [line for line in access if " 500 " in line]
+    assert "Traceback" not in caplog.text
