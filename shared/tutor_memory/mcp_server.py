@@ -20,17 +20,15 @@ from typing import Annotated, Literal, ParamSpec, TypeVar
 
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, SkipValidation
+from pydantic import ValidationError as PydanticValidationError
 
 from tutor_memory.api.models import (
     BeliefResponse,
-    CheckBody,
-    CitationBody,
     EpisodeRequest,
     EpisodeResponse,
-    QuizBody,
+    Evidence,
     ReportResponse,
-    TaughtBody,
     TurnResponse,
 )
 from tutor_memory.domain.errors import TutorMemoryError
@@ -78,6 +76,14 @@ class ConceptMapResponse(BaseModel):
     concepts: list[MapConcept]
 
 
+def refusal(exc: PydanticValidationError) -> str:
+    """A refused episode in words an agent acts on: each field and what is wrong with it (no
+    model name, no link to pydantic's pages)."""
+    return "; ".join(
+        f"{'.'.join(str(p) for p in e['loc']) or 'episode'}: {e['msg']}" for e in exc.errors()
+    )
+
+
 def _tool(fn: Callable[P, R]) -> Callable[P, R]:
     """The memory's refusals as tool errors the agent reads (no traceback in the log)."""
 
@@ -89,6 +95,8 @@ def _tool(fn: Callable[P, R]) -> Callable[P, R]:
             return fn(*args, **kwargs)
         except TutorMemoryError as exc:
             raise ToolError(str(exc)) from None
+        except PydanticValidationError as exc:  # the episode's fields, judged by its kind
+            raise ToolError(f"the episode is not valid: {refusal(exc)}") from None
 
     return run
 
@@ -119,10 +127,13 @@ def build_server(memory: Memory) -> MCPServer:
     def record(
         student_id: StudentId,
         subject_id: SubjectId,
-        kind: Literal["question", "answer", "check", "quiz", "taught"],
+        # The episode's own fields are judged by EpisodeRequest, not by the SDK's arguments
+        # model (SkipValidation keeps their schema): the evidence's shape follows the kind.
+        kind: Annotated[Literal["question", "answer", "check", "quiz", "taught"], SkipValidation],
         text: Annotated[str, Field(description="what was said, in full")],
         evidence: Annotated[
-            CheckBody | QuizBody | CitationBody | TaughtBody | None,
+            Evidence | None,
+            SkipValidation,
             Field(
                 description="follows the kind — check: {topic, verdict: right|wrong, "
                 "evaluation, predicted_mastery}; quiz: {score, maximum, topics}; answer: "

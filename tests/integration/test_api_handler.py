@@ -111,8 +111,22 @@ def test_an_episode_takes_the_replay_shape_and_the_earlier_names_of_its_evidence
         f"{BASE}/episodes",
         {"kind": "quiz", "text": "Quiz", "evidence": {"topic": "osmosis", "verdict": "right"}},
     )
-    assert status == 422 and "is not a field of quiz evidence" in mismatched["error"]
+    assert status == 422 and "body.evidence.topic: Extra inputs" in mismatched["error"]
     assert len(cloud.episodes(PAIR)) == 3
+
+
+def test_a_check_without_its_verdict_is_refused_for_the_fields_of_a_check_only(
+    api: Api, cloud: DynamoStore
+) -> None:
+    status, problem = api(
+        "POST",
+        f"{BASE}/episodes",
+        {"kind": "check", "text": "Check", "evidence": {"topic": "osmosis"}},
+    )
+    assert status == 422 and problem["type"] == "urn:tutor-memory:problem:invalid-request"
+    assert problem["fields"] == [{"field": "body.evidence.verdict", "problem": "Field required"}]
+    assert problem["detail"] == "the request is not valid: body.evidence.verdict: Field required"
+    assert cloud.episodes(PAIR) == []
 
 
 def test_an_idempotency_key_makes_a_retry_write_once(api: Api, cloud: DynamoStore) -> None:
@@ -138,6 +152,11 @@ def test_an_idempotency_key_makes_a_retry_write_once(api: Api, cloud: DynamoStor
             {"body": {"kind": "check", "text": "c", "check": {"topic": "x", "verdict": "maybe"}}},
             422,
             "body.check.verdict",
+        ),
+        (
+            {"body": {"kind": "check", "text": "c", "evidence": {"kind": "quiz", "score": 1}}},
+            422,
+            "body.evidence.kind: is quiz evidence, and a check takes the evidence of a check",
         ),
         (
             {"body": {"kind": "answer", "text": "a", "recalled_ids": ["e9-000000000000"]}},

@@ -53,6 +53,9 @@ async def talk(store: Path) -> dict[str, Any]:
             evidence={"topic": "osmosis", "verdict": "wrong"},
         )
         seen["no evidence"] = await call("record", kind="check", text="Check")
+        seen["no verdict"] = await call(
+            "record", kind="check", text="Check", evidence={"topic": "osmosis"}
+        )
         seen["bad kind"] = await call("record", kind="gossip", text="hi")
         seen["reserved key"] = await call(  # the night's own key: refused by the use case
             "record", kind="question", text="hi", idempotency_key="consolidation:2026-12-02"
@@ -106,6 +109,7 @@ def test_bad_input_is_a_tool_error_the_agent_can_read_and_the_server_lives_on(
     expected = {
         "unknown pair": "no record of alice/biology",
         "no evidence": "evidence: is required for a check",
+        "no verdict": "evidence.verdict: Field required",
         "bad kind": "kind",
         "reserved key": "reserved for the system",
         "bad id": "student_id",
@@ -115,3 +119,11 @@ def test_bad_input_is_a_tool_error_the_agent_can_read_and_the_server_lives_on(
         assert result.is_error, name
         assert says in text(result), (name, text(result))
     assert not seen["report"].is_error  # every later call was still answered
+
+
+def test_a_check_without_its_verdict_is_refused_for_its_own_fields_only(
+    seen: dict[str, Any],
+) -> None:
+    said = text(seen["no verdict"])
+    assert said.endswith("the episode is not valid: evidence.verdict: Field required"), said
+    assert "errors.pydantic.dev" not in text(seen["bad kind"])

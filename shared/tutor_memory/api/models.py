@@ -4,9 +4,19 @@ source of the OpenAPI document)."""
 from __future__ import annotations
 
 from datetime import datetime
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationInfo,
+    ValidatorFunctionWrapHandler,
+    field_validator,
+    model_validator,
+)
+from pydantic import ValidationError as PydanticValidationError
+from pydantic_core import ErrorDetails, InitErrorDetails, PydanticCustomError
 
 from tutor_memory.domain import constants as C
 
@@ -99,9 +109,19 @@ class FileResponse(BaseModel):
     removed_at: datetime | None
 
 
+def _kind_of_evidence(kind: str) -> Any:
+    """The evidence's ``kind``: the episode's, which it may leave out (the discriminator)."""
+    return Field(
+        default=kind,
+        exclude=True,  # the episode says it; a dump (and the request's hash) leaves it out
+        description=f"the episode's kind, {kind}: may be left out; if given, it must match",
+    )
+
+
 class CheckBody(Strict):
     """A check's evidence."""
 
+    kind: Literal["check"] = _kind_of_evidence("check")
     topic: str = Field(min_length=1, max_length=C.MAX_NOTE_CHARS)
     verdict: Literal["right", "wrong"]
     evaluation: str = Field(default="", max_length=C.MAX_NOTE_CHARS)
@@ -111,6 +131,7 @@ class CheckBody(Strict):
 class QuizBody(Strict):
     """A quiz's evidence."""
 
+    kind: Literal["quiz"] = _kind_of_evidence("quiz")
     score: float = Field(ge=0)
     maximum: float = Field(gt=0)
     topics: list[str] = Field(default_factory=list, max_length=C.MAX_CONCEPTS_PER_EPISODE)
@@ -119,6 +140,7 @@ class QuizBody(Strict):
 class CitationBody(Strict):
     """An answer's evidence: the file (and page) it cited."""
 
+    kind: Literal["answer"] = _kind_of_evidence("answer")
     file_id: str | None = Field(default=None, max_length=C.MAX_ID_CHARS)
     page: int | None = Field(default=None, ge=1)
 
@@ -126,8 +148,22 @@ class CitationBody(Strict):
 class TaughtBody(Strict):
     """A taught message's evidence: what it asks to remember."""
 
+    kind: Literal["taught"] = _kind_of_evidence("taught")
     note: str = Field(min_length=1, max_length=C.MAX_NOTE_CHARS)
 
+
+class QuestionBody(Strict):
+    """A question's evidence: none (leave it out, or an empty object)."""
+
+    kind: Literal["question"] = _kind_of_evidence("question")
+
+
+# One shape per kind, chosen by the episode's kind: a refusal names only the fields of the
+# kind sent (a check without its verdict: ``evidence.verdict: Field required``).
+Evidence = Annotated[
+    CheckBody | QuizBody | CitationBody | TaughtBody | QuestionBody,
+    Field(discriminator="kind"),
+]
 
 EVIDENCE_ALIASES = ("check", "quiz", "citation")
 
@@ -146,12 +182,13 @@ class EpisodeRequest(Strict):
     )
     concepts: list[str] = Field(default_factory=list, max_length=C.MAX_CONCEPTS_PER_EPISODE)
     salience: float | None = Field(default=None, ge=0, le=1, description="default: the kind's")
-    evidence: CheckBody | QuizBody | CitationBody | TaughtBody | None = Field(
+    evidence: Evidence | None = Field(
         default=None,
         description=(
-            "follows the kind — check: topic, verdict (required), evaluation, "
-            "predicted_mastery; quiz: score, maximum (required), topics; answer: file_id, "
-            "page; taught: note (a message that is no instruction is kept with it)"
+            "follows the kind (its own kind may be left out) — check: topic, verdict "
+            "(required), evaluation, predicted_mastery; quiz: score, maximum (required), "
+            "topics; answer: file_id, page; taught: note (a message that is no instruction "
+            "is kept with it); question: none"
         ),
     )
     check: CheckBody | None = Field(default=None, description="alias of evidence, for a check")
@@ -165,6 +202,34 @@ class EpisodeRequest(Strict):
         description="an answer: the memory ids of the turn that produced it",
     )
 
+    @field_validator("evidence", mode="wrap")
+    @classmethod
+    def _evidence_of_the_kind(
+        cls, value: Any, handler: ValidatorFunctionWrapHandler, info: ValidationInfo
+    ) -> Any:
+        """The evidence validated as the episode's kind's, whose ``kind`` it may leave out."""
+        kind = info.data.get("kind")
+        if kind is None or value is None:  # a refused kind says nothing of its evidence
+            return None
+        given = value.get("kind", kind) if isinstance(value, dict) else getattr(value, "kind", kind)
+        if given != kind:
+            raise _refused(
+                ("kind",),
+                PydanticCustomError(
+                    "evidence_kind",
+                    "is {given} evidence, and a {kind} takes the evidence of a {kind}",
+                    {"given": given, "kind": kind},
+                ),
+                value,
+            )
+        try:
+            return handler({**value, "kind": kind} if isinstance(value, dict) else value)
+        except PydanticValidationError as exc:  # the union's tag out of the fields' places
+            raise PydanticValidationError.from_exception_data(
+                exc.title,
+                [_untagged(error, kind) for error in exc.errors()],
+            ) from None
+
     @model_validator(mode="after")
     def _evidence_once(self) -> EpisodeRequest:
         given = [name for name in ("evidence", *EVIDENCE_ALIASES) if getattr(self, name)]
@@ -176,6 +241,21 @@ class EpisodeRequest(Strict):
         """The evidence as plain data, under whichever name it came."""
         body = self.evidence or self.check or self.quiz or self.citation
         return None if body is None else body.model_dump(exclude_none=True)
+
+
+def _refused(loc: tuple[str, ...], error: PydanticCustomError, value: Any) -> Exception:
+    return PydanticValidationError.from_exception_data(
+        "evidence", [InitErrorDetails(type=error, loc=loc, input=value)]
+    )
+
+
+def _untagged(error: ErrorDetails, tag: str) -> InitErrorDetails:
+    """A tagged union's error at the field's own place (``verdict``, not ``check.verdict``)."""
+    loc = error["loc"][1:] if error["loc"][:1] == (tag,) else error["loc"]
+    details = InitErrorDetails(type=error["type"], loc=loc, input=error["input"])
+    if "ctx" in error:
+        details["ctx"] = error["ctx"]
+    return details
 
 
 class EpisodeResponse(BaseModel):
