@@ -233,16 +233,33 @@ class CountingOpenSearchClient:
         return response
 
     def search(self, *, index: str, body: dict[str, Any]) -> Any:
-        """The term counts (``OpenSearchIndex.term_counts``): one ``_search`` with filters."""
+        """The term counts (``OpenSearchIndex.term_counts``) or the cosines of named episodes
+        (``OpenSearchIndex.cosines``): one ``_search``."""
         with self.waits.call():
             return self._search(body)
 
     def _search(self, body: dict[str, Any]) -> Any:
         self.tally.requests["_search"] += 1
         self.tally.bytes_sent += len(json.dumps(body).encode())
-        answer = self._counted(body)
+        scoring = body["query"].get("script_score")
+        answer = self._cosines(scoring) if scoring else self._counted(body)
         self.tally.bytes_read += len(json.dumps(answer).encode())
         return answer
+
+    def _cosines(self, scoring: dict[str, Any]) -> dict[str, Any]:
+        """``OpenSearchIndex.cosines``: named episodes scored by ``1 + cosineSimilarity``."""
+        filters = scoring["query"]["bool"]["filter"]
+        pair, _ = _scope(filters)
+        ids = next(c["terms"]["episode_id"] for c in filters if "terms" in c)
+        vector = scoring["script"]["params"]["query_value"]
+        found = self.inner.cosines(pair, ids, vector)
+        return {
+            "hits": {
+                "hits": [
+                    {"_score": 1.0 + cos, "fields": {"episode_id": [i]}} for i, cos in found.items()
+                ]
+            }
+        }
 
     def _counted(self, body: dict[str, Any]) -> dict[str, Any]:
         pair, _ = _scope(body["query"]["bool"]["filter"])
