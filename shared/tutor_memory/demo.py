@@ -10,6 +10,7 @@ hash chain verified, and a tampered copy caught.
 
 from __future__ import annotations
 
+import itertools
 import shutil
 import sqlite3
 from collections.abc import Callable
@@ -49,13 +50,26 @@ def _progress(out: Callable[[str], None]) -> Callable[[int, int], None]:
     return show
 
 
+def _sections(out: Callable[[str], None]) -> Callable[[str], None]:
+    """A section's heading, numbered 1, 2, 3, … in the order shown (a blank line before all
+    but the first)."""
+    numbers = itertools.count(1)
+
+    def heading(title: str) -> None:
+        number = next(numbers)
+        out(("" if number == 1 else "\n") + f"{number}. {title}")
+
+    return heading
+
+
 def run_demo(home: Path, out: Callable[[str], None] = print) -> int:
     store = home / "demo"
     shutil.rmtree(store, ignore_errors=True)
     shutil.rmtree(home / "demo-tampered", ignore_errors=True)
     home.mkdir(parents=True, exist_ok=True)
+    section = _sections(out)
 
-    out(f"1. A fresh embedded store in {store}; replaying the sample history (files first):")
+    section(f"A fresh embedded store in {store}; replaying the sample history (files first):")
     with as_file(files("tutor_memory") / "data" / "sample-history.jsonl") as history:
         report = replay(history, store, _app, on_progress=_progress(out))
     out(
@@ -77,15 +91,15 @@ def run_demo(home: Path, out: Callable[[str], None] = print) -> int:
 
     for title, question in QUESTIONS:
         result = app.turns.turn(DEMO_PAIR, question)
-        out(f"\n2. {title} — {question!r} (asked {ASKED_AT:%d %b %Y}):")
+        section(f"{title} — {question!r} (asked {ASKED_AT:%d %b %Y}):")
         out(result.block)
         out(f"   ({result.tokens} tokens; {len(result.memory_ids)} memories shown)")
 
-    out("\n3. The report:")
+    section("The report:")
     out(render_text(app.reports.report(DEMO_PAIR), ZoneInfo(app.settings.timezone)))
 
     chain = app.memory.verify_chain(DEMO_PAIR)
-    out(f"\n4. The hash chain: {chain}")
+    section(f"The hash chain: {chain}")
     app.close()
 
     tampered = home / "demo-tampered"
