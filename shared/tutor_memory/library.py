@@ -488,16 +488,7 @@ class LocalBackend:
         return ReportResponse.model_validate(report_json(built))
 
     def verify(self, pair: Pair) -> ChainResponse:
-        report = self.app.memory.verify_chain(self._known(pair))
-        return ChainResponse(
-            intact=report.intact,
-            episodes=report.episodes,
-            head_hash=report.head_hash,
-            break_seq=report.break_seq,
-            break_kind=report.break_kind,
-            detail=report.detail,
-            report=str(report),
-        )
+        return ChainResponse.of(self.app.memory.verify_chain(self._known(pair)))
 
     def erase(
         self, student_id: str, subject_id: str | None, episode_id: str | None, reason: str

@@ -22,6 +22,7 @@ from tutor_memory.domain import constants as C
 
 if TYPE_CHECKING:
     from tutor_memory.domain.beliefs import Belief
+    from tutor_memory.domain.chain import ChainReport
     from tutor_memory.ports import AppendResult
     from tutor_memory.usecases.turns import TurnResult
 
@@ -347,6 +348,20 @@ class ChainResponse(BaseModel):
     detail: str
     report: str
     erased: int = 0  # episodes whose body was erased (their envelopes checked)
+
+    @classmethod
+    def of(cls, report: ChainReport) -> ChainResponse:
+        """The chain's report as every door answers it (REST, the library, the CLI's JSON)."""
+        return cls(
+            intact=report.intact,
+            episodes=report.episodes,
+            head_hash=report.head_hash,
+            break_seq=report.break_seq,
+            break_kind=report.break_kind,
+            detail=report.detail,
+            report=str(report),
+            erased=report.erased,
+        )
 
 
 class ErasureResponse(BaseModel):

@@ -436,17 +436,7 @@ def build_resolver(
         f"{PAIR}/chain/verify", operation_id="verifyChain", responses=problems(READ_STATUSES)
     )
     def verify_chain(student_id: StudentId, subject_id: SubjectId) -> ChainResponse:
-        report = get_app().memory.verify_chain(known_pair(student_id, subject_id))
-        return ChainResponse(
-            intact=report.intact,
-            episodes=report.episodes,
-            head_hash=report.head_hash,
-            break_seq=report.break_seq,
-            break_kind=report.break_kind,
-            detail=report.detail,
-            report=str(report),
-            erased=report.erased,
-        )
+        return ChainResponse.of(get_app().memory.verify_chain(known_pair(student_id, subject_id)))
 
     @resolver.post(f"{PAIR}/prompt", operation_id="prompt", responses=problems(WRITE_STATUSES))
     def prompt(student_id: StudentId, subject_id: SubjectId, body: PromptRequest) -> PromptResponse:
