@@ -44,7 +44,11 @@ EXIT_CODES = """exit codes:
   2  usage: an unknown command or flag, a missing argument, a flag value that does not parse
 
 Commands that add to a store (ingest, teach, record) create its folder on first use; the
-others need the store to exist (--store). Progress bars are drawn only on a terminal."""
+others need the store to exist (--store). Progress bars are drawn only on a terminal.
+
+--json: every command that prints a result prints it as one JSON document instead (log and
+nightly: one JSON object per line); errors stay one line on stderr, with the same exit codes."""
+JSON_HELP = "print the result as one JSON document"
 # The commands that add to a store, and so create a new --store folder on first use.
 CREATES_STORE = frozenset({"ingest", "teach", "record"})
 RECORD_KINDS = ("question", "answer", "check", "quiz", "taught")
@@ -92,8 +96,10 @@ def _parser() -> argparse.ArgumentParser:
     log.add_argument("--json", action="store_true", help="one JSON object per episode")
     verify = with_pair(sub.add_parser("verify", help="recompute a pair's hash chain"))
     verify.add_argument("--checkpoint", type=Path, help="a checkpoint the chain must extend")
+    verify.add_argument("--json", action="store_true", help=JSON_HELP)
     point = with_pair(sub.add_parser("checkpoint", help="export the chain's head as JSON"))
     point.add_argument("--out", type=Path, help="write it to this file (default: print it)")
+    point.add_argument("--json", action="store_true", help="(the default: it is JSON)")
 
     serve = sub.add_parser("serve", help="the API's routes over local HTTP")
     serve.add_argument("--store", type=Path, help="an embedded store folder (default: settings)")
@@ -110,14 +116,18 @@ def _parser() -> argparse.ArgumentParser:
     replay.add_argument(
         "--nightly", action="store_true", help="then run the nightly loop for each past day"
     )
+    replay.add_argument("--json", action="store_true", help=JSON_HELP)
 
     ingest = with_pair(sub.add_parser("ingest", help="read a file into the pair's concept map"))
     ingest.add_argument("file", type=Path, help="a PDF, DOCX, Markdown, CSV or text file")
     ingest.add_argument("--file-id", help="the file's id (default: from its name)")
+    ingest.add_argument("--json", action="store_true", help=JSON_HELP)
     teach = with_pair(sub.add_parser("teach", help="a student's message that may teach the map"))
     teach.add_argument("message", help='the message, e.g. "remember that …"')
+    teach.add_argument("--json", action="store_true", help=JSON_HELP)
     showmap = with_pair(sub.add_parser("map", help="print the pair's map section"))
     showmap.add_argument("--budget", type=int, default=600, help="tokens (default 600)")
+    showmap.add_argument("--json", action="store_true", help="the section and the whole map")
 
     ask = with_pair(sub.add_parser("ask", help="print the memory block a turn would get"))
     ask.add_argument("question", nargs="?", default="", help="the student's question")
@@ -138,11 +148,13 @@ def _parser() -> argparse.ArgumentParser:
     )
     rederive.add_argument("--reason", default="", help="why (kept in the log)")
     rederive.add_argument("--force", action="store_true", help="even when nothing would change")
+    rederive.add_argument("--json", action="store_true", help=JSON_HELP)
 
     remove = with_pair(
         sub.add_parser("remove-file", help="remove a file: answers citing it read 'removed'")
     )
     remove.add_argument("file_id", help="the file's id (its name, unless given at ingest)")
+    remove.add_argument("--json", action="store_true", help=JSON_HELP)
 
     add_record_command(sub, with_pair)
 
@@ -323,10 +335,30 @@ def _run(args: argparse.Namespace) -> int:
         return _prompt(build_app(settings), pair, args)
     if args.command == "remove-file":
         record = build_service(settings).remove_file(pair, args.file_id)
+        if args.json:
+            return print_json(
+                {
+                    "file_id": record.file_id,
+                    "name": record.name,
+                    "versions": len(record.versions),
+                    "removed_at": None
+                    if record.removed_at is None
+                    else format_time(record.removed_at),
+                }
+            )
         print(f"{record.name}: removed; answers that cite it now read 'changed: removed'")
         return 0
     if args.command == "rederive":
         done = build_app(settings).learning.rederive(pair, force=args.force, reason=args.reason)
+        if args.json:
+            return print_json(
+                {
+                    "retired": done.retired,
+                    "created": done.created,
+                    "generation": done.generation,
+                    "changed": done.changed,
+                }
+            )
         if not done.changed:
             print(f"{pair}: the current beliefs already follow today's rules; nothing changed")
         else:
@@ -369,7 +401,21 @@ def _run(args: argparse.Namespace) -> int:
         if args.checkpoint is not None:
             checkpoint = Checkpoint.from_dict(json.loads(args.checkpoint.read_text()))
         report = memory.verify_chain(pair, checkpoint)
-        print(report)
+        if args.json:
+            print_json(
+                {
+                    "intact": report.intact,
+                    "episodes": report.episodes,
+                    "head_hash": report.head_hash,
+                    "break_seq": report.break_seq,
+                    "break_kind": report.break_kind,
+                    "detail": report.detail,
+                    "report": str(report),
+                    "erased": report.erased,
+                }
+            )
+        else:
+            print(report)
         return 0 if report.intact else 1
     if args.command == "checkpoint":
         text = json.dumps(memory.checkpoint(pair).to_dict(), indent=2)
@@ -379,6 +425,12 @@ def _run(args: argparse.Namespace) -> int:
             print(text)
         return 0
     raise AssertionError(args.command)
+
+
+def print_json(document: object) -> int:
+    """A command's result as one JSON document (``--json``); the exit code 0."""
+    print(json.dumps(document, ensure_ascii=False, indent=2))
+    return EXIT_OK
 
 
 class Progress:
@@ -435,6 +487,32 @@ def _replay(args: argparse.Namespace, settings: Settings) -> int:
         skip_bad=args.skip_bad,
         on_progress=Progress("replaying"),
     )
+    nights = consolidated = 0
+    if args.nightly and report.first_at and report.last_at:
+        app = build_app(on_folder(settings, args.store))
+        day, last = report.first_at.date(), report.last_at.date()
+        while day <= last:
+            run = app.nightly.run(day)
+            nights += 1
+            consolidated += sum(1 for r in run.reports if r.consolidation_id)
+            day += timedelta(days=1)
+    if args.json:
+        return print_json(
+            {
+                "store": str(args.store),
+                "events": report.events,
+                "pairs": report.pairs,
+                "skipped": report.skipped,
+                "unreadable": report.unreadable,
+                "events_per_second": report.events_per_second,
+                "seconds": report.seconds,
+                "ids_kept": report.ids_kept,
+                "ids_changed": report.ids_changed,
+                "first_changed": report.first_changed or None,
+                "nights": nights,
+                "consolidated": consolidated,
+            }
+        )
     spent = ", ".join(f"{name} {sec:.2f} s" for name, sec in report.seconds.items())
     print(
         f"replayed {report.events} events for {report.pairs} pair(s) into {args.store}"
@@ -448,14 +526,6 @@ def _replay(args: argparse.Namespace, settings: Settings) -> int:
             + (f" (first: {report.first_changed})" if report.first_changed else "")
         )
     if args.nightly and report.first_at and report.last_at:
-        app = build_app(on_folder(settings, args.store))
-        day, last = report.first_at.date(), report.last_at.date()
-        nights = consolidated = 0
-        while day <= last:
-            run = app.nightly.run(day)
-            nights += 1
-            consolidated += sum(1 for r in run.reports if r.consolidation_id)
-            day += timedelta(days=1)
         print(f"ran {nights} nights in order; {consolidated} day(s) consolidated")
     return 0
 
@@ -465,9 +535,22 @@ def _map_command(app: App, pair: Pair, args: argparse.Namespace) -> int:
         name = args.file.name
         if not args.file.is_file():
             raise NotFoundError(f"no file {args.file}")
-        result = app.maps.ingest(
-            pair, args.file_id or file_id_for(name), name, args.file.read_bytes()
-        )
+        file_id = args.file_id or file_id_for(name)
+        result = app.maps.ingest(pair, file_id, name, args.file.read_bytes())
+        if args.json:
+            return print_json(
+                {
+                    "file": name,
+                    "file_id": file_id,
+                    "already_read": result.already_read,
+                    "concepts": list(result.concepts),
+                    "rejected": [{"name": n, "why": why} for n, why in result.rejected],
+                    "merged_by_similarity": [
+                        {"draft": d, "into": node} for d, node in result.merged_by_similarity
+                    ],
+                    "map_version": result.map_version,
+                }
+            )
         if result.already_read:
             print(f"{name}: these bytes were read before; nothing to do")
             return 0
@@ -481,14 +564,45 @@ def _map_command(app: App, pair: Pair, args: argparse.Namespace) -> int:
         try:
             taught = app.episodes.add(pair, "taught", args.message).taught
         except NotTeachingError:
+            if args.json:
+                return print_json(
+                    {
+                        "taught": False,
+                        "concept": None,
+                        "new_node": False,
+                        "note": None,
+                        "episode_id": None,
+                    }
+                )
             print("not an instruction to remember: nothing was taught")
             return 0
         assert taught is not None  # a taught message without a note teaches or is refused
+        if args.json:
+            return print_json(
+                {
+                    "taught": True,
+                    "concept": taught.concept_name,
+                    "new_node": taught.new_node,
+                    "note": taught.note,
+                    "episode_id": taught.episode_id,
+                }
+            )
         kind = "a new node" if taught.new_node else "the concept"
         print(f"taught {kind} {taught.concept_name!r}: {taught.note}")
         return 0
     cmap = app.ports.store.load_map(pair)
     section = render_map_section(cmap, args.budget)
+    if args.json:
+        whole = {k: v for k, v in cmap.to_dict().items() if k != "vectors"}  # not for reading
+        return print_json(
+            {
+                "section": section.text,
+                "tokens": section.tokens_used,
+                "shown": list(section.concept_keys),
+                "edges": [list(e) for e in cmap.edges()],
+                **whole,
+            }
+        )
     print(section.text or "(no map yet: ingest a file)")
     return 0
 

@@ -141,7 +141,10 @@ def add_report_command(
     )
     report.add_argument("--student", required=True, help="the student's id")
     report.add_argument("--subject", required=True, help="the subject's id")
-    report.add_argument("--format", choices=FORMATS, default="text", help="(default: text)")
+    report.add_argument(
+        "--format", choices=FORMATS, default="text", help="(default: text; json: as --json)"
+    )
+    report.add_argument("--json", action="store_true", help="print the report as one JSON document")
     report.add_argument("--history", metavar="CONCEPT", help="also the history of this belief")
     report.add_argument(
         "--plots", type=Path, metavar="DIR", help="also write PNG pictures into this folder"
@@ -153,7 +156,7 @@ def run_report_command(args: argparse.Namespace, app: App) -> int:
     pair = Pair(args.student, args.subject)
     report = app.reports.report(pair, history=args.history)
     tz = ZoneInfo(app.ports.timezone)
-    if args.format == "json":
+    if args.json or args.format == "json":
         print(json.dumps(report_json(report), ensure_ascii=False, indent=2))
     elif args.format == "markdown":
         print(render_markdown(report, tz), end="")
@@ -185,6 +188,7 @@ def add_inspect_command(
     inspect.add_argument(
         "--out", type=Path, required=True, metavar="FILE", help="the HTML file to write"
     )
+    inspect.add_argument("--json", action="store_true", help="print what was written as JSON")
     return inspect
 
 
@@ -194,6 +198,9 @@ def run_inspect_command(args: argparse.Namespace, app: App) -> int:
     data = app.inspector.inspect(Pair(args.student, args.subject))
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(render_page(data, served=False), encoding="utf-8")
+    if args.json:
+        print(json.dumps({"wrote": str(args.out)}, ensure_ascii=False))
+        return 0
     print(f"wrote {args.out}")
     return 0
 

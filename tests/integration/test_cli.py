@@ -13,6 +13,7 @@ import socket
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -341,3 +342,89 @@ def test_recorded_checks_on_one_concept_as_typed_in_each_language_move_one_belie
     code, out, _ = run(capsys, "report", *store, "--format", "json")
     beliefs = json.loads(out)["beliefs"]
     assert len(beliefs) == 1 and beliefs[0]["confidence"] > 0.67  # two misses, one belief
+
+
+# --- --json: one flag, one JSON document ------------------------------------------------------
+
+# Commands that print no result of their own (a walkthrough, a server, a document that is JSON
+# already, the benches that write their results to files).
+NO_JSON = {"demo", "serve", "mcp", "openapi", "scenarios", "bench-quality", "bench",
+           "bench-recall"}  # fmt: skip
+JSON_LINES = {"log", "nightly"}  # one JSON object per line: a log can be long
+
+
+def _commands() -> dict[str, argparse.ArgumentParser]:
+    (sub,) = [a for a in _parser()._actions if isinstance(a, argparse._SubParsersAction)]
+    found: dict[str, argparse.ArgumentParser] = {}
+    for name, child in sub.choices.items():
+        kinds = [a for a in child._actions if isinstance(a, argparse._SubParsersAction)]
+        for kind in kinds:  # record's kinds
+            found.update({f"{name} {k}": p for k, p in kind.choices.items()})
+        if not kinds:
+            found[name] = child
+    return found
+
+
+def test_every_command_that_prints_a_result_takes_json_and_no_other_name() -> None:
+    without = sorted(
+        name
+        for name, parser in _commands().items()
+        if name not in NO_JSON
+        and "--json" not in {o for a in parser._actions for o in a.option_strings}
+    )
+    assert without == []
+
+
+def test_each_command_with_json_prints_one_json_document(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    store = ["--store", str(tmp_path / "tm"), *PAIR]
+    notes = tmp_path / "cells.md"
+    notes.write_text(
+        "# Cells\n\n## Osmosis\n\nOsmosis is the movement of water across a membrane.\n\n"
+        "## Diffusion\n\nDiffusion is the spread of particles from high to low concentration.\n",
+        encoding="utf-8",
+    )
+    commands: dict[str, list[str]] = {
+        "ingest": ["ingest", str(notes), *store],
+        "question": ["record", "question", "What is osmosis?", *store],
+        "check": ["record", "check", "Explain osmosis", "--topic", "osmosis",
+                  "--verdict", "wrong", *store],
+        "teach": ["teach", "Remember that osmosis is water crossing a membrane", *store],
+        "not taught": ["teach", "Hello there", *store],
+        "map": ["map", *store],
+        "ask": ["ask", "what did I get wrong?", *store],
+        "prompt": ["prompt", "what did I get wrong?", *store],
+        "recall": ["recall", "osmosis", *store],
+        "verify": ["verify", *store],
+        "checkpoint": ["checkpoint", *store],
+        "report": ["report", *store],
+        "rederive": ["rederive", *store],
+        "inspect": ["inspect", "--out", str(tmp_path / "page.html"), *store],
+        "export": ["export", "--out", str(tmp_path / "export"), *store],
+        "remove-file": ["remove-file", "cells.md", *store],
+        "erase": ["erase", "--reason", "asked", *store],
+        "replay": ["replay", str(tmp_path / "export" / "history.jsonl"),
+                   "--store", str(tmp_path / "new")],
+    }  # fmt: skip
+    seen: dict[str, Any] = {}
+    for name, argv in commands.items():
+        code, out, err = run(capsys, *argv, "--json")
+        assert code == 0, (argv, err)
+        seen[name] = json.loads(out)  # one document: json.loads refuses anything after it
+    assert seen["ingest"]["concepts"] and seen["teach"]["taught"] is True
+    assert seen["not taught"]["taught"] is False
+    assert seen["verify"]["intact"] is True and seen["verify"]["episodes"] == 4
+    assert "Osmosis" in seen["map"]["section"]
+    assert seen["replay"]["events"] > 0 and seen["replay"]["pairs"] == 1
+
+
+def test_report_format_json_is_the_same_as_json(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    store = ["--store", str(tmp_path / "tm"), *PAIR]
+    assert run(capsys, "record", "question", "What is osmosis?", *store)[0] == 0
+    _, by_flag, _ = run(capsys, "report", *store, "--json")
+    _, by_format, _ = run(capsys, "report", *store, "--format", "json")
+    shown, formatted = json.loads(by_flag), json.loads(by_format)
+    assert shown.keys() == formatted.keys() and shown["episodes"] == formatted["episodes"]
