@@ -17,7 +17,8 @@ Return values are the API's own models (``TurnResponse``, ``EpisodeResponse``,
 ``BeliefResponse``, ``ReportResponse``, ``ChainResponse``) on both sides, and the domain's
 ``ConceptMap``; errors are the domain's (``ValidationError``, ``NotFoundError``, …). Reading a
 pair with no record is a ``NotFoundError`` on both sides, as the API answers 404. ``recall``
-and ``ingest`` are local only for now: the API has no route for them (``NotServedError``).
+answers ``RecallResponse`` on both sides (the API's ``GET …/recall?q=``); ``ingest`` is local
+only: the API takes files through the uploads bucket (``NotServedError``).
 
 ``AsyncMemory`` is the asynchronous twin: the same methods, awaited, each run in a worker
 thread (``asyncio.to_thread``), so an event loop is never blocked by the store or the model.
@@ -45,6 +46,7 @@ from tutor_memory.api.models import (
     EpisodeResponse,
     ErasureResponse,
     QuizBody,
+    RecallResponse,
     ReportResponse,
     TaughtBody,
     TurnResponse,
@@ -56,7 +58,6 @@ from tutor_memory.domain.errors import NotFoundError, TutorMemoryError, Validati
 if TYPE_CHECKING:
     from tutor_memory.api.client import SignedClient
     from tutor_memory.bootstrap import App
-    from tutor_memory.domain.recall import RecallResult
     from tutor_memory.ports import Clock
     from tutor_memory.settings import Settings
     from tutor_memory.usecases.export import Export
@@ -81,7 +82,7 @@ class Backend(Protocol):
         self, pair: Pair, episode: EpisodeRequest, idempotency_key: str | None
     ) -> EpisodeResponse: ...
     def ingest(self, pair: Pair, path: Path, file_id: str | None) -> IngestResult: ...
-    def recall(self, pair: Pair, question: str | None, at: datetime | None) -> RecallResult: ...
+    def recall(self, pair: Pair, question: str | None, at: datetime | None) -> RecallResponse: ...
     def beliefs(self, pair: Pair) -> list[BeliefResponse]: ...
     def belief_history(self, pair: Pair, concept: str) -> list[BeliefResponse]: ...
     def concept_map(self, pair: Pair) -> ConceptMap: ...
@@ -369,8 +370,10 @@ class PairMemory:
         """Read a file (PDF, DOCX, text) into the pair's concept map, once per content."""
         return self.backend.ingest(self.pair, Path(file), file_id)
 
-    def recall(self, question: str | None = None, *, at: datetime | None = None) -> RecallResult:
-        """What recall finds for a question, before the block's budget cuts it."""
+    def recall(self, question: str | None = None, *, at: datetime | None = None) -> RecallResponse:
+        """What recall finds for a question, before the block's budget cuts it, and why (the
+        gate, the pools, each item's score). Without a question (locally only: the REST route
+        takes one), recall of the recent past."""
         return self.backend.recall(self.pair, question, at)
 
     def beliefs(self) -> list[BeliefResponse]:
@@ -466,8 +469,9 @@ class LocalBackend:
             raise ValidationError("file", f"cannot read {path}: {exc.strerror}") from None
         return self.app.maps.ingest(pair, file_id or file_id_for(path.name), path.name, data)
 
-    def recall(self, pair: Pair, question: str | None, at: datetime | None) -> RecallResult:
-        return self.app.memory.recall(self._known(pair), question, at=at)
+    def recall(self, pair: Pair, question: str | None, at: datetime | None) -> RecallResponse:
+        result = self.app.memory.recall(self._known(pair), question, at=at)
+        return RecallResponse.of(question or "", result)
 
     def beliefs(self, pair: Pair) -> list[BeliefResponse]:
         return [BeliefResponse.of(b) for b in self.app.learning.beliefs(self._known(pair))]
@@ -548,8 +552,11 @@ class RemoteBackend:
             "uploads/<student>/<subject>/<file>, or ingest into a local store"
         )
 
-    def recall(self, pair: Pair, question: str | None, at: datetime | None) -> RecallResult:
-        raise NotServedError("the REST API has no recall route; turn() gives the recalled ids")
+    def recall(self, pair: Pair, question: str | None, at: datetime | None) -> RecallResponse:
+        if not question:
+            raise ValidationError("question", "is required: the recall route takes one (q)")
+        query = {"q": question, "at": None if at is None else at.isoformat()}
+        return RecallResponse.model_validate(self.client.call("GET", pair, "/recall", query=query))
 
     def beliefs(self, pair: Pair) -> list[BeliefResponse]:
         rows = self.client.call("GET", pair, "/beliefs")

@@ -173,13 +173,13 @@ def build_server(memory: Memory) -> MCPServer:
         found = pair(student_id, subject_id).recall(question, at=at)
         return [
             RecallItem(
-                id=i.episode.episode_id,
-                ref=i.episode.ref,
-                kind=i.episode.kind.value,
-                at=i.episode.at,
-                summary=i.episode.summary,
+                id=i.id,
+                ref=i.ref,
+                kind=i.kind,
+                at=i.at,
+                summary=i.summary,
                 score=i.score,
-                pools=list(i.pools),
+                pools=i.pools,
                 count=i.count,
             )
             for i in found.items

@@ -9,6 +9,7 @@ import json
 import re
 import threading
 from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote, urlencode
@@ -21,10 +22,16 @@ from botocore.credentials import Credentials
 from tutor_memory import AsyncMemory, Memory, NotServedError, PairMemory
 from tutor_memory.api.client import RemoteError, region_of
 from tutor_memory.api.local_server import make_server
-from tutor_memory.api.models import BeliefResponse, EpisodeResponse, TurnResponse
+from tutor_memory.api.models import (
+    BeliefResponse,
+    EpisodeResponse,
+    RecallResponse,
+    TurnResponse,
+)
 from tutor_memory.api.routes import build_resolver
 from tutor_memory.bootstrap import build_app
 from tutor_memory.domain.errors import NotFoundError, ValidationError
+from tutor_memory.library import RemoteBackend
 from tutor_memory.samples import sample_subject
 from tutor_memory.settings import Settings, on_folder
 
@@ -107,7 +114,7 @@ def test_a_local_memory_reads_a_file_into_the_map_and_recalls(tmp_path: Path) ->
         assert bob.ingest(tmp_path / name).already_read
         assert set(ingested.concepts) <= {c.name for c in bob.map().concepts.values()}
         asked = bob.record_question("What is osmosis?")
-        assert asked.id in [i.episode.episode_id for i in bob.recall("osmosis").items]
+        assert asked.id in [i.id for i in bob.recall("osmosis").items]
 
 
 def test_the_pair_is_bound_by_a_handle_and_pairs_never_mix(tmp_path: Path) -> None:
@@ -263,7 +270,7 @@ def test_remote_errors_are_the_domain_errors_the_api_mapped(
     with pytest.raises(ValidationError, match="verdict"):
         alice.record_check("c", topic="osmosis", verdict="maybe")  # type: ignore[arg-type]
     with pytest.raises(NotServedError):
-        alice.recall("osmosis")
+        alice.ingest("notes.txt")
 
 
 def test_the_region_is_read_from_an_api_gateway_url() -> None:
@@ -327,3 +334,33 @@ def test_verify_counts_an_erased_episode_as_the_api_does(
     same = {"head_hash", "report"}  # the hash differs with the time of writing
     assert local.model_dump(exclude=same) == remote.model_dump(exclude=same)
     assert local.report.split(", head")[0] == remote.report.split(", head")[0]
+
+
+def test_recall_answers_the_same_model_locally_and_over_rest(
+    served: tuple[str, SignatureChecking], tmp_path: Path
+) -> None:
+    """``GET …/recall?q=`` is the remote door's recall: the same ``RecallResponse`` as the
+    local one, item for item (ids and times aside: each store writes its own)."""
+    url, _ = served
+    at = datetime(2026, 3, 2, 9, tzinfo=UTC)
+    answers = []
+    for memory in (
+        Memory.local(tmp_path / "local", settings=SETTINGS),
+        Memory.remote(url, region=REGION, credentials=KEYS),
+    ):
+        with memory:
+            alice = memory.pair("alice", "biology")
+            asked = alice.record_question("What is osmosis?", ref="m1", at=at)
+            alice.record_check("Explain osmosis", topic="osmosis", verdict="wrong", at=at)
+            found = alice.recall("osmosis", at=at + timedelta(days=1))
+            assert isinstance(found, RecallResponse)
+            assert asked.id in [i.id for i in found.items]
+            answers.append(
+                found.model_dump(exclude={"items": {"__all__": {"id", "collapsed_ids"}}})
+            )
+            if isinstance(memory.backend, RemoteBackend):
+                with pytest.raises(ValidationError, match="question"):
+                    alice.recall()
+    local, remote = answers
+    assert local == remote
+    assert local["concepts"] == ["osmosis"] and "m1" in [i["ref"] for i in local["items"]]

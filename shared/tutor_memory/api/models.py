@@ -23,6 +23,7 @@ from tutor_memory.domain import constants as C
 if TYPE_CHECKING:
     from tutor_memory.domain.beliefs import Belief
     from tutor_memory.domain.chain import ChainReport
+    from tutor_memory.domain.recall import RecallResult
     from tutor_memory.ports import AppendResult
     from tutor_memory.usecases.turns import TurnResult
 
@@ -362,6 +363,54 @@ class ChainResponse(BaseModel):
             report=str(report),
             erased=report.erased,
         )
+
+
+class RecallWindow(BaseModel):
+    label: str
+    start: datetime | None
+    end: datetime | None
+    empty: bool  # the question named a time and nothing is recorded inside it
+
+
+class RecalledEpisode(BaseModel):
+    id: str
+    ref: str | None = None
+    kind: str
+    at: datetime
+    summary: str
+    score: float
+    pools: list[str]
+    count: int  # how many identical episodes this one stands for (itself included)
+    first_at: datetime
+    last_at: datetime
+    collapsed_ids: list[str]
+
+
+class RecallResponse(BaseModel):
+    """What recall finds for a question, before the block's budget cuts it, and why (the
+    inspector's question form shows it): the same on every door."""
+
+    question: str
+    mode: str
+    gate: str
+    terms: list[str]
+    concepts: list[str]
+    window: RecallWindow | None
+    pool_sizes: dict[str, int]
+    candidates_found: int
+    kept: int
+    collapsed: int
+    items: list[RecalledEpisode]
+
+    @classmethod
+    def of(cls, question: str, result: RecallResult) -> RecallResponse:
+        """``usecases.inspector.why_recalled``'s explanation, each item with its ``ref``."""
+        from tutor_memory.usecases.inspector import why_recalled
+
+        shown = why_recalled(question, result)
+        for item, found in zip(shown["items"], result.items, strict=True):
+            item["ref"] = found.episode.ref
+        return cls.model_validate(shown)
 
 
 class ErasureResponse(BaseModel):

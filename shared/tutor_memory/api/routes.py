@@ -56,6 +56,7 @@ from tutor_memory.api.models import (
     PromptRequest,
     PromptResponse,
     PromptSection,
+    RecallResponse,
     RederiveRequest,
     RederiveResponse,
     ReportResponse,
@@ -124,6 +125,10 @@ RecallQuestion = Annotated[
     Query(min_length=1, max_length=C.MAX_NOTE_CHARS, description="a question, as a student asks"),
 ]
 
+RecallAt = Annotated[
+    datetime | None,
+    Query(description="recall as of this time (ISO 8601); the server's clock when absent"),
+]
 
 PROBLEM_JSON = "application/problem+json"
 
@@ -426,11 +431,12 @@ def build_resolver(
         return Response(200, "text/html; charset=utf-8", render_page(data, served=True))
 
     @resolver.get(f"{PAIR}/recall", operation_id="whyRecalled", responses=problems(READ_STATUSES))
-    def recall(student_id: StudentId, subject_id: SubjectId, q: RecallQuestion) -> dict[str, Any]:
-        from tutor_memory.usecases.inspector import why_recalled
-
+    def recall(
+        student_id: StudentId, subject_id: SubjectId, q: RecallQuestion, at: RecallAt = None
+    ) -> RecallResponse:
+        app = get_app()
         pair = known_pair(student_id, subject_id)
-        return why_recalled(q, get_app().memory.recall(pair, q))
+        return RecallResponse.of(q, app.memory.recall(pair, q, at=client_time(app, at)))
 
     @resolver.get(
         f"{PAIR}/chain/verify", operation_id="verifyChain", responses=problems(READ_STATUSES)
