@@ -19,9 +19,12 @@ from urllib.parse import quote, urlencode, urlsplit
 from tutor_memory.domain.episodes import Pair
 from tutor_memory.domain.errors import (
     ConflictError,
+    ContentionError,
     ErasedError,
+    IdempotencyConflictError,
     ModelCallError,
     NotFoundError,
+    NotTeachingError,
     StoreError,
     TutorMemoryError,
     ValidationError,
@@ -129,8 +132,30 @@ class SignedClient:
         return json.loads(raw) if raw else None
 
 
+PROBLEM_TYPE = "urn:tutor-memory:problem:"
+# Each problem type the API answers (routes.ERROR_HANDLERS) → the domain error it was mapped
+# from: the same class the local door raises, with the same message. A model's failure is
+# the base ``ModelCallError`` (its ``retryable`` from the status: 503 may succeed later).
+PROBLEM_ERRORS: dict[str, type[TutorMemoryError]] = {
+    "invalid-request": ValidationError,
+    "malformed-json": ValidationError,
+    "not-teaching": NotTeachingError,
+    "not-found": NotFoundError,
+    "conflict": ConflictError,
+    "contention": ContentionError,
+    "idempotency-key-reused": IdempotencyConflictError,
+    "erased": ErasedError,
+    "model-unavailable": ModelCallError,
+    "store-unavailable": StoreError,
+    "bad-request": TutorMemoryError,
+}
+_STORE_SAYS = "the memory store is unavailable: "  # the route's words before the store's
+_KEY_IN = re.compile(r"Idempotency-Key '(.*)' was already used")
+
+
 def _error(status: int, raw: bytes) -> TutorMemoryError:
-    """The domain error an answer's status was mapped from (``routes.ERROR_HANDLERS``)."""
+    """The domain error an answer was mapped from (``routes.ERROR_HANDLERS``): by its problem
+    type, else (API Gateway's own refusals, older servers) by its status."""
     try:
         body = json.loads(raw)
     except ValueError:
@@ -146,19 +171,52 @@ def _error(status: int, raw: bytes) -> TutorMemoryError:
         or body.get("message")
         or status
     )
-    if status in (400, 422):
+    kind = str(body.get("type") or "")
+    error_class = PROBLEM_ERRORS.get(kind.removeprefix(PROBLEM_TYPE)) if kind else None
+    if error_class is None:
+        error_class = _BY_STATUS.get(status)
+    if error_class is None:
+        return RemoteError(status, message)
+    if issubclass(error_class, ValidationError):
         fields = body.get("fields") or body.get("errors") or []
         first = fields[0] if fields and isinstance(fields[0], dict) else {}
         field = str(first.get("field") or first.get("pointer") or "request")
-        return ValidationError(field, message)
-    if status == 404:
-        return NotFoundError(message)
-    if status == 409:
-        return ConflictError(message)
-    if status == 410:
+        # The field's own problem (the detail is "field: problem", or lists every field's).
+        problem = str(first.get("problem") or message)
+        return _raised(error_class, f"{field}: {problem}", field=field, problem=problem)
+    if issubclass(error_class, StoreError):
+        message = message.removeprefix(_STORE_SAYS)
+    if error_class is ErasedError:
         return ErasedError(None, detail=message)
-    if status == 502:
-        return ModelCallError("behind the API", message, retryable=False)
-    if status == 503:
-        return StoreError(message)
-    return RemoteError(status, message)
+    if issubclass(error_class, ModelCallError):
+        return _raised(
+            error_class, message, model="behind the API", problem=message, retryable=status == 503
+        )
+    if error_class is IdempotencyConflictError:
+        key = _KEY_IN.search(message)
+        return _raised(error_class, message, key=key.group(1) if key else None)
+    return _raised(error_class, message)
+
+
+_BY_STATUS: dict[int, type[TutorMemoryError]] = {
+    400: ValidationError,
+    422: ValidationError,
+    404: NotFoundError,
+    409: ConflictError,
+    410: ErasedError,
+    502: ModelCallError,
+    503: StoreError,
+}
+
+
+def _raised(
+    error_class: type[TutorMemoryError], message: str, **attributes: Any
+) -> TutorMemoryError:
+    """``error_class`` with exactly ``message`` and its attributes set, whatever its
+    constructor takes (``NotTeachingError()`` takes nothing, ``IdempotencyConflictError`` a
+    key): the error the API mapped, rebuilt from its answer."""
+    error = error_class.__new__(error_class)
+    Exception.__init__(error, message)
+    for name, value in attributes.items():
+        setattr(error, name, value)
+    return error

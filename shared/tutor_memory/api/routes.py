@@ -75,10 +75,12 @@ from tutor_memory.domain.episodes import (
 )
 from tutor_memory.domain.errors import (
     ConflictError,
+    ContentionError,
     ErasedError,
     IdempotencyConflictError,
     ModelCallError,
     NotFoundError,
+    NotTeachingError,
     StoreError,
     TutorMemoryError,
     ValidationError,
@@ -169,7 +171,10 @@ def _invalid_request(exc: RequestValidationError) -> Problem:
 
 
 def _invalid(exc: ValidationError) -> Problem:
-    return Problem(422, "invalid-request", str(exc), [{"field": exc.field, "problem": exc.problem}])
+    # The problem type names the domain's error, so a client raises the same one
+    # (api/client.py's PROBLEM_ERRORS maps each type back).
+    slug = "not-teaching" if isinstance(exc, NotTeachingError) else "invalid-request"
+    return Problem(422, slug, str(exc), [{"field": exc.field, "problem": exc.problem}])
 
 
 def _model_failed(exc: ModelCallError) -> Problem:
@@ -181,7 +186,13 @@ def _store_failed(exc: StoreError) -> Problem:
 
 
 def _conflict(exc: ConflictError) -> Problem:
-    slug = "idempotency-key-reused" if isinstance(exc, IdempotencyConflictError) else "conflict"
+    slug = (
+        "idempotency-key-reused"
+        if isinstance(exc, IdempotencyConflictError)
+        else "contention"
+        if isinstance(exc, ContentionError)
+        else "conflict"
+    )
     return Problem(409, slug, str(exc))
 
 

@@ -22,6 +22,13 @@ class ValidationError(TutorMemoryError, ValueError):
         super().__init__(f"{field}: {problem}")
 
 
+class NotTeachingError(ValidationError):
+    """A ``taught`` message that is no instruction to remember, and carries no note."""
+
+    def __init__(self) -> None:
+        super().__init__("text", 'is not an instruction to remember (say "remember that …")')
+
+
 class NotFoundError(TutorMemoryError, LookupError):
     """A pair, episode or file that does not exist."""
 

@@ -47,6 +47,9 @@ from tutor_memory.domain.episodes import (
     evidence_from_dict,
     parse_kind,
 )
+
+# NotTeachingError lives with the domain's errors (a remote client raises it too); raised here.
+from tutor_memory.domain.errors import NotTeachingError as NotTeachingError
 from tutor_memory.domain.errors import ValidationError
 from tutor_memory.domain.teaching import detect_teaching
 from tutor_memory.ports import AppendResult, Ports
@@ -54,13 +57,6 @@ from tutor_memory.usecases.learning import CheckResult, Learning
 from tutor_memory.usecases.log import TutorMemory
 from tutor_memory.usecases.maps import MapUseCases, TeachResult
 from tutor_memory.usecases.turns import Turns
-
-
-class NotTeachingError(ValidationError):
-    """A ``taught`` message that is no instruction to remember, and carries no note."""
-
-    def __init__(self) -> None:
-        super().__init__("text", 'is not an instruction to remember (say "remember that …")')
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,102 @@
+"""The remote client raises the domain error the API mapped, as the local door raises it: the
+same class (by the problem's type) and the same message, never a field named twice."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tutor_memory import Memory
+from tutor_memory.api.client import _error
+from tutor_memory.api.routes import ERROR_HANDLERS
+from tutor_memory.domain.errors import (
+    ConflictError,
+    ContentionError,
+    EmbedderError,
+    ErasedError,
+    IdempotencyConflictError,
+    ModelCallError,
+    NotFoundError,
+    NotTeachingError,
+    StoreError,
+    TutorMemoryError,
+    ValidationError,
+)
+from tutor_memory.library import PairMemory
+
+from .test_library import KEYS, REGION, SETTINGS, SignatureChecking, served  # noqa: F401
+
+
+def answered(exc: Exception) -> tuple[int, bytes]:
+    """The status and body the API answers for ``exc`` (the most specific handler, as
+    Powertools picks it)."""
+    handlers = dict(ERROR_HANDLERS)
+    handler = next(handlers[c] for c in type(exc).__mro__ if c in handlers)
+    problem = handler(exc)
+    return problem.status, json.dumps(problem.body("/pairs/a/b/x", "c-1")).encode()
+
+
+@pytest.mark.parametrize(
+    ("raised", "expected"),
+    [
+        (ValidationError("recalled_ids", "no episode 'e9' in this pair"), ValidationError),
+        (NotTeachingError(), NotTeachingError),
+        (NotFoundError("no record of a/b: record an episode first"), NotFoundError),
+        (ConflictError("the pair changed under the erasure"), ConflictError),
+        (ContentionError("too many writers; retry"), ContentionError),
+        (IdempotencyConflictError("msg-7"), IdempotencyConflictError),
+        (ErasedError(datetime(2026, 3, 1, tzinfo=UTC)), ErasedError),
+        (StoreError("throttled"), StoreError),
+        (EmbedderError("titan", "throttled", retryable=True), ModelCallError),
+        (TutorMemoryError("something else"), TutorMemoryError),
+    ],
+)
+def test_each_problem_type_comes_back_as_the_error_it_was_mapped_from(
+    raised: TutorMemoryError, expected: type[TutorMemoryError]
+) -> None:
+    back = _error(*answered(raised))
+    assert type(back) is expected
+    assert str(back) == str(raised)
+    if isinstance(raised, ValidationError):
+        assert isinstance(back, ValidationError)
+        assert (back.field, back.problem) == (raised.field, raised.problem)
+    if isinstance(raised, IdempotencyConflictError):
+        assert getattr(back, "key", None) == "msg-7"
+    if isinstance(raised, ModelCallError):
+        assert isinstance(back, ModelCallError) and back.retryable == raised.retryable
+
+
+def refusals(alice: PairMemory) -> list[tuple[str, str]]:
+    said = []
+    alice.record_question("What is osmosis?")
+    calls: list[Any] = [
+        lambda: alice.record_taught("Osmosis is boring"),
+        lambda: alice.record_answer("a", recalled_ids=["e9-000000000000"]),
+        lambda: alice.belief_history("nothing"),
+    ]
+    for call in calls:
+        with pytest.raises(TutorMemoryError) as caught:
+            call()
+        said.append((type(caught.value).__name__, str(caught.value)))
+    return said
+
+
+def test_the_remote_door_refuses_as_the_local_one_does(
+    served: tuple[str, SignatureChecking],  # noqa: F811
+    tmp_path: Path,
+) -> None:
+    url, _ = served
+    with Memory.local(tmp_path / "local", settings=SETTINGS) as memory:
+        local = refusals(memory.pair("alice", "biology"))
+    with Memory.remote(url, region=REGION, credentials=KEYS) as memory:
+        remote = refusals(memory.pair("alice", "biology"))
+    assert remote == local
+    assert local[0][0] == "NotTeachingError"
+    assert local[1] == (
+        "ValidationError",
+        "recalled_ids: no episode 'e9-000000000000' in this pair",
+    )
