@@ -135,7 +135,8 @@ svg{max-width:100%;height:auto;display:block}svg text{font-family:inherit}
 font-size:.85rem;align-items:center}.legend span{display:inline-flex;align-items:center;
 gap:.3rem}.legend b{font-weight:600;margin-right:.2rem}
 .sw{display:inline-block;width:14px;height:14px;border:1px solid #333;border-radius:2px}
-table{border-collapse:collapse;font-size:.85rem;margin:.4rem 0}
+table{border-collapse:collapse;font-size:.85rem;margin:.4rem 0;display:block;max-width:100%;
+overflow-x:auto}code{overflow-wrap:anywhere}
 td,th{border-bottom:1px solid #e4e4e4;padding:.2rem .5rem;text-align:left;vertical-align:top}
 th{background:#f6f6f6}td.num,th.num{text-align:right;font-variant-numeric:tabular-nums}
 .belief{border:1px solid #e2e2e2;border-radius:6px;padding:.4rem .8rem;margin:.6rem 0}

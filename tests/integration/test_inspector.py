@@ -238,6 +238,19 @@ def test_why_recalled_names_the_pools_scores_gate_and_collapse(app: App, pair: P
     assert why["collapsed"] >= 1 and why["kept"] == len(why["items"])
 
 
+def test_a_question_that_only_names_a_time_is_explained_by_its_window(app: App, pair: Pair) -> None:
+    dated = why_recalled("what did we cover in July?", app.memory.recall(
+        pair, "what did we cover in July?", at=day(40)))  # fmt: skip
+    assert dated["window"]["label"] == "July 2026" and dated["kept"] > 0
+    assert "No question" not in dated["gate"]
+    assert dated["gate"].startswith("The question names a time, July 2026, and nothing else")
+    empty = why_recalled("what did we do in March?", app.memory.recall(
+        pair, "what did we do in March?", at=day(40)))  # fmt: skip
+    assert empty["window"]["empty"] and "nothing was recorded in it" in empty["gate"]
+    none = why_recalled("", app.memory.recall(pair, "", at=day(40)))
+    assert none["gate"].startswith("No question")
+
+
 def call(app: App, path: str) -> dict[str, Any]:
     event = {
         "resource": "/{proxy+}",

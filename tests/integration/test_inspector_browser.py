@@ -123,6 +123,32 @@ def test_the_served_page_renders_its_map_and_timeline_and_explains_a_recall(
     assert all(r.startswith(served) for r in watched.requests), watched.requests
 
 
+PHONE = {"width": 390, "height": 844}  # a phone held upright (CSS pixels)
+
+
+def test_on_a_390_px_phone_nothing_scrolls_sideways_and_a_dated_question_is_explained(
+    browser: Any, served: str, pair: Pair
+) -> None:
+    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    try:
+        page = context.new_page()
+        page.set_default_timeout(WAIT_MS)
+        page.goto(f"{served}/pairs/{pair.student_id}/{pair.subject_id}/inspect")
+        width = "document.documentElement.scrollWidth"
+        assert page.evaluate(width) <= PHONE["width"]
+        page.evaluate("document.querySelectorAll('details').forEach(d => { d.open = true; })")
+        assert page.evaluate(width) <= PHONE["width"]  # every table shown, none wider
+        page.fill("#why-q", "what did we cover in July?")
+        page.click("#why-ask")
+        page.wait_for_selector("#why-items tr:nth-child(2)")
+        explained = page.locator("#why-out").inner_text()
+        assert "time named: July 2026" in explained
+        assert "No question" not in explained and "names a time, July 2026" in explained
+        assert page.evaluate(width) <= PHONE["width"]  # the answer's table too
+    finally:
+        context.close()
+
+
 def test_the_written_file_opens_offline_and_says_how_to_ask_questions(
     browser: Any, app: App, pair: Pair, tmp_path: Path
 ) -> None:

@@ -252,6 +252,24 @@ GATE_SAYS = {
 }
 
 
+def gate_says(result: RecallResult) -> str:
+    """What the gate did, in words. A question that only names a time ("what did we cover in
+    July?") has no word left to match, so recency ranks within the window it found: it is not
+    "no question"."""
+    window = result.window
+    if result.mode is Mode.RECENT_ONLY and window is not None:
+        if result.window_empty:
+            return (
+                f"The question names a time, {window.label}, and nothing was recorded in it: "
+                "nothing from outside it is shown in its place."
+            )
+        return (
+            f"The question names a time, {window.label}, and nothing else to match: what was "
+            "recorded in it, ordered by recency, and nothing is gated."
+        )
+    return GATE_SAYS[result.mode]
+
+
 def why_recalled(question: str, result: RecallResult) -> dict[str, Any]:
     """One recall, explained: the JSON the inspector's question form shows."""
     window = result.window
@@ -259,7 +277,7 @@ def why_recalled(question: str, result: RecallResult) -> dict[str, Any]:
     return {
         "question": question,
         "mode": result.mode.value,
-        "gate": GATE_SAYS[result.mode],
+        "gate": gate_says(result),
         "terms": list(result.terms),
         "concepts": list(result.concept_keys),
         "window": None
