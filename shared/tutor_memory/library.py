@@ -4,6 +4,7 @@ One memory store, two ways to reach it, the same typed methods::
 
     memory = Memory.local("./tutor-memory")               # the embedded default, on this machine
     memory = Memory.remote("https://….execute-api.eu-west-1.amazonaws.com/prod")  # the REST API
+    memory = Memory.remote("http://127.0.0.1:8799")       # `tutor-memory serve`, unsigned
     alice = memory.pair("alice", "biology")               # one student in one subject
     alice.record_check("Explain osmosis", topic="osmosis", verdict="wrong")
     print(alice.turn("What did I get wrong?").block)
@@ -151,13 +152,26 @@ class Memory:
         region: str | None = None,
         credentials: Any = None,
         timeout_s: float = 30.0,
+        signing: bool | None = None,
     ) -> Memory:
         """The REST API at ``base_url`` (the stage URL), every call SigV4-signed. ``region``
         defaults to the one an API Gateway URL names, else botocore's configured region;
-        ``credentials`` (botocore credentials) to botocore's default chain."""
+        ``credentials`` (botocore credentials) to botocore's default chain.
+
+        A plain ``http://`` URL on this machine (``localhost``, ``127.0.0.1``, ``[::1]``: what
+        ``tutor-memory serve`` listens on) is called unsigned, with no region or credentials
+        needed: ``Memory.remote("http://127.0.0.1:8799")``. ``signing=True`` signs it anyway
+        (as it does when ``region`` or ``credentials`` is given); ``signing=False`` signs no
+        call to any URL (a server with an authoriser of its own)."""
         from tutor_memory.api.client import SignedClient
 
-        client = SignedClient(base_url, region=region, credentials=credentials, timeout_s=timeout_s)
+        client = SignedClient(
+            base_url,
+            region=region,
+            credentials=credentials,
+            timeout_s=timeout_s,
+            signing=signing,
+        )
         return cls(RemoteBackend(client))
 
     def pair(self, student_id: str, subject_id: str) -> PairMemory:
@@ -525,7 +539,8 @@ class LocalBackend:
 
 
 class RemoteBackend:
-    """The turn API over HTTPS, SigV4-signed; answers parsed into the same models."""
+    """The turn API over HTTPS, SigV4-signed (or a local ``serve``, unsigned); answers parsed
+    into the same models."""
 
     def __init__(self, client: SignedClient) -> None:
         self.client = client
@@ -646,9 +661,17 @@ class AsyncMemory:
         region: str | None = None,
         credentials: Any = None,
         timeout_s: float = 30.0,
+        signing: bool | None = None,
     ) -> AsyncMemory:
+        """``Memory.remote``, awaited (signed or not, as it says)."""
         return cls(
-            Memory.remote(base_url, region=region, credentials=credentials, timeout_s=timeout_s)
+            Memory.remote(
+                base_url,
+                region=region,
+                credentials=credentials,
+                timeout_s=timeout_s,
+                signing=signing,
+            )
         )
 
     def pair(self, student_id: str, subject_id: str) -> AsyncPairMemory:

@@ -20,7 +20,7 @@ from botocore.awsrequest import AWSRequest
 from botocore.credentials import Credentials
 
 from tutor_memory import AsyncMemory, Memory, NotServedError, PairMemory
-from tutor_memory.api.client import RemoteError, region_of
+from tutor_memory.api.client import RemoteError, SignedClient, region_of
 from tutor_memory.api.local_server import make_server
 from tutor_memory.api.models import (
     BeliefResponse,
@@ -364,3 +364,72 @@ def test_recall_answers_the_same_model_locally_and_over_rest(
     local, remote = answers
     assert local == remote
     assert local["concepts"] == ["osmosis"] and "m1" in [i["ref"] for i in local["items"]]
+
+
+@pytest.fixture
+def served_plain(tmp_path: Path) -> Iterator[tuple[str, list[dict[str, str]]]]:
+    """``serve`` as it runs on a laptop: no authoriser in front; the headers each call sent."""
+    app = build_app(on_folder(SETTINGS, tmp_path / "plain"))
+    resolver = build_resolver(lambda: app)
+    seen: list[dict[str, str]] = []
+
+    class Recording:
+        def resolve(self, event: dict[str, Any], context: Any) -> dict[str, Any]:
+            seen.append({k.lower(): v for k, v in event["headers"].items()})
+            answer: dict[str, Any] = resolver.resolve(event, context)
+            return answer
+
+    server = make_server(Recording(), "127.0.0.1", 0)  # type: ignore[arg-type]
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_port}", seen
+    finally:
+        server.shutdown()
+        server.server_close()
+        app.close()
+
+
+@pytest.fixture
+def no_aws(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """A machine with no AWS region and no credentials anywhere botocore looks."""
+    for name in (
+        "AWS_REGION",
+        "AWS_DEFAULT_REGION",
+        "AWS_ACCESS_KEY_ID",
+        "AWS_SECRET_ACCESS_KEY",
+        "AWS_SESSION_TOKEN",
+        "AWS_PROFILE",
+    ):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("AWS_CONFIG_FILE", str(tmp_path / "no-config"))
+    monkeypatch.setenv("AWS_SHARED_CREDENTIALS_FILE", str(tmp_path / "no-credentials"))
+    monkeypatch.setenv("AWS_EC2_METADATA_DISABLED", "true")
+
+
+@pytest.mark.usefixtures("no_aws")
+def test_a_local_serve_is_reached_unsigned_with_no_aws_setup(
+    served_plain: tuple[str, list[dict[str, str]]],
+) -> None:
+    url, seen = served_plain
+    with Memory.remote(url) as memory:
+        alice = memory.pair("alice", "biology")
+        checked = alice.record_check("Explain osmosis", topic="osmosis", verdict="wrong")
+        assert checked.belief == "struggles with osmosis (0.67)"
+        assert [b.line for b in alice.beliefs()] == ["struggles with osmosis (0.67)"]
+    localhost = url.replace("127.0.0.1", "localhost")
+    assert Memory.remote(localhost).pair("alice", "biology").verify().intact
+    assert seen and not any("authorization" in headers for headers in seen)
+
+
+@pytest.mark.usefixtures("no_aws")
+def test_signing_is_kept_for_api_gateway_and_chosen_by_the_caller() -> None:
+    gateway = "https://abc123.execute-api.eu-west-1.amazonaws.com/prod"
+    assert SignedClient(gateway).signing  # the region read from the URL
+    with pytest.raises(ValidationError, match="region"):
+        SignedClient("https://api.example.org/prod")  # signed, and no region anywhere
+    assert SignedClient("https://api.example.org/prod", signing=False).signing is False
+    assert SignedClient("http://127.0.0.1:8799", signing=True, region=REGION).signing
+    assert SignedClient("http://127.0.0.1:8799", credentials=KEYS, region=REGION).signing
+    assert not SignedClient("http://[::1]:8799").signing
+    assert SignedClient("http://10.0.0.5:8799", region=REGION).signing  # not this machine

@@ -3,7 +3,9 @@
 Standard library HTTP (urllib) and botocore's signer (``SigV4Auth``, service ``execute-api``),
 so no dependency is added. Credentials come from botocore's default chain (environment,
 profile, container or instance role) unless given, and are read again on every call, so
-refreshed ones are used. An error answer becomes the domain error the API mapped it from.
+refreshed ones are used. A plain ``http://`` URL on this machine (``localhost``, ``127.0.0.1``,
+``::1``: ``tutor-memory serve``) is called unsigned, needing no region and no credentials.
+An error answer becomes the domain error the API mapped it from.
 """
 
 from __future__ import annotations
@@ -43,6 +45,15 @@ class RemoteError(TutorMemoryError):
         super().__init__(f"{status}: {message}" if status else message)
 
 
+LOOPBACK_HOSTS = frozenset({"localhost", "127.0.0.1", "::1"})
+
+
+def is_local_http(base_url: str) -> bool:
+    """Whether ``base_url`` is plain HTTP on this machine (``tutor-memory serve``)."""
+    parts = urlsplit(base_url)
+    return parts.scheme == "http" and (parts.hostname or "").lower() in LOOPBACK_HOSTS
+
+
 def region_of(base_url: str) -> str | None:
     """The region an API Gateway URL names (``https://id.execute-api.eu-west-1.amazonaws.com``)."""
     found = _REGION_IN_HOST.search(urlsplit(base_url).netloc)
@@ -50,7 +61,11 @@ def region_of(base_url: str) -> str | None:
 
 
 class SignedClient:
-    """JSON over HTTP to ``base_url`` (the stage URL, e.g. ``https://…/prod``), signed."""
+    """JSON over HTTP to ``base_url`` (the stage URL, e.g. ``https://…/prod``), signed.
+
+    ``signing``: None (the default) signs every call unless ``base_url`` is plain HTTP on this
+    machine and neither ``region`` nor ``credentials`` is given; True always signs, False never
+    does (a server behind an authoriser of its own)."""
 
     def __init__(
         self,
@@ -59,22 +74,32 @@ class SignedClient:
         region: str | None = None,
         credentials: Any = None,
         timeout_s: float = 30.0,
+        signing: bool | None = None,
     ) -> None:
+        self.base_url = base_url.rstrip("/")
+        self.timeout_s = timeout_s
+        self._credentials = credentials
+        if signing is None:
+            signing = not (is_local_http(base_url) and region is None and credentials is None)
+        self.signing = signing
+        self.region: str | None = None
+        self._session: Any = None
+        if not signing:
+            return
         import botocore.session
 
-        self.base_url = base_url.rstrip("/")
         session = botocore.session.get_session()
         found = region or region_of(base_url) or session.get_config_variable("region")
         if not found:
             raise ValidationError("region", "is required: the API's AWS region, e.g. eu-west-1")
-        self.region: str = found
-        self._credentials = credentials
+        self.region = found
         self._session = session
-        self.timeout_s = timeout_s
 
     def _signed_headers(
         self, method: str, url: str, body: bytes | None, headers: dict[str, str]
     ) -> dict[str, str]:
+        if not self.signing or self.region is None:
+            return headers
         from botocore.auth import SigV4Auth
         from botocore.awsrequest import AWSRequest
 
