@@ -8,7 +8,7 @@
 * **CPU per turn** (``time.process_time``, the turn's whole build even when it is dropped) by
   question type — ``sizes[i].{without,with}_question_embedding.by_question_type.{ordinary,
   common_term,record,month}.{cpu_p50_ms,cpu_p90_ms,cpu_p95_ms,wall_p95_ms}`` — with, in the
-  same run, ``retrieval_ms`` (the index step alone, p50), ``floor`` (numpy exact top-50 on one
+  same run, ``retrieval_ms`` (the index step alone, p50), ``floor`` (numpy exact top-k on one
   thread + one FTS5 top-k + one indexed read of 500 rows), ``peer`` (numpy + bm25s over the
   same terms and vectors; the index step and the peer measured taking turns, question by
   question, ``INTERLEAVED_ROUNDS`` times), ``dropped`` and ``rss_mb`` (a fresh process that
@@ -391,7 +391,8 @@ def retrieval_run(
 
 def floor_ms(app: App, asked: Sequence[str], vectors: Sequence[np.ndarray]) -> dict[str, Any]:
     """What one turn cannot go below on this machine, measured now: a single-thread numpy
-    exact top-50 over the pair's vectors, one FTS5 top-k, one indexed read of 500 rows."""
+    exact top-k (RECALL_SEMANTIC_K) over the pair's vectors, one FTS5 top-k, one indexed read
+    of 500 rows."""
     from tutor_memory.adapters.embedded_index import _fts_query, _pair_key
     from tutor_memory.domain import constants as C
 
@@ -441,7 +442,8 @@ def peer_runs(
     index: EmbeddedIndex, asked: Sequence[str], vectors: Sequence[np.ndarray]
 ) -> tuple[dict[str, Any], dict[str, Callable[[int], None]]]:
     """A plain script's retrieval over the same texts (the index's analysed terms) and vectors:
-    bm25s (Lucene BM25, k1 1.2, b 0.75) top-200 and a numpy exact top-50, for the same pair
+    bm25s (Lucene BM25, k1 1.2, b 0.75) top-200 and a numpy exact top-k (RECALL_SEMANTIC_K),
+    for the same pair
     (built from that pair's documents only), CPU ms p50.
 
     Returns the peer's description and its two runs for question ``i``: ``ms`` is the bare
