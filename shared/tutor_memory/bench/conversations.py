@@ -20,6 +20,7 @@ student's lines are recorded as ``question`` episodes, the tutor's as ``answer``
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Final, Literal
@@ -189,27 +190,64 @@ def _conversation(rng: random.Random, index: int, w: Words, nth: int, size: int)
             said("student", rng.choice(w.bye_student)),
             said("tutor", rng.choice(w.bye_tutor)),
         ]
-        at = START + timedelta(days=days[session], hours=rng.randint(14, 19))
-        for role, text, story_line in script:
-            at += timedelta(seconds=rng.randint(40, 240))
-            tid = f"{pair.student_id}/{len(lines):05d}"
-            if story_line is not None:
-                where[story_line] = tid
-            lines.append(Utterance(tid, session, at, role, text))
+        hour = rng.randint(14, 19)
+        append_session(lines, where, pair, session, START + timedelta(days=days[session]), hour,
+                       script, rng)  # fmt: skip
 
     asked_at = START + timedelta(days=asked_day, hours=18)
+    questions = gold_questions(
+        pair,
+        [(s.key, len(s.evidence), s.category) for s in w.stories],
+        [s.question for s in w.stories],
+        where,
+        lines,
+        lambda question, month: question.format(s=student, t=tutor, month=w.months[month - 1]),
+    )
+    return Conversation(pair, w.language, student, tutor, tuple(lines), questions, asked_at)
+
+
+def append_session(
+    lines: list[Utterance],
+    where: dict[tuple[str, int], str],
+    pair: Pair,
+    session: int,
+    day: datetime,
+    hour: int,
+    script: Sequence[tuple[Role, str, tuple[str, int] | None]],
+    rng: random.Random,
+) -> None:
+    """A session's lines from ``hour`` on ``day``, a few minutes apart; ``where`` learns the
+    tid of each story line (shared by both generators)."""
+    at = day + timedelta(hours=hour)
+    for role, text, story_line in script:
+        at += timedelta(seconds=rng.randint(40, 240))
+        tid = f"{pair.student_id}/{len(lines):05d}"
+        if story_line is not None:
+            where[story_line] = tid
+        lines.append(Utterance(tid, session, at, role, text))
+
+
+def gold_questions(
+    pair: Pair,
+    stories: Sequence[tuple[str, int, str]],
+    asked: Sequence[str],
+    where: Mapping[tuple[str, int], str],
+    lines: Sequence[Utterance],
+    text: Callable[[str, int], str],
+) -> tuple[GoldQuestion, ...]:
+    """Each story's question (``asked``, filled by ``text`` with its first line's month) and
+    its gold lines; ``stories`` are (key, evidence lines, category)."""
     by_tid = {u.tid: u for u in lines}
     questions = []
-    for story in w.stories:
-        gold = tuple(where[(story.key, j)] for j in range(len(story.evidence)))
-        month = by_tid[gold[0]].at.month
+    for (key, count, category), question in zip(stories, asked, strict=True):
+        gold = tuple(where[(key, j)] for j in range(count))
         questions.append(
             GoldQuestion(
-                qid=f"{pair.student_id}/{story.key}",
-                category=story.category,
-                text=story.question.format(s=student, t=tutor, month=w.months[month - 1]),
+                qid=f"{pair.student_id}/{key}",
+                category=category,
+                text=text(question, by_tid[gold[0]].at.month),
                 gold=gold,
                 sessions=len({by_tid[t].session for t in gold}),
             )
         )
-    return Conversation(pair, w.language, student, tutor, tuple(lines), tuple(questions), asked_at)
+    return tuple(questions)

@@ -36,7 +36,13 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Final
 
-from tutor_memory.bench.conversations import Conversation, GoldQuestion, Role, Utterance
+from tutor_memory.bench.conversations import (
+    Conversation,
+    Role,
+    Utterance,
+    append_session,
+    gold_questions,
+)
 from tutor_memory.bench.long_words import WORDS, LongStory, LongWords
 from tutor_memory.domain.episodes import Pair
 
@@ -321,29 +327,19 @@ def _conversation(
             said("student", rng.choice(w.bye_student)),
             said("tutor", rng.choice(w.bye_tutor)),
         ]
-        at = START + timedelta(days=days[session], hours=rng.randint(15, 20))
-        for role, text, key in script:
-            at += timedelta(seconds=rng.randint(40, 240))
-            tid = f"{pair.student_id}/{len(lines):05d}"
-            if key is not None:
-                where[key] = tid
-            lines.append(Utterance(tid, session, at, role, text))
+        hour = rng.randint(15, 20)
+        append_session(lines, where, pair, session, START + timedelta(days=days[session]), hour,
+                       script, rng)  # fmt: skip
 
     asked_at = START + timedelta(days=asked_day, hours=18)
-    by_tid = {u.tid: u for u in lines}
-    questions = []
-    for story in w.stories:
-        gold = tuple(where[(story.key, j)] for j in range(len(story.evidence)))
-        month = by_tid[gold[0]].at.month
-        questions.append(
-            GoldQuestion(
-                qid=f"{pair.student_id}/{story.key}",
-                category=story.category,
-                text=people.fill(story.question, month=w.months[month - 1]),
-                gold=gold,
-                sessions=len({by_tid[t].session for t in gold}),
-            )
-        )
+    questions = gold_questions(
+        pair,
+        [(s.key, len(s.evidence), s.category) for s in w.stories],
+        [s.question for s in w.stories],
+        where,
+        lines,
+        lambda question, month: people.fill(question, month=w.months[month - 1]),
+    )
     return Conversation(
-        pair, w.language, people.student, people.tutor, tuple(lines), tuple(questions), asked_at
+        pair, w.language, people.student, people.tutor, tuple(lines), questions, asked_at
     )
