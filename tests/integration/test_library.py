@@ -433,3 +433,56 @@ def test_signing_is_kept_for_api_gateway_and_chosen_by_the_caller() -> None:
     assert SignedClient("http://127.0.0.1:8799", credentials=KEYS, region=REGION).signing
     assert not SignedClient("http://[::1]:8799").signing
     assert SignedClient("http://10.0.0.5:8799", region=REGION).signing  # not this machine
+
+
+class Killed(BaseException):
+    """The process dying mid-write (nothing catches it)."""
+
+
+def test_a_local_retry_finishes_what_the_first_attempt_left_undone(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The idempotent retry is the use case's, so the local door gets it as REST does: the
+    retry catches the pair's beliefs up with the log, whichever episode it retries."""
+    from tutor_memory.usecases.log import APPLIED_BELIEFS
+
+    with Memory.local(tmp_path / "tm", settings=SETTINGS) as memory:
+        app = memory.backend.app  # type: ignore[attr-defined]
+        alice = memory.pair("alice", "biology")
+        asked = alice.record_question("What is osmosis?", idempotency_key="q-1")
+        store = app.ports.store
+        with monkeypatch.context() as patch:
+
+            def dying(*args: Any, **kwargs: Any) -> Any:
+                raise Killed("killed before the belief was written")
+
+            patch.setattr(store, "add_belief", dying)
+            with pytest.raises(Killed):
+                alice.record_check("Explain osmosis", topic="osmosis", verdict="wrong")
+        pair = alice.pair
+        assert app.memory.applied(pair, APPLIED_BELIEFS)[0] < store.head(pair).seq
+        again = alice.record_question("What is osmosis?", idempotency_key="q-1")
+        assert (again.created, again.id) == (False, asked.id)
+        assert app.memory.applied(pair, APPLIED_BELIEFS)[0] == store.head(pair).seq
+
+
+def test_a_local_retry_is_bound_to_the_request_as_sent_as_over_rest(
+    served: tuple[str, SignatureChecking], tmp_path: Path
+) -> None:
+    """A check retried after the map has learned its topic is the same request (its key is
+    bound to what was sent, not to the concept it was tied to): a retry, not a 409."""
+    url, _ = served
+    for memory in (
+        Memory.local(tmp_path / "local", settings=SETTINGS),
+        Memory.remote(url, region=REGION, credentials=KEYS),
+    ):
+        with memory:
+            alice = memory.pair("alice", "biology")
+            first = alice.record_check(
+                "Explain the pH scale", topic="pH scale", verdict="wrong", idempotency_key="c-1"
+            )
+            alice.record_question("Remember that the pH scale runs from 0 to 14")
+            again = alice.record_check(
+                "Explain the pH scale", topic="pH scale", verdict="wrong", idempotency_key="c-1"
+            )
+            assert (again.created, again.id) == (False, first.id)

@@ -713,12 +713,8 @@ def record_episode(
     # The key is bound to the request as the client sent it (not to what it derives from the
     # state at the time, such as the concept a check is routed to).
     request_hash = request_digest({"route": "episodes", "body": body.model_dump(mode="json")})
-    # 409 (another request under the key) or 410 (its episode was erased) before anything
-    # is touched
-    prior = app.memory.retried(pair, key, request_hash)
-    if prior is not None:  # a retry: finish what the first attempt may have left undone
-        app.learning.catch_up(pair)
-        return EpisodeResponse.of(prior)
+    # A retry (and its 409, 410, and the catch-up of what a first attempt left undone) is the
+    # use case's: the same at every door.
     added = app.episodes.add(
         pair,
         body.kind,

@@ -54,7 +54,7 @@ from tutor_memory.domain.errors import ValidationError
 from tutor_memory.domain.teaching import detect_teaching
 from tutor_memory.ports import AppendResult, Ports
 from tutor_memory.usecases.learning import CheckResult, Learning
-from tutor_memory.usecases.log import TutorMemory
+from tutor_memory.usecases.log import TutorMemory, arguments_digest
 from tutor_memory.usecases.maps import MapUseCases, TeachResult
 from tutor_memory.usecases.turns import Turns
 
@@ -116,7 +116,10 @@ class Episodes:
     ) -> Added:
         """Record one episode through the use case of its kind (see the module's table).
         Everything is validated before anything is written. ``request_hash`` binds the
-        idempotency key to the request as the client sent it (a reuse with another is a 409).
+        idempotency key to the request as the client sent it (a reuse with another is a 409;
+        by default, the arguments as given). A retry under the key writes nothing and
+        answers the episode written first (``created`` False), after catching the pair's
+        index and beliefs up with the log: every door gets the same retry.
         A key in the namespace the system writes under itself (a night's consolidation, a
         file's arrival: ``INTERNAL_KEY_PREFIXES``) is refused, whoever the caller: those writes
         do not enter by this door."""
@@ -125,6 +128,26 @@ class Episodes:
         given = _evidence(kind, evidence)
         if recalled_ids and kind is not Kind.ANSWER:
             raise ValidationError("recalled_ids", "only an answer carries recalled memory ids")
+        if idempotency_key is not None:
+            if request_hash is None:  # the request as given, whatever it derives later
+                request_hash = arguments_digest(
+                    kind,
+                    text,
+                    given if given is not None else evidence_from_dict(kind, None),
+                    at=at,
+                    summary=summary,
+                    concepts=concepts,
+                    salience=salience,
+                    recalled_ids=recalled_ids,
+                    ref=ref,
+                )
+            # A retry (409: another request under the key; 410: its episode was erased since)
+            # writes nothing, and finishes what the first attempt may have left undone: the
+            # index and the beliefs, whichever door it came by.
+            prior = self.memory.retried(pair, idempotency_key, request_hash)
+            if prior is not None:
+                self.learning.catch_up(pair)
+                return Added(prior)
         common: dict[str, Any] = {
             "at": at,
             "ref": ref,

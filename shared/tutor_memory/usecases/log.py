@@ -98,6 +98,29 @@ def _documents(store: object) -> NightlyStore | None:
     return None
 
 
+def arguments_digest(
+    kind: Kind,
+    text: str,
+    evidence: Evidence,
+    *,
+    at: datetime | None,
+    summary: str,
+    concepts: Sequence[str],
+    salience: float | None,
+    recalled_ids: Sequence[str],
+    ref: str | None,
+) -> str:
+    """What an idempotency key is bound to when the caller binds nothing itself: the request
+    as given (not what the use case derives from it, such as the concept a check is tied to,
+    which may change between an attempt and its retry)."""
+    return request_digest(
+        {"kind": kind.value, "text": text, "evidence": evidence.to_dict(),
+         "at": None if at is None else at.isoformat(), "summary": summary,
+         "concepts": list(concepts), "salience": salience,
+         "recalled_ids": list(recalled_ids), "ref": ref}
+    )  # fmt: skip
+
+
 class TutorMemory:
     """The episode log's use cases over the ports: record, files, the chain, and the derived
     state (the index, the markers) kept in step with the log; recall."""
@@ -140,11 +163,9 @@ class TutorMemory:
             and request_hash is None
             and not idempotency_key.startswith(INTERNAL_KEY_PREFIXES)  # the system's own retries
         ):
-            request_hash = request_digest(
-                {"kind": kind.value, "text": text, "evidence": evidence.to_dict(),
-                 "at": None if at is None else at.isoformat(), "summary": summary,
-                 "concepts": list(concepts), "salience": salience,
-                 "recalled_ids": list(recalled_ids), "ref": ref}
+            request_hash = arguments_digest(
+                kind, text, evidence, at=at, summary=summary, concepts=concepts,
+                salience=salience, recalled_ids=recalled_ids, ref=ref,
             )  # fmt: skip
         if isinstance(evidence, AnswerEvidence):
             evidence = self._stamp_citation(pair, evidence)
