@@ -116,8 +116,9 @@ RECALL_SEMANTIC_MATCHES: Final = 8
 # default budget); a kept text that matches nothing is ranked below every match, not dropped.
 RECALL_FUSION_RRF_K: Final = 60
 RECALL_FUSION_PACK_TOKENS: Final = 1_200
-# ours: what a block line costs beyond its text ("- 12 Jul · you were asked: ", measured 8-9)
-RECALL_LINE_TOKENS: Final = 8
+# ours: what a block line costs beyond its text: "- 12 Jul · you were asked: " counts 9 by
+# domain.tokens (11 with another year's date), and its line break 1
+RECALL_LINE_TOKENS: Final = 10
 # ours: a neighbour by meaning matches when it is at least this far from the question's crowd
 # in this pair (the median cosine of the pair's distinct texts, sampled by the recent pool)
 # towards the nearest text, (cos - median) / (best - median): closer to the top than to the
