@@ -464,6 +464,7 @@ def _serve(args: argparse.Namespace, settings: Settings) -> int:
     except OSError as exc:  # a port in use, an address not on this machine: refused, said so
         why = "is in use (another serve?)" if exc.errno == errno.EADDRINUSE else exc.strerror
         print(f"error: cannot listen on {args.host}:{args.port}: {why}", file=sys.stderr)
+        app.close()
         return EXIT_REFUSED
     # One access-log line per request (and errors with their correlation id) on stderr.
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
@@ -474,6 +475,7 @@ def _serve(args: argparse.Namespace, settings: Settings) -> int:
         pass
     finally:
         server.server_close()
+        app.close()
     return 0
 
 

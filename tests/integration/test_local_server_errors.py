@@ -154,3 +154,41 @@ def test_any_method_and_a_multipart_body_are_answered_in_the_problem_shape(
     for media in ("multipart/form-data", "multipart/form-data; boundary=x", "text/plain"):
         raw = request("POST", f"{BASE}/episodes", form, Content_Type=media)
         assert_problem(exchange(port, raw), 415)
+
+
+def test_a_port_in_use_is_refused_with_no_thread_or_descriptor_left_behind(tmp_path: Path) -> None:
+    # A tool that tries ports until one is free must not pile up worker threads and pipes.
+    app = build_app(on_folder(Settings(embedder="none"), tmp_path / "tm"))
+    resolver = build_resolver(lambda: app)
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        threads, descriptors = threading.active_count(), _open_descriptors()
+        for _ in range(3):
+            with pytest.raises(OSError):
+                make_server(resolver, "127.0.0.1", port)
+        assert threading.active_count() == threads
+        assert _open_descriptors() == descriptors
+    app.close()
+
+
+def test_stopping_a_server_waits_for_its_workers(tmp_path: Path) -> None:
+    app = build_app(on_folder(Settings(embedder="none"), tmp_path / "tm"))
+    threads = threading.active_count()
+    server = make_server(build_resolver(lambda: app), "127.0.0.1", 0)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    with socket.create_connection(("127.0.0.1", server.server_port), timeout=30) as client:
+        client.sendall(b"GET /pairs/s1/biology/report HTTP/1.1\r\nHost: x\r\n\r\n")
+        assert client.recv(12).startswith(b"HTTP/1.1")
+    server.shutdown()
+    thread.join(30)
+    assert threading.active_count() == threads  # the loop and every worker have ended
+    server.server_close()  # after shutdown: nothing more to close, and no error
+    app.close()
+
+
+def _open_descriptors() -> int:
+    fds = Path("/proc/self/fd")
+    return len(list(fds.iterdir())) if fds.is_dir() else 0  # Linux (CI); elsewhere not counted

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import json
 import logging
+import socket
 import threading
 import time
 import uuid
@@ -49,6 +50,7 @@ READ_TIMEOUT_S = 10.0  # ours: a request that stops arriving for this long is an
 REQUEST_DEADLINE_S = 30.0
 LISTEN_BACKLOG = 1024  # ours: the kernel's queue of connections not yet accepted (was 5)
 CONNECTION_LIMIT = 500  # ours: open connections; more wait in the backlog
+SHUTDOWN_WAIT_S = 30  # how long shutdown waits for the loop and for a request being answered
 THREADS = 4  # waitress's worker threads (the resolver answers one at a time: make_server)
 
 access_log = logging.getLogger("tutor_memory.access")
@@ -208,15 +210,20 @@ class LocalServer:
             return
         self._closed = True
         server = self._server
-        server.trigger.pull_trigger(lambda: wasyncore.close_all(server._map))
-        self._stopped.wait(10)
-        server.task_dispatcher.shutdown(timeout=5)
+        try:
+            server.trigger.pull_trigger(lambda: wasyncore.close_all(server._map))
+        except OSError:  # the loop has already ended and closed its trigger
+            wasyncore.close_all(server._map)
+        self._stopped.wait(SHUTDOWN_WAIT_S)
+        # Workers still finishing a request write to their sockets and pull the trigger; they
+        # end before this returns, so no closed descriptor's number is touched once reused.
+        server.task_dispatcher.shutdown(timeout=SHUTDOWN_WAIT_S)
 
     def server_close(self) -> None:
         if not self._closed:
             self._closed = True
             wasyncore.close_all(self._server._map)
-            self._server.task_dispatcher.shutdown(timeout=5)
+            self._server.task_dispatcher.shutdown(timeout=SHUTDOWN_WAIT_S)
 
 
 class _HangUps(logging.Filter):
@@ -296,9 +303,21 @@ def make_server(
         return [] if method == "HEAD" else [data]
 
     logging.getLogger("waitress").addFilter(_hang_ups)  # once: filters are a set
+    # Bound here, before waitress makes its trigger pipe and worker threads: an address in use
+    # then fails with nothing left open or running (waitress would bind after making them).
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    listening = socket.socket(family, socket.SOCK_STREAM)
+    try:
+        listening.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        listening.bind((host, port))
+    except OSError:
+        listening.close()
+        raise
     server = _Server(
         application,
         _start=True,
+        _sock=listening,
+        bind_socket=False,
         host=host,
         port=port,
         threads=threads,
