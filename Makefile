@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: setup demo test fuzz lint typecheck imports openapi bench bench-quality bench-recall scenarios clean
+.PHONY: setup demo test fuzz lint typecheck imports openapi bench bench-quality bench-recall scenarios ts-client clean
 
 # The C part (the embedded index's ranking loop) is built by the install: rebuilt when it changes.
 $(STAMP): pyproject.toml setup.py shared/tutor_memory/adapters/_ranking.c
@@ -57,6 +57,11 @@ bench-recall: $(STAMP)
 
 openapi: $(STAMP)
 	$(BIN)/tutor-memory openapi > infra/openapi.json
+
+# The TypeScript client's dependencies, as its lockfile pins them (its pytest runs `npm ci`
+# itself when they are missing, so `make test` needs no more than node and npm).
+ts-client:
+	cd clients/typescript && npm ci --no-audit --no-fund
 
 clean:
 	rm -rf $(VENV) .tutor-memory .pytest_cache .mypy_cache .ruff_cache
