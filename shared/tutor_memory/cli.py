@@ -292,7 +292,7 @@ def _run(args: argparse.Namespace) -> int:
         return run_demo(args.home)
 
     if args.command == "openapi":
-        from tutor_memory.api.openapi import openapi_json
+        from tutor_memory.api.routes import openapi_json
 
         print(openapi_json(), end="")
         return 0

@@ -34,7 +34,6 @@ from datetime import datetime
 from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, Concatenate, Literal, ParamSpec, Protocol, TypeVar
-from urllib.parse import quote
 
 import pydantic
 
@@ -43,34 +42,51 @@ from tutor_memory.api.models import (
     ChainResponse,
     CheckBody,
     CitationBody,
+    EpisodePage,
     EpisodeRequest,
     EpisodeResponse,
     ErasureResponse,
+    FileResponse,
+    PromptRequest,
+    PromptResponse,
     QuizBody,
     RecallResponse,
+    RederiveRequest,
+    RederiveResponse,
     ReportResponse,
+    SourceResponse,
+    StanceRequest,
+    StanceResponse,
     TaughtBody,
     TurnResponse,
 )
+from tutor_memory.domain import constants as C
 from tutor_memory.domain.conceptmap import ConceptMap
 from tutor_memory.domain.episodes import Pair
-from tutor_memory.domain.errors import NotFoundError, TutorMemoryError, ValidationError
+from tutor_memory.domain.errors import ValidationError
+from tutor_memory.local_backend import LocalBackend
+from tutor_memory.remote_backend import NotServedError, RemoteBackend
 
 if TYPE_CHECKING:
-    from tutor_memory.api.client import SignedClient
     from tutor_memory.bootstrap import App
     from tutor_memory.ports import Clock
     from tutor_memory.settings import Settings
     from tutor_memory.usecases.export import Export
     from tutor_memory.usecases.maps import IngestResult
 
+__all__ = [
+    "AsyncMemory",
+    "AsyncPairMemory",
+    "LocalBackend",
+    "Memory",
+    "NotServedError",
+    "PairMemory",
+    "RemoteBackend",
+]
+
 P = ParamSpec("P")
 R = TypeVar("R")
 Verdict = Literal["right", "wrong"]
-
-
-class NotServedError(TutorMemoryError):
-    """The remote API has no route for this yet; use the local store (or the CLI) for it."""
 
 
 class Backend(Protocol):
@@ -79,9 +95,15 @@ class Backend(Protocol):
     def turn(
         self, pair: Pair, question: str | None, at: datetime | None, budget_tokens: int | None
     ) -> TurnResponse: ...
+    def prompt(self, pair: Pair, body: PromptRequest) -> PromptResponse: ...
     def add(
         self, pair: Pair, episode: EpisodeRequest, idempotency_key: str | None
     ) -> EpisodeResponse: ...
+    def episodes(self, pair: Pair, limit: int, cursor: str | None) -> EpisodePage: ...
+    def rederive(self, pair: Pair, body: RederiveRequest) -> RederiveResponse: ...
+    def set_stance(self, pair: Pair, answer_id: str, stance: str) -> StanceResponse: ...
+    def sources(self, pair: Pair, answer_id: str) -> list[SourceResponse]: ...
+    def remove_file(self, pair: Pair, file_id: str) -> FileResponse: ...
     def ingest(self, pair: Pair, path: Path, file_id: str | None) -> IngestResult: ...
     def recall(self, pair: Pair, question: str | None, at: datetime | None) -> RecallResponse: ...
     def beliefs(self, pair: Pair) -> list[BeliefResponse]: ...
@@ -241,6 +263,29 @@ class PairMemory:
     ) -> TurnResponse:
         """The memory block for the tutor's next prompt (``.block``), and the ids it holds."""
         return self.backend.turn(self.pair, question, at, budget_tokens)
+
+    def prompt(
+        self,
+        question: str | None = None,
+        *,
+        system: str = "",
+        material: str = "",
+        assessment: str | None = None,
+        at: datetime | None = None,
+        budget_tokens: int | None = None,
+    ) -> PromptResponse:
+        """The block placed in a whole prompt: ``system``, the block, course ``material``,
+        ``assessment`` rules and the question, in the order the spec gives (``.prompt``)."""
+        body = _body(
+            PromptRequest,
+            question=question,
+            system=system,
+            material=material,
+            assessment=assessment,
+            at=at,
+            budget_tokens=budget_tokens,
+        )
+        return self.backend.prompt(self.pair, body)
 
     # --- recording: one episode shape, through Episodes.add ---------------------------------
 
@@ -410,6 +455,35 @@ class PairMemory:
         """Recompute the hash chain of the pair's episodes (``.intact``)."""
         return self.backend.verify(self.pair)
 
+    def episodes(self, *, limit: int = 100, next: str | None = None) -> EpisodePage:
+        """A page of the pair's episodes, oldest first, as the export writes them; pass the
+        page's ``next`` for the following one (None after the last)."""
+        if not 1 <= limit <= C.MAX_PAGE_ITEMS:
+            raise ValidationError("limit", f"must be from 1 to {C.MAX_PAGE_ITEMS}")
+        return self.backend.episodes(self.pair, limit, next)
+
+    def rederive(
+        self, *, reason: str = "", force: bool = False, at: datetime | None = None
+    ) -> RederiveResponse:
+        """Derive the beliefs again from the checks (after a change of rules); the old ones
+        are retired, never rewritten."""
+        body = _body(RederiveRequest, reason=reason, force=force, at=at)
+        return self.backend.rederive(self.pair, body)
+
+    def set_stance(self, answer_id: str, stance: str) -> StanceResponse:
+        """How far an answer answered the question: ``answered``, ``partial`` or
+        ``could_not``."""
+        checked = _body(StanceRequest, stance=stance)
+        return self.backend.set_stance(self.pair, answer_id, checked.stance)
+
+    def sources(self, answer_id: str) -> list[SourceResponse]:
+        """The memories an answer was given with (its ``recalled_ids``), labelled."""
+        return self.backend.sources(self.pair, answer_id)
+
+    def remove_file(self, file_id: str) -> FileResponse:
+        """Take a file out of the concept map; its history and arrival stay in the log."""
+        return self.backend.remove_file(self.pair, file_id)
+
     def export(self, *, out: str | Path | None = None) -> Export:
         """This pair's export (see ``Memory.export``)."""
         export = self.backend.export(self.pair.student_id, self.pair.subject_id)
@@ -426,196 +500,6 @@ def _body(model: type[R], **fields: Any) -> R:
         first = exc.errors()[0]
         field = ".".join(str(p) for p in first.get("loc", ())) or "episode"
         raise ValidationError(field, first.get("msg", "is not valid")) from None
-
-
-# --- the embedded store ---------------------------------------------------------------------
-
-
-class LocalBackend:
-    """The use cases of an ``App``, in this process; answers shaped as the API shapes them."""
-
-    def __init__(self, app: App) -> None:
-        self.app = app
-
-    def _known(self, pair: Pair) -> Pair:
-        if self.app.ports.store.head(pair) is None:
-            raise NotFoundError(
-                f"no record of {pair}: record an episode or upload a file for it first"
-            )
-        return pair
-
-    def turn(
-        self, pair: Pair, question: str | None, at: datetime | None, budget_tokens: int | None
-    ) -> TurnResponse:
-        result = self.app.turns.turn(
-            self._known(pair), question, at=at, budget_tokens=budget_tokens
-        )
-        return TurnResponse(**TurnResponse.fields(result))
-
-    def add(
-        self, pair: Pair, episode: EpisodeRequest, idempotency_key: str | None
-    ) -> EpisodeResponse:
-        added = self.app.episodes.add(
-            pair,
-            episode.kind,
-            episode.text,
-            evidence=episode.given_evidence(),
-            at=episode.at,
-            summary=episode.summary,
-            concepts=episode.concepts,
-            salience=episode.salience,
-            recalled_ids=episode.recalled_ids,
-            ref=episode.ref,
-            idempotency_key=idempotency_key,
-        )
-        return EpisodeResponse.of(
-            added.append,
-            taught=added.taught.concept_name if added.taught else None,
-            belief=added.belief.line() if added.belief else None,
-        )
-
-    def ingest(self, pair: Pair, path: Path, file_id: str | None) -> IngestResult:
-        from tutor_memory.domain.episodes import file_id_for
-
-        try:
-            data = path.read_bytes()
-        except OSError as exc:
-            raise ValidationError("file", f"cannot read {path}: {exc.strerror}") from None
-        return self.app.maps.ingest(pair, file_id or file_id_for(path.name), path.name, data)
-
-    def recall(self, pair: Pair, question: str | None, at: datetime | None) -> RecallResponse:
-        result = self.app.memory.recall(self._known(pair), question, at=at)
-        return RecallResponse.of(question or "", result)
-
-    def beliefs(self, pair: Pair) -> list[BeliefResponse]:
-        return [BeliefResponse.of(b) for b in self.app.learning.beliefs(self._known(pair))]
-
-    def belief_history(self, pair: Pair, concept: str) -> list[BeliefResponse]:
-        rows = self.app.learning.belief_history_named(self._known(pair), concept)
-        if not rows:
-            raise NotFoundError(f"no belief about {concept!r} for {pair}")
-        return [BeliefResponse.of(b) for b in rows]
-
-    def concept_map(self, pair: Pair) -> ConceptMap:
-        return self.app.maps.maps.load_map(self._known(pair))
-
-    def report(self, pair: Pair, history: str | None) -> ReportResponse:
-        from tutor_memory.usecases.reports import report_json
-
-        built = self.app.reports.report(self._known(pair), history=history)
-        return ReportResponse.model_validate(report_json(built))
-
-    def verify(self, pair: Pair) -> ChainResponse:
-        return ChainResponse.of(self.app.memory.verify_chain(self._known(pair)))
-
-    def erase(
-        self, student_id: str, subject_id: str | None, episode_id: str | None, reason: str
-    ) -> ErasureResponse:
-        erasing = self.app.erasing
-        assert erasing is not None  # build_app always builds it
-        if subject_id is None:
-            done = erasing.erase_student(student_id, reason=reason, requested_by="library")
-        elif episode_id is None:
-            done = erasing.erase_pair(
-                self._known(Pair(student_id, subject_id)), reason=reason, requested_by="library"
-            )
-        else:
-            pair = self._known(Pair(student_id, subject_id))
-            done = erasing.erase_episode(pair, episode_id, reason=reason, requested_by="library")
-        return ErasureResponse(**done.to_dict())
-
-    def export(self, student_id: str, subject_id: str | None) -> Export:
-
-        exporting = self.app.exporting
-        if subject_id is None:
-            return exporting.student(student_id)
-        return exporting.pair(self._known(Pair(student_id, subject_id)))
-
-    def close(self) -> None:
-        self.app.close()
-
-
-# --- the REST API ---------------------------------------------------------------------------
-
-
-class RemoteBackend:
-    """The turn API over HTTPS, SigV4-signed (or a local ``serve``, unsigned); answers parsed
-    into the same models."""
-
-    def __init__(self, client: SignedClient) -> None:
-        self.client = client
-
-    def turn(
-        self, pair: Pair, question: str | None, at: datetime | None, budget_tokens: int | None
-    ) -> TurnResponse:
-        body = {"question": question, "at": at and at.isoformat(), "budget_tokens": budget_tokens}
-        sent = {k: v for k, v in body.items() if v is not None}
-        return TurnResponse.model_validate(self.client.call("POST", pair, "/turn", sent))
-
-    def add(
-        self, pair: Pair, episode: EpisodeRequest, idempotency_key: str | None
-    ) -> EpisodeResponse:
-        headers = {"Idempotency-Key": idempotency_key} if idempotency_key else None
-        body = episode.model_dump(mode="json", exclude_defaults=True)
-        body["kind"] = episode.kind  # a default only in the model's eyes: always sent
-        answer = self.client.call("POST", pair, "/episodes", body, headers=headers)
-        return EpisodeResponse.model_validate(answer)
-
-    def ingest(self, pair: Pair, path: Path, file_id: str | None) -> IngestResult:
-        raise NotServedError(
-            "the REST API takes files through the uploads bucket, not a route: upload to "
-            "uploads/<student>/<subject>/<file>, or ingest into a local store"
-        )
-
-    def recall(self, pair: Pair, question: str | None, at: datetime | None) -> RecallResponse:
-        if not question:
-            raise ValidationError("question", "is required: the recall route takes one (q)")
-        query = {"q": question, "at": None if at is None else at.isoformat()}
-        return RecallResponse.model_validate(self.client.call("GET", pair, "/recall", query=query))
-
-    def beliefs(self, pair: Pair) -> list[BeliefResponse]:
-        rows = self.client.call("GET", pair, "/beliefs")
-        return [BeliefResponse.model_validate(r) for r in rows]
-
-    def belief_history(self, pair: Pair, concept: str) -> list[BeliefResponse]:
-        from urllib.parse import quote
-
-        # The name as the user typed it: the route finds its concept (case, accents, forms).
-        path = f"/beliefs/{quote(concept.strip(), safe='')}/history"
-        return [BeliefResponse.model_validate(r) for r in self.client.call("GET", pair, path)]
-
-    def concept_map(self, pair: Pair) -> ConceptMap:
-        answer = self.client.call("GET", pair, "/map")
-        return ConceptMap.from_dict(answer)
-
-    def report(self, pair: Pair, history: str | None) -> ReportResponse:
-        answer = self.client.call("GET", pair, "/report", query={"history": history})
-        return ReportResponse.model_validate(answer)
-
-    def verify(self, pair: Pair) -> ChainResponse:
-        return ChainResponse.model_validate(self.client.call("GET", pair, "/chain/verify"))
-
-    def erase(
-        self, student_id: str, subject_id: str | None, episode_id: str | None, reason: str
-    ) -> ErasureResponse:
-        query = {"reason": reason, "requested_by": "library"}
-        if subject_id is None:
-            url = f"{self.client.base_url}/students/{quote(student_id, safe='')}"
-            return ErasureResponse.model_validate(self.client.call_url("DELETE", url, query=query))
-        path = "" if episode_id is None else f"/episodes/{quote(episode_id, safe='')}"
-        pair = Pair(student_id, subject_id)
-        return ErasureResponse.model_validate(self.client.call("DELETE", pair, path, query=query))
-
-    def export(self, student_id: str, subject_id: str | None) -> Export:
-        from tutor_memory.usecases.export import Export
-
-        if subject_id is None:
-            url = f"{self.client.base_url}/students/{quote(student_id, safe='')}/export"
-            return Export.from_dict(self.client.call_url("GET", url))
-        return Export.from_dict(self.client.call("GET", Pair(student_id, subject_id), "/export"))
-
-    def close(self) -> None:
-        return None
 
 
 # --- the asynchronous twin ------------------------------------------------------------------
@@ -734,3 +618,9 @@ class AsyncPairMemory:
     report = _in_thread(PairMemory.report)
     verify = _in_thread(PairMemory.verify)
     export = _in_thread(PairMemory.export)
+    prompt = _in_thread(PairMemory.prompt)
+    episodes = _in_thread(PairMemory.episodes)
+    rederive = _in_thread(PairMemory.rederive)
+    set_stance = _in_thread(PairMemory.set_stance)
+    sources = _in_thread(PairMemory.sources)
+    remove_file = _in_thread(PairMemory.remove_file)

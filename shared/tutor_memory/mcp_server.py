@@ -1,9 +1,11 @@
 """``tutor-memory mcp``: the memory as Model Context Protocol tools, over stdio.
 
 An agent gets the memory block for a question, records what happened (one episode shape, the
-API's and a replayed history's, through ``Episodes.add``), and reads recall, beliefs, the map
-and the report. Every tool names its pair (``student_id``, ``subject_id``) per call, so one
-server serves every student of a store. The store is ``--store FOLDER`` (the embedded default)
+API's and a replayed history's, through ``Episodes.add``), and reads recall, beliefs, the map,
+the report and the log; it can verify the chain, export a student's record and erase it (with
+a reason). Which operations are tools is said by the operation table (``api/operations.py``).
+Every tool names its pair (``student_id``, ``subject_id``) per call, so one server serves every
+student of a store. The store is ``--store FOLDER`` (the embedded default)
 or whatever the ``TUTOR_MEMORY_*`` settings configure.
 
 A tool's bad input or a refusal of the memory (an unknown pair, a check without its verdict)
@@ -25,12 +27,17 @@ from pydantic import ValidationError as PydanticValidationError
 
 from tutor_memory.api.models import (
     BeliefResponse,
+    ChainResponse,
+    EpisodePage,
     EpisodeRequest,
     EpisodeResponse,
+    ErasureResponse,
     Evidence,
+    ExportResponse,
     ReportResponse,
     TurnResponse,
 )
+from tutor_memory.domain import constants as C
 from tutor_memory.domain.errors import TutorMemoryError
 from tutor_memory.library import Memory, PairMemory
 
@@ -226,6 +233,63 @@ def build_server(memory: Memory) -> MCPServer:
     ) -> ReportResponse:
         """The pair's report: episodes, beliefs, checks, calibration, verification."""
         return pair(student_id, subject_id).report(history=history)
+
+    @server.tool()
+    @_tool
+    def belief_history(
+        student_id: StudentId,
+        subject_id: SubjectId,
+        concept: Annotated[str, Field(description="the concept's name, as users write it")],
+    ) -> list[BeliefResponse]:
+        """Every belief the memory has held about one concept, newest first."""
+        return pair(student_id, subject_id).belief_history(concept)
+
+    @server.tool()
+    @_tool
+    def episodes(
+        student_id: StudentId,
+        subject_id: SubjectId,
+        limit: Annotated[int, Field(ge=1, le=C.MAX_PAGE_ITEMS, description="page size")] = 100,
+        next: Annotated[
+            str | None, Field(description="the previous page's next (absent: the first page)")
+        ] = None,
+    ) -> EpisodePage:
+        """The pair's log, oldest first, a page at a time (erased episodes show as such)."""
+        return pair(student_id, subject_id).episodes(limit=limit, next=next)
+
+    @server.tool()
+    @_tool
+    def verify(student_id: StudentId, subject_id: SubjectId) -> ChainResponse:
+        """Check the pair's hash chain: every episode unaltered, none missing or reordered."""
+        return pair(student_id, subject_id).verify()
+
+    @server.tool()
+    @_tool
+    def export(
+        student_id: StudentId,
+        subject_id: Annotated[
+            str | None, Field(description="one subject; absent: every subject of the student")
+        ] = None,
+    ) -> ExportResponse:
+        """A student's record in the replay format (history lines, files as base64, manifest):
+        what a student is given when they ask for their data."""
+        return ExportResponse(**memory.export(student_id, subject_id).to_dict())
+
+    @server.tool()
+    @_tool
+    def erase(
+        student_id: StudentId,
+        reason: Annotated[str, Field(description="why, one line: kept in the erasure record")],
+        subject_id: Annotated[
+            str | None, Field(description="one subject; absent: the student in every subject")
+        ] = None,
+        episode_id: Annotated[
+            str | None, Field(description="one episode of the subject (its id)")
+        ] = None,
+    ) -> ErasureResponse:
+        """Erase what the student said and was told: one episode, one subject or everything.
+        The chain still verifies; asking again erases nothing more. It cannot be undone."""
+        return memory.erase(student_id, subject_id, episode_id, reason=reason)
 
     return server
 

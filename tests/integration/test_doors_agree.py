@@ -1,25 +1,33 @@
-"""The doors cannot drift apart: one scenario (record a question and a check, a turn, the
-beliefs, the report, the chain, recall) through ``Memory.local`` and through ``Memory.remote``
-against a real local ``serve`` (unsigned, as a laptop runs it) answers the same, ids, hashes
-and times of writing aside (each store writes its own)."""
+"""The doors cannot drift apart: one scenario that calls every operation of the library (record,
+turn, prompt, sources, stance, beliefs, their history, re-derivation, the log page by page, the
+map, the report, recall, a refusal, export, erasure and the chain after it) through
+``Memory.local`` and through ``Memory.remote`` against a real local ``serve`` (unsigned, as a
+laptop runs it) answers the same, ids, hashes and times of writing aside (each store writes its
+own); and the MCP tools answer as the library does."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 import pytest
+from mcp.server.mcpserver.exceptions import ToolError
+from mcp.types import CallToolResult
 
 from tutor_memory import Memory
 from tutor_memory.api.local_server import make_server
 from tutor_memory.api.routes import build_resolver
 from tutor_memory.bootstrap import build_app
+from tutor_memory.domain.errors import TutorMemoryError
+from tutor_memory.mcp_server import build_server
 from tutor_memory.settings import Settings, on_folder
+from tutor_memory.usecases.export import Export
 
 SETTINGS = Settings(embedder="none", turn_deadline_s=30.0)
 AT = datetime(2026, 3, 2, 9, tzinfo=UTC)
@@ -41,26 +49,61 @@ def comparable(value: Any) -> Any:
     return json.loads(text)
 
 
+def outcome(call: Callable[[], Any]) -> Any:
+    """An answer as JSON, or the error a door raised (its class and words)."""
+    try:
+        found = call()
+    except TutorMemoryError as exc:
+        return {"error": type(exc).__name__, "message": str(exc)}
+    if isinstance(found, list):
+        return [x.model_dump(mode="json") for x in found]
+    if isinstance(found, Export):
+        return found.to_dict()
+    if isinstance(found, dict):
+        return found
+    return found.model_dump(mode="json", exclude={"timings_ms"})
+
+
 def scenario(memory: Memory) -> dict[str, Any]:
+    """Every operation of the library, in an order a tutor's product would meet them."""
     alice = memory.pair("alice", "biology")
-    asked = alice.record_question("What is osmosis?", ref="m1", at=AT)
-    checked = alice.record_check(
-        "Explain osmosis in one line", topic="osmosis", verdict="wrong", at=AT
-    )
     later = AT + timedelta(hours=1)
-    return comparable(
-        {
-            "question": asked.model_dump(mode="json"),
-            "check": checked.model_dump(mode="json"),
-            "turn": alice.turn("what did I get wrong?", at=later).model_dump(
-                mode="json", exclude={"timings_ms"}
-            ),
-            "beliefs": [b.model_dump(mode="json") for b in alice.beliefs()],
-            "report": alice.report(history="osmosis").model_dump(mode="json"),
-            "verify": alice.verify().model_dump(mode="json"),
-            "recall": alice.recall("osmosis", at=later).model_dump(mode="json"),
-        }
+    seen: dict[str, Any] = {"unknown pair": outcome(lambda: alice.turn("hi"))}
+    seen["question"] = outcome(lambda: alice.record_question("What is osmosis?", ref="m1", at=AT))
+    seen["check"] = outcome(
+        lambda: alice.record_check(
+            "Explain osmosis in one line", topic="osmosis", verdict="wrong", at=AT
+        )
     )
+    turn = alice.turn("what did I get wrong?", at=later)
+    seen["turn"] = outcome(lambda: turn)
+    seen["prompt"] = outcome(
+        lambda: alice.prompt("what did I get wrong?", system="You are a tutor.", at=later)
+    )
+    answer = alice.record_answer(
+        "Osmosis moves water across a membrane.", recalled_ids=turn.memory_ids, at=later
+    )
+    seen["answer"] = outcome(lambda: answer)
+    seen["sources"] = outcome(lambda: alice.sources(answer.id))
+    seen["stance"] = outcome(lambda: alice.set_stance(answer.id, "partial"))
+    seen["beliefs"] = outcome(alice.beliefs)
+    seen["belief history"] = outcome(lambda: alice.belief_history("Osmosis"))
+    seen["rederive"] = outcome(lambda: alice.rederive(reason="rules changed", force=True))
+    first = alice.episodes(limit=2)
+    seen["episodes"] = [outcome(lambda: first), outcome(lambda: alice.episodes(next=first.next))]
+    seen["map"] = outcome(lambda: alice.map().to_dict())
+    seen["report"] = outcome(lambda: alice.report(history="osmosis"))
+    seen["recall"] = outcome(lambda: alice.recall("osmosis", at=later))
+    seen["no file"] = outcome(lambda: alice.remove_file("f-none"))
+    seen["export"] = outcome(alice.export)
+    seen["erase episode"] = outcome(
+        lambda: memory.erase("alice", "biology", first.episodes[0]["id"], reason="asked")
+    )
+    seen["verify"] = outcome(alice.verify)
+    seen["erase pair"] = outcome(lambda: memory.erase("alice", "biology", reason="left"))
+    seen["export student"] = outcome(lambda: memory.export("alice"))
+    seen["erase student"] = outcome(lambda: memory.erase("alice", reason="left the school"))
+    return comparable(seen)
 
 
 @pytest.fixture(scope="module")
@@ -97,5 +140,67 @@ def test_every_door_answers_the_scenario_alike(
         answers = scenario(memory)
     for part, expected in reference.items():
         assert answers[part] == expected, part
+    assert answers["unknown pair"]["error"] == "NotFoundError"
     assert answers["check"]["belief"] == "struggles with osmosis (0.67)"
+    assert answers["sources"] and answers["stance"]["stance"] == "partial"
+    assert len(answers["episodes"][0]["episodes"]) == 2 and answers["episodes"][1]["next"] is None
+    assert "You are a tutor." in answers["prompt"]["prompt"]
+    assert answers["no file"]["error"] == "NotFoundError"
     assert answers["verify"]["intact"] and answers["recall"]["kept"] >= 2
+    assert answers["erase pair"]["episodes_erased"] >= 3
+
+
+def mcp_scenario(memory: Memory) -> dict[str, Any]:
+    """The scenario's operations that are MCP tools, through the tools (in process: the
+    transport is tests/integration/test_mcp.py's)."""
+    server = build_server(memory)
+    alice = {"student_id": "alice", "subject_id": "biology"}
+    later = (AT + timedelta(hours=1)).isoformat()
+
+    def call(name: str, **arguments: Any) -> Any:
+        try:
+            result = asyncio.run(server.call_tool(name, {**alice, **arguments}))
+        except ToolError as exc:  # what the agent reads as the tool's error
+            return {"message": str(exc)}
+        assert isinstance(result, CallToolResult) and not result.is_error
+        found = result.structured_content or {}
+        return found.get("result", found)
+
+    seen: dict[str, Any] = {"unknown pair": call("memory_block", question="hi")}
+    seen["question"] = call("record", kind="question", text="What is osmosis?", ref="m1", at=AT)
+    seen["check"] = call(
+        "record",
+        kind="check",
+        text="Explain osmosis in one line",
+        evidence={"topic": "osmosis", "verdict": "wrong"},
+        at=AT,
+    )
+    seen["turn"] = call("memory_block", question="what did I get wrong?", at=later)
+    seen["turn"].pop("timings_ms")  # this run's own
+    seen["answer"] = call(
+        "record",
+        kind="answer",
+        text="Osmosis moves water across a membrane.",
+        recalled_ids=seen["turn"]["memory_ids"],
+        at=later,
+    )
+    seen["beliefs"] = call("beliefs")
+    seen["belief history"] = call("belief_history", concept="Osmosis")
+    seen["episodes"] = call("episodes", limit=2)
+    first = seen["episodes"]["episodes"][0]["id"]
+    seen["erase episode"] = call("erase", episode_id=first, reason="asked")
+    seen["verify"] = call("verify")
+    return comparable(seen)
+
+
+def test_the_mcp_tools_answer_as_the_library_does(
+    reference: dict[str, Any], tmp_path: Path
+) -> None:
+    with Memory.local(tmp_path / "mcp", settings=SETTINGS) as memory:
+        answers = mcp_scenario(memory)
+    assert answers["unknown pair"]["message"].endswith(reference["unknown pair"]["message"])
+    for part in ("question", "check", "turn", "answer", "beliefs", "belief history"):
+        assert answers[part] == reference[part], part
+    assert answers["episodes"] == reference["episodes"][0]
+    assert answers["erase episode"] == reference["erase episode"]
+    assert answers["verify"]["intact"]

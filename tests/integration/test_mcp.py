@@ -14,7 +14,11 @@ from mcp import ClientSession, StdioServerParameters, stdio_client
 from mcp.types import CallToolResult, TextContent
 
 SHARED = Path(__file__).resolve().parents[2] / "shared"
-TOOLS = {"memory_block", "record", "recall", "beliefs", "map", "report"}
+# What an agent sees over stdio: every operation the table marks as a tool.
+TOOLS = {
+    "memory_block", "record", "recall", "beliefs", "belief_history", "episodes", "map", "report",
+    "verify", "export", "erase",
+}  # fmt: skip
 
 
 def server(store: Path) -> StdioServerParameters:

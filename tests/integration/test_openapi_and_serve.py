@@ -14,8 +14,7 @@ from urllib.parse import quote
 import pytest
 
 from tutor_memory.api.local_server import make_server
-from tutor_memory.api.openapi import openapi_json
-from tutor_memory.api.routes import build_resolver
+from tutor_memory.api.routes import build_resolver, openapi_json
 from tutor_memory.bootstrap import build_app
 from tutor_memory.settings import Settings, on_folder
 

@@ -425,6 +425,15 @@ class ErasureResponse(BaseModel):
     objects_deleted: int
 
 
+class EpisodePage(BaseModel):
+    """A page of a pair's episodes, oldest first, each as the export writes it (the replay
+    format; an erased episode is its envelope and erasure record). Pass ``next`` back as the
+    ``next`` query parameter for the following page; it is null after the last."""
+
+    episodes: list[dict[str, Any]]
+    next: str | None
+
+
 class ExportResponse(BaseModel):
     """A pair's or a student's export (see ``tutor_memory.usecases.export``) as one JSON body: write
     ``history`` one object per line into ``history.jsonl``, each of ``files`` (base64) at its

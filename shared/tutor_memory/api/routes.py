@@ -22,6 +22,7 @@ StoreError                                  503
 
 from __future__ import annotations
 
+import functools
 import json
 import logging
 from collections.abc import Callable
@@ -43,10 +44,12 @@ from aws_lambda_powertools.event_handler.openapi.params import Header, Path, Que
 from aws_lambda_powertools.event_handler.openapi.types import OpenAPIResponse
 from aws_lambda_powertools.metrics import MetricUnit
 
+from tutor_memory.api import calls
 from tutor_memory.api.access import described, quiet_wordy_loggers
 from tutor_memory.api.models import (
     BeliefResponse,
     ChainResponse,
+    EpisodePage,
     EpisodeRequest,
     EpisodeResponse,
     ErasureResponse,
@@ -55,7 +58,6 @@ from tutor_memory.api.models import (
     ProblemResponse,
     PromptRequest,
     PromptResponse,
-    PromptSection,
     RecallResponse,
     RederiveRequest,
     RederiveResponse,
@@ -66,12 +68,10 @@ from tutor_memory.api.models import (
     TurnRequest,
     TurnResponse,
 )
+from tutor_memory.api.operations import EPISODE_LINKS, operation
 from tutor_memory.domain import constants as C
 from tutor_memory.domain.episodes import (
     Pair,
-    check_client_key,
-    check_time_range,
-    request_digest,
 )
 from tutor_memory.domain.errors import (
     ConflictError,
@@ -88,10 +88,8 @@ from tutor_memory.domain.errors import (
 
 if TYPE_CHECKING:  # the App and its use cases are built on the first request, not at import
     from tutor_memory.bootstrap import App
-    from tutor_memory.usecases.erasure import Erasing
     from tutor_memory.usecases.turns import TurnResult
 
-PAIR = "/pairs/<student_id>/<subject_id>"
 # The path's ids as the domain accepts them (check_id), so the document says what is refused.
 _ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._@-]*$"
 StudentId = Annotated[str, Path(pattern=_ID_PATTERN, max_length=C.MAX_ID_CHARS)]
@@ -130,6 +128,17 @@ RecallQuestion = Annotated[
 RecallAt = Annotated[
     datetime | None,
     Query(description="recall as of this time (ISO 8601); the server's clock when absent"),
+]
+
+PageLimit = Annotated[
+    int, Query(ge=1, le=C.MAX_PAGE_ITEMS, description="at most this many items in the page")
+]
+Cursor = Annotated[
+    str | None,
+    Query(
+        pattern=r"^[0-9]{1,12}$",
+        description="the `next` of the previous page (absent: the first page)",
+    ),
 ]
 
 PROBLEM_JSON = "application/problem+json"
@@ -317,211 +326,129 @@ def build_resolver(
             )
         return answer(Problem(404, "no-route", f"no route {path}; see the OpenAPI document"))
 
-    def known_pair(student_id: str, subject_id: str) -> Pair:
+    def pair_of(student_id: str, subject_id: str) -> Pair:
         pair = Pair(student_id, subject_id)
         if logger is not None:
             logger.append_keys(pair=str(pair))
-        if get_app().ports.store.head(pair) is None:
-            raise NotFoundError(
-                f"no record of {pair}: record an episode or upload a file for it first"
-            )
         return pair
 
-    @resolver.post(f"{PAIR}/turn", operation_id="turn", responses=problems(WRITE_STATUSES))
+    # The reference, served where the API is: the document and a page made from the table.
+    @resolver.get("/openapi.json", include_in_schema=False)
+    def openapi_document() -> Response[str]:
+        return Response(200, "application/json", openapi_json())
+
+    @resolver.get("/docs", include_in_schema=False)
+    def docs() -> Response[str]:
+        from tutor_memory.api.docs_page import render_docs
+
+        return Response(200, "text/html; charset=utf-8", render_docs())
+
+    # Each route parses, makes its one call (api/calls.py, shared with the library's local
+    # door) and returns the answer; its method, path and statuses come from the table.
+
+    @route(resolver, "turn")
     def turn(student_id: StudentId, subject_id: SubjectId, body: TurnRequest) -> TurnResponse:
-        app = get_app()
-        result = app.turns.turn(
-            known_pair(student_id, subject_id),
-            body.question,
-            at=client_time(app, body.at),
-            budget_tokens=body.budget_tokens,
+        result = calls.turn_result(
+            get_app(), pair_of(student_id, subject_id), body.question, body.at, body.budget_tokens
         )
         if metrics is not None:
             record_turn_metrics(metrics, result)
         return TurnResponse(**TurnResponse.fields(result))
 
-    @resolver.post(
-        f"{PAIR}/episodes",
-        operation_id="addEpisode",
-        responses=problems(EPISODE_STATUSES, EPISODE_LINKS, created=True),
-    )
+    @route(resolver, "prompt")
+    def prompt(student_id: StudentId, subject_id: SubjectId, body: PromptRequest) -> PromptResponse:
+        placed = calls.prompt_placed(get_app(), pair_of(student_id, subject_id), body)
+        if metrics is not None:
+            record_turn_metrics(metrics, placed.turn)
+        return calls.prompt_response(placed)
+
+    @route(resolver, "addEpisode", links=EPISODE_LINKS)
     def add_episode(
         student_id: StudentId,
         subject_id: SubjectId,
         body: EpisodeRequest,
         idempotency_key: IdempotencyKey = None,
     ) -> Response[EpisodeResponse]:
-        episode = record_episode(get_app(), Pair(student_id, subject_id), body, idempotency_key)
+        episode = calls.add_episode(
+            get_app(), pair_of(student_id, subject_id), body, idempotency_key
+        )
         # 201: written now; 200: a retry (same Idempotency-Key, same body) finds it written.
         status = 201 if episode.created else 200
         return Response(status_code=status, content_type="application/json", body=episode)
 
-    @resolver.get(f"{PAIR}/beliefs", operation_id="beliefs", responses=problems(READ_STATUSES))
-    def beliefs(student_id: StudentId, subject_id: SubjectId) -> list[BeliefResponse]:
-        pair = known_pair(student_id, subject_id)
-        return [BeliefResponse.of(b) for b in get_app().learning.beliefs(pair)]
+    @route(resolver, "listEpisodes")
+    def list_episodes(
+        student_id: StudentId, subject_id: SubjectId, limit: PageLimit = 100, next: Cursor = None
+    ) -> EpisodePage:
+        return calls.episodes(get_app(), pair_of(student_id, subject_id), limit, next)
 
-    @resolver.get(
-        f"{PAIR}/beliefs/<concept>/history",
-        operation_id="beliefHistory",
-        responses=problems(READ_STATUSES),
-    )
+    @route(resolver, "beliefs")
+    def beliefs(student_id: StudentId, subject_id: SubjectId) -> list[BeliefResponse]:
+        return calls.beliefs(get_app(), pair_of(student_id, subject_id))
+
+    @route(resolver, "beliefHistory")
     def belief_history(
         student_id: StudentId, subject_id: SubjectId, concept: ConceptName
     ) -> list[BeliefResponse]:
-        pair = known_pair(student_id, subject_id)
-        # The concept as users see it ("pH scale", "Ósmosis", "Indicators") or its key.
-        rows = get_app().learning.belief_history_named(pair, concept)
-        if not rows:
-            raise NotFoundError(f"no belief about {concept!r} for {pair}")
-        return [BeliefResponse.of(b) for b in rows]
+        return calls.belief_history(get_app(), pair_of(student_id, subject_id), concept)
 
-    @resolver.post(
-        f"{PAIR}/answers/<answer_id>/stance",
-        operation_id="setStance",
-        responses=problems(WRITE_STATUSES),
-    )
-    def stance(
-        student_id: StudentId, subject_id: SubjectId, answer_id: EpisodeId, body: StanceRequest
-    ) -> StanceResponse:
-        pair = known_pair(student_id, subject_id)
-        note = get_app().turns.set_stance(pair, answer_id, body.stance)
-        return StanceResponse(answer_id=answer_id, stance=note.value, at=note.at)
-
-    @resolver.get(
-        f"{PAIR}/answers/<answer_id>/sources",
-        operation_id="sources",
-        responses=problems(READ_STATUSES),
-    )
-    def sources(
-        student_id: StudentId, subject_id: SubjectId, answer_id: EpisodeId
-    ) -> list[SourceResponse]:
-        pair = known_pair(student_id, subject_id)
-        return [
-            SourceResponse(
-                id=s.episode.episode_id,
-                ref=s.episode.ref,
-                kind=s.episode.kind.value,
-                at=s.episode.at,
-                label=s.label,
-                summary=s.episode.summary,
-            )
-            for s in get_app().turns.sources(pair, answer_id)
-        ]
-
-    @resolver.get(f"{PAIR}/map", operation_id="conceptMap", responses=problems(READ_STATUSES))
-    def concept_map(student_id: StudentId, subject_id: SubjectId) -> dict[str, Any]:
-        pair = known_pair(student_id, subject_id)
-        cmap = get_app().maps.maps.load_map(pair)
-        return {"edges": [list(e) for e in cmap.edges()], **cmap.to_dict()}
-
-    @resolver.get(f"{PAIR}/report", operation_id="report", responses=problems(READ_STATUSES))
-    def report(
-        student_id: StudentId, subject_id: SubjectId, history: HistoryOf = None
-    ) -> ReportResponse:
-        pair = known_pair(student_id, subject_id)
-        from tutor_memory.usecases.reports import report_json
-
-        built = get_app().reports.report(pair, history=history)
-        return ReportResponse.model_validate(report_json(built))
-
-    # The inspector (issue 15): the page, and the recall its question form asks for. Imported
-    # on use, so the turn's cold start never loads them.
-    @resolver.get(
-        f"{PAIR}/inspect",
-        operation_id="inspectPair",
-        responses={
-            **problems(READ_STATUSES),
-            200: {"description": "the inspector page", "content": {"text/html": {}}},
-        },
-    )
-    def inspect(student_id: StudentId, subject_id: SubjectId) -> Response[str]:
-        from tutor_memory.inspector_html import render_page
-
-        data = get_app().inspector.inspect(known_pair(student_id, subject_id))
-        return Response(200, "text/html; charset=utf-8", render_page(data, served=True))
-
-    @resolver.get(f"{PAIR}/recall", operation_id="whyRecalled", responses=problems(READ_STATUSES))
-    def recall(
-        student_id: StudentId, subject_id: SubjectId, q: RecallQuestion, at: RecallAt = None
-    ) -> RecallResponse:
-        app = get_app()
-        pair = known_pair(student_id, subject_id)
-        return RecallResponse.of(q, app.memory.recall(pair, q, at=client_time(app, at)))
-
-    @resolver.get(
-        f"{PAIR}/chain/verify", operation_id="verifyChain", responses=problems(READ_STATUSES)
-    )
-    def verify_chain(student_id: StudentId, subject_id: SubjectId) -> ChainResponse:
-        return ChainResponse.of(get_app().memory.verify_chain(known_pair(student_id, subject_id)))
-
-    @resolver.post(f"{PAIR}/prompt", operation_id="prompt", responses=problems(WRITE_STATUSES))
-    def prompt(student_id: StudentId, subject_id: SubjectId, body: PromptRequest) -> PromptResponse:
-        app = get_app()
-        placed = app.turns.prompt(
-            known_pair(student_id, subject_id),
-            body.question,
-            system=body.system,
-            material=body.material,
-            assessment=body.assessment,
-            at=client_time(app, body.at),
-            budget_tokens=body.budget_tokens,
-        )
-        result = placed.turn
-        if metrics is not None:
-            record_turn_metrics(metrics, result)
-        return PromptResponse(
-            prompt=placed.text,
-            sections=[PromptSection(title=t, text=x) for t, x in placed.sections],
-            **TurnResponse.fields(result),
-        )
-
-    @resolver.post(
-        f"{PAIR}/beliefs/rederive",
-        operation_id="rederiveBeliefs",
-        responses=problems(WRITE_STATUSES),
-    )
+    @route(resolver, "rederiveBeliefs")
     def rederive(
         student_id: StudentId, subject_id: SubjectId, body: RederiveRequest
     ) -> RederiveResponse:
+        return calls.rederive(get_app(), pair_of(student_id, subject_id), body)
+
+    @route(resolver, "setStance")
+    def stance(
+        student_id: StudentId, subject_id: SubjectId, answer_id: EpisodeId, body: StanceRequest
+    ) -> StanceResponse:
+        pair = pair_of(student_id, subject_id)
+        return calls.set_stance(get_app(), pair, answer_id, body.stance)
+
+    @route(resolver, "sources")
+    def sources(
+        student_id: StudentId, subject_id: SubjectId, answer_id: EpisodeId
+    ) -> list[SourceResponse]:
+        return calls.sources(get_app(), pair_of(student_id, subject_id), answer_id)
+
+    @route(resolver, "conceptMap")
+    def concept_map(student_id: StudentId, subject_id: SubjectId) -> dict[str, Any]:
+        cmap = calls.concept_map(get_app(), pair_of(student_id, subject_id))
+        return {"edges": [list(e) for e in cmap.edges()], **cmap.to_dict()}
+
+    @route(resolver, "report")
+    def report(
+        student_id: StudentId, subject_id: SubjectId, history: HistoryOf = None
+    ) -> ReportResponse:
+        return calls.report(get_app(), pair_of(student_id, subject_id), history)
+
+    # The inspector (issue 15): the page. Imported on use, so the turn's cold start never
+    # loads it.
+    @route(resolver, "inspectPair", page="the inspector page")
+    def inspect(student_id: StudentId, subject_id: SubjectId) -> Response[str]:
+        from tutor_memory.inspector_html import render_page
+
         app = get_app()
-        done = app.learning.rederive(
-            known_pair(student_id, subject_id),
-            at=client_time(app, body.at),
-            force=body.force,
-            reason=body.reason,
-        )
-        return RederiveResponse(
-            retired=done.retired,
-            created=done.created,
-            generation=done.generation,
-            changed=done.changed,
-        )
+        data = app.inspector.inspect(calls.known(app, pair_of(student_id, subject_id)))
+        return Response(200, "text/html; charset=utf-8", render_page(data, served=True))
 
-    @resolver.delete(
-        f"{PAIR}/files/<file_id>", operation_id="removeFile", responses=problems(WRITE_STATUSES)
-    )
+    @route(resolver, "whyRecalled")
+    def recall(
+        student_id: StudentId, subject_id: SubjectId, q: RecallQuestion, at: RecallAt = None
+    ) -> RecallResponse:
+        return calls.recall(get_app(), pair_of(student_id, subject_id), q, at)
+
+    @route(resolver, "verifyChain")
+    def verify_chain(student_id: StudentId, subject_id: SubjectId) -> ChainResponse:
+        return calls.verify(get_app(), pair_of(student_id, subject_id))
+
+    @route(resolver, "removeFile")
     def remove_file(student_id: StudentId, subject_id: SubjectId, file_id: FileId) -> FileResponse:
-        record = get_app().memory.remove_file(known_pair(student_id, subject_id), file_id)
-        return FileResponse(
-            file_id=record.file_id,
-            name=record.name,
-            versions=len(record.versions),
-            removed_at=record.removed_at,
-        )
+        return calls.remove_file(get_app(), pair_of(student_id, subject_id), file_id)
 
-    # --- erasure (see tutor_memory.usecases.erasure) ----------------------------------------------
+    # --- erasure (see tutor_memory.usecases.erasure) ----------------------------------------
 
-    def erasing() -> Erasing:
-        found = get_app().erasing
-        assert found is not None  # build_app always builds it
-        return found
-
-    @resolver.delete(
-        f"{PAIR}/episodes/<episode_id>",
-        operation_id="eraseEpisode",
-        responses=problems(ERASE_STATUSES),
-    )
+    @route(resolver, "eraseEpisode")
     def erase_episode(
         student_id: StudentId,
         subject_id: SubjectId,
@@ -529,60 +456,37 @@ def build_resolver(
         reason: ErasureReason,
         requested_by: RequestedBy = "api",
     ) -> ErasureResponse:
-        pair = known_pair(student_id, subject_id)
-        done = erasing().erase_episode(pair, episode_id, reason=reason, requested_by=requested_by)
-        return ErasureResponse(**done.to_dict())
+        pair = pair_of(student_id, subject_id)
+        return calls.erase_episode(get_app(), pair, episode_id, reason, requested_by)
 
-    @resolver.delete(PAIR, operation_id="erasePair", responses=problems(ERASE_STATUSES))
+    @route(resolver, "erasePair")
     def erase_pair(
         student_id: StudentId,
         subject_id: SubjectId,
         reason: ErasureReason,
         requested_by: RequestedBy = "api",
     ) -> ErasureResponse:
-        pair = known_pair(student_id, subject_id)
-        done = erasing().erase_pair(pair, reason=reason, requested_by=requested_by)
-        return ErasureResponse(**done.to_dict())
+        pair = pair_of(student_id, subject_id)
+        return calls.erase_pair(get_app(), pair, reason, requested_by)
 
-    @resolver.delete(
-        "/students/<student_id>", operation_id="eraseStudent", responses=problems(ERASE_STATUSES)
-    )
+    @route(resolver, "eraseStudent")
     def erase_student(
         student_id: StudentId, reason: ErasureReason, requested_by: RequestedBy = "api"
     ) -> ErasureResponse:
-        done = erasing().erase_student(student_id, reason=reason, requested_by=requested_by)
-        return ErasureResponse(**done.to_dict())
+        return calls.erase_student(get_app(), student_id, reason, requested_by)
 
-    # --- export (see tutor_memory.usecases.export) ------------------------------------------------
+    # --- export (see tutor_memory.usecases.export) ------------------------------------------
 
-    @resolver.get(
-        f"{PAIR}/export",
-        operation_id="exportPair",
-        summary="A pair's history in the replay format, with its files and manifest",
-        responses=problems(READ_STATUSES),
-    )
+    @route(resolver, "exportPair")
     def export_pair(student_id: StudentId, subject_id: SubjectId) -> ExportResponse:
+        export = calls.export_pair(get_app(), pair_of(student_id, subject_id))
+        return ExportResponse(**export.to_dict())
 
-        pair = known_pair(student_id, subject_id)
-        return ExportResponse(**get_app().exporting.pair(pair).to_dict())
-
-    @resolver.get(
-        "/students/<student_id>/export",
-        operation_id="exportStudent",
-        summary="Every subject of a student in one export (one history, pair by pair)",
-        responses=problems(READ_STATUSES),
-    )
+    @route(resolver, "exportStudent")
     def export_student(student_id: StudentId) -> ExportResponse:
-
-        return ExportResponse(**get_app().exporting.student(student_id).to_dict())
+        return ExportResponse(**calls.export_student(get_app(), student_id).to_dict())
 
     return resolver
-
-
-def client_time(app: App, at: datetime | None) -> datetime | None:
-    """A client's ``at`` inside the accepted range (from 1970 to a day past the server's clock),
-    else a 422 naming ``at``."""
-    return None if at is None else check_time_range("at", at, app.ports.clock.now())
 
 
 def resolve(
@@ -619,32 +523,28 @@ def resolve(
         }
 
 
-# What each route can answer besides its 200, every one with a problem body: any route may meet a
-# path it refuses (422), an unknown pair (404), a store that is down (503), a bug (500), and at the
-# local server a malformed or stalled request (400, 408); a route with a body also a body too big,
-# unframed or not JSON (413, 411, 415), a conflict (409), and a model that failed (502, 503).
-READ_STATUSES = (400, 404, 408, 422, 500, 503)
-WRITE_STATUSES = (*READ_STATUSES, 409, 411, 413, 415, 502)
-ERASE_STATUSES = (*READ_STATUSES, 409)  # 409: a concurrent erasure of the same pair
-# Writing an episode: also 410, a retry (same Idempotency-Key) of a write erased since.
-EPISODE_STATUSES = (*WRITE_STATUSES, 410)
-
-
-_SAME_PAIR = {"student_id": "$request.path.student_id", "subject_id": "$request.path.subject_id"}
-# What a client (and a stateful fuzzer) can do next with a written episode: read the pair back,
-# and, for an answer, its sources and stance.
-EPISODE_LINKS: dict[str, Any] = {
-    name: {"operationId": operation, "parameters": {**_SAME_PAIR, **extra}}
-    for name, operation, extra in (
-        ("Sources", "sources", {"answer_id": "$response.body#/id"}),
-        ("Stance", "setStance", {"answer_id": "$response.body#/id"}),
-        ("Beliefs", "beliefs", {}),
-        ("Turn", "turn", {}),
-        ("Map", "conceptMap", {}),
-        ("Report", "report", {}),
-        ("VerifyChain", "verifyChain", {}),
+def route(
+    resolver: APIGatewayRestResolver,
+    name: str,
+    *,
+    links: dict[str, Any] | None = None,
+    page: str | None = None,
+) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Registers a handler as the operation ``name`` of the table (api/operations.py): its
+    method, path, id, summary and statuses come from there. ``page``: it answers HTML."""
+    op = operation(name)
+    responses = problems(op.statuses, links, created=op.created)
+    if page is not None:
+        responses[200] = {"description": page, "content": {"text/html": {}}}
+    return resolver.route(
+        op.rule,
+        op.method,
+        operation_id=op.name,
+        summary=op.summary,
+        responses=responses,
+        # who may call it (domain/access.py), for the reader and for generated clients
+        openapi_extensions={"x-roles": sorted(op.roles)},
     )
-}
 
 
 def problems(
@@ -704,33 +604,14 @@ def allowed_methods(resolver: APIGatewayRestResolver, path: str) -> list[str]:
     return sorted({r.method.upper() for r in routes if r.rule.match(path)})
 
 
-def record_episode(
-    app: App, pair: Pair, body: EpisodeRequest, idempotency_key: str | None
-) -> EpisodeResponse:
-    """One episode through ``Episodes.add``, the use case every caller records through."""
-    at = client_time(app, body.at)
-    key = check_client_key("Idempotency-Key", idempotency_key)
-    # The key is bound to the request as the client sent it (not to what it derives from the
-    # state at the time, such as the concept a check is routed to).
-    request_hash = request_digest({"route": "episodes", "body": body.model_dump(mode="json")})
-    # A retry (and its 409, 410, and the catch-up of what a first attempt left undone) is the
-    # use case's: the same at every door.
-    added = app.episodes.add(
-        pair,
-        body.kind,
-        body.text,
-        evidence=body.given_evidence(),
-        at=at,
-        summary=body.summary,
-        concepts=body.concepts,
-        salience=body.salience,
-        recalled_ids=body.recalled_ids,
-        ref=body.ref,
-        idempotency_key=key,
-        request_hash=request_hash,
-    )
-    return EpisodeResponse.of(
-        added.append,
-        taught=added.taught.concept_name if added.taught else None,
-        belief=added.belief.line() if added.belief else None,
-    )
+def _no_app() -> App:
+    raise RuntimeError("the OpenAPI document is generated from the routes alone")
+
+
+@functools.cache
+def openapi_json() -> str:
+    """The OpenAPI document of these routes (committed as infra/openapi.json; served by
+    ``GET /openapi.json``)."""
+    from tutor_memory.api.openapi import document_json
+
+    return document_json(build_resolver(_no_app))

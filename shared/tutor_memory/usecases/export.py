@@ -149,6 +149,28 @@ class Exporting:
             raise NotFoundError(f"no history for student {student_id!r}")
         return self._export(sorted(pairs))
 
+    def page(
+        self, pair: Pair, *, after_seq: int = 0, limit: int = 100
+    ) -> tuple[list[dict[str, Any]], int | None]:
+        """The pair's episodes after ``after_seq``, at most ``limit``, as the export writes
+        them (an erased one is its envelope and erasure record; a file arrival names the file,
+        without its bytes), and the sequence to continue after (None: that was the last)."""
+        store = self.ports.store
+        found = store.episodes(pair, after_seq=after_seq, limit=limit + 1)
+        shown = found[:limit]
+        by_seq = {r.seq: r for r in store.erasures(pair)[0]} if any(e.erased for e in shown) else {}
+        lines = []
+        for ep in shown:
+            if ep.erased:
+                lines.append(_erased_line(ep, by_seq.get(ep.seq)))
+            elif ep.kind is Kind.FILE and isinstance(ep.evidence, FileEvidence):
+                lines.append(
+                    {**_place(ep), "file_id": ep.evidence.file_id, "name": ep.evidence.name}
+                )
+            else:
+                lines.append(_line(ep))
+        return lines, (shown[-1].seq if len(found) > limit else None)
+
     def _export(self, pairs: Sequence[Pair]) -> Export:
         export = Export(at=self.ports.clock.now())
         for pair in pairs:

@@ -1,0 +1,221 @@
+"""Each operation of the table (``api/operations.py``), written once: the use case it calls and
+the answer model it returns. The REST routes parse a request and call these; the library's
+local door calls them directly, so the two answer alike (the same 404 for an unknown pair, the
+same range check on ``at``, the same idempotency binding).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import TYPE_CHECKING
+
+from tutor_memory.api.models import (
+    BeliefResponse,
+    ChainResponse,
+    EpisodePage,
+    EpisodeRequest,
+    EpisodeResponse,
+    ErasureResponse,
+    FileResponse,
+    PromptRequest,
+    PromptResponse,
+    PromptSection,
+    RecallResponse,
+    RederiveRequest,
+    RederiveResponse,
+    ReportResponse,
+    SourceResponse,
+    StanceResponse,
+    TurnResponse,
+)
+from tutor_memory.domain.episodes import Pair, check_client_key, check_time_range, request_digest
+from tutor_memory.domain.errors import NotFoundError
+
+if TYPE_CHECKING:
+    from tutor_memory.bootstrap import App
+    from tutor_memory.domain.conceptmap import ConceptMap
+    from tutor_memory.usecases.erasure import Erasing
+    from tutor_memory.usecases.export import Export
+    from tutor_memory.usecases.turns import PromptResult, TurnResult
+
+
+def known(app: App, pair: Pair) -> Pair:
+    """The pair, if the store has a record of it; else the 404 every door answers."""
+    if app.ports.store.head(pair) is None:
+        raise NotFoundError(f"no record of {pair}: record an episode or upload a file for it first")
+    return pair
+
+
+def client_time(app: App, at: datetime | None) -> datetime | None:
+    """A client's ``at`` inside the accepted range (from 1970 to a day past the server's clock),
+    else a 422 naming ``at``."""
+    return None if at is None else check_time_range("at", at, app.ports.clock.now())
+
+
+def turn_result(
+    app: App, pair: Pair, question: str | None, at: datetime | None, budget_tokens: int | None
+) -> TurnResult:
+    return app.turns.turn(
+        known(app, pair), question, at=client_time(app, at), budget_tokens=budget_tokens
+    )
+
+
+def prompt_placed(app: App, pair: Pair, body: PromptRequest) -> PromptResult:
+    return app.turns.prompt(
+        known(app, pair),
+        body.question,
+        system=body.system,
+        material=body.material,
+        assessment=body.assessment,
+        at=client_time(app, body.at),
+        budget_tokens=body.budget_tokens,
+    )
+
+
+def prompt_response(placed: PromptResult) -> PromptResponse:
+    return PromptResponse(
+        prompt=placed.text,
+        sections=[PromptSection(title=t, text=x) for t, x in placed.sections],
+        **TurnResponse.fields(placed.turn),
+    )
+
+
+def add_episode(
+    app: App, pair: Pair, body: EpisodeRequest, idempotency_key: str | None
+) -> EpisodeResponse:
+    """One episode through ``Episodes.add``, the use case every caller records through."""
+    at = client_time(app, body.at)
+    key = check_client_key("Idempotency-Key", idempotency_key)
+    # The key is bound to the request as the client sent it (not to what it derives from the
+    # state at the time, such as the concept a check is routed to).
+    request_hash = request_digest({"route": "episodes", "body": body.model_dump(mode="json")})
+    # A retry (and its 409, 410, and the catch-up of what a first attempt left undone) is the
+    # use case's: the same at every door.
+    added = app.episodes.add(
+        pair,
+        body.kind,
+        body.text,
+        evidence=body.given_evidence(),
+        at=at,
+        summary=body.summary,
+        concepts=body.concepts,
+        salience=body.salience,
+        recalled_ids=body.recalled_ids,
+        ref=body.ref,
+        idempotency_key=key,
+        request_hash=request_hash,
+    )
+    return EpisodeResponse.of(
+        added.append,
+        taught=added.taught.concept_name if added.taught else None,
+        belief=added.belief.line() if added.belief else None,
+    )
+
+
+def episodes(app: App, pair: Pair, limit: int, cursor: str | None) -> EpisodePage:
+    after = int(cursor) if cursor else 0
+    lines, last = app.exporting.page(known(app, pair), after_seq=after, limit=limit)
+    return EpisodePage(episodes=lines, next=None if last is None else str(last))
+
+
+def beliefs(app: App, pair: Pair) -> list[BeliefResponse]:
+    return [BeliefResponse.of(b) for b in app.learning.beliefs(known(app, pair))]
+
+
+def belief_history(app: App, pair: Pair, concept: str) -> list[BeliefResponse]:
+    # The concept as users see it ("pH scale", "Ósmosis", "Indicators") or its key.
+    rows = app.learning.belief_history_named(known(app, pair), concept)
+    if not rows:
+        raise NotFoundError(f"no belief about {concept!r} for {pair}")
+    return [BeliefResponse.of(b) for b in rows]
+
+
+def rederive(app: App, pair: Pair, body: RederiveRequest) -> RederiveResponse:
+    done = app.learning.rederive(
+        known(app, pair), at=client_time(app, body.at), force=body.force, reason=body.reason
+    )
+    return RederiveResponse(
+        retired=done.retired, created=done.created, generation=done.generation, changed=done.changed
+    )
+
+
+def set_stance(app: App, pair: Pair, answer_id: str, stance: str) -> StanceResponse:
+    note = app.turns.set_stance(known(app, pair), answer_id, stance)
+    return StanceResponse(answer_id=answer_id, stance=note.value, at=note.at)
+
+
+def sources(app: App, pair: Pair, answer_id: str) -> list[SourceResponse]:
+    return [
+        SourceResponse(
+            id=s.episode.episode_id,
+            ref=s.episode.ref,
+            kind=s.episode.kind.value,
+            at=s.episode.at,
+            label=s.label,
+            summary=s.episode.summary,
+        )
+        for s in app.turns.sources(known(app, pair), answer_id)
+    ]
+
+
+def concept_map(app: App, pair: Pair) -> ConceptMap:
+    return app.maps.maps.load_map(known(app, pair))
+
+
+def report(app: App, pair: Pair, history: str | None) -> ReportResponse:
+    from tutor_memory.usecases.reports import report_json
+
+    built = app.reports.report(known(app, pair), history=history)
+    return ReportResponse.model_validate(report_json(built))
+
+
+def recall(app: App, pair: Pair, question: str, at: datetime | None) -> RecallResponse:
+    found = app.memory.recall(known(app, pair), question, at=client_time(app, at))
+    return RecallResponse.of(question, found)
+
+
+def verify(app: App, pair: Pair) -> ChainResponse:
+    return ChainResponse.of(app.memory.verify_chain(known(app, pair)))
+
+
+def remove_file(app: App, pair: Pair, file_id: str) -> FileResponse:
+    record = app.memory.remove_file(known(app, pair), file_id)
+    return FileResponse(
+        file_id=record.file_id,
+        name=record.name,
+        versions=len(record.versions),
+        removed_at=record.removed_at,
+    )
+
+
+def _erasing(app: App) -> Erasing:
+    found = app.erasing
+    assert found is not None  # build_app always builds it
+    return found
+
+
+def erase_episode(
+    app: App, pair: Pair, episode_id: str, reason: str, requested_by: str
+) -> ErasureResponse:
+    done = _erasing(app).erase_episode(
+        known(app, pair), episode_id, reason=reason, requested_by=requested_by
+    )
+    return ErasureResponse(**done.to_dict())
+
+
+def erase_pair(app: App, pair: Pair, reason: str, requested_by: str) -> ErasureResponse:
+    done = _erasing(app).erase_pair(known(app, pair), reason=reason, requested_by=requested_by)
+    return ErasureResponse(**done.to_dict())
+
+
+def erase_student(app: App, student_id: str, reason: str, requested_by: str) -> ErasureResponse:
+    done = _erasing(app).erase_student(student_id, reason=reason, requested_by=requested_by)
+    return ErasureResponse(**done.to_dict())
+
+
+def export_pair(app: App, pair: Pair) -> Export:
+    return app.exporting.pair(known(app, pair))
+
+
+def export_student(app: App, student_id: str) -> Export:
+    return app.exporting.student(student_id)

@@ -1,0 +1,119 @@
+"""The library's local door: the use cases of an ``App`` in this process, through the same
+calls as the REST routes (``api/calls.py``), so both answer alike."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from tutor_memory.api import calls
+from tutor_memory.api.models import (
+    BeliefResponse,
+    ChainResponse,
+    EpisodePage,
+    EpisodeRequest,
+    EpisodeResponse,
+    ErasureResponse,
+    FileResponse,
+    PromptRequest,
+    PromptResponse,
+    RecallResponse,
+    RederiveRequest,
+    RederiveResponse,
+    ReportResponse,
+    SourceResponse,
+    StanceResponse,
+    TurnResponse,
+)
+from tutor_memory.domain.episodes import Pair
+from tutor_memory.domain.errors import ValidationError
+
+if TYPE_CHECKING:
+    from tutor_memory.bootstrap import App
+    from tutor_memory.domain.conceptmap import ConceptMap
+    from tutor_memory.usecases.export import Export
+    from tutor_memory.usecases.maps import IngestResult
+
+REQUESTED_BY = "library"  # kept in an erasure record: who asked
+
+
+class LocalBackend:
+    """The use cases of an ``App``, in this process; answers shaped as the API shapes them."""
+
+    def __init__(self, app: App) -> None:
+        self.app = app
+
+    def turn(
+        self, pair: Pair, question: str | None, at: datetime | None, budget_tokens: int | None
+    ) -> TurnResponse:
+        result = calls.turn_result(self.app, pair, question, at, budget_tokens)
+        return TurnResponse(**TurnResponse.fields(result))
+
+    def prompt(self, pair: Pair, body: PromptRequest) -> PromptResponse:
+        return calls.prompt_response(calls.prompt_placed(self.app, pair, body))
+
+    def add(
+        self, pair: Pair, episode: EpisodeRequest, idempotency_key: str | None
+    ) -> EpisodeResponse:
+        return calls.add_episode(self.app, pair, episode, idempotency_key)
+
+    def episodes(self, pair: Pair, limit: int, cursor: str | None) -> EpisodePage:
+        return calls.episodes(self.app, pair, limit, cursor)
+
+    def ingest(self, pair: Pair, path: Path, file_id: str | None) -> IngestResult:
+        from tutor_memory.domain.episodes import file_id_for
+
+        try:
+            data = path.read_bytes()
+        except OSError as exc:
+            raise ValidationError("file", f"cannot read {path}: {exc.strerror}") from None
+        return self.app.maps.ingest(pair, file_id or file_id_for(path.name), path.name, data)
+
+    def recall(self, pair: Pair, question: str | None, at: datetime | None) -> RecallResponse:
+        return calls.recall(self.app, pair, question or "", at)
+
+    def beliefs(self, pair: Pair) -> list[BeliefResponse]:
+        return calls.beliefs(self.app, pair)
+
+    def belief_history(self, pair: Pair, concept: str) -> list[BeliefResponse]:
+        return calls.belief_history(self.app, pair, concept)
+
+    def rederive(self, pair: Pair, body: RederiveRequest) -> RederiveResponse:
+        return calls.rederive(self.app, pair, body)
+
+    def set_stance(self, pair: Pair, answer_id: str, stance: str) -> StanceResponse:
+        return calls.set_stance(self.app, pair, answer_id, stance)
+
+    def sources(self, pair: Pair, answer_id: str) -> list[SourceResponse]:
+        return calls.sources(self.app, pair, answer_id)
+
+    def concept_map(self, pair: Pair) -> ConceptMap:
+        return calls.concept_map(self.app, pair)
+
+    def report(self, pair: Pair, history: str | None) -> ReportResponse:
+        return calls.report(self.app, pair, history)
+
+    def verify(self, pair: Pair) -> ChainResponse:
+        return calls.verify(self.app, pair)
+
+    def remove_file(self, pair: Pair, file_id: str) -> FileResponse:
+        return calls.remove_file(self.app, pair, file_id)
+
+    def erase(
+        self, student_id: str, subject_id: str | None, episode_id: str | None, reason: str
+    ) -> ErasureResponse:
+        if subject_id is None:
+            return calls.erase_student(self.app, student_id, reason, REQUESTED_BY)
+        pair = Pair(student_id, subject_id)
+        if episode_id is None:
+            return calls.erase_pair(self.app, pair, reason, REQUESTED_BY)
+        return calls.erase_episode(self.app, pair, episode_id, reason, REQUESTED_BY)
+
+    def export(self, student_id: str, subject_id: str | None) -> Export:
+        if subject_id is None:
+            return calls.export_student(self.app, student_id)
+        return calls.export_pair(self.app, Pair(student_id, subject_id))
+
+    def close(self) -> None:
+        self.app.close()

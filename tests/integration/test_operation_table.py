@@ -1,0 +1,101 @@
+"""The surface is the operation table (api/operations.py): the REST routes, the OpenAPI document
+served by ``serve``, the library's two doors and the MCP tools are each compared with it, so an
+operation added, renamed or dropped in one place and not in the table fails here."""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+import json
+import threading
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tutor_memory import AsyncMemory, AsyncPairMemory, Memory, PairMemory
+from tutor_memory.api.local_server import make_server
+from tutor_memory.api.operations import OPERATIONS
+from tutor_memory.api.routes import build_resolver, openapi_json
+from tutor_memory.bootstrap import build_app
+from tutor_memory.library import Backend
+from tutor_memory.local_backend import LocalBackend
+from tutor_memory.mcp_server import build_server
+from tutor_memory.remote_backend import RemoteBackend
+from tutor_memory.settings import Settings, on_folder
+
+ROOT = Path(__file__).resolve().parents[2]
+METHODS = ("get", "post", "put", "delete", "patch")
+
+
+def test_the_openapi_document_has_exactly_the_tables_operations() -> None:
+    document = json.loads(openapi_json())
+    routed = {
+        (op["operationId"], method.upper(), path, tuple(op["x-roles"]))
+        for path, ops in document["paths"].items()
+        for method, op in ops.items()
+        if method in METHODS
+    }
+    table = {(op.name, op.method, op.path, tuple(sorted(op.roles))) for op in OPERATIONS}
+    assert routed == table
+
+
+def test_every_operation_says_who_may_call_it_and_where_it_is_missing() -> None:
+    for op in OPERATIONS:
+        assert op.roles, op.name
+        if op.library is None or op.mcp is None:
+            assert op.elsewhere, f"{op.name}: say why it is not in the library or MCP"
+
+
+@pytest.mark.parametrize("op", [op for op in OPERATIONS if op.library], ids=lambda op: op.name)
+def test_each_library_operation_exists_on_the_sync_and_async_handles(op: object) -> None:
+    owner, name = op.library.split(".")  # type: ignore[attr-defined]
+    sync, awaited = {"PairMemory": (PairMemory, AsyncPairMemory), "Memory": (Memory, AsyncMemory)}[
+        owner
+    ]
+    assert callable(getattr(sync, name, None)), f"{owner}.{name}"
+    assert callable(getattr(awaited, name, None)), f"Async{owner}.{name}"
+
+
+def _public(cls: type) -> set[str]:
+    return {n for n, _ in inspect.getmembers(cls, inspect.isfunction) if not n.startswith("_")}
+
+
+def test_both_library_doors_implement_every_backend_method() -> None:
+    wanted = _public(Backend)  # type: ignore[type-abstract]
+    assert _public(LocalBackend) == wanted
+    assert _public(RemoteBackend) == wanted
+
+
+def test_the_mcp_tools_are_the_tables(tmp_path: Path) -> None:
+    with Memory.local(tmp_path / "tm", settings=Settings(embedder="none"), ready=False) as memory:
+        tools = {t.name for t in asyncio.run(build_server(memory).list_tools())}
+    assert tools == {op.mcp for op in OPERATIONS if op.mcp}
+
+
+@pytest.fixture
+def served(tmp_path: Path) -> Iterator[str]:
+    app = build_app(on_folder(Settings(embedder="none"), tmp_path / "tm"))
+    server = make_server(build_resolver(lambda: app), "127.0.0.1", 0)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_port}"
+    finally:
+        server.shutdown()
+        server.server_close()
+        app.close()
+
+
+def test_serve_serves_the_committed_document_and_a_page_of_every_operation(served: str) -> None:
+    with urllib.request.urlopen(f"{served}/openapi.json", timeout=30) as response:
+        assert response.headers["Content-Type"].startswith("application/json")
+        served_document = response.read().decode()
+    assert served_document == (ROOT / "infra" / "openapi.json").read_text(encoding="utf-8")
+    with urllib.request.urlopen(f"{served}/docs", timeout=30) as response:
+        assert response.headers["Content-Type"].startswith("text/html")
+        page = response.read().decode()
+    for op in OPERATIONS:
+        assert f"id='{op.name}'" in page and op.summary.replace("'", "&#x27;") in page
+    assert "<script" not in page and "http" not in page.split("</style>")[1]  # nothing fetched
