@@ -68,6 +68,12 @@ class EpisodeStore(Protocol):
         """Seal and write atomically: concurrent appends never fork a chain or lose an episode."""
         ...
 
+    def append_sealed(self, episode: Episode) -> AppendResult:
+        """Write an episode sealed elsewhere (a replayed export's erased envelope, see
+        ``chain.envelope_episode``) after the pair's head, atomically; ConflictError (nothing
+        written) when it does not link to the current head."""
+        ...
+
     def get(self, pair: Pair, episode_id: str) -> Episode | None: ...
 
     def by_idempotency_key(self, pair: Pair, key: str) -> Episode | None:
@@ -128,6 +134,16 @@ class EpisodeStore(Protocol):
     def file(self, pair: Pair, file_id: str) -> FileRecord | None: ...
 
     def files(self, pair: Pair) -> list[FileRecord]: ...
+
+    def prepare(self, pair: Pair) -> None:
+        """Load what the store keeps of the pair in the process for the turn path (the
+        embedded store's newest episodes, decoded), so that a turn's deadline never pays for
+        it; a store that keeps nothing in the process (DynamoDB) does nothing."""
+        ...
+
+    def close(self) -> None:
+        """Release the connections the store holds (a store holding none does nothing)."""
+        ...
 
 
 class MapStore(Protocol):
@@ -440,14 +456,37 @@ class EpisodeIndex(Protocol):
         (over the whole history, never another pair's): what makes a term distinctive."""
         ...
 
+    def known_ids(self, pair: Pair, episode_ids: Sequence[str]) -> set[str]:
+        """Which of these episodes of the pair the index holds a document of (a catch-up
+        embeds and indexes only the others). A document the backend cannot show yet (written
+        within OpenSearch's refresh interval) may be left out: the caller then indexes it
+        again, which overwrites it."""
+        ...
+
     def delete_pair(self, pair: Pair) -> int:
         """Remove every document of a pair; returns how many were removed."""
+        ...
+
+    def delete_episodes(self, pair: Pair, episode_ids: Sequence[str]) -> int:
+        """Remove these episodes' documents, terms and vectors (an erasure; an id the index
+        does not hold is skipped); returns how many were removed. :meth:`purge` then makes
+        them unrecoverable from the index's files."""
         ...
 
     def purge(self, *, wait: float = 0.0) -> int:
         """Make deleted documents unrecoverable from the index's files (waiting up to ``wait``
         seconds where the backend holds them as history first); returns how many it still
         holds (0: none)."""
+        ...
+
+    def prepare(self, pair: Pair) -> None:
+        """Load what the index keeps of the pair in the process (the embedded index's postings
+        and vectors), so that a turn's deadline never pays for it; a remote index
+        (OpenSearch), which keeps nothing in the process, does nothing."""
+        ...
+
+    def close(self) -> None:
+        """Release the connections the index holds (an index holding none does nothing)."""
         ...
 
 
@@ -479,6 +518,14 @@ class ErasingStore(Protocol):
         ...
 
     def pairs_of(self, student_id: str) -> list[Pair]: ...
+
+    def shred_student(self, student_id: str) -> bool:
+        """Destroy the key the student's bodies are encrypted under, if they are (erasing a
+        student does this first: no copy of a body, in the store or a backup of it, can be
+        read from then on). True when a key was destroyed; False when the store keeps no
+        bodies under a student's key (the embedded store, DynamoDB without KMS): nothing to
+        shred, and the erasure of the bodies that follows is what removes them."""
+        ...
 
     def compact(self) -> None: ...
 
@@ -619,8 +666,7 @@ class Ports:
 
     def close(self) -> None:
         """Release the adapters' connections (those that hold any) and the I/O threads."""
-        for part in (self.store, self.index):
-            close = getattr(part, "close", None)
-            if callable(close):
-                close()
+        self.store.close()
+        if self.index is not None:
+            self.index.close()
         self.reads.close()

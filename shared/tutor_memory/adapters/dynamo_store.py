@@ -1345,6 +1345,13 @@ class DynamoStore:
     def compact(self) -> None:
         """Nothing to do: DynamoDB keeps no deleted item readable."""
 
+    def prepare(self, pair: Pair) -> None:
+        """Nothing to load: the store keeps no pair's rows in the process (every read is a
+        request)."""
+
+    def close(self) -> None:
+        """Nothing to release: botocore's clients hold their own connection pools."""
+
     def shred_student(self, student_id: str) -> bool:
         """Delete the student's data key (True if bodies were encrypted under one): every
         sealed body of the student, here and in every backup, is then unreadable. Erasing a

@@ -419,6 +419,42 @@ class OpenSearchIndex:
             answer = self._client.search(index=self.index, body=self._counts_query(pair, words))
         return _counts(answer, words)
 
+    def known_ids(self, pair: Pair, episode_ids: Sequence[str]) -> set[str]:
+        """One filtered ``_search`` per page of ids (inside the pair's filter). A document
+        written within the refresh interval is not seen yet and is left out: the caller
+        indexes it again (with generated ids, Serverless, that adds a duplicate — as indexing
+        every one of them again would)."""
+        wanted = sorted(set(episode_ids))
+        found: set[str] = set()
+        for start in range(0, len(wanted), DELETE_PAGE):
+            page = wanted[start : start + DELETE_PAGE]
+            body = {
+                "size": len(page),
+                "track_total_hits": False,
+                "_source": False,
+                "docvalue_fields": ["episode_id"],
+                "query": {
+                    "bool": {
+                        "filter": [
+                            *_scope(pair, None)["bool"]["filter"],
+                            {"terms": {"episode_id": page}},
+                        ]
+                    }
+                },
+            }
+            with self._translate("known ids"):
+                answer = self._client.search(index=self.index, body=body)
+            hits = answer.get("hits", {}).get("hits", [])
+            found.update(str(h["fields"]["episode_id"][0]) for h in hits)
+        return found
+
+    def prepare(self, pair: Pair) -> None:
+        """Nothing to load: the index keeps no pair's documents in the process."""
+
+    def close(self) -> None:
+        """Nothing to release: the client is the caller's (``bootstrap`` builds it) and keeps
+        its own connection pool."""
+
     def delete_pair(self, pair: Pair) -> int:
         """Page through the pair's document ids and bulk-delete them.
 

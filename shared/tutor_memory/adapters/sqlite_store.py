@@ -1399,6 +1399,12 @@ class SqliteStore:
             ).fetchall()
         return [Pair(student_id, r[0]) for r in rows]
 
+    def shred_student(self, student_id: str) -> bool:
+        """False: the embedded store keeps no body under a student's key, so there is no key to
+        destroy; erasing the student's bodies (``erase``, ``purge_pair``, ``compact``) is what
+        removes them from the file."""
+        return False
+
 
 def _canonical(text: str | None) -> bool:
     """The stored time is in ``format_time``'s form (so it sorts as text as it does as a time)."""

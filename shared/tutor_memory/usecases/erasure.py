@@ -174,9 +174,8 @@ class Erasing:
         result = ErasureResult("student", reason, self.ports.clock.now())
         # Crypto-shredding first (when bodies are encrypted): from here on no copy of any body,
         # in the table or a backup of it, can be decrypted, even if what follows is cut short.
-        shred = getattr(self.store, "shred_student", None)
-        if callable(shred):
-            shred(student_id)
+        # (A store that keeps no body under a student's key has none to shred: False.)
+        self.store.shred_student(student_id)
         for pair in pairs:
             self._erase_whole_pair(pair, result, requested_by, "student")
         self._finish(pairs)
@@ -262,9 +261,7 @@ class Erasing:
             result.derived[str(pair)] = [e.seq for e in derived]
         ids |= {e.episode_id for e in derived}
         if self.ports.index is not None:
-            delete = getattr(self.ports.index, "delete_episodes", None)
-            if callable(delete):
-                delete(pair, sorted(ids))
+            self.ports.index.delete_episodes(pair, sorted(ids))
             # The next episode's document may hold an erased body as its context: rebuilt.
             self.memory.reindex_following(pair, seqs)
         self._delete_objects(pair, gone, result)

@@ -8,7 +8,7 @@ from collections.abc import Callable, Mapping, Sequence
 from contextlib import suppress
 from dataclasses import replace
 from datetime import datetime
-from typing import Any, cast
+from typing import Any
 
 from tutor_memory.domain import chain
 from tutor_memory.domain import constants as C
@@ -49,9 +49,7 @@ from tutor_memory.domain.recall import (
 )
 from tutor_memory.ports import (
     AppendResult,
-    EpisodeIndex,
     IndexedEpisode,
-    NightlyStore,
     Ports,
 )
 from tutor_memory.usecases.recall import Recall
@@ -83,19 +81,6 @@ _Doc = tuple[Episode, list[float] | None, Episode | None]
 # Per-pair progress markers (store documents): the last sequence each derived state applied.
 APPLIED_INDEX = "applied:index"
 APPLIED_BELIEFS = "applied:beliefs"
-
-
-def _held(index: EpisodeIndex, pair: Pair, episode_ids: Sequence[str]) -> set[str]:
-    """The ids the index already holds, where it can say (else none: all are indexed again)."""
-    known = getattr(index, "known_ids", None)
-    return set(known(pair, episode_ids)) if callable(known) and episode_ids else set()
-
-
-def _documents(store: object) -> NightlyStore | None:
-    """The store's per-pair documents, where it keeps them (both adapters do)."""
-    if hasattr(store, "document") and hasattr(store, "put_document"):
-        return cast(NightlyStore, store)
-    return None
 
 
 def arguments_digest(
@@ -355,14 +340,14 @@ class TutorMemory:
 
     @property
     def keeps_markers(self) -> bool:
-        """Whether the store keeps the derived-state markers (both adapters do)."""
-        return _documents(self.ports.store) is not None
+        """Whether the store keeps the derived-state markers: always, since every store keeps
+        per-pair documents (``NightlyStore.document``, part of the ``Store`` port)."""
+        return True
 
     def applied(self, pair: Pair, name: str) -> tuple[int, int, dict[str, Any]]:
         """How far a derived state has applied the pair's log: (through seq, the marker's
-        version, its body). A store that keeps no documents reports nothing applied."""
-        documents = _documents(self.ports.store)
-        doc = documents.document(pair, name) if documents is not None else None
+        version, its body). Nothing applied yet: (0, 0, {})."""
+        doc = self.ports.store.document(pair, name)
         if doc is None:
             return 0, 0, {}
         return int(doc.body.get("through", 0)), doc.version, dict(doc.body)
@@ -370,12 +355,9 @@ class TutorMemory:
     def mark_applied(self, pair: Pair, name: str, body: dict[str, Any], version: int) -> None:
         """Move a marker forward (never back): a concurrent writer that moved it first wins when
         it got as far."""
-        documents = _documents(self.ports.store)
-        if documents is None:
-            return
         for _attempt in range(C.PROGRESS_SAVE_ATTEMPTS):
             try:
-                documents.put_document(pair, name, body, expected_version=version)
+                self.ports.store.put_document(pair, name, body, expected_version=version)
                 return
             except ConflictError:
                 through, version, _ = self.applied(pair, name)
@@ -386,15 +368,12 @@ class TutorMemory:
         """Move a marker's version, not its place: a write that changes the derived state the
         marker covers without appending (a re-derivation) tells every snapshot stamped with
         the version (the working set) that it is stale. No marker yet: nothing is stamped."""
-        documents = _documents(self.ports.store)
-        if documents is None:
-            return
         _, version, body = self.applied(pair, name)
         if version == 0:
             return
         # A conflict means another write moved the version meanwhile: that does it too.
         with suppress(ConflictError):
-            documents.put_document(pair, name, body, expected_version=version)
+            self.ports.store.put_document(pair, name, body, expected_version=version)
 
     def catch_up_index(
         self,
@@ -443,7 +422,8 @@ class TutorMemory:
         if gap:
             read = self.ports.store.episodes(pair, after_seq=through, limit=gap[-1] - through)
             missing = [ep for ep in read if ep.seq not in ready]
-            held = _held(self.ports.index, pair, [ep.episode_id for ep in missing])
+            ids = [ep.episode_id for ep in missing]
+            held = self.ports.index.known_ids(pair, ids) if ids else set()
             # An erased episode has no document (a blank one would be recalled as a blank line).
             todo = [ep for ep in missing if ep.episode_id not in held and not ep.erased]
             by_seq = {(pair, ep.seq): ep for ep in read}
@@ -476,11 +456,10 @@ class TutorMemory:
                 count += self._reindex_batch(batch, previous)
                 previous, batch = batch[-1], []
         count += self._reindex_batch(batch, previous)
-        documents = _documents(self.ports.store)
-        if documents is not None and last:
+        if last:
             # Rebuilt through `last`: the marker says so (a concurrent writer's newer mark wins).
             with suppress(ConflictError):
-                documents.put_document(
+                self.ports.store.put_document(
                     pair, APPLIED_INDEX, {"through": last}, expected_version=version
                 )
         return count

@@ -183,10 +183,9 @@ class Turns:
         if pair in self._prepared:
             self._prepared.move_to_end(pair)
             return
-        for part in (self.ports.store, self.ports.index):
-            prepare = getattr(part, "prepare", None)
-            if callable(prepare):
-                prepare(pair)
+        self.ports.store.prepare(pair)
+        if self.ports.index is not None:
+            self.ports.index.prepare(pair)
         self._prepared[pair] = None
         while len(self._prepared) > C.KEPT_PAIR_VIEWS:
             self._prepared.popitem(last=False)
