@@ -38,7 +38,11 @@ removals.
 
 Every event goes through the use case a live chat uses (``Episodes.add``, the one door an
 episode enters by): checks update beliefs (and confirm the map), a "remember that …" teaches
-the map, a file is ingested, answers are stamped with their cited file's fingerprint.
+the map, a file is ingested, answers are stamped with their cited file's fingerprint. What an
+export adds goes through use cases too, never straight into a store: an erased envelope is
+sealed and erased again by the erasure use case (``Erasing.restore_envelope``,
+``Erasing.erase_as_recorded``), a file told without its bytes is registered and recorded by
+the log's (``TutorMemory.record_told_file``).
 
 A replay never writes into a live store: the target folder must not exist yet. It is built
 beside it under a temporary name and renamed into place only when every line has been written;
@@ -56,7 +60,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final, Protocol
 
 import numpy as np
 
@@ -64,7 +68,6 @@ from tutor_memory.domain.annotations import Annotation
 from tutor_memory.domain.chain import (
     ERASURE_SCOPES,
     ErasureScope,
-    envelope_episode,
     episode_id,
     given_salts,
     seq_of_id,
@@ -90,9 +93,15 @@ from tutor_memory.domain.errors import TutorMemoryError, ValidationError
 from tutor_memory.domain.files import fingerprint
 from tutor_memory.domain.filetext import UnreadableFileError
 from tutor_memory.domain.teaching import detect_teaching
-from tutor_memory.ports import Embedder, Vectors
-from tutor_memory.usecases.erasure import check_reason
+from tutor_memory.ports import Embedder, EmbedderProfile, Ports, Vectors
+from tutor_memory.usecases.erasure import RecordedErasure, check_reason
 from tutor_memory.usecases.export import EXPORT_FORMAT, MANIFEST
+
+if TYPE_CHECKING:
+    from tutor_memory.usecases.episodes import Episodes
+    from tutor_memory.usecases.erasure import Erasing
+    from tutor_memory.usecases.log import TutorMemory
+    from tutor_memory.usecases.maps import MapUseCases
 
 REQUIRED = ("student", "subject", "at", "kind")
 OPTIONAL = (
@@ -116,6 +125,31 @@ OPTIONAL = (
 )
 ERASED_FIELDS = ("commitment", "number", "at", "reason", "requested_by", "scope")
 _HEX64 = re.compile(r"^[0-9a-f]{64}$")
+
+
+class ReplayApp(Protocol):
+    """What a replay is given: an App (``bootstrap.App`` is one; replay sits below bootstrap
+    in the layers, so it names the App by the parts it uses). Every write goes through its use
+    cases, as every other entry point's does; its ports are only read."""
+
+    @property
+    def ports(self) -> Ports: ...
+
+    @property
+    def memory(self) -> TutorMemory: ...
+
+    @property
+    def maps(self) -> MapUseCases: ...
+
+    @property
+    def episodes(self) -> Episodes: ...
+
+    @property
+    def erasing(self) -> Erasing | None: ...
+
+    def with_ports(self, **changes: Any) -> ReplayApp: ...
+
+    def close(self) -> None: ...
 
 
 class ReplayError(TutorMemoryError):
@@ -396,7 +430,7 @@ class TimedEmbedder:
         self._vectors: dict[str, np.ndarray[Any, Any]] = {}
 
     @property
-    def profile(self) -> Any:
+    def profile(self) -> EmbedderProfile:
         return self.inner.profile
 
     def embed_queries(self, texts: list[str]) -> Vectors:
@@ -450,15 +484,16 @@ def _passages_ahead(
 def replay(
     history: Path,
     target: Path,
-    build: Callable[[Path], Any],
+    build: Callable[[Path], ReplayApp],
     *,
     skip_bad: bool = False,
     on_progress: Callable[[int, int], None] | None = None,
 ) -> ReplayReport:
     """Rebuild every pair of ``history`` into a new store folder ``target``.
 
-    ``build(folder)`` returns an :class:`~tutor_memory.bootstrap.App` on a fresh embedded store
-    in ``folder`` (the CLI wires it); its embedder, if any, is timed.
+    ``build(folder)`` returns an :class:`~tutor_memory.bootstrap.App` (a :class:`ReplayApp`)
+    on a fresh embedded store in ``folder`` (the CLI wires it); its embedder, if any, is
+    timed.
     """
     if target.exists():
         raise ValidationError(
@@ -493,7 +528,7 @@ def _parse(history: Path) -> tuple[list[HistoryEvent], list[tuple[int, str]], fl
 
 
 def replay_into(
-    app: Any,
+    app: ReplayApp,
     history: Path,
     *,
     skip_bad: bool = False,
@@ -511,6 +546,8 @@ def replay_into(
     if problems and not skip_bad:
         raise ReplayError(problems)
     report.skipped = len(problems)
+    if app.erasing is None and any(e.erased is not None for e in events):
+        raise ValidationError("erased", "this app has no erasure use case to erase them again")
     for pair in dict.fromkeys(e.episode.pair for e in events):
         if app.ports.store.head(pair) is not None:
             raise ValidationError(
@@ -539,7 +576,7 @@ def replay_into(
     return report
 
 
-def _remove_files(app: Any, manifest: Path, pairs: set[Pair]) -> None:
+def _remove_files(app: ReplayApp, manifest: Path, pairs: set[Pair]) -> None:
     """An export's registry: the files it lists as removed are removed again."""
     if not manifest.is_file():
         return
@@ -561,7 +598,7 @@ def _remove_files(app: Any, manifest: Path, pairs: set[Pair]) -> None:
 
 
 def _write(
-    app: Any,
+    app: ReplayApp,
     events: list[HistoryEvent],
     on_progress: Callable[[int, int], None] | None,
     report: ReplayReport | None = None,
@@ -578,7 +615,7 @@ def _write(
     noted: list[tuple[HistoryEvent, str]] = []
     done = unreadable = 0
     batch: list[HistoryEvent] = []
-    store = app.ports.store
+    store = app.ports.store  # read only: every write goes through a use case
 
     def remember(event: HistoryEvent, episode_id: str) -> None:
         pair = event.episode.pair
@@ -621,10 +658,10 @@ def _write(
         if event.erased is not None:
             flush()  # its place comes after everything before it
             env = event.erased
-            sealed = envelope_episode(
-                ep.pair, env.kind, ep.at, env.salience, env.commitment, store.head(ep.pair)
+            assert app.erasing is not None  # replay_into refuses erased lines without it
+            sealed = app.erasing.restore_envelope(
+                ep.pair, env.kind, ep.at, env.salience, env.commitment
             )
-            store.append_sealed(sealed)
             erasures.append((event, sealed))
             remember(event, sealed.episode_id)
             progress(1)
@@ -632,9 +669,10 @@ def _write(
         if ep.kind is Kind.FILE and isinstance(ep.evidence, FileEvidence):
             flush()  # keep the file's order
             if event.told_file:
-                remember(event, _told_file(app, event).episode_id)
+                remember(event, app.memory.record_told_file(ep).episode.episode_id)
                 progress(1)
                 continue
+            assert event.data is not None  # a file line without its bytes is a told file
             try:
                 app.maps.ingest(
                     ep.pair, ep.evidence.file_id, ep.evidence.name, event.data, at=ep.at
@@ -670,48 +708,16 @@ def _write(
     return unreadable
 
 
-def _told_file(app: Any, event: HistoryEvent) -> Episode:
-    """A file whose bytes were not exported: its version registered, its episode as told."""
-    ep = event.episode
-    assert isinstance(ep.evidence, FileEvidence)
-    ev = ep.evidence
-    app.ports.store.register_file(ep.pair, ev.file_id, ev.name, ev.fingerprint, ep.at)
-    result = app.memory.record(
-        ep.pair,
-        Kind.FILE,
-        ep.text,
-        evidence=ev,
-        at=ep.at,
-        summary=ep.summary,
-        concepts=ep.concepts,
-        salience=ep.salience,
-        idempotency_key=ep.idempotency_key,
-    )
-    episode: Episode = result.episode
-    return episode
-
-
-def _erase_again(app: Any, erasures: list[tuple[HistoryEvent, Episode]]) -> None:
-    """The replayed envelopes erased in their records' order, so that each record (and the
-    records' own chain) comes back as it was; then they leave the index."""
-    store = app.ports.store
-    by_pair: dict[Pair, list[tuple[HistoryEvent, Episode]]] = {}
+def _erase_again(app: ReplayApp, erasures: list[tuple[HistoryEvent, Episode]]) -> None:
+    """The replayed envelopes erased again through the erasure use case, pair by pair, each
+    with its record, in the records' order (``Erasing.erase_as_recorded``)."""
+    by_pair: dict[Pair, list[tuple[Episode, RecordedErasure]]] = {}
     for event, sealed in erasures:
-        by_pair.setdefault(sealed.pair, []).append((event, sealed))
-    for pair, pending in by_pair.items():
-        for event, sealed in sorted(
-            pending, key=lambda p: p[0].erased.number if p[0].erased else 0
-        ):
-            env = event.erased
-            assert env is not None
-            store.erase(
-                pair,
-                [sealed.seq],
-                at=env.at,
-                reason=env.reason,
-                requested_by=env.requested_by,
-                scope=env.scope,
-            )
-        delete = getattr(app.ports.index, "delete_episodes", None)
-        if callable(delete):
-            delete(pair, sorted(s.episode_id for _, s in pending))
+        env = event.erased
+        assert env is not None
+        record = RecordedErasure(env.number, env.at, env.reason, env.requested_by, env.scope)
+        by_pair.setdefault(sealed.pair, []).append((sealed, record))
+    if by_pair:
+        assert app.erasing is not None  # replay_into refuses erased lines without it
+        for pair, pending in by_pair.items():
+            app.erasing.erase_as_recorded(pair, pending)

@@ -39,7 +39,13 @@ from typing import Any, Protocol
 from zoneinfo import ZoneInfo
 
 from tutor_memory.domain import constants as C
-from tutor_memory.domain.chain import ErasureScope, format_time, parse_time, seq_of_id
+from tutor_memory.domain.chain import (
+    ErasureScope,
+    envelope_episode,
+    format_time,
+    parse_time,
+    seq_of_id,
+)
 from tutor_memory.domain.episodes import (
     ConsolidationEvidence,
     Episode,
@@ -92,6 +98,18 @@ class ErasureResult:
             "episodes_erased": sum(len(v) for v in self.erased.values()),
             "objects_deleted": self.objects_deleted,
         }
+
+
+@dataclass(frozen=True)
+class RecordedErasure:
+    """One erasure record as an export carries it (without its chain's digests, which the
+    store computes again): what :meth:`Erasing.erase_as_recorded` writes back."""
+
+    number: int  # its place among the pair's erasures: they are written again in this order
+    at: datetime
+    reason: str
+    requested_by: str
+    scope: ErasureScope
 
 
 def check_reason(reason: object) -> str:
@@ -192,6 +210,38 @@ class Erasing:
             self._erase_bodies(pair, seqs, result, "retention", "retention")
             self._finish([pair])
         return result
+
+    # --- a replayed export's erased episodes ---------------------------------------------------
+
+    def restore_envelope(
+        self, pair: Pair, kind: Kind, at: datetime, salience: float, commitment: str
+    ) -> Episode:
+        """Seal an erased episode's envelope, as an export carries it, after the pair's head
+        (``chain.envelope_episode``: the same envelope after the same link gives the same id);
+        :meth:`erase_as_recorded` then erases it again with its record."""
+        head = self.store.head(pair)
+        sealed = envelope_episode(pair, kind, at, salience, commitment, head)
+        return self.store.append_sealed(sealed).episode
+
+    def erase_as_recorded(
+        self, pair: Pair, erased: Sequence[tuple[Episode, RecordedErasure]]
+    ) -> None:
+        """Erase these envelopes of the pair (sealed by :meth:`restore_envelope`) again, each
+        with the record it was erased under, in the records' order, so that each record and
+        the records' own chain come back as they were; then their documents leave the index.
+        Nothing else is derived again: what an erasure derived (a day summary that quoted the
+        episode) is among the export's erased envelopes too."""
+        for episode, record in sorted(erased, key=lambda e: e[1].number):
+            self.store.erase(
+                pair,
+                [episode.seq],
+                at=record.at,
+                reason=check_reason(record.reason),
+                requested_by=check_id("requested_by", record.requested_by),
+                scope=record.scope,
+            )
+        if self.ports.index is not None and erased:
+            self.ports.index.delete_episodes(pair, sorted(e.episode_id for e, _ in erased))
 
     # --- the work -----------------------------------------------------------------------------
 

@@ -644,5 +644,27 @@ class TutorMemory:
             idempotency_key=f"file:{file_id}:v{version}",
         )
 
+    def record_told_file(self, new: NewEpisode) -> AppendResult:
+        """A file's arrival as a history tells it, without its bytes (an export that did not
+        carry them, replayed): the version its evidence names registered by its fingerprint,
+        then its ``file`` episode recorded as told."""
+        evidence = new.evidence
+        if new.kind is not Kind.FILE or not isinstance(evidence, FileEvidence):
+            raise ValidationError("evidence", "a file arrival names its file_id, name, fingerprint")
+        self.ports.store.register_file(
+            new.pair, evidence.file_id, evidence.name, evidence.fingerprint, new.at
+        )
+        return self.record(
+            new.pair,
+            Kind.FILE,
+            new.text,
+            evidence=evidence,
+            at=new.at,
+            summary=new.summary,
+            concepts=new.concepts,
+            salience=new.salience,
+            idempotency_key=new.idempotency_key,
+        )
+
     def remove_file(self, pair: Pair, file_id: str, *, at: datetime | None = None) -> FileRecord:
         return self.ports.store.remove_file(pair, file_id, at or self.ports.clock.now())
