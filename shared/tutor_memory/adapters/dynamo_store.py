@@ -74,7 +74,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from datetime import datetime, timedelta
 from functools import partial
-from typing import Any, Final, TypeVar
+from typing import Any, Final, Protocol, TypeVar
 
 from pynamodb.attributes import BinaryAttribute, NumberAttribute, UnicodeAttribute
 from pynamodb.connection import Connection
@@ -155,7 +155,13 @@ _io: ThreadPoolExecutor | None = None
 _io_lock = threading.Lock()
 
 
-def _together(calls: Sequence[Callable[[], _T]]) -> list[_T]:
+class Together(Protocol):
+    """How a store sends independent requests at once and waits for all (``together``)."""
+
+    def __call__(self, calls: Sequence[Callable[[], _T]], /) -> list[_T]: ...
+
+
+def together(calls: Sequence[Callable[[], _T]]) -> list[_T]:
     """Run independent requests at once and wait for all: one wait instead of one per call
     (a turn's cloud path has a budget of three sequential waits). botocore clients are
     thread-safe; the pool is made on first use, never at import."""
@@ -420,6 +426,10 @@ class DynamoStore:
         self._pair_locks: dict[Pair, threading.Lock] = {}
         self._locks_guard = threading.Lock()
         self.conflicts = 0
+        # Sends the independent requests of one read at once (a turn's cloud path has a budget
+        # of three sequential waits); replaceable, so the cloud-cost bench can follow which
+        # waits overlap without patching this module.
+        self.together: Together = together
 
     def create_table(self) -> None:
         """Create the table if it is missing (tests and local runs; the template owns it in AWS)."""
@@ -737,7 +747,7 @@ class DynamoStore:
             return lambda: [self._episode(item) for item in self.models.Episode.batch_get(chunk)]
 
         try:
-            return [e for part in _together([read(c) for c in chunks]) for e in part]
+            return [e for part in self.together([read(c) for c in chunks]) for e in part]
         except PynamoDBException as exc:
             raise StoreError(str(exc)) from exc
 
@@ -770,7 +780,7 @@ class DynamoStore:
             ]
 
         try:  # one Query per concept, sent together; then the episodes, together
-            found = _together([links(key) for key in dict.fromkeys(concept_keys)])
+            found = self.together([links(key) for key in dict.fromkeys(concept_keys)])
         except PynamoDBException as exc:
             raise StoreError(str(exc)) from exc
         seqs = sorted({seq for part in found for seq in part})
@@ -889,7 +899,7 @@ class DynamoStore:
     def files(self, pair: Pair) -> list[FileRecord]:
         m = self.models.File
         ids = [item.file_id for item in m.query(pair_key(pair), m.sk.startswith("FILE#"))]
-        records = _together([partial(self.file, pair, i) for i in sorted(ids)])
+        records = self.together([partial(self.file, pair, i) for i in sorted(ids)])
         return [r for r in records if r is not None]
 
     # --- the concept map --------------------------------------------------------------------

@@ -993,6 +993,35 @@ class EmbeddedIndex:
                 found.update(r[0] for r in rows)
         return found
 
+    def documents(self, pair: Pair) -> list[tuple[str, int, str | None, bytes]]:
+        """The pair's documents that hold a vector, by sequence: (episode id, seq, analysed
+        terms — None without a terms row —, the vector's float32 bytes). What the perf bench
+        builds its floor and its peer (a plain script's retrieval over the same texts and
+        vectors) from; not on the turn path."""
+        with self._lock:
+            rows = self._conn.execute(
+                "SELECT d.episode_id, d.seq, t.terms, d.vector FROM docs d "
+                "LEFT JOIN doc_terms t ON t.rowid = d.fts_rowid "
+                "WHERE d.pair = ? AND d.vector IS NOT NULL ORDER BY d.seq",
+                (_pair_key(pair),),
+            ).fetchall()
+        return [(str(i), int(seq), terms, bytes(vector)) for i, seq, terms, vector in rows]
+
+    def fts_top(self, pair: Pair, terms: Sequence[str], limit: int) -> list[int]:
+        """FTS5's own top ``limit`` (by its BM25 rank) for any of ``terms`` in the pair, as
+        bare row ids: no hit, score, matched term or count. The floor the perf bench sets
+        beside the lexical pool; not on the turn path. No terms: none."""
+        query = _fts_query(terms)
+        if not query:
+            return []
+        with self._lock:
+            rows = self._conn.execute(
+                "SELECT rowid FROM doc_terms WHERE doc_terms MATCH ? AND pair = ? "
+                "ORDER BY rank LIMIT ?",
+                (query, _pair_key(pair), limit),
+            ).fetchall()
+        return [int(r[0]) for r in rows]
+
     def delete_pair(self, pair: Pair) -> int:
         key = _pair_key(pair)
         with self._lock:

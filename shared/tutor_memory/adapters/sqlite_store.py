@@ -1405,6 +1405,18 @@ class SqliteStore:
         removes them from the file."""
         return False
 
+    def newest_rows(self, pair: Pair, limit: int) -> int:
+        """Read the pair's newest ``limit`` episode rows by the (pair, time) index, undecoded,
+        and return how many were read: the bare indexed read the perf bench sets as a floor
+        beside a turn's store reads (no kept view, no decoding)."""
+        with self._connection() as conn:
+            rows = conn.execute(
+                "SELECT * FROM episodes WHERE student_id = ? AND subject_id = ? "
+                "ORDER BY at DESC, seq DESC LIMIT ?",
+                (pair.student_id, pair.subject_id, limit),
+            ).fetchall()
+        return len(rows)
+
 
 def _canonical(text: str | None) -> bool:
     """The stored time is in ``format_time``'s form (so it sorts as text as it does as a time)."""

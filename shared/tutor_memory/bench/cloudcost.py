@@ -20,13 +20,16 @@ from collections import Counter
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tutor_memory.adapters.embedded_index import EmbeddedIndex
 from tutor_memory.domain.chain import parse_time
 from tutor_memory.domain.episodes import Pair
 from tutor_memory.domain.timewindow import TimeWindow
 from tutor_memory.ports import Embedder, EmbedderProfile, Vectors
+
+if TYPE_CHECKING:
+    from tutor_memory.adapters.dynamo_store import DynamoStore
 
 
 @dataclass
@@ -59,7 +62,7 @@ class Waits:
     """Sequential waits of a turn, counted on its causal path, not by the clock (the machine
     is shared: wall-clock overlap would say nothing). Every remote call — DynamoDB, OpenSearch,
     the embedding — adds one wait to the thread that makes it; a read started with
-    ``Reads.soon`` (ports.py) or sent with the DynamoDB store's ``_together`` starts from the
+    ``Reads.soon`` (ports.py) or sent with the DynamoDB store's ``together`` starts from the
     waits of the thread that started it, and whoever takes its result continues from the
     larger of the two. Calls issued together are therefore one wait. ``latency_s`` makes
     every call last at least a round trip, so the turn's wall time shows the overlap too."""
@@ -108,13 +111,13 @@ class Waits:
 
     @contextmanager
     def instrument(self) -> Iterator[None]:
-        """Follow the turn's threads: the build, ``soon`` and ``_together``."""
-        from tutor_memory.adapters import dynamo_store
+        """Follow the turn's threads: the build and ``soon`` (a DynamoDB store's requests sent
+        together: :meth:`follow`)."""
         from tutor_memory.ports import Reads
         from tutor_memory.usecases.turns import Turns
 
         waits = self
-        original_soon, original_together = Reads.soon, dynamo_store._together
+        original_soon = Reads.soon
         original_build = Turns._build
 
         def build(turns: Turns, *args: Any, **kwargs: Any) -> Any:
@@ -137,6 +140,21 @@ class Waits:
 
             return _Joined(original_soon(reads, run), child, waits)
 
+        Reads.soon = soon  # type: ignore[method-assign]
+        Turns._build = build  # type: ignore[method-assign,assignment]
+        try:
+            yield
+        finally:
+            Reads.soon = original_soon  # type: ignore[method-assign]
+            Turns._build = original_build  # type: ignore[method-assign]
+
+    def follow(self, store: DynamoStore) -> None:
+        """Follow the requests ``store`` sends together (its public ``together``): each starts
+        from the waits of the thread that sent them, and that thread continues from the
+        longest of them."""
+        waits = self
+        original = store.together
+
         def together(calls: Sequence[Any]) -> list[Any]:
             parent = waits.node()
             children = [_Node(parent.depth) for _ in calls]
@@ -151,19 +169,13 @@ class Waits:
 
                 return run
 
-            results = original_together([wrap(c, n) for c, n in zip(calls, children, strict=True)])
+            results: list[Any] = original(
+                [wrap(c, n) for c, n in zip(calls, children, strict=True)]
+            )
             parent.depth = max([parent.depth, *(n.depth for n in children)])
             return results
 
-        Reads.soon = soon  # type: ignore[method-assign]
-        dynamo_store._together = together
-        Turns._build = build  # type: ignore[method-assign,assignment]
-        try:
-            yield
-        finally:
-            Reads.soon = original_soon  # type: ignore[method-assign]
-            dynamo_store._together = original_together
-            Turns._build = original_build  # type: ignore[method-assign]
+        store.together = together
 
 
 class _Joined:
@@ -233,8 +245,9 @@ class CountingOpenSearchClient:
         return response
 
     def search(self, *, index: str, body: dict[str, Any]) -> Any:
-        """The term counts (``OpenSearchIndex.term_counts``) or the cosines of named episodes
-        (``OpenSearchIndex.cosines``): one ``_search``."""
+        """The term counts (``OpenSearchIndex.term_counts``), the cosines of named episodes
+        (``OpenSearchIndex.cosines``) or which of them are held (``known_ids``, a catch-up's):
+        one ``_search``."""
         with self.waits.call():
             return self._search(body)
 
@@ -242,7 +255,12 @@ class CountingOpenSearchClient:
         self.tally.requests["_search"] += 1
         self.tally.bytes_sent += len(json.dumps(body).encode())
         scoring = body["query"].get("script_score")
-        answer = self._cosines(scoring) if scoring else self._counted(body)
+        if scoring:
+            answer = self._cosines(scoring)
+        elif "aggs" in body:
+            answer = self._counted(body)
+        else:
+            answer = self._known(body)
         self.tally.bytes_read += len(json.dumps(answer).encode())
         return answer
 
@@ -260,6 +278,14 @@ class CountingOpenSearchClient:
                 ]
             }
         }
+
+    def _known(self, body: dict[str, Any]) -> dict[str, Any]:
+        """``OpenSearchIndex.known_ids``: the named episodes the pair's documents hold."""
+        filters = body["query"]["bool"]["filter"]
+        pair, _ = _scope(filters)
+        ids = next(c["terms"]["episode_id"] for c in filters if "terms" in c)
+        found = sorted(self.inner.known_ids(pair, ids))
+        return {"hits": {"hits": [{"fields": {"episode_id": [i]}} for i in found]}}
 
     def _counted(self, body: dict[str, Any]) -> dict[str, Any]:
         pair, _ = _scope(body["query"]["bool"]["filter"])

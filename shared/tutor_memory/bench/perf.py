@@ -393,16 +393,13 @@ def floor_ms(app: App, asked: Sequence[str], vectors: Sequence[np.ndarray]) -> d
     """What one turn cannot go below on this machine, measured now: a single-thread numpy
     exact top-k (RECALL_SEMANTIC_K) over the pair's vectors, one FTS5 top-k, one indexed read
     of 500 rows."""
-    from tutor_memory.adapters.embedded_index import _fts_query, _pair_key
+    from tutor_memory.adapters.sqlite_store import SqliteStore
     from tutor_memory.domain import constants as C
 
     index = app.ports.index
     assert isinstance(index, EmbeddedIndex)
-    key = _pair_key(PAIR)
-    rows = index._conn.execute(
-        "SELECT vector FROM docs WHERE pair = ? AND vector IS NOT NULL ORDER BY seq", (key,)
-    ).fetchall()
-    matrix = np.frombuffer(b"".join(r[0] for r in rows), dtype=np.float32).reshape(len(rows), -1)
+    rows = index.documents(PAIR)
+    matrix = np.frombuffer(b"".join(r[3] for r in rows), dtype=np.float32).reshape(len(rows), -1)
     terms = _question_terms(asked)
     k = C.RECALL_SEMANTIC_K
 
@@ -413,22 +410,13 @@ def floor_ms(app: App, asked: Sequence[str], vectors: Sequence[np.ndarray]) -> d
 
     def fts_top(i: int) -> None:
         if terms[i]:
-            index._conn.execute(
-                "SELECT rowid FROM doc_terms WHERE doc_terms MATCH ? AND pair = ? "
-                "ORDER BY rank LIMIT ?",
-                (_fts_query(terms[i]), key, C.RECALL_LEXICAL_POOL),
-            ).fetchall()
+            index.fts_top(PAIR, terms[i], C.RECALL_LEXICAL_POOL)
 
     store = app.ports.store
-    conn = store._connection  # type: ignore[attr-defined]
+    assert isinstance(store, SqliteStore)
 
     def read_500(_i: int) -> None:
-        with conn() as c:
-            c.execute(
-                "SELECT * FROM episodes WHERE student_id = ? AND subject_id = ? "
-                "ORDER BY at DESC, seq DESC LIMIT 500",
-                (PAIR.student_id, PAIR.subject_id),
-            ).fetchall()
+        store.newest_rows(PAIR, 500)
 
     parts = {
         "vector_top50_ms": _cpu_p50(vector_top, len(asked)),
@@ -457,16 +445,11 @@ def peer_runs(
         import bm25s
     except ImportError:
         return {"name": "numpy + bm25s", "skipped": "bm25s is not installed", "ms": None}, {}
-    from tutor_memory.adapters.embedded_index import _pair_key
     from tutor_memory.domain import constants as C
     from tutor_memory.ports import Hits
 
-    rows = index._conn.execute(
-        "SELECT t.terms, d.vector, d.episode_id, d.seq FROM docs d "
-        "JOIN doc_terms t ON t.rowid = d.fts_rowid "
-        "WHERE d.pair = ? AND d.vector IS NOT NULL ORDER BY d.seq",
-        (_pair_key(PAIR),),
-    ).fetchall()
+    # (terms, vector, episode id, seq) of the pair's documents with terms and a vector
+    rows = [(t, v, i, seq) for i, seq, t, v in index.documents(PAIR) if t is not None]
     matrix = np.frombuffer(b"".join(r[1] for r in rows), dtype=np.float32).reshape(len(rows), -1)
     tokens = [r[0].split() for r in rows]
     model = bm25s.BM25(k1=1.2, b=0.75, method="lucene")
@@ -776,6 +759,7 @@ def cloud(size: int, seed: int, *, night: bool = False) -> dict[str, Any]:
         from moto import mock_aws
     except ImportError:
         return {"skipped": "moto is not installed (pip install -e '.[dev]')"}
+    from tutor_memory.adapters.dynamo_store import DynamoStore
     from tutor_memory.adapters.opensearch_index import OpenSearchIndex
     from tutor_memory.bench.cloudcost import (
         CountingOpenSearchClient,
@@ -807,7 +791,10 @@ def cloud(size: int, seed: int, *, night: bool = False) -> dict[str, Any]:
             }
         )
         app = build_app(settings, clock=FixedClock(NOW))
-        app.ports.store.create_table()  # type: ignore[attr-defined]
+        store = app.ports.store
+        assert isinstance(store, DynamoStore)
+        store.create_table()
+        waits.follow(store)  # its requests sent together: one wait
         waiting = WaitingEmbedder(HashEmbedder(1024), waits)  # Titan v2's size
         app = app.with_ports(embedder=waiting)
         inner = app.ports.index
