@@ -18,12 +18,22 @@ if TYPE_CHECKING:
     from tutor_memory.library import (
         AsyncMemory,
         AsyncPairMemory,
+        Caller,
         Memory,
         NotServedError,
         PairMemory,
+        Role,
     )
 
-__all__ = ["AsyncMemory", "AsyncPairMemory", "Memory", "NotServedError", "PairMemory"]
+__all__ = [
+    "AsyncMemory",
+    "AsyncPairMemory",
+    "Caller",
+    "Memory",
+    "NotServedError",
+    "PairMemory",
+    "Role",
+]
 
 
 def __getattr__(name: str) -> Any:

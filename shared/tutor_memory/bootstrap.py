@@ -34,6 +34,7 @@ from tutor_memory.settings import PREFIX, Settings, SettingsError
 
 if TYPE_CHECKING:  # imported where they are built: a handler's import reads none of them
     from tutor_memory.domain.conceptmap import ConceptMap
+    from tutor_memory.usecases.access import Access
     from tutor_memory.usecases.episodes import Episodes
     from tutor_memory.usecases.erasure import Erasing, ErasureResult, UploadedFiles
     from tutor_memory.usecases.export import Exporting
@@ -254,9 +255,26 @@ class App:
         kept = getattr(self.erasing, "files", None)
         return Exporting(self.ports, kept if callable(getattr(kept, "find", None)) else None)
 
+    @cached_property
+    def access(self) -> Access:
+        """Who may call: the embedded store keeps its API keys and class rosters in a file of
+        their own beside the log (``access.db``); a cloud deployment's callers come from the
+        API's authoriser, and it keeps no keys."""
+        from tutor_memory.usecases.access import Access
+
+        directory = None
+        if self.settings.backend == "sqlite" and str(self.settings.sqlite_path) != ":memory:":
+            from tutor_memory.adapters.access_directory import SqliteAccessDirectory
+
+            directory = SqliteAccessDirectory(self.settings.home / "access.db")
+        return Access(directory, self.ports.clock, self.settings.tenant)
+
     def close(self) -> None:
         """Release the adapters' connections and the turn path's I/O threads."""
         self.ports.close()
+        found = self.__dict__.get("access")
+        if found is not None and found.directory is not None:
+            found.directory.close()
 
     def with_ports(self, **changes: Any) -> App:
         """The same App over ports with ``changes`` (the bench wraps the embedder or the index

@@ -13,6 +13,11 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import TextIO
 
+from tutor_memory.access_commands import (
+    add_access_commands,
+    run_classes_command,
+    run_keys_command,
+)
 from tutor_memory.bench.commands import BENCH_COMMANDS, add_bench_commands, run_bench_command
 from tutor_memory.bootstrap import App, build_app, build_service
 from tutor_memory.commands import (
@@ -27,6 +32,7 @@ from tutor_memory.commands import (
     run_nightly_command,
     run_report_command,
 )
+from tutor_memory.domain.access import Caller, Role
 from tutor_memory.domain.chain import Checkpoint, format_time
 from tutor_memory.domain.episodes import Pair, file_id_for
 from tutor_memory.domain.errors import NotFoundError, TutorMemoryError, ValidationError
@@ -105,8 +111,19 @@ def _parser() -> argparse.ArgumentParser:
     serve.add_argument("--store", type=Path, help="an embedded store folder (default: settings)")
     serve.add_argument("--host", default="127.0.0.1", help="the address (default: 127.0.0.1)")
     serve.add_argument("--port", type=int, default=8765, help="the port (default: 8765)")
+    serve.add_argument(
+        "--insecure-no-auth",
+        action="store_true",
+        help="answer callers without a key as the store's service (127.0.0.1 only)",
+    )
     mcp = sub.add_parser("mcp", help="the memory as MCP tools over stdio (for an agent)")
     mcp.add_argument("--store", type=Path, help="an embedded store folder (default: settings)")
+    mcp.add_argument(
+        "--key",
+        default=os.environ.get("TUTOR_MEMORY_API_KEY") or None,
+        help="act as this key's caller (default: TUTOR_MEMORY_API_KEY, else the store's service)",
+    )
+    add_access_commands(sub)
     sub.add_parser("openapi", help="print the OpenAPI document generated from the routes")
 
     replay = sub.add_parser("replay", help="rebuild a JSONL history into a new, isolated store")
@@ -306,7 +323,16 @@ def _run(args: argparse.Namespace) -> int:
     if args.command == "mcp":
         from tutor_memory.mcp_server import run
 
-        return run(args.store)
+        return run(args.store, key=args.key)
+    if args.command in ("keys", "classes"):
+        if args.store is not None:
+            settings = on_folder(settings, args.store)
+        app = build_app(settings)
+        try:
+            run_access = run_keys_command if args.command == "keys" else run_classes_command
+            return run_access(args, app)
+        finally:
+            app.close()
     if args.store is not None:
         if args.command not in CREATES_STORE and not (args.store / "memory.db").exists():
             raise NotFoundError(
@@ -457,10 +483,22 @@ def _serve(args: argparse.Namespace, settings: Settings) -> int:
 
     if args.store is not None:
         settings = on_folder(settings, args.store)
+    anonymous: Caller | None = None  # a request without a valid key: 401
+    if args.insecure_no_auth:
+        if args.host not in ("127.0.0.1", "localhost", "::1"):
+            raise ValidationError("--host", "--insecure-no-auth serves 127.0.0.1 only")
+        print(
+            "warning: --insecure-no-auth: any program on this machine may read, write and "
+            "erase every student of this store",
+            file=sys.stderr,
+        )
     app = build_app(settings)
+    if args.insecure_no_auth:
+        anonymous = Caller(app.access.tenant, Role.SERVICE, "local")
     app.warm()  # the model loads now, not inside the first turn's deadline
     try:
-        server = make_server(build_resolver(lambda: app), args.host, args.port)
+        resolver = build_resolver(lambda: app, anonymous=anonymous)
+        server = make_server(resolver, args.host, args.port)
     except OSError as exc:  # a port in use, an address not on this machine: refused, said so
         why = "is in use (another serve?)" if exc.errno == errno.EADDRINUSE else exc.strerror
         print(f"error: cannot listen on {args.host}:{args.port}: {why}", file=sys.stderr)
@@ -469,6 +507,8 @@ def _serve(args: argparse.Namespace, settings: Settings) -> int:
     # One access-log line per request (and errors with their correlation id) on stderr.
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     print(f"serving the turn API on http://{args.host}:{server.server_port} (Ctrl-C stops)")
+    if not args.insecure_no_auth:
+        print("every call needs an API key: tutor-memory keys create --role service …")
     try:
         server.serve_forever()
     except KeyboardInterrupt:

@@ -42,6 +42,8 @@ from tutor_memory.api.models import (
     ChainResponse,
     CheckBody,
     CitationBody,
+    ClassRequest,
+    ClassResponse,
     EpisodePage,
     EpisodeRequest,
     EpisodeResponse,
@@ -61,6 +63,7 @@ from tutor_memory.api.models import (
     TurnResponse,
 )
 from tutor_memory.domain import constants as C
+from tutor_memory.domain.access import Caller, Role
 from tutor_memory.domain.conceptmap import ConceptMap
 from tutor_memory.domain.episodes import Pair
 from tutor_memory.domain.errors import ValidationError
@@ -77,11 +80,13 @@ if TYPE_CHECKING:
 __all__ = [
     "AsyncMemory",
     "AsyncPairMemory",
+    "Caller",
     "LocalBackend",
     "Memory",
     "NotServedError",
     "PairMemory",
     "RemoteBackend",
+    "Role",
 ]
 
 P = ParamSpec("P")
@@ -115,6 +120,8 @@ class Backend(Protocol):
         self, student_id: str, subject_id: str | None, episode_id: str | None, reason: str
     ) -> ErasureResponse: ...
     def export(self, student_id: str, subject_id: str | None) -> Export: ...
+    def set_class(self, class_id: str, body: ClassRequest) -> ClassResponse: ...
+    def get_class(self, class_id: str) -> ClassResponse: ...
     def close(self) -> None: ...
 
 
@@ -132,6 +139,7 @@ class Memory:
         settings: Settings | None = None,
         clock: Clock | None = None,
         ready: bool = True,
+        caller: Caller | None = None,
     ) -> Memory:
         """The embedded default in ``folder`` (created on first use): SQLite for the log,
         the embedded index beside it. Other settings (embedder, time zone, turn deadline)
@@ -144,12 +152,18 @@ class Memory:
         again with ``threadpoolctl.threadpool_limits``), and what that loaded moved out of the
         garbage collector's view (``gc.freeze``: it lives as long as the memory, and no full
         collection inside a turn walks it). A pair's own state is read before its first
-        turn's deadline starts."""
+        turn's deadline starts.
+
+        ``caller``: who this handle acts as (``Caller(tenant, Role.STUDENT, "alice")`` for a
+        student's own app); by default the store's service, which may call everything. Every
+        call is checked as the API checks it (a ``ForbiddenError`` for what the role may not
+        do; another tenant's record is not found)."""
         from tutor_memory.bootstrap import build_app
         from tutor_memory.settings import Settings, on_folder
 
         base = settings or Settings.from_env()
-        return cls._opened(build_app(on_folder(base, Path(folder)), clock=clock), ready)
+        app = build_app(on_folder(base, Path(folder)), clock=clock)
+        return cls._opened(app, ready, caller)
 
     @classmethod
     def from_settings(cls, settings: Settings | None = None, *, ready: bool = True) -> Memory:
@@ -161,10 +175,10 @@ class Memory:
         return cls._opened(build_app(settings), ready)
 
     @classmethod
-    def _opened(cls, app: App, ready: bool) -> Memory:
+    def _opened(cls, app: App, ready: bool, caller: Caller | None = None) -> Memory:
         if ready:
             app.warm()
-        return cls(LocalBackend(app))
+        return cls(LocalBackend(app, caller))
 
     @classmethod
     def remote(
@@ -175,6 +189,7 @@ class Memory:
         credentials: Any = None,
         timeout_s: float = 30.0,
         signing: bool | None = None,
+        api_key: str | None = None,
     ) -> Memory:
         """The REST API at ``base_url`` (the stage URL), every call SigV4-signed. ``region``
         defaults to the one an API Gateway URL names, else botocore's configured region;
@@ -184,7 +199,9 @@ class Memory:
         ``tutor-memory serve`` listens on) is called unsigned, with no region or credentials
         needed: ``Memory.remote("http://127.0.0.1:8799")``. ``signing=True`` signs it anyway
         (as it does when ``region`` or ``credentials`` is given); ``signing=False`` signs no
-        call to any URL (a server with an authoriser of its own)."""
+        call to any URL (a server with an authoriser of its own). ``api_key``: a key issued
+        by ``tutor-memory keys create`` (a local ``serve`` asks for one), sent as a bearer
+        token; a call with it is not signed."""
         from tutor_memory.api.client import SignedClient
 
         client = SignedClient(
@@ -192,7 +209,8 @@ class Memory:
             region=region,
             credentials=credentials,
             timeout_s=timeout_s,
-            signing=signing,
+            signing=False if api_key else signing,
+            api_key=api_key,
         )
         return cls(RemoteBackend(client))
 
@@ -226,6 +244,17 @@ class Memory:
         if out is not None:
             export.write(Path(out))
         return export
+
+    def set_class(
+        self, class_id: str, *, teachers: Sequence[str] = (), students: Sequence[str] = ()
+    ) -> ClassResponse:
+        """Create or replace a class of the caller's tenant: its teachers and its students (a
+        teacher reaches the students of their classes only)."""
+        body = _body(ClassRequest, teachers=list(teachers), students=list(students))
+        return self.backend.set_class(class_id, body)
+
+    def get_class(self, class_id: str) -> ClassResponse:
+        return self.backend.get_class(class_id)
 
     def close(self) -> None:
         self.backend.close()
@@ -530,8 +559,9 @@ class AsyncMemory:
         *,
         settings: Settings | None = None,
         clock: Clock | None = None,
+        caller: Caller | None = None,
     ) -> AsyncMemory:
-        return cls(Memory.local(folder, settings=settings, clock=clock))
+        return cls(Memory.local(folder, settings=settings, clock=clock, caller=caller))
 
     @classmethod
     def from_settings(cls, settings: Settings | None = None) -> AsyncMemory:
@@ -546,6 +576,7 @@ class AsyncMemory:
         credentials: Any = None,
         timeout_s: float = 30.0,
         signing: bool | None = None,
+        api_key: str | None = None,
     ) -> AsyncMemory:
         """``Memory.remote``, awaited (signed or not, as it says)."""
         return cls(
@@ -555,6 +586,7 @@ class AsyncMemory:
                 credentials=credentials,
                 timeout_s=timeout_s,
                 signing=signing,
+                api_key=api_key,
             )
         )
 
@@ -577,6 +609,16 @@ class AsyncMemory:
         self, student_id: str, subject_id: str | None = None, *, out: str | Path | None = None
     ) -> Export:
         return await asyncio.to_thread(self.sync.export, student_id, subject_id, out=out)
+
+    async def set_class(
+        self, class_id: str, *, teachers: Sequence[str] = (), students: Sequence[str] = ()
+    ) -> ClassResponse:
+        return await asyncio.to_thread(
+            self.sync.set_class, class_id, teachers=teachers, students=students
+        )
+
+    async def get_class(self, class_id: str) -> ClassResponse:
+        return await asyncio.to_thread(self.sync.get_class, class_id)
 
     async def aclose(self) -> None:
         await asyncio.to_thread(self.sync.close)

@@ -39,7 +39,7 @@ from tutor_memory.api.models import (
 )
 from tutor_memory.domain import constants as C
 from tutor_memory.domain.errors import TutorMemoryError
-from tutor_memory.library import Memory, PairMemory
+from tutor_memory.library import LocalBackend, Memory, PairMemory
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -294,9 +294,19 @@ def build_server(memory: Memory) -> MCPServer:
     return server
 
 
-def run(store: Path | None) -> int:
-    """Serve over stdio until the client closes it."""
+def run(store: Path | None, *, key: str | None = None) -> int:
+    """Serve over stdio until the client closes it, as one caller: the one ``key`` stands for
+    (a student's key makes an agent that can reach only that student's record), else the
+    store's service."""
     memory = Memory.local(store) if store is not None else Memory.from_settings()
+    if key is not None:
+        backend = memory.backend
+        assert isinstance(backend, LocalBackend)
+        try:
+            backend.caller = backend.app.access.caller_of(key)
+        except TutorMemoryError:
+            memory.close()
+            raise
     try:
         build_server(memory).run("stdio")
     finally:

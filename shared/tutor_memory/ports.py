@@ -23,6 +23,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from tutor_memory.domain import constants as C
+from tutor_memory.domain.access import ApiKey, SchoolClass
 from tutor_memory.domain.annotations import Annotation
 from tutor_memory.domain.beliefs import Belief
 from tutor_memory.domain.chain import ChainHead, Erasure, ErasureScope
@@ -670,3 +671,36 @@ class Ports:
         if self.index is not None:
             self.index.close()
         self.reads.close()
+
+
+class AccessDirectory(Protocol):
+    """Who may call the memory: the API keys (their digests, never a secret) and each tenant's
+    roster of classes (teachers and enrolled students)."""
+
+    def add_key(self, key: ApiKey) -> None: ...
+
+    def key(self, key_id: str) -> ApiKey | None:
+        """The key with this id, revoked or not; None when there is none."""
+        ...
+
+    def keys(self, tenant: str | None = None) -> list[ApiKey]:
+        """Every key (of ``tenant``), oldest first."""
+        ...
+
+    def revoke_key(self, key_id: str, at: datetime) -> bool:
+        """Marks the key revoked (kept, with when); False when there is no such key."""
+        ...
+
+    def set_class(self, school_class: SchoolClass) -> None:
+        """Creates or replaces a class's roster."""
+        ...
+
+    def get_class(self, tenant: str, class_id: str) -> SchoolClass | None: ...
+
+    def classes(self, tenant: str) -> list[SchoolClass]: ...
+
+    def teaches(self, tenant: str, teacher_id: str, student_id: str) -> bool:
+        """Whether the student is enrolled in a class the teacher is assigned to."""
+        ...
+
+    def close(self) -> None: ...

@@ -11,6 +11,8 @@ from typing import TYPE_CHECKING, Any
 from tutor_memory.api.models import (
     BeliefResponse,
     ChainResponse,
+    ClassRequest,
+    ClassResponse,
     EpisodePage,
     EpisodeRequest,
     EpisodeResponse,
@@ -155,6 +157,13 @@ class RemoteBackend:
         if subject_id is None:
             return Export.from_dict(self._call("exportStudent", student_id=student_id))
         return Export.from_dict(self._call("exportPair", Pair(student_id, subject_id)))
+
+    def set_class(self, class_id: str, body: ClassRequest) -> ClassResponse:
+        sent = body.model_dump(mode="json")
+        return ClassResponse.model_validate(self._call("setClass", None, sent, class_id=class_id))
+
+    def get_class(self, class_id: str) -> ClassResponse:
+        return ClassResponse.model_validate(self._call("getClass", class_id=class_id))
 
     def close(self) -> None:
         return None

@@ -190,6 +190,11 @@ class Settings(BaseSettings):
     retention_days: Annotated[int | None, _DAYS] = None  # off by default
     kms_key_id: str | None = None  # off by default: no encryption of bodies
     keys_table: str | None = None  # None: "<table_name>-keys"
+    # The tenant (school, customer) whose records this store holds: a caller of another tenant
+    # finds nothing here. A store made before tenants holds the "default" tenant's.
+    tenant: Annotated[str, Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9._@-]*$", max_length=128)] = (
+        "default"
+    )
     turn_deadline_s: Annotated[float, _DEADLINE] = Field(
         C.TURN_DEADLINE_S, validation_alias=PREFIX + "TURN_DEADLINE"
     )

@@ -20,7 +20,7 @@ from botocore.awsrequest import AWSRequest
 from botocore.credentials import Credentials
 
 from tutor_memory import AsyncMemory, Memory, NotServedError, PairMemory
-from tutor_memory.api.client import RemoteError, SignedClient, region_of
+from tutor_memory.api.client import SignedClient, region_of
 from tutor_memory.api.local_server import make_server
 from tutor_memory.api.models import (
     BeliefResponse,
@@ -30,7 +30,7 @@ from tutor_memory.api.models import (
 )
 from tutor_memory.api.routes import build_resolver
 from tutor_memory.bootstrap import build_app
-from tutor_memory.domain.errors import NotFoundError, ValidationError
+from tutor_memory.domain.errors import ForbiddenError, NotFoundError, ValidationError
 from tutor_memory.library import RemoteBackend
 from tutor_memory.samples import sample_subject
 from tutor_memory.settings import Settings, on_folder
@@ -254,7 +254,8 @@ def test_a_remote_call_with_the_wrong_secret_is_refused(
 ) -> None:
     url, _ = served
     forged = Credentials(KEYS.access_key, "not-the-secret", KEYS.token)
-    with pytest.raises(RemoteError, match="403: The request signature"):
+    # API Gateway's refusal (its own body, not a problem) is the domain's ForbiddenError
+    with pytest.raises(ForbiddenError, match="The request signature"):
         Memory.remote(url, region=REGION, credentials=forged).pair("a", "b").record_question("hi")
 
 

@@ -81,7 +81,7 @@ def test_every_route_documents_each_error_it_can_answer_as_a_problem() -> None:
                     assert list(response["content"]) == ["application/problem+json"]
 
 
-def test_every_operation_requires_a_sigv4_signature_and_documents_the_gateways_403() -> None:
+def test_every_operation_requires_a_signature_or_a_key_and_documents_both_403s() -> None:
     document = json.loads(openapi_json())
     scheme = document["components"]["securitySchemes"]["sigv4"]
     assert scheme["type"] == "apiKey" and scheme["in"] == "header"
@@ -89,8 +89,11 @@ def test_every_operation_requires_a_sigv4_signature_and_documents_the_gateways_4
     assert scheme["x-amazon-apigateway-authtype"] == "awsSigv4"
     for path, operations in document["paths"].items():
         for method, operation in operations.items():
-            assert operation["security"] == [{"sigv4": []}], (method, path)
-            assert "403" in operation["responses"], (method, path)
+            # either one: SigV4 in AWS, an API key at `serve`
+            assert operation["security"] == [{"sigv4": []}, {"apiKey": []}], (method, path)
+            refused = operation["responses"]["403"]["content"]
+            assert set(refused) == {"application/json", "application/problem+json"}, path
+    assert document["components"]["securitySchemes"]["apiKey"]["scheme"] == "bearer"
 
 
 def test_writing_an_episode_documents_201_and_the_retrys_200_with_links_to_read_it() -> None:

@@ -35,6 +35,8 @@ export type RederiveRequest = Schemas["RederiveRequest"];
 export type RederiveResponse = Schemas["RederiveResponse"];
 export type FileResponse = Schemas["FileResponse"];
 export type ProblemResponse = Schemas["ProblemResponse"];
+export type ClassRequest = Schemas["ClassRequest"];
+export type ClassResponse = Schemas["ClassResponse"];
 export type ConceptMap = operations["conceptMap"]["responses"][200]["content"]["application/json"];
 
 export const PROBLEM_TYPE = "urn:tutor-memory:problem:";
@@ -45,6 +47,8 @@ export type ProblemSlug =
   | "malformed-json"
   | "not-teaching"
   | "not-found"
+  | "not-authenticated"
+  | "forbidden"
   | "no-route"
   | "method-not-allowed"
   | "conflict"
@@ -117,6 +121,8 @@ export class TutorMemoryProblem extends Error {
 export interface TutorMemoryOptions {
   /** The API's base URL: `http://127.0.0.1:8765` (`tutor-memory serve`) or a stage URL. */
   baseUrl: string;
+  /** A key from `tutor-memory keys create` (`tm_…`), sent as a bearer token. */
+  apiKey?: string;
   /** Sent with every call (an authoriser's token, say). */
   headers?: HeadersOptions;
   /** A fetch of your own (a signing one, a test's); `globalThis.fetch` by default. */
@@ -150,9 +156,13 @@ const pairOf = (student: string, subject: string) => ({
 
 /** A client of the API at `baseUrl`, one method per operation. */
 export function createTutorMemory(options: TutorMemoryOptions) {
+  const headers: HeadersOptions | undefined =
+    options.apiKey === undefined
+      ? options.headers
+      : { ...(options.headers as Record<string, string> | undefined), Authorization: `Bearer ${options.apiKey}` };
   const api: Client<paths> = createClient<paths>({
     baseUrl: options.baseUrl,
-    ...(options.headers !== undefined && { headers: options.headers }),
+    ...(headers !== undefined && { headers }),
     ...(options.fetch !== undefined && { fetch: options.fetch }),
   });
   const PAIR = "/pairs/{student_id}/{subject_id}" as const;
@@ -349,6 +359,14 @@ export function createTutorMemory(options: TutorMemoryOptions) {
         }),
       ),
 
+    /** Create or replace a class: its teachers and enrolled students (a service's call). */
+    setClass: (classId: string, roster: ClassRequest): Promise<ClassResponse> =>
+      body(api.PUT("/classes/{class_id}", { params: { path: { class_id: classId } }, body: roster })),
+
+    /** A class's teachers and enrolled students. */
+    getClass: (classId: string): Promise<ClassResponse> =>
+      body(api.GET("/classes/{class_id}", { params: { path: { class_id: classId } } })),
+
     /** Erase every subject of a student. */
     eraseStudent: (student: string, request: Erasure): Promise<ErasureResponse> =>
       body(
@@ -388,4 +406,6 @@ export const OPERATIONS: { readonly [Id in keyof operations]: MethodName | null 
   eraseEpisode: "eraseEpisode",
   erasePair: "erasePair",
   eraseStudent: "eraseStudent",
+  setClass: "setClass",
+  getClass: "getClass",
 };

@@ -4,6 +4,24 @@
  */
 
 export interface paths {
+    "/classes/{class_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A class's teachers and enrolled students */
+        get: operations["getClass"];
+        /** Create or replace a class: its teachers and enrolled students (the roster) */
+        put: operations["setClass"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/pairs/{student_id}/{subject_id}": {
         parameters: {
             query?: never;
@@ -423,6 +441,27 @@ export interface components {
             kind: "answer";
             /** Page */
             page?: number | null;
+        };
+        /**
+         * ClassRequest
+         * @description A class's roster: who teaches it and who is enrolled (ids as the API's).
+         */
+        ClassRequest: {
+            /** Students */
+            students?: string[];
+            /** Teachers */
+            teachers?: string[];
+        };
+        /** ClassResponse */
+        ClassResponse: {
+            /** Class Id */
+            class_id: string;
+            /** Students */
+            students: string[];
+            /** Teachers */
+            teachers: string[];
+            /** Tenant */
+            tenant: string;
         };
         /**
          * EpisodePage
@@ -1183,6 +1222,249 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    getClass: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                class_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClassResponse"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description Forbidden: the caller's role may not call this operation on this record (a problem), or API Gateway refused the signature or the IAM permission (its own body) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                    };
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description Request Timeout */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+        };
+    };
+    setClass: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                class_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ClassRequest"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClassResponse"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description Forbidden: the caller's role may not call this operation on this record (a problem), or API Gateway refused the signature or the IAM permission (its own body) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                    };
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description Request Timeout */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description Length Required */
+            411: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description Request Entity Too Large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description Unsupported Media Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description Bad Gateway */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+        };
+    };
     erasePair: {
         parameters: {
             query: {
@@ -1218,7 +1500,16 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
-            /** @description Forbidden by API Gateway: the signature is missing or wrong, or the caller's IAM policy does not allow the route (API Gateway's body, not a problem) */
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description Forbidden: the caller's role may not call this operation on this record (a problem), or API Gateway refused the signature or the IAM permission (its own body) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1227,6 +1518,7 @@ export interface operations {
                     "application/json": {
                         message: string;
                     };
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
             /** @description Not Found */
@@ -1316,7 +1608,16 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
-            /** @description Forbidden by API Gateway: the signature is missing or wrong, or the caller's IAM policy does not allow the route (API Gateway's body, not a problem) */
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description Forbidden: the caller's role may not call this operation on this record (a problem), or API Gateway refused the signature or the IAM permission (its own body) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1325,6 +1626,7 @@ export interface operations {
                     "application/json": {
                         message: string;
                     };
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
             /** @description Not Found */
@@ -1409,7 +1711,16 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
-            /** @description Forbidden by API Gateway: the signature is missing or wrong, or the caller's IAM policy does not allow the route (API Gateway's body, not a problem) */
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description Forbidden: the caller's role may not call this operation on this record (a problem), or API Gateway refused the signature or the IAM permission (its own body) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1418,6 +1729,7 @@ export interface operations {
                     "application/json": {
                         message: string;
                     };
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
             /** @description Not Found */
@@ -1542,7 +1854,16 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
-            /** @description Forbidden by API Gateway: the signature is missing or wrong, or the caller's IAM policy does not allow the route (API Gateway's body, not a problem) */
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description Forbidden: the caller's role may not call this operation on this record (a problem), or API Gateway refused the signature or the IAM permission (its own body) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1551,6 +1872,7 @@ export interface operations {
                     "application/json": {
                         message: string;
                     };
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
             /** @description Not Found */
@@ -1634,7 +1956,16 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
-            /** @description Forbidden by API Gateway: the signature is missing or wrong, or the caller's IAM policy does not allow the route (API Gateway's body, not a problem) */
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description Forbidden: the caller's role may not call this operation on this record (a problem), or API Gateway refused the signature or the IAM permission (its own body) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1643,6 +1974,7 @@ export interface operations {
                     "application/json": {
                         message: string;
                     };
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
             /** @description Not Found */
@@ -1768,7 +2100,16 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
-            /** @description Forbidden by API Gateway: the signature is missing or wrong, or the caller's IAM policy does not allow the route (API Gateway's body, not a problem) */
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description Forbidden: the caller's role may not call this operation on this record (a problem), or API Gateway refused the signature or the IAM permission (its own body) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1777,6 +2118,7 @@ export interface operations {
                     "application/json": {
                         message: string;
                     };
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
             /** @description Not Found */
@@ -1856,7 +2198,16 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
-            /** @description Forbidden by API Gateway: the signature is missing or wrong, or the caller's IAM policy does not allow the route (API Gateway's body, not a problem) */
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description Forbidden: the caller's role may not call this operation on this record (a problem), or API Gateway refused the signature or the IAM permission (its own body) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1865,6 +2216,7 @@ export interface operations {
                     "application/json": {
                         message: string;
                     };
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
             /** @description Not Found */
@@ -1949,7 +2301,16 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
-            /** @description Forbidden by API Gateway: the signature is missing or wrong, or the caller's IAM policy does not allow the route (API Gateway's body, not a problem) */
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description Forbidden: the caller's role may not call this operation on this record (a problem), or API Gateway refused the signature or the IAM permission (its own body) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1958,6 +2319,7 @@ export interface operations {
                     "application/json": {
                         message: string;
                     };
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
             /** @description Not Found */
@@ -2052,7 +2414,16 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
-            /** @description Forbidden by API Gateway: the signature is missing or wrong, or the caller's IAM policy does not allow the route (API Gateway's body, not a problem) */
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description Forbidden: the caller's role may not call this operation on this record (a problem), or API Gateway refused the signature or the IAM permission (its own body) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2061,6 +2432,7 @@ export interface operations {
                     "application/json": {
                         message: string;
                     };
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
             /** @description Not Found */
@@ -2200,7 +2572,16 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
-            /** @description Forbidden by API Gateway: the signature is missing or wrong, or the caller's IAM policy does not allow the route (API Gateway's body, not a problem) */
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description Forbidden: the caller's role may not call this operation on this record (a problem), or API Gateway refused the signature or the IAM permission (its own body) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2209,6 +2590,7 @@ export interface operations {
                     "application/json": {
                         message: string;
                     };
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
             /** @description Not Found */
@@ -2297,7 +2679,16 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
-            /** @description Forbidden by API Gateway: the signature is missing or wrong, or the caller's IAM policy does not allow the route (API Gateway's body, not a problem) */
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description Forbidden: the caller's role may not call this operation on this record (a problem), or API Gateway refused the signature or the IAM permission (its own body) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2306,6 +2697,7 @@ export interface operations {
                     "application/json": {
                         message: string;
                     };
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
             /** @description Not Found */
@@ -2386,7 +2778,16 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
-            /** @description Forbidden by API Gateway: the signature is missing or wrong, or the caller's IAM policy does not allow the route (API Gateway's body, not a problem) */
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description Forbidden: the caller's role may not call this operation on this record (a problem), or API Gateway refused the signature or the IAM permission (its own body) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2395,6 +2796,7 @@ export interface operations {
                     "application/json": {
                         message: string;
                     };
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
             /** @description Not Found */
@@ -2519,7 +2921,16 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
-            /** @description Forbidden by API Gateway: the signature is missing or wrong, or the caller's IAM policy does not allow the route (API Gateway's body, not a problem) */
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description Forbidden: the caller's role may not call this operation on this record (a problem), or API Gateway refused the signature or the IAM permission (its own body) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2528,6 +2939,7 @@ export interface operations {
                     "application/json": {
                         message: string;
                     };
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
             /** @description Not Found */
@@ -2609,7 +3021,16 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
-            /** @description Forbidden by API Gateway: the signature is missing or wrong, or the caller's IAM policy does not allow the route (API Gateway's body, not a problem) */
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description Forbidden: the caller's role may not call this operation on this record (a problem), or API Gateway refused the signature or the IAM permission (its own body) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2618,6 +3039,7 @@ export interface operations {
                     "application/json": {
                         message: string;
                     };
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
             /** @description Not Found */
@@ -2701,7 +3123,16 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
-            /** @description Forbidden by API Gateway: the signature is missing or wrong, or the caller's IAM policy does not allow the route (API Gateway's body, not a problem) */
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description Forbidden: the caller's role may not call this operation on this record (a problem), or API Gateway refused the signature or the IAM permission (its own body) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2710,6 +3141,7 @@ export interface operations {
                     "application/json": {
                         message: string;
                     };
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
             /** @description Not Found */
@@ -2839,7 +3271,16 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
-            /** @description Forbidden by API Gateway: the signature is missing or wrong, or the caller's IAM policy does not allow the route (API Gateway's body, not a problem) */
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description Forbidden: the caller's role may not call this operation on this record (a problem), or API Gateway refused the signature or the IAM permission (its own body) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2848,6 +3289,7 @@ export interface operations {
                     "application/json": {
                         message: string;
                     };
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
             /** @description Not Found */
@@ -2930,7 +3372,16 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
-            /** @description Forbidden by API Gateway: the signature is missing or wrong, or the caller's IAM policy does not allow the route (API Gateway's body, not a problem) */
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description Forbidden: the caller's role may not call this operation on this record (a problem), or API Gateway refused the signature or the IAM permission (its own body) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2939,6 +3390,7 @@ export interface operations {
                     "application/json": {
                         message: string;
                     };
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
             /** @description Not Found */
@@ -3022,7 +3474,16 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
-            /** @description Forbidden by API Gateway: the signature is missing or wrong, or the caller's IAM policy does not allow the route (API Gateway's body, not a problem) */
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description Forbidden: the caller's role may not call this operation on this record (a problem), or API Gateway refused the signature or the IAM permission (its own body) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3031,6 +3492,7 @@ export interface operations {
                     "application/json": {
                         message: string;
                     };
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
             /** @description Not Found */
@@ -3159,7 +3621,16 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
-            /** @description Forbidden by API Gateway: the signature is missing or wrong, or the caller's IAM policy does not allow the route (API Gateway's body, not a problem) */
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description Forbidden: the caller's role may not call this operation on this record (a problem), or API Gateway refused the signature or the IAM permission (its own body) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3168,6 +3639,7 @@ export interface operations {
                     "application/json": {
                         message: string;
                     };
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
             /** @description Not Found */
@@ -3255,7 +3727,16 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
-            /** @description Forbidden by API Gateway: the signature is missing or wrong, or the caller's IAM policy does not allow the route (API Gateway's body, not a problem) */
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description Forbidden: the caller's role may not call this operation on this record (a problem), or API Gateway refused the signature or the IAM permission (its own body) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3264,6 +3745,7 @@ export interface operations {
                     "application/json": {
                         message: string;
                     };
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
                 };
             };
             /** @description Not Found */

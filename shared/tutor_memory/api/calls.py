@@ -6,12 +6,15 @@ same range check on ``at``, the same idempotency binding).
 
 from __future__ import annotations
 
+from dataclasses import asdict
 from datetime import datetime
 from typing import TYPE_CHECKING
 
 from tutor_memory.api.models import (
     BeliefResponse,
     ChainResponse,
+    ClassRequest,
+    ClassResponse,
     EpisodePage,
     EpisodeRequest,
     EpisodeResponse,
@@ -28,8 +31,10 @@ from tutor_memory.api.models import (
     StanceResponse,
     TurnResponse,
 )
+from tutor_memory.api.operations import operation
+from tutor_memory.domain.access import Caller, Role
 from tutor_memory.domain.episodes import Pair, check_client_key, check_time_range, request_digest
-from tutor_memory.domain.errors import NotFoundError
+from tutor_memory.domain.errors import ForbiddenError, NotFoundError
 
 if TYPE_CHECKING:
     from tutor_memory.bootstrap import App
@@ -37,6 +42,26 @@ if TYPE_CHECKING:
     from tutor_memory.usecases.erasure import Erasing
     from tutor_memory.usecases.export import Export
     from tutor_memory.usecases.turns import PromptResult, TurnResult
+
+
+def authorise(
+    app: App, caller: Caller, name: str, student_id: str | None, subject_id: str | None = None
+) -> None:
+    """Raises unless ``caller`` may call the table's operation ``name`` on this record: the
+    check every door makes before it calls (401, 403, or another tenant's 404)."""
+    app.access.check(caller, operation(name).roles, student_id, subject_id)
+
+
+def set_class(app: App, caller: Caller, class_id: str, body: ClassRequest) -> ClassResponse:
+    done = app.access.set_class(caller.tenant, class_id, body.teachers, body.students)
+    return ClassResponse(**asdict(done))
+
+
+def get_class(app: App, caller: Caller, class_id: str) -> ClassResponse:
+    found = app.access.get_class(caller.tenant, class_id)
+    if caller.role is Role.TEACHER and caller.id not in found.teachers:
+        raise ForbiddenError("a teacher may read only the classes they teach")
+    return ClassResponse(**asdict(found))
 
 
 def known(app: App, pair: Pair) -> Pair:

@@ -23,8 +23,10 @@ from tutor_memory.domain.errors import (
     ConflictError,
     ContentionError,
     ErasedError,
+    ForbiddenError,
     IdempotencyConflictError,
     ModelCallError,
+    NotAuthenticatedError,
     NotFoundError,
     NotTeachingError,
     StoreError,
@@ -75,9 +77,11 @@ class SignedClient:
         credentials: Any = None,
         timeout_s: float = 30.0,
         signing: bool | None = None,
+        api_key: str | None = None,
     ) -> None:
         self.base_url = base_url.rstrip("/")
         self.timeout_s = timeout_s
+        self._api_key = api_key  # sent as a bearer token (a local serve's key)
         self._credentials = credentials
         if signing is None:
             signing = not (is_local_http(base_url) and region is None and credentials is None)
@@ -142,6 +146,8 @@ class SignedClient:
             url += "?" + urlencode(params, quote_via=quote)
         data = None if body is None else json.dumps(body, ensure_ascii=False).encode("utf-8")
         sent = {"Accept": "application/json", **(headers or {})}
+        if self._api_key:
+            sent["Authorization"] = f"Bearer {self._api_key}"
         if data is not None:
             sent["Content-Type"] = "application/json"
         signed = self._signed_headers(method, url, data, sent)
@@ -166,6 +172,8 @@ PROBLEM_ERRORS: dict[str, type[TutorMemoryError]] = {
     "malformed-json": ValidationError,
     "not-teaching": NotTeachingError,
     "not-found": NotFoundError,
+    "not-authenticated": NotAuthenticatedError,
+    "forbidden": ForbiddenError,
     "conflict": ConflictError,
     "contention": ContentionError,
     "idempotency-key-reused": IdempotencyConflictError,
@@ -226,6 +234,8 @@ def _error(status: int, raw: bytes) -> TutorMemoryError:
 _BY_STATUS: dict[int, type[TutorMemoryError]] = {
     400: ValidationError,
     422: ValidationError,
+    401: NotAuthenticatedError,
+    403: ForbiddenError,  # also API Gateway's own refusal of a signature or an IAM permission
     404: NotFoundError,
     409: ConflictError,
     410: ErasedError,

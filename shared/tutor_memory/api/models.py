@@ -425,6 +425,20 @@ class ErasureResponse(BaseModel):
     objects_deleted: int
 
 
+class ClassRequest(Strict):
+    """A class's roster: who teaches it and who is enrolled (ids as the API's)."""
+
+    teachers: list[str] = Field(default_factory=list, max_length=C.MAX_CLASS_MEMBERS)
+    students: list[str] = Field(default_factory=list, max_length=C.MAX_CLASS_MEMBERS)
+
+
+class ClassResponse(BaseModel):
+    tenant: str
+    class_id: str
+    teachers: list[str]
+    students: list[str]
+
+
 class EpisodePage(BaseModel):
     """A page of a pair's episodes, oldest first, each as the export writes it (the replay
     format; an erased episode is its envelope and erasure record). Pass ``next`` back as the

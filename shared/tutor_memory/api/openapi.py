@@ -14,6 +14,7 @@ from typing import Any
 from aws_lambda_powertools.event_handler import APIGatewayRestResolver
 
 SIGV4 = "sigv4"
+API_KEY = "apiKey"
 SECURITY_SCHEMES: dict[str, Any] = {
     SIGV4: {
         # OpenAPI has no SigV4 type: API Gateway's documented convention for IAM authorisation
@@ -28,7 +29,17 @@ SECURITY_SCHEMES: dict[str, Any] = {
             "the API's region (botocore's SigV4Auth; `Memory.remote` signs every call). The "
             "caller's IAM policy must allow `execute-api:Invoke` on the route."
         ),
-    }
+    },
+    API_KEY: {
+        "type": "http",
+        "scheme": "bearer",
+        "description": (
+            "An API key made by `tutor-memory keys create` (`tm_…`), for `tutor-memory serve`: "
+            "it stands for one caller (a tenant's service, a teacher, or one student) and "
+            "every operation checks that caller's role (`x-roles`). Also accepted as the "
+            "`X-API-Key` header."
+        ),
+    },
 }
 GATEWAY_REFUSAL: dict[str, Any] = {
     "description": (
@@ -50,14 +61,22 @@ _METHODS = ("get", "put", "post", "delete", "patch", "head", "options", "trace")
 
 
 def with_security(document: dict[str, Any]) -> dict[str, Any]:
-    """The SigV4 scheme, required by every operation, and the 403 each can meet."""
+    """The schemes (SigV4 in AWS, an API key at ``serve``), one of them required by every
+    operation, and the 403 each can meet at API Gateway."""
     document.setdefault("components", {})["securitySchemes"] = SECURITY_SCHEMES
-    document["security"] = [{SIGV4: []}]
+    document["security"] = [{SIGV4: []}, {API_KEY: []}]  # either one
     for operations in document.get("paths", {}).values():
         for method, operation in operations.items():
             if method in _METHODS:
-                operation["security"] = [{SIGV4: []}]
-                operation.setdefault("responses", {})["403"] = GATEWAY_REFUSAL
+                operation["security"] = [{SIGV4: []}, {API_KEY: []}]
+                responses = operation.setdefault("responses", {})
+                ours = responses.get("403", {}).get("content", {})
+                responses["403"] = {
+                    "description": "Forbidden: the caller's role may not call this operation "
+                    "on this record (a problem), or API Gateway refused the signature or the "
+                    "IAM permission (its own body)",
+                    "content": {**GATEWAY_REFUSAL["content"], **ours},
+                }
     return document
 
 

@@ -13,13 +13,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from tutor_memory.domain.access import EVERYONE, NOT_TEACHER, STAFF, Role
+from tutor_memory.domain.access import EVERYONE, NOT_TEACHER, SERVICE_ONLY, STAFF, Role
 
 # What each route can answer besides its 200, every one with a problem body: any route may meet a
-# path it refuses (422), an unknown pair (404), a store that is down (503), a bug (500), and at the
-# local server a malformed or stalled request (400, 408); a route with a body also a body too big,
-# unframed or not JSON (413, 411, 415), a conflict (409), and a model that failed (502, 503).
-READ_STATUSES = (400, 404, 408, 422, 500, 503)
+# path it refuses (422), a caller with no valid key (401) or whose role it refuses (403), an
+# unknown pair (404), a store that is down (503), a bug (500), and at the local server a
+# malformed or stalled request (400, 408); a route with a body also a body too big, unframed or
+# not JSON (413, 411, 415), a conflict (409), and a model that failed (502, 503).
+READ_STATUSES = (400, 401, 403, 404, 408, 422, 500, 503)
 WRITE_STATUSES = (*READ_STATUSES, 409, 411, 413, 415, 502)
 ERASE_STATUSES = (*READ_STATUSES, 409)  # 409: a concurrent erasure of the same pair
 # Writing an episode: also 410, a retry (same Idempotency-Key) of a write erased since.
@@ -159,6 +160,18 @@ OPERATIONS: tuple[Operation, ...] = (
         "exportStudent", "GET", "/students/{student_id}/export",
         "Every subject of a student in one export (one history, pair by pair)",
         NOT_TEACHER, READ_STATUSES, "Memory.export", "export",
+    ),
+    Operation(
+        "setClass", "PUT", "/classes/{class_id}",
+        "Create or replace a class: its teachers and enrolled students (the roster)",
+        SERVICE_ONLY, WRITE_STATUSES, "Memory.set_class", None,
+        elsewhere="the roster comes from the school's systems, not from an agent",
+    ),
+    Operation(
+        "getClass", "GET", "/classes/{class_id}",
+        "A class's teachers and enrolled students",
+        STAFF, READ_STATUSES, "Memory.get_class", None,
+        elsewhere="the roster comes from the school's systems, not from an agent",
     ),
 )  # fmt: skip
 

@@ -11,7 +11,10 @@ Idempotency-Key finds it written); path parameters are percent-decoded
 domain error                                status
 ==========================================  ======
 ValidationError, unreadable file, bad JSON  400 / 422 (pydantic's field errors)
-NotFoundError (unknown pair, episode)       404
+NotAuthenticatedError (no or a bad key)     401
+ForbiddenError (the caller's role refused)  403
+NotFoundError (unknown pair, episode,       404
+another tenant's record)
 ConflictError (also contention)             409
 ErasedError (a retry of an erased write)    410
 a model call that may succeed later         503
@@ -30,7 +33,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from http import HTTPStatus
 from re import Match
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 from urllib.parse import unquote
 
 from aws_lambda_powertools import Logger, Metrics
@@ -49,6 +52,8 @@ from tutor_memory.api.access import described, quiet_wordy_loggers
 from tutor_memory.api.models import (
     BeliefResponse,
     ChainResponse,
+    ClassRequest,
+    ClassResponse,
     EpisodePage,
     EpisodeRequest,
     EpisodeResponse,
@@ -70,6 +75,7 @@ from tutor_memory.api.models import (
 )
 from tutor_memory.api.operations import EPISODE_LINKS, operation
 from tutor_memory.domain import constants as C
+from tutor_memory.domain.access import Caller, Role
 from tutor_memory.domain.episodes import (
     Pair,
 )
@@ -77,8 +83,10 @@ from tutor_memory.domain.errors import (
     ConflictError,
     ContentionError,
     ErasedError,
+    ForbiddenError,
     IdempotencyConflictError,
     ModelCallError,
+    NotAuthenticatedError,
     NotFoundError,
     NotTeachingError,
     StoreError,
@@ -94,6 +102,7 @@ if TYPE_CHECKING:  # the App and its use cases are built on the first request, n
 _ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._@-]*$"
 StudentId = Annotated[str, Path(pattern=_ID_PATTERN, max_length=C.MAX_ID_CHARS)]
 SubjectId = Annotated[str, Path(pattern=_ID_PATTERN, max_length=C.MAX_ID_CHARS)]
+ClassId = Annotated[str, Path(pattern=_ID_PATTERN, max_length=C.MAX_ID_CHARS)]
 EpisodeId = Annotated[str, Path(min_length=1, max_length=C.MAX_ID_CHARS)]
 FileId = Annotated[str, Path(min_length=1, max_length=C.MAX_ID_CHARS)]
 ConceptName = Annotated[str, Path(min_length=1, max_length=C.MAX_CONCEPT_CHARS)]
@@ -142,6 +151,7 @@ Cursor = Annotated[
 ]
 
 PROBLEM_JSON = "application/problem+json"
+CHALLENGE = {"WWW-Authenticate": 'Bearer realm="tutor-memory"'}  # RFC 9110: a 401 names its scheme
 
 
 @dataclass(frozen=True)
@@ -225,6 +235,8 @@ ERROR_HANDLERS: tuple[tuple[type[Exception], Callable[[Any], Problem]], ...] = (
     (ServiceError, _service_error),
     (RecursionError, _too_deep),
     (ValidationError, _invalid),
+    (NotAuthenticatedError, lambda exc: Problem(401, "not-authenticated", str(exc))),
+    (ForbiddenError, lambda exc: Problem(403, "forbidden", str(exc))),
     (NotFoundError, lambda exc: Problem(404, "not-found", str(exc))),
     (ConflictError, _conflict),
     (ErasedError, lambda exc: Problem(410, "erased", str(exc))),
@@ -272,14 +284,64 @@ class DecodingResolver(APIGatewayRestResolver):
 
 
 def build_resolver(
-    get_app: Callable[[], App], *, metrics: Metrics | None = None, logger: Logger | None = None
+    get_app: Callable[[], App],
+    *,
+    metrics: Metrics | None = None,
+    logger: Logger | None = None,
+    anonymous: Caller | Literal["gateway"] | None = "gateway",
 ) -> APIGatewayRestResolver:
     """The routes, bound to an App that is built on first use (never at import). With a
     Powertools ``metrics`` and ``logger`` (the Lambda's), a turn records its metrics and every
-    log line carries the pair."""
+    log line carries the pair. ``anonymous``: who a request without credentials is —
+    ``"gateway"`` behind API Gateway's IAM authorisation (it let only the tenant's backend
+    through), None for ``serve`` (a 401), a ``Caller`` for ``serve --insecure-no-auth``."""
     resolver = DecodingResolver(enable_validation=True)
     quiet_wordy_loggers()  # logs carry a route's template and ids, never its words
     log: Logger | logging.Logger = logger if logger is not None else logging.getLogger(__name__)
+
+    def caller() -> Caller:
+        """Who sent the request: the claims API Gateway's authoriser verified (a JWT's), else
+        an API key the memory issued (``Authorization: Bearer tm_…`` or ``X-API-Key``), else
+        ``anonymous`` (behind an IAM-authorised gateway: the tenant's service), else a 401."""
+        app = get_app()
+        raw = resolver.current_event.raw_event
+        context = raw.get("requestContext") or {}
+        authoriser = context.get("authorizer") or {}
+        found = authoriser.get("claims")
+        claims: dict[str, Any] = found if isinstance(found, dict) else {}
+        if claims.get("custom:role"):
+            return Caller(
+                str(claims.get("custom:tenant") or ""),
+                Role(str(claims["custom:role"])),
+                str(claims.get("custom:id") or claims.get("sub") or ""),
+            )
+        headers = {str(k).lower(): str(v) for k, v in (raw.get("headers") or {}).items()}
+        bearer = headers.get("authorization", "")
+        key = headers.get("x-api-key") or (
+            bearer[7:].strip() if bearer[:7].lower() == "bearer " else None
+        )
+        if key:
+            return app.access.caller_of(key)
+        if anonymous == "gateway":
+            return Caller(app.access.tenant, Role.SERVICE, "gateway")
+        if isinstance(anonymous, Caller):
+            return anonymous
+        return app.access.caller_of(None)  # the 401
+
+    def op_route(name: str, **kwargs: Any) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+        """The table's operation ``name`` (``route``), called only by whom its roles allow."""
+        register = route(resolver, name, **kwargs)
+
+        def decorate(handler: Callable[..., Any]) -> Callable[..., Any]:
+            @functools.wraps(handler)
+            def guarded(*args: Any, **params: Any) -> Any:
+                student, subject = params.get("student_id"), params.get("subject_id")
+                calls.authorise(get_app(), caller(), name, student, subject)
+                return handler(*args, **params)
+
+            return register(guarded)
+
+        return decorate
 
     def where() -> tuple[str, str]:
         """The request's path (the problem's ``instance``) and its correlation id."""
@@ -294,7 +356,9 @@ def build_resolver(
 
     for exc_type, to_problem in ERROR_HANDLERS:
         resolver.exception_handler(exc_type)(
-            lambda exc, to_problem=to_problem: answer(to_problem(exc))
+            lambda exc, to_problem=to_problem: answer(
+                problem := to_problem(exc), CHALLENGE if problem.status == 401 else None
+            )
         )
 
     def unexpected(exc: Exception) -> Response[Any]:
@@ -346,7 +410,7 @@ def build_resolver(
     # Each route parses, makes its one call (api/calls.py, shared with the library's local
     # door) and returns the answer; its method, path and statuses come from the table.
 
-    @route(resolver, "turn")
+    @op_route("turn")
     def turn(student_id: StudentId, subject_id: SubjectId, body: TurnRequest) -> TurnResponse:
         result = calls.turn_result(
             get_app(), pair_of(student_id, subject_id), body.question, body.at, body.budget_tokens
@@ -355,14 +419,14 @@ def build_resolver(
             record_turn_metrics(metrics, result)
         return TurnResponse(**TurnResponse.fields(result))
 
-    @route(resolver, "prompt")
+    @op_route("prompt")
     def prompt(student_id: StudentId, subject_id: SubjectId, body: PromptRequest) -> PromptResponse:
         placed = calls.prompt_placed(get_app(), pair_of(student_id, subject_id), body)
         if metrics is not None:
             record_turn_metrics(metrics, placed.turn)
         return calls.prompt_response(placed)
 
-    @route(resolver, "addEpisode", links=EPISODE_LINKS)
+    @op_route("addEpisode", links=EPISODE_LINKS)
     def add_episode(
         student_id: StudentId,
         subject_id: SubjectId,
@@ -376,47 +440,47 @@ def build_resolver(
         status = 201 if episode.created else 200
         return Response(status_code=status, content_type="application/json", body=episode)
 
-    @route(resolver, "listEpisodes")
+    @op_route("listEpisodes")
     def list_episodes(
         student_id: StudentId, subject_id: SubjectId, limit: PageLimit = 100, next: Cursor = None
     ) -> EpisodePage:
         return calls.episodes(get_app(), pair_of(student_id, subject_id), limit, next)
 
-    @route(resolver, "beliefs")
+    @op_route("beliefs")
     def beliefs(student_id: StudentId, subject_id: SubjectId) -> list[BeliefResponse]:
         return calls.beliefs(get_app(), pair_of(student_id, subject_id))
 
-    @route(resolver, "beliefHistory")
+    @op_route("beliefHistory")
     def belief_history(
         student_id: StudentId, subject_id: SubjectId, concept: ConceptName
     ) -> list[BeliefResponse]:
         return calls.belief_history(get_app(), pair_of(student_id, subject_id), concept)
 
-    @route(resolver, "rederiveBeliefs")
+    @op_route("rederiveBeliefs")
     def rederive(
         student_id: StudentId, subject_id: SubjectId, body: RederiveRequest
     ) -> RederiveResponse:
         return calls.rederive(get_app(), pair_of(student_id, subject_id), body)
 
-    @route(resolver, "setStance")
+    @op_route("setStance")
     def stance(
         student_id: StudentId, subject_id: SubjectId, answer_id: EpisodeId, body: StanceRequest
     ) -> StanceResponse:
         pair = pair_of(student_id, subject_id)
         return calls.set_stance(get_app(), pair, answer_id, body.stance)
 
-    @route(resolver, "sources")
+    @op_route("sources")
     def sources(
         student_id: StudentId, subject_id: SubjectId, answer_id: EpisodeId
     ) -> list[SourceResponse]:
         return calls.sources(get_app(), pair_of(student_id, subject_id), answer_id)
 
-    @route(resolver, "conceptMap")
+    @op_route("conceptMap")
     def concept_map(student_id: StudentId, subject_id: SubjectId) -> dict[str, Any]:
         cmap = calls.concept_map(get_app(), pair_of(student_id, subject_id))
         return {"edges": [list(e) for e in cmap.edges()], **cmap.to_dict()}
 
-    @route(resolver, "report")
+    @op_route("report")
     def report(
         student_id: StudentId, subject_id: SubjectId, history: HistoryOf = None
     ) -> ReportResponse:
@@ -424,7 +488,7 @@ def build_resolver(
 
     # The inspector (issue 15): the page. Imported on use, so the turn's cold start never
     # loads it.
-    @route(resolver, "inspectPair", page="the inspector page")
+    @op_route("inspectPair", page="the inspector page")
     def inspect(student_id: StudentId, subject_id: SubjectId) -> Response[str]:
         from tutor_memory.inspector_html import render_page
 
@@ -432,23 +496,23 @@ def build_resolver(
         data = app.inspector.inspect(calls.known(app, pair_of(student_id, subject_id)))
         return Response(200, "text/html; charset=utf-8", render_page(data, served=True))
 
-    @route(resolver, "whyRecalled")
+    @op_route("whyRecalled")
     def recall(
         student_id: StudentId, subject_id: SubjectId, q: RecallQuestion, at: RecallAt = None
     ) -> RecallResponse:
         return calls.recall(get_app(), pair_of(student_id, subject_id), q, at)
 
-    @route(resolver, "verifyChain")
+    @op_route("verifyChain")
     def verify_chain(student_id: StudentId, subject_id: SubjectId) -> ChainResponse:
         return calls.verify(get_app(), pair_of(student_id, subject_id))
 
-    @route(resolver, "removeFile")
+    @op_route("removeFile")
     def remove_file(student_id: StudentId, subject_id: SubjectId, file_id: FileId) -> FileResponse:
         return calls.remove_file(get_app(), pair_of(student_id, subject_id), file_id)
 
     # --- erasure (see tutor_memory.usecases.erasure) ----------------------------------------
 
-    @route(resolver, "eraseEpisode")
+    @op_route("eraseEpisode")
     def erase_episode(
         student_id: StudentId,
         subject_id: SubjectId,
@@ -459,7 +523,7 @@ def build_resolver(
         pair = pair_of(student_id, subject_id)
         return calls.erase_episode(get_app(), pair, episode_id, reason, requested_by)
 
-    @route(resolver, "erasePair")
+    @op_route("erasePair")
     def erase_pair(
         student_id: StudentId,
         subject_id: SubjectId,
@@ -469,7 +533,7 @@ def build_resolver(
         pair = pair_of(student_id, subject_id)
         return calls.erase_pair(get_app(), pair, reason, requested_by)
 
-    @route(resolver, "eraseStudent")
+    @op_route("eraseStudent")
     def erase_student(
         student_id: StudentId, reason: ErasureReason, requested_by: RequestedBy = "api"
     ) -> ErasureResponse:
@@ -477,14 +541,24 @@ def build_resolver(
 
     # --- export (see tutor_memory.usecases.export) ------------------------------------------
 
-    @route(resolver, "exportPair")
+    @op_route("exportPair")
     def export_pair(student_id: StudentId, subject_id: SubjectId) -> ExportResponse:
         export = calls.export_pair(get_app(), pair_of(student_id, subject_id))
         return ExportResponse(**export.to_dict())
 
-    @route(resolver, "exportStudent")
+    @op_route("exportStudent")
     def export_student(student_id: StudentId) -> ExportResponse:
         return ExportResponse(**calls.export_student(get_app(), student_id).to_dict())
+
+    # --- the roster (see tutor_memory.usecases.access) --------------------------------------
+
+    @op_route("setClass")
+    def set_class(class_id: ClassId, body: ClassRequest) -> ClassResponse:
+        return calls.set_class(get_app(), caller(), class_id, body)
+
+    @op_route("getClass")
+    def get_class(class_id: ClassId) -> ClassResponse:
+        return calls.get_class(get_app(), caller(), class_id)
 
     return resolver
 

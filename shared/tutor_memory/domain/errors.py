@@ -33,6 +33,15 @@ class NotFoundError(TutorMemoryError, LookupError):
     """A pair, episode or file that does not exist."""
 
 
+class NotAuthenticatedError(TutorMemoryError):
+    """No credentials, or credentials the memory does not know (a revoked key, a bad token)."""
+
+
+class ForbiddenError(TutorMemoryError, PermissionError):
+    """A known caller asking for what their role does not allow (another student's record, an
+    erasure by a teacher). Another tenant's data is never this: it answers as not found."""
+
+
 class ConflictError(TutorMemoryError):
     """A write that contradicts what is stored (e.g. a sequence already taken)."""
 
