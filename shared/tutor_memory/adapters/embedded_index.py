@@ -800,7 +800,7 @@ class EmbeddedIndex:
         Why not SQL: summing BM25 in one statement over the pair's matching postings made the
         index step (both pools and the term counts, CPU p50 on the perf bench) 0.57 / 2.1 /
         19.2 ms at 1k / 10k / 100k episodes; in memory it is 0.11–0.12 / 0.36–0.81 / 5.4–5.9
-        ms (the README's performance table has each run beside the peer). Why not
+        ms (docs/benchmarks.md's performance table has each run beside the peer). Why not
         ``bm25s`` itself: it fixes idf and the average length when it indexes (N and the
         lengths of the whole file change with every write of any pair, and parity with
         OpenSearch is the contract), and it filters neither a time window nor ties to the
