@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import threading
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
@@ -14,7 +16,7 @@ import pytest
 from moto import mock_aws
 
 from tutor_memory.adapters.dynamo_store import DynamoStore
-from tutor_memory.bootstrap import lambda_app, lambda_scheduler
+from tutor_memory.bootstrap import App, lambda_app, lambda_scheduler
 
 ROOT = Path(__file__).resolve().parents[2]
 EVENTS = ROOT / "infra" / "events"  # the sample events `sam local invoke -e` takes, too
@@ -100,3 +102,21 @@ def cloud(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[DynamoSto
         yield store
     lambda_app.cache_clear()
     lambda_scheduler.cache_clear()
+
+
+@contextmanager
+def serving(app: App, **resolver_options: Any) -> Iterator[str]:
+    """``tutor-memory serve``'s server over ``app`` on a free loopback port (its base URL),
+    stopped, with every worker, when the block ends. ``resolver_options`` go to
+    ``build_resolver`` (``anonymous=None``: a key on every call, as ``serve`` asks)."""
+    from tutor_memory.api.local_server import make_server
+    from tutor_memory.api.routes import build_resolver
+
+    server = make_server(build_resolver(lambda: app, **resolver_options), "127.0.0.1", 0)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_port}"
+    finally:
+        server.shutdown()
+        server.server_close()

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import threading
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
@@ -19,15 +18,15 @@ import pytest
 from mcp.server.mcpserver.exceptions import ToolError
 
 from tutor_memory import Caller, Memory, Role
-from tutor_memory.api.local_server import make_server
 from tutor_memory.api.operations import OPERATIONS, Operation
-from tutor_memory.api.routes import build_resolver
 from tutor_memory.bootstrap import build_app
 from tutor_memory.cli import main
 from tutor_memory.domain.episodes import Kind, Pair
 from tutor_memory.domain.errors import ForbiddenError, NotAuthenticatedError, NotFoundError
 from tutor_memory.mcp_server import build_server
 from tutor_memory.settings import Settings, on_folder
+
+from .conftest import serving
 
 SETTINGS = Settings(embedder="none", turn_deadline_s=30.0)
 TENANT = "default"
@@ -51,14 +50,10 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
     access.set_class(TENANT, "7a", ["t-1"], ["alice"])
     for student in ("alice", "bob"):
         app.episodes.add(Pair(student, "biology"), Kind.QUESTION, "What is osmosis?")
-    server = make_server(build_resolver(lambda: app, anonymous=None), "127.0.0.1", 0)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
     try:
-        yield {"url": f"http://127.0.0.1:{server.server_port}", "keys": keys, "folder": folder}
+        with serving(app, anonymous=None) as url:
+            yield {"url": url, "keys": keys, "folder": folder}
     finally:
-        server.shutdown()
-        server.server_close()
         app.close()
 
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import json
 import re
-import threading
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -21,13 +20,13 @@ from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import CallToolResult
 
 from tutor_memory import Memory
-from tutor_memory.api.local_server import make_server
-from tutor_memory.api.routes import build_resolver
 from tutor_memory.bootstrap import build_app
 from tutor_memory.domain.errors import TutorMemoryError
 from tutor_memory.mcp_server import build_server
 from tutor_memory.settings import Settings, on_folder
 from tutor_memory.usecases.export import Export
+
+from .conftest import serving
 
 SETTINGS = Settings(embedder="none", turn_deadline_s=30.0)
 AT = datetime(2026, 3, 2, 9, tzinfo=UTC)
@@ -110,14 +109,10 @@ def scenario(memory: Memory) -> dict[str, Any]:
 def serve(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """``tutor-memory serve``'s server over its own store, on a free loopback port."""
     app = build_app(on_folder(SETTINGS, tmp_path_factory.mktemp("served")))
-    server = make_server(build_resolver(lambda: app), "127.0.0.1", 0)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
     try:
-        yield f"http://127.0.0.1:{server.server_port}"
+        with serving(app) as url:
+            yield url
     finally:
-        server.shutdown()
-        server.server_close()
         app.close()
 
 

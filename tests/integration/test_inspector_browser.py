@@ -10,19 +10,17 @@ from __future__ import annotations
 
 import os
 import shutil
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tutor_memory.api.local_server import make_server
-from tutor_memory.api.routes import build_resolver
 from tutor_memory.bootstrap import App
 from tutor_memory.domain.episodes import Pair
 from tutor_memory.inspector_html import render_page
 
+from .conftest import serving
 from .test_inspector import history
 from .test_reports import new_app
 
@@ -60,14 +58,8 @@ def browser() -> Iterator[Any]:
 
 @pytest.fixture
 def served(app: App) -> Iterator[str]:
-    server = make_server(build_resolver(lambda: app), "127.0.0.1", 0)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_port}"
-    finally:
-        server.shutdown()
-        server.server_close()
+    with serving(app) as url:
+        yield url
 
 
 class Watched:

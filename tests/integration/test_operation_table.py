@@ -7,7 +7,6 @@ from __future__ import annotations
 import asyncio
 import inspect
 import json
-import threading
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -15,15 +14,16 @@ from pathlib import Path
 import pytest
 
 from tutor_memory import AsyncMemory, AsyncPairMemory, Memory, PairMemory
-from tutor_memory.api.local_server import make_server
 from tutor_memory.api.operations import OPERATIONS
-from tutor_memory.api.routes import build_resolver, openapi_json
+from tutor_memory.api.routes import openapi_json
 from tutor_memory.bootstrap import build_app
 from tutor_memory.library import Backend
 from tutor_memory.local_backend import LocalBackend
 from tutor_memory.mcp_server import build_server
 from tutor_memory.remote_backend import RemoteBackend
 from tutor_memory.settings import Settings, on_folder
+
+from .conftest import serving
 
 ROOT = Path(__file__).resolve().parents[2]
 METHODS = ("get", "post", "put", "delete", "patch")
@@ -77,14 +77,10 @@ def test_the_mcp_tools_are_the_tables(tmp_path: Path) -> None:
 @pytest.fixture
 def served(tmp_path: Path) -> Iterator[str]:
     app = build_app(on_folder(Settings(embedder="none"), tmp_path / "tm"))
-    server = make_server(build_resolver(lambda: app), "127.0.0.1", 0)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
     try:
-        yield f"http://127.0.0.1:{server.server_port}"
+        with serving(app) as url:
+            yield url
     finally:
-        server.shutdown()
-        server.server_close()
         app.close()
 
 

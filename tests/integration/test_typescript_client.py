@@ -12,18 +12,15 @@ import re
 import shlex
 import shutil
 import subprocess
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from tutor_memory.api.local_server import make_server
-from tutor_memory.api.routes import build_resolver
 from tutor_memory.bootstrap import build_app
 from tutor_memory.settings import Settings, on_folder
 
-from .conftest import TEST_TURN_DEADLINE_S
+from .conftest import TEST_TURN_DEADLINE_S, serving
 
 ROOT = Path(__file__).resolve().parents[2]
 CLIENT = ROOT / "clients" / "typescript"
@@ -85,14 +82,10 @@ def served(tmp_path: Path) -> Iterator[str]:
     """`tutor-memory serve` on a free port of this machine, over a fresh store."""
     app = build_app(on_folder(Settings(embedder="none"), tmp_path / "tm"))
     app.turns.deadline_s = TEST_TURN_DEADLINE_S  # the assertions are on content, not speed
-    server = make_server(build_resolver(lambda: app), "127.0.0.1", 0)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
     try:
-        yield f"http://127.0.0.1:{server.server_port}"
+        with serving(app) as url:
+            yield url
     finally:
-        server.shutdown()
-        server.server_close()
         app.close()
 
 
