@@ -533,10 +533,14 @@ def calibration_html(cal: dict[str, Any]) -> str:
                 f'<text x="{n(cx + r + 3)}" y="{n(cy + 4)}" font-size="10" fill="{MUTED}">'
                 f"n={b['count']}</text></g>"
             )
+        right = sum(b["right"] for b in cal["buckets"])
+        counted = sum(b["count"] for b in cal["buckets"])
         said = (
-            f"{plural(cal['predictions'], 'check')} with a prediction; expected calibration "
-            f"error {cal['ece']:.3f}. Each dot is a bucket, with its 95% Wilson interval; "
-            "the dots are not joined (there are no checks between them)."
+            f"{plural(cal['predictions'], 'check')} with a prediction: the student was right "
+            f"about {round(10 * right / counted)} times in 10, and a prediction missed how often "
+            f"they were right by about {round(100 * cal['ece'])} points in 100 on average "
+            f"(expected calibration error {cal['ece']:.3f}). Each dot is a bucket, with its 95% "
+            "Wilson interval; the dots are not joined (there are no checks between them)."
         )
     else:
         said = cal["nothing"] or (

@@ -158,6 +158,10 @@ def test_from_five_predictions_each_bucket_has_its_count_and_wilson_interval(
     assert chart.group(0).count('class="bucket"') == len(cal["buckets"])
     assert "n=3" in chart.group(0) and "<polyline" not in chart.group(0)  # never joined
     assert "2 of 3 right (0.67; 95% interval 0.21–0.94)" in page
+    # the statistic in plain words beside it, for a teacher who does not read ECE
+    right = sum(b["right"] for b in cal["buckets"])
+    assert f"right about {round(10 * right / 5)} times in 10" in page
+    assert f"by about {round(100 * cal['ece'])} points in 100 on average" in page
 
 
 def test_the_page_is_self_contained_and_asks_only_its_own_server(app: App, pair: Pair) -> None:
