@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import shlex
+import shutil
+import subprocess
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -120,3 +123,37 @@ def serving(app: App, **resolver_options: Any) -> Iterator[str]:
     finally:
         server.shutdown()
         server.server_close()
+
+
+# --- the TypeScript client (clients/typescript) ------------------------------------------------
+
+CLIENT = ROOT / "clients" / "typescript"
+NODE, NPM = shutil.which("node"), shutil.which("npm")
+
+
+def run_in_client(argv: list[str], *, timeout_s: float, env: dict[str, str] | None = None) -> str:
+    """``argv`` in the client's folder; its output, or the test fails showing it."""
+    done = subprocess.run(
+        argv,
+        cwd=CLIENT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=timeout_s,
+        check=False,
+    )
+    output = f"$ {shlex.join(argv)}\n{done.stdout}\n{done.stderr}"
+    if done.returncode != 0:
+        pytest.fail(f"exit status {done.returncode}\n{output}", pytrace=False)
+    return output
+
+
+@pytest.fixture(scope="session")
+def installed() -> Path:
+    """The client's dependencies, as the lockfile pins them."""
+    assert NPM is not None
+    installed_lock = CLIENT / "node_modules" / ".package-lock.json"  # npm writes it on install
+    lock = CLIENT / "package-lock.json"
+    if not installed_lock.exists() or installed_lock.stat().st_mtime < lock.stat().st_mtime:
+        run_in_client([NPM, "ci", "--no-audit", "--no-fund"], timeout_s=300)
+    return CLIENT

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import json
 import re
+import subprocess
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -26,7 +27,8 @@ from tutor_memory.mcp_server import build_server
 from tutor_memory.settings import Settings, on_folder
 from tutor_memory.usecases.export import Export
 
-from .conftest import serving
+from .conftest import NODE, NPM, serving
+from .conftest import run_in_client as run
 
 SETTINGS = Settings(embedder="none", turn_deadline_s=30.0)
 AT = datetime(2026, 3, 2, 9, tzinfo=UTC)
@@ -199,3 +201,33 @@ def test_the_mcp_tools_answer_as_the_library_does(
     assert answers["episodes"] == reference["episodes"][0]
     assert answers["erase episode"] == reference["erase episode"]
     assert answers["verify"]["intact"]
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(NODE is None or NPM is None, reason="node and npm build the TypeScript client")
+def test_the_typescript_client_answers_the_scenario_as_the_library_does(
+    reference: dict[str, Any], installed: Path, tmp_path: Path
+) -> None:
+    """The same scenario through clients/typescript (scripts/doors-scenario.mjs) against
+    ``serve``: every answer equal to the library's (ids, hashes and times aside)."""
+    assert NODE is not None and NPM is not None
+    run([NPM, "run", "build"], timeout_s=300)
+    app = build_app(on_folder(SETTINGS, tmp_path / "ts"))
+    try:
+        with serving(app) as url:
+            done = subprocess.run(
+                [NODE, "scripts/doors-scenario.mjs", url],
+                cwd=installed,
+                capture_output=True,
+                text=True,
+                timeout=300,
+                check=False,
+            )
+    finally:
+        app.close()
+    assert done.returncode == 0, done.stderr
+    answers = comparable(json.loads(done.stdout))
+    shared = set(reference) - {"map"}  # the map's shape is the library's ConceptMap
+    assert set(answers) == shared
+    for part in sorted(shared):
+        assert answers[part] == reference[part], part

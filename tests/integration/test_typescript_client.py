@@ -10,7 +10,6 @@ import json
 import os
 import re
 import shlex
-import shutil
 import subprocess
 from collections.abc import Iterator
 from pathlib import Path
@@ -20,11 +19,10 @@ import pytest
 from tutor_memory.bootstrap import build_app
 from tutor_memory.settings import Settings, on_folder
 
-from .conftest import TEST_TURN_DEADLINE_S, serving
+from .conftest import CLIENT, NODE, NPM, TEST_TURN_DEADLINE_S, serving
+from .conftest import run_in_client as run
 
 ROOT = Path(__file__).resolve().parents[2]
-CLIENT = ROOT / "clients" / "typescript"
-NODE, NPM = shutil.which("node"), shutil.which("npm")
 NODE_MAJOR_NEEDED = 20  # the global fetch and `node --test` as the client's tests use them
 
 
@@ -47,34 +45,6 @@ pytestmark = [
         reason=f"the TypeScript client's tests need Node {NODE_MAJOR_NEEDED} or later",
     ),
 ]
-
-
-def run(argv: list[str], *, timeout_s: float, env: dict[str, str] | None = None) -> str:
-    """``argv`` in the client's folder; its output, or the test fails showing it."""
-    done = subprocess.run(
-        argv,
-        cwd=CLIENT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=timeout_s,
-        check=False,
-    )
-    output = f"$ {shlex.join(argv)}\n{done.stdout}\n{done.stderr}"
-    if done.returncode != 0:
-        pytest.fail(f"exit status {done.returncode}\n{output}", pytrace=False)
-    return output
-
-
-@pytest.fixture(scope="module")
-def installed() -> Path:
-    """The client's dependencies, as the lockfile pins them."""
-    assert NPM is not None
-    installed_lock = CLIENT / "node_modules" / ".package-lock.json"  # npm writes it on install
-    lock = CLIENT / "package-lock.json"
-    if not installed_lock.exists() or installed_lock.stat().st_mtime < lock.stat().st_mtime:
-        run([NPM, "ci", "--no-audit", "--no-fund"], timeout_s=300)
-    return CLIENT
 
 
 @pytest.fixture
