@@ -12,6 +12,7 @@ from typing import Any
 from tutor_memory.bootstrap import App
 from tutor_memory.domain.access import ApiKey, Role, SchoolClass
 from tutor_memory.domain.chain import format_time
+from tutor_memory.domain.profile import Aspect
 
 JSON_HELP = "print the result as JSON"
 
@@ -43,6 +44,76 @@ def add_access_commands(subparsers: Any) -> None:
         parser.add_argument("--json", action="store_true", help=JSON_HELP)
     for parser in (put, show):
         parser.add_argument("--tenant", default="default", help="the school or customer")
+
+
+def add_profile_command(subparsers: Any) -> None:
+    profile = subparsers.add_parser(
+        "profile", help="what holds about a student in every subject: show, set, retract"
+    )
+    actions = profile.add_subparsers(dest="action", required=True, metavar="ACTION")
+    show = actions.add_parser("show", help="the statements in force, and their history")
+    put = actions.add_parser("set", help="state something about the student")
+    put.add_argument("aspect", choices=[a.value for a in Aspect], help="what it is about")
+    put.add_argument("value", help="the statement, as a tutor should read it")
+    put.add_argument("--due", help="a goal's date, YYYY-MM-DD")
+    retract = actions.add_parser("retract", help="stop holding an aspect (history stays)")
+    retract.add_argument("aspect", choices=[a.value for a in Aspect], help="what to forget")
+    for parser in (show, put, retract):
+        parser.add_argument("--student", required=True, help="the student's id")
+        parser.add_argument("--store", type=Path, help="an embedded store folder")
+        parser.add_argument("--json", action="store_true", help=JSON_HELP)
+    for parser in (put, retract):
+        parser.add_argument("--key", default="", help="which one of the aspect ('' for one)")
+        parser.add_argument(
+            "--by", default="service", choices=["service", "teacher", "student"],
+            help="who said it (default: service)",
+        )  # fmt: skip
+
+
+def run_profile_command(args: argparse.Namespace, app: App) -> int:
+    from datetime import date
+
+    from tutor_memory.domain.errors import ValidationError
+    from tutor_memory.domain.profile import current, line
+    from tutor_memory.usecases.export import statement_json
+
+    profiles = app.profiles
+    assert profiles is not None  # build_app always builds them
+    if args.action in ("set", "retract"):
+        if args.action == "set":
+            try:
+                due = date.fromisoformat(args.due) if args.due else None
+            except ValueError:
+                raise ValidationError("--due", "must be a date, YYYY-MM-DD") from None
+            done = profiles.set(
+                args.student, args.aspect, args.value, key=args.key, due=due, said_by=args.by
+            )
+        else:
+            done = profiles.retract(args.student, args.aspect, key=args.key, said_by=args.by)
+        if args.json:
+            print(json.dumps(statement_json(done), ensure_ascii=False))
+        else:
+            what = "retracted" if done.retracts else "set"
+            print(f"statement {done.seq}: {done.aspect.value} {what}")
+        return 0
+    said = profiles.history(args.student)
+    now = app.ports.clock.now()
+    if args.json:
+        print(
+            json.dumps(
+                {
+                    "current": [statement_json(s) for s in current(said)],
+                    "history": [statement_json(s) for s in said],
+                },
+                ensure_ascii=False,
+            )
+        )
+    else:
+        for s in current(said):
+            print(line(s, now=now))
+        if not said:
+            print(f"nothing is held about {args.student}")
+    return 0
 
 
 def run_keys_command(args: argparse.Namespace, app: App) -> int:

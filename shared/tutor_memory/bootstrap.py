@@ -26,6 +26,7 @@ from tutor_memory.ports import (
     Extractor,
     FileSource,
     Ports,
+    ProfileLog,
     Queue,
     Store,
     SystemClock,
@@ -43,6 +44,7 @@ if TYPE_CHECKING:  # imported where they are built: a handler's import reads non
     from tutor_memory.usecases.log import TutorMemory
     from tutor_memory.usecases.maps import MapUseCases
     from tutor_memory.usecases.nightly import FanOut, Nightly
+    from tutor_memory.usecases.profile import Profiles
     from tutor_memory.usecases.reports import Reports
     from tutor_memory.usecases.turns import Turns
 
@@ -180,6 +182,7 @@ class App:
     nightly: Nightly
     episodes: Episodes  # the only way an episode enters
     erasing: Erasing | None = None  # erasure of episodes, pairs, students (see `erasure`)
+    profiles: Profiles | None = None  # each student's profile, shared by their subjects
 
     def retain(self, pair: Pair, day: date) -> ErasureResult | None:
         """Erase the pair's bodies past the retention period on the night of ``day``; None
@@ -253,7 +256,11 @@ class App:
         from tutor_memory.usecases.export import Exporting
 
         kept = getattr(self.erasing, "files", None)
-        return Exporting(self.ports, kept if callable(getattr(kept, "find", None)) else None)
+        return Exporting(
+            self.ports,
+            kept if callable(getattr(kept, "find", None)) else None,
+            profiles=self.profiles,
+        )
 
     @cached_property
     def access(self) -> Access:
@@ -272,6 +279,8 @@ class App:
     def close(self) -> None:
         """Release the adapters' connections and the turn path's I/O threads."""
         self.ports.close()
+        if self.profiles is not None:
+            self.profiles.log.close()
         found = self.__dict__.get("access")
         if found is not None and found.directory is not None:
             found.directory.close()
@@ -316,12 +325,14 @@ def build_app(
         keep_file=getattr(uploaded, "keep", None),  # the embedded store's own copies
     )
     learning = Learning(ports, memory, derive=derive_lazily)
+    profiles = build_profiles(settings, ports)
     turns = Turns(
         ports,
         memory,
         deadline_s=settings.turn_deadline_s,
         budget_tokens=settings.block_budget_tokens,
         catch_up=learning.catch_up,
+        profile=profiles.in_force,
     )
     nightly = Nightly(ports, memory, learning=learning)
     return App(
@@ -332,7 +343,8 @@ def build_app(
         learning=learning,
         turns=turns,
         nightly=nightly,
-        episodes=Episodes(ports, memory, learning, maps, turns),
+        episodes=Episodes(ports, memory, learning, maps, turns, profiles=profiles),
+        profiles=profiles,
         erasing=Erasing(
             ports,
             memory,
@@ -341,8 +353,33 @@ def build_app(
             files=uploaded,
             maps=maps,
             uploads_prefix=settings.uploads_prefix,
+            profiles=profiles,
         ),
     )
+
+
+def build_profiles(settings: Settings, ports: Ports) -> Profiles:
+    """The students' profiles: in their own file beside the embedded store (``profile.db``;
+    in memory for a store in memory), or in the DynamoDB table, sealed under the students'
+    data keys when the store seals bodies."""
+    from tutor_memory.usecases.profile import Profiles
+
+    log: ProfileLog
+    if settings.backend == "dynamodb":
+        from tutor_memory.adapters.profile_dynamo import DynamoProfileLog
+
+        log = DynamoProfileLog(
+            settings.table_name,
+            settings.aws_region,
+            settings.dynamodb_endpoint,
+            keys=getattr(ports.store, "keys", None),
+        )
+    else:
+        from tutor_memory.adapters.profile_sqlite import SqliteProfileLog
+
+        in_memory = str(settings.sqlite_path) == ":memory:"
+        log = SqliteProfileLog(":memory:" if in_memory else settings.home / "profile.db")
+    return Profiles(log, ports.clock)
 
 
 def limit_blas_threads(threads: int) -> None:

@@ -15,8 +15,10 @@ from typing import TextIO
 
 from tutor_memory.access_commands import (
     add_access_commands,
+    add_profile_command,
     run_classes_command,
     run_keys_command,
+    run_profile_command,
 )
 from tutor_memory.bench.commands import BENCH_COMMANDS, add_bench_commands, run_bench_command
 from tutor_memory.bootstrap import App, build_app, build_service
@@ -124,6 +126,7 @@ def _parser() -> argparse.ArgumentParser:
         help="act as this key's caller (default: TUTOR_MEMORY_API_KEY, else the store's service)",
     )
     add_access_commands(sub)
+    add_profile_command(sub)
     sub.add_parser("openapi", help="print the OpenAPI document generated from the routes")
 
     replay = sub.add_parser("replay", help="rebuild a JSONL history into a new, isolated store")
@@ -324,12 +327,16 @@ def _run(args: argparse.Namespace) -> int:
         from tutor_memory.mcp_server import run
 
         return run(args.store, key=args.key)
-    if args.command in ("keys", "classes"):
+    if args.command in ("keys", "classes", "profile"):
         if args.store is not None:
             settings = on_folder(settings, args.store)
         app = build_app(settings)
         try:
-            run_access = run_keys_command if args.command == "keys" else run_classes_command
+            run_access = {
+                "keys": run_keys_command,
+                "classes": run_classes_command,
+                "profile": run_profile_command,
+            }[args.command]
             return run_access(args, app)
         finally:
             app.close()

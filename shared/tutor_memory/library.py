@@ -30,7 +30,7 @@ from __future__ import annotations
 import asyncio
 import functools
 from collections.abc import Callable, Coroutine, Sequence
-from datetime import datetime
+from datetime import date, datetime
 from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, Concatenate, Literal, ParamSpec, Protocol, TypeVar
@@ -49,6 +49,8 @@ from tutor_memory.api.models import (
     EpisodeResponse,
     ErasureResponse,
     FileResponse,
+    ProfileRequest,
+    ProfileResponse,
     PromptRequest,
     PromptResponse,
     QuizBody,
@@ -59,6 +61,7 @@ from tutor_memory.api.models import (
     SourceResponse,
     StanceRequest,
     StanceResponse,
+    StatementResponse,
     TaughtBody,
     TurnResponse,
 )
@@ -122,6 +125,11 @@ class Backend(Protocol):
     def export(self, student_id: str, subject_id: str | None) -> Export: ...
     def set_class(self, class_id: str, body: ClassRequest) -> ClassResponse: ...
     def get_class(self, class_id: str) -> ClassResponse: ...
+    def profile(self, student_id: str) -> ProfileResponse: ...
+    def set_profile(
+        self, student_id: str, aspect: str, body: ProfileRequest
+    ) -> StatementResponse: ...
+    def retract_profile(self, student_id: str, aspect: str, key: str) -> StatementResponse: ...
     def close(self) -> None: ...
 
 
@@ -255,6 +263,34 @@ class Memory:
 
     def get_class(self, class_id: str) -> ClassResponse:
         return self.backend.get_class(class_id)
+
+    # --- the student's profile: what holds in every subject ---------------------------------
+
+    def profile(self, student_id: str) -> ProfileResponse:
+        """What holds about the student in every subject (``.current``), and everything said
+        about them (``.history``)."""
+        return self.backend.profile(student_id)
+
+    def set_profile(
+        self,
+        student_id: str,
+        aspect: str,
+        value: str,
+        *,
+        key: str = "",
+        due: date | None = None,
+    ) -> StatementResponse:
+        """State something about the student — ``aspect``: preference, accommodation,
+        language, goal (``due``: its date) or other; it supersedes what was said before on the
+        aspect (and ``key``). Said by this handle's caller (the service, a teacher, the
+        student)."""
+        body = _body(ProfileRequest, value=value, key=key, due=due)
+        return self.backend.set_profile(student_id, aspect, body)
+
+    def retract_profile(self, student_id: str, aspect: str, *, key: str = "") -> StatementResponse:
+        """Nothing of the aspect (and ``key``) holds any more; what was said stays in the
+        history."""
+        return self.backend.retract_profile(student_id, aspect, key)
 
     def close(self) -> None:
         self.backend.close()
@@ -619,6 +655,21 @@ class AsyncMemory:
 
     async def get_class(self, class_id: str) -> ClassResponse:
         return await asyncio.to_thread(self.sync.get_class, class_id)
+
+    async def profile(self, student_id: str) -> ProfileResponse:
+        return await asyncio.to_thread(self.sync.profile, student_id)
+
+    async def set_profile(
+        self, student_id: str, aspect: str, value: str, *, key: str = "", due: date | None = None
+    ) -> StatementResponse:
+        return await asyncio.to_thread(
+            self.sync.set_profile, student_id, aspect, value, key=key, due=due
+        )
+
+    async def retract_profile(
+        self, student_id: str, aspect: str, *, key: str = ""
+    ) -> StatementResponse:
+        return await asyncio.to_thread(self.sync.retract_profile, student_id, aspect, key=key)
 
     async def aclose(self) -> None:
         await asyncio.to_thread(self.sync.close)

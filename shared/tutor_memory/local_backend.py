@@ -18,6 +18,8 @@ from tutor_memory.api.models import (
     EpisodeResponse,
     ErasureResponse,
     FileResponse,
+    ProfileRequest,
+    ProfileResponse,
     PromptRequest,
     PromptResponse,
     RecallResponse,
@@ -26,6 +28,7 @@ from tutor_memory.api.models import (
     ReportResponse,
     SourceResponse,
     StanceResponse,
+    StatementResponse,
     TurnResponse,
 )
 from tutor_memory.domain.access import Caller, Role
@@ -143,6 +146,18 @@ class LocalBackend:
             return calls.export_student(self.app, student_id)
         self._may("exportPair", student_id, subject_id)
         return calls.export_pair(self.app, Pair(student_id, subject_id))
+
+    def profile(self, student_id: str) -> ProfileResponse:
+        self._may("getProfile", student_id)
+        return calls.profile(self.app, student_id)
+
+    def set_profile(self, student_id: str, aspect: str, body: ProfileRequest) -> StatementResponse:
+        self._may("setProfile", student_id)
+        return calls.set_profile(self.app, self.caller, student_id, aspect, body)
+
+    def retract_profile(self, student_id: str, aspect: str, key: str) -> StatementResponse:
+        self._may("retractProfile", student_id)
+        return calls.retract_profile(self.app, self.caller, student_id, aspect, key)
 
     def set_class(self, class_id: str, body: ClassRequest) -> ClassResponse:
         self._may("setClass", None)

@@ -16,7 +16,7 @@ threads (the SDK's), so a slow one does not hold the others back.
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import datetime
+from datetime import date, datetime
 from pathlib import Path
 from typing import Annotated, Literal, ParamSpec, TypeVar
 
@@ -34,7 +34,9 @@ from tutor_memory.api.models import (
     ErasureResponse,
     Evidence,
     ExportResponse,
+    ProfileResponse,
     ReportResponse,
+    StatementResponse,
     TurnResponse,
 )
 from tutor_memory.domain import constants as C
@@ -290,6 +292,44 @@ def build_server(memory: Memory) -> MCPServer:
         """Erase what the student said and was told: one episode, one subject or everything.
         The chain still verifies; asking again erases nothing more. It cannot be undone."""
         return memory.erase(student_id, subject_id, episode_id, reason=reason)
+
+    @server.tool()
+    @_tool
+    def profile(student_id: StudentId) -> ProfileResponse:
+        """What holds about the student in every subject (preferences, accommodations, the
+        language of instruction, goals with dates), and everything said about them."""
+        return memory.profile(student_id)
+
+    @server.tool()
+    @_tool
+    def set_profile(
+        student_id: StudentId,
+        aspect: Annotated[
+            Literal["preference", "accommodation", "language", "goal", "other"],
+            Field(description="what the statement is about"),
+        ],
+        value: Annotated[str, Field(description="the statement, as a tutor should read it")],
+        key: Annotated[
+            str, Field(description="which one of the aspect ('' for one at a time)")
+        ] = "",
+        due: Annotated[date | None, Field(description="a goal's date (YYYY-MM-DD)")] = None,
+    ) -> StatementResponse:
+        """Remember something about the student for every subject; it replaces what was said
+        before on the same aspect (and key)."""
+        return memory.set_profile(student_id, aspect, value, key=key, due=due)
+
+    @server.tool()
+    @_tool
+    def retract_profile(
+        student_id: StudentId,
+        aspect: Annotated[
+            Literal["preference", "accommodation", "language", "goal", "other"],
+            Field(description="what to forget"),
+        ],
+        key: Annotated[str, Field(description="which one of the aspect")] = "",
+    ) -> StatementResponse:
+        """Stop holding an aspect of the student's profile (what was said stays in history)."""
+        return memory.retract_profile(student_id, aspect, key=key)
 
     return server
 

@@ -31,6 +31,7 @@ from tutor_memory.domain.conceptmap import ConceptDraft, ConceptMap
 from tutor_memory.domain.episodes import Episode, Kind, NewEpisode, Pair
 from tutor_memory.domain.files import FileRecord
 from tutor_memory.domain.filetext import FileText
+from tutor_memory.domain.profile import Statement
 from tutor_memory.domain.recall import TermCounts as TermCounts  # re-exported: the index port
 from tutor_memory.domain.routing import ConceptVectors
 from tutor_memory.domain.timewindow import TimeWindow
@@ -701,6 +702,26 @@ class AccessDirectory(Protocol):
 
     def teaches(self, tenant: str, teacher_id: str, student_id: str) -> bool:
         """Whether the student is enrolled in a class the teacher is assigned to."""
+        ...
+
+    def close(self) -> None: ...
+
+
+class ProfileLog(Protocol):
+    """Each student's profile log (``domain/profile.py``): hash-chained statements about the
+    student, kept apart from any pair, erased with the student."""
+
+    def append_statement(self, statement: Statement) -> None:
+        """Writes a sealed statement; a ``ConflictError`` when its sequence is taken (another
+        writer was first: read the head again and re-seal)."""
+        ...
+
+    def statements(self, student_id: str) -> list[Statement]:
+        """The student's log, oldest first."""
+        ...
+
+    def erase_profile(self, student_id: str) -> int:
+        """Deletes every statement of the student (their bytes too); how many there were."""
         ...
 
     def close(self) -> None: ...

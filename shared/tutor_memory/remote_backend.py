@@ -18,6 +18,8 @@ from tutor_memory.api.models import (
     EpisodeResponse,
     ErasureResponse,
     FileResponse,
+    ProfileRequest,
+    ProfileResponse,
     PromptRequest,
     PromptResponse,
     RecallResponse,
@@ -26,6 +28,7 @@ from tutor_memory.api.models import (
     ReportResponse,
     SourceResponse,
     StanceResponse,
+    StatementResponse,
     TurnResponse,
 )
 from tutor_memory.api.operations import operation
@@ -157,6 +160,19 @@ class RemoteBackend:
         if subject_id is None:
             return Export.from_dict(self._call("exportStudent", student_id=student_id))
         return Export.from_dict(self._call("exportPair", Pair(student_id, subject_id)))
+
+    def profile(self, student_id: str) -> ProfileResponse:
+        return ProfileResponse.model_validate(self._call("getProfile", student_id=student_id))
+
+    def set_profile(self, student_id: str, aspect: str, body: ProfileRequest) -> StatementResponse:
+        sent = body.model_dump(mode="json", exclude_defaults=True)
+        answer = self._call("setProfile", None, sent, student_id=student_id, aspect=aspect)
+        return StatementResponse.model_validate(answer)
+
+    def retract_profile(self, student_id: str, aspect: str, key: str) -> StatementResponse:
+        query = {"key": key or None}
+        answer = self._call("retractProfile", query=query, student_id=student_id, aspect=aspect)
+        return StatementResponse.model_validate(answer)
 
     def set_class(self, class_id: str, body: ClassRequest) -> ClassResponse:
         sent = body.model_dump(mode="json")

@@ -61,7 +61,7 @@ def send(url: str, op: Operation, key: str | None, student: str) -> tuple[int, d
     params = {
         "student_id": student, "subject_id": "biology", "concept": "osmosis",
         "answer_id": "e1-000000000000", "episode_id": "e1-000000000000", "file_id": "f-1",
-        "class_id": "7a",
+        "class_id": "7a", "aspect": "language",
     }  # fmt: skip
     path = op.url(**{k: v for k, v in params.items() if "{" + k + "}" in op.path})
     query = {"reason": "asked", "q": "osmosis"} if op.method in ("DELETE", "GET") else {}
@@ -70,6 +70,7 @@ def send(url: str, op: Operation, key: str | None, student: str) -> tuple[int, d
         "addEpisode": {"kind": "question", "text": "And diffusion?"},
         "rederiveBeliefs": {"reason": "test"}, "setStance": {"stance": "partial"},
         "setClass": {"teachers": ["t-1"], "students": ["alice"]},
+        "setProfile": {"value": "Urdu"},
     }  # fmt: skip
     body = bodies.get(op.name)
     headers = {"Content-Type": "application/json"}
@@ -226,7 +227,7 @@ def test_keys_are_shown_once_listed_without_secrets_and_revoked(
     assert main(["keys", "list", "--store", store, "--json"]) == 0
     listed = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert [(k["role"], k["id"], k["revoked_at"]) for k in listed] == [("student", "alice", None)]
-    assert secret.split("_")[2] not in json.dumps(listed)  # the secret is nowhere
+    assert secret.split("_", 2)[2] not in json.dumps(listed)  # the secret is nowhere
     assert main(["keys", "revoke", "--store", store, listed[0]["key_id"]]) == 0
     capsys.readouterr()
     assert main(["keys", "list", "--store", store, "--json"]) == 0

@@ -36,6 +36,10 @@ export type RederiveResponse = Schemas["RederiveResponse"];
 export type FileResponse = Schemas["FileResponse"];
 export type ProblemResponse = Schemas["ProblemResponse"];
 export type ClassRequest = Schemas["ClassRequest"];
+export type ProfileRequest = Schemas["ProfileRequest"];
+export type ProfileResponse = Schemas["ProfileResponse"];
+export type StatementResponse = Schemas["StatementResponse"];
+export type Aspect = "preference" | "accommodation" | "language" | "goal" | "other";
 export type ClassResponse = Schemas["ClassResponse"];
 export type ConceptMap = operations["conceptMap"]["responses"][200]["content"]["application/json"];
 
@@ -359,6 +363,27 @@ export function createTutorMemory(options: TutorMemoryOptions) {
         }),
       ),
 
+    /** What holds about the student in every subject, and everything said about them. */
+    profile: (student: string): Promise<ProfileResponse> =>
+      body(api.GET("/students/{student_id}/profile", { params: { path: { student_id: student } } })),
+
+    /** State something about the student; it supersedes the aspect's earlier statement. */
+    setProfile: (student: string, aspect: Aspect, statement: ProfileRequest): Promise<StatementResponse> =>
+      body(
+        api.PUT("/students/{student_id}/profile/{aspect}", {
+          params: { path: { student_id: student, aspect } },
+          body: statement,
+        }),
+      ),
+
+    /** Retract an aspect of the student's profile (its history stays). */
+    retractProfile: (student: string, aspect: Aspect, key?: string): Promise<StatementResponse> =>
+      body(
+        api.DELETE("/students/{student_id}/profile/{aspect}", {
+          params: { path: { student_id: student, aspect }, ...(key !== undefined && { query: { key } }) },
+        }),
+      ),
+
     /** Create or replace a class: its teachers and enrolled students (a service's call). */
     setClass: (classId: string, roster: ClassRequest): Promise<ClassResponse> =>
       body(api.PUT("/classes/{class_id}", { params: { path: { class_id: classId } }, body: roster })),
@@ -406,6 +431,9 @@ export const OPERATIONS: { readonly [Id in keyof operations]: MethodName | null 
   eraseEpisode: "eraseEpisode",
   erasePair: "erasePair",
   eraseStudent: "eraseStudent",
+  getProfile: "profile",
+  setProfile: "setProfile",
+  retractProfile: "retractProfile",
   setClass: "setClass",
   getClass: "getClass",
 };

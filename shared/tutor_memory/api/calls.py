@@ -20,6 +20,8 @@ from tutor_memory.api.models import (
     EpisodeResponse,
     ErasureResponse,
     FileResponse,
+    ProfileRequest,
+    ProfileResponse,
     PromptRequest,
     PromptResponse,
     PromptSection,
@@ -29,18 +31,28 @@ from tutor_memory.api.models import (
     ReportResponse,
     SourceResponse,
     StanceResponse,
+    StatementResponse,
     TurnResponse,
 )
 from tutor_memory.api.operations import operation
 from tutor_memory.domain.access import Caller, Role
-from tutor_memory.domain.episodes import Pair, check_client_key, check_time_range, request_digest
+from tutor_memory.domain.episodes import (
+    Pair,
+    check_client_key,
+    check_id,
+    check_time_range,
+    request_digest,
+)
 from tutor_memory.domain.errors import ForbiddenError, NotFoundError
+from tutor_memory.domain.profile import current as current_statements
+from tutor_memory.domain.profile import first_break
 
 if TYPE_CHECKING:
     from tutor_memory.bootstrap import App
     from tutor_memory.domain.conceptmap import ConceptMap
     from tutor_memory.usecases.erasure import Erasing
     from tutor_memory.usecases.export import Export
+    from tutor_memory.usecases.profile import Profiles
     from tutor_memory.usecases.turns import PromptResult, TurnResult
 
 
@@ -62,6 +74,42 @@ def get_class(app: App, caller: Caller, class_id: str) -> ClassResponse:
     if caller.role is Role.TEACHER and caller.id not in found.teachers:
         raise ForbiddenError("a teacher may read only the classes they teach")
     return ClassResponse(**asdict(found))
+
+
+def _profiles(app: App) -> Profiles:
+    if app.profiles is None:
+        raise NotFoundError("this memory keeps no profiles")
+    return app.profiles
+
+
+def profile(app: App, student_id: str) -> ProfileResponse:
+    found = _profiles(app)
+    now = app.ports.clock.now()
+    said = found.history(student_id)
+    return ProfileResponse(
+        student_id=student_id,
+        current=[StatementResponse.of(s, now) for s in current_statements(said)],
+        history=[StatementResponse.of(s, now) for s in said],
+        intact=first_break(said) is None,
+    )
+
+
+def set_profile(
+    app: App, caller: Caller, student_id: str, aspect: str, body: ProfileRequest
+) -> StatementResponse:
+    check_id("student_id", student_id)
+    done = _profiles(app).set(
+        student_id, aspect, body.value, key=body.key, due=body.due, said_by=caller.role.value
+    )
+    return StatementResponse.of(done, app.ports.clock.now())
+
+
+def retract_profile(
+    app: App, caller: Caller, student_id: str, aspect: str, key: str
+) -> StatementResponse:
+    check_id("student_id", student_id)
+    done = _profiles(app).retract(student_id, aspect, key=key, said_by=caller.role.value)
+    return StatementResponse.of(done, app.ports.clock.now())
 
 
 def known(app: App, pair: Pair) -> Pair:

@@ -3,7 +3,7 @@ source of the OpenAPI document)."""
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import date, datetime
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import (
@@ -19,6 +19,7 @@ from pydantic import ValidationError as PydanticValidationError
 from pydantic_core import ErrorDetails, InitErrorDetails, PydanticCustomError
 
 from tutor_memory.domain import constants as C
+from tutor_memory.domain.profile import Statement
 
 if TYPE_CHECKING:
     from tutor_memory.domain.beliefs import Belief
@@ -423,6 +424,50 @@ class ErasureResponse(BaseModel):
     derived: dict[str, list[int]]  # pair → summaries erased because they quoted them
     episodes_erased: int
     objects_deleted: int
+
+
+class ProfileRequest(Strict):
+    """A statement about the student: it supersedes what was said before on its aspect (and
+    key). Who said it is the caller's role."""
+
+    value: str = Field(min_length=1, max_length=C.MAX_PROFILE_VALUE_CHARS)
+    key: str = Field(
+        default="",
+        max_length=C.MAX_PROFILE_KEY_CHARS,
+        description="which one of the aspect: a need's word, a goal's name ('' for one only)",
+    )
+    due: date | None = Field(default=None, description="a goal's date (YYYY-MM-DD)")
+
+
+class StatementResponse(BaseModel):
+    seq: int
+    aspect: str
+    key: str
+    value: str  # "" : a retraction
+    said_by: str
+    at: datetime
+    due: date | None
+    source: str | None
+    line: str  # as the block shows it
+
+    @classmethod
+    def of(cls, s: Statement, now: datetime) -> StatementResponse:
+        from tutor_memory.domain.profile import line
+
+        return cls(
+            seq=s.seq, aspect=s.aspect.value, key=s.key, value=s.value,
+            said_by=s.said_by.value, at=s.at, due=s.due, source=s.source,
+            line=line(s, now=now) if s.value else "",
+        )  # fmt: skip
+
+
+class ProfileResponse(BaseModel):
+    """What holds about the student in every subject (``current``), and everything said."""
+
+    student_id: str
+    current: list[StatementResponse]
+    history: list[StatementResponse]
+    intact: bool  # the profile's hash chain verifies
 
 
 class ClassRequest(Strict):

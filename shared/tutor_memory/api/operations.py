@@ -162,6 +162,21 @@ OPERATIONS: tuple[Operation, ...] = (
         NOT_TEACHER, READ_STATUSES, "Memory.export", "export",
     ),
     Operation(
+        "getProfile", "GET", "/students/{student_id}/profile",
+        "What holds about the student in every subject, and everything said about them",
+        EVERYONE, READ_STATUSES, "Memory.profile", "profile",
+    ),
+    Operation(
+        "setProfile", "PUT", "/students/{student_id}/profile/{aspect}",
+        "State something about the student (it supersedes the aspect's earlier statement)",
+        EVERYONE, WRITE_STATUSES, "Memory.set_profile", "set_profile",
+    ),
+    Operation(
+        "retractProfile", "DELETE", "/students/{student_id}/profile/{aspect}",
+        "Retract an aspect of the student's profile (its history stays)",
+        EVERYONE, WRITE_STATUSES, "Memory.retract_profile", "retract_profile",
+    ),
+    Operation(
         "setClass", "PUT", "/classes/{class_id}",
         "Create or replace a class: its teachers and enrolled students (the roster)",
         SERVICE_ONLY, WRITE_STATUSES, "Memory.set_class", None,

@@ -61,6 +61,8 @@ from tutor_memory.api.models import (
     ExportResponse,
     FileResponse,
     ProblemResponse,
+    ProfileRequest,
+    ProfileResponse,
     PromptRequest,
     PromptResponse,
     RecallResponse,
@@ -70,6 +72,7 @@ from tutor_memory.api.models import (
     SourceResponse,
     StanceRequest,
     StanceResponse,
+    StatementResponse,
     TurnRequest,
     TurnResponse,
 )
@@ -103,6 +106,14 @@ _ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._@-]*$"
 StudentId = Annotated[str, Path(pattern=_ID_PATTERN, max_length=C.MAX_ID_CHARS)]
 SubjectId = Annotated[str, Path(pattern=_ID_PATTERN, max_length=C.MAX_ID_CHARS)]
 ClassId = Annotated[str, Path(pattern=_ID_PATTERN, max_length=C.MAX_ID_CHARS)]
+AspectName = Annotated[
+    Literal["preference", "accommodation", "language", "goal", "other"],
+    Path(description="what the statement is about (domain/profile.py)"),
+]
+ProfileKey = Annotated[
+    str,
+    Query(max_length=C.MAX_PROFILE_KEY_CHARS, description="which one of the aspect ('' for one)"),
+]
 EpisodeId = Annotated[str, Path(min_length=1, max_length=C.MAX_ID_CHARS)]
 FileId = Annotated[str, Path(min_length=1, max_length=C.MAX_ID_CHARS)]
 ConceptName = Annotated[str, Path(min_length=1, max_length=C.MAX_CONCEPT_CHARS)]
@@ -549,6 +560,24 @@ def build_resolver(
     @op_route("exportStudent")
     def export_student(student_id: StudentId) -> ExportResponse:
         return ExportResponse(**calls.export_student(get_app(), student_id).to_dict())
+
+    # --- the student's profile (see tutor_memory.usecases.profile) ---------------------------
+
+    @op_route("getProfile")
+    def get_profile(student_id: StudentId) -> ProfileResponse:
+        return calls.profile(get_app(), student_id)
+
+    @op_route("setProfile")
+    def set_profile(
+        student_id: StudentId, aspect: AspectName, body: ProfileRequest
+    ) -> StatementResponse:
+        return calls.set_profile(get_app(), caller(), student_id, aspect, body)
+
+    @op_route("retractProfile")
+    def retract_profile(
+        student_id: StudentId, aspect: AspectName, key: ProfileKey = ""
+    ) -> StatementResponse:
+        return calls.retract_profile(get_app(), caller(), student_id, aspect, key)
 
     # --- the roster (see tutor_memory.usecases.access) --------------------------------------
 

@@ -64,8 +64,15 @@ A question that matched nothing says so before the lines.
    printed oldest first, with a "… and N more" line); the map then gets whatever the earlier
    work left over. The map section arrives already fitted by its renderer; here only whole
    lines are cut from its end (the concepts furthest from the question).
-4. The real text is counted at the end; should a counter not add up line by line, items are
-   given back in the same order (earlier work, map lines, beliefs) until it fits.
+4. ABOUT THE STUDENT (the student's profile, current statements only, each with who said it
+   and when) is shown right under the header. It **yields to the question's evidence**: it is
+   fitted after the beliefs and the earlier work, from what they leave (before the map gets
+   its leftover); when it cannot be shown whole, its lines are cut from the end ("… and N more
+   about the student") — the profile lists accommodations and the language of instruction
+   first, so they are the last to go. For a record question ("what do you know about me?") it
+   is the answer: fitted first, whole if it fits.
+5. The real text is counted at the end; should a counter not add up line by line, items are
+   given back in the same order (earlier work, the profile, map lines, beliefs) until it fits.
 
 **What the earlier work cuts.** Every item the budget can hold is kept: no count of lines is
 fixed anywhere here (recall's ``RECALL_LIMIT`` bounds what it hands over, and is sized so that
@@ -139,6 +146,7 @@ BELIEFS_HEADER: Final = f"{BELIEFS_TITLE} (from their checks; confidence 0–1):
 NO_BELIEFS_HEADER: Final = f"{BELIEFS_TITLE}:"
 NO_CHECKS_LINE: Final = "No checks recorded yet."
 WORK_HEADER: Final = "EARLIER WORK WITH THIS STUDENT (oldest first):"
+PROFILE_HEADER: Final = "ABOUT THE STUDENT (in every subject; what they or their teachers said):"
 NO_WORK_LINE: Final = "No earlier work with this student is recorded yet."
 NOTHING_MATCHED_LINE: Final = (
     "Nothing earlier matches this question; the most recent work is listed instead."
@@ -558,13 +566,16 @@ def build_block(
     tz: tzinfo = UTC,
     count: TokenCounter = count_tokens,
     calibration: str | None = None,
+    profile: Sequence[str] = (),
 ) -> MemoryBlock:
     """The memory block for one turn (see the module for the layout and the budget rule).
 
     ``changed_files`` maps a recalled episode id to how its cited file changed ("replaced" or
     "removed"); ``checks_recorded`` is how many checks the pair has, so that a pair with checks
     but no belief is never told it has none; ``tz`` is the student's, for the dates shown;
-    ``calibration`` (``calibration_line``) goes under the beliefs header when beliefs are shown."""
+    ``calibration`` (``calibration_line``) goes under the beliefs header when beliefs are shown;
+    ``profile`` holds the lines of ABOUT THE STUDENT (``domain.profile.line``), in the order
+    they are kept."""
     record = question.record
 
     fixed_top = [HEADER]
@@ -640,6 +651,9 @@ def build_block(
         work_section = _Section(tuple(head), tuple(item_lines), "earlier items")
 
     map_part_section = _Section((), map_body)
+    profile_section = _Section((PROFILE_HEADER,), tuple(profile), "more about the student")
+    if not profile:
+        profile_section = _Section((), (), whole=True)
 
     # Planning prices each line with its line break: exact for count_tokens, whose lines add
     # up; the real text is counted below for any counter that does not.
@@ -652,12 +666,18 @@ def build_block(
         return costs[line]
 
     left = budget_tokens - fixed_cost
+    if record:  # the record is the answer: the profile first
+        n_profile, spent = _fit(profile_section, left, cost)
+        left -= spent
     n_beliefs, spent = _fit(belief_section, left, cost)
     left -= spent
     share = C.BLOCK_MAP_SHARE_RECORD if record else C.BLOCK_MAP_SHARE
     map_promise = min(sum(cost(line) for line in map_body), math.floor(left * share))
     n_work, spent = _fit(work_section, left - map_promise, cost)
     left -= spent
+    if not record:  # after the question's evidence, before the map's leftover
+        n_profile, spent = _fit(profile_section, left, cost)
+        left -= spent
     n_map, _ = _fit(map_part_section, left, cost)
 
     def time_order(positions: range) -> list[int]:
@@ -666,30 +686,35 @@ def build_block(
             key=lambda k: (kept[k].first_at, kept[k].episode.seq, item_lines[k]),
         )
 
-    def write(n_beliefs: int | None, n_work: int | None, n_map: int | None) -> str:
+    def write(
+        n_beliefs: int | None, n_work: int | None, n_map: int | None, n_profile: int | None
+    ) -> str:
         work_part = work_section.lines(n_work)
         if kept and n_work:
             first = len(work_section.head)
             work_part[first : first + n_work] = [item_lines[k] for k in time_order(range(n_work))]
         beliefs_part = belief_section.lines(n_beliefs)
         map_part = map_part_section.lines(n_map)
+        profile_part = profile_section.lines(n_profile)
         if record:
-            body = [*beliefs_part, *work_part, *map_part]
+            body = [*profile_part, *beliefs_part, *work_part, *map_part]
         else:
-            body = [*map_part, *beliefs_part, *work_part]
+            body = [*profile_part, *map_part, *beliefs_part, *work_part]
         return "\n".join([*fixed_top, *body, *fixed_bottom])
 
-    text = write(n_beliefs, n_work, n_map)
+    text = write(n_beliefs, n_work, n_map, n_profile)
     while count(text) > budget_tokens:
         if n_work is not None:
             n_work = work_section.smaller(n_work)
+        elif n_profile is not None:
+            n_profile = profile_section.smaller(n_profile)
         elif n_map is not None:
             n_map = map_part_section.smaller(n_map)
         elif n_beliefs is not None:
             n_beliefs = belief_section.smaller(n_beliefs)
         else:  # the fixed lines alone fit (checked above), so this is not reached
             break
-        text = write(n_beliefs, n_work, n_map)
+        text = write(n_beliefs, n_work, n_map, n_profile)
 
     n_shown = (n_work or 0) if kept else 0  # with no items, the one body line is a statement
     shown = [kept[k] for k in time_order(range(n_shown))]

@@ -37,6 +37,8 @@ MAX_NOTE_CHARS: Final = 2_000  # ours: taught notes, evaluation texts, check top
 MAX_ID_CHARS: Final = 128  # ours: student, subject and file ids (they end up in keys)
 MAX_PAGE_ITEMS: Final = 500  # ours: a page of a list route (its default is 100)
 MAX_CLASS_MEMBERS: Final = 2_000  # ours: teachers or students of one class (a year group fits)
+MAX_PROFILE_KEY_CHARS: Final = 120  # ours: an aspect's key (a need's word, a goal's date)
+MAX_PROFILE_VALUE_CHARS: Final = 300  # ours: a statement about the student, one or two lines
 
 # The times a client may give (an episode's or a turn's ``at``), in UTC after conversion: none
 # before the Unix epoch (no tutoring history is older; every store and index can order it), none

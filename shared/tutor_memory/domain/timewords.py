@@ -746,3 +746,37 @@ def find_window(text: str, now: datetime, tz: tzinfo) -> TimeWindow | None:
         today = now.date()
     found = _find(text, detect_language(text), today)
     return None if found is None else _window(found, today, tz)
+
+
+def dates_in(text: str, today: date) -> list[date]:
+    """The calendar dates ``text`` names as a day and a month name in any of the five
+    languages ("12 May", "May 12", "12 de mayo", "12 Mei 2027", "12 مئی", "12 مايو"), an
+    optional year after; without a year, the next such day on or after ``today`` (a date
+    someone plans for: an exam). For the profile's goals; a window is ``find_window``'s."""
+    words = folded_tokens(fold(text))
+    months = _month_words()
+    found: list[date] = []
+    for i in range(len(words)):
+        for width in (2, 1):
+            month = months.get(tuple(words[i : i + width]))
+            if month is None:
+                continue
+            end = i + width
+            joiners = _folded(_every("year_connectors")) | {"of"}
+            before = [i - 1] + ([i - 2] if i >= 2 and words[i - 1] in joiners else [])
+            day_at = next(
+                (j for j in (*before, end) if 0 <= j < len(words) and _is_day(words[j])), None
+            )
+            if day_at is None:
+                break
+            day = int(_DAY.fullmatch(words[day_at]).group(1))  # type: ignore[union-attr]
+            year = _year_after(words, end)
+            try:
+                when = date(year or today.year, month.month, day)
+                if year is None and when < today:
+                    when = date(today.year + 1, month.month, day)
+            except ValueError:  # 31 April
+                break
+            found.append(when)
+            break
+    return found

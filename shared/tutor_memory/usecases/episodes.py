@@ -51,11 +51,14 @@ from tutor_memory.domain.episodes import (
 # NotTeachingError lives with the domain's errors (a remote client raises it too); raised here.
 from tutor_memory.domain.errors import NotTeachingError as NotTeachingError
 from tutor_memory.domain.errors import ValidationError
+from tutor_memory.domain.profile import Statement
+from tutor_memory.domain.profile_phrases import heard
 from tutor_memory.domain.teaching import detect_teaching
 from tutor_memory.ports import AppendResult, Ports
 from tutor_memory.usecases.learning import CheckResult, Learning
 from tutor_memory.usecases.log import TutorMemory, arguments_digest
 from tutor_memory.usecases.maps import MapUseCases, TeachResult
+from tutor_memory.usecases.profile import Profiles
 from tutor_memory.usecases.turns import Turns
 
 
@@ -66,6 +69,7 @@ class Added:
     append: AppendResult
     taught: TeachResult | None = None  # the message taught the map
     check: CheckResult | None = None  # a check: its topic and the belief it moved
+    profile: Statement | None = None  # a message about the student: what their profile heard
 
     @property
     def episode(self) -> Episode:
@@ -91,12 +95,15 @@ class Episodes:
         learning: Learning,
         maps: MapUseCases,
         turns: Turns,
+        *,
+        profiles: Profiles | None = None,
     ) -> None:
         self.ports = ports
         self.memory = memory
         self.learning = learning
         self.maps = maps
         self.turns = turns
+        self.profiles = profiles  # a question about the student themselves goes to their profile
 
     def add(
         self,
@@ -154,6 +161,20 @@ class Episodes:
             "idempotency_key": idempotency_key,
             "request_hash": request_hash,
         }
+        if kind is Kind.QUESTION and self.profiles is not None and self._about_student(text, at):
+            # "I have dyslexia", "remember that I …": the student, in every subject; not a
+            # note on this subject's map. The message stays in the log as it was said.
+            appended = self.memory.record(
+                pair, kind, text, evidence=given, summary=summary, concepts=concepts,
+                salience=salience, **common,
+            )  # fmt: skip
+            statement = None
+            if appended.created:
+                source = f"{pair.subject_id}/{appended.episode.episode_id}"
+                statement = self.profiles.hear(
+                    pair.student_id, text, at=appended.episode.at, source=source
+                )
+            return Added(appended, profile=statement)
         if kind in (Kind.QUESTION, Kind.TAUGHT):
             taught = self.maps.teach(pair, text, **common)
             if taught is not None:
@@ -193,6 +214,10 @@ class Episodes:
                 **common,
             )
         )
+
+    def _about_student(self, text: str, at: datetime | None) -> bool:
+        when = at or self.ports.clock.now()
+        return heard(text, when.date()) is not None
 
     def add_many(
         self,
@@ -282,5 +307,5 @@ def _evidence(kind: Kind, evidence: EvidenceInput) -> Evidence | None:
 def _log_only(new: NewEpisode) -> bool:
     """Whether the episode's whole use case is the append (so it may be batched)."""
     if new.kind is Kind.QUESTION:
-        return detect_teaching(new.text) is None
+        return detect_teaching(new.text) is None and heard(new.text, new.at.date()) is None
     return new.kind in (Kind.QUIZ, Kind.ANSWER, Kind.CONSOLIDATION)

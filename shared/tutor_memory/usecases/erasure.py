@@ -62,6 +62,7 @@ from tutor_memory.usecases.learning import Learning
 from tutor_memory.usecases.log import APPLIED_BELIEFS, TutorMemory
 from tutor_memory.usecases.maps import MapUseCases
 from tutor_memory.usecases.nightly import SCAN, SELF_MODEL, WORKING_SET, Nightly
+from tutor_memory.usecases.profile import Profiles
 
 log = logging.getLogger(__name__)
 
@@ -133,7 +134,9 @@ class Erasing:
         maps: MapUseCases | None = None,
         uploads_prefix: str = "uploads/",
         index_purge_wait: float = 0.0,
+        profiles: Profiles | None = None,
     ) -> None:
+        self.profiles = profiles  # the student's profile goes with the student
         self.ports = ports
         self.memory = memory
         self.learning = learning
@@ -187,9 +190,12 @@ class Erasing:
         check_id("student_id", student_id)
         reason = check_reason(reason)
         pairs = self.store.pairs_of(student_id)
-        if not pairs:
+        profile = self.profiles.history(student_id) if self.profiles is not None else []
+        if not pairs and not profile:
             raise NotFoundError(f"no history for student {student_id!r}")
         result = ErasureResult("student", reason, self.ports.clock.now())
+        if self.profiles is not None:  # statements about the student, in no pair: deleted
+            self.profiles.erase(student_id)
         # Crypto-shredding first (when bodies are encrypted): from here on no copy of any body,
         # in the table or a backup of it, can be decrypted, even if what follows is cut short.
         # (A store that keeps no body under a student's key has none to shred: False.)

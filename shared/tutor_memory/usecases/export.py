@@ -50,7 +50,9 @@ from tutor_memory.domain.chain import Erasure, format_time
 from tutor_memory.domain.episodes import Episode, FileEvidence, Kind, Pair, check_id
 from tutor_memory.domain.errors import NotFoundError, ValidationError
 from tutor_memory.domain.files import FileRecord
+from tutor_memory.domain.profile import Statement
 from tutor_memory.ports import Ports
+from tutor_memory.usecases.profile import Profiles
 
 EXPORT_FORMAT = "tutor-memory-export-1"
 HISTORY = "history.jsonl"
@@ -72,9 +74,15 @@ class Export:
     lines: list[dict[str, Any]] = field(default_factory=list)
     files: dict[str, bytes] = field(default_factory=dict)
     pairs: list[dict[str, Any]] = field(default_factory=list)
+    # A student's export: their profile's statements, oldest first (every one, retracted and
+    # superseded too: what was said about them, and when).
+    profile: list[dict[str, Any]] = field(default_factory=list)
 
     def manifest(self) -> dict[str, Any]:
-        return {"format": EXPORT_FORMAT, "exported_at": format_time(self.at), "pairs": self.pairs}
+        found = {"format": EXPORT_FORMAT, "exported_at": format_time(self.at), "pairs": self.pairs}
+        if self.profile:
+            found["profile"] = self.profile
+        return found
 
     def history_text(self) -> str:
         return "".join(json.dumps(line, ensure_ascii=False) + "\n" for line in self.lines)
@@ -123,6 +131,7 @@ class Export:
                 lines=list(data["history"]),
                 files=files,
                 pairs=list(manifest.get("pairs") or []),
+                profile=list(manifest.get("profile") or []),
             )
         except (KeyError, TypeError, AttributeError, binascii.Error) as exc:
             raise ValidationError("export", f"is not an export ({exc})") from None
@@ -131,9 +140,15 @@ class Export:
 class Exporting:
     """The export use cases over a memory and where its files are kept (optional)."""
 
-    def __init__(self, ports: Ports, files: FileSource | None = None) -> None:
+    def __init__(
+        self,
+        ports: Ports,
+        files: FileSource | None = None,
+        profiles: Profiles | None = None,
+    ) -> None:
         self.ports = ports
         self.files = files
+        self.profiles = profiles
 
     def pair(self, pair: Pair) -> Export:
         """One pair's export. An unknown pair is NotFoundError."""
@@ -145,9 +160,12 @@ class Exporting:
         """Every subject of a student, pair by pair. An unknown student is NotFoundError."""
         check_id("student_id", student_id)
         pairs = self.ports.store.pairs_of(student_id)
-        if not pairs:
+        said = self.profiles.history(student_id) if self.profiles is not None else []
+        if not pairs and not said:
             raise NotFoundError(f"no history for student {student_id!r}")
-        return self._export(sorted(pairs))
+        export = self._export(sorted(pairs))
+        export.profile = [statement_json(s) for s in said]
+        return export
 
     def page(
         self, pair: Pair, *, after_seq: int = 0, limit: int = 100
@@ -305,4 +323,18 @@ def _registry(record: FileRecord) -> dict[str, Any]:
             for v in record.versions
         ],
         "removed_at": None if record.removed_at is None else format_time(record.removed_at),
+    }
+
+
+def statement_json(s: Statement) -> dict[str, Any]:
+    return {
+        "seq": s.seq,
+        "aspect": s.aspect.value,
+        "key": s.key,
+        "value": s.value,
+        "said_by": s.said_by.value,
+        "at": format_time(s.at),
+        "due": None if s.due is None else s.due.isoformat(),
+        "source": s.source,
+        "hash": s.hash,
     }

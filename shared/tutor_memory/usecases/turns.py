@@ -32,6 +32,8 @@ from tutor_memory.domain.files import FileRecord
 from tutor_memory.domain.mapblock import render_map_section
 from tutor_memory.domain.mapfocus import map_focus
 from tutor_memory.domain.nightly import SelfModel, WorkingSet
+from tutor_memory.domain.profile import Statement
+from tutor_memory.domain.profile import line as profile_line
 from tutor_memory.domain.prompt import is_memory_section, place_block
 from tutor_memory.domain.question import understand
 from tutor_memory.domain.recall import RecalledItem, RecallResult
@@ -112,9 +114,12 @@ class Turns:
         workers: int = 4,
         catch_up: Callable[[Pair], None] | None = None,
         timer: Callable[[], float] = time.perf_counter,
+        profile: Callable[[str], list[Statement]] | None = None,
     ) -> None:
         self.ports = ports
         self.memory = memory
+        # The student's profile in force (every subject's block shows it), when one is kept.
+        self.profile = profile
         # Brings the pair's index and beliefs up to its log first (a cheap check when they are).
         self.catch_up = catch_up
         self.beliefs: BeliefStore = ports.store
@@ -279,6 +284,7 @@ class Turns:
         map_soon = soon(self.maps.load_map, pair)
         files_soon = soon(self.ports.store.files, pair)
         calibration_soon = soon(self._calibration, pair)
+        profile_soon = soon(self.profile, pair.student_id) if self.profile else None
         # The question, understood once (while the reads are on their way): recall, the map's
         # focus and the block all read this one value.
         asked = understand(question, now, ZoneInfo(self.ports.timezone))
@@ -314,6 +320,10 @@ class Turns:
             now=now,
             tz=ZoneInfo(self.ports.timezone),
             calibration=calibration_soon.result() if beliefs else None,
+            profile=[
+                profile_line(statement, now=now, tz=ZoneInfo(self.ports.timezone))
+                for statement in (profile_soon.result() if profile_soon else ())
+            ],
         )
         timings = dict(recall.timings_ms)
         timings["total"] = round((time.perf_counter() - tick) * 1000, 3)

@@ -412,3 +412,27 @@ class Language:
     # of the student, not the record ("I think I did something wrong in this step"). One of
     # these stops the cue rule (the phrase lists above still count).
     record_cue_blockers: tuple[str, ...]
+
+    # --- The student's profile: a message about the student themselves (issue 30; ours) -------
+    # Phrases are folded and matched as whole words anywhere in a student's message (single
+    # letters count here: "I" is the whole point). ``domain/profile_phrases.py`` has the rule:
+    #   language      — a ``profile_language_cues`` phrase and a name of ``profile_languages``
+    #                   ("explain in Urdu", "explícame en inglés");
+    #   goal          — a ``profile_goal_words`` word, a date (a day and a month name), and a
+    #                   ``profile_self`` word ("my chemistry exam is on 12 May");
+    #   accommodation — a ``profile_needs`` phrase and a ``profile_self`` word ("I have
+    #                   dyslexia"); the first phrase of its line is the need's key;
+    #   preference    — a ``profile_preference_cues`` phrase ("I prefer", "please always")
+    #                   and a ``profile_teaching_words`` word (how to be taught, not which
+    #                   method of the subject: "I prefer the second method" is not one);
+    #   other         — a ``profile_remember_cues`` phrase about the student ("remember that
+    #                   I …"); a claim about the subject ("remember that osmosis …") stays
+    #                   teaching.
+    profile_self: tuple[str, ...]
+    profile_preference_cues: tuple[str, ...]
+    profile_teaching_words: tuple[str, ...]
+    profile_remember_cues: tuple[str, ...]
+    profile_needs: Mapping[str, tuple[str, ...]]  # the need's key → its phrasings
+    profile_goal_words: tuple[str, ...]
+    profile_language_cues: tuple[str, ...]
+    profile_languages: Mapping[str, tuple[str, ...]]  # language code → its names here

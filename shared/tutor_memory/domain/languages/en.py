@@ -327,4 +327,40 @@ EN: Final = Language(
         "this sentence, this one, this part, step, here, get this, got this, got that, get it, "
         "getting this"
     ),
+    profile_self=_phrases("i, i'm, i am, my, me, myself, i've, i have"),
+    profile_preference_cues=_phrases(
+        "i prefer, i'd prefer, i would prefer, i'd rather, i like it when you, i learn better, "
+        "i understand better, please always, please never, always explain, always give, "
+        "can you always, could you always"
+    ),
+    profile_teaching_words=_phrases(
+        "example, examples, step by step, steps, simple, simpler, short, shorter, slowly, slow, "
+        "pictures, diagrams, explain, explanations, explanation, answers, summary, summaries, "
+        "analogies, words, sentences, questions first"
+    ),
+    profile_remember_cues=_phrases(
+        "remember that i, remember i, remember that my, keep in mind that i, note that i, "
+        "don't forget that i, do not forget that i"
+    ),
+    profile_needs={
+        "dyslexia": _phrases("dyslexia, dyslexic"),
+        "adhd": _phrases("adhd, attention deficit"),
+        "autism": _phrases("autism, autistic"),
+        "extra time": _phrases("extra time, more time in tests, additional time"),
+        "hearing": _phrases("hard of hearing, hearing aid, deaf"),
+        "sight": _phrases("visually impaired, low vision, colour blind, color blind, large print"),
+        "short sentences": _phrases("short sentences"),
+    },
+    profile_goal_words=_phrases("exam, exams, test, tests, final, finals, quiz, olympiad, sat"),
+    profile_language_cues=_phrases(
+        "explain in, explain it in, explain things in, teach me in, answer in, answer me in, "
+        "speak in, talk to me in, reply in, write in"
+    ),
+    profile_languages={
+        "en": ("english",),
+        "es": ("spanish",),
+        "id": ("indonesian", "bahasa indonesia"),
+        "ur": ("urdu",),
+        "ar": ("arabic",),
+    },
 )

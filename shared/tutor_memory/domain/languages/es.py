@@ -352,4 +352,39 @@ ES: Final = Language(
         "esta pregunta, este problema, esta ecuación, esta respuesta, este ejercicio, este paso, "
         "esta oración, esta frase, aquí, en el paso"
     ),
+    profile_self=_phrases("yo, mi, mis, me, tengo, soy, necesito, prefiero, aprendo, entiendo"),
+    profile_preference_cues=_phrases(
+        "prefiero, preferiría, me gusta que, me gusta cuando, aprendo mejor, entiendo mejor, "
+        "por favor siempre, por favor nunca, siempre explícame, siempre dame, explícame siempre"
+    ),
+    profile_teaching_words=_phrases(
+        "ejemplo, ejemplos, paso a paso, pasos, simple, sencillo, corto, cortas, cortos, "
+        "despacio, dibujos, diagramas, explicar, explicaciones, explicación, respuestas, "
+        "resumen, resúmenes, oraciones, frases"
+    ),
+    profile_remember_cues=_phrases(
+        "recuerda que yo, recuerda que tengo, recuerda que soy, recuerda que mi, ten en cuenta "
+        "que yo, ten en cuenta que tengo, no olvides que tengo, no olvides que soy"
+    ),
+    profile_needs={
+        "dyslexia": _phrases("dislexia, disléxico, disléxica"),
+        "adhd": _phrases("tdah, déficit de atención"),
+        "autism": _phrases("autismo, autista"),
+        "extra time": _phrases("tiempo extra, más tiempo en los exámenes, tiempo adicional"),
+        "hearing": _phrases("problemas de audición, audífono, sordo, sorda"),
+        "sight": _phrases("baja visión, daltónico, daltónica, letra grande"),
+        "short sentences": _phrases("frases cortas, oraciones cortas"),
+    },
+    profile_goal_words=_phrases("examen, exámenes, prueba, pruebas, final, finales, olimpiada"),
+    profile_language_cues=_phrases(
+        "explícame en, explica en, explícalo en, enséñame en, respóndeme en, responde en, "
+        "háblame en, escribe en"
+    ),
+    profile_languages={
+        "en": ("inglés",),
+        "es": ("español", "castellano"),
+        "id": ("indonesio",),
+        "ur": ("urdu",),
+        "ar": ("árabe",),
+    },
 )

@@ -299,4 +299,39 @@ ID: Final = Language(
         "soal ini, jawaban ini, langkah ini, kalimat ini, persamaan ini, latihan ini, bagian ini, "
         "nomor ini, di sini"
     ),
+    profile_self=_phrases("saya, aku, ku, sy, punya saya"),
+    profile_preference_cues=_phrases(
+        "saya lebih suka, aku lebih suka, saya suka kalau, aku suka kalau, saya lebih paham, "
+        "aku lebih paham, tolong selalu, tolong jangan pernah, selalu jelaskan, selalu beri"
+    ),
+    profile_teaching_words=_phrases(
+        "contoh, contoh contoh, langkah demi langkah, langkah, sederhana, singkat, pendek, "
+        "pelan pelan, perlahan, gambar, diagram, jelaskan, penjelasan, jawaban, ringkasan, "
+        "kalimat"
+    ),
+    profile_remember_cues=_phrases(
+        "ingat bahwa saya, ingat saya, ingat bahwa aku, ingatlah bahwa saya, tolong ingat "
+        "bahwa saya, jangan lupa bahwa saya, jangan lupa saya"
+    ),
+    profile_needs={
+        "dyslexia": _phrases("disleksia"),
+        "adhd": _phrases("adhd, gangguan pemusatan perhatian"),
+        "autism": _phrases("autisme, autis"),
+        "extra time": _phrases("waktu tambahan, tambahan waktu"),
+        "hearing": _phrases("gangguan pendengaran, alat bantu dengar, tuli"),
+        "sight": _phrases("gangguan penglihatan, buta warna, huruf besar"),
+        "short sentences": _phrases("kalimat pendek, kalimat singkat"),
+    },
+    profile_goal_words=_phrases("ujian, tes, ulangan, olimpiade, uts, uas"),
+    profile_language_cues=_phrases(
+        "jelaskan dalam, jelaskan pakai, jelaskan dengan, ajari saya dalam, jawab dalam, "
+        "jawab pakai, pakai bahasa, dalam bahasa"
+    ),
+    profile_languages={
+        "en": ("inggris", "bahasa inggris"),
+        "es": ("spanyol", "bahasa spanyol"),
+        "id": ("indonesia", "bahasa indonesia"),
+        "ur": ("urdu", "bahasa urdu"),
+        "ar": ("arab", "bahasa arab"),
+    },
 )

@@ -1,0 +1,121 @@
+"""The profile log in DynamoDB: the store's own table, one item a statement under the
+partition ``PROFILE#<student>`` (sort key: the zero-padded sequence), written only if the
+sequence is free. When the deployment seals bodies under per-student data keys (crypto-
+shredding, ``student_keys``), a statement's words are sealed under the same key, so the
+shredding that erases the student leaves their profile unreadable in every backup too."""
+
+from __future__ import annotations
+
+import json
+from datetime import date
+from typing import Any
+
+from pynamodb.attributes import BinaryAttribute, UnicodeAttribute
+from pynamodb.exceptions import PutError
+from pynamodb.models import Model
+
+from tutor_memory.adapters.student_keys import StudentKeys
+from tutor_memory.domain.chain import format_time, parse_time
+from tutor_memory.domain.errors import ConflictError
+from tutor_memory.domain.profile import Aspect, Speaker, Statement
+
+
+def profile_pk(student_id: str) -> str:
+    return f"PROFILE#{student_id}"
+
+
+class DynamoProfileLog:
+    def __init__(
+        self,
+        table_name: str,
+        region: str,
+        host: str | None = None,
+        *,
+        keys: StudentKeys | None = None,
+    ) -> None:
+        meta: Any = type(
+            "Meta",
+            (),
+            {"table_name": table_name, "region": region, "host": host,
+             "billing_mode": "PAY_PER_REQUEST"},
+        )  # fmt: skip
+
+        class ProfileItem(Model):
+            Meta = meta
+            pk = UnicodeAttribute(hash_key=True)
+            sk = UnicodeAttribute(range_key=True)
+            envelope = UnicodeAttribute()  # sequence, links, time, aspect, who: never sealed
+            body = UnicodeAttribute(null=True)  # key, value, due, source (plain)
+            sealed = BinaryAttribute(null=True, legacy_encoding=False)  # or sealed
+
+        self._model = ProfileItem
+        self._keys = keys
+
+    def append_statement(self, statement: Statement) -> None:
+        s = statement
+        envelope = {
+            "seq": s.seq, "aspect": s.aspect.value, "said_by": s.said_by.value,
+            "at": format_time(s.at), "prev_hash": s.prev_hash, "hash": s.hash,
+        }  # fmt: skip
+        body = json.dumps(
+            {"key": s.key, "value": s.value, "source": s.source,
+             "due": None if s.due is None else s.due.isoformat()},
+            ensure_ascii=False,
+        )  # fmt: skip
+        item = self._model(profile_pk(s.student_id), f"{s.seq:012d}", envelope=json.dumps(envelope))
+        if self._keys is not None:
+            key = self._keys.key(s.student_id, create=True)
+            assert key is not None
+            item.sealed = self._keys.seal(key, body.encode("utf-8"), self._where(s))
+        else:
+            item.body = body
+        try:
+            item.save(condition=self._model.sk.does_not_exist())
+        except PutError as exc:
+            if "ConditionalCheckFailed" in str(exc):
+                raise ConflictError(
+                    f"statement {s.seq} of {s.student_id}'s profile is already written"
+                ) from None
+            raise
+
+    @staticmethod
+    def _where(s: Statement) -> str:
+        return f"{profile_pk(s.student_id)}#{s.seq:012d}"
+
+    def statements(self, student_id: str) -> list[Statement]:
+        found = []
+        for item in self._model.query(profile_pk(student_id), consistent_read=True):
+            envelope = json.loads(item.envelope)
+            seq = int(envelope["seq"])
+            where = f"{profile_pk(student_id)}#{seq:012d}"
+            if item.sealed is not None and self._keys is not None:
+                raw = self._keys.open(student_id, bytes(item.sealed), where).decode("utf-8")
+            else:
+                raw = item.body or "{}"
+            body = json.loads(raw)
+            found.append(
+                Statement(
+                    student_id=student_id,
+                    seq=seq,
+                    aspect=Aspect(envelope["aspect"]),
+                    key=str(body.get("key", "")),
+                    value=str(body.get("value", "")),
+                    said_by=Speaker(envelope["said_by"]),
+                    at=parse_time(envelope["at"]),
+                    due=None if body.get("due") is None else date.fromisoformat(body["due"]),
+                    source=body.get("source"),
+                    prev_hash=envelope["prev_hash"],
+                    hash=envelope["hash"],
+                )
+            )
+        return found
+
+    def erase_profile(self, student_id: str) -> int:
+        items = list(self._model.query(profile_pk(student_id), consistent_read=True))
+        with self._model.batch_write() as batch:
+            for item in items:
+                batch.delete(item)
+        return len(items)
+
+    def close(self) -> None:
+        return None

@@ -1,0 +1,93 @@
+"""The profile log of the embedded default: its own SQLite file beside the store
+(``<home>/profile.db``), written with ``secure_delete`` so an erased student's statements are
+overwritten on disk, not only unlinked from the b-tree."""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+from datetime import date
+from pathlib import Path
+
+from tutor_memory.domain.chain import format_time, parse_time
+from tutor_memory.domain.errors import ConflictError
+from tutor_memory.domain.profile import Aspect, Speaker, Statement
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS statements (
+    student TEXT NOT NULL,
+    seq INTEGER NOT NULL,
+    aspect TEXT NOT NULL,
+    key TEXT NOT NULL,
+    value TEXT NOT NULL,
+    said_by TEXT NOT NULL,
+    at TEXT NOT NULL,
+    due TEXT,
+    source TEXT,
+    prev_hash TEXT NOT NULL,
+    hash TEXT NOT NULL,
+    PRIMARY KEY (student, seq)
+);
+"""
+
+
+class SqliteProfileLog:
+    def __init__(self, path: Path | str) -> None:
+        if str(path) != ":memory:":
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+        self._db = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None)
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("PRAGMA secure_delete=ON")
+        self._db.executescript(_SCHEMA)
+        self._lock = threading.Lock()
+
+    def append_statement(self, statement: Statement) -> None:
+        s = statement
+        row = (
+            s.student_id, s.seq, s.aspect.value, s.key, s.value, s.said_by.value,
+            format_time(s.at), None if s.due is None else s.due.isoformat(), s.source,
+            s.prev_hash, s.hash,
+        )  # fmt: skip
+        with self._lock:
+            try:
+                self._db.execute(
+                    "INSERT INTO statements VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", row
+                )
+            except sqlite3.IntegrityError:
+                raise ConflictError(
+                    f"statement {s.seq} of {s.student_id}'s profile is already written"
+                ) from None
+
+    def statements(self, student_id: str) -> list[Statement]:
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT * FROM statements WHERE student = ? ORDER BY seq", (student_id,)
+            ).fetchall()
+        return [_statement(r) for r in rows]
+
+    def erase_profile(self, student_id: str) -> int:
+        with self._lock:
+            done = self._db.execute("DELETE FROM statements WHERE student = ?", (student_id,))
+            self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")  # no copy left in the WAL
+        return done.rowcount
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+
+def _statement(row: tuple[object, ...]) -> Statement:
+    student, seq, aspect, key, value, said_by, at, due, source, prev_hash, hash_ = row
+    return Statement(
+        student_id=str(student),
+        seq=int(seq),  # type: ignore[call-overload]
+        aspect=Aspect(str(aspect)),
+        key=str(key),
+        value=str(value),
+        said_by=Speaker(str(said_by)),
+        at=parse_time(str(at)),
+        due=None if due is None else date.fromisoformat(str(due)),
+        source=None if source is None else str(source),
+        prev_hash=str(prev_hash),
+        hash=str(hash_),
+    )

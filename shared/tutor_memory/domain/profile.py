@@ -1,0 +1,172 @@
+"""The student's profile: what holds about the student in every subject (pure).
+
+A per-student log, hash-chained like a pair's (``sha256(prev ‖ "\\n" ‖ canonical)``, genesis
+``0…0``), of statements about the student. Each has an **aspect** from a small set, a **key**
+within it, a **value**, who said it (the student, a teacher, the service) and when; a later
+statement on the same aspect and key supersedes the earlier, which stays in the history (as a
+belief does). A statement with an empty value retracts the aspect.
+
+==============  ===================================================  =========================
+aspect          what it holds                                        key
+==============  ===================================================  =========================
+preference      how the student wants to be taught ("examples        "" (one at a time)
+                first", "short answers")
+accommodation   what the student needs ("I have dyslexia, keep       the need's word
+                sentences short", "I get extra time in tests")       ("dyslexia", "extra time")
+language        the language of instruction ("explain in Urdu")      "" (one at a time)
+goal            a goal, with its date when it has one ("my           its date (ISO), or ""
+                chemistry exam is on 12 May")
+other           anything else the student asks to be remembered      "" (one at a time)
+                about themselves ("remember that I play violin")
+==============  ===================================================  =========================
+
+Every subject's block shows the current statements under ABOUT THE STUDENT, each with who said
+it and when, a goal's date as days from today ("in 12 days").
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from datetime import UTC, date, datetime, tzinfo
+from enum import StrEnum
+
+from tutor_memory.domain import constants as C
+from tutor_memory.domain.chain import GENESIS_HASH, format_time, link_hash
+from tutor_memory.domain.errors import ValidationError
+
+
+class Aspect(StrEnum):
+    PREFERENCE = "preference"
+    ACCOMMODATION = "accommodation"
+    LANGUAGE = "language"
+    GOAL = "goal"
+    OTHER = "other"
+
+
+class Speaker(StrEnum):
+    """Who said it: the student (in a message, or through their own app), a teacher, the
+    tutor product's backend."""
+
+    STUDENT = "student"
+    TEACHER = "teacher"
+    SERVICE = "service"
+
+
+@dataclass(frozen=True)
+class Statement:
+    """One sealed statement of a student's profile log."""
+
+    student_id: str
+    seq: int
+    aspect: Aspect
+    key: str
+    value: str  # "" retracts the aspect (and key)
+    said_by: Speaker
+    at: datetime
+    due: date | None = None  # a goal's date
+    source: str | None = None  # where it was heard: "<subject>/<episode id>"
+    prev_hash: str = GENESIS_HASH
+    hash: str = ""
+
+    @property
+    def retracts(self) -> bool:
+        return self.value == ""
+
+
+def _canonical(s: Statement) -> bytes:
+    body = {
+        "student": s.student_id,
+        "seq": s.seq,
+        "aspect": s.aspect.value,
+        "key": s.key,
+        "value": s.value,
+        "said_by": s.said_by.value,
+        "at": format_time(s.at),
+        "due": None if s.due is None else s.due.isoformat(),
+        "source": s.source,
+    }
+    return json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
+
+
+def check_statement(aspect: Aspect | str, key: str, value: str) -> tuple[Aspect, str, str]:
+    """The aspect, key and value as kept; a ValidationError naming the field otherwise."""
+    try:
+        parsed = Aspect(aspect)
+    except ValueError:
+        raise ValidationError(
+            "aspect", f"must be one of {', '.join(a.value for a in Aspect)}"
+        ) from None
+    key = " ".join(key.split())
+    value = " ".join(value.split())
+    if len(key) > C.MAX_PROFILE_KEY_CHARS:
+        raise ValidationError("key", f"must be at most {C.MAX_PROFILE_KEY_CHARS} characters")
+    if len(value) > C.MAX_PROFILE_VALUE_CHARS:
+        raise ValidationError("value", f"must be at most {C.MAX_PROFILE_VALUE_CHARS} characters")
+    if any(ord(ch) < 32 for ch in key + value):
+        raise ValidationError("value", "must not contain control characters")
+    return parsed, key, value
+
+
+def seal(draft: Statement, previous: Statement | None) -> Statement:
+    """``draft`` chained after ``previous`` (None: the first of the log)."""
+    prev = previous.hash if previous is not None else GENESIS_HASH
+    seq = previous.seq + 1 if previous is not None else 1
+    placed = replace(draft, seq=seq, prev_hash=prev, hash="")
+    return replace(placed, hash=link_hash(prev, _canonical(placed)))
+
+
+def first_break(statements: Sequence[Statement]) -> str | None:
+    """Where the log stops verifying (None: intact), in words."""
+    prev, expected = GENESIS_HASH, 1
+    for s in statements:
+        if s.seq != expected:
+            return f"statement {expected} is missing (found {s.seq})"
+        if s.prev_hash != prev:
+            return f"statement {s.seq}: its link does not follow statement {s.seq - 1}"
+        if link_hash(prev, _canonical(s)) != s.hash:
+            return f"statement {s.seq}: content changed"
+        prev, expected = s.hash, expected + 1
+    return None
+
+
+def current(statements: Sequence[Statement]) -> list[Statement]:
+    """The statements in force: the latest per aspect and key, retractions removed; what a
+    student needs first (accommodations, the language), then how they like to be taught, their
+    goals by date, the rest (the order a tight budget keeps them in)."""
+    latest: dict[tuple[Aspect, str], Statement] = {}
+    for s in sorted(statements, key=lambda s: s.seq):
+        latest[(s.aspect, s.key)] = s
+    order = [Aspect.ACCOMMODATION, Aspect.LANGUAGE, Aspect.PREFERENCE, Aspect.GOAL, Aspect.OTHER]
+    kept = [s for s in latest.values() if not s.retracts]
+    return sorted(kept, key=lambda s: (order.index(s.aspect), s.due or date.max, s.key, s.seq))
+
+
+_MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
+
+
+def _day(d: date, today: date) -> str:
+    text = f"{d.day} {_MONTHS[d.month - 1]}"
+    return text if d.year == today.year else f"{text} {d.year}"
+
+
+def countdown(due: date, today: date) -> str:
+    days = (due - today).days
+    if days == 0:
+        return "today"
+    if days == 1:
+        return "tomorrow"
+    if days > 1:
+        return f"in {days} days"
+    return "passed" if days < -1 else "yesterday"
+
+
+def line(s: Statement, *, now: datetime, tz: tzinfo = UTC) -> str:
+    """One statement as the block shows it: '- goal: my chemistry exam is on 12 May (in 12
+    days; said by the student, 3 Dec)'."""
+    today = now.astimezone(tz).date()
+    said = f"said by the {s.said_by.value}, {_day(s.at.astimezone(tz).date(), today)}"
+    if s.due is not None:
+        said = f"{_day(s.due, today)}, {countdown(s.due, today)}; {said}"
+    return f"- {s.aspect.value}: {s.value} ({said})"

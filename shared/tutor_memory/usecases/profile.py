@@ -1,0 +1,105 @@
+"""The student's profile (``domain/profile.py``): set and retract an aspect, hear statements in
+a student's message, read what is in force. One profile per student, shared by every subject.
+"""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+
+from tutor_memory.domain.errors import ConflictError, ValidationError
+from tutor_memory.domain.profile import (
+    Aspect,
+    Speaker,
+    Statement,
+    check_statement,
+    current,
+    first_break,
+    seal,
+)
+from tutor_memory.domain.profile_phrases import heard
+from tutor_memory.ports import Clock, ProfileLog
+
+_ATTEMPTS = 5  # a sequence taken by another writer: read the head again, re-seal
+
+
+class Profiles:
+    def __init__(self, log: ProfileLog, clock: Clock) -> None:
+        self.log = log
+        self.clock = clock
+
+    def _append(self, draft: Statement) -> Statement:
+        for _ in range(_ATTEMPTS):
+            history = self.log.statements(draft.student_id)
+            sealed = seal(draft, history[-1] if history else None)
+            try:
+                self.log.append_statement(sealed)
+            except ConflictError:
+                continue
+            return sealed
+        raise ConflictError(f"{draft.student_id}'s profile is being written by others: retry")
+
+    def set(
+        self,
+        student_id: str,
+        aspect: Aspect | str,
+        value: str,
+        *,
+        said_by: Speaker | str,
+        key: str = "",
+        due: date | None = None,
+        at: datetime | None = None,
+        source: str | None = None,
+    ) -> Statement:
+        """States ``value`` for the aspect (and key): it supersedes what was stated before."""
+        parsed, key, value = check_statement(aspect, key, value)
+        if not value:
+            raise ValidationError("value", "is required (retract an aspect to clear it)")
+        if due is not None and parsed is not Aspect.GOAL:
+            raise ValidationError("due", "only a goal has a date")
+        return self._append(
+            Statement(
+                student_id=student_id, seq=0, aspect=parsed, key=key, value=value,
+                said_by=Speaker(said_by), at=at or self.clock.now(), due=due, source=source,
+            )
+        )  # fmt: skip
+
+    def retract(
+        self, student_id: str, aspect: Aspect | str, *, said_by: Speaker | str, key: str = ""
+    ) -> Statement:
+        """Clears the aspect (and key): nothing of it is in force; its history stays."""
+        parsed, key, _ = check_statement(aspect, key, "")
+        return self._append(
+            Statement(
+                student_id=student_id, seq=0, aspect=parsed, key=key, value="",
+                said_by=Speaker(said_by), at=self.clock.now(),
+            )
+        )  # fmt: skip
+
+    def hear(
+        self, student_id: str, text: str, *, at: datetime | None, source: str
+    ) -> Statement | None:
+        """A student's message that states something about the student, recorded as said by
+        the student (None: it states nothing about them)."""
+        when = at or self.clock.now()
+        found = heard(text, when.date())
+        if found is None:
+            return None
+        return self._append(
+            Statement(
+                student_id=student_id, seq=0, aspect=found.aspect, key=found.key,
+                value=found.value, said_by=Speaker.STUDENT, at=when, due=found.due,
+                source=source,
+            )
+        )  # fmt: skip
+
+    def history(self, student_id: str) -> list[Statement]:
+        return self.log.statements(student_id)
+
+    def in_force(self, student_id: str) -> list[Statement]:
+        return current(self.log.statements(student_id))
+
+    def verify(self, student_id: str) -> str | None:
+        return first_break(self.log.statements(student_id))
+
+    def erase(self, student_id: str) -> int:
+        return self.log.erase_profile(student_id)
