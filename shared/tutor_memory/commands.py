@@ -119,6 +119,7 @@ def run_erase_command(args: argparse.Namespace, app: App) -> int:
         )
     else:
         result = erasing.erase_student(args.student, reason=args.reason, requested_by=args.by)
+        app.access.forget_reads(args.student)  # who read the record goes too; the count stays
     if args.json:
         print(json.dumps(result.to_dict(), ensure_ascii=False))
         return 0

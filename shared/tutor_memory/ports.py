@@ -23,7 +23,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from tutor_memory.domain import constants as C
-from tutor_memory.domain.access import ApiKey, SchoolClass
+from tutor_memory.domain.access import ApiKey, Disclosure, SchoolClass
 from tutor_memory.domain.annotations import Annotation
 from tutor_memory.domain.beliefs import Belief
 from tutor_memory.domain.chain import ChainHead, Erasure, ErasureScope
@@ -702,6 +702,23 @@ class AccessDirectory(Protocol):
 
     def teaches(self, tenant: str, teacher_id: str, student_id: str) -> bool:
         """Whether the student is enrolled in a class the teacher is assigned to."""
+        ...
+
+    def record_read(self, disclosure: Disclosure) -> None:
+        """Keeps one read of a student's record (who, when, which operation)."""
+        ...
+
+    def reads_of(self, tenant: str, student_id: str) -> list[Disclosure]:
+        """The reads of the student's record, oldest first."""
+        ...
+
+    def forget_reads(self, tenant: str, student_id: str) -> int:
+        """Deletes the reads of an erased student's record, keeping only their number (in
+        ``erased_reads``); how many there were."""
+        ...
+
+    def erased_reads(self, tenant: str) -> int:
+        """How many reads of since-erased students' records were deleted."""
         ...
 
     def close(self) -> None: ...

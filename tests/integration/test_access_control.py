@@ -234,3 +234,33 @@ def test_keys_are_shown_once_listed_without_secrets_and_revoked(
     assert json.loads(capsys.readouterr().out)["revoked_at"] is not None
     assert main(["serve", "--store", store, "--insecure-no-auth", "--host", "0.0.0.0"]) == 2
     assert "127.0.0.1 only" in capsys.readouterr().err
+
+
+def test_every_read_is_kept_for_the_school_and_goes_with_an_erased_student(
+    tmp_path: Path,
+) -> None:
+    folder = tmp_path / "tm"
+    marker = "Quokkaquestion"
+    with Memory.local(folder, settings=SETTINGS, ready=False) as memory:
+        memory.pair("alice", "biology").record_question("What is osmosis?")
+        memory.set_class("7a", teachers=["t-1"], students=["alice"])
+    teacher = Caller(TENANT, Role.TEACHER, "t-1")
+    with Memory.local(folder, settings=SETTINGS, ready=False, caller=teacher) as memory:
+        memory.pair("alice", "biology").turn(f"{marker}?")
+        memory.pair("alice", "biology").beliefs()
+    alice = Caller(TENANT, Role.STUDENT, "alice")
+    with Memory.local(folder, settings=SETTINGS, ready=False, caller=alice) as memory:
+        told = memory.export("alice").disclosures
+        readers = [(d["reader"], d["operation"], d["subject"]) for d in told]
+        assert ("teacher:t-1", "turn", "biology") in readers
+        assert ("teacher:t-1", "beliefs", "biology") in readers
+        assert marker not in str(told)  # who and when, never what was asked
+        memory.erase("alice", reason="my own record")
+    app = build_app(on_folder(SETTINGS, folder))
+    try:
+        assert app.access.reads_of("alice") == []
+        assert app.access.directory is not None
+        assert app.access.directory.erased_reads(TENANT) >= 3  # the count stays
+    finally:
+        app.close()
+    assert marker.encode() not in (folder / "access.db").read_bytes()

@@ -40,6 +40,8 @@ _VARYING = [
     (re.compile(r"\b[0-9a-f]{64}\b"), "<hash>"),
     (re.compile(r"\b[0-9a-f]{16}…"), "<hash>…"),
     (re.compile(r"\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})?"), "<time>"),
+    # who read the record: the door's own service (the library's, or the gateway's at serve)
+    (re.compile(r"service:(library|gateway)"), "service:<door>"),
 ]
 
 
@@ -229,5 +231,11 @@ def test_the_typescript_client_answers_the_scenario_as_the_library_does(
     answers = comparable(json.loads(done.stdout))
     shared = set(reference) - {"map"}  # the map's shape is the library's ConceptMap
     assert set(answers) == shared
+    expected = json.loads(json.dumps(reference))
+    for part in ("export", "export student"):  # the map's read is not in its record either
+        manifest = expected[part]["manifest"]
+        manifest["disclosures"] = [
+            d for d in manifest.get("disclosures", []) if d["operation"] != "conceptMap"
+        ]
     for part in sorted(shared):
-        assert answers[part] == reference[part], part
+        assert answers[part] == expected[part], part

@@ -8,7 +8,7 @@ import threading
 from datetime import datetime
 from pathlib import Path
 
-from tutor_memory.domain.access import ApiKey, Caller, Role, SchoolClass
+from tutor_memory.domain.access import ApiKey, Caller, Disclosure, Role, SchoolClass
 from tutor_memory.domain.chain import format_time, parse_time
 
 _SCHEMA = """
@@ -29,6 +29,20 @@ CREATE TABLE IF NOT EXISTS class_members (
     PRIMARY KEY (tenant, class_id, role, member)
 );
 CREATE INDEX IF NOT EXISTS class_by_member ON class_members (tenant, member, role);
+CREATE TABLE IF NOT EXISTS reads (
+    tenant TEXT NOT NULL,
+    student TEXT NOT NULL,
+    subject TEXT,
+    operation TEXT NOT NULL,
+    reader_role TEXT NOT NULL,
+    reader_id TEXT NOT NULL,
+    at TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS reads_by_student ON reads (tenant, student, at);
+CREATE TABLE IF NOT EXISTS erased_reads (
+    tenant TEXT PRIMARY KEY,
+    count INTEGER NOT NULL
+);
 CREATE TABLE IF NOT EXISTS classes (
     tenant TEXT NOT NULL,
     class_id TEXT NOT NULL,
@@ -43,6 +57,10 @@ class SqliteAccessDirectory:
             Path(path).parent.mkdir(parents=True, exist_ok=True)
         self._db = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None)
         self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("PRAGMA secure_delete=ON")  # a forgotten read leaves no bytes
+        # WAL with NORMAL: a read's record costs no fsync on the turn's path (durable up to
+        # the last checkpoint if the machine loses power, as the WAL documents).
+        self._db.execute("PRAGMA synchronous=NORMAL")
         self._db.executescript(_SCHEMA)
         self._lock = threading.Lock()
 
@@ -138,6 +156,53 @@ class SqliteAccessDirectory:
                 (tenant, teacher_id, student_id),
             ).fetchone()
         return row is not None
+
+    def record_read(self, disclosure: Disclosure) -> None:
+        d = disclosure
+        with self._lock:
+            self._db.execute(
+                "INSERT INTO reads VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (d.tenant, d.student_id, d.subject_id, d.operation, d.reader_role.value,
+                 d.reader_id, format_time(d.at)),
+            )  # fmt: skip
+
+    def reads_of(self, tenant: str, student_id: str) -> list[Disclosure]:
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT subject, operation, reader_role, reader_id, at FROM reads "
+                "WHERE tenant = ? AND student = ? ORDER BY at, rowid",
+                (tenant, student_id),
+            ).fetchall()
+        return [
+            Disclosure(tenant, student_id, subject, operation, Role(role), reader, parse_time(at))
+            for subject, operation, role, reader, at in rows
+        ]
+
+    def forget_reads(self, tenant: str, student_id: str) -> int:
+        with self._lock:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                done = self._db.execute(
+                    "DELETE FROM reads WHERE tenant = ? AND student = ?", (tenant, student_id)
+                ).rowcount
+                self._db.execute(
+                    "INSERT INTO erased_reads VALUES (?, ?) ON CONFLICT (tenant) "
+                    "DO UPDATE SET count = count + excluded.count",
+                    (tenant, done),
+                )
+                self._db.execute("COMMIT")
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+            self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        return done
+
+    def erased_reads(self, tenant: str) -> int:
+        with self._lock:
+            row = self._db.execute(
+                "SELECT count FROM erased_reads WHERE tenant = ?", (tenant,)
+            ).fetchone()
+        return int(row[0]) if row else 0
 
     def close(self) -> None:
         with self._lock:

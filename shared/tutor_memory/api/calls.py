@@ -36,6 +36,7 @@ from tutor_memory.api.models import (
 )
 from tutor_memory.api.operations import operation
 from tutor_memory.domain.access import Caller, Role
+from tutor_memory.domain.chain import format_time
 from tutor_memory.domain.episodes import (
     Pair,
     check_client_key,
@@ -61,7 +62,10 @@ def authorise(
 ) -> None:
     """Raises unless ``caller`` may call the table's operation ``name`` on this record: the
     check every door makes before it calls (401, 403, or another tenant's 404)."""
-    app.access.check(caller, operation(name).roles, student_id, subject_id)
+    op = operation(name)
+    app.access.check(caller, op.roles, student_id, subject_id)
+    if op.discloses and student_id is not None:
+        app.access.record_read(caller, name, student_id, subject_id)
 
 
 def set_class(app: App, caller: Caller, class_id: str, body: ClassRequest) -> ClassResponse:
@@ -283,12 +287,32 @@ def erase_pair(app: App, pair: Pair, reason: str, requested_by: str) -> ErasureR
 
 def erase_student(app: App, student_id: str, reason: str, requested_by: str) -> ErasureResponse:
     done = _erasing(app).erase_student(student_id, reason=reason, requested_by=requested_by)
+    app.access.forget_reads(student_id)  # who read the record goes too; the count stays
     return ErasureResponse(**done.to_dict())
 
 
 def export_pair(app: App, pair: Pair) -> Export:
-    return app.exporting.pair(known(app, pair))
+    export = app.exporting.pair(known(app, pair))
+    export.disclosures = disclosures(app, pair.student_id, pair.subject_id)
+    return export
 
 
 def export_student(app: App, student_id: str) -> Export:
-    return app.exporting.student(student_id)
+    export = app.exporting.student(student_id)
+    export.disclosures = disclosures(app, student_id)
+    return export
+
+
+def disclosures(app: App, student_id: str, subject_id: str | None = None) -> list[dict[str, str]]:
+    """Who read the student's record (in ``subject_id``, or in any subject), as an export
+    lists it: the record of disclosures a school is asked to keep."""
+    return [
+        {
+            "at": format_time(d.at),
+            "operation": d.operation,
+            "subject": d.subject_id or "",
+            "reader": f"{d.reader_role.value}:{d.reader_id}",
+        }
+        for d in app.access.reads_of(student_id)
+        if subject_id is None or d.subject_id in (subject_id, None)
+    ]

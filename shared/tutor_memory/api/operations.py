@@ -43,6 +43,11 @@ class Operation:
     created: bool = False  # answers 201 when it writes, 200 for an idempotent retry
 
     @property
+    def discloses(self) -> bool:
+        """Whether it reads a student's record (kept in the record of disclosures)."""
+        return self.name in DISCLOSING
+
+    @property
     def rule(self) -> str:
         """The path as Powertools' resolver writes it (``<name>`` for ``{name}``)."""
         return self.path.replace("{", "<").replace("}", ">")
@@ -191,6 +196,14 @@ OPERATIONS: tuple[Operation, ...] = (
 )  # fmt: skip
 
 BY_NAME: dict[str, Operation] = {op.name: op for op in OPERATIONS}
+
+# The operations that show a student's record to their caller: each call is kept (who, when,
+# which operation; never what was asked) in the record of disclosures a school keeps, and a
+# student's export lists them.
+DISCLOSING = frozenset({
+    "turn", "prompt", "listEpisodes", "beliefs", "beliefHistory", "sources", "conceptMap",
+    "report", "inspectPair", "whyRecalled", "exportPair", "exportStudent", "getProfile",
+})  # fmt: skip
 
 
 def operation(name: str) -> Operation:

@@ -112,3 +112,17 @@ def split_key(key: str) -> tuple[str, str] | None:
     if not key_id or not secret:
         return None
     return key_id, secret
+
+
+@dataclass(frozen=True)
+class Disclosure:
+    """One read of a student's record (the record of disclosures a school keeps): who read
+    it, when, through which operation, and in which subject. Never what was asked."""
+
+    tenant: str
+    student_id: str
+    subject_id: str | None  # None: a read across the student's subjects (their export)
+    operation: str
+    reader_role: Role
+    reader_id: str
+    at: datetime

@@ -19,6 +19,7 @@ from tutor_memory.domain.access import (
     ApiKey,
     Caller,
     Decision,
+    Disclosure,
     Role,
     SchoolClass,
     decide,
@@ -149,3 +150,26 @@ class Access:
             )
         if decision is Decision.FORBID:
             raise ForbiddenError(f"{why} (the caller is a {caller.role} of {caller.tenant})")
+
+    # --- the record of disclosures ----------------------------------------------------------
+
+    def record_read(
+        self, caller: Caller, operation: str, student_id: str, subject_id: str | None
+    ) -> None:
+        """Keeps that ``caller`` read the student's record (a deployment whose callers come
+        from the API's authoriser keeps none here: its access log is API Gateway's)."""
+        if self.directory is None:
+            return
+        self.directory.record_read(
+            Disclosure(
+                caller.tenant, student_id, subject_id, operation, caller.role, caller.id,
+                self.clock.now(),
+            )
+        )  # fmt: skip
+
+    def reads_of(self, student_id: str) -> list[Disclosure]:
+        return [] if self.directory is None else self.directory.reads_of(self.tenant, student_id)
+
+    def forget_reads(self, student_id: str) -> int:
+        """An erased student's reads go; their number stays (``erased_reads``)."""
+        return 0 if self.directory is None else self.directory.forget_reads(self.tenant, student_id)

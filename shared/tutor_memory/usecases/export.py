@@ -77,11 +77,15 @@ class Export:
     # A student's export: their profile's statements, oldest first (every one, retracted and
     # superseded too: what was said about them, and when).
     profile: list[dict[str, Any]] = field(default_factory=list)
+    # Who read the record, when, through which operation (never what they asked).
+    disclosures: list[dict[str, Any]] = field(default_factory=list)
 
     def manifest(self) -> dict[str, Any]:
         found = {"format": EXPORT_FORMAT, "exported_at": format_time(self.at), "pairs": self.pairs}
         if self.profile:
             found["profile"] = self.profile
+        if self.disclosures:
+            found["disclosures"] = self.disclosures
         return found
 
     def history_text(self) -> str:
@@ -132,6 +136,7 @@ class Export:
                 files=files,
                 pairs=list(manifest.get("pairs") or []),
                 profile=list(manifest.get("profile") or []),
+                disclosures=list(manifest.get("disclosures") or []),
             )
         except (KeyError, TypeError, AttributeError, binascii.Error) as exc:
             raise ValidationError("export", f"is not an export ({exc})") from None
