@@ -384,10 +384,10 @@ def test_every_backend_stores_the_same_bytes_and_hashes(
         drawn = iter(range(1, 10_000))
         return lambda: f"{next(drawn):064x}"
 
-    for module in ("sqlite_store", "dynamo_store"):
+    for module in ("sqlite.episodes", "dynamo.episodes"):
         monkeypatch.setattr(f"tutor_memory.adapters.{module}.new_salt", salts())
     episodes = replay_sample(TutorMemory(Ports(store=store, clock=clock)), pair)
-    monkeypatch.setattr("tutor_memory.adapters.sqlite_store.new_salt", salts())
+    monkeypatch.setattr("tutor_memory.adapters.sqlite.episodes.new_salt", salts())
     reference = replay_sample(TutorMemory(Ports(store=SqliteStore(), clock=clock)), pair)
     assert [e.hash for e in episodes] == [e.hash for e in reference]
     assert [episode_to_record(e) for e in store.episodes(pair)] == [

@@ -184,7 +184,7 @@ def test_the_same_history_gives_the_same_page_byte_for_byte(
     """The same history with the same body salts (drawn at random in use: ids commit to them)."""
     pages = []
     for name in ("one", "two"):
-        monkeypatch.setattr("tutor_memory.adapters.sqlite_store.new_salt", counted_salts())
+        monkeypatch.setattr("tutor_memory.adapters.sqlite.episodes.new_salt", counted_salts())
         app = new_app(tmp_path / name)
         history(app, pair)
         pages.append(render_page(app.inspector.inspect(pair), served=False))

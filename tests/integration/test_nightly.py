@@ -205,7 +205,7 @@ def test_a_night_interrupted_at_any_write_finishes_on_restart_without_duplicates
 ) -> None:
     # Runs are compared with each other: the night's summary gets the same body salt in each
     # (in use it is random, so its id would differ from run to run).
-    monkeypatch.setattr("tutor_memory.adapters.sqlite_store.new_salt", lambda: "00" * 32)
+    monkeypatch.setattr("tutor_memory.adapters.sqlite.episodes.new_salt", lambda: "00" * 32)
 
     def fresh(name: str) -> App:
         shutil.copytree(history, tmp_path / name)

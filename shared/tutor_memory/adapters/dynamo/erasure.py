@@ -1,0 +1,261 @@
+"""Erasure and export on DynamoDB (see ``tutor_memory.usecases.erasure``)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from datetime import datetime
+
+from pynamodb.exceptions import PynamoDBException, TransactWriteError
+from pynamodb.expressions.update import Action
+from pynamodb.transactions import TransactWrite
+
+from tutor_memory.adapters.dynamo.beliefs import DynamoBeliefs
+from tutor_memory.adapters.dynamo.table import (
+    ERASED_KEY,
+    _at_seq,
+    _is_condition_failure,
+    episode_sk,
+    pair_key,
+)
+from tutor_memory.adapters.records import episode_to_record
+from tutor_memory.domain import constants as C
+from tutor_memory.domain.chain import Erasure, ErasureScope, erase, erased_from, erasure_record
+from tutor_memory.domain.concepts import concept_key
+from tutor_memory.domain.episodes import Episode, Pair, erased_key_digest
+from tutor_memory.domain.errors import ConflictError, ContentionError, StoreError
+
+
+class DynamoErasure(DynamoBeliefs):
+    """:class:`tutor_memory.ports.ErasingStore` on DynamoDB."""
+
+    # --- erasure (see `tutor_memory.usecases.erasure`) --------------------------------------------
+    # One transaction per episode writes the erased item, its record and the head's erasure
+    # digest (under a condition on the digest it read) and deletes its idempotency item; the
+    # items about it beside the log (annotations, queue entries, concept links) are deleted
+    # after, again on a retry, so an interrupted erasure finishes when asked again.
+
+    def erasures(self, pair: Pair) -> tuple[list[Erasure], str | None]:
+        m = self.models.Erasure
+        try:
+            items = m.query(pair_key(pair), m.sk.startswith("ERASE#"), consistent_read=True)
+            records = [Erasure.from_dict(pair, json.loads(i.body)) for i in items]
+            head = self.models.Head.get(pair_key(pair), "HEAD", consistent_read=True)
+        except self.models.Head.DoesNotExist:
+            return records, None
+        except PynamoDBException as exc:
+            raise StoreError(str(exc)) from exc
+        return records, head.erasure_head
+
+    def erase(
+        self,
+        pair: Pair,
+        seqs: Sequence[int],
+        *,
+        at: datetime,
+        reason: str,
+        requested_by: str,
+        scope: ErasureScope,
+    ) -> list[Episode]:
+        m, pk = self.models, pair_key(pair)
+        records, prev = self.erasures(pair)
+        number, prev = len(records), prev or "0" * 64
+        done: list[Episode] = []
+        for seq in sorted(set(seqs)):
+            episode = self._episode_at(pair, seq)
+            if episode is None:
+                continue
+            if episode.erased:
+                self._erase_beside(pair, episode, episode.concepts)
+                continue
+            record = erasure_record(
+                episode,
+                number=number + 1,
+                prev=prev,
+                at=at,
+                reason=reason,
+                requested_by=requested_by,
+                scope=scope,
+            )
+            gone = erase(episode)
+            erased_condition = (
+                m.Head.erasure_head.does_not_exist()
+                if prev == "0" * 64
+                else m.Head.erasure_head == prev
+            )
+            for _attempt in range(C.APPEND_MAX_ATTEMPTS):
+                # The head's counts are of what the log still tells (an erased check is no
+                # check recorded): moved with the body, under the head's place as read, so an
+                # append in between makes this try again (its count is not lost).
+                head = self.head(pair)
+                if head is None:
+                    raise StoreError(f"{pair} has episodes but no chain head")
+                counts = json.dumps(erased_from(head.counts, [episode]), sort_keys=True)
+                try:
+                    with TransactWrite(connection=self._connection) as tx:
+                        tx.save(
+                            m.Episode(
+                                pk, episode_sk(seq), at_seq=_at_seq(gone),
+                                **episode_to_record(gone),
+                            )
+                        )  # fmt: skip
+                        tx.save(
+                            m.Erasure(
+                                pk,
+                                f"ERASE#{record.number:010d}",
+                                body=json.dumps(record.to_dict()),
+                            ),
+                            condition=m.Erasure.sk.does_not_exist(),
+                        )
+                        tx.update(
+                            m.Head(pk, "HEAD"),
+                            actions=[
+                                m.Head.erasure_head.set(record.digest),
+                                m.Head.counts.set(counts),
+                            ],
+                            condition=erased_condition & (m.Head.seq == head.seq),
+                        )
+                        if episode.idempotency_key is not None:
+                            # The key's item goes; its keyed hash (never its text) stays.
+                            tx.delete(m.Idempotency(pk, f"IDEM#{episode.idempotency_key}"))
+                            digest = erased_key_digest(pair, episode.idempotency_key)
+                            tx.save(m.Idempotency(pk, f"{ERASED_KEY}{digest}", seq=seq))
+                    break
+                except TransactWriteError as exc:
+                    if not _is_condition_failure(exc):
+                        raise StoreError(str(exc)) from exc
+                    if (self.head(pair) or head).erasure_head != (
+                        None if prev == "0" * 64 else prev
+                    ):
+                        raise ConflictError(
+                            f"{pair} was being erased meanwhile; ask again (nothing is lost)"
+                        ) from exc
+            else:
+                raise ContentionError(f"{pair} kept being appended to while being erased")
+            number, prev = record.number, record.digest
+            self._erase_beside(pair, episode, episode.concepts)
+            done.append(episode)
+        return done
+
+    def _erase_beside(self, pair: Pair, episode: Episode, names: Sequence[str]) -> None:
+        m, pk = self.models, pair_key(pair)
+        try:
+            for ann in m.Annotation.query(
+                pk, m.Annotation.sk.startswith(f"ANN#{episode.episode_id}#")
+            ):
+                ann.delete()
+            for cite in m.Citation.query(pk, m.Citation.sk.startswith("CITE#")):
+                if int(cite.seq) == episode.seq:
+                    cite.delete()
+            for ckey in {concept_key(n) for n in names} - {""}:
+                m.ConceptLink(pk, f"CON#{ckey}#{episode.seq:010d}").delete()
+                self._rename_concept(pair, ckey)
+        except PynamoDBException as exc:
+            raise StoreError(str(exc)) from exc
+
+    def _rename_concept(self, pair: Pair, ckey: str) -> None:
+        m, pk = self.models, pair_key(pair)
+        first = next(
+            iter(m.ConceptLink.query(pk, m.ConceptLink.sk.startswith(f"CON#{ckey}#"), limit=1)),
+            None,
+        )
+        episode = self._episode_at(pair, int(first.seq)) if first is not None else None
+        name = next(
+            (n for n in episode.concepts if concept_key(n) == ckey) if episode else iter(()), None
+        )
+        if name is None:
+            m.ConceptName(pk, f"CNAME#{ckey}").delete()
+        else:
+            m.ConceptName(pk, f"CNAME#{ckey}", name=name).save()
+
+    def delete_beliefs_citing(self, pair: Pair, episode_ids: Sequence[str]) -> int:
+        wanted = set(episode_ids)
+        doomed = [b for b in self._all_beliefs(pair) if wanted & set(b.evidence_ids)]
+        try:
+            for belief in doomed:
+                self.models.Belief(pair_key(pair), f"BEL#{belief.belief_id}").delete()
+        except PynamoDBException as exc:
+            raise StoreError(str(exc)) from exc
+        return len(doomed)
+
+    def delete_documents(self, pair: Pair, names: Sequence[str] | None = None) -> None:
+        m, pk = self.models.Document, pair_key(pair)
+        try:
+            if names is None:
+                for item in m.query(pk, m.sk.startswith("DOC#")):
+                    item.delete()
+            for name in names or ():
+                m(pk, f"DOC#{name}").delete()
+        except PynamoDBException as exc:
+            raise StoreError(str(exc)) from exc
+
+    def forget_file_version(
+        self, pair: Pair, file_id: str, fingerprint: str, *, name: str | None = None
+    ) -> bool:
+        m, pk = self.models, pair_key(pair)
+        try:
+            versions = list(
+                m.FileVersion.query(
+                    pk, m.FileVersion.sk.startswith(f"FVER#{file_id}#"), consistent_read=True
+                )
+            )
+            doomed = [v for v in versions if v.fingerprint == fingerprint]
+            for v in doomed:
+                v.delete()
+            left = [int(v.version) for v in versions if v.fingerprint != fingerprint]
+            entry = m.File(pk, f"FILE#{file_id}")
+            if not left:
+                entry.delete()
+            elif doomed:
+                # The entry counts the newest version (register_file writes under it).
+                actions: list[Action] = [m.File.versions.set(max(left))]
+                if name is not None:
+                    actions.append(m.File.name.set(name))
+                entry.update(actions=actions)
+        except PynamoDBException as exc:
+            raise StoreError(str(exc)) from exc
+        return bool(doomed)
+
+    def purge_pair(self, pair: Pair) -> None:
+        """Every item of the pair but its episodes (erased: envelopes), head and erasure
+        records: the map, beliefs, documents, files, annotations, queue, concepts, keys."""
+        kept = ("EP#", "HEAD", "ERASE#", ERASED_KEY)
+        try:
+            for item in self.models.Item.query(pair_key(pair), consistent_read=True):
+                if not item.sk.startswith(kept):
+                    item.delete()
+        except PynamoDBException as exc:
+            raise StoreError(str(exc)) from exc
+
+    def pairs_of(self, student_id: str) -> list[Pair]:
+        """Every pair of a student with a chain: a filtered scan of the heads (the table keeps
+        no index by student; erasing a student is rare and reads it once)."""
+        m = self.models.Head
+        prefix = f"PAIR#{student_id}#"
+        try:
+            heads = m.scan((m.sk == "HEAD") & m.pk.startswith(prefix))
+            subjects = sorted(h.pk.removeprefix(prefix) for h in heads)
+        except PynamoDBException as exc:
+            raise StoreError(str(exc)) from exc
+        return [Pair(student_id, s) for s in subjects]
+
+    def compact(self) -> None:
+        """Nothing to do: DynamoDB keeps no deleted item readable."""
+
+    def shred_student(self, student_id: str) -> bool:
+        """Delete the student's data key (True if bodies were encrypted under one): every
+        sealed body of the student, here and in every backup, is then unreadable. Erasing a
+        student does this first, then erases the bodies as for any pair."""
+        return self.keys.shred(student_id) if self.keys is not None else False
+
+    def erased_key(self, pair: Pair, digest: str) -> datetime | None:
+        """The erased key's item names the episode; its erasure record says when."""
+        m = self.models
+        try:
+            item = m.Idempotency.get(pair_key(pair), f"{ERASED_KEY}{digest}", consistent_read=True)
+        except m.Idempotency.DoesNotExist:
+            return None
+        except PynamoDBException as exc:
+            raise StoreError(str(exc)) from exc
+        records, _ = self.erasures(pair)
+        return next((r.at for r in records if r.seq == int(item.seq)), None)
