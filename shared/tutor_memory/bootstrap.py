@@ -248,7 +248,7 @@ class App:
     def inspector(self) -> Inspector:
         from tutor_memory.usecases.inspector import Inspector
 
-        return Inspector(self.ports, self.reports)
+        return Inspector(self.ports, self.reports, profiles=self.profiles)
 
     @cached_property
     def exporting(self) -> Exporting:

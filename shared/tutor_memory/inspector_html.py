@@ -96,11 +96,15 @@ def render_page(data: dict[str, Any], *, served: bool) -> str:
 <p class="muted">As of {e(day(data["generated_at"]))} ({e(data["timezone"])}):
 {e(plural(data["episodes"], "episode"))} recorded{f" ({e(kinds)})" if kinds else ""},
 the last on {e(day(data["last_at"]))}. {e(data["checks_line"])}</p>
-<nav><a href="#activity">Activity</a> · <a href="#beliefs">Beliefs</a> ·
+<nav><a href="#profile">About the student</a> · <a href="#activity">Activity</a> ·
+<a href="#beliefs">Beliefs</a> ·
 <a href="#map">Concept map</a> · <a href="#calibration">Calibration</a> ·
 <a href="#why">Why recalled</a></nav>
 </header>
 <main>
+<section id="profile"><h2>About the student, in every subject</h2>
+{profile_html(data.get("profile", []))}
+</section>
 <section id="activity"><h2>Activity, week by week</h2>
 {timeline_svg(data["timeline"])}
 </section>
@@ -481,6 +485,26 @@ def map_html(m: dict[str, Any]) -> str:
         f'height="{n(height)}" role="img" aria-label="the concept map">' + "".join(parts) + "</svg>"
     )
     return f'<p class="muted">{e(m["line"])}</p>{legend}<div class="chart">{svg}</div>'
+
+
+# --- the student's profile ----------------------------------------------------------------------
+
+
+def profile_html(profile: list[dict[str, Any]]) -> str:
+    if not profile:
+        return (
+            '<p class="muted">Nothing is held about the student yet: what they say about '
+            "themselves (how they like to learn, what they need, their exams) shows here.</p>"
+        )
+    items = []
+    for s in profile:
+        replaced = (
+            f' <span class="muted">(replaced: {e("; ".join(s["replaced"]))})</span>'
+            if s["replaced"]
+            else ""
+        )
+        items.append(f"<li>{e(s['line'].removeprefix('- '))}{replaced}</li>")
+    return f'<ul class="profile">{"".join(items)}</ul>'
 
 
 # --- calibration -------------------------------------------------------------------------------

@@ -15,6 +15,7 @@ import pytest
 from tutor_memory import Caller, Memory, Role
 from tutor_memory.bootstrap import build_app
 from tutor_memory.domain.block import PROFILE_HEADER
+from tutor_memory.domain.episodes import Pair
 from tutor_memory.domain.errors import ConflictError, ForbiddenError
 from tutor_memory.domain.profile import Aspect, Speaker, Statement, seal
 from tutor_memory.mcp_server import build_server
@@ -196,7 +197,7 @@ def test_the_dynamodb_profile_log_keeps_the_chain_and_refuses_a_taken_sequence(
 
 def test_both_backends_show_the_same_block(tmp_path: Path, cloud: Any) -> None:
     from tutor_memory.bootstrap import lambda_app
-    from tutor_memory.domain.episodes import Kind, Pair
+    from tutor_memory.domain.episodes import Kind
 
     texts = []
     for app in (build_app(on_folder(SETTINGS, tmp_path / "tm")), lambda_app()):
@@ -205,3 +206,23 @@ def test_both_backends_show_the_same_block(tmp_path: Path, cloud: Any) -> None:
         app.episodes.add(pair, Kind.QUESTION, "My chemistry exam is on 12 May.", at=SAID)
         texts.append(app.turns.turn(pair, "step?", at=SAID).block)
     assert PROFILE_HEADER in texts[0] and texts[0] == texts[1]
+
+
+def test_the_inspector_shows_the_profile_and_what_each_statement_replaced(
+    tmp_path: Path,
+) -> None:
+    from tutor_memory.inspector_html import render_page
+
+    with Memory.local(tmp_path / "tm", settings=SETTINGS, ready=False) as memory:
+        memory.pair("s1", "biology").record_question("I prefer examples first, then the rule.")
+        memory.pair("s1", "biology").record_question("Please always explain step by step.")
+        memory.set_profile("s1", "language", "Urdu")
+        app = memory.backend.app  # type: ignore[attr-defined]
+        data = app.inspector.inspect(
+            __import__("tutor_memory").domain.episodes.Pair("s1", "biology")
+        )
+        page = render_page(data, served=False)
+    assert [s["aspect"] for s in data["profile"]] == ["language", "preference"]
+    assert data["profile"][1]["replaced"] == ["I prefer examples first, then the rule."]
+    assert 'id="profile"' in page and "Please always explain step by step." in page
+    assert "(replaced: I prefer examples first, then the rule.)" in page

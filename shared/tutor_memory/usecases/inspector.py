@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from datetime import date, datetime, timedelta
+from datetime import date, datetime, timedelta, tzinfo
 from typing import Any
 from zoneinfo import ZoneInfo
 
@@ -36,9 +36,11 @@ from tutor_memory.domain.conceptmap import ConceptMap
 from tutor_memory.domain.concepts import concept_key
 from tutor_memory.domain.episodes import CheckEvidence, Episode, Kind, Pair
 from tutor_memory.domain.maplayout import beliefs_on_map, centred, map_columns
+from tutor_memory.domain.profile import current, line
 from tutor_memory.domain.recall import Mode, RecallResult
 from tutor_memory.domain.report import ABOUT_THE_MATERIAL, BANDS, Report, band_of, build_report
 from tutor_memory.ports import BeliefStore, Ports
+from tutor_memory.usecases.profile import Profiles
 from tutor_memory.usecases.reports import Reports, iso
 
 KINDS = tuple(k.value for k in Kind)  # the timeline's stacking order
@@ -47,10 +49,11 @@ KINDS = tuple(k.value for k in Kind)  # the timeline's stacking order
 class Inspector:
     """The inspector use case: a pair's rows → the page's data."""
 
-    def __init__(self, ports: Ports, reports: Reports) -> None:
+    def __init__(self, ports: Ports, reports: Reports, profiles: Profiles | None = None) -> None:
         self.reports = reports
         self.beliefs: BeliefStore = ports.store
         self.timezone = ports.timezone
+        self.profiles = profiles  # the student's profile: shown beside the pair's record
 
     def inspect(self, pair: Pair) -> dict[str, Any]:
         """NotFoundError for a pair with no record (as the report)."""
@@ -76,7 +79,28 @@ class Inspector:
             ],
             "map": concept_map(report.cmap, believed, report.subject.line),
             "calibration": calibration(report),
+            "profile": self._profile(pair.student_id, report.generated_at, tz),
         }
+
+    def _profile(self, student_id: str, now: datetime, tz: tzinfo) -> list[dict[str, Any]]:
+        """The student's profile in force, as every subject's block shows it, with the
+        statements each replaced (what was said before on the same aspect)."""
+        if self.profiles is None:
+            return []
+        said = self.profiles.history(student_id)
+        shown = []
+        for s in current(said):
+            before = [p for p in said if (p.aspect, p.key) == (s.aspect, s.key) and p.seq < s.seq]
+            shown.append(
+                {
+                    "aspect": s.aspect.value,
+                    "line": line(s, now=now, tz=tz),
+                    "replaced": [
+                        p.value or "(retracted)" for p in sorted(before, key=lambda p: p.seq)
+                    ],
+                }
+            )
+        return shown
 
     def _belief(
         self, pair: Pair, current: Belief, episodes: Sequence[Episode], *, on_map: bool
