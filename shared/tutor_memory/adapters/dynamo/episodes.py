@@ -10,6 +10,12 @@ with 32 concepts, within the transaction limit of 100 (one more, a check that th
 data key is still the one the body was sealed under, when bodies are encrypted). A lost
 race cancels the whole transaction; we re-read and retry with full-jitter backoff, and give up
 with :class:`ContentionError` after ``APPEND_MAX_ATTEMPTS``. Nothing is half-written.
+
+A transaction can commit while its answer is lost (a timeout); botocore then resends it, with the
+attempt's ``ClientRequestToken`` (``request_token``, a new one per attempt), and DynamoDB answers
+a resend of a committed transaction as it did the first, writing nothing. Where the token is not
+kept (moto; DynamoDB after 10 minutes) the resend is cancelled by the attempt's own writes, and
+the episode item in its place with its hash says so: reported created, never as a retry.
 """
 
 from __future__ import annotations
@@ -52,8 +58,8 @@ from tutor_memory.domain.nightly import utc_day
 from tutor_memory.domain.timewindow import TimeWindow
 from tutor_memory.ports import AppendResult
 
-# positions of the head and idempotency puts in an append (after the key check, if any)
-_HEAD_SLOT, _IDEM_SLOT = 1, 2
+# positions of the episode, head and idempotency puts in an append (after the key check, if any)
+_EPISODE_SLOT, _HEAD_SLOT, _IDEM_SLOT = 0, 1, 2
 
 
 class DynamoEpisodes(DynamoTable):
@@ -83,7 +89,6 @@ class DynamoEpisodes(DynamoTable):
             except TransactWriteError as exc:
                 if not _is_condition_failure(exc):
                     raise StoreError(f"append failed for {new.pair}: {exc}") from exc
-                self.conflicts += 1
                 reasons = exc.cancellation_reasons
                 if self.keys is not None:
                     # pynamodb sends condition checks before puts: the key check is first.
@@ -92,6 +97,11 @@ class DynamoEpisodes(DynamoTable):
                         # read it: the next attempt reads (or makes) the current one.
                         self.keys.forget(new.pair.student_id)
                     reasons = reasons[1:]
+                if _failed(reasons, _EPISODE_SLOT) and self._holds(episode):
+                    # A resend of this attempt's committed transaction, cancelled by its own
+                    # writes (the token not kept): the append is this attempt's.
+                    return AppendResult(episode, created=True)
+                self.conflicts += 1
                 if new.idempotency_key is not None and _failed(reasons, _IDEM_SLOT):
                     existing = self._by_idempotency_key(new.pair, new.idempotency_key)
                     if existing is not None:
@@ -145,7 +155,9 @@ class DynamoEpisodes(DynamoTable):
             None if self.keys is None else self.keys.key(episode.pair.student_id, create=True)
         )
         stored = self._seal(pk, episode_sk(episode.seq), record, data_key)
-        with TransactWrite(connection=self._connection) as tx:
+        with TransactWrite(
+            connection=self._connection, client_request_token=request_token(episode)
+        ) as tx:
             tx.save(
                 m.Episode(pk, episode_sk(episode.seq), at_seq=_at_seq(episode), **stored),
                 condition=m.Episode.sk.does_not_exist(),
@@ -201,6 +213,24 @@ class DynamoEpisodes(DynamoTable):
                     KEY_SK,
                     condition=m.StudentKey.key_id == data_key.key_id,
                 )
+
+    def _holds(self, episode: Episode) -> bool:
+        """Whether the episode item in ``episode``'s place is ``episode``: its hash commits to
+        the head it follows and to the body's salt drawn for the attempt that sealed it, so it
+        is that attempt's write. Reads the hash only (no body to open)."""
+        m = self.models.Episode
+        try:
+            item = m.get(
+                pair_key(episode.pair),
+                episode_sk(episode.seq),
+                consistent_read=True,
+                attributes_to_get=["hash"],
+            )
+        except m.DoesNotExist:
+            return False
+        except PynamoDBException as exc:
+            raise StoreError(str(exc)) from exc
+        return bool(item.hash == episode.hash)
 
     def by_idempotency_key(self, pair: Pair, key: str) -> Episode | None:
         return self._by_idempotency_key(pair, key)
@@ -354,6 +384,13 @@ def _concept_keys(episode: Episode) -> dict[str, str]:
         if key and key not in keys:
             keys[key] = name
     return keys
+
+
+def request_token(episode: Episode) -> str:
+    """The ``ClientRequestToken`` of the transaction writing ``episode`` (36 characters,
+    DynamoDB's most): from its hash, so every send of one attempt carries the same token and
+    an attempt sealed again (another head, a new salt) another one."""
+    return episode.hash[:36]
 
 
 def _failed(reasons: list[Any], slot: int) -> bool:
