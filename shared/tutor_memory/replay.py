@@ -30,7 +30,10 @@ its envelope and erasure record only::
      "salience": 0.7, "erased": {"commitment": "…", "number": 1, "at": "…", "reason": "…",
      "requested_by": "api", "scope": "episode"}}
 
-sealed from its envelope at its place, then erased again with the same record. A file line
+sealed from its envelope at its place, then erased again with the same record. An erasure's
+entry in the chain (kind ``erasure``: what it erased, why, who asked) comes back at its place,
+the same entry (its salt), through the erasure use case (``Erasing.restore_entry``), never as a
+student's episode. A file line
 without ``path`` but with ``evidence`` (its bytes were not exported) is registered and recorded
 as told. The report counts how many exported ids came back (``ids_kept``) and how many did not.
 A ``manifest.json`` of an export beside the history also brings back the file registry's
@@ -81,6 +84,7 @@ from tutor_memory.domain.episodes import (
     NewEpisode,
     Pair,
     TaughtEvidence,
+    about_the_student,
     check_id,
     evidence_from_dict,
     file_arrived,
@@ -474,6 +478,8 @@ def _passages_ahead(
         if event.erased is not None:
             before[ep.pair] = None  # an erased body is nobody's context
             continue
+        if not about_the_student(ep):  # an erasure's entry is neither embedded nor context
+            continue
         if ep.text:
             said = context_of(ep, before.get(ep.pair)) if context else None
             texts.append(passage(ep.text, said))
@@ -546,7 +552,9 @@ def replay_into(
     if problems and not skip_bad:
         raise ReplayError(problems)
     report.skipped = len(problems)
-    if app.erasing is None and any(e.erased is not None for e in events):
+    if app.erasing is None and any(
+        e.erased is not None or not about_the_student(e.episode) for e in events
+    ):
         raise ValidationError("erased", "this app has no erasure use case to erase them again")
     for pair in dict.fromkeys(e.episode.pair for e in events):
         if app.ports.store.head(pair) is not None:
@@ -664,6 +672,12 @@ def _write(
             )
             erasures.append((event, sealed))
             remember(event, sealed.episode_id)
+            progress(1)
+            continue
+        if not about_the_student(ep):  # an erasure's entry: at its place, by the erasure
+            flush()
+            assert app.erasing is not None  # replay_into refuses entries without it
+            remember(event, app.erasing.restore_entry(ep).episode_id)
             progress(1)
             continue
         if ep.kind is Kind.FILE and isinstance(ep.evidence, FileEvidence):

@@ -7,6 +7,7 @@ or an attacker would, bypassing the store.
 
 from __future__ import annotations
 
+import json
 import sqlite3
 import urllib.request
 from collections.abc import Callable, Iterator
@@ -26,6 +27,7 @@ from werkzeug.serving import make_server
 
 from tutor_memory.adapters.dynamo_store import DynamoStore, episode_sk, pair_key
 from tutor_memory.adapters.sqlite_store import SqliteStore
+from tutor_memory.domain.chain import Erasure
 from tutor_memory.domain.episodes import Pair
 from tutor_memory.ports import EpisodeStore, FixedClock, Ports
 from tutor_memory.usecases.log import TutorMemory
@@ -40,6 +42,10 @@ class Tamper(Protocol):
     def swap(self, pair: Pair, seq_a: int, seq_b: int) -> None: ...
     def overwrite(self, record: dict[str, Any]) -> None: ...
     def set_head(self, pair: Pair, seq: int, hash_hex: str) -> None: ...
+    def put_erasure(self, record: Erasure, erasure_head: str) -> None:
+        """Write an erasure record (a new one, or over the one of its number) and move the
+        digest the head keeps of the records, as a forger who computed them would."""
+        ...
 
 
 class SqliteTamper:
@@ -88,6 +94,18 @@ class SqliteTamper:
             (seq, hash_hex, pair.student_id, pair.subject_id),
         )
 
+    def put_erasure(self, record: Erasure, erasure_head: str) -> None:
+        key = (record.pair.student_id, record.pair.subject_id)
+        self.conn.execute(
+            "INSERT OR REPLACE INTO erasures (student_id, subject_id, number, body) "
+            "VALUES (?, ?, ?, ?)",
+            (*key, record.number, json.dumps(record.to_dict(), sort_keys=True)),
+        )
+        self.conn.execute(
+            "UPDATE chain_heads SET erasure_head = ? WHERE student_id = ? AND subject_id = ?",
+            (erasure_head, *key),
+        )
+
 
 class DynamoTamper:
     def __init__(self) -> None:
@@ -127,6 +145,16 @@ class DynamoTamper:
         key = {"pk": {"S": pair_key(pair)}, "sk": {"S": "HEAD"}}
         item = dict(self.client.get_item(TableName=TABLE, Key=key)["Item"])
         item.update({"seq": {"N": str(seq)}, "hash": {"S": hash_hex}})
+        self.client.put_item(TableName=TABLE, Item=item)
+
+    def put_erasure(self, record: Erasure, erasure_head: str) -> None:
+        pk = {"S": pair_key(record.pair)}
+        body = {"S": json.dumps(record.to_dict())}
+        sk = {"S": f"ERASE#{record.number:010d}"}
+        self.client.put_item(TableName=TABLE, Item={"pk": pk, "sk": sk, "body": body})
+        key = {"pk": pk, "sk": {"S": "HEAD"}}
+        item = dict(self.client.get_item(TableName=TABLE, Key=key)["Item"])
+        item["erasure_head"] = {"S": erasure_head}
         self.client.put_item(TableName=TABLE, Item=item)
 
 

@@ -1,5 +1,5 @@
 """Chain v2 on every store: an old (version 1) history still verifies, v2 is appended on top of
-it, and erasing a body keeps the chain verifying, its record checked."""
+it, and erasing a body keeps the chain verifying, its record and its entry checked."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from datetime import UTC, datetime
 from tutor_memory.adapters.records import episode_to_record
 from tutor_memory.domain import chain
 from tutor_memory.domain.episodes import CheckEvidence, Kind, NewEpisode, Pair
+from tutor_memory.usecases.erasure import erase_with_entry
 from tutor_memory.usecases.log import TutorMemory
 
 from .conftest import Tamper
@@ -64,13 +65,16 @@ def test_erasing_keeps_the_chain_verifying_and_says_what_it_could_check(
     newer = memory.record(PAIR, Kind.QUESTION, "And an acid?", at=OLD[1].at).episode
     store = memory.ports.store
     at = datetime(2024, 4, 1, tzinfo=UTC)
-    gone = store.erase(PAIR, [1, 3], at=at, reason="mistake", requested_by="t", scope="episode")  # type: ignore[attr-defined]
+    asked = {"at": at, "reason": "mistake", "requested_by": "t", "scope": "episode"}
+    gone = erase_with_entry(store, PAIR, [1, 3], **asked)  # type: ignore[arg-type]
     assert [e.seq for e in gone] == [1, 3]
-    again = store.erase(PAIR, [1, 3], at=at, reason="mistake", requested_by="t", scope="episode")  # type: ignore[attr-defined]
+    again = erase_with_entry(store, PAIR, [1, 3], **asked)  # type: ignore[arg-type]
     assert again == []
     report = memory.verify_chain(PAIR)
-    assert report.intact and (report.erased, report.erased_v1) == (2, 1)
-    assert str(report).startswith("intact: 3 episodes, 2 erased (2024-04-01 'mistake' ×2)")
+    assert report.intact and (report.erased, report.erased_v1, report.entries) == (2, 1, 1)
+    assert str(report).startswith(
+        "intact: 4 episodes (1 of them an erasure entry), 2 erased (2024-04-01 'mistake' ×2)"
+    )
     erased = store.get(PAIR, newer.episode_id)
     assert erased is not None and erased.erased and erased.salt is None
     assert erased.commitment == newer.commitment and erased.hash == newer.hash

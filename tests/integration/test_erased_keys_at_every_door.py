@@ -44,9 +44,10 @@ def test_over_rest_a_retry_of_an_erased_write_is_410_gone_and_writes_nothing(
     assert problem["title"] == "Gone"
     assert "was erased at 20" in problem["detail"] and "nothing was written" in problem["detail"]
     status, verified = api("GET", f"{BASE}/chain/verify")
-    assert verified["episodes"] == 1 and verified["erased"] == 1  # nothing written again
+    # nothing written again: the question, erased, and its erasure's entry
+    assert verified["episodes"] == 2 and verified["erased"] == 1
     head = cloud.head(Pair("s-keys", "biology"))
-    assert head is not None and head.seq == 1
+    assert head is not None and head.seq == 2
 
 
 def test_the_library_refuses_a_retry_of_an_erased_write(tmp_path: Path) -> None:
@@ -56,7 +57,7 @@ def test_the_library_refuses_a_retry_of_an_erased_write(tmp_path: Path) -> None:
         memory.erase("alice", "biology", asked.id, reason="asked by the student")
         with pytest.raises(ErasedError, match="erased at 20"):
             alice.record_question("What is osmosis?", idempotency_key="k-1")
-        assert alice.verify().episodes == 1  # nothing written again
+        assert alice.verify().episodes == 2  # nothing written again (the entry is the erasure's)
 
 
 def test_the_cli_refuses_a_retry_of_an_erased_write(

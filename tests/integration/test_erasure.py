@@ -127,12 +127,13 @@ def test_an_erased_episode_leaves_no_byte_of_its_text_and_the_chain_still_verifi
 
     after = app.memory.verify_chain(PAIR)
     assert after.intact, str(after)
-    # Each erasure erased the day's summary that quoted it and summarised the day again.
-    assert after.episodes == 5 + 2
-    assert after.erased == 4
+    # Each erasure erased the day's summary that quoted it and summarised the day again; each
+    # erasure (of the episode, of the summary quoting it) wrote its entry in the chain first.
+    assert after.episodes == 5 + 2 + 4
+    assert (after.erased, after.entries) == (4, 4)
     assert str(after).startswith(
-        "intact: 7 episodes, 4 erased (2026-07-13 'asked by the student' ×2; "
-        "2026-07-13 'quoted an erased episode (asked by the student)' ×2), head "
+        "intact: 11 episodes (4 of them erasure entries), 4 erased (2026-07-13 'asked by the "
+        "student' ×2; 2026-07-13 'quoted an erased episode (asked by the student)' ×2), head "
     )
     assert raw_hits(folder, MARKER) == []
     index = app.ports.index
@@ -184,7 +185,7 @@ def test_a_student_erased_keeps_only_envelopes_in_every_subject(
     assert raw_hits(folder, MARKER) == []
     for pair in (PAIR, chem):
         report = app.memory.verify_chain(pair)
-        assert report.intact and report.erased == report.episodes
+        assert report.intact and report.erased + report.entries == report.episodes
     assert app.learning.beliefs(PAIR) == [] and app.maps.maps.load_map(chem).concepts == {}
     again = app.erasing.erase_student(PAIR.student_id, reason="leaving the school")
     assert again.to_dict()["episodes_erased"] == 0
@@ -229,7 +230,7 @@ def test_on_dynamodb_and_s3_the_marker_is_in_no_item_and_no_object_version(
         assert result.objects_deleted == 2
         assert MARKER.encode() not in everything()
         report = app.memory.verify_chain(PAIR)
-        assert report.intact and report.erased == report.episodes
+        assert report.intact and report.erased + report.entries == report.episodes
         assert "'parent's request'" in str(report)
         again = app.erasing.erase_pair(PAIR, reason="parent's request")
         assert again.to_dict()["episodes_erased"] == 0 and app.memory.verify_chain(PAIR).intact

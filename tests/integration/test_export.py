@@ -19,6 +19,7 @@ from tutor_memory.replay import parse_history, replay, replay_into
 from tutor_memory.settings import Settings, on_folder
 from tutor_memory.usecases.export import Export
 
+from .conftest import TEST_TURN_DEADLINE_S
 from .test_library import KEYS, REGION, SETTINGS, served  # noqa: F401 (a fixture)
 
 T0 = datetime(2026, 7, 12, 15, 0, tzinfo=UTC)
@@ -31,7 +32,9 @@ SECRET = "zorblaxquint"
 
 
 def make_app(folder: Path, clock: FixedClock) -> App:
-    return build_app(on_folder(Settings(embedder="none"), folder), clock=clock)
+    app = build_app(on_folder(Settings(embedder="none"), folder), clock=clock)
+    app.turns.deadline_s = TEST_TURN_DEADLINE_S  # the block is compared, not timed
+    return app
 
 
 def live_history(app: App, clock: FixedClock, pair: Pair = PAIR) -> dict[str, str]:

@@ -17,7 +17,7 @@ from tutor_memory.replay import replay_into
 from tutor_memory.settings import Settings
 from tutor_memory.usecases.export import Export
 
-from .conftest import REGION, TABLE, LambdaContext, event, load_handler
+from .conftest import REGION, TABLE, TEST_TURN_DEADLINE_S, LambdaContext, event, load_handler
 from .test_export import PAIR, SECRET, SUBJECT, T0, live_history, state
 
 BUCKET = "tutor-memory-uploads-it"
@@ -33,7 +33,9 @@ def cloud_app(table: str, index: Path, clock: FixedClock) -> App:
         index_path=index,
         uploads_bucket=BUCKET,
     )
-    return build_app(settings, clock=clock)
+    app = build_app(settings, clock=clock)
+    app.turns.deadline_s = TEST_TURN_DEADLINE_S  # the block is compared, not timed (moto is slow)
+    return app
 
 
 def uploads_bucket() -> None:
@@ -119,4 +121,5 @@ def test_on_dynamodb_an_append_after_an_erasure_keeps_the_chain_verifying(
     app.erasing.erase_episode(PAIR, first.episode_id, reason="mistake")
     app.episodes.add(PAIR, "question", "What is a cell?", at=T0 + timedelta(minutes=1))
     report = app.memory.verify_chain(PAIR)
-    assert report.intact and report.episodes == 2 and report.erased == 1, str(report)
+    assert report.intact and report.episodes == 3 and report.erased == 1, str(report)
+    assert report.entries == 1  # the erasure's own entry, between the two

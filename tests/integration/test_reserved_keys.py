@@ -22,7 +22,9 @@ from tutor_memory.settings import Settings, on_folder
 from .conftest import Api
 
 SETTINGS = Settings(embedder="none", turn_deadline_s=30.0)  # type: ignore[call-arg]
-RESERVED = ["consolidation:2026-12-02", "file:notes.pdf:v1", "file-unreadable:f:abc"]
+RESERVED = [
+    "consolidation:2026-12-02", "file:notes.pdf:v1", "file-unreadable:f:abc", "erasure:1",
+]  # fmt: skip
 
 
 def test_every_reserved_prefix_is_tried() -> None:

@@ -123,6 +123,7 @@ from tutor_memory.domain.episodes import (
     Kind,
     QuizEvidence,
     TaughtEvidence,
+    about_the_student,
 )
 from tutor_memory.domain.excerpt import excerpt
 from tutor_memory.domain.mapblock import MapSection
@@ -624,8 +625,9 @@ def build_block(
     kept: list[RecalledItem] = []
     whats: list[str] = []
     if not recall.window_empty:
+        shown_items = [i for i in recall.items if about_the_student(i.episode)]  # no entry
         by_score = sorted(
-            without_summarised_days(recall.items, tz),
+            without_summarised_days(shown_items, tz),
             key=lambda i: (i.score, i.episode.at, i.episode.seq),
             reverse=True,
         )

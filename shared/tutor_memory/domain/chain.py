@@ -49,6 +49,15 @@ link hash), when, why, who asked. The records of a pair form their own small cha
 the chain head, so an edited, removed or invented record is a break, and so is an episode whose
 body is gone without a record.
 
+A record beside the chain is only as good as the store's writer, who can compute its digests
+too. So **an erasure is also an entry in the chain**: an episode of kind ``erasure``
+(:class:`~tutor_memory.domain.episodes.ErasureEvidence`), appended through the ordinary append
+before the bodies go and sealed like any other, naming what it erases (each sequence, its
+commitment, its record's number), why, who asked and when. ``verify`` holds every erased body
+and every record to an entry: a forged record, a body erased without an entry, or an entry
+altered is a break; forging an entry means rewriting the chain from it on, which a checkpoint
+shows. (Erasures recorded before entries existed have none, and are reported as such.)
+
 This is tamper *evidence*: a rewrite is detected (at its exact position), never prevented, and
 only while the chain or an exported checkpoint of it is kept.
 """
@@ -67,7 +76,20 @@ from datetime import UTC, datetime
 from typing import Any, Literal
 
 from tutor_memory.domain import constants as C
-from tutor_memory.domain.episodes import Episode, Kind, NewEpisode, NoEvidence, Pair
+from tutor_memory.domain.episodes import (
+    ERASURE_SCOPES as ERASURE_SCOPES,  # re-exported: erasure records and entries share them
+)
+from tutor_memory.domain.episodes import (
+    SYSTEM_KINDS,
+    Episode,
+    ErasedItem,
+    ErasureEvidence,
+    Kind,
+    NewEpisode,
+    NoEvidence,
+    Pair,
+)
+from tutor_memory.domain.episodes import ErasureScope as ErasureScope
 
 CHAIN_FORMAT = 2  # what new episodes are sealed under
 CHAIN_FORMATS = (1, 2)
@@ -353,9 +375,11 @@ def has_body(episode: Episode) -> bool:
 
 
 def head_of(episode: Episode, previous: ChainHead | None = None) -> ChainHead:
-    """The head once ``episode`` is appended after ``previous``."""
+    """The head once ``episode`` is appended after ``previous``. Its counts are the student's
+    episodes per kind: an erasure's entry (``SYSTEM_KINDS``) is in the chain, not counted."""
     counts = dict(previous.counts) if previous else {}
-    counts[episode.kind.value] = counts.get(episode.kind.value, 0) + 1
+    if episode.kind not in SYSTEM_KINDS:
+        counts[episode.kind.value] = counts.get(episode.kind.value, 0) + 1
     return ChainHead(
         pair=episode.pair,
         seq=episode.seq,
@@ -382,10 +406,10 @@ BreakKind = Literal[
     "checkpoint mismatch",
     "erasure record changed",
     "erased without a record",
+    "erased without an entry",
+    "erasure record without an entry",
+    "erasure entry mismatch",
 ]
-
-ErasureScope = Literal["episode", "pair", "student", "retention", "derived"]
-ERASURE_SCOPES: tuple[str, ...] = ("episode", "pair", "student", "retention", "derived")
 
 
 @dataclass(frozen=True)
@@ -538,6 +562,7 @@ class ChainReport:
     erased: int = 0  # episodes whose body was erased (their envelopes were checked)
     erased_v1: int = 0  # of those, sealed under version 1: only their place could be checked
     erasures: tuple[ErasureSummary, ...] = ()
+    entries: int = 0  # erasures' entries in the chain (counted in ``episodes``, not erased)
 
     def __str__(self) -> str:
         if self.intact:
@@ -550,7 +575,11 @@ class ChainReport:
                         f" — {self.erased_v1} of them sealed before chain v2: their place is "
                         "checked, their content no longer can be"
                     )
-            return f"intact: {self.episodes} episodes{erased}, head {self.head_hash[:16]}…"
+            entries = ""
+            if self.entries:
+                some = "an erasure entry" if self.entries == 1 else "erasure entries"
+                entries = f" ({self.entries} of them {some})"
+            return f"intact: {self.episodes} episodes{entries}{erased}, head {self.head_hash[:16]}…"
         return f"broken at episode {self.break_seq}: {self.break_kind} — {self.detail}"
 
 
@@ -642,6 +671,85 @@ def _check_erasures(
     return None
 
 
+def _check_entries(
+    entries: Sequence[Episode], erased: Mapping[int, Episode], records: Sequence[Erasure]
+) -> tuple[int, BreakKind, str] | None:
+    """Erasures against their entries in the chain: every erased body must be named by an
+    entry (before which it lies, with the commitment the chain holds), and every erasure record
+    kept beside the chain must be the one an entry names (same episode, number, time, reason,
+    requester and scope). Returns the earliest problem (position, kind, why), or None."""
+    problems: list[tuple[int, int, BreakKind, str]] = []  # (position, rank, kind, why)
+    by_number = {r.number: r for r in records}
+    named: dict[int, tuple[Episode, ErasedItem]] = {}
+    for entry in entries:
+        evidence = entry.evidence
+        where = f"the erasure entry at episode {entry.seq}"
+        if not isinstance(evidence, ErasureEvidence):
+            problems.append((entry.seq, 3, "erasure entry mismatch", f"{where} records nothing"))
+            continue
+        for item in evidence.erased:
+            mismatch = f"{where} names episode {item.seq}"
+            if item.seq >= entry.seq:
+                problems.append(
+                    (entry.seq, 3, "erasure entry mismatch", f"{mismatch}, which comes after it")
+                )
+                continue
+            if item.seq in named:
+                problems.append(
+                    (entry.seq, 3, "erasure entry mismatch",
+                     f"{mismatch}, which the entry at episode {named[item.seq][0].seq} named")
+                )  # fmt: skip
+                continue
+            named[item.seq] = (entry, item)
+            ep = erased.get(item.seq)
+            if ep is None:
+                problems.append(
+                    (entry.seq, 3, "erasure entry mismatch",
+                     f"{mismatch}, whose body is still stored (an erasure cut short: asking "
+                     "again finishes it)")
+                )  # fmt: skip
+                continue
+            if (ep.commitment or ep.hash) != item.commitment:
+                problems.append(
+                    (entry.seq, 3, "erasure entry mismatch",
+                     f"{mismatch} with a commitment the chain does not hold")
+                )  # fmt: skip
+            record = by_number.get(item.number)
+            if record is None or record.seq != item.seq:
+                problems.append(
+                    (entry.seq, 3, "erasure entry mismatch",
+                     f"{mismatch} as erasure record {item.number}, which is not that "
+                     "episode's record")
+                )  # fmt: skip
+                continue
+            said = (evidence.reason, evidence.requested_by, evidence.scope, entry.at)
+            if (record.reason, record.requested_by, record.scope, record.at) != said:
+                problems.append(
+                    (record.seq, 0, "erasure record changed",
+                     f"erasure record {record.number} no longer says what its entry (episode "
+                     f"{entry.seq}) says: when, why, who asked or the scope was edited")
+                )  # fmt: skip
+    for record in records:
+        found = named.get(record.seq)
+        if found is None or found[1].number != record.number:
+            problems.append(
+                (record.seq, 1, "erasure record without an entry",
+                 f"erasure record {record.number} (episode {record.seq}, {record.scope}, "
+                 f"{record.reason!r}) is named by no erasure entry in the chain: no erasure "
+                 "wrote it")
+            )  # fmt: skip
+    for seq in erased:
+        if seq not in named:
+            problems.append(
+                (seq, 2, "erased without an entry",
+                 "its body is gone but no erasure entry in the chain names it")
+            )  # fmt: skip
+    if not problems:
+        return None
+    seq, _, kind, detail = min(problems, key=lambda p: (p[0], p[1]))
+    return seq, kind, detail
+
+
 def verify(
     pair: Pair,
     episodes: Iterable[Episode],
@@ -658,11 +766,14 @@ def verify(
     longer produces (content changed; version 2: the body against its commitment, the envelope
     against the hash; an erased episode: its envelope, and its erasure record). Then the head
     row must name the last episode (else the tail is missing), the erasure records must form
-    their chain up to the head's, and a checkpoint, if given, must be a link of the chain.
+    their chain up to the head's, every erasure must match its entry in the chain
+    (:func:`_check_entries`), and a checkpoint, if given, must be a link of the chain.
     """
     expected_seq, prev, count, erased, erased_v1 = 1, GENESIS_HASH, 0, 0, 0
     hashes: dict[int, str] = {}
     ids: dict[int, str] = {}
+    erased_eps: dict[int, Episode] = {}
+    entries: list[Episode] = []
     records = {r.seq: r for r in erasures}
     bad_records = _check_erasures(pair, erasures, erasure_head)
 
@@ -699,6 +810,9 @@ def verify(
         if ep.erased:
             erased += 1
             erased_v1 += ep.chain_version == 1
+            erased_eps[ep.seq] = ep
+        elif ep.kind in SYSTEM_KINDS:
+            entries.append(ep)
         hashes[ep.seq] = ep.hash
         ids[ep.seq] = ep.episode_id
         prev, count, expected_seq = ep.hash, count + 1, expected_seq + 1
@@ -724,6 +838,9 @@ def verify(
         return broken(
             head_seq, "link broken", "the head's hash is not the hash of the log's last episode"
         )
+    unmatched = _check_entries(entries, erased_eps, erasures)
+    if unmatched is not None:
+        return broken(*unmatched)
     if checkpoint is not None:
         if checkpoint.pair != pair:
             return broken(
@@ -761,4 +878,5 @@ def verify(
         erased=erased,
         erased_v1=erased_v1,
         erasures=summarise_erasures(erasures),
+        entries=len(entries),
     )

@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from enum import StrEnum
-from typing import Any, ClassVar, Literal, TypeAlias
+from typing import Any, ClassVar, Final, Literal, TypeAlias
 
 from tutor_memory.domain import constants as C
 from tutor_memory.domain.errors import IdempotencyConflictError, ValidationError
@@ -32,6 +32,18 @@ class Kind(StrEnum):
     FILE = "file"
     TAUGHT = "taught"
     CONSOLIDATION = "consolidation"
+    ERASURE = "erasure"  # written by an erasure, about the log itself (see ErasureEvidence)
+
+
+# Kinds the system writes about the log itself, never about the student (an erasure's entry):
+# sealed and verified like every episode and exported, but never recalled, shown in a block,
+# indexed, or counted among the student's episodes.
+SYSTEM_KINDS: frozenset[Kind] = frozenset({Kind.ERASURE})
+
+
+def about_the_student(episode: Episode | NewEpisode) -> bool:
+    """Whether an episode is the student's (every kind but :data:`SYSTEM_KINDS`)."""
+    return episode.kind not in SYSTEM_KINDS
 
 
 def parse_kind(value: object) -> Kind:
@@ -117,8 +129,11 @@ class Pair:
 # --- idempotency keys -------------------------------------------------------------------------
 
 # Keys the system writes under itself: a day's consolidation, a file's version, an unreadable
-# file. A client may not use them (it could pre-claim a night or a file's arrival).
-INTERNAL_KEY_PREFIXES: tuple[str, ...] = ("consolidation:", "file:", "file-unreadable:")
+# file, an erasure's entry. A client may not use them (it could pre-claim a night or a file's
+# arrival).
+INTERNAL_KEY_PREFIXES: tuple[str, ...] = (
+    "consolidation:", "file:", "file-unreadable:", "erasure:",
+)  # fmt: skip
 
 
 def check_client_key(field_name: str, key: str | None) -> str | None:
@@ -418,6 +433,100 @@ class ConsolidationEvidence:
         }
 
 
+ErasureScope = Literal["episode", "pair", "student", "retention", "derived"]
+ERASURE_SCOPES: tuple[str, ...] = ("episode", "pair", "student", "retention", "derived")
+# The most episodes one erasure entry names (ours): a pair's erasure names every episode, and
+# one entry must stay a small item (DynamoDB's limit is 400 KB; 500 names are ~55 KB); a bigger
+# erasure writes one entry per 500, each before the bodies it names go.
+ERASURE_ENTRY_MAX_ITEMS: Final = 500
+# An erasure entry's salience (ours): it is never recalled, so it is never ranked.
+ERASURE_SALIENCE: Final = 0.0
+_HEX64 = re.compile(r"^[0-9a-f]{64}$")
+
+
+@dataclass(frozen=True)
+class ErasedItem:
+    """One episode an erasure entry names: its sequence, the number of its erasure record,
+    and its commitment (chain v2; for a version-1 episode, its link hash stands in)."""
+
+    seq: int
+    number: int
+    commitment: str
+
+    def __post_init__(self) -> None:
+        for name in ("seq", "number"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                raise ValidationError(f"evidence.erased.{name}", "must be a whole number >= 1")
+        if not isinstance(self.commitment, str) or not _HEX64.match(self.commitment):
+            raise ValidationError("evidence.erased.commitment", "must be 64 lowercase hex digits")
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"seq": self.seq, "number": self.number, "commitment": self.commitment}
+
+
+@dataclass(frozen=True)
+class ErasureEvidence:
+    """An erasure, as its entry in the chain records it (``Kind.ERASURE``): which episodes
+    were erased (``erased``), why (an operator's line, never the student's words), who asked,
+    and the scope asked for; the entry's time is the erasure's. Written before the bodies it
+    names go, so an erasure cut short is finished by asking again. ``verify`` holds every
+    erased body and every erasure record kept beside the chain to an entry."""
+
+    erased: tuple[ErasedItem, ...]
+    reason: str
+    requested_by: str
+    scope: str
+
+    def __post_init__(self) -> None:
+        items = self.erased
+        if isinstance(items, str) or not isinstance(items, Sequence) or not items:
+            raise ValidationError("evidence.erased", "must name at least one erased episode")
+        if len(items) > ERASURE_ENTRY_MAX_ITEMS:
+            raise ValidationError(
+                "evidence.erased", f"names {len(items)} episodes; the limit is "
+                f"{ERASURE_ENTRY_MAX_ITEMS}",
+            )  # fmt: skip
+        typed = tuple(
+            item if isinstance(item, ErasedItem) else _erased_item(item) for item in items
+        )
+        if len({item.seq for item in typed}) != len(typed):
+            raise ValidationError("evidence.erased", "names an episode twice")
+        object.__setattr__(self, "erased", typed)
+        reason = clean_text("evidence.reason", self.reason, limit=C.MAX_ERASURE_REASON_CHARS)
+        if "\n" in reason.strip():
+            raise ValidationError("evidence.reason", "must be one line")
+        object.__setattr__(self, "reason", reason.strip())
+        check_id("evidence.requested_by", self.requested_by)
+        if self.scope not in ERASURE_SCOPES:
+            raise ValidationError("evidence.scope", f"must be one of {', '.join(ERASURE_SCOPES)}")
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "erased": [item.to_dict() for item in self.erased],
+            "reason": self.reason,
+            "requested_by": self.requested_by,
+            "scope": self.scope,
+        }
+
+
+def _erased_item(data: object) -> ErasedItem:
+    if not isinstance(data, Mapping) or set(data) != {"seq", "number", "commitment"}:
+        raise ValidationError("evidence.erased", "each is {seq, number, commitment}")
+    return ErasedItem(data["seq"], data["number"], data["commitment"])
+
+
+def erasure_text(evidence: ErasureEvidence) -> str:
+    """An erasure entry's line: how many, the scope, who asked and why (no student's word)."""
+    n = len(evidence.erased)
+    seqs = ", ".join(f"#{item.seq}" for item in evidence.erased[:10])
+    more = f" and {n - 10} more" if n > 10 else ""
+    return (
+        f"Erased {n} episode{'s' if n != 1 else ''} ({seqs}{more}; {evidence.scope}, asked by "
+        f'{evidence.requested_by}): "{evidence.reason}"'
+    )
+
+
 Evidence: TypeAlias = (
     NoEvidence
     | AnswerEvidence
@@ -426,6 +535,7 @@ Evidence: TypeAlias = (
     | FileEvidence
     | TaughtEvidence
     | ConsolidationEvidence
+    | ErasureEvidence
 )
 
 EVIDENCE_TYPES: dict[Kind, type[Any]] = {
@@ -436,6 +546,7 @@ EVIDENCE_TYPES: dict[Kind, type[Any]] = {
     Kind.FILE: FileEvidence,
     Kind.TAUGHT: TaughtEvidence,
     Kind.CONSOLIDATION: ConsolidationEvidence,
+    Kind.ERASURE: ErasureEvidence,
 }
 
 
@@ -472,6 +583,8 @@ def evidence_from_dict(kind: Kind, data: Mapping[str, Any] | None) -> Evidence:
 
 
 def default_salience(kind: Kind, evidence: Evidence) -> float:
+    if kind is Kind.ERASURE:
+        return ERASURE_SALIENCE
     if isinstance(evidence, CheckEvidence):
         return C.SALIENCE["check_passed" if evidence.passed else "check_missed"]
     return C.SALIENCE[kind.value]

@@ -81,7 +81,7 @@ from functools import lru_cache
 
 from tutor_memory.domain import constants as C
 from tutor_memory.domain.concepts import concept_key
-from tutor_memory.domain.episodes import CheckEvidence, Episode, Kind
+from tutor_memory.domain.episodes import CheckEvidence, Episode, Kind, about_the_student
 from tutor_memory.domain.language import analysed
 from tutor_memory.domain.routing import F32, ConceptVectors, concept_cosines, routed_by_meaning
 from tutor_memory.domain.timewindow import TimeWindow
@@ -178,6 +178,8 @@ class Candidates:
         self.ran: set[Pool] = set()  # content pools this question ran, found something or not
 
     def _get(self, episode: Episode) -> Candidate:
+        """The episode's candidate. An erasure's entry is never one: ``values`` leaves it out
+        (a pool that reads the log, the recent pool, finds it like any episode)."""
         found = self.by_id.get(episode.episode_id)
         if found is None:
             found = self.by_id[episode.episode_id] = Candidate(episode)
@@ -229,7 +231,7 @@ class Candidates:
 
     def values(self) -> list[Candidate]:
         ran = frozenset(self.ran)
-        found = list(self.by_id.values())
+        found = [c for c in self.by_id.values() if about_the_student(c.episode)]
         for cand in found:
             cand.fused = ran
         if Pool.SEMANTIC in ran:

@@ -2,9 +2,13 @@
 
 The chain keeps every envelope (sequence, time, kind, salience, links and, under chain v2, the
 commitment to the body; see :mod:`tutor_memory.domain.chain`) and loses the body and its salt.
-Each erased episode gets an erasure record beside the chain (who asked, when, why, which
-episode), which ``verify`` checks and reports. Then everything derived from the erased bodies
-goes too:
+Each erasure first appends its **entry to the chain** (an episode of kind ``erasure``, sealed
+like any other: which episodes, their commitments and record numbers, who asked, when, why;
+at most ``ERASURE_ENTRY_MAX_ITEMS`` episodes an entry), then erases the bodies it names, each
+with an erasure record beside the chain; ``verify`` holds every record and every erased body
+to an entry. An erasure cut short between its entry and its bodies is finished, as its entry
+says, by the next erasure of the pair (asking again). An entry is never erased, recalled or
+counted as the student's. Then everything derived from the erased bodies goes too:
 
 * the store: annotations, the citation queue entry, concept links (and a concept's stored name,
   taken again from the first episode still touching it), the idempotency key;
@@ -35,7 +39,7 @@ import logging
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 from zoneinfo import ZoneInfo
 
 from tutor_memory.domain import constants as C
@@ -47,13 +51,20 @@ from tutor_memory.domain.chain import (
     seq_of_id,
 )
 from tutor_memory.domain.episodes import (
+    ERASURE_ENTRY_MAX_ITEMS,
+    SYSTEM_KINDS,
     ConsolidationEvidence,
     Episode,
+    ErasedItem,
+    ErasureEvidence,
     FileEvidence,
     Kind,
+    NewEpisode,
     Pair,
+    about_the_student,
     check_id,
     clean_text,
+    erasure_text,
 )
 from tutor_memory.domain.errors import ConflictError, NotFoundError, ValidationError
 from tutor_memory.domain.nightly import consolidation, day_window, night_name
@@ -120,6 +131,92 @@ def check_reason(reason: object) -> str:
     return text.strip()
 
 
+def derived_reason(reason: str) -> str:
+    """The reason a summary that quoted an erased episode is erased under (cut to fit)."""
+    room = C.MAX_ERASURE_REASON_CHARS - len("quoted an erased episode ()")
+    quoted = reason if len(reason) <= room else reason[: room - 1].rstrip() + "…"
+    return f"quoted an erased episode ({quoted})"
+
+
+def erase_with_entry(
+    store: Store,
+    pair: Pair,
+    seqs: Sequence[int],
+    *,
+    at: datetime,
+    reason: str,
+    requested_by: str,
+    scope: ErasureScope,
+) -> list[Episode]:
+    """Erase the bodies of these episodes of the pair (those not erased yet; never an
+    erasure's entry), as every erasure does: first the erasure's entry naming each, with its
+    commitment and the number its record will get, appended like any episode (under the key
+    ``erasure:<first number>``, so a concurrent erasure cannot write a second entry for the
+    same records); then the bodies, each recorded (``ErasingStore.erase``). An erasure cut
+    short between its entry and its bodies is finished first, as its entry says. Returns the
+    episodes whose bodies went now (as they were), those finished included."""
+    stored: dict[int, Episode] = {}
+    entries: list[tuple[Episode, ErasureEvidence]] = []
+    for ep in store.iter_episodes(pair):
+        if ep.erased:
+            continue
+        if isinstance(ep.evidence, ErasureEvidence):
+            entries.append((ep, ep.evidence))
+        elif about_the_student(ep):
+            stored[ep.seq] = ep
+    done: list[Episode] = []
+    for entry, said in entries:  # cut short: the entry is written, its bodies are not
+        left = [item.seq for item in said.erased if item.seq in stored]
+        if left:
+            log.warning(
+                "finishing the erasure of %d episodes of %s its entry (episode %d) names",
+                len(left), pair, entry.seq, extra={"operator_action": "erase"},
+            )  # fmt: skip
+            done += store.erase(
+                pair,
+                left,
+                at=entry.at,
+                reason=said.reason,
+                requested_by=said.requested_by,
+                scope=cast(ErasureScope, said.scope),
+            )
+            for seq in left:
+                stored.pop(seq, None)
+    todo = [stored[seq] for seq in sorted(set(seqs)) if seq in stored]
+    if not todo:
+        return done
+    number = len(store.erasures(pair)[0])  # the store numbers records in seq order
+    items = [
+        ErasedItem(ep.seq, number + i, ep.commitment or ep.hash)
+        for i, ep in enumerate(todo, start=1)
+    ]
+    for start in range(0, len(items), ERASURE_ENTRY_MAX_ITEMS):
+        chunk = tuple(items[start : start + ERASURE_ENTRY_MAX_ITEMS])
+        said = ErasureEvidence(chunk, reason, requested_by, scope)
+        new = NewEpisode(
+            pair,
+            Kind.ERASURE,
+            erasure_text(said),
+            at,
+            evidence=said,
+            idempotency_key=f"erasure:{chunk[0].number}",
+        )
+        written = store.append(new)
+        if not written.created and written.episode.evidence != said:
+            raise ConflictError(
+                f"another erasure of {pair} wrote its entry meanwhile; ask again (nothing "
+                "of this one was erased)"
+            )
+    return done + store.erase(
+        pair,
+        [ep.seq for ep in todo],
+        at=at,
+        reason=reason,
+        requested_by=requested_by,
+        scope=scope,
+    )
+
+
 class Erasing:
     """The erasure use cases over an app's parts (``learning`` and ``nightly`` optional)."""
 
@@ -162,6 +259,11 @@ class Erasing:
         episode = self.ports.store.get(pair, episode_id)
         if episode is None or seq_of_id(episode_id) is None:
             raise NotFoundError(f"no episode {episode_id!r} for {pair}")
+        if not about_the_student(episode):
+            raise ValidationError(
+                "episode_id", f"{episode_id} is an erasure's entry: the record that an erasure "
+                "happened is never erased",
+            )  # fmt: skip
         result = ErasureResult("episode", reason, self.ports.clock.now())
         if isinstance(episode.evidence, FileEvidence):
             # Before the body: while it is there, a retry after a crash knows which file it was.
@@ -210,7 +312,9 @@ class Erasing:
         ``cutoff`` (the envelopes stay)."""
         result = ErasureResult("retention", C.ERASURE_REASON_RETENTION, self.ports.clock.now())
         seqs = [
-            e.seq for e in self.ports.store.iter_episodes(pair) if e.at < cutoff and not e.erased
+            e.seq
+            for e in self.ports.store.iter_episodes(pair)
+            if e.at < cutoff and not e.erased and about_the_student(e)
         ]
         if seqs:
             self._erase_bodies(pair, seqs, result, "retention", "retention")
@@ -228,6 +332,14 @@ class Erasing:
         head = self.store.head(pair)
         sealed = envelope_episode(pair, kind, at, salience, commitment, head)
         return self.store.append_sealed(sealed).episode
+
+    def restore_entry(self, new: NewEpisode) -> Episode:
+        """Append an erasure's entry, as an export carries it, after the pair's head (a replay:
+        the given salt makes it the same entry, with the same hash and id). The bodies it names
+        are erased again by :meth:`erase_as_recorded`, with their records."""
+        if new.kind not in SYSTEM_KINDS or not isinstance(new.evidence, ErasureEvidence):
+            raise ValidationError("kind", "only an erasure's entry is restored here")
+        return self.store.append(new).episode
 
     def erase_as_recorded(
         self, pair: Pair, erased: Sequence[tuple[Episode, RecordedErasure]]
@@ -256,7 +368,7 @@ class Erasing:
     ) -> None:
         head = self.ports.store.head(pair)
         seqs = list(range(1, (head.seq if head else 0) + 1))
-        gone = self.store.erase(
+        gone = self._erase(
             pair,
             seqs,
             at=result.at,
@@ -285,9 +397,7 @@ class Erasing:
         scope: ErasureScope,
     ) -> None:
         at, reason = result.at, result.reason
-        gone = self.store.erase(
-            pair, seqs, at=at, reason=reason, requested_by=requested_by, scope=scope
-        )
+        gone = self._erase(pair, seqs, at=at, reason=reason, requested_by=requested_by, scope=scope)
         result.erased[str(pair)] = [e.seq for e in gone]
         tz = ZoneInfo(self.ports.timezone)
         days = sorted(
@@ -305,11 +415,11 @@ class Erasing:
                 and date.fromisoformat(e.evidence.day) in days
             ):
                 quoting.append(e.seq)
-        derived = self.store.erase(
+        derived = self._erase(
             pair,
             quoting,
             at=at,
-            reason=f"quoted an erased episode ({reason})",
+            reason=derived_reason(reason),
             requested_by=requested_by,
             scope="derived",
         )
@@ -336,6 +446,21 @@ class Erasing:
             "erased %d episodes of %s (%s)", len(gone), pair, reason,
             extra={"pair": str(pair), "operator_action": "erase", "scope": scope},
         )  # fmt: skip
+
+    def _erase(
+        self,
+        pair: Pair,
+        seqs: Sequence[int],
+        *,
+        at: datetime,
+        reason: str,
+        requested_by: str,
+        scope: ErasureScope,
+    ) -> list[Episode]:
+        """:func:`erase_with_entry` on this app's store."""
+        return erase_with_entry(
+            self.store, pair, seqs, at=at, reason=reason, requested_by=requested_by, scope=scope
+        )
 
     def _uncount_checks(self, pair: Pair, seqs: Sequence[int]) -> None:
         """The beliefs' marker counts the checks it applied, against the head's count of the
@@ -378,7 +503,11 @@ class Erasing:
         if window.end > self.ports.clock.now():
             return  # the night has not come yet: it will summarise what remains
         limit = C.CONSOLIDATION_MAX_EPISODES
-        eps = [e for e in self.ports.store.recent(pair, limit + 1, window) if not e.erased]
+        eps = [
+            e
+            for e in self.ports.store.recent(pair, limit + 1, window)
+            if not e.erased and about_the_student(e)
+        ]
         new = consolidation(pair, day, window, eps[:limit], truncated=len(eps) > limit)
         if new is None:
             return

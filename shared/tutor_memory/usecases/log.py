@@ -16,6 +16,7 @@ from tutor_memory.domain.annotations import Annotation, AnnotationKind
 from tutor_memory.domain.context import context_of, context_words, may_respond, passage
 from tutor_memory.domain.episodes import (
     INTERNAL_KEY_PREFIXES,
+    SYSTEM_KINDS,
     AnswerEvidence,
     Episode,
     Evidence,
@@ -23,6 +24,7 @@ from tutor_memory.domain.episodes import (
     Kind,
     NewEpisode,
     Pair,
+    about_the_student,
     check_file_id,
     check_same_request,
     clean_text,
@@ -106,6 +108,12 @@ def arguments_digest(
     )  # fmt: skip
 
 
+def refuse_system_kind(kind: Kind) -> None:
+    """An erasure's entry is written by the erasure use case alone, never recorded."""
+    if kind in SYSTEM_KINDS:
+        raise ValidationError("kind", "an erasure's entry is written by an erasure, never recorded")
+
+
 class TutorMemory:
     """The episode log's use cases over the ports: record, files, the chain, and the derived
     state (the index, the markers) kept in step with the log; recall."""
@@ -141,6 +149,7 @@ class TutorMemory:
         arguments): a retry answers the episode already written, a different request under the
         same key is an :class:`IdempotencyConflictError` and writes nothing."""
         kind = parse_kind(kind)
+        refuse_system_kind(kind)
         if evidence is None or isinstance(evidence, Mapping):
             evidence = evidence_from_dict(kind, evidence)
         if (
@@ -215,6 +224,8 @@ class TutorMemory:
         on_progress: Callable[[int, int], None] | None = None,
     ) -> list[AppendResult]:
         """Append validated episodes in order, embedding and indexing them in batches."""
+        for new in episodes:
+            refuse_system_kind(new.kind)
         results: list[AppendResult] = []
         for start in range(0, len(episodes), batch_size):
             batch = [self._stamped(new) for new in episodes[start : start + batch_size]]
@@ -246,6 +257,7 @@ class TutorMemory:
         return [rows[text].tolist() for text in passages]
 
     def _index(self, docs: Sequence[_Doc]) -> None:
+        docs = [doc for doc in docs if about_the_student(doc[0])]  # an entry is never recalled
         if self.ports.index is None or not docs:
             return
         self.ports.index.add([indexed(ep, vector, context) for ep, vector, context in docs])
@@ -424,8 +436,13 @@ class TutorMemory:
             missing = [ep for ep in read if ep.seq not in ready]
             ids = [ep.episode_id for ep in missing]
             held = self.ports.index.known_ids(pair, ids) if ids else set()
-            # An erased episode has no document (a blank one would be recalled as a blank line).
-            todo = [ep for ep in missing if ep.episode_id not in held and not ep.erased]
+            # An erased episode has no document (a blank one would be recalled as a blank line),
+            # nor has an erasure's entry (never recalled).
+            todo = [
+                ep
+                for ep in missing
+                if ep.episode_id not in held and not ep.erased and about_the_student(ep)
+            ]
             by_seq = {(pair, ep.seq): ep for ep in read}
             by_seq.update(((pair, seq), doc[0]) for seq, doc in ready.items())
             self._index(self._documents(todo, by_seq))
@@ -449,7 +466,7 @@ class TutorMemory:
         count = last = 0
         for ep in self.ports.store.iter_episodes(pair):
             last = ep.seq
-            if ep.erased:  # an erased episode has no document
+            if ep.erased or not about_the_student(ep):  # no document: erased, or an entry
                 continue
             batch.append(ep)
             if len(batch) == batch_size:

@@ -39,7 +39,14 @@ from zoneinfo import ZoneInfo
 from tutor_memory.domain import constants as C
 from tutor_memory.domain.annotations import Annotation, AnnotationKind
 from tutor_memory.domain.beliefs import Belief
-from tutor_memory.domain.episodes import AnswerEvidence, Episode, Kind, NewEpisode, Pair
+from tutor_memory.domain.episodes import (
+    AnswerEvidence,
+    Episode,
+    Kind,
+    NewEpisode,
+    Pair,
+    about_the_student,
+)
 from tutor_memory.domain.errors import ConflictError, TutorMemoryError, ValidationError
 from tutor_memory.domain.files import FileRecord
 from tutor_memory.domain.mapblock import map_header
@@ -193,7 +200,11 @@ class Nightly:
                 "day", f"{day} has not ended yet in {self.ports.timezone}: its night comes later"
             )
         limit = C.CONSOLIDATION_MAX_EPISODES
-        day_episodes = [e for e in self.ports.store.recent(pair, limit + 1, window) if not e.erased]
+        day_episodes = [
+            e
+            for e in self.ports.store.recent(pair, limit + 1, window)
+            if not e.erased and about_the_student(e)  # an erasure's entry is not the day's work
+        ]
         new = consolidation(
             pair, day, window, day_episodes[:limit], truncated=len(day_episodes) > limit
         )
@@ -367,7 +378,7 @@ class Nightly:
             recent=[
                 e
                 for e in self.ports.store.recent(pair, C.WORKING_SET_RECENT + C.WORKING_SET_DAYS)
-                if not e.erased
+                if not e.erased and about_the_student(e)
             ],
             consolidation_id=summary.episode_id,
             previous=previous,

@@ -12,14 +12,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, tzinfo
 from typing import Any
 
 from tutor_memory.domain.annotations import Annotation, Verification
 from tutor_memory.domain.beliefs import Belief
 from tutor_memory.domain.concepts import concept_key
-from tutor_memory.domain.episodes import Kind, Pair
+from tutor_memory.domain.episodes import Kind, Pair, about_the_student
 from tutor_memory.domain.errors import NotFoundError, ValidationError
 from tutor_memory.domain.report import (
     ABOUT_THE_MATERIAL,
@@ -48,9 +48,17 @@ class Reports:
 
         NotFoundError for a pair with no record, or a concept no belief was ever about.
         """
-        return build_report(self.rows(pair, history=history))
+        rows, entries = self._rows(pair, history=history)
+        built = build_report(rows)
+        # The chain's length counts the erasures' entries; the student's episodes do not.
+        return replace(built, episodes=built.episodes - entries) if entries else built
 
     def rows(self, pair: Pair, *, history: str | None = None) -> ReportRows:
+        """The rows a report is built from (the student's episodes: no erasure's entry)."""
+        return self._rows(pair, history=history)[0]
+
+    def _rows(self, pair: Pair, *, history: str | None = None) -> tuple[ReportRows, int]:
+        """The rows, and how many erasures' entries the chain holds up to the head."""
         store = self.ports.store
         head = store.head(pair)  # first: the report covers the log up to here
         if head is None:
@@ -64,7 +72,8 @@ class Reports:
             rows = self.beliefs.belief_history(pair, key)
             if not rows:
                 raise NotFoundError(f"no belief about {history!r} for {pair}")
-        episodes = [e for e in store.iter_episodes(pair) if e.seq <= head.seq]
+        logged = [e for e in store.iter_episodes(pair) if e.seq <= head.seq]
+        episodes = [e for e in logged if about_the_student(e)]  # not an erasure's entry
         # One read per answer (a report is not on the turn path). Only answers carry stances
         # (set_stance refuses anything else) and only answers are queued for verification.
         notes: dict[str, list[Annotation]] = {}
@@ -72,12 +81,13 @@ class Reports:
             if ep.kind is Kind.ANSWER and (found := store.annotations(pair, ep.episode_id)):
                 notes[ep.episode_id] = found
         records, _ = store.erasures(pair)  # the erasure records, kept beside the chain
-        return ReportRows(
+        read = ReportRows(
             pair=pair,
             erasures=[e for e in records if e.seq <= head.seq],
             generated_at=self.ports.clock.now(),
             head_seq=head.seq,
-            head_at=head.at,
+            # the last of the student's episodes (an erasure's entry is the chain's, not theirs)
+            head_at=episodes[-1].at if episodes and len(episodes) < len(logged) else head.at,
             counts=dict(head.counts),
             episodes=episodes,
             annotations=notes,
@@ -86,6 +96,7 @@ class Reports:
             history_key=key,
             history=rows,
         )
+        return read, len(logged) - len(episodes)
 
 
 # --- JSON --------------------------------------------------------------------------------------
