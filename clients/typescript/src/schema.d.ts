@@ -519,7 +519,10 @@ export interface components {
          *     kinds, still accepted; give the evidence once.
          */
         EpisodeRequest: {
-            /** At */
+            /**
+             * At
+             * @description when it happened (RFC 3339), from 1970-01-01T00:00:00Z to a day past the server's clock; default: now
+             */
             at?: string | null;
             /** @description alias of evidence, for a check */
             check?: components["schemas"]["CheckBody"] | null;
@@ -544,7 +547,10 @@ export interface components {
              * @description an answer: the memory ids of the turn that produced it
              */
             recalled_ids?: string[];
-            /** Ref */
+            /**
+             * Ref
+             * @description your own id for it
+             */
             ref?: string | null;
             /**
              * Salience
@@ -740,7 +746,7 @@ export interface components {
             assessment?: string | null;
             /**
              * At
-             * @description answer as of this time (ISO 8601)
+             * @description answer as of this time (RFC 3339), from 1970-01-01T00:00:00Z to a day past the server's clock
              */
             at?: string | null;
             /** Budget Tokens */
@@ -904,7 +910,7 @@ export interface components {
         RederiveRequest: {
             /**
              * At
-             * @description retire as of this time (ISO 8601)
+             * @description retire as of this time (RFC 3339), from 1970-01-01T00:00:00Z to a day past the server's clock
              */
             at?: string | null;
             /**
@@ -1266,7 +1272,7 @@ export interface components {
         TurnRequest: {
             /**
              * At
-             * @description answer as of this time (ISO 8601)
+             * @description answer as of this time (RFC 3339), from 1970-01-01T00:00:00Z to a day past the server's clock
              */
             at?: string | null;
             /** Budget Tokens */
@@ -3334,7 +3340,7 @@ export interface operations {
             query: {
                 /** @description a question, as a student asks */
                 q: string;
-                /** @description recall as of this time (ISO 8601); the server's clock when absent */
+                /** @description recall as of this time (RFC 3339), from 1970-01-01T00:00:00Z to a day past the server's clock; the server's clock when absent */
                 at?: string | null;
             };
             header?: never;

@@ -9,7 +9,10 @@ thread. Bound to 127.0.0.1 by default.
 Whatever a client sends, it gets an answer in the API's one error shape (problem+json) or, if
 it hung up, nothing and no error: a Content-Length that is not a number is a 400, one over
 the body limit a 413 (refused before the body is read); chunked bodies are refused (411, the
-API takes JSON bodies with a length); a request that stalls for :data:`READ_TIMEOUT_S`, or is
+API takes JSON bodies with a length), and so is a request framed twice (two Content-Lengths,
+or one with a Transfer-Encoding: 400); bytes that do not begin as an HTTP request (a TLS
+handshake) are a 400 at once; a body or a query that is not UTF-8 is a 400, never read with
+U+FFFD in its place; a request that stalls for :data:`READ_TIMEOUT_S`, or is
 not whole within :data:`REQUEST_DEADLINE_S` however steadily it trickles in, is answered 408
 and closed; anything the resolver cannot answer is a logged 500. A client that hangs up is
 one info line, never a 500. At most :data:`CONNECTION_LIMIT` connections are open at once
@@ -20,6 +23,8 @@ ids (``api.access``: never a query, a body or a concept's name).
 
 from __future__ import annotations
 
+import base64
+import contextlib
 import json
 import logging
 import socket
@@ -35,10 +40,10 @@ from aws_lambda_powertools.event_handler import APIGatewayRestResolver
 from aws_lambda_powertools.utilities.typing import LambdaContext
 from waitress import wasyncore
 from waitress.channel import HTTPChannel
-from waitress.parser import HTTPRequestParser, TransferEncodingNotImplemented
+from waitress.parser import HTTPRequestParser, ParsingError, TransferEncodingNotImplemented
 from waitress.server import TcpWSGIServer
 from waitress.task import ErrorTask
-from waitress.utilities import Error
+from waitress.utilities import BadRequest, Error
 
 from tutor_memory.api.access import described, logged_method, route_of
 from tutor_memory.api.routes import PROBLEM_JSON, Problem, resolve
@@ -66,11 +71,25 @@ class _Context:
         self.aws_request_id = request_id
 
 
+class UndecodableQueryError(ValueError):
+    """A query string whose percent-escapes are not UTF-8 (answered 400, never read with
+    U+FFFD in place of what could not be decoded)."""
+
+
 def to_event(
     method: str, target: str, headers: dict[str, str], body: bytes, request_id: str = "local"
 ) -> dict[str, Any]:
+    """The request as API Gateway's REST event. A body that is not UTF-8 goes as base64 (as
+    API Gateway sends a binary body), and the resolver refuses it (``routes.resolve``)."""
     url = urlsplit(target)
-    query = dict(parse_qsl(url.query)) or None
+    try:
+        query = dict(parse_qsl(url.query, errors="strict")) or None
+    except UnicodeDecodeError as exc:
+        raise UndecodableQueryError(str(exc)) from None
+    try:
+        text, encoded = (body.decode("utf-8") if body else None), False
+    except UnicodeDecodeError:
+        text, encoded = base64.b64encode(body).decode("ascii"), True
     return {
         "resource": "/{proxy+}",
         "path": url.path,
@@ -82,8 +101,8 @@ def to_event(
         "pathParameters": {"proxy": url.path.lstrip("/")},
         "requestContext": {"httpMethod": method, "path": url.path, "stage": "local",
                            "requestId": request_id, "identity": {"sourceIp": "127.0.0.1"}},
-        "body": body.decode("utf-8", errors="replace") if body else None,
-        "isBase64Encoded": False,
+        "body": text,
+        "isBase64Encoded": encoded,
     }  # fmt: skip
 
 
@@ -102,14 +121,44 @@ _SLUGS = {400: "bad-request", 408: "request-timeout", 411: "length-required",
           501: "not-implemented"}  # fmt: skip
 
 
+_FRAMING = (b"content-length", b"transfer-encoding")
+
+
 class _Parser(HTTPRequestParser):  # type: ignore[misc]
-    """waitress's parser, which refuses a chunked body (411) and notes when a request began."""
+    """waitress's parser, which refuses a chunked body (411), conflicting framing (400) and
+    bytes that are no HTTP request (400 at once: a TLS handshake sent to this plain-HTTP port
+    is answered, not waited on), and notes when a request began."""
 
     def __init__(self, adj: Any) -> None:
         super().__init__(adj)
         self.began = time.monotonic()
 
+    def received(self, data: bytes) -> int:
+        if not self.header_plus and self.body_rcv is None and not getattr(self, "completed", 0):
+            first = data.lstrip(b"\r\n")[:1]
+            if first and not b"A" <= first <= b"Z":  # a method is upper-case letters
+                self.error = BadRequest(
+                    "the request does not begin with an HTTP method; this server speaks plain "
+                    "HTTP (was it a TLS handshake?)"
+                )
+                self.completed = True
+                self.connection_close = True
+                return len(data)
+        return int(super().received(data))
+
     def parse_header(self, header_plus: bytes) -> None:
+        # Framing the request twice (two Content-Lengths, even equal ones, or a length and a
+        # transfer coding) is how requests are smuggled past a proxy: refused, named.
+        names = [line.split(b":", 1)[0].strip().lower() for line in header_plus.split(b"\n")[1:]]
+        framing = [name.decode("latin-1") for name in names if name in _FRAMING]
+        if len(framing) > 1:
+            # parsed for the request line (the answer's instance), whatever else it holds
+            with contextlib.suppress(ParsingError, TransferEncodingNotImplemented):
+                super().parse_header(header_plus)
+            self.body_rcv, self.chunked, self.content_length = None, False, 0
+            self.connection_close = True
+            shown = " and ".join(sorted({n.title() for n in framing}))
+            raise ParsingError(f"conflicting framing: {len(framing)} headers ({shown})")
         try:
             super().parse_header(header_plus)
             framed = not getattr(self, "chunked", False)
@@ -130,11 +179,17 @@ def _problem_task(access: Callable[[str, str, int, int, float, str], None]) -> t
             error = self.request.error
             status = int(error.code)
             detail = str(error.body)
-            if status == 400 and "Content-Length" in detail:
+            if status == 400 and detail.startswith("conflicting framing"):
+                slug = "conflicting-framing"
+            elif status == 400 and detail.startswith("the request does not begin"):
+                slug = "not-http"
+            elif status == 400 and "Content-Length" in detail:
                 slug = "bad-content-length"
             else:
                 slug = _SLUGS.get(status, "bad-request")
-            path = urlsplit(self.request.path or "").path
+            # A request refused before its request line was read has no path or method.
+            path = urlsplit(getattr(self.request, "path", "") or "").path
+            command = getattr(self.request, "command", "") or ""
             body = json.dumps(
                 Problem(status, slug, detail).body(path, request_id), ensure_ascii=False
             ).encode("utf-8")
@@ -142,7 +197,7 @@ def _problem_task(access: Callable[[str, str, int, int, float, str], None]) -> t
             self.response_headers.append(("Content-Type", PROBLEM_JSON))
             self.set_close_on_finish()
             self.content_length = len(body)
-            access(self.request.command or "", path, status, len(body), started, request_id)
+            access(command, path, status, len(body), started, request_id)
             self.write(body)
 
     return ProblemTask
@@ -277,9 +332,18 @@ def make_server(
         path = urlsplit(target).path
         try:
             body = environ["wsgi.input"].read() if environ.get("CONTENT_LENGTH") else b""
-            event = to_event(method, target, _request_headers(environ), body, request_id)
-            with answering:
-                response = resolve(resolver, event, cast(LambdaContext, _Context(request_id)), log)
+            try:
+                event = to_event(method, target, _request_headers(environ), body, request_id)
+            except UndecodableQueryError:
+                problem = Problem(400, "bad-encoding", "the query string is not UTF-8 once decoded")
+                response: dict[str, Any] = {
+                    "statusCode": 400, "headers": {"Content-Type": PROBLEM_JSON},
+                    "body": json.dumps(problem.body(path, request_id)),
+                }  # fmt: skip
+            else:
+                with answering:
+                    context = cast(LambdaContext, _Context(request_id))
+                    response = resolve(resolver, event, context, log)
             status = int(response["statusCode"])
             payload = response.get("body") or ""
             headers = _headers(response)

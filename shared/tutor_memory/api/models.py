@@ -3,11 +3,14 @@ source of the OpenAPI document)."""
 
 from __future__ import annotations
 
+import re
 from datetime import date, datetime
-from typing import TYPE_CHECKING, Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal, get_args
 
 from pydantic import (
+    AfterValidator,
     BaseModel,
+    BeforeValidator,
     ConfigDict,
     Field,
     ValidationInfo,
@@ -15,10 +18,19 @@ from pydantic import (
     field_validator,
     model_validator,
 )
+from pydantic import Strict as Exactly
 from pydantic import ValidationError as PydanticValidationError
 from pydantic_core import ErrorDetails, InitErrorDetails, PydanticCustomError
+from pydantic_core.core_schema import ErrorType
 
 from tutor_memory.domain import constants as C
+from tutor_memory.domain.episodes import (
+    ID_PATTERN,
+    NAME_PATTERN,
+    VISIBLE_PATTERN,
+    has_control,
+    has_visible,
+)
 from tutor_memory.domain.profile import Statement
 
 if TYPE_CHECKING:
@@ -33,10 +45,115 @@ class Strict(BaseModel):
     model_config = ConfigDict(extra="forbid")  # a misspelt field is an error, not ignored
 
 
+# --- the request's values, each refused as itself (no coercion) ------------------------------
+#
+# A request names its values as JSON does: a flag is true or false (never "yes" or 1), a number
+# is a number (never true or "0.5"), a time is an RFC 3339 string (never a count of seconds or
+# milliseconds), text shows something, and a name or an id holds no control character. Each
+# refusal is a 422 naming the field, on every door (these models validate the REST body and the
+# library's arguments alike); the OpenAPI document carries the same patterns and bounds.
+
+Flag = Annotated[bool, Exactly()]
+
+
+Whole = Annotated[int, Exactly()]  # bounded where used: the document states both ends
+
+
+def _integral(value: Any) -> Any:
+    """A whole number as JSON may write it, 7.0 (JSON Schema's integer too), read as 7; a
+    field of :data:`Whole` takes it through this (a ``field_validator``, so the bounds stay
+    the document's minimum and maximum)."""
+    return int(value) if isinstance(value, float) and value.is_integer() else value
+
+
+Number = Annotated[float, Exactly(), Field(allow_inf_nan=False)]  # an int is a number too
+
+MAX_PAGE_NUMBER = 1_000_000  # ours: a cited page (a store keeps it as a 64-bit integer)
+MAX_QUIZ_POINTS = 1_000_000  # ours: a quiz's score and maximum
+
+# RFC 3339's date-time (ISO 8601's profile the document's ``format: date-time`` names), with
+# seconds and a time zone: 2026-03-02T14:05:00Z, 2026-03-02T15:05:00.250+01:00. The server reads
+# the shape (a number, a date alone, a time without a zone are refused as ``body.at``) and then
+# the range (1970 to a day past its clock, refused as ``at``); the document's pattern says the
+# years it can (1970 on), its description the rest.
+_MOMENT_SHAPE = (
+    r"-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])T([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9]"
+    r"(\.[0-9]{1,9})?(Z|[+-]([01][0-9]|2[0-3]):[0-5][0-9])$"
+)
+MOMENT_PATTERN = r"^(19[7-9][0-9]|[2-9][0-9]{3})" + _MOMENT_SHAPE
+_MOMENT_RE = re.compile(r"^[0-9]{4}" + _MOMENT_SHAPE)
+_MOMENT_RANGE = "from 1970-01-01T00:00:00Z to a day past the server's clock"
+
+
+def _moment(value: Any) -> Any:
+    if isinstance(value, datetime):  # the library's (and MCP's) own datetimes
+        return value
+    if isinstance(value, str) and _MOMENT_RE.fullmatch(value):
+        return value
+    raise PydanticCustomError(
+        "rfc3339_datetime",
+        "must be a date-time string with seconds and a time zone, as RFC 3339 writes it "
+        "(2026-03-02T14:05:00Z), not a number or a date alone",
+    )
+
+
+Moment = Annotated[
+    datetime,
+    BeforeValidator(_moment),
+    Field(json_schema_extra={"pattern": MOMENT_PATTERN}),
+]
+
+
+def visible(value: str) -> str:
+    """``value``, if it shows something (else the refusal pydantic reports as the field's)."""
+    if not has_visible(value):
+        raise PydanticCustomError(
+            "visible_text",
+            "must contain a visible character (not only spaces, controls or invisible ones)",
+        )
+    return value
+
+
+def named(value: str) -> str:
+    """``value``, if it is visible and holds no control character (a name, a client's id)."""
+    visible(value)
+    if has_control(value):
+        raise PydanticCustomError("control_character", "must not contain control characters")
+    return value
+
+
+def an_id(value: str) -> str:
+    """``value``, if it is an id as the API makes them (``check_id``'s characters)."""
+    if not re.fullmatch(ID_PATTERN, value):
+        raise PydanticCustomError(
+            "id_characters",
+            "may contain only letters A-Z a-z, digits and . _ @ - (not first)",
+        )
+    return value
+
+
+# Text that must show something (an episode's text, a taught note).
+Visible = Annotated[
+    str, AfterValidator(visible), Field(json_schema_extra={"pattern": VISIBLE_PATTERN})
+]
+# A name or a client's id: visible, and no control character (a concept, a topic, a ref).
+Name = Annotated[str, AfterValidator(named), Field(json_schema_extra={"pattern": NAME_PATTERN})]
+# An id as the API makes them (students, subjects, teachers, episodes): plain ASCII.
+Id = Annotated[
+    str,
+    AfterValidator(an_id),
+    Field(min_length=1, max_length=C.MAX_ID_CHARS, json_schema_extra={"pattern": ID_PATTERN}),
+]
+
+
 class TurnRequest(Strict):
     question: str | None = Field(default=None, max_length=C.MAX_TEXT_CHARS)
-    at: datetime | None = Field(default=None, description="answer as of this time (ISO 8601)")
-    budget_tokens: int | None = Field(default=None, ge=50, le=100_000)
+    at: Moment | None = Field(
+        default=None, description=f"answer as of this time (RFC 3339), {_MOMENT_RANGE}"
+    )
+    budget_tokens: Whole | None = Field(default=None, ge=50, le=100_000)
+
+    _whole = field_validator("budget_tokens", mode="before")(_integral)
 
 
 class TurnResponse(BaseModel):
@@ -94,8 +211,10 @@ class RederiveRequest(Strict):
     """An operator's re-derivation of a pair's beliefs under today's rules."""
 
     reason: str = Field(default="", max_length=C.MAX_NOTE_CHARS, description="kept in the log")
-    force: bool = Field(default=False, description="re-derive even when nothing would change")
-    at: datetime | None = Field(default=None, description="retire as of this time (ISO 8601)")
+    force: Flag = Field(default=False, description="re-derive even when nothing would change")
+    at: Moment | None = Field(
+        default=None, description=f"retire as of this time (RFC 3339), {_MOMENT_RANGE}"
+    )
 
 
 class RederiveResponse(BaseModel):
@@ -125,19 +244,21 @@ class CheckBody(Strict):
     """A check's evidence."""
 
     kind: Literal["check"] = _kind_of_evidence("check")
-    topic: str = Field(min_length=1, max_length=C.MAX_NOTE_CHARS)
+    topic: Name = Field(min_length=1, max_length=C.MAX_NOTE_CHARS)
     verdict: Literal["right", "wrong"]
     evaluation: str = Field(default="", max_length=C.MAX_NOTE_CHARS)
-    predicted_mastery: float | None = Field(default=None, ge=0, le=1)
+    predicted_mastery: Number | None = Field(default=None, ge=0, le=1)
 
 
 class QuizBody(Strict):
     """A quiz's evidence."""
 
     kind: Literal["quiz"] = _kind_of_evidence("quiz")
-    score: float = Field(ge=0)
-    maximum: float = Field(gt=0)
-    topics: list[str] = Field(default_factory=list, max_length=C.MAX_CONCEPTS_PER_EPISODE)
+    score: Number = Field(ge=0, le=MAX_QUIZ_POINTS)
+    maximum: Number = Field(gt=0, le=MAX_QUIZ_POINTS)
+    topics: list[Annotated[Name, Field(min_length=1, max_length=C.MAX_CONCEPT_CHARS)]] = Field(
+        default_factory=list, max_length=C.MAX_CONCEPTS_PER_EPISODE
+    )
 
 
 class CitationBody(Strict):
@@ -145,14 +266,16 @@ class CitationBody(Strict):
 
     kind: Literal["answer"] = _kind_of_evidence("answer")
     file_id: str | None = Field(default=None, max_length=C.MAX_ID_CHARS)
-    page: int | None = Field(default=None, ge=1)
+    page: Whole | None = Field(default=None, ge=1, le=MAX_PAGE_NUMBER)
+
+    _whole = field_validator("page", mode="before")(_integral)
 
 
 class TaughtBody(Strict):
     """A taught message's evidence: what it asks to remember."""
 
     kind: Literal["taught"] = _kind_of_evidence("taught")
-    note: str = Field(min_length=1, max_length=C.MAX_NOTE_CHARS)
+    note: Visible = Field(min_length=1, max_length=C.MAX_NOTE_CHARS)
 
 
 class QuestionBody(Strict):
@@ -177,14 +300,20 @@ class EpisodeRequest(Strict):
     kinds, still accepted; give the evidence once."""
 
     kind: Literal["question", "answer", "check", "quiz", "taught"]
-    text: str = Field(min_length=1, max_length=C.MAX_TEXT_CHARS)
-    at: datetime | None = None
-    ref: str | None = Field(default=None, max_length=C.MAX_REF_CHARS)
+    text: Visible = Field(min_length=1, max_length=C.MAX_TEXT_CHARS)
+    at: Moment | None = Field(
+        default=None, description=f"when it happened (RFC 3339), {_MOMENT_RANGE}; default: now"
+    )
+    ref: Name | None = Field(
+        default=None, min_length=1, max_length=C.MAX_REF_CHARS, description="your own id for it"
+    )
     summary: str = Field(
         default="", max_length=C.MAX_SUMMARY_CHARS, description="one line (default: the text's)"
     )
-    concepts: list[str] = Field(default_factory=list, max_length=C.MAX_CONCEPTS_PER_EPISODE)
-    salience: float | None = Field(default=None, ge=0, le=1, description="default: the kind's")
+    concepts: list[Annotated[Name, Field(min_length=1, max_length=C.MAX_CONCEPT_CHARS)]] = Field(
+        default_factory=list, max_length=C.MAX_CONCEPTS_PER_EPISODE
+    )
+    salience: Number | None = Field(default=None, ge=0, le=1, description="default: the kind's")
     evidence: Evidence | None = Field(
         default=None,
         description=(
@@ -199,7 +328,7 @@ class EpisodeRequest(Strict):
     citation: CitationBody | None = Field(
         default=None, description="alias of evidence, for an answer's cited file"
     )
-    recalled_ids: list[str] = Field(
+    recalled_ids: list[Id] = Field(
         default_factory=list,
         max_length=C.MAX_RECALLED_IDS,
         description="an answer: the memory ids of the turn that produced it",
@@ -252,9 +381,15 @@ def _refused(loc: tuple[str, ...], error: PydanticCustomError, value: Any) -> Ex
     )
 
 
+_PYDANTIC_ERRORS = frozenset(get_args(ErrorType))
+
+
 def _untagged(error: ErrorDetails, tag: str) -> InitErrorDetails:
     """A tagged union's error at the field's own place (``verdict``, not ``check.verdict``)."""
     loc = error["loc"][1:] if error["loc"][:1] == (tag,) else error["loc"]
+    if error["type"] not in _PYDANTIC_ERRORS:  # ours (``visible_text``…): its words as they were
+        words = PydanticCustomError(error["type"], "{words}", {"words": error["msg"]})
+        return InitErrorDetails(type=words, loc=loc, input=error["input"])
     details = InitErrorDetails(type=error["type"], loc=loc, input=error["input"])
     if "ctx" in error:
         details["ctx"] = error["ctx"]
@@ -473,8 +608,8 @@ class ProfileResponse(BaseModel):
 class ClassRequest(Strict):
     """A class's roster: who teaches it and who is enrolled (ids as the API's)."""
 
-    teachers: list[str] = Field(default_factory=list, max_length=C.MAX_CLASS_MEMBERS)
-    students: list[str] = Field(default_factory=list, max_length=C.MAX_CLASS_MEMBERS)
+    teachers: list[Id] = Field(default_factory=list, max_length=C.MAX_CLASS_MEMBERS)
+    students: list[Id] = Field(default_factory=list, max_length=C.MAX_CLASS_MEMBERS)
 
 
 class ClassResponse(BaseModel):

@@ -25,12 +25,13 @@ StoreError                                  503
 
 from __future__ import annotations
 
+import base64
+import binascii
 import functools
 import json
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import datetime
 from http import HTTPStatus
 from re import Match
 from typing import TYPE_CHECKING, Annotated, Any, Literal
@@ -46,6 +47,7 @@ from aws_lambda_powertools.event_handler.openapi.exceptions import (
 from aws_lambda_powertools.event_handler.openapi.params import Header, Path, Query
 from aws_lambda_powertools.event_handler.openapi.types import OpenAPIResponse
 from aws_lambda_powertools.metrics import MetricUnit
+from pydantic import AfterValidator
 
 from tutor_memory.api import calls
 from tutor_memory.api.access import described, quiet_wordy_loggers
@@ -60,6 +62,7 @@ from tutor_memory.api.models import (
     ErasureResponse,
     ExportResponse,
     FileResponse,
+    Moment,
     ProblemResponse,
     ProfileRequest,
     ProfileResponse,
@@ -75,11 +78,13 @@ from tutor_memory.api.models import (
     StatementResponse,
     TurnRequest,
     TurnResponse,
+    named,
 )
 from tutor_memory.api.operations import EPISODE_LINKS, operation
 from tutor_memory.domain import constants as C
 from tutor_memory.domain.access import Caller, Role
 from tutor_memory.domain.episodes import (
+    NAME_PATTERN,
     Pair,
 )
 from tutor_memory.domain.errors import (
@@ -114,16 +119,32 @@ ProfileKey = Annotated[
     str,
     Query(max_length=C.MAX_PROFILE_KEY_CHARS, description="which one of the aspect ('' for one)"),
 ]
-EpisodeId = Annotated[str, Path(min_length=1, max_length=C.MAX_ID_CHARS)]
+# An episode's id is an id as the store makes them ("e12-3f…"): one of other characters is refused.
+EpisodeId = Annotated[str, Path(pattern=_ID_PATTERN, max_length=C.MAX_ID_CHARS)]
 FileId = Annotated[str, Path(min_length=1, max_length=C.MAX_ID_CHARS)]
-ConceptName = Annotated[str, Path(min_length=1, max_length=C.MAX_CONCEPT_CHARS)]
-IdempotencyKey = Annotated[str | None, Header(alias="Idempotency-Key", max_length=128)]
+# A concept as users name it: any script, but something visible and no control character.
+ConceptName = Annotated[
+    str,
+    AfterValidator(named),
+    Path(min_length=1, max_length=C.MAX_CONCEPT_CHARS, json_schema_extra={"pattern": NAME_PATTERN}),
+]
+IdempotencyKey = Annotated[
+    str | None,
+    AfterValidator(lambda key: key if key is None else named(key)),
+    Header(
+        alias="Idempotency-Key",
+        max_length=C.MAX_IDEMPOTENCY_KEY_CHARS,
+        json_schema_extra={"pattern": NAME_PATTERN},
+    ),
+]
 HistoryOf = Annotated[
     str | None,
+    AfterValidator(lambda name: name if name is None else named(name)),
     Query(
         min_length=1,
         max_length=C.MAX_CONCEPT_CHARS,
         description="a concept's name or key: add the history of the belief about it",
+        json_schema_extra={"pattern": NAME_PATTERN},
     ),
 ]
 
@@ -146,8 +167,11 @@ RecallQuestion = Annotated[
 ]
 
 RecallAt = Annotated[
-    datetime | None,
-    Query(description="recall as of this time (ISO 8601); the server's clock when absent"),
+    Moment | None,
+    Query(
+        description="recall as of this time (RFC 3339), from 1970-01-01T00:00:00Z to a day past "
+        "the server's clock; the server's clock when absent"
+    ),
 ]
 
 PageLimit = Annotated[
@@ -198,6 +222,67 @@ def _invalid_request(exc: RequestValidationError) -> Problem:
     ]
     shown = "; ".join(f"{f['field']}: {f['problem']}" for f in fields[:5])
     return Problem(422, "invalid-request", f"the request is not valid: {shown}", fields)
+
+
+# --- reading a body: JSON as RFC 8259 has it, nothing guessed --------------------------------
+
+MAX_NUMBER_DIGITS = 40  # ours: every number the API takes is far shorter (a page, a score)
+
+
+class _Overlong:
+    """Where an integer literal longer than :data:`MAX_NUMBER_DIGITS` stood (never turned
+    into an int: Python refuses past 4,300 digits, and the work grows with the length)."""
+
+    def __init__(self, digits: int) -> None:
+        self.digits = digits
+
+
+class _Twice:
+    """Where a member's name appeared twice in one object (JSON parsers keep either)."""
+
+
+def _integer(literal: str) -> int | _Overlong:
+    digits = len(literal.lstrip("-"))
+    return _Overlong(digits) if digits > MAX_NUMBER_DIGITS else int(literal)
+
+
+def _not_a_number(literal: str) -> Any:
+    # Python's json reads NaN and Infinity; JSON has neither.
+    raise json.JSONDecodeError(f"{literal} is not JSON", literal, 0)
+
+
+def _members(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    found: dict[str, Any] = {}
+    for name, value in pairs:
+        found[name] = _Twice() if name in found else value
+    return found
+
+
+def strict_json(text: str | bytes | bytearray) -> Any:
+    """The body as JSON, strictly (the resolver's deserializer, so both backends read alike):
+    no NaN or Infinity (400, not JSON), and an integer of more than :data:`MAX_NUMBER_DIGITS`
+    digits or a member given twice refused as a 422 naming where it stood (``body.page``)."""
+    data = json.loads(
+        text, parse_int=_integer, parse_constant=_not_a_number, object_pairs_hook=_members
+    )
+    errors: list[dict[str, Any]] = []
+    stack: list[tuple[tuple[str | int, ...], Any]] = [(("body",), data)]
+    while stack:  # breadth, not recursion: the parser has already bounded the depth
+        loc, value = stack.pop()
+        if isinstance(value, _Overlong):
+            errors.append({"type": "number_too_long", "loc": loc, "input": None,
+                           "msg": f"is a number of {value.digits:,} digits; the limit is "
+                                  f"{MAX_NUMBER_DIGITS}"})  # fmt: skip
+        elif isinstance(value, _Twice):
+            errors.append({"type": "duplicate_member", "loc": loc, "input": None,
+                           "msg": "is given twice in one object"})  # fmt: skip
+        elif isinstance(value, dict):
+            stack.extend(((*loc, k), v) for k, v in value.items())
+        elif isinstance(value, list):
+            stack.extend(((*loc, i), v) for i, v in enumerate(value))
+    if errors:
+        raise RequestValidationError(sorted(errors, key=lambda e: [str(p) for p in e["loc"]]))
+    return data
 
 
 def _invalid(exc: ValidationError) -> Problem:
@@ -306,7 +391,7 @@ def build_resolver(
     log line carries the pair. ``anonymous``: who a request without credentials is —
     ``"gateway"`` behind API Gateway's IAM authorisation (it let only the tenant's backend
     through), None for ``serve`` (a 401), a ``Caller`` for ``serve --insecure-no-auth``."""
-    resolver = DecodingResolver(enable_validation=True)
+    resolver = DecodingResolver(enable_validation=True, json_body_deserializer=strict_json)
     quiet_wordy_loggers()  # logs carry a route's template and ids, never its words
     log: Logger | logging.Logger = logger if logger is not None else logging.getLogger(__name__)
 
@@ -603,6 +688,9 @@ def resolve(
     refused = _not_json(event)
     if refused is not None:
         return refused
+    event, refused = _as_text(event)
+    if refused is not None:
+        return refused
     try:
         return resolver.resolve(event, context)
     except Exception as exc:
@@ -680,18 +768,49 @@ def problems(
 
 
 def _not_json(event: dict[str, Any]) -> dict[str, Any] | None:
-    """A 415 for a body that is not JSON (a form, a multipart upload): the routes take JSON
-    only, and Powertools would otherwise try to parse a multipart body and fail."""
+    """A 415 for a body that is not JSON (a form, a multipart upload) or says it is in another
+    charset than UTF-8 (RFC 8259: JSON between systems is UTF-8): the routes take JSON only,
+    and Powertools would otherwise try to parse a multipart body and fail."""
     if not isinstance(event, dict) or not event.get("body"):
         return None
     headers = {str(k).lower(): str(v) for k, v in (event.get("headers") or {}).items()}
-    media = headers.get("content-type", "application/json").split(";")[0].strip().lower()
-    if media == "application/json" or media.endswith("+json"):
-        return None
+    media, *parameters = headers.get("content-type", "application/json").split(";")
+    media = media.strip().lower()
+    if media != "application/json" and not media.endswith("+json"):
+        send = "send the body as application/json"
+        return _answered(event, Problem(415, "unsupported-media-type", send))
+    for parameter in parameters:
+        name, _, value = parameter.partition("=")
+        charset = value.strip().strip('"').lower()
+        if name.strip().lower() == "charset" and charset not in ("utf-8", "utf8"):
+            send = f"send the body as UTF-8 JSON, not {charset or 'an unnamed charset'}"
+            return _answered(event, Problem(415, "unsupported-media-type", send))
+    return None
+
+
+def _as_text(event: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any] | None]:
+    """The event with its body as text, or a 400 if the body is not UTF-8. A body comes as
+    base64 when its bytes are not text (``tutor-memory serve`` sends any body that is not UTF-8
+    so, as API Gateway sends a binary media type): refused, never read with U+FFFD in place of
+    what could not be decoded."""
+    if not isinstance(event, dict) or not event.get("isBase64Encoded") or not event.get("body"):
+        return event, None
+    try:
+        text = base64.b64decode(str(event["body"]), validate=True).decode("utf-8")
+    except (binascii.Error, UnicodeDecodeError) as exc:
+        where = f" (byte {exc.start})" if isinstance(exc, UnicodeDecodeError) else ""
+        problem = Problem(
+            400, "bad-encoding", f"the body is not UTF-8 text{where}: send JSON in UTF-8"
+        )
+        return event, _answered(event, problem)
+    return {**event, "body": text, "isBase64Encoded": False}, None
+
+
+def _answered(event: dict[str, Any], problem: Problem) -> dict[str, Any]:
+    """An event's answer before the resolver sees it (the problem's instance is its path)."""
     context_of = event.get("requestContext") or {}
-    problem = Problem(415, "unsupported-media-type", "send the body as application/json")
     return {
-        "statusCode": 415,
+        "statusCode": problem.status,
         "headers": {"Content-Type": PROBLEM_JSON},
         "body": json.dumps(
             problem.body(str(event.get("path") or ""), str(context_of.get("requestId") or "")),

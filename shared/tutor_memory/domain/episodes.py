@@ -12,7 +12,7 @@ import hmac
 import json
 import re
 import unicodedata
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from enum import StrEnum
@@ -22,6 +22,29 @@ from tutor_memory.domain import constants as C
 from tutor_memory.domain.errors import IdempotencyConflictError, ValidationError
 
 _ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._@-]*$")
+# The same rule as a JSON Schema pattern (the OpenAPI document's ids say what check_id refuses).
+ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._@-]*$"
+
+# Characters that show nothing (ours, as a regular-expression class: the OpenAPI document's
+# patterns are built from it, so the document and these checks agree character for character):
+# the controls (C0, DEL, C1), the spaces and separators, the format characters (soft hyphen,
+# zero-width spaces and joiners, bidi marks and isolates, invisible operators, the BOM), the
+# variation selectors, and the characters that are letters or symbols by category but draw
+# nothing (the Hangul fillers, the Khmer inherent vowels, the blank Braille pattern). Every
+# character Python counts as whitespace is among them. Only the Basic Multilingual Plane is
+# named: a JSON Schema pattern (ECMA-262) cannot name a code point above it in a class.
+INVISIBLE_CLASS = (
+    r"\x00-\x20\x7f-\xa0\xad\u034f\u061c\u115f\u1160\u1680\u17b4\u17b5\u180b-\u180f"
+    r"\u2000-\u200f\u2028-\u202f\u205f-\u206f\u2800\u3000\u3164\ufe00-\ufe0f\ufeff\uffa0"
+    r"\ufff0-\ufffb"
+)
+CONTROL_CLASS = r"\x00-\x1f\x7f-\x9f"  # Unicode's controls (category Cc)
+# Text that must say something: at least one visible character (a search, as JSON Schema's
+# ``pattern`` is), and a name or an id: that, and no control character anywhere.
+VISIBLE_PATTERN = f"[^{INVISIBLE_CLASS}]"
+NAME_PATTERN = f"^[^{CONTROL_CLASS}]*[^{INVISIBLE_CLASS}][^{CONTROL_CLASS}]*$"
+_VISIBLE_RE = re.compile(VISIBLE_PATTERN)
+_CONTROL_RE = re.compile(f"[{CONTROL_CLASS}]")
 
 
 class Kind(StrEnum):
@@ -140,7 +163,7 @@ def check_client_key(field_name: str, key: str | None) -> str | None:
     """A client's idempotency key, outside the namespace the system keeps for itself."""
     if key is None:
         return None
-    text = clean_text(field_name, key, limit=C.MAX_IDEMPOTENCY_KEY_CHARS)
+    text = name_text(field_name, key, limit=C.MAX_IDEMPOTENCY_KEY_CHARS)
     if text.startswith(INTERNAL_KEY_PREFIXES):
         reserved = ", ".join(f"{p}…" for p in INTERNAL_KEY_PREFIXES)
         raise ValidationError(field_name, f"keys {reserved} are reserved for the system")
@@ -194,6 +217,38 @@ def clean_text(field_name: str, value: object, *, limit: int, required: bool = T
     return text
 
 
+def has_visible(text: str) -> bool:
+    """Whether ``text`` shows anything: a character outside :data:`INVISIBLE_CLASS`."""
+    return _VISIBLE_RE.search(text) is not None
+
+
+def has_control(text: str) -> bool:
+    """Whether ``text`` holds a control character (:data:`CONTROL_CLASS`: NUL, ESC, DEL, …)."""
+    return _CONTROL_RE.search(text) is not None
+
+
+def visible_text(field_name: str, value: object, *, limit: int) -> str:
+    """:func:`clean_text` that must show something: text of only spaces, controls or invisible
+    characters (a zero-width space, a Hangul filler) says nothing and is refused. (Read paths
+    keep :func:`clean_text`, so a row written before this rule still reads.)"""
+    text = clean_text(field_name, value, limit=limit)
+    if not has_visible(text):
+        raise ValidationError(
+            field_name,
+            "must contain a visible character (not only spaces, controls or invisible ones)",
+        )
+    return text
+
+
+def name_text(field_name: str, value: object, *, limit: int) -> str:
+    """A name or a client's id (a concept, a topic, a ``ref``, an idempotency key): visible text
+    with no control character anywhere (a NUL, an escape, a line break)."""
+    text = visible_text(field_name, value, limit=limit)
+    if has_control(text):
+        raise ValidationError(field_name, "must not contain control characters")
+    return text
+
+
 def fraction(field_name: str, value: object) -> float:
     """A number in [0, 1], rounded so every backend stores and hashes the same value."""
     if isinstance(value, bool) or not isinstance(value, int | float):
@@ -239,14 +294,22 @@ def check_time_range(field_name: str, value: object, now: datetime | None = None
     return at
 
 
-def string_list(field_name: str, values: object, *, limit: int, item_limit: int) -> tuple[str, ...]:
+def string_list(
+    field_name: str,
+    values: object,
+    *,
+    limit: int,
+    item_limit: int,
+    item: Callable[..., str] = clean_text,
+) -> tuple[str, ...]:
+    """Distinct items, each checked by ``item`` (``clean_text``; ``name_text`` for names)."""
     if values is None:
         return ()
     if isinstance(values, str) or not isinstance(values, Sequence):
         raise ValidationError(field_name, "must be a list of strings")
     out: list[str] = []
-    for i, item in enumerate(values):
-        text = clean_text(f"{field_name}[{i}]", item, limit=item_limit).strip()
+    for i, value in enumerate(values):
+        text = item(f"{field_name}[{i}]", value, limit=item_limit).strip()
         if text not in out:
             out.append(text)
     if len(out) > limit:
@@ -604,6 +667,24 @@ def summarise(text: str) -> str:
     return first[: C.MAX_SUMMARY_CHARS - 1].rstrip() + "…"
 
 
+def _id_item(field_name: str, value: object, *, limit: int) -> str:
+    """An id in a list (an answer's recalled memory ids): as :func:`check_id` has it."""
+    return check_id(field_name, value)
+
+
+def _says_something(evidence: Evidence) -> None:
+    """A new episode's evidence in words that show: a check's topic and a quiz's topics name
+    concepts (no control characters), a taught note is visible text. (Evidence read back from
+    a row is checked as it was written: these rules are for what is written now.)"""
+    if isinstance(evidence, CheckEvidence):
+        name_text("evidence.topic", evidence.topic, limit=C.MAX_NOTE_CHARS)
+    elif isinstance(evidence, QuizEvidence):
+        for i, topic in enumerate(evidence.topics):
+            name_text(f"evidence.topics[{i}]", topic, limit=C.MAX_CONCEPT_CHARS)
+    elif isinstance(evidence, TaughtEvidence):
+        visible_text("evidence.note", evidence.note, limit=C.MAX_NOTE_CHARS)
+
+
 @dataclass(frozen=True)
 class NewEpisode:
     """An episode as a caller proposes it. Validated on construction; nothing is stored yet."""
@@ -629,7 +710,7 @@ class NewEpisode:
             raise ValidationError("pair", "must be a Pair")
         kind = parse_kind(self.kind)
         object.__setattr__(self, "kind", kind)
-        object.__setattr__(self, "text", clean_text("text", self.text, limit=C.MAX_TEXT_CHARS))
+        object.__setattr__(self, "text", visible_text("text", self.text, limit=C.MAX_TEXT_CHARS))
         object.__setattr__(self, "at", check_time_range("at", self.at))
         summary = clean_text("summary", self.summary, limit=C.MAX_SUMMARY_CHARS, required=False)
         if "\n" in summary.strip():
@@ -643,6 +724,7 @@ class NewEpisode:
                 self.concepts,
                 limit=C.MAX_CONCEPTS_PER_EPISODE,
                 item_limit=C.MAX_CONCEPT_CHARS,
+                item=name_text,
             ),
         )
         expected = EVIDENCE_TYPES[kind]
@@ -659,14 +741,19 @@ class NewEpisode:
             else fraction("salience", self.salience)
         )
         object.__setattr__(self, "salience", salience)
+        _says_something(self.evidence_value)
         recalled = string_list(
-            "recalled_ids", self.recalled_ids, limit=C.MAX_RECALLED_IDS, item_limit=C.MAX_ID_CHARS
+            "recalled_ids",
+            self.recalled_ids,
+            limit=C.MAX_RECALLED_IDS,
+            item_limit=C.MAX_ID_CHARS,
+            item=_id_item,
         )
         if recalled and kind is not Kind.ANSWER:
             raise ValidationError("recalled_ids", "only an answer carries recalled memory ids")
         object.__setattr__(self, "recalled_ids", recalled)
         if self.ref is not None:
-            object.__setattr__(self, "ref", clean_text("ref", self.ref, limit=C.MAX_REF_CHARS))
+            object.__setattr__(self, "ref", name_text("ref", self.ref, limit=C.MAX_REF_CHARS))
         if self.idempotency_key is not None:
             object.__setattr__(
                 self,
