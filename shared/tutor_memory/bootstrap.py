@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from tutor_memory.domain.episodes import Pair
 from tutor_memory.ports import (
+    CheckpointAnchor,
     Clock,
     Embedder,
     EpisodeIndex,
@@ -154,7 +155,11 @@ def build_service(settings: Settings | None = None, *, clock: Clock | None = Non
     from tutor_memory.usecases.log import TutorMemory
 
     settings = settings or Settings.from_env()
-    return TutorMemory(build_ports(settings, clock=clock), index_context=settings.index_context)
+    return TutorMemory(
+        build_ports(settings, clock=clock),
+        index_context=settings.index_context,
+        anchor=build_anchor(settings),
+    )
 
 
 def build_extractor(settings: Settings) -> Extractor:
@@ -205,6 +210,11 @@ class App:
         sweep = pairs_to_sweep(self.ports.store, day, days, self.ports.timezone)
         done = [self.retain(pair, day) for pair in sweep]
         return [r for r in done if r is not None and any(r.erased.values())]
+
+    @property
+    def anchor(self) -> CheckpointAnchor | None:
+        """Where signed checkpoints of the chains are kept (``build_anchor``; the memory's)."""
+        return self.memory.anchor
 
     def purge_pending(self, pairs: Sequence[Pair]) -> int | None:
         """The night's purge of the search index for erasures that could not wait for it (the
@@ -314,7 +324,7 @@ def build_app(
 
     settings = settings or Settings.from_env()
     ports = ports or build_ports(settings, clock=clock)
-    memory = TutorMemory(ports, index_context=settings.index_context)
+    memory = TutorMemory(ports, index_context=settings.index_context, anchor=build_anchor(settings))
     uploaded = build_uploaded_files(settings)
     maps = MapUseCases(
         ports,
@@ -403,6 +413,23 @@ def build_uploaded_files(settings: Settings) -> UploadedFiles | None:
         from tutor_memory.adapters.local_files import LocalFiles
 
         return LocalFiles(settings.sqlite_path.parent / "files", settings.uploads_prefix)
+    return None
+
+
+def build_anchor(settings: Settings) -> CheckpointAnchor | None:
+    """Where signed checkpoints of the chains are kept, out of the store writer's reach: the
+    bucket under Object Lock the deployment names (signed by its KMS HMAC key), else, for the
+    embedded store on disk, an append-only file beside its log (``checkpoints.jsonl``, signed
+    with ``checkpoint.key``); none for a store in memory or DynamoDB without a bucket."""
+    if settings.checkpoint_bucket is not None:
+        from tutor_memory.adapters.checkpoint_s3 import S3Anchor
+
+        assert settings.checkpoint_key_id is not None  # validated in settings: both or neither
+        return S3Anchor(settings.aws_region, settings.checkpoint_bucket, settings.checkpoint_key_id)
+    if settings.backend == "sqlite" and str(settings.sqlite_path) != ":memory:":
+        from tutor_memory.adapters.checkpoint_file import FileAnchor
+
+        return FileAnchor(settings.sqlite_path.parent)
     return None
 
 

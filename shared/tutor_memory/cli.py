@@ -102,10 +102,23 @@ def _parser() -> argparse.ArgumentParser:
 
     log = with_pair(sub.add_parser("log", help="print a pair's episodes, oldest first"))
     log.add_argument("--json", action="store_true", help="one JSON object per episode")
-    verify = with_pair(sub.add_parser("verify", help="recompute a pair's hash chain"))
-    verify.add_argument("--checkpoint", type=Path, help="a checkpoint the chain must extend")
+    verify = with_pair(
+        sub.add_parser(
+            "verify", help="recompute a pair's hash chain, against its newest anchored checkpoint"
+        )
+    )
+    verify.add_argument(
+        "--checkpoint",
+        type=Path,
+        help="a checkpoint file the chain must extend (default: the newest anchored one)",
+    )
     verify.add_argument("--json", action="store_true", help=JSON_HELP)
-    point = with_pair(sub.add_parser("checkpoint", help="export the chain's head as JSON"))
+    point = with_pair(
+        sub.add_parser(
+            "checkpoint",
+            help="anchor a signed checkpoint of the chain (if it verifies); print its head as JSON",
+        )
+    )
     point.add_argument("--out", type=Path, help="write it to this file (default: print it)")
     point.add_argument("--json", action="store_true", help="(the default: it is JSON)")
 
@@ -445,17 +458,31 @@ def _run(args: argparse.Namespace) -> int:
                     "detail": report.detail,
                     "report": str(report),
                     "erased": report.erased,
+                    "checkpoint_seq": report.checkpoint_seq,
                 }
             )
         else:
             print(report)
         return 0 if report.intact else 1
     if args.command == "checkpoint":
-        text = json.dumps(memory.checkpoint(pair).to_dict(), indent=2)
+        # Anchored where the store's writer cannot rewrite it (when the store has an anchor),
+        # and printed (or written) for keeping elsewhere too, as `verify --checkpoint` reads it.
+        anchoring = memory.anchor_checkpoint(pair)
+        document = memory.checkpoint(pair).to_dict()
+        kept = anchoring.checkpoint
+        document["anchored"] = (
+            None
+            if kept is None
+            else {**kept.to_dict(), "where": kept.where, "new": anchoring.anchored}
+        )
+        text = json.dumps(document, indent=2)
         if args.out is not None:
             args.out.write_text(text + "\n")
         else:
             print(text)
+        if anchoring.refused and memory.anchor is not None:
+            print(f"error: not anchored: {anchoring.refused}", file=sys.stderr)
+            return EXIT_REFUSED
         return 0
     raise AssertionError(args.command)
 

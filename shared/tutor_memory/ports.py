@@ -26,7 +26,13 @@ from tutor_memory.domain import constants as C
 from tutor_memory.domain.access import ApiKey, Disclosure, SchoolClass
 from tutor_memory.domain.annotations import Annotation
 from tutor_memory.domain.beliefs import Belief
-from tutor_memory.domain.chain import ChainHead, Erasure, ErasureScope
+from tutor_memory.domain.chain import (
+    AnchoredCheckpoint,
+    ChainHead,
+    Checkpoint,
+    Erasure,
+    ErasureScope,
+)
 from tutor_memory.domain.conceptmap import ConceptDraft, ConceptMap
 from tutor_memory.domain.episodes import Episode, Kind, NewEpisode, Pair
 from tutor_memory.domain.files import FileRecord
@@ -742,3 +748,25 @@ class ProfileLog(Protocol):
         ...
 
     def close(self) -> None: ...
+
+
+class CheckpointAnchor(Protocol):
+    """Where signed checkpoints of the chains are kept, out of the store writer's reach: an
+    append-only file beside the embedded store, signed with a local key; in the cloud, an S3
+    bucket under Object Lock in compliance mode, signed by a KMS HMAC key. ``verify`` checks
+    a chain against the newest one of its pair (``chain.AnchoredCheckpoint``)."""
+
+    def anchor(self, checkpoint: Checkpoint) -> AnchoredCheckpoint:
+        """Sign ``checkpoint`` (its pair, length, head hash and time) and keep it; returns it
+        as kept. Nothing kept can be rewritten or removed through this port."""
+        ...
+
+    def newest(self, pair: Pair) -> AnchoredCheckpoint | None:
+        """The pair's most recently anchored checkpoint as kept (its MAC not checked), or
+        None when none was anchored."""
+        ...
+
+    def authentic(self, anchored: AnchoredCheckpoint) -> bool:
+        """Whether its MAC verifies under this anchor's key (False: forged, edited, or signed
+        under another key)."""
+        ...

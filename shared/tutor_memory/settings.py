@@ -38,6 +38,13 @@ variable                               meaning (default)
                                        (``<table name>-keys``)
 ``TUTOR_MEMORY_RETENTION_DAYS``        erase bodies older than this many days at night, the
                                        envelopes kept (none: kept forever; the default)
+``TUTOR_MEMORY_CHECKPOINT_BUCKET``     an S3 bucket under Object Lock (compliance mode) where
+                                       signed checkpoints of the chains are kept, one object
+                                       each (none: the embedded store keeps them in
+                                       ``<home>/checkpoints.jsonl``, signed with
+                                       ``<home>/checkpoint.key``; DynamoDB keeps none)
+``TUTOR_MEMORY_CHECKPOINT_KEY_ID``     the KMS HMAC key (id, ARN or alias) that signs them
+                                       (required with the bucket, and only with it)
 ``TUTOR_MEMORY_TURN_DEADLINE``         seconds a turn waits for its block (``2.5``)
 ``TUTOR_MEMORY_BLOCK_BUDGET``          the block's token budget (``1200``)
 ``TUTOR_MEMORY_TURN_THREADS``          threads a turn uses: question embedding, BLAS (``1``)
@@ -135,6 +142,10 @@ _PREFIX = _rule(
     lambda t: t.endswith("/") and not t.startswith("/"),
 )
 _FILE = _rule("{} is a folder, not a file", lambda t: not Path(t).is_dir())
+_BUCKET = _matching(
+    r"^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$",
+    "must be an S3 bucket name (3-63 lowercase letters, digits, '.', '-')",
+)
 _DAYS = _rule("must be a whole number of days from 1 to 36500", lambda t: _number(t, 1, 36_500))
 _DEADLINE = _rule(
     "must be a number of seconds in (0, 30]", lambda t: _number(t, 0, 30, whole=False)
@@ -188,6 +199,9 @@ class Settings(BaseSettings):
     uploads_bucket: str | None = None
     nightly_queue_url: str | None = None  # the template passes the queue (SQS: its URL)
     retention_days: Annotated[int | None, _DAYS] = None  # off by default
+    # Signed checkpoints of the chains (adapters/checkpoint_s3.py): both, or neither.
+    checkpoint_bucket: Annotated[str | None, _BUCKET] = None
+    checkpoint_key_id: str | None = Field(None, validate_default=True)
     kms_key_id: str | None = None  # off by default: no encryption of bodies
     keys_table: str | None = None  # None: "<table_name>-keys"
     # The tenant (school, customer) whose records this store holds: a caller of another tenant
@@ -235,6 +249,16 @@ class Settings(BaseSettings):
     def _needed_by_opensearch(cls, value: str | None, info: ValidationInfo) -> str | None:
         if value is None and info.data.get("index") == "opensearch":
             raise ValueError("is required when the index is opensearch")
+        return value
+
+    @field_validator("checkpoint_key_id")
+    @classmethod
+    def _with_the_bucket(cls, value: str | None, info: ValidationInfo) -> str | None:
+        bucket = info.data.get("checkpoint_bucket")
+        if value is None and bucket is not None:
+            raise ValueError("is required with TUTOR_MEMORY_CHECKPOINT_BUCKET (it signs them)")
+        if value is not None and bucket is None and "checkpoint_bucket" in info.data:
+            raise ValueError("needs TUTOR_MEMORY_CHECKPOINT_BUCKET (where the checkpoints go)")
         return value
 
     @classmethod

@@ -2,7 +2,9 @@
 
 Each backend also brings a `Tamper` that edits its underlying table directly — an UPDATE in
 SQLite, a ``put_item``/``delete_item`` through boto3 in DynamoDB — the way a careless migration
-or an attacker would, bypassing the store.
+or an attacker would, bypassing the store; and an ``anchor`` where checkpoints are kept beside
+it, out of the tamperer's reach (the embedded file and key beside SQLite; an Object Lock bucket
+signed by a KMS HMAC key beside DynamoDB, on moto).
 """
 
 from __future__ import annotations
@@ -25,15 +27,18 @@ from moto.moto_server.werkzeug_app import (
 )
 from werkzeug.serving import make_server
 
+from tutor_memory.adapters.checkpoint_file import FileAnchor
+from tutor_memory.adapters.checkpoint_s3 import S3Anchor
 from tutor_memory.adapters.dynamo_store import DynamoStore, episode_sk, pair_key
 from tutor_memory.adapters.sqlite_store import SqliteStore
 from tutor_memory.domain.chain import Erasure
 from tutor_memory.domain.episodes import Pair
-from tutor_memory.ports import EpisodeStore, FixedClock, Ports
+from tutor_memory.ports import CheckpointAnchor, EpisodeStore, FixedClock, Ports, Store
 from tutor_memory.usecases.log import TutorMemory
 
 TABLE = "tutor-memory-test"
 REGION = "us-east-1"
+CHECKPOINT_BUCKET = "tutor-memory-test-checkpoints"
 
 
 class Tamper(Protocol):
@@ -242,3 +247,32 @@ def tamper(backend: tuple[EpisodeStore, Tamper]) -> Tamper:
 @pytest.fixture
 def memory(store: EpisodeStore, clock: FixedClock) -> TutorMemory:
     return TutorMemory(Ports(store=store, clock=clock))
+
+
+@pytest.fixture
+def anchor(store: EpisodeStore, tmp_path: Path) -> CheckpointAnchor:
+    """Where checkpoints are anchored beside the backend: the embedded store's append-only file
+    and local key (SQLite); an S3 bucket under Object Lock in compliance mode, signed by a KMS
+    HMAC key (DynamoDB, both on moto)."""
+    if isinstance(store, SqliteStore):
+        return FileAnchor(tmp_path / "anchor")
+    s3 = boto3.client("s3", region_name=REGION)
+    s3.create_bucket(Bucket=CHECKPOINT_BUCKET, ObjectLockEnabledForBucket=True)
+    s3.put_object_lock_configuration(
+        Bucket=CHECKPOINT_BUCKET,
+        ObjectLockConfiguration={
+            "ObjectLockEnabled": "Enabled",
+            "Rule": {"DefaultRetention": {"Mode": "COMPLIANCE", "Days": 1}},
+        },
+    )
+    key = boto3.client("kms", region_name=REGION).create_key(
+        KeySpec="HMAC_256", KeyUsage="GENERATE_VERIFY_MAC"
+    )["KeyMetadata"]["Arn"]
+    return S3Anchor(REGION, CHECKPOINT_BUCKET, key)
+
+
+@pytest.fixture
+def anchored(store: Store, clock: FixedClock, anchor: CheckpointAnchor) -> TutorMemory:
+    """The log's use cases with checkpoints anchored beside the backend: ``verify_chain``
+    checks against the newest one by default."""
+    return TutorMemory(Ports(store=store, clock=clock), anchor=anchor)

@@ -145,6 +145,8 @@ class Stack:
         resource = resources()[name]
         if resource["Type"] == "AWS::DynamoDB::Table":
             return self.value(resource["Properties"]["TableName"])
+        if resource["Type"] == "AWS::S3::Bucket" and "BucketName" in resource["Properties"]:
+            return self.value(resource["Properties"]["BucketName"])
         return name
 
     def get_att(self, logical_id: str, attribute: str) -> str:
@@ -373,6 +375,23 @@ def test_the_api_function_outlives_the_turn_deadline_but_not_api_gateway() -> No
 # --- Uploads -------------------------------------------------------------------------------
 
 
+def test_checkpoints_are_kept_under_a_compliance_lock_and_signed_by_an_hmac_key() -> None:
+    bucket = Stack().value(props("CheckpointBucket"))
+    assert bucket["ObjectLockEnabled"] is True
+    lock = bucket["ObjectLockConfiguration"]
+    assert lock["ObjectLockEnabled"] == "Enabled"
+    retention = lock["Rule"]["DefaultRetention"]
+    assert retention == {"Mode": "COMPLIANCE", "Days": default("CheckpointRetentionDays")}
+    assert bucket["VersioningConfiguration"] == {"Status": "Enabled"}
+    assert all(bucket["PublicAccessBlockConfiguration"].values())
+    key = props("CheckpointKey")
+    assert (key["KeySpec"], key["KeyUsage"]) == ("HMAC_256", "GENERATE_VERIFY_MAC")
+    for function in ("ApiFunction", "ConsolidateFunction"):
+        settings = Settings.from_env(Stack().environment(function))
+        assert settings.checkpoint_bucket == bucket["BucketName"]
+        assert settings.checkpoint_key_id == "arn:CheckpointKey"
+
+
 def test_the_uploads_bucket_blocks_public_access_encrypts_and_keeps_old_versions() -> None:
     bucket = props("UploadsBucket")
     assert bucket["PublicAccessBlockConfiguration"] == {
@@ -598,17 +617,29 @@ def expected_grants(function: str, search: str, keys: bool = True) -> set[tuple[
         ("s3:ListBucketVersions", f"arn:aws:s3:::{bucket}"),
     }
     writes_memory = on_table(read | write) | index
+    # verify checks a chain against its newest checkpoint; a night and an erasure anchor one
+    checkpoints = {
+        ("kms:GenerateMac", "arn:CheckpointKey"),
+        ("kms:VerifyMac", "arn:CheckpointKey"),
+        ("s3:PutObject", "arn:CheckpointBucket/checkpoints/*"),
+        ("s3:GetObject", "arn:CheckpointBucket/checkpoints/*"),
+        ("s3:ListBucket", "arn:CheckpointBucket"),
+    }
     own = {
         # the DELETE routes erase: items go, and a student's erasure scans for its heads
         "ApiFunction": writes_memory
         | embedding
         | on_table({"dynamodb:DeleteItem", "dynamodb:Scan"})
-        | erases_uploads,
+        | erases_uploads
+        | checkpoints,
         "IngestFunction": writes_memory | embedding | extraction | reads_uploads,
         "NightlyFunction": {(a, "arn:MemoryTable") for a in read} | {("sqs:SendMessage", queue)},
         # the night calls no model: its consolidation episode is indexed by its terms only;
         # its retention sweep erases
-        "ConsolidateFunction": writes_memory | on_table({"dynamodb:DeleteItem"}) | erases_uploads,
+        "ConsolidateFunction": writes_memory
+        | on_table({"dynamodb:DeleteItem"})
+        | erases_uploads
+        | checkpoints,
     }
     own["IngestFunction"] |= {("sqs:SendMessage", failed_uploads)}
     own["ConsolidateFunction"] |= {(action, queue) for action in receive}
@@ -643,13 +674,18 @@ def test_no_function_gets_permissions_from_anywhere_but_its_own_role() -> None:
 
 
 def test_the_api_function_cannot_write_uploads_queues_or_call_the_extraction_model() -> None:
-    actions = {a for a, _ in Stack().grants("ApiFunction")}
+    grants = Stack().grants("ApiFunction")
+    actions = {a for a, _ in grants}
     assert not [a for a in actions if a.startswith("sqs:")]
     # it reads and deletes uploads (export, erasure) and never writes one
-    assert {a for a in actions if a.startswith("s3:")} == {
+    on_uploads = {a for a, r in grants if a.startswith("s3:") and "Checkpoint" not in r}
+    assert on_uploads == {
         "s3:GetObject", "s3:GetObjectVersion", "s3:DeleteObject", "s3:DeleteObjectVersion",
         "s3:ListBucketVersions",
     }  # fmt: skip
+    # it adds checkpoints and reads them, and may remove none
+    on_checkpoints = {a for a, r in grants if "Checkpoint" in r}
+    assert not [a for a in on_checkpoints if "Delete" in a or "Retention" in a]
     extraction = default("ExtractionModelId")
     assert not [r for _, r in Stack().grants("ApiFunction") if r.endswith(extraction)]
 

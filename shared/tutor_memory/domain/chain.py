@@ -58,8 +58,15 @@ and every record to an entry: a forged record, a body erased without an entry, o
 altered is a break; forging an entry means rewriting the chain from it on, which a checkpoint
 shows. (Erasures recorded before entries existed have none, and are reported as such.)
 
+**Checkpoints** (:class:`Checkpoint`: a pair, a length and the head's hash at a time) are kept
+elsewhere, signed (:class:`AnchoredCheckpoint`, a MAC of :func:`checkpoint_message`) by an
+anchor the store's writer cannot rewrite (``ports.CheckpointAnchor``); ``verify`` checks the
+chain against the newest one by default, so a history rewritten and re-hashed before it, or a
+tail cut together with the head, is a break, and so is a checkpoint whose MAC does not verify.
+
 This is tamper *evidence*: a rewrite is detected (at its exact position), never prevented, and
-only while the chain or an exported checkpoint of it is kept.
+only while the chain or a checkpoint of it is kept. A writer who can also sign checkpoints (or
+who appends a well-formed erasure entry after the newest checkpoint) is not caught by them.
 """
 
 from __future__ import annotations
@@ -409,6 +416,7 @@ BreakKind = Literal[
     "erased without an entry",
     "erasure record without an entry",
     "erasure entry mismatch",
+    "checkpoint not authentic",
 ]
 
 
@@ -563,6 +571,9 @@ class ChainReport:
     erased_v1: int = 0  # of those, sealed under version 1: only their place could be checked
     erasures: tuple[ErasureSummary, ...] = ()
     entries: int = 0  # erasures' entries in the chain (counted in ``episodes``, not erased)
+    # The checkpoint the chain was checked against (an anchored one by default), if any.
+    checkpoint_seq: int | None = None
+    checkpoint_at: datetime | None = None
 
     def __str__(self) -> str:
         if self.intact:
@@ -579,7 +590,16 @@ class ChainReport:
             if self.entries:
                 some = "an erasure entry" if self.entries == 1 else "erasure entries"
                 entries = f" ({self.entries} of them {some})"
-            return f"intact: {self.episodes} episodes{entries}{erased}, head {self.head_hash[:16]}…"
+            point = ""
+            if self.checkpoint_seq is not None and self.checkpoint_at is not None:
+                point = (
+                    f"; extends the checkpoint of {format_time(self.checkpoint_at)[:10]} "
+                    f"(episode {self.checkpoint_seq})"
+                )
+            return (
+                f"intact: {self.episodes} episodes{entries}{erased}, head {self.head_hash[:16]}…"
+                f"{point}"
+            )
         return f"broken at episode {self.break_seq}: {self.break_kind} — {self.detail}"
 
 
@@ -618,6 +638,67 @@ class Checkpoint:
             at=parse_time(str(data["at"])),
             ids=tuple(str(i) for i in data.get("ids") or ()),
         )
+
+
+ANCHOR_FORMAT = "tm-anchored-checkpoint-1"
+
+
+def checkpoint_message(checkpoint: Checkpoint) -> bytes:
+    """The bytes an anchored checkpoint's MAC signs: the pair, the length, the head's hash and
+    the time, in the chain's canonical JSON (the ids are not signed, nor kept by an anchor)."""
+    return _canonical_json(
+        {
+            "format": ANCHOR_FORMAT,
+            "student_id": checkpoint.pair.student_id,
+            "subject_id": checkpoint.pair.subject_id,
+            "seq": checkpoint.seq,
+            "head_hash": checkpoint.head_hash,
+            "at": format_time(checkpoint.at),
+        }
+    )
+
+
+@dataclass(frozen=True)
+class AnchoredCheckpoint:
+    """A checkpoint signed with a MAC (HMAC-SHA256 of :func:`checkpoint_message`) and kept
+    where the store's writer cannot rewrite it (``ports.CheckpointAnchor``). ``key_id`` names
+    the key that signed it (a KMS key's ARN, a local key's fingerprint); ``where`` says where
+    it is kept, for a report."""
+
+    checkpoint: Checkpoint
+    key_id: str
+    mac: str  # lowercase hex
+    where: str = field(default="", compare=False)
+
+    @property
+    def pair(self) -> Pair:
+        return self.checkpoint.pair
+
+    def to_dict(self) -> dict[str, Any]:
+        cp = self.checkpoint
+        return {
+            "format": ANCHOR_FORMAT,
+            "student_id": cp.pair.student_id,
+            "subject_id": cp.pair.subject_id,
+            "seq": cp.seq,
+            "head_hash": cp.head_hash,
+            "at": format_time(cp.at),
+            "key_id": self.key_id,
+            "mac": self.mac,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any], where: str = "") -> AnchoredCheckpoint:
+        """Raises ValueError (or KeyError, TypeError) on anything but an anchored checkpoint."""
+        if data.get("format") != ANCHOR_FORMAT:
+            raise ValueError(f"not an anchored checkpoint ({data.get('format')!r})")
+        point = Checkpoint(
+            pair=Pair(str(data["student_id"]), str(data["subject_id"])),
+            seq=int(data["seq"]),
+            head_hash=str(data["head_hash"]),
+            at=parse_time(str(data["at"])),
+        )
+        return cls(point, str(data["key_id"]), str(data["mac"]), where)
 
 
 def _check_body(ep: Episode, records: Mapping[int, Erasure]) -> tuple[BreakKind, str] | None:
@@ -879,4 +960,6 @@ def verify(
         erased_v1=erased_v1,
         erasures=summarise_erasures(erasures),
         entries=len(entries),
+        checkpoint_seq=None if checkpoint is None else checkpoint.seq,
+        checkpoint_at=None if checkpoint is None else checkpoint.at,
     )

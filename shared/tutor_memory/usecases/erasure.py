@@ -8,7 +8,8 @@ at most ``ERASURE_ENTRY_MAX_ITEMS`` episodes an entry), then erases the bodies i
 with an erasure record beside the chain; ``verify`` holds every record and every erased body
 to an entry. An erasure cut short between its entry and its bodies is finished, as its entry
 says, by the next erasure of the pair (asking again). An entry is never erased, recalled or
-counted as the student's. Then everything derived from the erased bodies goes too:
+counted as the student's. As it finishes, an erasure anchors a checkpoint of each pair's chain
+(``TutorMemory.anchor_checkpoint``). Then everything derived from the erased bodies goes too:
 
 * the store: annotations, the citation queue entry, concept links (and a concept's stored name,
   taken again from the first episode still touching it), the idempotency key;
@@ -538,6 +539,13 @@ class Erasing:
             for pair in pairs:
                 self._mark_purge(pair, at, kept, erased=at)
         self.store.compact()
+        for pair in pairs:  # the chain with its new entries, signed where the store can't reach
+            anchoring = self.memory.anchor_checkpoint(pair)
+            if anchoring.refused and self.memory.anchor is not None:
+                log.warning(
+                    "no checkpoint anchored after the erasure: %s", anchoring,
+                    extra={"pair": str(pair), "operator_action": "erase"},
+                )  # fmt: skip
 
     # --- the night's purge --------------------------------------------------------------------
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from contextlib import suppress
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
@@ -51,6 +51,7 @@ from tutor_memory.domain.recall import (
 )
 from tutor_memory.ports import (
     AppendResult,
+    CheckpointAnchor,
     IndexedEpisode,
     Ports,
 )
@@ -114,15 +115,48 @@ def refuse_system_kind(kind: Kind) -> None:
         raise ValidationError("kind", "an erasure's entry is written by an erasure, never recorded")
 
 
+@dataclass(frozen=True)
+class Anchoring:
+    """What anchoring a checkpoint of a pair's chain did: ``anchored`` (newly kept), or not,
+    with why (``refused``: the chain does not verify; else it was anchored already, or there
+    is no chain). ``report`` is the chain's verification it was anchored after."""
+
+    pair: Pair
+    checkpoint: chain.AnchoredCheckpoint | None
+    anchored: bool
+    report: chain.ChainReport | None = None
+    refused: str = ""
+
+    def __str__(self) -> str:
+        if self.refused:
+            return f"{self.pair}: not anchored — {self.refused}"
+        if self.checkpoint is None:
+            return f"{self.pair}: nothing to anchor"
+        cp = self.checkpoint.checkpoint
+        done = "anchored" if self.anchored else "already anchored"
+        return f"{self.pair}: {done} at episode {cp.seq}, head {cp.head_hash[:16]}…" + (
+            f" ({self.checkpoint.where})" if self.checkpoint.where else ""
+        )
+
+
 class TutorMemory:
     """The episode log's use cases over the ports: record, files, the chain, and the derived
-    state (the index, the markers) kept in step with the log; recall."""
+    state (the index, the markers) kept in step with the log; recall. ``anchor`` keeps the
+    chains' signed checkpoints (None: none are kept, and ``verify_chain`` checks a chain
+    against the checkpoint it is given, if any)."""
 
-    def __init__(self, ports: Ports, *, index_context: bool = True) -> None:
+    def __init__(
+        self,
+        ports: Ports,
+        *,
+        index_context: bool = True,
+        anchor: CheckpointAnchor | None = None,
+    ) -> None:
         self.ports = ports
         # Whether a conversational episode is indexed with the turn it responds to (its terms
         # and its vector; see ``domain.context``): the setting ``TUTOR_MEMORY_INDEX_CONTEXT``.
         self.index_context = index_context
+        self.anchor = anchor
         self._recall = Recall(ports)
 
     # --- the log ----------------------------------------------------------------------------
@@ -560,9 +594,38 @@ class TutorMemory:
     # --- the chain --------------------------------------------------------------------------
 
     def verify_chain(
-        self, pair: Pair, checkpoint: chain.Checkpoint | None = None
+        self, pair: Pair, checkpoint: chain.Checkpoint | None = None, *, anchored: bool = True
     ) -> chain.ChainReport:
-        """Recompute the pair's chain; report "intact" or the first break and what broke."""
+        """Recompute the pair's chain; report "intact" or the first break and what broke.
+
+        Checked against ``checkpoint`` when one is given, else (``anchored``, the default) the
+        pair's newest anchored checkpoint when the memory has an anchor: a rewrite before it, or
+        a tail cut with the head, is a break; so is an anchored checkpoint whose MAC does not
+        verify (the chain is then checked without it, and a break of its own comes first)."""
+        newest, forged = None, False
+        if checkpoint is None and anchored and self.anchor is not None:
+            newest = self.anchor.newest(pair)
+            if newest is not None:
+                forged = not self.anchor.authentic(newest)
+                checkpoint = None if forged else newest.checkpoint
+        report = self._verify(pair, checkpoint)
+        if newest is not None and forged and report.intact:
+            cp = newest.checkpoint
+            where = f" ({newest.where})" if newest.where else ""
+            return replace(
+                report,
+                intact=False,
+                break_seq=cp.seq,
+                break_kind="checkpoint not authentic",
+                detail=(
+                    f"the newest anchored checkpoint{where}, of episode {cp.seq} on "
+                    f"{chain.format_time(cp.at)[:10]}, does not carry a valid signature of "
+                    "this anchor's key: it was forged or edited where it is kept"
+                ),
+            )
+        return report
+
+    def _verify(self, pair: Pair, checkpoint: chain.Checkpoint | None) -> chain.ChainReport:
         head = self.ports.store.head(pair)
         records, erasure_head = self.ports.store.erasures(pair)
         try:
@@ -578,6 +641,28 @@ class TutorMemory:
             return chain.ChainReport(
                 pair, False, exc.seq - 1, "", exc.seq, "content changed", str(exc)
             )
+
+    def anchor_checkpoint(self, pair: Pair) -> Anchoring:
+        """Anchor a signed checkpoint of the pair's chain as it stands (the nightly does, for
+        every pair its night touched; so does an erasure as it finishes, and the CLI's
+        ``checkpoint``). Only a chain that verifies, against the newest checkpoint anchored
+        before, is anchored: an anchor never vouches for a broken chain, so a rewrite stays a
+        break. Nothing is written when the newest checkpoint already names the head."""
+        if self.anchor is None:
+            return Anchoring(pair, None, False, refused="no checkpoint anchor is configured")
+        if self.ports.store.head(pair) is None:
+            return Anchoring(pair, None, False)
+        report = self.verify_chain(pair)
+        if not report.intact:
+            return Anchoring(pair, None, False, report, refused=f"the chain is {report}")
+        newest = self.anchor.newest(pair)
+        if newest is not None and (newest.checkpoint.seq, newest.checkpoint.head_hash) == (
+            report.episodes,
+            report.head_hash,
+        ):
+            return Anchoring(pair, newest, False, report)
+        point = chain.Checkpoint(pair, report.episodes, report.head_hash, self.ports.clock.now())
+        return Anchoring(pair, self.anchor.anchor(point), True, report)
 
     def checkpoint(self, pair: Pair) -> chain.Checkpoint:
         """The current head as a checkpoint to keep elsewhere (an empty chain gives seq 0)."""

@@ -15,6 +15,9 @@ mark the night done. The decisions are in ``domain/nightly.py`` and ``domain/ver
 * a verified answer moves in the queue to the night's time with its annotation, atomically, and
   a night checks at most ``VERIFY_BATCH`` answers counting those already moved to its time;
 * the working set and self-model are written only when they differ from what is stored;
+* a checkpoint of the pair's chain is anchored (signed, kept where the store's writer cannot
+  rewrite it: ``TutorMemory.anchor_checkpoint``) once the night's writes are done, and only
+  when the chain verifies; a rerun finds it anchored already;
 * the night's report is written last, as the marker ``night:<day>``: a second run finds it and
   writes nothing at all.
 
@@ -227,10 +230,23 @@ class Nightly:
             through_seq=scan.through_seq,
             verified=verified_tonight(self.store.citations_checked_at(pair, as_of)),
         )
+        self.anchor(pair)
         # A concurrent run of the same night may have finished first: the night is done either way.
         with suppress(ConflictError):
             self.store.put_document(pair, name, report.to_dict(), expected_version=0)
         return report
+
+    def anchor(self, pair: Pair) -> None:
+        """Anchor a checkpoint of the pair's chain as the night leaves it (when the memory has
+        an anchor). A chain that does not verify is not anchored, and says so in the log."""
+        if self.memory.anchor is None:
+            return
+        anchoring = self.memory.anchor_checkpoint(pair)
+        if anchoring.refused:
+            log.warning(
+                "night: no checkpoint anchored for %s: %s", pair, anchoring.refused,
+                extra={"pair": str(pair), "operator_action": "anchor"},
+            )  # fmt: skip
 
     def reconcile(self, pair: Pair) -> None:
         """Derived state follows the log: index every episode, and apply every check to the

@@ -1,0 +1,144 @@
+"""The embedded store's checkpoint anchor: an append-only file beside the store, signed with a
+local key (``ports.CheckpointAnchor``).
+
+* ``<folder>/checkpoints.jsonl`` — one anchored checkpoint per line
+  (``chain.AnchoredCheckpoint.to_dict``), only ever opened for appending (``O_APPEND``): this
+  adapter has no way to rewrite or remove a line, and a line is written whole by one ``write``.
+* ``<folder>/checkpoint.key`` — 32 random bytes, created once with mode 0600 (made complete
+  under another name and linked into place, so two processes never see half a key); every
+  line carries an HMAC-SHA256 of ``chain.checkpoint_message`` under it, and the key's
+  fingerprint (``key_id``).
+
+The newest checkpoint of a pair is its last line in the file. A line that does not parse is
+skipped (and logged): it names no pair to hold it against. The file is read whole for a pair
+(a verification, a night's anchoring; never a turn): one line per pair per night, ~200 bytes.
+
+What this guards against: a store edited behind the memory's back (an SQL client, a copied or
+restored file, a migration) without the key. Someone who can also read the key file can sign
+what they like; keep the key readable by the memory's user only (the mode it is created with).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import hmac
+import json
+import logging
+import os
+import secrets
+from pathlib import Path
+
+from tutor_memory.domain.chain import AnchoredCheckpoint, Checkpoint, checkpoint_message
+from tutor_memory.domain.episodes import Pair
+from tutor_memory.domain.errors import StoreError
+
+CHECKPOINTS = "checkpoints.jsonl"
+KEY = "checkpoint.key"
+KEY_BYTES = 32  # ours: HMAC-SHA256's block is 64 bytes; 256 random bits are its strength
+
+log = logging.getLogger(__name__)
+
+
+def key_fingerprint(key: bytes) -> str:
+    """What a line names its key by (never the key): 16 hex digits of a hash of it."""
+    return "local:" + hashlib.sha256(b"tutor-memory checkpoint key\n" + key).hexdigest()[:16]
+
+
+class FileAnchor:
+    """Anchored checkpoints in ``folder`` (the embedded store's own folder)."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = Path(folder)
+        self.path = self.folder / CHECKPOINTS
+        self.key_path = self.folder / KEY
+        self._key: bytes | None = None
+
+    def _read_key(self) -> bytes | None:
+        if self._key is None:
+            try:
+                data = self.key_path.read_bytes()
+            except FileNotFoundError:
+                return None
+            except OSError as exc:
+                raise StoreError(f"cannot read the checkpoint key {self.key_path}: {exc}") from exc
+            if len(data) != KEY_BYTES:
+                raise StoreError(
+                    f"the checkpoint key {self.key_path} holds {len(data)} bytes, not {KEY_BYTES}"
+                )
+            self._key = data
+        return self._key
+
+    def _make_key(self) -> bytes:
+        """The key, created on first use: written whole under a temporary name with mode 0600,
+        then linked into place (a link fails when the key exists: the first one wins)."""
+        found = self._read_key()
+        if found is not None:
+            return found
+        self.folder.mkdir(parents=True, exist_ok=True)
+        draft = self.folder / f".{KEY}.{os.getpid()}.{secrets.token_hex(4)}"
+        fd = os.open(draft, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        try:
+            os.write(fd, secrets.token_bytes(KEY_BYTES))
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        try:
+            os.link(draft, self.key_path)
+        except FileExistsError:
+            pass  # another process made it first: theirs is the key
+        finally:
+            with contextlib.suppress(FileNotFoundError):
+                draft.unlink()
+        key = self._read_key()
+        assert key is not None  # just linked into place
+        return key
+
+    def anchor(self, checkpoint: Checkpoint) -> AnchoredCheckpoint:
+        key = self._make_key()
+        point = Checkpoint(checkpoint.pair, checkpoint.seq, checkpoint.head_hash, checkpoint.at)
+        mac = hmac.new(key, checkpoint_message(point), hashlib.sha256).hexdigest()
+        anchored = AnchoredCheckpoint(point, key_fingerprint(key), mac)
+        line = json.dumps(anchored.to_dict(), sort_keys=True, separators=(",", ":")) + "\n"
+        fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+        try:
+            os.write(fd, line.encode("utf-8"))
+            os.fsync(fd)
+        except OSError as exc:
+            raise StoreError(f"cannot append a checkpoint to {self.path}: {exc}") from exc
+        finally:
+            os.close(fd)
+        return AnchoredCheckpoint(point, anchored.key_id, mac, self._where())
+
+    def newest(self, pair: Pair) -> AnchoredCheckpoint | None:
+        found: AnchoredCheckpoint | None = None
+        try:
+            handle = self.path.open(encoding="utf-8", errors="replace")
+        except FileNotFoundError:
+            return None
+        except OSError as exc:
+            raise StoreError(f"cannot read the checkpoints in {self.path}: {exc}") from exc
+        with handle:
+            for number, line in enumerate(handle, start=1):
+                if not line.strip():
+                    continue
+                try:
+                    anchored = AnchoredCheckpoint.from_dict(json.loads(line))
+                except (ValueError, KeyError, TypeError) as exc:
+                    log.warning("%s line %d skipped: %s", CHECKPOINTS, number, exc)
+                    continue
+                if anchored.pair == pair:
+                    found = AnchoredCheckpoint(
+                        anchored.checkpoint, anchored.key_id, anchored.mac, self._where(number)
+                    )
+        return found
+
+    def authentic(self, anchored: AnchoredCheckpoint) -> bool:
+        key = self._read_key()
+        if key is None or anchored.key_id != key_fingerprint(key):
+            return False
+        expected = hmac.new(key, checkpoint_message(anchored.checkpoint), hashlib.sha256)
+        return hmac.compare_digest(expected.hexdigest(), anchored.mac)
+
+    def _where(self, line: int | None = None) -> str:
+        return f"{CHECKPOINTS}" + ("" if line is None else f" line {line}")
