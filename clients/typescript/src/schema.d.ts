@@ -448,10 +448,12 @@ export interface components {
              */
             evaluation?: string;
             /**
-             * @description the episode's kind, check: may be left out; if given, it must match (enum property replaced by openapi-typescript)
-             * @enum {string}
+             * Kind
+             * @description the episode's kind, check: may be left out; if given, it must match
+             * @default check
+             * @constant
              */
-            kind: "check";
+            kind?: "check";
             /** Predicted Mastery */
             predicted_mastery?: number | null;
             /** Topic */
@@ -467,13 +469,18 @@ export interface components {
          * @description An answer's evidence: the file (and page) it cited.
          */
         CitationBody: {
-            /** File Id */
+            /**
+             * File Id
+             * @description a file id (its name's letters and digits, any script, and . _ @ -)
+             */
             file_id?: string | null;
             /**
-             * @description the episode's kind, answer: may be left out; if given, it must match (enum property replaced by openapi-typescript)
-             * @enum {string}
+             * Kind
+             * @description the episode's kind, answer: may be left out; if given, it must match
+             * @default answer
+             * @constant
              */
-            kind: "answer";
+            kind?: "answer";
             /** Page */
             page?: number | null;
         };
@@ -530,11 +537,8 @@ export interface components {
             citation?: components["schemas"]["CitationBody"] | null;
             /** Concepts */
             concepts?: string[];
-            /**
-             * Evidence
-             * @description follows the kind (its own kind may be left out) — check: topic, verdict (required), evaluation, predicted_mastery; quiz: score, maximum (required), topics; answer: file_id, page; taught: note (a message that is no instruction is kept with it); question: none
-             */
-            evidence?: (components["schemas"]["CheckBody"] | components["schemas"]["QuizBody"] | components["schemas"]["CitationBody"] | components["schemas"]["TaughtBody"] | components["schemas"]["QuestionBody"]) | null;
+            /** @description follows the kind (its own kind may be left out) — check: topic, verdict (required), evaluation, predicted_mastery; quiz: score, maximum (required), topics; answer: file_id, page; taught: note (a message that is no instruction is kept with it; without one, the text must itself teach, as 'remember that …' does, else a 422 not-teaching); question: none */
+            evidence?: components["schemas"]["CheckBody"] | components["schemas"]["QuizBody"] | components["schemas"]["CitationBody"] | components["schemas"]["TaughtBody"] | components["schemas"]["QuestionBody"] | null;
             /**
              * Kind
              * @enum {string}
@@ -544,7 +548,7 @@ export interface components {
             quiz?: components["schemas"]["QuizBody"] | null;
             /**
              * Recalled Ids
-             * @description an answer: the memory ids of the turn that produced it
+             * @description an answer: the memory ids of the turn that produced it, each an episode of this pair (else a 422 naming recalled_ids)
              */
             recalled_ids?: string[];
             /**
@@ -565,7 +569,7 @@ export interface components {
             summary?: string;
             /** Text */
             text: string;
-        };
+        } & (unknown & unknown & unknown & unknown & unknown);
         /** EpisodeResponse */
         EpisodeResponse: {
             /**
@@ -708,7 +712,7 @@ export interface components {
         ProfileRequest: {
             /**
              * Due
-             * @description a goal's date (YYYY-MM-DD)
+             * @description a goal's date (YYYY-MM-DD); a statement of another aspect with one is a 422 naming due (the aspect is the path's)
              */
             due?: string | null;
             /**
@@ -806,10 +810,12 @@ export interface components {
          */
         QuestionBody: {
             /**
-             * @description the episode's kind, question: may be left out; if given, it must match (enum property replaced by openapi-typescript)
-             * @enum {string}
+             * Kind
+             * @description the episode's kind, question: may be left out; if given, it must match
+             * @default question
+             * @constant
              */
-            kind: "question";
+            kind?: "question";
         };
         /**
          * QuizBody
@@ -817,13 +823,21 @@ export interface components {
          */
         QuizBody: {
             /**
-             * @description the episode's kind, quiz: may be left out; if given, it must match (enum property replaced by openapi-typescript)
-             * @enum {string}
+             * Kind
+             * @description the episode's kind, quiz: may be left out; if given, it must match
+             * @default quiz
+             * @constant
              */
-            kind: "quiz";
-            /** Maximum */
+            kind?: "quiz";
+            /**
+             * Maximum
+             * @description more than 0: at least 0.0001 (points are kept to 4 decimals)
+             */
             maximum: number;
-            /** Score */
+            /**
+             * Score
+             * @description at most the maximum (else 422)
+             */
             score: number;
             /** Topics */
             topics?: string[];
@@ -1261,10 +1275,12 @@ export interface components {
          */
         TaughtBody: {
             /**
-             * @description the episode's kind, taught: may be left out; if given, it must match (enum property replaced by openapi-typescript)
-             * @enum {string}
+             * Kind
+             * @description the episode's kind, taught: may be left out; if given, it must match
+             * @default taught
+             * @constant
              */
-            kind: "taught";
+            kind?: "taught";
             /** Note */
             note: string;
         };
@@ -1569,7 +1585,7 @@ export interface operations {
             query: {
                 /** @description why the erasure was asked for, one line: kept in the erasure record */
                 reason: string;
-                /** @description who asked (kept too) */
+                /** @description who asked, as an id (kept too) */
                 requested_by?: string;
             };
             header?: never;
@@ -1683,6 +1699,7 @@ export interface operations {
             path: {
                 student_id: string;
                 subject_id: string;
+                /** @description an episode's id as the API answered it: one the pair does not hold is a 404, and an answer's route given an episode of another kind is a 422 naming it */
                 answer_id: string;
             };
             cookie?: never;
@@ -1782,6 +1799,7 @@ export interface operations {
             path: {
                 student_id: string;
                 subject_id: string;
+                /** @description an episode's id as the API answered it: one the pair does not hold is a 404, and an answer's route given an episode of another kind is a 422 naming it */
                 answer_id: string;
             };
             cookie?: never;
@@ -2640,13 +2658,14 @@ export interface operations {
             query: {
                 /** @description why the erasure was asked for, one line: kept in the erasure record */
                 reason: string;
-                /** @description who asked (kept too) */
+                /** @description who asked, as an id (kept too) */
                 requested_by?: string;
             };
             header?: never;
             path: {
                 student_id: string;
                 subject_id: string;
+                /** @description an episode's id as the API answered it: one the pair does not hold is a 404, and an answer's route given an episode of another kind is a 422 naming it */
                 episode_id: string;
             };
             cookie?: never;
@@ -3441,7 +3460,7 @@ export interface operations {
     report: {
         parameters: {
             query?: {
-                /** @description a concept's name or key: add the history of the belief about it */
+                /** @description a concept's name or key: add the history of the belief about it (one no belief is about is a 404; a name without a letter or digit in any script names no concept, a 422) */
                 history?: string | null;
             };
             header?: never;
@@ -3691,7 +3710,7 @@ export interface operations {
             query: {
                 /** @description why the erasure was asked for, one line: kept in the erasure record */
                 reason: string;
-                /** @description who asked (kept too) */
+                /** @description who asked, as an id (kept too) */
                 requested_by?: string;
             };
             header?: never;

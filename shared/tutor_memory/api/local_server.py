@@ -79,11 +79,12 @@ class UndecodableQueryError(ValueError):
 def to_event(
     method: str, target: str, headers: dict[str, str], body: bytes, request_id: str = "local"
 ) -> dict[str, Any]:
-    """The request as API Gateway's REST event. A body that is not UTF-8 goes as base64 (as
-    API Gateway sends a binary body), and the resolver refuses it (``routes.resolve``)."""
+    """The request as API Gateway's REST event. A parameter given empty (``?history=``) is
+    kept as the empty string, as API Gateway keeps it; a body that is not UTF-8 goes as base64
+    (as API Gateway sends a binary body), and the resolver refuses it (``routes.resolve``)."""
     url = urlsplit(target)
     try:
-        query = dict(parse_qsl(url.query, errors="strict")) or None
+        query = dict(parse_qsl(url.query, keep_blank_values=True, errors="strict")) or None
     except UnicodeDecodeError as exc:
         raise UndecodableQueryError(str(exc)) from None
     try:

@@ -25,8 +25,11 @@ from pydantic_core.core_schema import ErrorType
 
 from tutor_memory.domain import constants as C
 from tutor_memory.domain.episodes import (
+    FILE_ID_PATTERN,
     ID_PATTERN,
     NAME_PATTERN,
+    ONE_LINE_PATTERN,
+    SPACE_CLASS,
     VISIBLE_PATTERN,
     has_control,
     has_visible,
@@ -70,6 +73,7 @@ Number = Annotated[float, Exactly(), Field(allow_inf_nan=False)]  # an int is a 
 
 MAX_PAGE_NUMBER = 1_000_000  # ours: a cited page (a store keeps it as a 64-bit integer)
 MAX_QUIZ_POINTS = 1_000_000  # ours: a quiz's score and maximum
+MIN_QUIZ_MAXIMUM = 10**-C.FRACTION_DECIMALS  # the least maximum that is not 0 once rounded
 
 # RFC 3339's date-time (ISO 8601's profile the document's ``format: date-time`` names), with
 # seconds and a time zone: 2026-03-02T14:05:00Z, 2026-03-02T15:05:00.250+01:00. The server reads
@@ -254,18 +258,36 @@ class QuizBody(Strict):
     """A quiz's evidence."""
 
     kind: Literal["quiz"] = _kind_of_evidence("quiz")
-    score: Number = Field(ge=0, le=MAX_QUIZ_POINTS)
-    maximum: Number = Field(gt=0, le=MAX_QUIZ_POINTS)
+    score: Number = Field(ge=0, le=MAX_QUIZ_POINTS, description="at most the maximum (else 422)")
+    maximum: Number = Field(
+        ge=MIN_QUIZ_MAXIMUM,
+        le=MAX_QUIZ_POINTS,
+        description=f"more than 0: at least {MIN_QUIZ_MAXIMUM} (points are kept to "
+        f"{C.FRACTION_DECIMALS} decimals)",
+    )
     topics: list[Annotated[Name, Field(min_length=1, max_length=C.MAX_CONCEPT_CHARS)]] = Field(
         default_factory=list, max_length=C.MAX_CONCEPTS_PER_EPISODE
     )
 
 
+def _page_needs_its_file(schema: dict[str, Any]) -> None:
+    """A page is of a file: given (not null), the file is too (as the domain refuses)."""
+    schema["if"] = {"required": ["page"], "properties": {"page": {"type": "integer"}}}
+    schema["then"] = {"required": ["file_id"], "properties": {"file_id": {"type": "string"}}}
+
+
 class CitationBody(Strict):
     """An answer's evidence: the file (and page) it cited."""
 
+    model_config = ConfigDict(json_schema_extra=_page_needs_its_file)
+
     kind: Literal["answer"] = _kind_of_evidence("answer")
-    file_id: str | None = Field(default=None, max_length=C.MAX_ID_CHARS)
+    file_id: str | None = Field(
+        default=None,
+        max_length=C.MAX_ID_CHARS,
+        json_schema_extra={"pattern": FILE_ID_PATTERN},
+        description="a file id (its name's letters and digits, any script, and . _ @ -)",
+    )
     page: Whole | None = Field(default=None, ge=1, le=MAX_PAGE_NUMBER)
 
     _whole = field_validator("page", mode="before")(_integral)
@@ -294,10 +316,48 @@ Evidence = Annotated[
 EVIDENCE_ALIASES = ("check", "quiz", "citation")
 
 
+def _one_shape_per_kind(schema: dict[str, Any]) -> None:
+    """The document's EpisodeRequest says what each kind takes, as the server refuses it: a
+    check's and a quiz's evidence is required (as ``evidence`` or under its earlier name, once);
+    an earlier name is its own kind's only; only an answer carries recalled ids. ``evidence`` is
+    any kind's body (or null), narrowed by the episode's kind (``if``/``then``, which typed
+    clients read as the plain union)."""
+    props = schema["properties"]
+    tagged = props["evidence"]["anyOf"][0]  # the union of every kind's evidence, by its tag
+    body = {kind: {"$ref": ref} for kind, ref in tagged["discriminator"]["mapping"].items()}
+    null: dict[str, Any] = {"type": "null"}
+    props["evidence"] = {
+        "description": props["evidence"]["description"],
+        "anyOf": [*body.values(), null],
+    }
+    rules: list[dict[str, Any]] = []
+    for kind in ("question", "answer", "check", "quiz", "taught"):
+        alias = {"check": "check", "quiz": "quiz", "answer": "citation"}.get(kind)
+        then: dict[str, Any] = {
+            "properties": {name: null for name in EVIDENCE_ALIASES if name != alias}
+        }
+        if kind != "answer":
+            then["properties"]["recalled_ids"] = {"type": "array", "maxItems": 0}
+        if alias is None:  # evidence only, and none needed
+            then["properties"]["evidence"] = {"anyOf": [body[kind], null]}
+        else:  # as evidence or under its earlier name, not both
+            then["anyOf"] = [
+                {"required": ["evidence"], "properties": {"evidence": body[kind], alias: null}},
+                {"required": [alias], "properties": {alias: body[kind], "evidence": null}},
+            ]
+            if kind == "answer":  # an answer may cite nothing
+                then["anyOf"].append({"properties": {"evidence": null, alias: null}})
+        rules.append({"if": {"required": ["kind"], "properties": {"kind": {"const": kind}}},
+                      "then": then})  # fmt: skip
+    schema["allOf"] = rules
+
+
 class EpisodeRequest(Strict):
     """One episode, in the shape a replayed history uses (``evidence`` follows the kind).
     ``check``, ``quiz`` and ``citation`` are the earlier names of ``evidence`` for those
     kinds, still accepted; give the evidence once."""
+
+    model_config = ConfigDict(json_schema_extra=_one_shape_per_kind)
 
     kind: Literal["question", "answer", "check", "quiz", "taught"]
     text: Visible = Field(min_length=1, max_length=C.MAX_TEXT_CHARS)
@@ -308,7 +368,10 @@ class EpisodeRequest(Strict):
         default=None, min_length=1, max_length=C.MAX_REF_CHARS, description="your own id for it"
     )
     summary: str = Field(
-        default="", max_length=C.MAX_SUMMARY_CHARS, description="one line (default: the text's)"
+        default="",
+        max_length=C.MAX_SUMMARY_CHARS,
+        description="one line (default: the text's)",
+        json_schema_extra={"pattern": ONE_LINE_PATTERN},
     )
     concepts: list[Annotated[Name, Field(min_length=1, max_length=C.MAX_CONCEPT_CHARS)]] = Field(
         default_factory=list, max_length=C.MAX_CONCEPTS_PER_EPISODE
@@ -320,7 +383,8 @@ class EpisodeRequest(Strict):
             "follows the kind (its own kind may be left out) — check: topic, verdict "
             "(required), evaluation, predicted_mastery; quiz: score, maximum (required), "
             "topics; answer: file_id, page; taught: note (a message that is no instruction "
-            "is kept with it); question: none"
+            "is kept with it; without one, the text must itself teach, as 'remember that …' "
+            "does, else a 422 not-teaching); question: none"
         ),
     )
     check: CheckBody | None = Field(default=None, description="alias of evidence, for a check")
@@ -331,7 +395,8 @@ class EpisodeRequest(Strict):
     recalled_ids: list[Id] = Field(
         default_factory=list,
         max_length=C.MAX_RECALLED_IDS,
-        description="an answer: the memory ids of the turn that produced it",
+        description="an answer: the memory ids of the turn that produced it, each an episode "
+        "of this pair (else a 422 naming recalled_ids)",
     )
 
     @field_validator("evidence", mode="wrap")
@@ -561,17 +626,36 @@ class ErasureResponse(BaseModel):
     objects_deleted: int
 
 
+# A statement's words as the profile keeps them (domain/profile.py's check_statement): runs of
+# spaces collapse to one (the controls that are spaces, a tab or a line break, with them), a
+# control below U+0020 that is left is refused, and a value must not collapse to nothing.
+_PROFILE_CONTROLS = r"\x00-\x08\x0e-\x1b"
+PROFILE_KEY_PATTERN = f"^[^{_PROFILE_CONTROLS}]*$"
+PROFILE_VALUE_PATTERN = (
+    f"^[^{_PROFILE_CONTROLS}]*[^{SPACE_CLASS}{_PROFILE_CONTROLS}][^{_PROFILE_CONTROLS}]*$"
+)
+
+
 class ProfileRequest(Strict):
     """A statement about the student: it supersedes what was said before on its aspect (and
     key). Who said it is the caller's role."""
 
-    value: str = Field(min_length=1, max_length=C.MAX_PROFILE_VALUE_CHARS)
+    value: str = Field(
+        min_length=1,
+        max_length=C.MAX_PROFILE_VALUE_CHARS,
+        json_schema_extra={"pattern": PROFILE_VALUE_PATTERN},
+    )
     key: str = Field(
         default="",
         max_length=C.MAX_PROFILE_KEY_CHARS,
         description="which one of the aspect: a need's word, a goal's name ('' for one only)",
+        json_schema_extra={"pattern": PROFILE_KEY_PATTERN},
     )
-    due: date | None = Field(default=None, description="a goal's date (YYYY-MM-DD)")
+    due: date | None = Field(
+        default=None,
+        description="a goal's date (YYYY-MM-DD); a statement of another aspect with one is a "
+        "422 naming due (the aspect is the path's)",
+    )
 
 
 class StatementResponse(BaseModel):

@@ -52,6 +52,7 @@ from pydantic import AfterValidator
 from tutor_memory.api import calls
 from tutor_memory.api.access import described, quiet_wordy_loggers
 from tutor_memory.api.models import (
+    PROFILE_KEY_PATTERN,
     BeliefResponse,
     ChainResponse,
     ClassRequest,
@@ -84,7 +85,9 @@ from tutor_memory.api.operations import EPISODE_LINKS, operation
 from tutor_memory.domain import constants as C
 from tutor_memory.domain.access import Caller, Role
 from tutor_memory.domain.episodes import (
+    FILE_ID_PATTERN,
     NAME_PATTERN,
+    SOME_LINE_PATTERN,
     Pair,
 )
 from tutor_memory.domain.errors import (
@@ -117,11 +120,26 @@ AspectName = Annotated[
 ]
 ProfileKey = Annotated[
     str,
-    Query(max_length=C.MAX_PROFILE_KEY_CHARS, description="which one of the aspect ('' for one)"),
+    Query(
+        max_length=C.MAX_PROFILE_KEY_CHARS,
+        description="which one of the aspect ('' for one)",
+        json_schema_extra={"pattern": PROFILE_KEY_PATTERN},
+    ),
 ]
 # An episode's id is an id as the store makes them ("e12-3f…"): one of other characters is refused.
-EpisodeId = Annotated[str, Path(pattern=_ID_PATTERN, max_length=C.MAX_ID_CHARS)]
-FileId = Annotated[str, Path(min_length=1, max_length=C.MAX_ID_CHARS)]
+EpisodeId = Annotated[
+    str,
+    Path(
+        pattern=_ID_PATTERN,
+        max_length=C.MAX_ID_CHARS,
+        description="an episode's id as the API answered it: one the pair does not hold is a "
+        "404, and an answer's route given an episode of another kind is a 422 naming it",
+    ),
+]
+# A file id keeps its name's script (check_file_id): the pattern admits what may be one.
+FileId = Annotated[
+    str, Path(max_length=C.MAX_ID_CHARS, json_schema_extra={"pattern": FILE_ID_PATTERN})
+]
 # A concept as users name it: any script, but something visible and no control character.
 ConceptName = Annotated[
     str,
@@ -143,7 +161,9 @@ HistoryOf = Annotated[
     Query(
         min_length=1,
         max_length=C.MAX_CONCEPT_CHARS,
-        description="a concept's name or key: add the history of the belief about it",
+        description="a concept's name or key: add the history of the belief about it (one "
+        "no belief is about is a 404; a name without a letter or digit in any script names no "
+        "concept, a 422)",
         json_schema_extra={"pattern": NAME_PATTERN},
     ),
 ]
@@ -154,10 +174,16 @@ ErasureReason = Annotated[
         min_length=1,
         max_length=C.MAX_ERASURE_REASON_CHARS,
         description="why the erasure was asked for, one line: kept in the erasure record",
+        json_schema_extra={"pattern": SOME_LINE_PATTERN},
     ),
 ]
 RequestedBy = Annotated[
-    str, Query(min_length=1, max_length=C.MAX_ID_CHARS, description="who asked (kept too)")
+    str,
+    Query(
+        pattern=_ID_PATTERN,
+        max_length=C.MAX_ID_CHARS,
+        description="who asked, as an id (kept too)",
+    ),
 ]
 
 RecallQuestion = Annotated[

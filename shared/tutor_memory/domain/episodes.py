@@ -45,6 +45,16 @@ VISIBLE_PATTERN = f"[^{INVISIBLE_CLASS}]"
 NAME_PATTERN = f"^[^{CONTROL_CLASS}]*[^{INVISIBLE_CLASS}][^{CONTROL_CLASS}]*$"
 _VISIBLE_RE = re.compile(VISIBLE_PATTERN)
 _CONTROL_RE = re.compile(f"[{CONTROL_CLASS}]")
+# What ``str.strip`` strips (every character Python counts as whitespace), as a class.
+SPACE_CLASS = r"\t\n\x0b\x0c\r\x1c-\x20\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000"
+# One line: no line break once the ends are stripped (a summary; an erasure's reason, which
+# must also say something: ONE_LINE_PATTERN is it with a character that is not a space).
+ONE_LINE_PATTERN = f"^[{SPACE_CLASS}]*[^\\n]*[{SPACE_CLASS}]*$"
+SOME_LINE_PATTERN = f"^[{SPACE_CLASS}]*[^{SPACE_CLASS}][^\\n]*[{SPACE_CLASS}]*$"
+# A file id as the document can say it: check_file_id's letters and digits of any script cannot
+# be named by an ECMA-262 class, so every character past Latin-1's symbols may stand for one
+# (the server refuses those that are not, naming ``file_id``).
+FILE_ID_PATTERN = r"^[A-Za-z0-9\u00aa-\uffff][A-Za-z0-9._@\u00aa-\uffff-]*$"
 
 
 class Kind(StrEnum):
