@@ -52,7 +52,7 @@ from tutor_memory.domain.chain import (
     seq_of_id,
 )
 from tutor_memory.domain.concepts import concept_key
-from tutor_memory.domain.episodes import Episode, Kind, NewEpisode, Pair
+from tutor_memory.domain.episodes import Episode, Kind, NewEpisode, Pair, about_the_student
 from tutor_memory.domain.errors import ConflictError, ContentionError, StoreError
 from tutor_memory.domain.nightly import utc_day
 from tutor_memory.domain.timewindow import TimeWindow
@@ -151,9 +151,9 @@ class DynamoEpisodes(DynamoTable):
         """One transaction; the order of the puts is fixed (see the ``_…_SLOT`` constants)."""
         m = self.models
         record = episode_to_record(episode)
-        data_key = (
-            None if self.keys is None else self.keys.key(episode.pair.student_id, create=True)
-        )
+        # an erasure's entry (no word of theirs) stays readable, and mints no key, once shredded
+        keys = self.keys if about_the_student(episode) else None
+        data_key = None if keys is None else keys.key(episode.pair.student_id, create=True)
         stored = self._seal(pk, episode_sk(episode.seq), record, data_key)
         with TransactWrite(
             connection=self._connection, client_request_token=request_token(episode)
