@@ -11,7 +11,6 @@ from aws_lambda_powertools.utilities.parser.models import S3Model
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from tutor_memory.bootstrap import lambda_app
-from tutor_memory.usecases.uploads import ingest_upload, remove_upload
 
 logger = Logger()
 
@@ -19,6 +18,9 @@ logger = Logger()
 @logger.inject_lambda_context
 @event_parser(model=S3Model)
 def handler(event: S3Model, context: LambdaContext) -> dict[str, Any]:
+    # Imported with the App on the first event: the cold start reads no use case.
+    from tutor_memory.usecases.uploads import ingest_upload, remove_upload
+
     app = lambda_app()
     outcomes = []
     for record in event.Records:

@@ -18,24 +18,24 @@ from datetime import date, datetime
 from functools import cache, cached_property
 from typing import TYPE_CHECKING, Any
 
-from tutor_memory.domain.episodes import Pair
-from tutor_memory.ports import (
-    CheckpointAnchor,
-    Clock,
-    Embedder,
-    EpisodeIndex,
-    Extractor,
-    FileSource,
-    Ports,
-    ProfileLog,
-    Queue,
-    Store,
-    SystemClock,
-)
-from tutor_memory.settings import PREFIX, Settings, SettingsError
-
 if TYPE_CHECKING:  # imported where they are built: a handler's import reads none of them
+    # The ports (numpy, the domain's read path) and the settings (pydantic-settings) too: the
+    # first event builds them (tests/unit/test_turn_path_imports.py).
     from tutor_memory.domain.conceptmap import ConceptMap
+    from tutor_memory.domain.episodes import Pair
+    from tutor_memory.ports import (
+        CheckpointAnchor,
+        Clock,
+        Embedder,
+        EpisodeIndex,
+        Extractor,
+        FileSource,
+        Ports,
+        ProfileLog,
+        Queue,
+        Store,
+    )
+    from tutor_memory.settings import Settings
     from tutor_memory.usecases.access import Access
     from tutor_memory.usecases.episodes import Episodes
     from tutor_memory.usecases.erasure import Erasing, ErasureResult, UploadedFiles
@@ -139,6 +139,9 @@ def build_index(settings: Settings, embedder: Embedder | None) -> EpisodeIndex:
 
 
 def build_ports(settings: Settings | None = None, *, clock: Clock | None = None) -> Ports:
+    from tutor_memory.ports import Ports, SystemClock
+    from tutor_memory.settings import Settings
+
     settings = settings or Settings.from_env()
     embedder = build_embedder(settings)
     return Ports(
@@ -152,6 +155,7 @@ def build_ports(settings: Settings | None = None, *, clock: Clock | None = None)
 
 def build_service(settings: Settings | None = None, *, clock: Clock | None = None) -> TutorMemory:
     """The episode log's use cases alone (the CLI's file commands)."""
+    from tutor_memory.settings import Settings
     from tutor_memory.usecases.log import TutorMemory
 
     settings = settings or Settings.from_env()
@@ -314,6 +318,7 @@ def build_app(
     cases are imported here, not at the module's top: a Lambda handler imports this module
     at its cold start and builds the App on its first event."""
     from tutor_memory.adapters.file_readers import read_file
+    from tutor_memory.settings import Settings
     from tutor_memory.usecases.episodes import Episodes
     from tutor_memory.usecases.erasure import Erasing
     from tutor_memory.usecases.learning import Learning
@@ -440,6 +445,8 @@ def build_file_source(settings: Settings) -> FileSource:
 
 
 def build_queue(settings: Settings) -> Queue:
+    from tutor_memory.settings import PREFIX, SettingsError
+
     if settings.nightly_queue_url is None:
         raise SettingsError(PREFIX + "NIGHTLY_QUEUE_URL", "is required to fan the nights out")
     from tutor_memory.adapters.sqs_queue import SqsQueue
@@ -468,6 +475,8 @@ class Scheduler:
 
 
 def build_scheduler(settings: Settings | None = None) -> Scheduler:
+    from tutor_memory.ports import Ports
+    from tutor_memory.settings import Settings
     from tutor_memory.usecases.log import TutorMemory
     from tutor_memory.usecases.nightly import Nightly
 

@@ -48,8 +48,9 @@ def test_the_domain_imports_no_cloud_sdk() -> None:
 
 
 FUNCTIONS = Path(__file__).resolve().parents[2] / "functions"
-# Never at a handler's cold start: what the first event builds (the use cases, the adapters),
-# what no handler's import needs at all (the map's metrics, the plots, the cloud SDKs' stores).
+# Never at a handler's cold start: what the first event builds (the use cases, the adapters,
+# the ports and the settings they are built from, numpy with them), what no handler's import
+# needs at all (the map's metrics, the plots, the cloud SDKs' stores).
 NOT_AT_COLD_START = (
     "tutor_memory.usecases.nightly",
     "tutor_memory.usecases.turns",
@@ -57,6 +58,10 @@ NOT_AT_COLD_START = (
     "tutor_memory.usecases.reports",
     "tutor_memory.adapters.embedded_index",
     "tutor_memory.adapters.sqlite_store",
+    "tutor_memory.ports",
+    "tutor_memory.settings",
+    "pydantic_settings",
+    "numpy",
     "networkx",
     "matplotlib",
     "pynamodb",
@@ -100,3 +105,10 @@ def test_the_nightly_handlers_cold_start_imports_neither_the_turn_nor_map_metric
         modules = handler_imports(name)
         assert "tutor_memory.bootstrap" in modules
         assert not modules.intersection(NOT_AT_COLD_START), name
+
+
+def test_the_ingest_handlers_cold_start_imports_no_use_case() -> None:
+    modules = handler_imports("ingest")
+    assert "tutor_memory.bootstrap" in modules  # the import itself ran
+    assert not {m for m in modules if m.startswith("tutor_memory.usecases")}
+    assert not modules.intersection(NOT_AT_COLD_START)
