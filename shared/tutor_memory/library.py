@@ -38,6 +38,7 @@ from typing import TYPE_CHECKING, Any, Concatenate, Literal, ParamSpec, Protocol
 import pydantic
 
 from tutor_memory.api.models import (
+    BeliefPage,
     BeliefResponse,
     ChainResponse,
     CheckBody,
@@ -48,6 +49,7 @@ from tutor_memory.api.models import (
     EpisodeRequest,
     EpisodeResponse,
     ErasureResponse,
+    ExportResponse,
     FileResponse,
     ProfileRequest,
     ProfileResponse,
@@ -70,6 +72,12 @@ from tutor_memory.domain.access import Caller, Role
 from tutor_memory.domain.conceptmap import ConceptMap
 from tutor_memory.domain.episodes import Pair
 from tutor_memory.domain.errors import ValidationError
+from tutor_memory.domain.paging import (
+    DEFAULT_PAGE_ITEMS,
+    ExportCursor,
+    check_cursor,
+    check_limit,
+)
 from tutor_memory.local_backend import LocalBackend
 from tutor_memory.remote_backend import NotServedError, RemoteBackend
 
@@ -115,14 +123,18 @@ class Backend(Protocol):
     def ingest(self, pair: Pair, path: Path, file_id: str | None) -> IngestResult: ...
     def recall(self, pair: Pair, question: str | None, at: datetime | None) -> RecallResponse: ...
     def beliefs(self, pair: Pair) -> list[BeliefResponse]: ...
-    def belief_history(self, pair: Pair, concept: str) -> list[BeliefResponse]: ...
+    def belief_history(
+        self, pair: Pair, concept: str, limit: int, cursor: str | None
+    ) -> BeliefPage: ...
     def concept_map(self, pair: Pair) -> ConceptMap: ...
     def report(self, pair: Pair, history: str | None) -> ReportResponse: ...
     def verify(self, pair: Pair) -> ChainResponse: ...
     def erase(
         self, student_id: str, subject_id: str | None, episode_id: str | None, reason: str
     ) -> ErasureResponse: ...
-    def export(self, student_id: str, subject_id: str | None) -> Export: ...
+    def export(
+        self, student_id: str, subject_id: str | None, limit: int, cursor: str | None
+    ) -> ExportResponse: ...
     def set_class(self, class_id: str, body: ClassRequest) -> ClassResponse: ...
     def get_class(self, class_id: str) -> ClassResponse: ...
     def profile(self, student_id: str) -> ProfileResponse: ...
@@ -242,16 +254,37 @@ class Memory:
         return self.backend.erase(student_id, subject_id, episode_id, reason)
 
     def export(
-        self, student_id: str, subject_id: str | None = None, *, out: str | Path | None = None
+        self,
+        student_id: str,
+        subject_id: str | None = None,
+        *,
+        out: str | Path | None = None,
+        limit: int = C.MAX_PAGE_ITEMS,
     ) -> Export:
         """A student's history (every subject, or ``subject_id``'s) in the replay format with
-        its files and manifest (see ``tutor_memory.usecases.export``); written into the new folder
-        ``out`` when given (``tutor-memory replay out/history.jsonl`` rebuilds it). Erased
-        episodes are their envelopes and erasure records only."""
-        export = self.backend.export(student_id, subject_id)
+        its files and manifest (see ``tutor_memory.usecases.export``), whole: read page after
+        page (``limit`` lines each, see ``export_page``) and put together, the same through
+        every door; written into the new folder ``out`` when given (``tutor-memory replay
+        out/history.jsonl`` rebuilds it). Erased episodes are their envelopes and erasure
+        records only."""
+        export = _whole_export(self.backend, student_id, subject_id, limit)
         if out is not None:
             export.write(Path(out))
         return export
+
+    def export_page(
+        self,
+        student_id: str,
+        subject_id: str | None = None,
+        *,
+        limit: int = DEFAULT_PAGE_ITEMS,
+        next: str | None = None,
+    ) -> ExportResponse:
+        """One page of the export, as the API answers it: the first (no ``next``) with the
+        manifest, each at most ``limit`` history lines and about 2.5 MB, with the files its
+        lines name (base64); pass the page's ``next`` for the following one (None after the
+        last). The pages are of the pairs and chain heads the first page found."""
+        return self.backend.export(student_id, subject_id, *_export_paging(limit, next))
 
     def set_class(
         self, class_id: str, *, teachers: Sequence[str] = (), students: Sequence[str] = ()
@@ -504,9 +537,14 @@ class PairMemory:
         """The current beliefs about the student ("struggles with osmosis (0.67)")."""
         return self.backend.beliefs(self.pair)
 
-    def belief_history(self, concept: str) -> list[BeliefResponse]:
-        """Every belief ever held about a concept (its name as users see it), oldest first."""
-        return self.backend.belief_history(self.pair, concept)
+    def belief_history(
+        self, concept: str, *, limit: int = DEFAULT_PAGE_ITEMS, next: str | None = None
+    ) -> BeliefPage:
+        """A page of every belief ever held about a concept (its name as users see it), oldest
+        first (``.beliefs``); pass the page's ``next`` for the following one (None after the
+        last)."""
+        check_cursor(next)
+        return self.backend.belief_history(self.pair, concept, check_limit(limit), next)
 
     def map(self) -> ConceptMap:
         """The pair's concept map."""
@@ -520,12 +558,11 @@ class PairMemory:
         """Recompute the hash chain of the pair's episodes (``.intact``)."""
         return self.backend.verify(self.pair)
 
-    def episodes(self, *, limit: int = 100, next: str | None = None) -> EpisodePage:
+    def episodes(self, *, limit: int = DEFAULT_PAGE_ITEMS, next: str | None = None) -> EpisodePage:
         """A page of the pair's episodes, oldest first, as the export writes them; pass the
         page's ``next`` for the following one (None after the last)."""
-        if not 1 <= limit <= C.MAX_PAGE_ITEMS:
-            raise ValidationError("limit", f"must be from 1 to {C.MAX_PAGE_ITEMS}")
-        return self.backend.episodes(self.pair, limit, next)
+        check_cursor(next)
+        return self.backend.episodes(self.pair, check_limit(limit), next)
 
     def rederive(
         self, *, reason: str = "", force: bool = False, at: datetime | None = None
@@ -549,12 +586,40 @@ class PairMemory:
         """Take a file out of the concept map; its history and arrival stay in the log."""
         return self.backend.remove_file(self.pair, file_id)
 
-    def export(self, *, out: str | Path | None = None) -> Export:
-        """This pair's export (see ``Memory.export``)."""
-        export = self.backend.export(self.pair.student_id, self.pair.subject_id)
+    def export(self, *, out: str | Path | None = None, limit: int = C.MAX_PAGE_ITEMS) -> Export:
+        """This pair's export, whole (see ``Memory.export``)."""
+        export = _whole_export(self.backend, self.pair.student_id, self.pair.subject_id, limit)
         if out is not None:
             export.write(Path(out))
         return export
+
+    def export_page(
+        self, *, limit: int = DEFAULT_PAGE_ITEMS, next: str | None = None
+    ) -> ExportResponse:
+        """One page of this pair's export (see ``Memory.export_page``)."""
+        pair = self.pair
+        return self.backend.export(pair.student_id, pair.subject_id, *_export_paging(limit, next))
+
+
+def _export_paging(limit: int, cursor: str | None) -> tuple[int, str | None]:
+    """The page's limit and cursor, checked here so that every door refuses them alike."""
+    if cursor is not None:
+        ExportCursor.parse(cursor)
+    return check_limit(limit), cursor
+
+
+def _whole_export(backend: Backend, student_id: str, subject_id: str | None, limit: int) -> Export:
+    """Every page of an export, put together: the first page's manifest, every page's lines in
+    order and the files they name."""
+    from tutor_memory.usecases.export import Export
+
+    page = backend.export(student_id, subject_id, check_limit(limit), None)
+    manifest, history, files = page.manifest, list(page.history), dict(page.files)
+    while page.next is not None:
+        page = backend.export(student_id, subject_id, limit, page.next)
+        history.extend(page.history)
+        files.update(page.files)
+    return Export.from_dict({"manifest": manifest, "history": history, "files": files})
 
 
 def _body(model: type[R], **fields: Any) -> R:
@@ -642,9 +707,28 @@ class AsyncMemory:
         )
 
     async def export(
-        self, student_id: str, subject_id: str | None = None, *, out: str | Path | None = None
+        self,
+        student_id: str,
+        subject_id: str | None = None,
+        *,
+        out: str | Path | None = None,
+        limit: int = C.MAX_PAGE_ITEMS,
     ) -> Export:
-        return await asyncio.to_thread(self.sync.export, student_id, subject_id, out=out)
+        return await asyncio.to_thread(
+            self.sync.export, student_id, subject_id, out=out, limit=limit
+        )
+
+    async def export_page(
+        self,
+        student_id: str,
+        subject_id: str | None = None,
+        *,
+        limit: int = DEFAULT_PAGE_ITEMS,
+        next: str | None = None,
+    ) -> ExportResponse:
+        return await asyncio.to_thread(
+            self.sync.export_page, student_id, subject_id, limit=limit, next=next
+        )
 
     async def set_class(
         self, class_id: str, *, teachers: Sequence[str] = (), students: Sequence[str] = ()
@@ -711,6 +795,7 @@ class AsyncPairMemory:
     report = _in_thread(PairMemory.report)
     verify = _in_thread(PairMemory.verify)
     export = _in_thread(PairMemory.export)
+    export_page = _in_thread(PairMemory.export_page)
     prompt = _in_thread(PairMemory.prompt)
     episodes = _in_thread(PairMemory.episodes)
     rederive = _in_thread(PairMemory.rederive)

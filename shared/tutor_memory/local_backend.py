@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from tutor_memory.api import calls
 from tutor_memory.api.models import (
+    BeliefPage,
     BeliefResponse,
     ChainResponse,
     ClassRequest,
@@ -17,6 +18,7 @@ from tutor_memory.api.models import (
     EpisodeRequest,
     EpisodeResponse,
     ErasureResponse,
+    ExportResponse,
     FileResponse,
     ProfileRequest,
     ProfileResponse,
@@ -38,7 +40,6 @@ from tutor_memory.domain.errors import ValidationError
 if TYPE_CHECKING:
     from tutor_memory.bootstrap import App
     from tutor_memory.domain.conceptmap import ConceptMap
-    from tutor_memory.usecases.export import Export
     from tutor_memory.usecases.maps import IngestResult
 
 REQUESTED_BY = "library"  # kept in an erasure record: who asked
@@ -95,9 +96,11 @@ class LocalBackend:
         self._may("beliefs", pair.student_id, pair.subject_id)
         return calls.beliefs(self.app, pair)
 
-    def belief_history(self, pair: Pair, concept: str) -> list[BeliefResponse]:
+    def belief_history(
+        self, pair: Pair, concept: str, limit: int, cursor: str | None
+    ) -> BeliefPage:
         self._may("beliefHistory", pair.student_id, pair.subject_id)
-        return calls.belief_history(self.app, pair, concept)
+        return calls.belief_history(self.app, pair, concept, limit, cursor)
 
     def rederive(self, pair: Pair, body: RederiveRequest) -> RederiveResponse:
         self._may("rederiveBeliefs", pair.student_id, pair.subject_id)
@@ -140,12 +143,14 @@ class LocalBackend:
         self._may("eraseEpisode", student_id, subject_id)
         return calls.erase_episode(self.app, pair, episode_id, reason, REQUESTED_BY)
 
-    def export(self, student_id: str, subject_id: str | None) -> Export:
+    def export(
+        self, student_id: str, subject_id: str | None, limit: int, cursor: str | None
+    ) -> ExportResponse:
         if subject_id is None:
             self._may("exportStudent", student_id)
-            return calls.export_student(self.app, student_id)
-        self._may("exportPair", student_id, subject_id)
-        return calls.export_pair(self.app, Pair(student_id, subject_id))
+        else:
+            self._may("exportPair", student_id, subject_id)
+        return calls.export_page(self.app, student_id, subject_id, limit, cursor)
 
     def profile(self, student_id: str) -> ProfileResponse:
         self._may("getProfile", student_id)

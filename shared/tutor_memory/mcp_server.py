@@ -26,6 +26,7 @@ from pydantic import BaseModel, Field, SkipValidation
 from pydantic import ValidationError as PydanticValidationError
 
 from tutor_memory.api.models import (
+    BeliefPage,
     BeliefResponse,
     ChainResponse,
     EpisodePage,
@@ -41,6 +42,7 @@ from tutor_memory.api.models import (
 )
 from tutor_memory.domain import constants as C
 from tutor_memory.domain.errors import TutorMemoryError
+from tutor_memory.domain.paging import DEFAULT_PAGE_ITEMS
 from tutor_memory.library import LocalBackend, Memory, PairMemory
 
 P = ParamSpec("P")
@@ -48,6 +50,10 @@ R = TypeVar("R")
 
 StudentId = Annotated[str, Field(description="the student's id (letters, digits, . _ @ -)")]
 SubjectId = Annotated[str, Field(description="the subject's id, e.g. biology")]
+PageSize = Annotated[int, Field(ge=1, le=C.MAX_PAGE_ITEMS, description="page size")]
+PageNext = Annotated[
+    str | None, Field(description="the previous page's next (absent: the first page)")
+]
 
 INSTRUCTIONS = (
     "The long-term memory of one student in one subject. Before answering the student, call "
@@ -242,19 +248,19 @@ def build_server(memory: Memory) -> MCPServer:
         student_id: StudentId,
         subject_id: SubjectId,
         concept: Annotated[str, Field(description="the concept's name, as users write it")],
-    ) -> list[BeliefResponse]:
-        """Every belief the memory has held about one concept, newest first."""
-        return pair(student_id, subject_id).belief_history(concept)
+        limit: PageSize = DEFAULT_PAGE_ITEMS,
+        next: PageNext = None,
+    ) -> BeliefPage:
+        """Every belief the memory has held about one concept, oldest first, a page at a time."""
+        return pair(student_id, subject_id).belief_history(concept, limit=limit, next=next)
 
     @server.tool()
     @_tool
     def episodes(
         student_id: StudentId,
         subject_id: SubjectId,
-        limit: Annotated[int, Field(ge=1, le=C.MAX_PAGE_ITEMS, description="page size")] = 100,
-        next: Annotated[
-            str | None, Field(description="the previous page's next (absent: the first page)")
-        ] = None,
+        limit: PageSize = DEFAULT_PAGE_ITEMS,
+        next: PageNext = None,
     ) -> EpisodePage:
         """The pair's log, oldest first, a page at a time (erased episodes show as such)."""
         return pair(student_id, subject_id).episodes(limit=limit, next=next)
@@ -272,10 +278,16 @@ def build_server(memory: Memory) -> MCPServer:
         subject_id: Annotated[
             str | None, Field(description="one subject; absent: every subject of the student")
         ] = None,
+        limit: Annotated[
+            int,
+            Field(ge=1, le=C.MAX_PAGE_ITEMS, description="history lines in the page, at most"),
+        ] = DEFAULT_PAGE_ITEMS,
+        next: PageNext = None,
     ) -> ExportResponse:
         """A student's record in the replay format (history lines, files as base64, manifest):
-        what a student is given when they ask for their data."""
-        return ExportResponse(**memory.export(student_id, subject_id).to_dict())
+        what a student is given when they ask for their data. A page at a time: the first
+        carries the manifest; pass its next back for the following lines."""
+        return memory.export_page(student_id, subject_id, limit=limit, next=next)
 
     @server.tool()
     @_tool

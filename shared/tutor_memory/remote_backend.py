@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from tutor_memory.api.models import (
+    BeliefPage,
     BeliefResponse,
     ChainResponse,
     ClassRequest,
@@ -17,6 +18,7 @@ from tutor_memory.api.models import (
     EpisodeRequest,
     EpisodeResponse,
     ErasureResponse,
+    ExportResponse,
     FileResponse,
     ProfileRequest,
     ProfileResponse,
@@ -40,7 +42,6 @@ if TYPE_CHECKING:
     from collections.abc import Mapping
 
     from tutor_memory.api.client import SignedClient
-    from tutor_memory.usecases.export import Export
     from tutor_memory.usecases.maps import IngestResult
 
 REQUESTED_BY = "library"  # kept in an erasure record: who asked
@@ -112,10 +113,13 @@ class RemoteBackend:
     def beliefs(self, pair: Pair) -> list[BeliefResponse]:
         return [BeliefResponse.model_validate(r) for r in self._call("beliefs", pair)]
 
-    def belief_history(self, pair: Pair, concept: str) -> list[BeliefResponse]:
+    def belief_history(
+        self, pair: Pair, concept: str, limit: int, cursor: str | None
+    ) -> BeliefPage:
         # The name as the user typed it: the route finds its concept (case, accents, forms).
-        rows = self._call("beliefHistory", pair, concept=concept.strip())
-        return [BeliefResponse.model_validate(r) for r in rows]
+        query = {"limit": str(limit), "next": cursor}
+        page = self._call("beliefHistory", pair, query=query, concept=concept.strip())
+        return BeliefPage.model_validate(page)
 
     def rederive(self, pair: Pair, body: RederiveRequest) -> RederiveResponse:
         sent = body.model_dump(mode="json", exclude_none=True)
@@ -154,12 +158,15 @@ class RemoteBackend:
             answer = self._call("eraseEpisode", pair, query=query, episode_id=episode_id)
         return ErasureResponse.model_validate(answer)
 
-    def export(self, student_id: str, subject_id: str | None) -> Export:
-        from tutor_memory.usecases.export import Export
-
+    def export(
+        self, student_id: str, subject_id: str | None, limit: int, cursor: str | None
+    ) -> ExportResponse:
+        query = {"limit": str(limit), "next": cursor}
         if subject_id is None:
-            return Export.from_dict(self._call("exportStudent", student_id=student_id))
-        return Export.from_dict(self._call("exportPair", Pair(student_id, subject_id)))
+            page = self._call("exportStudent", query=query, student_id=student_id)
+        else:
+            page = self._call("exportPair", Pair(student_id, subject_id), query=query)
+        return ExportResponse.model_validate(page)
 
     def profile(self, student_id: str) -> ProfileResponse:
         return ProfileResponse.model_validate(self._call("getProfile", student_id=student_id))

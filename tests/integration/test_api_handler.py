@@ -52,7 +52,8 @@ def test_a_conversation_through_the_api(api: Api, cloud: DynamoStore) -> None:
     status, beliefs = api("GET", f"{BASE}/beliefs")
     assert status == 200 and [b["line"] for b in beliefs] == ["struggles with osmosis (0.67)"]
     status, history = api("GET", f"{BASE}/beliefs/osmosis/history")
-    assert status == 200 and history[0]["reason"].startswith("first check on it")
+    assert status == 200 and history["beliefs"][0]["reason"].startswith("first check on it")
+    assert history["next"] is None
     status, chain = api("GET", f"{BASE}/chain/verify")
     assert status == 200 and chain["intact"] and chain["episodes"] == 3
     status, cmap = api("GET", f"{BASE}/map")
@@ -236,7 +237,7 @@ def test_a_concept_is_found_by_the_name_users_see_with_the_path_percent_encoded(
     ):
         status, history = api("GET", f"{BASE}/beliefs/{typed}/history")
         assert status == 200, (typed, history)
-        assert {row["concept_key"] for row in history} == {key}
+        assert {row["concept_key"] for row in history["beliefs"]} == {key}
     status, missing = api("GET", f"{BASE}/beliefs/ph%20scales%20chart/history")
     assert status == 404 and "ph scales chart" in missing["detail"]
 

@@ -1,6 +1,7 @@
 """The doors cannot drift apart: one scenario that calls every operation of the library (record,
-turn, prompt, sources, stance, beliefs, their history, re-derivation, the log page by page, the
-map, the report, recall, a refusal, export, erasure and the chain after it) through
+turn, prompt, sources, stance, beliefs, their history page by page, re-derivation, the log page by
+page, the map, the report, recall, a refusal, export page by page, erasure and the chain after it)
+through
 ``Memory.local`` and through ``Memory.remote`` against a real local ``serve`` (unsigned, as a
 laptop runs it) answers the same, ids, hashes and times of writing aside (each store writes its
 own); and the MCP tools answer as the library does."""
@@ -92,19 +93,29 @@ def scenario(memory: Memory) -> dict[str, Any]:
     seen["beliefs"] = outcome(alice.beliefs)
     seen["belief history"] = outcome(lambda: alice.belief_history("Osmosis"))
     seen["rederive"] = outcome(lambda: alice.rederive(reason="rules changed", force=True))
+    held = alice.belief_history("Osmosis", limit=1)
+    seen["belief pages"] = [
+        outcome(lambda: held),
+        outcome(lambda: alice.belief_history("Osmosis", limit=1, next=held.next)),
+    ]
     first = alice.episodes(limit=2)
     seen["episodes"] = [outcome(lambda: first), outcome(lambda: alice.episodes(next=first.next))]
     seen["map"] = outcome(lambda: alice.map().to_dict())
     seen["report"] = outcome(lambda: alice.report(history="osmosis"))
     seen["recall"] = outcome(lambda: alice.recall("osmosis", at=later))
     seen["no file"] = outcome(lambda: alice.remove_file("f-none"))
-    seen["export"] = outcome(alice.export)
+    page = alice.export_page(limit=2)
+    seen["export pages"] = [
+        outcome(lambda: page),
+        outcome(lambda: alice.export_page(limit=2, next=page.next)),
+    ]
+    seen["export"] = outcome(lambda: alice.export(limit=2))  # every page, put together
     seen["erase episode"] = outcome(
         lambda: memory.erase("alice", "biology", first.episodes[0]["id"], reason="asked")
     )
     seen["verify"] = outcome(alice.verify)
     seen["erase pair"] = outcome(lambda: memory.erase("alice", "biology", reason="left"))
-    seen["export student"] = outcome(lambda: memory.export("alice"))
+    seen["export student"] = outcome(lambda: memory.export("alice", limit=2))
     seen["erase student"] = outcome(lambda: memory.erase("alice", reason="left the school"))
     return comparable(seen)
 
@@ -143,6 +154,14 @@ def test_every_door_answers_the_scenario_alike(
     assert answers["check"]["belief"] == "struggles with osmosis (0.67)"
     assert answers["sources"] and answers["stance"]["stance"] == "partial"
     assert len(answers["episodes"][0]["episodes"]) == 2 and answers["episodes"][1]["next"] is None
+    first_beliefs, last_beliefs = answers["belief pages"]
+    assert len(first_beliefs["beliefs"]) == 1 and first_beliefs["next"] == "1"
+    assert last_beliefs["beliefs"] and last_beliefs["next"] is None
+    first_page, second_page = answers["export pages"]
+    assert first_page["manifest"]["format"] and second_page["manifest"] is None
+    assert len(first_page["history"]) == 2 and first_page["next"]
+    paged = first_page["history"] + second_page["history"]
+    assert paged == answers["export"]["history"]  # nothing written between the reads
     assert "You are a tutor." in answers["prompt"]["prompt"]
     assert answers["no file"]["error"] == "NotFoundError"
     assert answers["verify"]["intact"] and answers["recall"]["kept"] >= 2
@@ -187,6 +206,12 @@ def mcp_scenario(memory: Memory) -> dict[str, Any]:
     seen["belief history"] = call("belief_history", concept="Osmosis")
     seen["episodes"] = call("episodes", limit=2)
     first = seen["episodes"]["episodes"][0]["id"]
+    pages = [call("export", limit=2)]
+    while pages[-1]["next"] is not None:
+        pages.append(call("export", limit=2, next=pages[-1]["next"]))
+    seen["export pages"] = pages
+    seen["export whole"] = memory.export("alice", "biology").to_dict()
+    seen["bad next"] = call("export", next="not-a-cursor")
     seen["erase episode"] = call("erase", episode_id=first, reason="asked")
     seen["verify"] = call("verify")
     return comparable(seen)
@@ -201,6 +226,13 @@ def test_the_mcp_tools_answer_as_the_library_does(
     for part in ("question", "check", "turn", "answer", "beliefs", "belief history"):
         assert answers[part] == reference[part], part
     assert answers["episodes"] == reference["episodes"][0]
+    pages = answers["export pages"]
+    assert len(pages) >= 2 and pages[0]["manifest"] and pages[-1]["next"] is None
+    assert all(page["manifest"] is None for page in pages[1:])
+    assert [line for page in pages for line in page["history"]] == answers["export whole"][
+        "history"
+    ]
+    assert "next" in answers["bad next"]["message"]
     assert answers["erase episode"] == reference["erase episode"]
     assert answers["verify"]["intact"]
 
@@ -232,8 +264,9 @@ def test_the_typescript_client_answers_the_scenario_as_the_library_does(
     shared = set(reference) - {"map"}  # the map's shape is the library's ConceptMap
     assert set(answers) == shared
     expected = json.loads(json.dumps(reference))
-    for part in ("export", "export student"):  # the map's read is not in its record either
-        manifest = expected[part]["manifest"]
+    manifests = [expected[part]["manifest"] for part in ("export", "export student")]
+    manifests.append(expected["export pages"][0]["manifest"])
+    for manifest in manifests:  # the map's read is not in its record either
         manifest["disclosures"] = [
             d for d in manifest.get("disclosures", []) if d["operation"] != "conceptMap"
         ]

@@ -65,7 +65,7 @@ def conversation(alice: PairMemory) -> dict[str, Any]:
         "asked is recalled": asked.id in turn.memory_ids,
         "retry wrote once": (again.created, retried.created, again.id == retried.id),
         "beliefs": [b.line for b in alice.beliefs()],
-        "history": [b.reason.split(":")[0] for b in alice.belief_history("Osmosis")],
+        "history": [b.reason.split(":")[0] for b in alice.belief_history("Osmosis").beliefs],
         "map": sorted(c.name for c in alice.map().concepts.values()),
         "report checks": alice.report().checks.line,
         "report history": (alice.report(history="osmosis").history or object()).__class__.__name__,
@@ -246,7 +246,7 @@ def test_the_remote_client_takes_a_201_for_a_new_episode_and_a_200_for_its_retry
     assert checking.statuses == [201, 200]
     assert first.created and not again.created and again.id == first.id
     alice.record_check("Check on pH", topic="pH scale", verdict="wrong")
-    assert [b.concept_key for b in alice.belief_history("PH  Scale")] == ["ph scale"]
+    assert [b.concept_key for b in alice.belief_history("PH  Scale").beliefs] == ["ph scale"]
 
 
 def test_a_remote_call_with_the_wrong_secret_is_refused(

@@ -164,7 +164,8 @@ def test_serve_decodes_the_path_and_finds_a_concept_by_the_name_users_see(
     for name in typed:
         # Percent-encoded as a client does; "ph%20scale" is sent as it is (encoded already).
         segment = quote(name, safe="") if "%" not in name else name
-        status, history = send("GET", f"{served}/beliefs/{segment}/history")
-        assert status == 200, (name, history)
+        status, page = send("GET", f"{served}/beliefs/{segment}/history")
+        assert status == 200, (name, page)
+        history = page["beliefs"]
         assert {row["concept_key"] for row in history} == {key}, name
         assert history[0]["concept"] == topic

@@ -17,6 +17,19 @@ async function outcome(call) {
   }
 }
 
+// Every page of an export put together, as the library's export() gathers them.
+async function wholeExport(exportPage) {
+  const first = await exportPage({ limit: 2 });
+  const whole = { manifest: first.manifest, history: [...first.history], files: { ...first.files } };
+  for (let next = first.next; next !== null; ) {
+    const page = await exportPage({ limit: 2, next });
+    whole.history.push(...page.history);
+    Object.assign(whole.files, page.files);
+    next = page.next;
+  }
+  return whole;
+}
+
 const [s, t] = ["alice", "biology"];
 const seen = {};
 seen["unknown pair"] = await outcome(() => memory.turn(s, t, { question: "hi" }));
@@ -55,12 +68,19 @@ seen["belief history"] = await outcome(() => memory.beliefHistory(s, t, "Osmosis
 seen["rederive"] = await outcome(() =>
   memory.rederiveBeliefs(s, t, { reason: "rules changed", force: true }),
 );
+const held = await memory.beliefHistory(s, t, "Osmosis", { limit: 1 });
+seen["belief pages"] = [
+  held,
+  await memory.beliefHistory(s, t, "Osmosis", { limit: 1, next: held.next }),
+];
 const first = await memory.episodes(s, t, { limit: 2 });
 seen["episodes"] = [first, await memory.episodes(s, t, { next: first.next })];
 seen["report"] = await outcome(() => memory.report(s, t, { history: "osmosis" }));
 seen["recall"] = await outcome(() => memory.recall(s, t, "osmosis", { at: LATER }));
 seen["no file"] = await outcome(() => memory.removeFile(s, t, "f-none"));
-seen["export"] = await outcome(() => memory.exportPair(s, t));
+const page = await memory.exportPair(s, t, { limit: 2 });
+seen["export pages"] = [page, await memory.exportPair(s, t, { limit: 2, next: page.next })];
+seen["export"] = await outcome(() => wholeExport((paging) => memory.exportPair(s, t, paging)));
 seen["erase episode"] = await outcome(() =>
   memory.eraseEpisode(s, t, first.episodes[0].id, { reason: "asked", requestedBy: "library" }),
 );
@@ -68,7 +88,9 @@ seen["verify"] = await outcome(() => memory.verifyChain(s, t));
 seen["erase pair"] = await outcome(() =>
   memory.erasePair(s, t, { reason: "left", requestedBy: "library" }),
 );
-seen["export student"] = await outcome(() => memory.exportStudent(s));
+seen["export student"] = await outcome(() =>
+  wholeExport((paging) => memory.exportStudent(s, paging)),
+);
 seen["erase student"] = await outcome(() =>
   memory.eraseStudent(s, { reason: "left the school", requestedBy: "library" }),
 );

@@ -23,6 +23,7 @@ export type TurnResponse = Schemas["TurnResponse"];
 export type PromptRequest = Schemas["PromptRequest"];
 export type PromptResponse = Schemas["PromptResponse"];
 export type BeliefResponse = Schemas["BeliefResponse"];
+export type BeliefPage = Schemas["BeliefPage"];
 export type ReportResponse = Schemas["ReportResponse"];
 export type ExportResponse = Schemas["ExportResponse"];
 export type ErasureResponse = Schemas["ErasureResponse"];
@@ -153,6 +154,17 @@ async function body<D>(pending: Promise<Answer<D>>): Promise<D> {
   return data as D;
 }
 
+/** Which page of a list that grows: at most `limit` items, after the previous page's `next`. */
+export interface Page {
+  limit?: number;
+  next?: string;
+}
+
+const paging = (limit?: number, next?: string) => ({
+  ...(limit !== undefined && { limit }),
+  ...(next !== undefined && { next }),
+});
+
 const pairOf = (student: string, subject: string) => ({
   student_id: student,
   subject_id: subject,
@@ -205,14 +217,11 @@ export function createTutorMemory(options: TutorMemoryOptions) {
     episodes: (
       student: string,
       subject: string,
-      { limit, next }: { limit?: number; next?: string } = {},
+      { limit, next }: Page = {},
     ): Promise<EpisodePage> =>
       body(
         api.GET(`${PAIR}/episodes`, {
-          params: {
-            path: pairOf(student, subject),
-            query: { ...(limit !== undefined && { limit }), ...(next !== undefined && { next }) },
-          },
+          params: { path: pairOf(student, subject), query: paging(limit, next) },
         }),
       ),
 
@@ -230,11 +239,17 @@ export function createTutorMemory(options: TutorMemoryOptions) {
     beliefs: (student: string, subject: string): Promise<BeliefResponse[]> =>
       body(api.GET(`${PAIR}/beliefs`, { params: { path: pairOf(student, subject) } })),
 
-    /** Every belief about a concept, by the name users see ("pH scale") or its key. */
-    beliefHistory: (student: string, subject: string, concept: string): Promise<BeliefResponse[]> =>
+    /** A page of every belief about a concept, by the name users see ("pH scale") or its key,
+     * oldest first; pass the page's `next` back for the following one (null after the last). */
+    beliefHistory: (
+      student: string,
+      subject: string,
+      concept: string,
+      { limit, next }: Page = {},
+    ): Promise<BeliefPage> =>
       body(
         api.GET(`${PAIR}/beliefs/{concept}/history`, {
-          params: { path: { ...pairOf(student, subject), concept } },
+          params: { path: { ...pairOf(student, subject), concept }, query: paging(limit, next) },
         }),
       ),
 
@@ -329,14 +344,26 @@ export function createTutorMemory(options: TutorMemoryOptions) {
         }),
       ),
 
-    /** A pair's history in the replay format, with its files and manifest. */
-    exportPair: (student: string, subject: string): Promise<ExportResponse> =>
-      body(api.GET(`${PAIR}/export`, { params: { path: pairOf(student, subject) } })),
-
-    /** Every subject of a student in one export. */
-    exportStudent: (student: string): Promise<ExportResponse> =>
+    /** A page of a pair's history in the replay format, with the files its lines name: the
+     * first (no `next`) carries the manifest; pass the page's `next` back for the following
+     * lines (null after the last). Every page's `history`, in order, is the whole history. */
+    exportPair: (
+      student: string,
+      subject: string,
+      { limit, next }: Page = {},
+    ): Promise<ExportResponse> =>
       body(
-        api.GET("/students/{student_id}/export", { params: { path: { student_id: student } } }),
+        api.GET(`${PAIR}/export`, {
+          params: { path: pairOf(student, subject), query: paging(limit, next) },
+        }),
+      ),
+
+    /** A page of every subject of a student in one export (as `exportPair` pages). */
+    exportStudent: (student: string, { limit, next }: Page = {}): Promise<ExportResponse> =>
+      body(
+        api.GET("/students/{student_id}/export", {
+          params: { path: { student_id: student }, query: paging(limit, next) },
+        }),
       ),
 
     /** Erase one episode's body (its envelope and the erasure record stay). */

@@ -114,7 +114,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Every belief about one concept, newest first, a page at a time */
+        /** Every belief about one concept, oldest first, a page at a time */
         get: operations["beliefHistory"];
         put?: never;
         post?: never;
@@ -183,7 +183,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A pair's history in the replay format, with its files and manifest */
+        /** A pair's history in the replay format, with its files and manifest, a page at a time */
         get: operations["exportPair"];
         put?: never;
         post?: never;
@@ -336,7 +336,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Every subject of a student in one export (one history, pair by pair) */
+        /** Every subject of a student in one export (one history, pair by pair), a page at a time */
         get: operations["exportStudent"];
         put?: never;
         post?: never;
@@ -385,6 +385,18 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /**
+         * BeliefPage
+         * @description A page of the history of the belief about one concept, oldest first (each row's
+         *     ``reason`` says what changed). Pass ``next`` back as the ``next`` query parameter for the
+         *     following page; it is null after the last.
+         */
+        BeliefPage: {
+            /** Beliefs */
+            beliefs: components["schemas"]["BeliefResponse"][];
+            /** Next */
+            next: string | null;
+        };
         /** BeliefResponse */
         BeliefResponse: {
             /** Claim */
@@ -623,11 +635,15 @@ export interface components {
         };
         /**
          * ExportResponse
-         * @description A pair's or a student's export (see ``tutor_memory.usecases.export``) as one JSON body: write
-         *     ``history`` one object per line into ``history.jsonl``, each of ``files`` (base64) at its
-         *     path beside it and ``manifest`` as ``manifest.json``, and ``tutor-memory replay`` reads the
-         *     folder (``Memory.remote(…).export(out=…)`` does exactly that). An erased episode is its
-         *     envelope and erasure record only (``erased``), never its body.
+         * @description A page of a pair's or a student's export (see ``tutor_memory.usecases.export``): write
+         *     every page's ``history`` one object per line into ``history.jsonl``, each of ``files``
+         *     (base64) at its path beside it and the first page's ``manifest`` as ``manifest.json``, and
+         *     ``tutor-memory replay`` reads the folder (``Memory.remote(…).export(out=…)`` does exactly
+         *     that). A page holds at most ``limit`` lines, and stops early rather than pass about 2.5 MB
+         *     (a Lambda answers at most 6 MB); pass ``next`` back for the following page, null after the
+         *     last. Every page's lines in order are the whole history, of the pairs and heads the first
+         *     page's manifest names. An erased episode is its envelope and erasure record only
+         *     (``erased``), never its body.
          */
         ExportResponse: {
             /** Files */
@@ -638,10 +654,15 @@ export interface components {
             history: {
                 [key: string]: unknown;
             }[];
-            /** Manifest */
+            /**
+             * Manifest
+             * @description the first page's only (null on the later pages): format, exported_at, per pair its head, erasures, counts and file registry
+             */
             manifest: {
                 [key: string]: unknown;
-            };
+            } | null;
+            /** Next */
+            next: string | null;
         };
         /** FileResponse */
         FileResponse: {
@@ -2188,7 +2209,12 @@ export interface operations {
     };
     beliefHistory: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description at most this many items in the page (default 100) */
+                limit?: number;
+                /** @description the `next` of the previous page, as it was given (absent: the first page) */
+                next?: string | null;
+            };
             header?: never;
             path: {
                 student_id: string;
@@ -2205,7 +2231,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BeliefResponse"][];
+                    "application/json": components["schemas"]["BeliefPage"];
                 };
             };
             /** @description Bad Request */
@@ -2386,9 +2412,9 @@ export interface operations {
     listEpisodes: {
         parameters: {
             query?: {
-                /** @description at most this many items in the page */
+                /** @description at most this many items in the page (default 100) */
                 limit?: number;
-                /** @description the `next` of the previous page (absent: the first page) */
+                /** @description the `next` of the previous page, as it was given (absent: the first page) */
                 next?: string | null;
             };
             header?: never;
@@ -2769,7 +2795,12 @@ export interface operations {
     };
     exportPair: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description at most this many history lines (episodes) in the page (default 100); a page also stops before it passes about 2.5 MB, one line always going, so that it fits in a Lambda's answer (6 MB) */
+                limit?: number;
+                /** @description the `next` of the previous page, as it was given (absent: the first page, with the manifest); the pages are of the pairs and heads the first page found, and a `next` of another export is a 422 */
+                next?: string | null;
+            };
             header?: never;
             path: {
                 student_id: string;
@@ -3818,7 +3849,12 @@ export interface operations {
     };
     exportStudent: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description at most this many history lines (episodes) in the page (default 100); a page also stops before it passes about 2.5 MB, one line always going, so that it fits in a Lambda's answer (6 MB) */
+                limit?: number;
+                /** @description the `next` of the previous page, as it was given (absent: the first page, with the manifest); the pages are of the pairs and heads the first page found, and a `next` of another export is a 422 */
+                next?: string | null;
+            };
             header?: never;
             path: {
                 student_id: string;

@@ -93,10 +93,11 @@ describe("the TypeScript client against serve", { skip }, () => {
 
     // "pH scale" travels as pH%20scale, "الخلية" percent-encoded as UTF-8.
     const ph = await tm.beliefHistory(student, subject, "pH scale");
-    assert.deepEqual(new Set(ph.map((b) => b.concept_key)), new Set(["ph scale"]));
-    assert.equal(ph[0]?.concept, "pH scale");
-    const cell = await tm.beliefHistory(student, subject, "الخلية");
-    assert.equal(cell[0]?.concept, "الخلية");
+    assert.deepEqual(new Set(ph.beliefs.map((b) => b.concept_key)), new Set(["ph scale"]));
+    assert.equal(ph.beliefs[0]?.concept, "pH scale");
+    assert.equal(ph.next, null);
+    const cell = await tm.beliefHistory(student, subject, "الخلية", { limit: 1 });
+    assert.equal(cell.beliefs[0]?.concept, "الخلية");
 
     const missing = await problemOf(tm.beliefHistory(student, subject, "pH scales chart"));
     assert.equal(missing.status, 404);
@@ -129,9 +130,20 @@ describe("the TypeScript client against serve", { skip }, () => {
       exported.history.map((line) => line.kind),
       ["question", "check"],
     );
-    assert.ok("format" in exported.manifest, JSON.stringify(exported.manifest));
+    assert.ok(exported.manifest && "format" in exported.manifest, JSON.stringify(exported));
+    assert.equal(exported.next, null);
     const everything = await tm.exportStudent(student);
     assert.equal(everything.history.length, 2);
+    // a page at a time: the manifest first, the lines in order
+    const page = await tm.exportPair(student, subject, { limit: 1 });
+    assert.ok(page.manifest && page.next, JSON.stringify(page));
+    const last = await tm.exportPair(student, subject, { limit: 1, next: page.next });
+    assert.equal(last.manifest, null);
+    assert.equal(last.next, null);
+    assert.deepEqual([...page.history, ...last.history], exported.history);
+    const refused = await problemOf(tm.exportPair(student, subject, { next: "not-a-cursor" }));
+    assert.equal(refused.status, 422);
+    assert.ok(refused.fields.some((f) => f.field.endsWith("next")), JSON.stringify(refused));
 
     const first = await tm.episodes(student, subject, { limit: 1 });
     assert.deepEqual(

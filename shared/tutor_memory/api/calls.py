@@ -11,6 +11,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING
 
 from tutor_memory.api.models import (
+    BeliefPage,
     BeliefResponse,
     ChainResponse,
     ClassRequest,
@@ -19,6 +20,7 @@ from tutor_memory.api.models import (
     EpisodeRequest,
     EpisodeResponse,
     ErasureResponse,
+    ExportResponse,
     FileResponse,
     ProfileRequest,
     ProfileResponse,
@@ -45,6 +47,7 @@ from tutor_memory.domain.episodes import (
     request_digest,
 )
 from tutor_memory.domain.errors import ForbiddenError, NotFoundError
+from tutor_memory.domain.paging import check_cursor, check_limit
 from tutor_memory.domain.profile import current as current_statements
 from tutor_memory.domain.profile import first_break
 
@@ -190,8 +193,8 @@ def add_episode(
 
 
 def episodes(app: App, pair: Pair, limit: int, cursor: str | None) -> EpisodePage:
-    after = int(cursor) if cursor else 0
-    lines, last = app.exporting.page(known(app, pair), after_seq=after, limit=limit)
+    after = check_cursor(cursor)
+    lines, last = app.exporting.page(known(app, pair), after_seq=after, limit=check_limit(limit))
     return EpisodePage(episodes=lines, next=None if last is None else str(last))
 
 
@@ -199,12 +202,22 @@ def beliefs(app: App, pair: Pair) -> list[BeliefResponse]:
     return [BeliefResponse.of(b) for b in app.learning.beliefs(known(app, pair))]
 
 
-def belief_history(app: App, pair: Pair, concept: str) -> list[BeliefResponse]:
+def belief_history(
+    app: App, pair: Pair, concept: str, limit: int, cursor: str | None
+) -> BeliefPage:
+    """A page of the rows about a concept, oldest first; the cursor is how many rows came
+    before (rows are only added, and an erasure's re-derivation leaves the remaining ones in
+    their order)."""
+    start, limit = check_cursor(cursor), check_limit(limit)
     # The concept as users see it ("pH scale", "Ósmosis", "Indicators") or its key.
     rows = app.learning.belief_history_named(known(app, pair), concept)
     if not rows:
         raise NotFoundError(f"no belief about {concept!r} for {pair}")
-    return [BeliefResponse.of(b) for b in rows]
+    shown = rows[start : start + limit]
+    more = start + limit < len(rows)
+    return BeliefPage(
+        beliefs=[BeliefResponse.of(b) for b in shown], next=str(start + limit) if more else None
+    )
 
 
 def rederive(app: App, pair: Pair, body: RederiveRequest) -> RederiveResponse:
@@ -292,6 +305,7 @@ def erase_student(app: App, student_id: str, reason: str, requested_by: str) -> 
 
 
 def export_pair(app: App, pair: Pair) -> Export:
+    """The pair's whole export (the CLI's; the doors answer it a page at a time)."""
     export = app.exporting.pair(known(app, pair))
     export.disclosures = disclosures(app, pair.student_id, pair.subject_id)
     return export
@@ -301,6 +315,27 @@ def export_student(app: App, student_id: str) -> Export:
     export = app.exporting.student(student_id)
     export.disclosures = disclosures(app, student_id)
     return export
+
+
+def export_page(
+    app: App, student_id: str, subject_id: str | None, limit: int, cursor: str | None
+) -> ExportResponse:
+    """A page of the export of a student (every subject) or of one pair: the first (no cursor)
+    builds the whole export for its manifest and sends its first lines; a later one reads
+    only its own lines, up to the heads the first page found."""
+    limit = check_limit(limit)
+    if cursor is not None:
+        if subject_id is not None:
+            known(app, Pair(student_id, subject_id))
+        page = app.exporting.next_page(student_id, cursor, limit, subject_id)
+    else:
+        whole = (
+            export_student(app, student_id)
+            if subject_id is None
+            else export_pair(app, Pair(student_id, subject_id))
+        )
+        page = app.exporting.first_page(whole, limit)
+    return ExportResponse(**page.to_dict())
 
 
 def disclosures(app: App, student_id: str, subject_id: str | None = None) -> list[dict[str, str]]:

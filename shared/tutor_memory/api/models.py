@@ -712,16 +712,33 @@ class EpisodePage(BaseModel):
     next: str | None
 
 
-class ExportResponse(BaseModel):
-    """A pair's or a student's export (see ``tutor_memory.usecases.export``) as one JSON body: write
-    ``history`` one object per line into ``history.jsonl``, each of ``files`` (base64) at its
-    path beside it and ``manifest`` as ``manifest.json``, and ``tutor-memory replay`` reads the
-    folder (``Memory.remote(…).export(out=…)`` does exactly that). An erased episode is its
-    envelope and erasure record only (``erased``), never its body."""
+class BeliefPage(BaseModel):
+    """A page of the history of the belief about one concept, oldest first (each row's
+    ``reason`` says what changed). Pass ``next`` back as the ``next`` query parameter for the
+    following page; it is null after the last."""
 
-    manifest: dict[str, Any]  # format, exported_at, per pair: head, erasures, counts, registry
+    beliefs: list[BeliefResponse]
+    next: str | None
+
+
+class ExportResponse(BaseModel):
+    """A page of a pair's or a student's export (see ``tutor_memory.usecases.export``): write
+    every page's ``history`` one object per line into ``history.jsonl``, each of ``files``
+    (base64) at its path beside it and the first page's ``manifest`` as ``manifest.json``, and
+    ``tutor-memory replay`` reads the folder (``Memory.remote(…).export(out=…)`` does exactly
+    that). A page holds at most ``limit`` lines, and stops early rather than pass about 2.5 MB
+    (a Lambda answers at most 6 MB); pass ``next`` back for the following page, null after the
+    last. Every page's lines in order are the whole history, of the pairs and heads the first
+    page's manifest names. An erased episode is its envelope and erasure record only
+    (``erased``), never its body."""
+
+    manifest: dict[str, Any] | None = Field(
+        description="the first page's only (null on the later pages): format, exported_at, per "
+        "pair its head, erasures, counts and file registry"
+    )
     history: list[dict[str, Any]]  # the replay format's lines, every pair in sequence order
-    files: dict[str, str]  # path in the export → the file version's bytes, base64
+    files: dict[str, str]  # path in the export → the bytes of a version this page's lines name
+    next: str | None
 
 
 # --- the report (SPEC §11; built by tutor_memory.usecases.reports.report_json) --------------------

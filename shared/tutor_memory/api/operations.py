@@ -88,7 +88,7 @@ OPERATIONS: tuple[Operation, ...] = (
     ),
     Operation(
         "beliefHistory", "GET", f"{PAIR}/beliefs/{{concept}}/history",
-        "Every belief about one concept, newest first, a page at a time",
+        "Every belief about one concept, oldest first, a page at a time",
         EVERYONE, READ_STATUSES, "PairMemory.belief_history", "belief_history",
     ),
     Operation(
@@ -158,12 +158,12 @@ OPERATIONS: tuple[Operation, ...] = (
     ),
     Operation(
         "exportPair", "GET", f"{PAIR}/export",
-        "A pair's history in the replay format, with its files and manifest",
+        "A pair's history in the replay format, with its files and manifest, a page at a time",
         EVERYONE, READ_STATUSES, "PairMemory.export", "export",
     ),
     Operation(
         "exportStudent", "GET", "/students/{student_id}/export",
-        "Every subject of a student in one export (one history, pair by pair)",
+        "Every subject of a student in one export (one history, pair by pair), a page at a time",
         NOT_TEACHER, READ_STATUSES, "Memory.export", "export",
     ),
     Operation(

@@ -53,6 +53,7 @@ from tutor_memory.api import calls
 from tutor_memory.api.access import described, quiet_wordy_loggers
 from tutor_memory.api.models import (
     PROFILE_KEY_PATTERN,
+    BeliefPage,
     BeliefResponse,
     ChainResponse,
     ClassRequest,
@@ -103,6 +104,12 @@ from tutor_memory.domain.errors import (
     StoreError,
     TutorMemoryError,
     ValidationError,
+)
+from tutor_memory.domain.paging import (
+    CURSOR_PATTERN,
+    DEFAULT_PAGE_ITEMS,
+    EXPORT_CURSOR_CHARS,
+    EXPORT_CURSOR_PATTERN,
 )
 
 if TYPE_CHECKING:  # the App and its use cases are built on the first request, not at import
@@ -201,13 +208,38 @@ RecallAt = Annotated[
 ]
 
 PageLimit = Annotated[
-    int, Query(ge=1, le=C.MAX_PAGE_ITEMS, description="at most this many items in the page")
+    int,
+    Query(
+        ge=1,
+        le=C.MAX_PAGE_ITEMS,
+        description=f"at most this many items in the page (default {DEFAULT_PAGE_ITEMS})",
+    ),
 ]
 Cursor = Annotated[
     str | None,
     Query(
-        pattern=r"^[0-9]{1,12}$",
-        description="the `next` of the previous page (absent: the first page)",
+        pattern=CURSOR_PATTERN,
+        description="the `next` of the previous page, as it was given (absent: the first page)",
+    ),
+]
+ExportLimit = Annotated[
+    int,
+    Query(
+        ge=1,
+        le=C.MAX_PAGE_ITEMS,
+        description=f"at most this many history lines (episodes) in the page (default "
+        f"{DEFAULT_PAGE_ITEMS}); a page also stops before it passes about 2.5 MB, one line "
+        "always going, so that it fits in a Lambda's answer (6 MB)",
+    ),
+]
+ExportCursor = Annotated[
+    str | None,
+    Query(
+        pattern=EXPORT_CURSOR_PATTERN,
+        max_length=EXPORT_CURSOR_CHARS,
+        description="the `next` of the previous page, as it was given (absent: the first page, "
+        "with the manifest); the pages are of the pairs and heads the first page found, and a "
+        "`next` of another export is a 422",
     ),
 ]
 
@@ -564,7 +596,10 @@ def build_resolver(
 
     @op_route("listEpisodes")
     def list_episodes(
-        student_id: StudentId, subject_id: SubjectId, limit: PageLimit = 100, next: Cursor = None
+        student_id: StudentId,
+        subject_id: SubjectId,
+        limit: PageLimit = DEFAULT_PAGE_ITEMS,
+        next: Cursor = None,
     ) -> EpisodePage:
         return calls.episodes(get_app(), pair_of(student_id, subject_id), limit, next)
 
@@ -574,9 +609,14 @@ def build_resolver(
 
     @op_route("beliefHistory")
     def belief_history(
-        student_id: StudentId, subject_id: SubjectId, concept: ConceptName
-    ) -> list[BeliefResponse]:
-        return calls.belief_history(get_app(), pair_of(student_id, subject_id), concept)
+        student_id: StudentId,
+        subject_id: SubjectId,
+        concept: ConceptName,
+        limit: PageLimit = DEFAULT_PAGE_ITEMS,
+        next: Cursor = None,
+    ) -> BeliefPage:
+        pair = pair_of(student_id, subject_id)
+        return calls.belief_history(get_app(), pair, concept, limit, next)
 
     @op_route("rederiveBeliefs")
     def rederive(
@@ -664,13 +704,20 @@ def build_resolver(
     # --- export (see tutor_memory.usecases.export) ------------------------------------------
 
     @op_route("exportPair")
-    def export_pair(student_id: StudentId, subject_id: SubjectId) -> ExportResponse:
-        export = calls.export_pair(get_app(), pair_of(student_id, subject_id))
-        return ExportResponse(**export.to_dict())
+    def export_pair(
+        student_id: StudentId,
+        subject_id: SubjectId,
+        limit: ExportLimit = DEFAULT_PAGE_ITEMS,
+        next: ExportCursor = None,
+    ) -> ExportResponse:
+        pair = pair_of(student_id, subject_id)
+        return calls.export_page(get_app(), pair.student_id, pair.subject_id, limit, next)
 
     @op_route("exportStudent")
-    def export_student(student_id: StudentId) -> ExportResponse:
-        return ExportResponse(**calls.export_student(get_app(), student_id).to_dict())
+    def export_student(
+        student_id: StudentId, limit: ExportLimit = DEFAULT_PAGE_ITEMS, next: ExportCursor = None
+    ) -> ExportResponse:
+        return calls.export_page(get_app(), student_id, None, limit, next)
 
     # --- the student's profile (see tutor_memory.usecases.profile) ---------------------------
 

@@ -33,6 +33,16 @@ recognised by its key), derived state the store rebuilds (the index, the nightly
 reports, the belief rows' history before an erasure re-derived them), and for a chain begun
 under version 1 its ids: a replay seals those episodes under version 2, so ids and head differ
 (the report says so).
+
+Over the API an export travels in pages (``Exporting.first_page`` and ``next_page``): the first
+carries the manifest and the first lines, each later one the next lines, every page the bytes of
+the files its own lines name, and a page stops at ``limit`` lines or at about
+:data:`PAGE_BYTES` (a Lambda answers at most 6 MB), whichever comes first; one line always goes.
+Every page's lines, in order, are the whole export's history, and their files its files. The
+pages are of the pairs and chain heads the first page found (its manifest's): an episode written
+after it is in the next export, not in this one; an erasure between two pages shows in the
+later one (the envelope, not the body). The cost: the first page reads the whole history (and
+every file) to write the manifest, as one export does; each later page reads its own lines.
 """
 
 from __future__ import annotations
@@ -50,6 +60,7 @@ from tutor_memory.domain.chain import Erasure, format_time
 from tutor_memory.domain.episodes import Episode, FileEvidence, Kind, Pair, check_id
 from tutor_memory.domain.errors import NotFoundError, ValidationError
 from tutor_memory.domain.files import FileRecord
+from tutor_memory.domain.paging import ExportCursor
 from tutor_memory.domain.profile import Statement
 from tutor_memory.ports import Ports
 from tutor_memory.usecases.profile import Profiles
@@ -57,6 +68,9 @@ from tutor_memory.usecases.profile import Profiles
 EXPORT_FORMAT = "tutor-memory-export-1"
 HISTORY = "history.jsonl"
 MANIFEST = "manifest.json"
+# A page's lines and files, as JSON with every character escaped: half of Lambda's 6 MB, since
+# the Lambda's answer carries the body once more as an escaped JSON string.
+PAGE_BYTES = 2_500_000
 
 
 class FileSource(Protocol):
@@ -142,6 +156,27 @@ class Export:
             raise ValidationError("export", f"is not an export ({exc})") from None
 
 
+@dataclass
+class ExportPage:
+    """A page of an export: the manifest on the first page only (None on the later ones), the
+    page's history lines, the bytes of the files they name, and where the next page starts
+    (None: that was the last)."""
+
+    manifest: dict[str, Any] | None
+    lines: list[dict[str, Any]]
+    files: dict[str, bytes]
+    next: str | None
+
+    def to_dict(self) -> dict[str, Any]:
+        """The API's body (``Export.to_dict``'s, and ``next``)."""
+        return {
+            "manifest": self.manifest,
+            "history": self.lines,
+            "files": {p: base64.b64encode(d).decode("ascii") for p, d in self.files.items()},
+            "next": self.next,
+        }
+
+
 class Exporting:
     """The export use cases over a memory and where its files are kept (optional)."""
 
@@ -210,25 +245,11 @@ class Exporting:
         for ep in store.iter_episodes(pair):
             count += 1
             v1 += ep.chain_version == 1
-            if ep.erased:
-                erased += 1
-                export.lines.append(_erased_line(ep, by_seq.get(ep.seq)))
-                continue
-            line = _line(ep)
-            if ep.kind is Kind.FILE and isinstance(ep.evidence, FileEvidence):
-                found = self._file(export, pair, ep.evidence)
-                if found is None:
-                    missing.append(ep.evidence.to_dict())
-                else:
-                    line = _file_line(ep, found)
-            notes = store.annotations(pair, ep.episode_id)
-            if notes:
-                annotated += len(notes)
-                line["annotations"] = [
-                    {"kind": a.kind.value, "value": a.value, "detail": a.detail,
-                     "at": format_time(a.at)}
-                    for a in notes
-                ]  # fmt: skip
+            erased += ep.erased
+            line, not_kept = self._episode_line(export.files, pair, ep, by_seq)
+            if not_kept is not None:
+                missing.append(not_kept)
+            annotated += len(line.get("annotations", ()))
             export.lines.append(line)
         export.pairs.append(
             {
@@ -246,12 +267,36 @@ class Exporting:
             }
         )
 
-    def _file(self, export: Export, pair: Pair, evidence: FileEvidence) -> str | None:
+    def _episode_line(
+        self, files: dict[str, bytes], pair: Pair, ep: Episode, by_seq: dict[int, Erasure]
+    ) -> tuple[dict[str, Any], dict[str, Any] | None]:
+        """An episode's line (its file's bytes added to ``files``), and its file's evidence
+        when the bytes are no longer kept."""
+        if ep.erased:
+            return _erased_line(ep, by_seq.get(ep.seq)), None
+        line = _line(ep)
+        missing = None
+        if ep.kind is Kind.FILE and isinstance(ep.evidence, FileEvidence):
+            found = self._file(files, pair, ep.evidence)
+            if found is None:
+                missing = ep.evidence.to_dict()
+            else:
+                line = _file_line(ep, found)
+        notes = self.ports.store.annotations(pair, ep.episode_id)
+        if notes:
+            line["annotations"] = [
+                {"kind": a.kind.value, "value": a.value, "detail": a.detail,
+                 "at": format_time(a.at)}
+                for a in notes
+            ]  # fmt: skip
+        return line, missing
+
+    def _file(self, files: dict[str, bytes], pair: Pair, evidence: FileEvidence) -> str | None:
         """The export's path of a file version's bytes (added once), or None: not kept."""
         path = (
             f"files/{pair.student_id}/{pair.subject_id}/{evidence.fingerprint[:16]}/{evidence.name}"
         )
-        if path in export.files:
+        if path in files:
             return path
         data = (
             None
@@ -260,8 +305,69 @@ class Exporting:
         )
         if data is None:
             return None
-        export.files[path] = data
+        files[path] = data
         return path
+
+    # --- pages --------------------------------------------------------------------------------
+
+    def first_page(self, export: Export, limit: int) -> ExportPage:
+        """The first page of ``export`` (a pair's or a student's, built whole): its manifest,
+        its first lines and their files; the cursor binds the later pages to its pairs' heads."""
+        manifest = export.manifest()
+        page = _Filling(limit, _size(manifest))
+        for line in export.lines:
+            path = line.get("path")
+            files = {path: export.files[path]} if isinstance(path, str) else {}
+            if not page.take(line, files):
+                break
+        left: list[tuple[str, int]] = [
+            (str(p["subject"]), int(p["head"]["seq"]) if p["head"] else 0) for p in export.pairs
+        ]
+        following = None
+        if len(page.lines) < len(export.lines):
+            last = page.lines[-1]
+            while left[0][0] != last["subject"]:
+                left.pop(0)
+            following = ExportCursor(int(last["seq"]), tuple(left)).text()
+        return ExportPage(manifest, page.lines, page.files, following)
+
+    def next_page(
+        self, student_id: str, cursor: str, limit: int, subject_id: str | None = None
+    ) -> ExportPage:
+        """The page after ``cursor`` (a page's ``next``) of a student's export, or of the pair
+        ``subject_id``'s: the lines after it, up to each pair's head as the first page found it."""
+        check_id("student_id", student_id)
+        at = ExportCursor.parse(cursor)
+        for subject, _ in at.left:
+            check_id("next", subject)
+        if subject_id is not None and [s for s, _ in at.left] != [subject_id]:
+            raise ValidationError("next", f"is the next of another export than {subject_id!r}'s")
+        store = self.ports.store
+        page = _Filling(limit, 0)
+        after, left = at.after, list(at.left)
+        while left and not page.full:
+            subject, head = left[0]
+            pair = Pair(student_id, subject)
+            wanted = min(limit - len(page.lines), head - after)
+            found = store.episodes(pair, after_seq=after, limit=wanted) if wanted > 0 else []
+            found = [ep for ep in found if ep.seq <= head]
+            by_seq = (
+                {r.seq: r for r in store.erasures(pair)[0]} if any(e.erased for e in found) else {}
+            )
+            for ep in found:
+                files: dict[str, bytes] = {}
+                line, _ = self._episode_line(files, pair, ep, by_seq)
+                if not page.take(line, files):
+                    break
+                after = ep.seq
+            if page.full:
+                break
+            if not found or after >= head or len(found) < wanted:
+                left.pop(0)  # this pair is sent (or has nothing more up to its head)
+                after = 0
+        done = not left or (len(left) == 1 and after >= left[0][1])
+        following = None if done else ExportCursor(after, tuple(left)).text()
+        return ExportPage(None, page.lines, page.files, following)
 
 
 def _place(ep: Episode) -> dict[str, Any]:
@@ -343,3 +449,33 @@ def statement_json(s: Statement) -> dict[str, Any]:
         "source": s.source,
         "hash": s.hash,
     }
+
+
+def _size(value: Any) -> int:
+    """What ``value`` weighs in a page, as JSON with every character escaped."""
+    return len(json.dumps(value, separators=(",", ":")))
+
+
+class _Filling:
+    """A page being filled: at most ``limit`` lines and about :data:`PAGE_BYTES` (a line with
+    its files, base64, goes whole; the first always goes)."""
+
+    def __init__(self, limit: int, size: int) -> None:
+        self.limit = limit
+        self.size = size
+        self.lines: list[dict[str, Any]] = []
+        self.files: dict[str, bytes] = {}
+        self.full = False
+
+    def take(self, line: dict[str, Any], files: dict[str, bytes]) -> bool:
+        """Add the line and its files, or say the page is full (False)."""
+        fresh = {p: d for p, d in files.items() if p not in self.files}
+        weight = _size(line) + sum(4 * ((len(d) + 2) // 3) + len(p) for p, d in fresh.items())
+        if self.lines and (len(self.lines) >= self.limit or self.size + weight > PAGE_BYTES):
+            self.full = True
+            return False
+        self.lines.append(line)
+        self.files.update(fresh)
+        self.size += weight
+        self.full = len(self.lines) >= self.limit
+        return True
