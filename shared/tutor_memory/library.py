@@ -45,6 +45,7 @@ from tutor_memory.api.models import (
     CitationBody,
     ClassRequest,
     ClassResponse,
+    CorrectionRequest,
     EpisodePage,
     EpisodeRequest,
     EpisodeResponse,
@@ -118,6 +119,9 @@ class Backend(Protocol):
     def episodes(self, pair: Pair, limit: int, cursor: str | None) -> EpisodePage: ...
     def rederive(self, pair: Pair, body: RederiveRequest) -> RederiveResponse: ...
     def set_stance(self, pair: Pair, answer_id: str, stance: str) -> StanceResponse: ...
+    def correct(
+        self, pair: Pair, episode_id: str, body: CorrectionRequest, idempotency_key: str | None
+    ) -> EpisodeResponse: ...
     def sources(self, pair: Pair, answer_id: str) -> list[SourceResponse]: ...
     def remove_file(self, pair: Pair, file_id: str) -> FileResponse: ...
     def ingest(self, pair: Pair, path: Path, file_id: str | None) -> IngestResult: ...
@@ -572,6 +576,24 @@ class PairMemory:
         body = _body(RederiveRequest, reason=reason, force=force, at=at)
         return self.backend.rederive(self.pair, body)
 
+    def correct(
+        self,
+        episode_id: str,
+        field: str,
+        value: str | float,
+        reason: str,
+        *,
+        at: datetime | None = None,
+        idempotency_key: str | None = None,
+    ) -> EpisodeResponse:
+        """Correct an earlier episode: a check's ``verdict`` (``right``/``wrong``), a quiz's
+        ``score``, a taught note's ``note`` or a student's message's ``text``; ``reason`` says
+        why. A new episode is written (nothing is rewritten); a corrected check moves its
+        belief as a check with that verdict would, and the block shows the episode corrected.
+        A student corrects their own words; a teacher or the service, grades and notes."""
+        checked = _body(CorrectionRequest, field=field, value=value, reason=reason, at=at)
+        return self.backend.correct(self.pair, episode_id, checked, idempotency_key)
+
     def set_stance(self, answer_id: str, stance: str) -> StanceResponse:
         """How far an answer answered the question: ``answered``, ``partial`` or
         ``could_not``."""
@@ -800,5 +822,6 @@ class AsyncPairMemory:
     episodes = _in_thread(PairMemory.episodes)
     rederive = _in_thread(PairMemory.rederive)
     set_stance = _in_thread(PairMemory.set_stance)
+    correct = _in_thread(PairMemory.correct)
     sources = _in_thread(PairMemory.sources)
     remove_file = _in_thread(PairMemory.remove_file)

@@ -14,6 +14,7 @@ from tutor_memory.api.models import (
     ChainResponse,
     ClassRequest,
     ClassResponse,
+    CorrectionRequest,
     EpisodePage,
     EpisodeRequest,
     EpisodeResponse,
@@ -73,6 +74,12 @@ class LocalBackend:
     ) -> EpisodeResponse:
         self._may("addEpisode", pair.student_id, pair.subject_id)
         return calls.add_episode(self.app, pair, episode, idempotency_key)
+
+    def correct(
+        self, pair: Pair, episode_id: str, body: CorrectionRequest, idempotency_key: str | None
+    ) -> EpisodeResponse:
+        self._may("correctEpisode", pair.student_id, pair.subject_id)
+        return calls.correct_episode(self.app, self.caller, pair, episode_id, body, idempotency_key)
 
     def episodes(self, pair: Pair, limit: int, cursor: str | None) -> EpisodePage:
         self._may("listEpisodes", pair.student_id, pair.subject_id)

@@ -178,6 +178,32 @@ def build_server(memory: Memory) -> MCPServer:
 
     @server.tool()
     @_tool
+    def correct(
+        student_id: StudentId,
+        subject_id: SubjectId,
+        episode_id: Annotated[str, Field(description="the episode to correct (its id)")],
+        field: Annotated[
+            Literal["verdict", "score", "note", "text"],
+            Field(description="a check's verdict, a quiz's score, a note, a message's text"),
+        ],
+        value: Annotated[
+            str | float, Field(description="the corrected value: right/wrong, a number, words")
+        ],
+        reason: Annotated[str, Field(description="why it was wrong")],
+        at: Annotated[datetime | None, Field(description="when (default: now)")] = None,
+        idempotency_key: Annotated[
+            str | None, Field(description="a retry with the same key writes once")
+        ] = None,
+    ) -> EpisodeResponse:
+        """Correct an earlier episode (a check marked wrong by mistake, a score typed wrong, a
+        student's "that's not what I meant"): written as a new episode, nothing rewritten; a
+        corrected check moves its belief, and blocks show the episode as corrected."""
+        return pair(student_id, subject_id).correct(
+            episode_id, field, value, reason, at=at, idempotency_key=idempotency_key
+        )
+
+    @server.tool()
+    @_tool
     def recall(
         student_id: StudentId,
         subject_id: SubjectId,

@@ -119,6 +119,11 @@ class EpisodeStore(Protocol):
         per concept, cut by the store's index — never a read of all of them."""
         ...
 
+    def corrections(self, pair: Pair) -> list[Episode]:
+        """The pair's corrections (kind ``correction``), oldest first, by the store's index
+        (a turn asks only when the head counts any)."""
+        ...
+
     def concept_names(self, pair: Pair) -> dict[str, str]:
         """Every concept key the pair's episodes touch, with the first name it was written as."""
         ...

@@ -14,6 +14,7 @@ from tutor_memory.api.models import (
     ChainResponse,
     ClassRequest,
     ClassResponse,
+    CorrectionRequest,
     EpisodePage,
     EpisodeRequest,
     EpisodeResponse,
@@ -92,6 +93,16 @@ class RemoteBackend:
         body = episode.model_dump(mode="json", exclude_defaults=True)
         body["kind"] = episode.kind  # a default only in the model's eyes: always sent
         answer = self._call("addEpisode", pair, body, headers=headers)
+        return EpisodeResponse.model_validate(answer)
+
+    def correct(
+        self, pair: Pair, episode_id: str, body: CorrectionRequest, idempotency_key: str | None
+    ) -> EpisodeResponse:
+        headers = {"Idempotency-Key": idempotency_key} if idempotency_key else None
+        answer = self._call(
+            "correctEpisode", pair, body.model_dump(mode="json", exclude_none=True),
+            headers=headers, episode_id=episode_id,
+        )  # fmt: skip
         return EpisodeResponse.model_validate(answer)
 
     def episodes(self, pair: Pair, limit: int, cursor: str | None) -> EpisodePage:

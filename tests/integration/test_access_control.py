@@ -71,6 +71,7 @@ def send(url: str, op: Operation, key: str | None, student: str) -> tuple[int, d
         "rederiveBeliefs": {"reason": "test"}, "setStance": {"stance": "partial"},
         "setClass": {"teachers": ["t-1"], "students": ["alice"]},
         "setProfile": {"value": "Urdu"},
+        "correctEpisode": {"field": "verdict", "value": "right", "reason": "a mistake"},
     }  # fmt: skip
     body = bodies.get(op.name)
     headers = {"Content-Type": "application/json"}

@@ -74,11 +74,10 @@ def scenario(memory: Memory) -> dict[str, Any]:
     later = AT + timedelta(hours=1)
     seen: dict[str, Any] = {"unknown pair": outcome(lambda: alice.turn("hi"))}
     seen["question"] = outcome(lambda: alice.record_question("What is osmosis?", ref="m1", at=AT))
-    seen["check"] = outcome(
-        lambda: alice.record_check(
-            "Explain osmosis in one line", topic="osmosis", verdict="wrong", at=AT
-        )
+    check = alice.record_check(
+        "Explain osmosis in one line", topic="osmosis", verdict="wrong", at=AT
     )
+    seen["check"] = outcome(lambda: check)
     turn = alice.turn("what did I get wrong?", at=later)
     seen["turn"] = outcome(lambda: turn)
     seen["prompt"] = outcome(
@@ -90,13 +89,16 @@ def scenario(memory: Memory) -> dict[str, Any]:
     seen["answer"] = outcome(lambda: answer)
     seen["sources"] = outcome(lambda: alice.sources(answer.id))
     seen["stance"] = outcome(lambda: alice.set_stance(answer.id, "partial"))
+    seen["correct"] = outcome(
+        lambda: alice.correct(check.id, "verdict", "right", "marked wrong by mistake", at=later)
+    )
     seen["beliefs"] = outcome(alice.beliefs)
     seen["belief history"] = outcome(lambda: alice.belief_history("Osmosis"))
     seen["rederive"] = outcome(lambda: alice.rederive(reason="rules changed", force=True))
     held = alice.belief_history("Osmosis", limit=1)
     seen["belief pages"] = [
         outcome(lambda: held),
-        outcome(lambda: alice.belief_history("Osmosis", limit=1, next=held.next)),
+        outcome(lambda: alice.belief_history("Osmosis", limit=10, next=held.next)),
     ]
     first = alice.episodes(limit=2)
     seen["episodes"] = [outcome(lambda: first), outcome(lambda: alice.episodes(next=first.next))]
@@ -153,6 +155,8 @@ def test_every_door_answers_the_scenario_alike(
     assert answers["unknown pair"]["error"] == "NotFoundError"
     assert answers["check"]["belief"] == "struggles with osmosis (0.67)"
     assert answers["sources"] and answers["stance"]["stance"] == "partial"
+    assert answers["correct"]["kind"] == "correction" and answers["correct"]["created"]
+    assert answers["correct"]["belief"] == "understands osmosis (0.67)"
     assert len(answers["episodes"][0]["episodes"]) == 2 and answers["episodes"][1]["next"] is None
     first_beliefs, last_beliefs = answers["belief pages"]
     assert len(first_beliefs["beliefs"]) == 1 and first_beliefs["next"] == "1"
@@ -202,6 +206,14 @@ def mcp_scenario(memory: Memory) -> dict[str, Any]:
         recalled_ids=seen["turn"]["memory_ids"],
         at=later,
     )
+    seen["correct"] = call(
+        "correct",
+        episode_id=seen["check"]["id"],
+        field="verdict",
+        value="right",
+        reason="marked wrong by mistake",
+        at=later,
+    )
     seen["beliefs"] = call("beliefs")
     seen["belief history"] = call("belief_history", concept="Osmosis")
     seen["episodes"] = call("episodes", limit=2)
@@ -223,7 +235,7 @@ def test_the_mcp_tools_answer_as_the_library_does(
     with Memory.local(tmp_path / "mcp", settings=SETTINGS) as memory:
         answers = mcp_scenario(memory)
     assert answers["unknown pair"]["message"].endswith(reference["unknown pair"]["message"])
-    for part in ("question", "check", "turn", "answer", "beliefs", "belief history"):
+    for part in ("question", "check", "turn", "answer", "correct", "beliefs", "belief history"):
         assert answers[part] == reference[part], part
     assert answers["episodes"] == reference["episodes"][0]
     pages = answers["export pages"]

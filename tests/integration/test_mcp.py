@@ -17,7 +17,7 @@ SHARED = Path(__file__).resolve().parents[2] / "shared"
 # What an agent sees over stdio: every operation the table marks as a tool.
 TOOLS = {
     "memory_block", "record", "recall", "beliefs", "belief_history", "episodes", "map", "report",
-    "verify", "export", "erase", "profile", "set_profile", "retract_profile",
+    "verify", "export", "erase", "profile", "set_profile", "retract_profile", "correct",
 }  # fmt: skip
 
 

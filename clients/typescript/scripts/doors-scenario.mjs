@@ -63,6 +63,14 @@ const answer = await memory.record(s, t, {
 seen["answer"] = answer;
 seen["sources"] = await outcome(() => memory.sources(s, t, answer.id));
 seen["stance"] = await outcome(() => memory.setStance(s, t, answer.id, "partial"));
+seen["correct"] = await outcome(() =>
+  memory.correct(s, t, seen["check"].id, {
+    field: "verdict",
+    value: "right",
+    reason: "marked wrong by mistake",
+    at: LATER,
+  }),
+);
 seen["beliefs"] = await outcome(() => memory.beliefs(s, t));
 seen["belief history"] = await outcome(() => memory.beliefHistory(s, t, "Osmosis"));
 seen["rederive"] = await outcome(() =>
@@ -71,7 +79,7 @@ seen["rederive"] = await outcome(() =>
 const held = await memory.beliefHistory(s, t, "Osmosis", { limit: 1 });
 seen["belief pages"] = [
   held,
-  await memory.beliefHistory(s, t, "Osmosis", { limit: 1, next: held.next }),
+  await memory.beliefHistory(s, t, "Osmosis", { limit: 10, next: held.next }),
 ];
 const first = await memory.episodes(s, t, { limit: 2 });
 seen["episodes"] = [first, await memory.episodes(s, t, { next: first.next })];

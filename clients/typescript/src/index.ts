@@ -31,6 +31,7 @@ export type ChainResponse = Schemas["ChainResponse"];
 export type RecallResponse = Schemas["RecallResponse"];
 export type SourceResponse = Schemas["SourceResponse"];
 export type StanceRequest = Schemas["StanceRequest"];
+export type CorrectionRequest = Schemas["CorrectionRequest"];
 export type StanceResponse = Schemas["StanceResponse"];
 export type RederiveRequest = Schemas["RederiveRequest"];
 export type RederiveResponse = Schemas["RederiveResponse"];
@@ -209,6 +210,27 @@ export function createTutorMemory(options: TutorMemoryOptions) {
             }),
           },
           body: episode,
+        }),
+      ),
+
+    /** Correct an earlier episode (a check's verdict, a quiz's score, a note, a message's
+     * text): a new episode; nothing is rewritten. 201 when written, 200 for a retry. */
+    correct: (
+      student: string,
+      subject: string,
+      episodeId: string,
+      correction: CorrectionRequest,
+      { idempotencyKey }: { idempotencyKey?: string } = {},
+    ): Promise<EpisodeResponse> =>
+      body(
+        api.POST(`${PAIR}/episodes/{episode_id}/corrections`, {
+          params: {
+            path: { ...pairOf(student, subject), episode_id: episodeId },
+            ...(idempotencyKey !== undefined && {
+              header: { "idempotency-key": idempotencyKey },
+            }),
+          },
+          body: correction,
         }),
       ),
 
@@ -439,6 +461,7 @@ export type TutorMemory = ReturnType<typeof createTutorMemory>;
 type MethodName = Exclude<keyof TutorMemory, "raw">;
 export const OPERATIONS: { readonly [Id in keyof operations]: MethodName | null } = {
   addEpisode: "record",
+  correctEpisode: "correct",
   listEpisodes: "episodes",
   turn: "turn",
   prompt: "prompt",

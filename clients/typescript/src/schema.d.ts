@@ -176,6 +176,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/pairs/{student_id}/{subject_id}/episodes/{episode_id}/corrections": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Correct an earlier episode: a check's verdict, a quiz's score, a note, a message */
+        post: operations["correctEpisode"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/pairs/{student_id}/{subject_id}/export": {
         parameters: {
             query?: never;
@@ -516,6 +533,34 @@ export interface components {
             teachers: string[];
             /** Tenant */
             tenant: string;
+        };
+        /**
+         * CorrectionRequest
+         * @description A correction of an earlier episode (issue 30): the field that was wrong and its value.
+         *     A check's ``verdict`` (right, wrong), a quiz's ``score``, a taught note's ``note``, a
+         *     student's message's ``text``; ``reason`` says why, and is the correction's own text.
+         */
+        CorrectionRequest: {
+            /**
+             * At
+             * @description when it was corrected (RFC 3339), from 1970-01-01T00:00:00Z to a day past the server's clock; default: now
+             */
+            at?: string | null;
+            /**
+             * Field
+             * @enum {string}
+             */
+            field: "verdict" | "score" | "note" | "text";
+            /**
+             * Reason
+             * @description why
+             */
+            reason: string;
+            /**
+             * Value
+             * @description the corrected value: right or wrong, a number, or the corrected words
+             */
+            value: string | number;
         };
         /**
          * EpisodePage
@@ -1062,6 +1107,54 @@ export interface components {
             /** Wrong */
             wrong: number;
         };
+        /** ReportCorrection */
+        ReportCorrection: {
+            /**
+             * At
+             * Format: date-time
+             * @description when the correction was recorded
+             */
+            at: string;
+            /**
+             * By
+             * @description who corrected it: student, teacher or service
+             */
+            by: string;
+            /**
+             * Corrects
+             * @description the episode it corrects
+             */
+            corrects: string;
+            /**
+             * Episode Id
+             * @description the correction's own episode
+             */
+            episode_id: string;
+            /**
+             * Field
+             * @description verdict, score, note or text
+             */
+            field: string;
+            /**
+             * Kind
+             * @description the corrected episode's kind
+             */
+            kind: string;
+            /** Line */
+            line: string;
+            /** Reason */
+            reason: string;
+            /**
+             * Value
+             * @description the corrected value
+             */
+            value: string | number;
+            /**
+             * Was
+             * @description the verdict or score it replaced
+             */
+            was: string | number | null;
+        };
         /** ReportEpisodes */
         ReportEpisodes: {
             /** By Kind */
@@ -1135,6 +1228,8 @@ export interface components {
             beliefs: components["schemas"]["BeliefResponse"][];
             calibration: components["schemas"]["ReportCalibration"];
             checks: components["schemas"]["ReportChecks"];
+            /** Corrections */
+            corrections?: components["schemas"]["ReportCorrection"][];
             episodes: components["schemas"]["ReportEpisodes"];
             erasures: components["schemas"]["ReportErasures"];
             /**
@@ -2775,6 +2870,175 @@ export interface operations {
             };
             /** @description Internal Server Error */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+        };
+    };
+    correctEpisode: {
+        parameters: {
+            query?: never;
+            header?: {
+                "idempotency-key"?: string | null;
+            };
+            path: {
+                student_id: string;
+                subject_id: string;
+                /** @description an episode's id as the API answered it: one the pair does not hold is a 404, and an answer's route given an episode of another kind is a 422 naming it */
+                episode_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CorrectionRequest"];
+            };
+        };
+        responses: {
+            /** @description A retry with the same Idempotency-Key and body: the episode written the first time (`created` is false) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EpisodeResponse"];
+                };
+            };
+            /** @description Created: the episode was written now */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EpisodeResponse"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description Forbidden: the caller's role may not call this operation on this record (a problem), or API Gateway refused the signature or the IAM permission (its own body) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                    };
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description Request Timeout */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description Gone */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description Length Required */
+            411: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description Request Entity Too Large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description Unsupported Media Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description Bad Gateway */
+            502: {
                 headers: {
                     [name: string]: unknown;
                 };

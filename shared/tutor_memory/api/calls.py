@@ -16,6 +16,7 @@ from tutor_memory.api.models import (
     ChainResponse,
     ClassRequest,
     ClassResponse,
+    CorrectionRequest,
     EpisodePage,
     EpisodeRequest,
     EpisodeResponse,
@@ -190,6 +191,27 @@ def add_episode(
         taught=added.taught.concept_name if added.taught else None,
         belief=added.belief.line() if added.belief else None,
     )
+
+
+def correct_episode(
+    app: App,
+    caller: Caller,
+    pair: Pair,
+    episode_id: str,
+    body: CorrectionRequest,
+    idempotency_key: str | None,
+) -> EpisodeResponse:
+    """A correction (``Episodes.correct``), by the caller's role: a student corrects their own
+    words, a teacher or the service a check's verdict, a quiz's score or a note (403 else)."""
+    key = check_client_key("Idempotency-Key", idempotency_key)
+    request_hash = request_digest(
+        {"route": "corrections", "episode": episode_id, "body": body.model_dump(mode="json")}
+    )
+    added = app.episodes.correct(
+        known(app, pair), episode_id, body.field, body.value, body.reason, by=caller.role,
+        at=client_time(app, body.at), idempotency_key=key, request_hash=request_hash,
+    )  # fmt: skip
+    return EpisodeResponse.of(added.append, belief=added.belief.line() if added.belief else None)
 
 
 def episodes(app: App, pair: Pair, limit: int, cursor: str | None) -> EpisodePage:

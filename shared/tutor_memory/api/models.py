@@ -522,6 +522,21 @@ class BeliefResponse(BaseModel):
         )
 
 
+class CorrectionRequest(Strict):
+    """A correction of an earlier episode (issue 30): the field that was wrong and its value.
+    A check's ``verdict`` (right, wrong), a quiz's ``score``, a taught note's ``note``, a
+    student's message's ``text``; ``reason`` says why, and is the correction's own text."""
+
+    field: Literal["verdict", "score", "note", "text"]
+    value: Annotated[str, Field(min_length=1, max_length=C.MAX_NOTE_CHARS)] | Number = Field(
+        description="the corrected value: right or wrong, a number, or the corrected words"
+    )
+    reason: Visible = Field(min_length=1, max_length=C.MAX_NOTE_CHARS, description="why")
+    at: Moment | None = Field(
+        default=None, description=f"when it was corrected (RFC 3339), {_MOMENT_RANGE}; default: now"
+    )
+
+
 class StanceRequest(Strict):
     stance: Literal["answered", "partial", "could_not"]
 
@@ -851,6 +866,19 @@ class ReportErasures(Exact):
     line: str
 
 
+class ReportCorrection(Exact):
+    at: datetime = Field(description="when the correction was recorded")
+    episode_id: str = Field(description="the correction's own episode")
+    corrects: str = Field(description="the episode it corrects")
+    kind: str = Field(description="the corrected episode's kind")
+    field: str = Field(description="verdict, score, note or text")
+    was: str | float | None = Field(description="the verdict or score it replaced")
+    value: str | float = Field(description="the corrected value")
+    by: str = Field(description="who corrected it: student, teacher or service")
+    reason: str
+    line: str
+
+
 class ReportResponse(Exact):
     pair: ReportPair
     generated_at: datetime
@@ -863,6 +891,7 @@ class ReportResponse(Exact):
     verification: ReportVerification
     subject: ReportSubject
     erasures: ReportErasures
+    corrections: list[ReportCorrection] = Field(default_factory=list)
 
 
 class ProblemResponse(BaseModel):

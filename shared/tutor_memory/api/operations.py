@@ -77,6 +77,11 @@ OPERATIONS: tuple[Operation, ...] = (
         EVERYONE, EPISODE_STATUSES, "PairMemory.record", "record", created=True,
     ),
     Operation(
+        "correctEpisode", "POST", f"{PAIR}/episodes/{{episode_id}}/corrections",
+        "Correct an earlier episode: a check's verdict, a quiz's score, a note, a message",
+        EVERYONE, EPISODE_STATUSES, "PairMemory.correct", "correct", created=True,
+    ),
+    Operation(
         "listEpisodes", "GET", f"{PAIR}/episodes",
         "The pair's episodes in order, a page at a time",
         EVERYONE, READ_STATUSES, "PairMemory.episodes", "episodes",
@@ -212,12 +217,13 @@ def operation(name: str) -> Operation:
 
 _SAME_PAIR = {"student_id": "$request.path.student_id", "subject_id": "$request.path.subject_id"}
 # What a client (and a stateful fuzzer) can do next with a written episode: read the pair back,
-# and, for an answer, its sources and stance.
+# and, for an answer, its sources and stance; correct it.
 EPISODE_LINKS: dict[str, Any] = {
     name: {"operationId": op, "parameters": {**_SAME_PAIR, **extra}}
     for name, op, extra in (
         ("Sources", "sources", {"answer_id": "$response.body#/id"}),
         ("Stance", "setStance", {"answer_id": "$response.body#/id"}),
+        ("Correct", "correctEpisode", {"episode_id": "$response.body#/id"}),
         ("Beliefs", "beliefs", {}),
         ("Turn", "turn", {}),
         ("Map", "conceptMap", {}),

@@ -58,6 +58,7 @@ from tutor_memory.api.models import (
     ChainResponse,
     ClassRequest,
     ClassResponse,
+    CorrectionRequest,
     EpisodePage,
     EpisodeRequest,
     EpisodeResponse,
@@ -593,6 +594,24 @@ def build_resolver(
         # 201: written now; 200: a retry (same Idempotency-Key, same body) finds it written.
         status = 201 if episode.created else 200
         return Response(status_code=status, content_type="application/json", body=episode)
+
+    @op_route("correctEpisode")
+    def correct_episode(
+        student_id: StudentId,
+        subject_id: SubjectId,
+        episode_id: EpisodeId,
+        body: CorrectionRequest,
+        idempotency_key: IdempotencyKey = None,
+    ) -> Response[EpisodeResponse]:
+        episode = calls.correct_episode(
+            get_app(), caller(), pair_of(student_id, subject_id), episode_id, body,
+            idempotency_key,
+        )  # fmt: skip
+        return Response(
+            status_code=201 if episode.created else 200,
+            content_type="application/json",
+            body=episode,
+        )
 
     @op_route("listEpisodes")
     def list_episodes(

@@ -20,6 +20,10 @@ the map last. Nothing is filtered by kind: the conversation *is* the record.
     - 18 Sep · the student taught you: <the taught note>
     - 20 Sep · a file arrived: <file name>
     - 21 Sep · summary of the day: <summary>
+    - 22 Sep · the teacher corrected an earlier record: check on osmosis: right, not wrong (why)
+
+An episode a later correction changed is shown as corrected, ending " (corrected on 22 Sep)"
+(``domain.corrections``: the turn reads the pair's corrections only when its head counts one).
 
 A day's summary (a consolidation) stands for its day only where none of the day's own
 episodes was recalled: never both in one block, the budget is not spent twice on one day.
@@ -118,6 +122,7 @@ from tutor_memory.domain.calibration import Calibration
 from tutor_memory.domain.episodes import (
     CheckEvidence,
     ConsolidationEvidence,
+    CorrectionEvidence,
     Episode,
     FileEvidence,
     Kind,
@@ -256,6 +261,9 @@ def _what(ep: Episode, terms: Sequence[str] = ()) -> str:
             return f"a file arrived: {_clip(evidence.name)}"
         case Kind.CONSOLIDATION:
             return f"summary of the day: {_clip(ep.summary)}"
+        case Kind.CORRECTION if isinstance(evidence, CorrectionEvidence):
+            reason = _clip(ep.text, C.BLOCK_EXCERPT_CHARS)
+            return f"the {evidence.by} corrected an earlier record: {_clip(ep.summary)} ({reason})"
     return f"{ep.kind.value}: {_clip(ep.summary)}"  # evidence of an unexpected type
 
 
@@ -299,6 +307,9 @@ def _line(
     repeats = item.count - 1
     more = f" (and {repeats} more {'time' if repeats == 1 else 'times'} like it)" if repeats else ""
     note = _change_note(item, changed_files)
+    fixed = item.episode.corrected_at
+    if fixed is not None:  # shown as corrected (domain.corrections): say when it was
+        note += f" (corrected on {short_date(fixed, now=now, tz=tz)})"
     return f"- {_when(item, now, tz)} · {what}{more}{note}"
 
 

@@ -22,6 +22,7 @@ SALIENCE: Final[dict[str, float]] = {
     "quiz": 0.6,  # ours: graded like a check
     "file": 0.3,  # ours
     "consolidation": 0.5,  # ours
+    "correction": 0.85,  # ours: someone took the trouble to set the record right, as "taught"
 }
 
 # --- Episode limits (ours) -------------------------------------------------------------------

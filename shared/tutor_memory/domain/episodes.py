@@ -66,6 +66,7 @@ class Kind(StrEnum):
     TAUGHT = "taught"
     CONSOLIDATION = "consolidation"
     ERASURE = "erasure"  # written by an erasure, about the log itself (see ErasureEvidence)
+    CORRECTION = "correction"  # names an earlier episode and the value it should have had
 
 
 # Kinds the system writes about the log itself, never about the student (an erasure's entry):
@@ -506,6 +507,68 @@ class ConsolidationEvidence:
         }
 
 
+# What a correction may change, by the kind it corrects (``domain.corrections`` holds the rules).
+CorrectedField = Literal["verdict", "score", "note", "text"]
+CORRECTED_FIELDS: dict[str, Kind] = {
+    "verdict": Kind.CHECK,
+    "score": Kind.QUIZ,
+    "note": Kind.TAUGHT,
+    "text": Kind.QUESTION,
+}
+CORRECTORS: tuple[str, ...] = ("student", "teacher", "service")
+
+
+@dataclass(frozen=True)
+class CorrectionEvidence:
+    """A correction of an earlier episode of the same pair (issue 30): which one, the field that
+    was wrong, its corrected value, the value it replaces where that is a verdict or a score
+    (never the student's words: those stay in the episode corrected), and who corrected it.
+    ``mastery`` is the corrected check's predicted mastery, so the nightly tally can move the
+    check's outcome without reading the check again. The episode's text says why."""
+
+    corrects: str
+    field: CorrectedField
+    value: str | float
+    was: str | float | None = None
+    by: str = "service"
+    mastery: float | None = None
+
+    def __post_init__(self) -> None:
+        check_id("evidence.corrects", self.corrects)
+        if self.field not in CORRECTED_FIELDS:
+            allowed = ", ".join(CORRECTED_FIELDS)
+            raise ValidationError("evidence.field", f"must be one of {allowed}")
+        if self.by not in CORRECTORS:
+            raise ValidationError("evidence.by", f"must be one of {', '.join(CORRECTORS)}")
+        object.__setattr__(
+            self, "value", _corrected_value("evidence.value", self.field, self.value)
+        )
+        if self.was is not None:
+            object.__setattr__(self, "was", _corrected_value("evidence.was", self.field, self.was))
+        if self.mastery is not None:
+            object.__setattr__(self, "mastery", fraction("evidence.mastery", self.mastery))
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "corrects": self.corrects,
+            "field": self.field,
+            "value": self.value,
+            "was": self.was,
+            "by": self.by,
+            "mastery": self.mastery,
+        }
+
+
+def _corrected_value(field_name: str, corrected: str, value: object) -> str | float:
+    if corrected == "verdict":
+        if value not in ("right", "wrong"):
+            raise ValidationError(field_name, "a verdict is 'right' or 'wrong'")
+        return str(value)
+    if corrected == "score":
+        return non_negative(field_name, value)
+    return clean_text(field_name, value, limit=C.MAX_NOTE_CHARS)
+
+
 ErasureScope = Literal["episode", "pair", "student", "retention", "derived"]
 ERASURE_SCOPES: tuple[str, ...] = ("episode", "pair", "student", "retention", "derived")
 # The most episodes one erasure entry names (ours): a pair's erasure names every episode, and
@@ -609,6 +672,7 @@ Evidence: TypeAlias = (
     | TaughtEvidence
     | ConsolidationEvidence
     | ErasureEvidence
+    | CorrectionEvidence
 )
 
 EVIDENCE_TYPES: dict[Kind, type[Any]] = {
@@ -620,6 +684,7 @@ EVIDENCE_TYPES: dict[Kind, type[Any]] = {
     Kind.TAUGHT: TaughtEvidence,
     Kind.CONSOLIDATION: ConsolidationEvidence,
     Kind.ERASURE: ErasureEvidence,
+    Kind.CORRECTION: CorrectionEvidence,
 }
 
 
@@ -693,6 +758,8 @@ def _says_something(evidence: Evidence) -> None:
             name_text(f"evidence.topics[{i}]", topic, limit=C.MAX_CONCEPT_CHARS)
     elif isinstance(evidence, TaughtEvidence):
         visible_text("evidence.note", evidence.note, limit=C.MAX_NOTE_CHARS)
+    elif isinstance(evidence, CorrectionEvidence) and isinstance(evidence.value, str):
+        visible_text("evidence.value", evidence.value, limit=C.MAX_NOTE_CHARS)
 
 
 @dataclass(frozen=True)
@@ -821,3 +888,6 @@ class Episode:
     # Its body (summary, text, concepts, evidence, recalled ids, ref) and salt were erased; the
     # envelope (sequence, time, kind, salience, links) and the commitment stay.
     erased: bool = False
+    # Not stored: when a later correction changed what this episode shows (its evidence or
+    # text, as ``domain.corrections.apply`` gives it); None for an episode as written.
+    corrected_at: datetime | None = field(default=None, compare=False)

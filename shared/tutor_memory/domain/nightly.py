@@ -51,9 +51,11 @@ from tutor_memory.domain.beliefs import (
 )
 from tutor_memory.domain.calibration import Bucket, Calibration, predictions
 from tutor_memory.domain.concepts import concept_key
+from tutor_memory.domain.corrections import as_corrected
 from tutor_memory.domain.episodes import (
     CheckEvidence,
     ConsolidationEvidence,
+    CorrectionEvidence,
     Episode,
     FileEvidence,
     Kind,
@@ -292,6 +294,15 @@ class CalibrationTally:
             bins[index] = (count + 1, units + round(predicted * _UNITS), hits + int(right))
         return CalibrationTally(dict(sorted(bins.items())))
 
+    def moved(self, predicted: float, was: bool, now: bool) -> CalibrationTally:
+        """One counted check's outcome corrected from ``was`` to ``now`` (its count stays)."""
+        index = min(int(predicted * C.CALIBRATION_BINS), C.CALIBRATION_BINS - 1)
+        if was == now or index not in self.bins:
+            return self
+        count, units, hits = self.bins[index]
+        bins = {**self.bins, index: (count, units, max(0, min(count, hits + int(now) - int(was))))}
+        return CalibrationTally(dict(sorted(bins.items())))
+
     def calibration(self) -> Calibration:
         """What ``calibration.calibrate`` gives on the same (prediction, outcome) pairs."""
         n = C.CALIBRATION_BINS
@@ -330,9 +341,25 @@ class ScanState:
         if not new:
             return self
         checks = [e for e in new if e.kind is Kind.CHECK and not e.erased]  # erased: no check
+        # A check corrected in the same page is folded with its corrected verdict; a correction
+        # of a check folded on an earlier night moves that check's outcome (counted once).
+        read = as_corrected([e for e in new if not e.erased])
+        folded = {e.episode_id for e in read}
+        tally = self.tally.add(predictions(read))
+        for e in new:
+            fix = e.evidence
+            if (
+                not e.erased
+                and isinstance(fix, CorrectionEvidence)
+                and fix.field == "verdict"
+                and fix.mastery is not None
+                and fix.corrects not in folded
+                and fix.was is not None
+            ):
+                tally = tally.moved(fix.mastery, fix.was == "right", fix.value == "right")
         return ScanState(
             through_seq=max(e.seq for e in new),
-            tally=self.tally.add(predictions(new)),
+            tally=tally,
             checks=self.checks + len(checks),
             checks_untied=self.checks_untied + sum(1 for e in checks if not e.concepts),
         )

@@ -39,7 +39,15 @@ from tutor_memory.domain.calibration import Calibration, calibrate, predictions
 from tutor_memory.domain.chain import Erasure
 from tutor_memory.domain.conceptmap import ConceptMap
 from tutor_memory.domain.concepts import concept_key
-from tutor_memory.domain.episodes import AnswerEvidence, CheckEvidence, Episode, Kind, Pair
+from tutor_memory.domain.corrections import as_corrected
+from tutor_memory.domain.episodes import (
+    AnswerEvidence,
+    CheckEvidence,
+    CorrectionEvidence,
+    Episode,
+    Kind,
+    Pair,
+)
 from tutor_memory.domain.mapblock import percent
 
 ABOUT_THE_MATERIAL = "this is about the material, not the student"
@@ -260,6 +268,7 @@ KIND_NOUNS: dict[str, tuple[str, str]] = {
     "file": ("file arrival", "file arrivals"),
     "taught": ("taught note", "taught notes"),
     "consolidation": ("nightly summary", "nightly summaries"),
+    "correction": ("correction", "corrections"),
 }
 
 
@@ -290,6 +299,50 @@ class Subject:
 
 
 @dataclass(frozen=True)
+class Correction:
+    """One correction in the log: when, what it corrected (id and kind), the field, the value
+    it replaced (a verdict or a score; never the student's words), the corrected value, who
+    corrected it and why."""
+
+    at: datetime
+    episode_id: str
+    corrects: str
+    kind: str  # the corrected episode's kind
+    field: str
+    was: str | float | None
+    value: str | float
+    by: str
+    reason: str
+
+    @property
+    def line(self) -> str:
+        def shown(v: str | float) -> str:
+            return f"{v:g}" if isinstance(v, float) else f'"{v}"'
+
+        was = f" (was {shown(self.was)})" if self.was is not None else ""
+        return (
+            f"the {self.by} corrected {self.kind} {self.corrects}: {self.field} is now "
+            f'{shown(self.value)}{was} — "{self.reason}"'
+        )
+
+
+def _corrections(episodes: Sequence[Episode]) -> tuple[Correction, ...]:
+    kinds = {e.episode_id: e.kind.value for e in episodes}
+    out = []
+    for e in episodes:
+        fix = e.evidence
+        if e.kind is Kind.CORRECTION and not e.erased and isinstance(fix, CorrectionEvidence):
+            out.append(
+                Correction(
+                    at=e.at, episode_id=e.episode_id, corrects=fix.corrects,
+                    kind=kinds.get(fix.corrects, "episode"), field=fix.field, was=fix.was,
+                    value=fix.value, by=fix.by, reason=e.text,
+                )
+            )  # fmt: skip
+    return tuple(out)
+
+
+@dataclass(frozen=True)
 class Report:
     pair: Pair
     generated_at: datetime
@@ -306,6 +359,7 @@ class Report:
     subject: Subject
     cmap: ConceptMap  # the stored map the subject section reads (for the picture of it)
     erasures: Erasures = Erasures(0, ())
+    corrections: tuple[Correction, ...] = ()
 
     @property
     def checks_without_prediction(self) -> int:
@@ -326,7 +380,8 @@ class Report:
 
 
 def build_report(rows: ReportRows) -> Report:
-    episodes = [e for e in rows.episodes if e.seq <= rows.head_seq]
+    told = [e for e in rows.episodes if e.seq <= rows.head_seq]
+    episodes = as_corrected(told)  # each check once, with its verdict as corrected
     return Report(
         pair=rows.pair,
         generated_at=rows.generated_at,
@@ -343,6 +398,7 @@ def build_report(rows: ReportRows) -> Report:
         subject=_subject(rows.cmap),
         cmap=rows.cmap,
         erasures=_erasures(rows.erasures),
+        corrections=_corrections(told),
     )
 
 

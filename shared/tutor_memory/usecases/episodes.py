@@ -17,6 +17,8 @@ quiz           recorded with its score
 answer         ``Turns.record_answer``: the recalled ids must exist; the cited file's
                fingerprint is stamped
 consolidation  recorded as told (a history may carry the nightly loop's day summaries)
+correction     ``Episodes.correct`` (a corrected check moves its belief, as a check with that
+               verdict would); recorded as told from a history
 file           refused: a file enters by ingestion, which reads it into the map
 =============  ===========================================================================
 
@@ -33,7 +35,10 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from tutor_memory.domain import corrections
+from tutor_memory.domain.access import Role
 from tutor_memory.domain.beliefs import Belief
+from tutor_memory.domain.concepts import concept_key
 from tutor_memory.domain.episodes import (
     EVIDENCE_TYPES,
     AnswerEvidence,
@@ -44,13 +49,15 @@ from tutor_memory.domain.episodes import (
     NewEpisode,
     Pair,
     check_client_key,
+    check_id,
     evidence_from_dict,
     parse_kind,
+    request_digest,
 )
+from tutor_memory.domain.errors import NotFoundError, ValidationError
 
 # NotTeachingError lives with the domain's errors (a remote client raises it too); raised here.
 from tutor_memory.domain.errors import NotTeachingError as NotTeachingError
-from tutor_memory.domain.errors import ValidationError
 from tutor_memory.domain.profile import Statement
 from tutor_memory.domain.profile_phrases import heard
 from tutor_memory.domain.teaching import detect_teaching
@@ -79,9 +86,11 @@ class Added:
     def created(self) -> bool:
         return self.append.created
 
+    corrected: Belief | None = None  # a correction of a check: the belief row it warranted
+
     @property
     def belief(self) -> Belief | None:
-        return self.check.belief if self.check else None
+        return self.check.belief if self.check else self.corrected
 
 
 EvidenceInput = Evidence | Mapping[str, Any] | None
@@ -181,6 +190,13 @@ class Episodes:
                 return Added(taught.append, taught=taught)
             if kind is Kind.TAUGHT and given is None:
                 raise NotTeachingError
+        if kind is Kind.CORRECTION:  # as a history tells it: the belief follows it too
+            appended = self.memory.record(
+                pair, kind, text, evidence=given, summary=summary, concepts=concepts,
+                salience=salience, **common,
+            )  # fmt: skip
+            self.learning.catch_up_beliefs(pair, new=appended.episode)
+            return Added(appended)
         if kind is Kind.CHECK:
             assert isinstance(given, CheckEvidence)  # _evidence requires it
             result = self.learning.record_check(
@@ -214,6 +230,52 @@ class Episodes:
                 **common,
             )
         )
+
+    def correct(
+        self,
+        pair: Pair,
+        episode_id: str,
+        field: str,
+        value: object,
+        reason: str,
+        *,
+        by: Role,
+        at: datetime | None = None,
+        idempotency_key: str | None = None,
+        request_hash: str | None = None,
+    ) -> Added:
+        """Correct an earlier episode of the pair (``domain.corrections``): a new episode naming
+        it, the field and the corrected value, and ``reason`` as its text. Nothing is rewritten;
+        a corrected check's belief is derived again with the corrected verdict. 404: no such
+        episode (or it was erased); 422: the field is not the kind's, the value is what it
+        says already; 403: ``by`` may not correct such an episode."""
+        idempotency_key = check_client_key("idempotency_key", idempotency_key)
+        if idempotency_key is not None:
+            request_hash = request_hash or request_digest(
+                {"correct": episode_id, "field": field, "value": value, "reason": reason,
+                 "at": None if at is None else at.isoformat()}
+            )  # fmt: skip
+            prior = self.memory.retried(pair, idempotency_key, request_hash)
+            if prior is not None:
+                self.learning.catch_up(pair)
+                return Added(prior)
+        target = self.ports.store.get(pair, check_id("episode_id", episode_id))
+        if target is None or target.erased:
+            raise NotFoundError(f"no episode {episode_id} in {pair}")
+        earlier = self.ports.store.corrections(pair) if self._has_corrections(pair) else []
+        (target,) = corrections.apply([target], earlier)
+        evidence, summary = corrections.correction_of(target, field, value, by=by)
+        appended = self.memory.record(
+            pair, Kind.CORRECTION, reason, evidence=evidence, at=at, summary=summary,
+            concepts=target.concepts, idempotency_key=idempotency_key, request_hash=request_hash,
+        )  # fmt: skip
+        applied = self.learning.catch_up_beliefs(pair, new=appended.episode)
+        key = concept_key(target.concepts[0]) if target.concepts else ""
+        return Added(appended, corrected=applied.beliefs.get(key))
+
+    def _has_corrections(self, pair: Pair) -> bool:
+        head = self.ports.store.head(pair)
+        return head is not None and head.counts.get(Kind.CORRECTION.value, 0) > 0
 
     def _about_student(self, text: str, at: datetime | None) -> bool:
         when = at or self.ports.clock.now()

@@ -51,6 +51,7 @@ from tutor_memory.domain.chain import (
     parse_time,
     seq_of_id,
 )
+from tutor_memory.domain.corrections import BELIEF_KINDS
 from tutor_memory.domain.episodes import (
     ERASURE_ENTRY_MAX_ITEMS,
     SYSTEM_KINDS,
@@ -434,8 +435,8 @@ class Erasing:
         self._delete_objects(pair, gone, result)
         for day in days:
             self._consolidate_again(pair, day)
-        if any(e.kind is Kind.CHECK for e in gone):
-            self._uncount_checks(pair, [e.seq for e in gone if e.kind is Kind.CHECK])
+        if any(e.kind in BELIEF_KINDS for e in gone):  # checks, and corrections of them
+            self._uncount_checks(pair, [e.seq for e in gone if e.kind in BELIEF_KINDS])
             if self.learning is not None:
                 self.store.delete_beliefs_citing(pair, sorted(ids))
                 self.learning.rederive(pair, at=at, force=True, reason="erasure")

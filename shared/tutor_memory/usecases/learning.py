@@ -9,6 +9,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 
 from tutor_memory.domain import constants as C
+from tutor_memory.domain import corrections
 from tutor_memory.domain.beliefs import Belief, Topic, next_belief, replay_checks, route_check
 from tutor_memory.domain.conceptmap import ConceptMap
 from tutor_memory.domain.concepts import concept_key, find_form
@@ -120,17 +121,17 @@ class Learning:
         through, version, body = self.memory.applied(pair, APPLIED_BELIEFS)
         done = int(body.get("checks", 0))
         head = self.ports.store.head(pair)
-        total = head.counts.get(Kind.CHECK.value, 0) if head is not None else 0
+        total = corrections.belief_inputs(head.counts) if head is not None else 0
         if head is None or total <= done:
             return AppliedChecks()
         missing: list[Episode] = []
-        if new is not None and new.kind is Kind.CHECK and new.seq > through:
+        if new is not None and new.kind in corrections.BELIEF_KINDS and new.seq > through:
             missing.append(new)
         span = 8
         while len(missing) < total - done:
             start = max(through, head.seq - span)
             page = self.ports.store.episodes(pair, after_seq=start, limit=head.seq - start)
-            missing = [e for e in page if e.kind is Kind.CHECK]
+            missing = [e for e in page if e.kind in corrections.BELIEF_KINDS]
             if start == through:
                 break
             span *= 8
@@ -146,7 +147,7 @@ class Learning:
             if row is not None:
                 applied.beliefs[key] = row
             passed = any(
-                isinstance(e.evidence, CheckEvidence) and e.evidence.passed
+                corrections.passes(e)
                 for e in missing
                 if e.concepts and concept_key(e.concepts[0]) == key
             )
@@ -157,12 +158,14 @@ class Learning:
         return applied
 
     def _update_belief(self, pair: Pair, topic: Topic, at: datetime) -> Belief | None:
+        # Each check once, with its verdict as corrected (a correction carries its check's
+        # concepts, so the concept's links find both).
+        found = [
+            e for e in self.ports.store.touching(pair, [topic.key])
+            if e.kind in corrections.BELIEF_KINDS and not e.erased
+        ]  # fmt: skip
         checks = sorted(
-            (
-                e
-                for e in self.ports.store.touching(pair, [topic.key])
-                if e.kind is Kind.CHECK and isinstance(e.evidence, CheckEvidence)
-            ),
+            (e for e in corrections.as_corrected(found) if isinstance(e.evidence, CheckEvidence)),
             key=lambda e: (e.at, e.seq),  # the tally is in the order they happened
         )
         outcomes = [e.evidence.passed for e in checks if isinstance(e.evidence, CheckEvidence)]
@@ -240,12 +243,12 @@ class Learning:
         when = at or self.ports.clock.now()
         current_generation = self.store.belief_generation(pair)
         generation = current_generation + 1
+        told = [
+            e for e in self.ports.store.iter_episodes(pair)
+            if e.kind in corrections.BELIEF_KINDS and not e.erased
+        ]  # fmt: skip
         checks = sorted(
-            (
-                e
-                for e in self.ports.store.iter_episodes(pair)
-                if e.kind is Kind.CHECK and not e.erased
-            ),
+            (e for e in corrections.as_corrected(told) if e.kind is Kind.CHECK),
             key=lambda e: (e.at, e.seq),
         )
         rows = replay_checks(checks, self.known_concepts(pair), generation=generation)

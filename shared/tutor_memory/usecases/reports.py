@@ -218,6 +218,21 @@ def report_json(report: Report) -> dict[str, Any]:
             ],
             "line": r.erasures.line,
         },
+        "corrections": [
+            {
+                "at": iso(c.at),
+                "episode_id": c.episode_id,
+                "corrects": c.corrects,
+                "kind": c.kind,
+                "field": c.field,
+                "was": c.was,
+                "value": c.value,
+                "by": c.by,
+                "reason": c.reason,
+                "line": c.line,
+            }
+            for c in r.corrections
+        ],
     }
 
 
@@ -252,6 +267,7 @@ def sections(report: Report, tz: tzinfo) -> list[Section]:
         _calibration(report),
         _verification(report, tz),
         _erasures(report, tz),
+        _corrections(report, tz),
         _subject(report),
     ]
 
@@ -343,6 +359,15 @@ def _erasures(r: Report, tz: tzinfo) -> Section:
             f'"{g.reason}": {seqs}'
         )
     return section
+
+
+def _corrections(r: Report, tz: tzinfo) -> Section:
+    if not r.corrections:
+        return Section("Corrections", ["Nothing has been corrected."])
+    return Section(
+        "Corrections (each a later episode; nothing was rewritten)",
+        [f"- {_day(c.at, tz)}: {c.line}" for c in r.corrections],
+    )
 
 
 def _subject(r: Report) -> Section:

@@ -16,12 +16,13 @@ from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
 from concurrent.futures import wait as futures_wait
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
 from zoneinfo import ZoneInfo
 
 from tutor_memory.domain import constants as C
+from tutor_memory.domain import corrections
 from tutor_memory.domain.annotations import Annotation, AnnotationKind, Stance
 from tutor_memory.domain.beliefs import Belief
 from tutor_memory.domain.block import build_block, calibration_line
@@ -245,7 +246,7 @@ class Turns:
             head = head_soon.result()
             if head is None or not self.memory.keeps_markers:
                 return
-            checks = int(head.counts.get(Kind.CHECK.value, 0))
+            checks = corrections.belief_inputs(head.counts)  # what the beliefs follow
             index_through = index_soon.result()[0]
             beliefs_done = int(beliefs_soon.result()[2].get("checks", 0))
             index_behind = self.ports.index is not None and head.seq > index_through
@@ -302,6 +303,7 @@ class Turns:
             ),
         )
         beliefs, from_working_set = beliefs_soon.result()
+        recall = self._as_corrected(pair, recall, head_soon.result())
         cmap = map_soon.result()
         section = render_map_section(
             cmap, budget, focus=map_focus(cmap, recall, beliefs, record=record)
@@ -341,6 +343,22 @@ class Turns:
             recall=recall,
             working_set=from_working_set,
         )
+
+    def _as_corrected(
+        self, pair: Pair, recall: RecallResult, head: ChainHead | None
+    ) -> RecallResult:
+        """The recalled episodes as corrected (``domain.corrections``): one more read, only for
+        a pair whose head counts a correction."""
+        if head is None or not head.counts.get(Kind.CORRECTION.value, 0):
+            return recall
+        fixes = corrections.newest_by_target(self.ports.store.corrections(pair))
+        if not any(item.episode.episode_id in fixes for item in recall.items):
+            return recall
+        items = [
+            replace(item, episode=corrections.apply([item.episode], fixes.values())[0])
+            for item in recall.items
+        ]
+        return replace(recall, items=items)
 
     def _working_set(self, pair: Pair) -> WorkingSet | None:
         """The nightly loop's working set, if it wrote one (one document read)."""

@@ -3,10 +3,10 @@
 Append: read the head (strongly consistent), seal the episode against it, then one transaction
 puts the episode (``attribute_not_exists``), puts the head under a condition on the sequence it
 was read at, with an idempotency key puts ``IDEM#key`` (``attribute_not_exists``), and links
-the episode's concepts (``CON#``, ``CNAME#``), queues an answer (``CITE#0#``) and, for the
-first episode of a pair on a UTC day, marks the day active (``ACTIVE#``; a later episode of the
-same day finds the head on that day, whose own append already marked it) — at most 69 items
-with 32 concepts, within the transaction limit of 100 (one more, a check that the student's
+the episode's concepts (``CON#``, ``CNAME#``), queues an answer (``CITE#0#``), lists a correction
+(``FIX#``) and, for the first episode of a pair on a UTC day, marks the day active (``ACTIVE#``;
+a later episode of the same day finds the head on that day, whose own append marked it) — at most
+70 items with 32 concepts, within the transaction limit of 100 (one more, a check that the student's
 data key is still the one the body was sealed under, when bodies are encrypted). A lost
 race cancels the whole transaction; we re-read and retry with full-jitter backoff, and give up
 with :class:`ContentionError` after ``APPEND_MAX_ATTEMPTS``. Nothing is half-written.
@@ -35,6 +35,7 @@ from tutor_memory.adapters.dynamo.table import (
     _at_seq,
     _citation_sk,
     _is_condition_failure,
+    concept_keys,
     episode_sk,
     pair_key,
 )
@@ -51,7 +52,6 @@ from tutor_memory.domain.chain import (
     seal,
     seq_of_id,
 )
-from tutor_memory.domain.concepts import concept_key
 from tutor_memory.domain.episodes import Episode, Kind, NewEpisode, Pair, about_the_student
 from tutor_memory.domain.errors import ConflictError, ContentionError, StoreError
 from tutor_memory.domain.nightly import utc_day
@@ -187,7 +187,7 @@ class DynamoEpisodes(DynamoTable):
                     m.Idempotency(pk, f"IDEM#{episode.idempotency_key}", seq=episode.seq),
                     condition=m.Idempotency.sk.does_not_exist(),
                 )
-            for key, name in _concept_keys(episode).items():
+            for key, name in concept_keys(episode).items():
                 tx.save(
                     m.ConceptLink(
                         pk, f"CON#{key}#{episode.seq:010d}", seq=episode.seq, at=record["at"]
@@ -196,6 +196,10 @@ class DynamoEpisodes(DynamoTable):
                 tx.update(
                     m.ConceptName(pk, f"CNAME#{key}"),
                     actions=[m.ConceptName.name.set(m.ConceptName.name | name)],
+                )
+            if episode.kind is Kind.CORRECTION:  # the pair's corrections, found by one Query
+                tx.save(
+                    m.ConceptLink(pk, f"FIX#{episode.seq:010d}", seq=episode.seq, at=record["at"])
                 )
             if episode.kind is Kind.ANSWER:
                 tx.save(
@@ -360,6 +364,14 @@ class DynamoEpisodes(DynamoTable):
         seqs = sorted({seq for part in found for seq in part})
         return sorted(self._batch_get(pair, seqs), key=lambda e: e.seq)
 
+    def corrections(self, pair: Pair) -> list[Episode]:
+        m = self.models.ConceptLink
+        try:
+            seqs = [int(link.seq) for link in m.query(pair_key(pair), m.sk.startswith("FIX#"))]
+        except PynamoDBException as exc:
+            raise StoreError(str(exc)) from exc
+        return sorted(self._batch_get(pair, seqs), key=lambda e: e.seq)
+
     def concept_names(self, pair: Pair) -> dict[str, str]:
         m = self.models.ConceptName
         try:
@@ -374,16 +386,6 @@ class DynamoEpisodes(DynamoTable):
 
     def close(self) -> None:
         """Nothing to release: botocore's clients hold their own connection pools."""
-
-
-def _concept_keys(episode: Episode) -> dict[str, str]:
-    """Concept key → the name as this episode wrote it (first spelling wins)."""
-    keys: dict[str, str] = {}
-    for name in episode.concepts:
-        key = concept_key(name)
-        if key and key not in keys:
-            keys[key] = name
-    return keys
 
 
 def request_token(episode: Episode) -> str:

@@ -22,7 +22,7 @@ from tutor_memory.adapters.records import episode_to_record
 from tutor_memory.domain import constants as C
 from tutor_memory.domain.chain import Erasure, ErasureScope, erase, erased_from, erasure_record
 from tutor_memory.domain.concepts import concept_key
-from tutor_memory.domain.episodes import Episode, Pair, erased_key_digest
+from tutor_memory.domain.episodes import Episode, Kind, Pair, erased_key_digest
 from tutor_memory.domain.errors import ConflictError, ContentionError, StoreError
 
 
@@ -147,6 +147,8 @@ class DynamoErasure(DynamoBeliefs):
             for cite in m.Citation.query(pk, m.Citation.sk.startswith("CITE#")):
                 if int(cite.seq) == episode.seq:
                     cite.delete()
+            if episode.kind is Kind.CORRECTION:
+                m.ConceptLink(pk, f"FIX#{episode.seq:010d}").delete()
             for ckey in {concept_key(n) for n in names} - {""}:
                 m.ConceptLink(pk, f"CON#{ckey}#{episode.seq:010d}").delete()
                 self._rename_concept(pair, ckey)

@@ -23,6 +23,7 @@ from tutor_memory.adapters.records import episode_from_record
 from tutor_memory.adapters.student_keys import DataKey, ShreddedError, StudentKeys
 from tutor_memory.domain import constants as C
 from tutor_memory.domain.chain import ChainHead, format_time, parse_time
+from tutor_memory.domain.concepts import concept_key
 from tutor_memory.domain.episodes import Episode, Pair
 from tutor_memory.domain.errors import StoreError
 from tutor_memory.domain.nightly import activity_shard, utc_day
@@ -185,6 +186,16 @@ class DynamoTable:
             counts=json.loads(item.counts or "{}"),
             erasure_head=item.erasure_head,
         )
+
+
+def concept_keys(episode: Episode) -> dict[str, str]:
+    """Concept key → the name as this episode wrote it (first spelling wins)."""
+    keys: dict[str, str] = {}
+    for name in episode.concepts:
+        key = concept_key(name)
+        if key and key not in keys:
+            keys[key] = name
+    return keys
 
 
 def _at_seq(episode: Episode) -> str:

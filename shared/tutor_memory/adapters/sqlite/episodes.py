@@ -162,6 +162,12 @@ class SqliteEpisodes(SqliteKeptReads):
                 return
             after = page[-1].seq
 
+    def corrections(self, pair: Pair) -> list[Episode]:
+        return self._select(
+            "student_id = ? AND subject_id = ? AND kind = 'correction' ORDER BY seq",
+            (pair.student_id, pair.subject_id),
+        )
+
     def prepare(self, pair: Pair) -> None:
         """Read the pair's kept view now (its newest episodes, decoded): a turn asks before
         its deadline starts, so the first turn after opening never spends its deadline on it."""

@@ -278,4 +278,6 @@ MIGRATIONS: tuple[Migration, ...] = (
     # 10: what an erasure keeps of an idempotency key (its keyed hash), and the heads' counts
     # of what the log still tells
     _add_erased_keys,
+    # 11: a pair's corrections, read by a turn only when the head counts any (issue 30)
+    "CREATE INDEX IF NOT EXISTS episodes_by_kind ON episodes (student_id, subject_id, kind, seq)",
 )

@@ -1,0 +1,231 @@
+"""Corrections (issue 30): a check marked wrong by mistake, a score typed wrong, a student's "that
+is not what I meant" — each a new episode naming the one it corrects; nothing is rewritten.
+The belief moves as a check with the corrected verdict would, the block shows the episode as
+corrected ("(corrected on …)"), the report lists the correction, the chain verifies, and the
+nightly's calibration counts the check once with its corrected verdict. Through the library
+in five languages, REST with each role's refusal, MCP, and on DynamoDB (moto) as on the
+embedded store."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import urllib.error
+import urllib.request
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tutor_memory import Caller, Memory, Role
+from tutor_memory.bootstrap import build_app
+from tutor_memory.domain.episodes import Kind, Pair
+from tutor_memory.domain.errors import ForbiddenError, NotFoundError, ValidationError
+from tutor_memory.mcp_server import build_server
+from tutor_memory.settings import Settings, on_folder
+
+from .conftest import serving
+
+SETTINGS = Settings(embedder="none", turn_deadline_s=30.0)
+AT = datetime(2026, 3, 2, 9, tzinfo=UTC)
+FIXED = AT + timedelta(days=1)  # the correction, "3 Mar"
+ASKED = AT + timedelta(days=2)
+
+# Per language: a check's topic and its question, a student's message, and what they meant.
+WORDS = {
+    "en": ("osmosis", "Explain osmosis in one line.", "My exam is on Friday.",
+           "My exam is on Monday."),
+    "es": ("ósmosis", "Explica la ósmosis en una línea.", "Mi examen es el viernes.",
+           "Mi examen es el lunes."),
+    "id": ("osmosis", "Jelaskan osmosis dalam satu kalimat.", "Ujian saya hari Jumat.",
+           "Ujian saya hari Senin."),
+    "ur": ("اوسموسس", "اوسموسس کو ایک سطر میں سمجھائیں۔", "میرا امتحان جمعہ کو ہے۔",
+           "میرا امتحان پیر کو ہے۔"),
+    "ar": ("التناضح", "اشرح التناضح في سطر واحد.", "امتحاني يوم الجمعة.",
+           "امتحاني يوم الاثنين."),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("lang", list(WORDS))
+def test_a_wrong_check_corrected_to_right_moves_the_belief_as_a_right_check_would(
+    lang: str, tmp_path: Path
+) -> None:
+    topic, asked, said, meant = WORDS[lang]
+    with Memory.local(tmp_path / "tm", settings=SETTINGS, ready=False) as memory:
+        mistaken, control = memory.pair("s1", "biology"), memory.pair("s2", "biology")
+        check = mistaken.record_check(asked, topic=topic, verdict="wrong", at=AT)
+        control.record_check(asked, topic=topic, verdict="right", at=AT)
+        assert check.belief is not None and check.belief.startswith("struggles with")
+        fixed = mistaken.correct(check.id, "verdict", "right", "marked wrong by mistake", at=FIXED)
+        assert fixed.kind == "correction" and fixed.created
+        # The same belief a right check gives, though the wrong verdict stays in the log.
+        assert [b.line for b in mistaken.beliefs()] == [b.line for b in control.beliefs()]
+        block = mistaken.turn(topic, at=ASKED).block
+        assert f"check on {topic}: right (corrected on 3 Mar)" in block
+        assert f"check on {topic}: right, not wrong" in block  # the correction's own line
+        message = mistaken.record_question(said, at=AT)
+        mistaken.correct(message.id, "text", meant, "I typed the wrong day", at=FIXED)
+        block = mistaken.turn(meant, at=ASKED).block
+        assert f"{meant} (corrected on 3 Mar)" in block and said not in block
+        history = [line["kind"] for line in mistaken.export().to_dict()["history"]]
+        assert history.count("check") == 1 and history.count("correction") == 2
+        assert mistaken.verify().intact
+
+
+def test_a_quiz_score_typed_wrong_and_refusals(tmp_path: Path) -> None:
+    with Memory.local(tmp_path / "tm", settings=SETTINGS, ready=False) as memory:
+        pair = memory.pair("s1", "biology")
+        quiz = pair.record_quiz("Cells quiz", score=3, maximum=10, topics=["cells"], at=AT)
+        pair.correct(quiz.id, "score", 8, "typed 3 for 8", at=FIXED)
+        assert "quiz: 8/10 on cells (corrected on 3 Mar)" in pair.turn("cells quiz", at=ASKED).block
+        with pytest.raises(ValidationError, match="maximum"):
+            pair.correct(quiz.id, "score", 11, "too many")
+        with pytest.raises(ValidationError, match="already says"):
+            pair.correct(quiz.id, "score", 8, "again")
+        with pytest.raises(ValidationError, match="'score'"):
+            pair.correct(quiz.id, "verdict", "right", "wrong field")
+        with pytest.raises(NotFoundError):
+            pair.correct("e99-000000000000", "score", 1, "no such episode")
+        answer = pair.record_answer("A cell is the unit of life.", at=AT)
+        with pytest.raises(ValidationError, match="cannot be corrected"):
+            pair.correct(answer.id, "text", "something else", "answers are not corrected")
+        report = pair.report()
+        assert [(c.kind, c.field, c.was, c.value) for c in report.corrections] == [
+            ("quiz", "score", 3.0, 8.0)
+        ]
+
+
+def test_who_may_correct_what(tmp_path: Path) -> None:
+    folder = tmp_path / "tm"
+    with Memory.local(folder, settings=SETTINGS, ready=False) as memory:
+        pair = memory.pair("alice", "biology")
+        check = pair.record_check("Explain osmosis", topic="osmosis", verdict="wrong", at=AT)
+        message = pair.record_question("My exam is on Friday.", at=AT)
+    alice = Caller("default", Role.STUDENT, "alice")
+    with Memory.local(folder, settings=SETTINGS, ready=False, caller=alice) as memory:
+        pair = memory.pair("alice", "biology")
+        with pytest.raises(ForbiddenError, match="student may not correct a check"):
+            pair.correct(check.id, "verdict", "right", "I passed that")
+        assert pair.correct(message.id, "text", "My exam is on Monday.", "typo").created
+
+
+def test_rest_answers_each_role_and_a_retry_writes_once(tmp_path: Path) -> None:
+    app = build_app(on_folder(SETTINGS, tmp_path / "tm"))
+    pair = Pair("alice", "biology")
+    check = app.episodes.add(
+        pair, Kind.CHECK, "Explain osmosis", evidence={"topic": "osmosis", "verdict": "wrong"}
+    ).episode
+    message = app.episodes.add(pair, Kind.QUESTION, "My exam is on Friday.").episode
+    teacher = app.access.create_key("default", Role.TEACHER, "t-1")[1]
+    alice = app.access.create_key("default", Role.STUDENT, "alice")[1]
+    bob = app.access.create_key("default", Role.STUDENT, "bob")[1]
+    app.access.set_class("default", "7a", ["t-1"], ["alice"])
+
+    def post(url: str, key: str, body: Any, retry_key: str | None = None) -> tuple[int, Any]:
+        headers = {"Authorization": f"Bearer {key}", "Content-Type": "application/json"}
+        if retry_key:
+            headers["Idempotency-Key"] = retry_key
+        request = urllib.request.Request(
+            url, method="POST", data=json.dumps(body).encode(), headers=headers
+        )
+        try:
+            with urllib.request.urlopen(request, timeout=60) as response:
+                return response.status, json.loads(response.read())
+        except urllib.error.HTTPError as error:
+            return error.code, json.loads(error.read())
+
+    right = {"field": "verdict", "value": "right", "reason": "marked wrong by mistake"}
+    try:
+        with serving(app, anonymous=None) as url:
+            base = f"{url}/pairs/alice/biology/episodes"
+            status, problem = post(f"{base}/{check.episode_id}/corrections", alice, right)
+            assert status == 403 and "student may not correct a check" in problem["detail"]
+            status, problem = post(f"{base}/{check.episode_id}/corrections", bob, right)
+            assert status == 403  # not bob's record at all
+            status, fixed = post(f"{base}/{check.episode_id}/corrections", teacher, right, "k1")
+            assert status == 201 and fixed["belief"] == "understands osmosis (0.67)"
+            status, again = post(f"{base}/{check.episode_id}/corrections", teacher, right, "k1")
+            assert status == 200 and again["id"] == fixed["id"] and not again["created"]
+            meant = {"field": "text", "value": "My exam is on Monday.", "reason": "typo"}
+            status, _ = post(f"{base}/{message.episode_id}/corrections", teacher, meant)
+            assert status == 403  # a teacher does not put words in a student's mouth
+            status, done = post(f"{base}/{message.episode_id}/corrections", alice, meant)
+            assert status == 201 and done["summary"] == "My exam is on Monday."
+            status, problem = post(
+                f"{base}/{message.episode_id}/corrections", alice, {**meant, "field": "score"}
+            )
+            assert status == 422 and "'text'" in problem["detail"]
+            status, _ = post(f"{base}/e99-000000000000/corrections", alice, meant)
+            assert status == 404
+    finally:
+        app.close()
+    assert app.turns is not None
+
+
+def test_an_agent_corrects_over_mcp_and_a_refusal_is_the_tools_error(tmp_path: Path) -> None:
+    with Memory.local(tmp_path / "tm", settings=SETTINGS, ready=False) as memory:
+        pair = memory.pair("s1", "biology")
+        check = pair.record_check("Explain osmosis", topic="osmosis", verdict="wrong", at=AT)
+        server = build_server(memory)
+        ids = {"student_id": "s1", "subject_id": "biology"}
+        asyncio.run(server.call_tool("correct", {
+            **ids, "episode_id": check.id, "field": "verdict", "value": "right",
+            "reason": "marked wrong by mistake",
+        }))  # fmt: skip
+        assert [b.line for b in pair.beliefs()] == ["understands osmosis (0.67)"]
+        with pytest.raises(Exception, match="already says"):
+            asyncio.run(server.call_tool("correct", {
+                **ids, "episode_id": check.id, "field": "verdict", "value": "right",
+                "reason": "again",
+            }))  # fmt: skip
+
+
+def test_the_nightly_calibration_counts_a_corrected_check_once(tmp_path: Path) -> None:
+    app = build_app(on_folder(SETTINGS, tmp_path / "tm"))
+    try:
+        pair = Pair("s1", "biology")
+        check = app.episodes.add(
+            pair, Kind.CHECK, "Explain osmosis", at=AT,
+            evidence={"topic": "osmosis", "verdict": "wrong", "predicted_mastery": 0.8},
+        ).episode  # fmt: skip
+        before = app.nightly.scan(pair).tally.calibration()
+        assert before.checks == 1 and before.buckets[0].observed == 0.0
+        app.episodes.correct(pair, check.episode_id, "verdict", "right", "mistake",
+                             by=Role.TEACHER, at=FIXED)  # fmt: skip
+        after = app.nightly.scan(pair).tally.calibration()
+        assert after.checks == 1 and after.buckets[0].observed == 1.0
+        report = app.reports.report(pair)
+        assert report.calibration.checks == 1 and report.checks.right == 1
+    finally:
+        app.close()
+
+
+def test_erasing_the_correction_gives_the_check_its_verdict_back(tmp_path: Path) -> None:
+    with Memory.local(tmp_path / "tm", settings=SETTINGS, ready=False) as memory:
+        pair = memory.pair("s1", "biology")
+        check = pair.record_check("Explain osmosis", topic="osmosis", verdict="wrong", at=AT)
+        fixed = pair.correct(check.id, "verdict", "right", "mistake", at=FIXED)
+        assert pair.beliefs()[0].line == "understands osmosis (0.67)"
+        memory.erase("s1", "biology", fixed.id, reason="the correction was itself a mistake")
+        assert pair.beliefs()[0].line == "struggles with osmosis (0.67)"
+        block = pair.turn("osmosis", at=ASKED).block
+        assert "corrected" not in block and "check on osmosis: wrong" in block
+        assert pair.verify().intact
+
+
+def test_both_backends_show_the_same_corrected_block(tmp_path: Path, cloud: Any) -> None:
+    from tutor_memory.bootstrap import lambda_app
+
+    texts = []
+    for app in (build_app(on_folder(SETTINGS, tmp_path / "tm")), lambda_app()):
+        pair = Pair("s1", "bio")
+        check = app.episodes.add(
+            pair, Kind.CHECK, "Explain osmosis", at=AT,
+            evidence={"topic": "osmosis", "verdict": "wrong"},
+        ).episode  # fmt: skip
+        app.episodes.correct(pair, check.episode_id, "verdict", "right", "mistake",
+                             by=Role.SERVICE, at=FIXED)  # fmt: skip
+        assert len(app.ports.store.corrections(pair)) == 1
+        texts.append(app.turns.turn(pair, "osmosis", at=ASKED).block)
+    assert "(corrected on 3 Mar)" in texts[0] and texts[0] == texts[1]
