@@ -96,7 +96,8 @@ def render_page(data: dict[str, Any], *, served: bool) -> str:
 <p class="muted">As of {e(day(data["generated_at"]))} ({e(data["timezone"])}):
 {e(plural(data["episodes"], "episode"))} recorded{f" ({e(kinds)})" if kinds else ""},
 the last on {e(day(data["last_at"]))}. {e(data["checks_line"])}</p>
-<nav><a href="#profile">About the student</a> · <a href="#activity">Activity</a> ·
+<nav><a href="#profile">About the student</a> · <a href="#corrections">Corrections</a> ·
+<a href="#activity">Activity</a> ·
 <a href="#beliefs">Beliefs</a> ·
 <a href="#map">Concept map</a> · <a href="#calibration">Calibration</a> ·
 <a href="#why">Why recalled</a></nav>
@@ -104,6 +105,9 @@ the last on {e(day(data["last_at"]))}. {e(data["checks_line"])}</p>
 <main>
 <section id="profile"><h2>About the student, in every subject</h2>
 {profile_html(data.get("profile", []))}
+</section>
+<section id="corrections"><h2>Corrections, beside what they corrected</h2>
+{corrections_html(data.get("corrections", []))}
 </section>
 <section id="activity"><h2>Activity, week by week</h2>
 {timeline_svg(data["timeline"])}
@@ -298,10 +302,12 @@ def _belief(b: dict[str, Any]) -> str:
 
 def _check_row(c: dict[str, Any]) -> str:
     verdict = "understands" if c["verdict"] == "right" else "struggles"
+    fixed = c.get("corrected_at")
+    note = f" (corrected on {day(fixed)})" if fixed else ""
     predicted = c["predicted_mastery"]
     shown = "" if predicted is None else f"{predicted:.2f}"
     return (
-        f'<tr><td>{e(day(c["at"]))}</td><td class="{verdict}">{e(c["verdict"])}</td>'
+        f'<tr><td>{e(day(c["at"]))}</td><td class="{verdict}">{e(c["verdict"] + note)}</td>'
         f'<td class="num">{shown}</td><td>{e(c["summary"])}</td>'
         f'<td class="small muted">{e(c["id"])}</td></tr>'
     )
@@ -505,6 +511,26 @@ def profile_html(profile: list[dict[str, Any]]) -> str:
         )
         items.append(f"<li>{e(s['line'].removeprefix('- '))}{replaced}</li>")
     return f'<ul class="profile">{"".join(items)}</ul>'
+
+
+def corrections_html(corrections: list[dict[str, Any]]) -> str:
+    if not corrections:
+        return (
+            '<p class="muted">Nothing has been corrected. A check marked wrong by mistake, a '
+            "score typed wrong or a student's slip is corrected by a later episode; the "
+            "record as it was kept shows here beside it.</p>"
+        )
+    rows = "".join(
+        f"<tr><td>{e(day(c['at']))}</td><td>{e(c['by'])}</td>"
+        f"<td>{e(c['as_recorded'])}"
+        + (f' <span class="muted">({e(day(c["recorded_at"]))})</span>' if c["recorded_at"] else "")
+        + f"</td><td>{e(c['now'])}</td><td>{e(c['reason'])}</td></tr>"
+        for c in corrections
+    )
+    return (
+        '<table class="corrections"><thead><tr><th>when</th><th>by</th><th>as recorded</th>'
+        f"<th>corrected to</th><th>why</th></tr></thead><tbody>{rows}</tbody></table>"
+    )
 
 
 # --- calibration -------------------------------------------------------------------------------

@@ -229,3 +229,39 @@ def test_both_backends_show_the_same_corrected_block(tmp_path: Path, cloud: Any)
         assert len(app.ports.store.corrections(pair)) == 1
         texts.append(app.turns.turn(pair, "osmosis", at=ASKED).block)
     assert "(corrected on 3 Mar)" in texts[0] and texts[0] == texts[1]
+
+
+def test_the_inspector_shows_each_correction_beside_what_it_corrected(tmp_path: Path) -> None:
+    from tutor_memory.inspector_html import render_page
+
+    with Memory.local(tmp_path / "tm", settings=SETTINGS, ready=False) as memory:
+        pair = memory.pair("s1", "biology")
+        check = pair.record_check("Explain osmosis", topic="osmosis", verdict="wrong", at=AT)
+        message = pair.record_question("My exam is on Friday.", at=AT)
+        pair.correct(check.id, "verdict", "right", "marked wrong by mistake", at=FIXED)
+        pair.correct(message.id, "text", "My exam is on Monday.", "typed the wrong day", at=FIXED)
+        app = memory.backend.app  # type: ignore[attr-defined]
+        data = app.inspector.inspect(Pair("s1", "biology"))
+        page = render_page(data, served=False)
+    beside = [(c["as_recorded"], c["now"], c["by"]) for c in data["corrections"]]
+    assert beside == [
+        ("check on osmosis: wrong", "check on osmosis: right", "service"),
+        ("My exam is on Friday.", "My exam is on Monday.", "service"),
+    ]
+    assert data["beliefs"][0]["checks"][0]["verdict"] == "right"  # the belief's checks, corrected
+    assert 'id="corrections"' in page and "marked wrong by mistake" in page
+    assert "right (corrected on 3 Mar 2026)" in page
+
+
+def test_erasing_a_message_erases_its_corrections_too(tmp_path: Path) -> None:
+    marker = "Zanzibarquokka"
+    folder = tmp_path / "tm"
+    with Memory.local(folder, settings=SETTINGS, ready=False) as memory:
+        pair = memory.pair("s1", "biology")
+        message = pair.record_question("My dog is called Rex.", at=AT)
+        pair.correct(message.id, "text", f"My dog is called {marker}.", "typo", at=FIXED)
+        assert marker in pair.turn("dog", at=ASKED).block
+        memory.erase("s1", "biology", message.id, reason="the family asked")
+        assert marker not in pair.turn("dog", at=ASKED).block
+        assert pair.report().corrections == [] and pair.verify().intact
+        assert marker not in json.dumps(pair.export().to_dict())

@@ -56,6 +56,7 @@ from tutor_memory.domain.episodes import (
     ERASURE_ENTRY_MAX_ITEMS,
     SYSTEM_KINDS,
     ConsolidationEvidence,
+    CorrectionEvidence,
     Episode,
     ErasedItem,
     ErasureEvidence,
@@ -406,15 +407,21 @@ class Erasing:
             {e.at.astimezone(tz).date() for e in gone if e.kind is not Kind.CONSOLIDATION}
         )
         # Every asked id leaves the index (also on a retry, after an interrupted erasure), and
-        # the summaries that quoted an erased episode go: their days are summarised again.
+        # the summaries that quoted an erased episode go: their days are summarised again. So
+        # do the corrections of an erased episode: they hold its corrected words.
         wanted, ids, quoting = set(seqs), set(), []
+        erased_ids = {e.episode_id for e in gone}
         for e in self.ports.store.iter_episodes(pair):
             if e.seq in wanted:
                 ids.add(e.episode_id)
-            elif (
-                not e.erased
-                and isinstance(e.evidence, ConsolidationEvidence)
-                and date.fromisoformat(e.evidence.day) in days
+            elif not e.erased and (
+                (
+                    isinstance(e.evidence, ConsolidationEvidence)
+                    and date.fromisoformat(e.evidence.day) in days
+                )
+                or (
+                    isinstance(e.evidence, CorrectionEvidence) and e.evidence.corrects in erased_ids
+                )
             ):
                 quoting.append(e.seq)
         derived = self._erase(
@@ -435,8 +442,9 @@ class Erasing:
         self._delete_objects(pair, gone, result)
         for day in days:
             self._consolidate_again(pair, day)
-        if any(e.kind in BELIEF_KINDS for e in gone):  # checks, and corrections of them
-            self._uncount_checks(pair, [e.seq for e in gone if e.kind in BELIEF_KINDS])
+        counted = [e.seq for e in (*gone, *derived) if e.kind in BELIEF_KINDS]
+        if counted:  # checks, and corrections of them
+            self._uncount_checks(pair, counted)
             if self.learning is not None:
                 self.store.delete_beliefs_citing(pair, sorted(ids))
                 self.learning.rederive(pair, at=at, force=True, reason="erasure")

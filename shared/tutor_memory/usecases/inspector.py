@@ -34,11 +34,19 @@ from tutor_memory.domain import constants as C
 from tutor_memory.domain.beliefs import Belief, Claim
 from tutor_memory.domain.conceptmap import ConceptMap
 from tutor_memory.domain.concepts import concept_key
-from tutor_memory.domain.episodes import CheckEvidence, Episode, Kind, Pair
+from tutor_memory.domain.corrections import apply
+from tutor_memory.domain.episodes import CheckEvidence, Episode, Kind, Pair, QuizEvidence
 from tutor_memory.domain.maplayout import beliefs_on_map, centred, map_columns
 from tutor_memory.domain.profile import current, line
 from tutor_memory.domain.recall import Mode, RecallResult
-from tutor_memory.domain.report import ABOUT_THE_MATERIAL, BANDS, Report, band_of, build_report
+from tutor_memory.domain.report import (
+    ABOUT_THE_MATERIAL,
+    BANDS,
+    Correction,
+    Report,
+    band_of,
+    build_report,
+)
 from tutor_memory.ports import BeliefStore, Ports
 from tutor_memory.usecases.profile import Profiles
 from tutor_memory.usecases.reports import Reports, iso
@@ -59,7 +67,8 @@ class Inspector:
         """NotFoundError for a pair with no record (as the report)."""
         rows = self.reports.rows(pair)
         report = build_report(rows)
-        episodes = [e for e in rows.episodes if e.seq <= rows.head_seq]
+        told = [e for e in rows.episodes if e.seq <= rows.head_seq]
+        episodes = apply(told, [e for e in told if e.kind is Kind.CORRECTION])  # as corrected
         tz = ZoneInfo(self.timezone)
         believed = beliefs_on_map(report.beliefs, report.cmap)
         return {
@@ -80,6 +89,7 @@ class Inspector:
             "map": concept_map(report.cmap, believed, report.subject.line),
             "calibration": calibration(report),
             "profile": self._profile(pair.student_id, report.generated_at, tz),
+            "corrections": corrections_beside(report, told),
         }
 
     def _profile(self, student_id: str, now: datetime, tz: tzinfo) -> list[dict[str, Any]]:
@@ -152,11 +162,53 @@ def p_understands(b: Belief) -> float:
     return b.confidence if b.claim is Claim.UNDERSTANDS else round(1.0 - b.confidence, 2)
 
 
+def corrections_beside(report: Report, told: Sequence[Episode]) -> list[dict[str, Any]]:
+    """Each correction beside what it corrects: the episode's line as it was recorded (the
+    words stay in the log; this page is for the people who keep the record)."""
+    by_id = {e.episode_id: e for e in told}
+    shown = []
+    for c in report.corrections:
+        target = by_id.get(c.corrects)
+        shown.append(
+            {
+                "at": iso(c.at),
+                "id": c.episode_id,
+                "by": c.by,
+                "reason": c.reason,
+                "line": c.line,
+                "corrects": c.corrects,
+                "recorded_at": iso(target.at) if target else None,
+                "as_recorded": _as_recorded(target) if target else "(erased)",
+                "now": work_line_of(target, c) if target else "",
+            }
+        )
+    return shown
+
+
+def _as_recorded(e: Episode) -> str:
+    evidence = e.evidence
+    if isinstance(evidence, CheckEvidence):
+        return f"check on {evidence.topic}: {evidence.verdict}"
+    if isinstance(evidence, QuizEvidence):
+        return f"quiz: {evidence.score:g}/{evidence.maximum:g}"
+    return "(erased)" if e.erased else e.summary
+
+
+def work_line_of(target: Episode, c: Correction) -> str:
+    value = c.value
+    if c.field == "verdict":
+        return f"{_as_recorded(target).rsplit(':', 1)[0]}: {value}"
+    if c.field == "score" and isinstance(target.evidence, QuizEvidence):
+        return f"quiz: {float(value):g}/{target.evidence.maximum:g}"
+    return str(value)
+
+
 def _check(e: Episode) -> dict[str, Any]:
     assert isinstance(e.evidence, CheckEvidence)
     return {
         "id": e.episode_id,
         "at": iso(e.at),
+        "corrected_at": iso(e.corrected_at) if e.corrected_at else None,
         "verdict": e.evidence.verdict,
         "topic": e.evidence.topic,
         "predicted_mastery": e.evidence.predicted_mastery,
