@@ -33,6 +33,7 @@ from tutor_memory.domain.chain import (
     Erasure,
     ErasureScope,
 )
+from tutor_memory.domain.classmaps import CourseMap
 from tutor_memory.domain.conceptmap import ConceptDraft, ConceptMap
 from tutor_memory.domain.episodes import Episode, Kind, NewEpisode, Pair
 from tutor_memory.domain.files import FileRecord
@@ -169,6 +170,32 @@ class MapStore(Protocol):
     def save_map(self, pair: Pair, cmap: ConceptMap) -> ConceptMap:
         """Save ``cmap`` if the stored map is still at ``cmap.version`` (else ConflictError,
         nothing written); returns the map at its new version."""
+        ...
+
+
+class CourseStore(Protocol):
+    """A class's course maps, one per subject, saved whole under an optimistic version as a
+    pair's map is, and the students whose maps follow the class (``domain/classmaps.py``)."""
+
+    def load_course(self, class_id: str, subject_id: str) -> CourseMap:
+        """The course map, or an empty one at version 0."""
+        ...
+
+    def save_course(self, course: CourseMap) -> CourseMap:
+        """Save ``course`` if the stored one is still at its version (else ConflictError,
+        nothing written); returns it at its new version."""
+        ...
+
+    def course_subjects(self, class_id: str) -> list[str]:
+        """The subjects the class has a course map in, sorted."""
+        ...
+
+    def followers(self, class_id: str) -> tuple[str, ...]:
+        """The students whose maps follow the class's course maps (sorted; none: empty)."""
+        ...
+
+    def set_followers(self, class_id: str, students: tuple[str, ...]) -> None:
+        """Replace the class's followers."""
         ...
 
 
@@ -555,7 +582,14 @@ class ErasingStore(Protocol):
 
 
 class Store(
-    EpisodeStore, MapStore, ConceptVectorSource, BeliefStore, NightlyStore, ErasingStore, Protocol
+    EpisodeStore,
+    MapStore,
+    CourseStore,
+    ConceptVectorSource,
+    BeliefStore,
+    NightlyStore,
+    ErasingStore,
+    Protocol,
 ):
     """Every store port at once: what each store adapter (SQLite, DynamoDB) implements."""
 

@@ -14,6 +14,7 @@ from typing import Any
 
 from tutor_memory.domain.annotations import Annotation, AnnotationKind
 from tutor_memory.domain.chain import format_time, parse_time
+from tutor_memory.domain.classmaps import CourseMap
 from tutor_memory.domain.conceptmap import ConceptMap
 from tutor_memory.domain.episodes import Episode, Kind, NoEvidence, Pair, evidence_from_dict
 from tutor_memory.domain.errors import CorruptRowError as CorruptRowError  # re-exported
@@ -118,3 +119,12 @@ def map_to_blob(cmap: ConceptMap) -> bytes:
 
 def map_from_blob(blob: bytes) -> ConceptMap:
     return ConceptMap.from_dict(json.loads(zlib.decompress(blob).decode("utf-8")))
+
+
+def course_to_blob(course: CourseMap) -> bytes:
+    """A class's course map as stored: as a pair's map is (``map_to_blob``)."""
+    return zlib.compress(dumps(course.to_dict()).encode("utf-8"), 9)
+
+
+def course_from_blob(blob: bytes) -> CourseMap:
+    return CourseMap.from_dict(json.loads(zlib.decompress(blob).decode("utf-8")))

@@ -11,7 +11,7 @@ Edges point from a concept to a concept it builds on (its prerequisite).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any
@@ -56,6 +56,9 @@ class Source:
     # What this file says of the concept when it is not the concept's own definition (a second
     # file that re-explains it): kept per file, so a new version or a removal replaces it.
     said: str = ""
+    # The class whose course map brought this source (a course file, read once for the class:
+    # see ``fold_course``); "" for the pair's own file.
+    course: str = ""
 
 
 @dataclass(frozen=True)
@@ -91,6 +94,8 @@ class ConceptMap:
     # One passage vector per concept, computed when the map changes (domain/routing.py); None
     # for a map saved before they existed or without an embedder.
     vectors: ConceptVectors | None = None
+    # The course maps folded in: class id → the version of its course map (``fold_course``).
+    courses: dict[str, int] = field(default_factory=dict)
 
     def edges(self) -> list[tuple[str, str]]:
         """(concept, prerequisite) pairs, sorted."""
@@ -100,8 +105,10 @@ class ConceptMap:
 
     def to_dict(self) -> dict[str, Any]:
         vectors = {} if self.vectors is None else {"vectors": self.vectors.to_dict()}
+        courses = {"courses": dict(sorted(self.courses.items()))} if self.courses else {}
         return {
             **vectors,
+            **courses,
             "version": self.version,
             "subject_readiness": self.subject_readiness,
             "teaching_order": [list(layer) for layer in self.teaching_order],
@@ -119,6 +126,7 @@ class ConceptMap:
                             "fingerprint": s.fingerprint,
                             "pages": list(s.pages),
                             **({"said": s.said} if s.said else {}),
+                            **({"course": s.course} if s.course else {}),
                         }
                         for s in c.sources
                     ],
@@ -152,6 +160,7 @@ class ConceptMap:
                         s["fingerprint"],
                         tuple(s["pages"]),
                         str(s.get("said", "")),
+                        str(s.get("course", "")),
                     )
                     for s in c.get("sources", [])
                 ),
@@ -170,6 +179,7 @@ class ConceptMap:
             subject_readiness=float(data.get("subject_readiness", 0.0)),
             version=int(data.get("version", 0)),
             vectors=ConceptVectors.from_dict(data["vectors"]) if "vectors" in data else None,
+            courses={str(k): int(v) for k, v in data.get("courses", {}).items()},
         )
 
 
@@ -265,7 +275,11 @@ def merge_file(
         key = keys[i]
         node = concepts.get(key)
         pages = tuple(sorted(set(draft.pages)))
-        sources = tuple(s for s in (node.sources if node else ()) if s.file_id != source.file_id)
+        sources = tuple(
+            s
+            for s in (node.sources if node else ())
+            if (s.file_id, s.course) != (source.file_id, source.course)
+        )
         definition = (node.definition if node else "") or draft.definition
         said = draft.definition.strip()
         said = "" if said == definition.strip() else said
@@ -428,8 +442,9 @@ def with_vectors(
 
 
 def without_file(cmap: ConceptMap, file_id: str, fingerprint: str) -> ConceptMap:
-    """The map without what one file version put on it (its erasure; derived numbers and
-    vectors are recomputed later).
+    """The map without what one of the pair's own file versions put on it (its erasure;
+    derived numbers and vectors are recomputed later). A course file's sources are the class's
+    (``fold_course``): erasing the pair's own file of the same name and bytes leaves them.
 
     * Each concept loses that version's source entry (its pages and what it said).
     * A concept left with no source and no taught note goes, with every edge to it; one with a
@@ -440,9 +455,16 @@ def without_file(cmap: ConceptMap, file_id: str, fingerprint: str) -> ConceptMap
     * An assumed node that fewer than ``ASSUMED_NODE_MIN_ASSUMERS`` concepts still build on goes
       back to being an assumed name on each of them.
     """
+    return _without_sources(
+        cmap, lambda s: (s.file_id, s.fingerprint, s.course) == (file_id, fingerprint, "")
+    )
+
+
+def _without_sources(cmap: ConceptMap, erased_by: Callable[[Source], bool]) -> ConceptMap:
+    """``without_file``'s rule for every source ``erased_by`` picks."""
     concepts: dict[str, Concept] = {}
     for key, c in cmap.concepts.items():
-        erased = [s for s in c.sources if (s.file_id, s.fingerprint) == (file_id, fingerprint)]
+        erased = [s for s in c.sources if erased_by(s)]
         if not erased:
             concepts[key] = c
             continue
@@ -486,3 +508,75 @@ def _without_dangling(concepts: dict[str, Concept]) -> dict[str, Concept]:
                 u = out[user]
                 out[user] = replace(u, assumed=_union(u.assumed, [out[k].name]))
         concepts = {k: c for k, c in out.items() if k not in weak}
+
+
+# --- a class's course map on a student's map --------------------------------------------------
+
+
+def fold_course(student: ConceptMap, class_id: str, course: ConceptMap, version: int) -> ConceptMap:
+    """The student's map with the class's course map folded in at ``version`` (what an
+    earlier version of it put there is taken out first; derived numbers and vectors are
+    recomputed later). The course's files were read once, for the class; here their concepts
+    join the student's by canonical key, form or alias (as a second file's would), each course
+    source tagged with the class, and the student's own state on a concept — confirmed by a
+    passing check, a taught note — stays theirs. An assumed node of the course is not copied:
+    its name is assumed by the concepts that build on it, and becomes a node on the student's
+    map by the usual rule (two concepts assume it)."""
+    before = student.concepts
+    concepts = dict(unfold_course(student, class_id).concepts)
+    files = {k: c for k, c in course.concepts.items() if c.sources}
+    target = {
+        k: k if k in concepts else (find_concept(c.name, concepts) or k) for k, c in files.items()
+    }
+    for key, c in sorted(files.items()):
+        k = target[key]
+        node = concepts.get(k) or Concept(key=k, name=c.name, layer=Layer.FILE)
+        edges = [target[p] for p in c.builds_on if p in target and target[p] != k]
+        assumed = [course.concepts[p].name for p in c.builds_on if p not in target]
+        assumed += [p for p in c.builds_on if p not in course.concepts]
+        old = before.get(k)
+        concepts[k] = replace(
+            node,
+            layer=Layer.FILE if node.layer is Layer.ASSUMED else node.layer,
+            gist=node.gist or c.gist,
+            definition=node.definition or c.definition,
+            sources=(*node.sources, *_course_sources(c, class_id, node.definition)),
+            builds_on=_union(node.builds_on, edges),
+            assumed=_union(node.assumed, [*c.assumed, *assumed]),
+            assumed_by=(),
+            aliases=other_names(node, [c.name, *c.aliases]),
+            confirmed=node.confirmed or (old is not None and old.confirmed),
+        )
+    return replace(
+        student,
+        concepts=link_across_files(_settle_assumed(concepts)),
+        courses={**student.courses, class_id: version},
+    )
+
+
+def _course_sources(course: Concept, class_id: str, definition: str) -> list[Source]:
+    """A course concept's sources, tagged with the class. On a concept the student's own file
+    already defines, each says what the course says (so that leaving the class takes nothing
+    of the student's own definition with it)."""
+    out = []
+    for s in course.sources:
+        said = s.said
+        if definition.strip() and not said.strip():
+            said = course.definition or course.gist
+        out.append(replace(s, course=class_id, said=said))
+    return out
+
+
+def unfold_course(cmap: ConceptMap, class_id: str) -> ConceptMap:
+    """The map without what the class's course map put on it (the student left the class):
+    its course sources go, and a concept left with no source and no taught note goes, as a
+    removed file's would (``without_file``). Derived numbers are recomputed later.
+
+    Not undone: an edge or an assumed name the course drew between two concepts that stay
+    (the student's own files explain both): a concept's edges are not kept per file."""
+    if class_id not in cmap.courses and not any(
+        s.course == class_id for c in cmap.concepts.values() for s in c.sources
+    ):
+        return cmap
+    out = _without_sources(cmap, lambda s: s.course == class_id)
+    return replace(out, courses={k: v for k, v in cmap.courses.items() if k != class_id})

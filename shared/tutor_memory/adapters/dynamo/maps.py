@@ -1,13 +1,22 @@
-"""The concept map on DynamoDB: one item per pair, saved whole under an optimistic version."""
+"""The concept map on DynamoDB: one item per pair, saved whole under an optimistic version; a
+class's course maps under ``CLASS#<class>`` (``COURSE#<subject>``, saved as a pair's map is)
+and the students who follow the class (``FOLLOWERS``)."""
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 
 from pynamodb.exceptions import PutError, PynamoDBException
 
 from tutor_memory.adapters.dynamo.table import DynamoTable, pair_key
-from tutor_memory.adapters.records import map_from_blob, map_to_blob
+from tutor_memory.adapters.records import (
+    course_from_blob,
+    course_to_blob,
+    map_from_blob,
+    map_to_blob,
+)
+from tutor_memory.domain.classmaps import CourseMap
 from tutor_memory.domain.conceptmap import ConceptMap
 from tutor_memory.domain.episodes import Pair
 from tutor_memory.domain.errors import ConflictError, StoreError
@@ -49,3 +58,67 @@ class DynamoMaps(DynamoTable):
                 ) from exc
             raise StoreError(str(exc)) from exc
         return saved
+
+    # --- a class's course maps (ports.CourseStore) -------------------------------------------
+
+    def load_course(self, class_id: str, subject_id: str) -> CourseMap:
+        m = self.models.Map
+        try:
+            item = m.get(class_key(class_id), f"COURSE#{subject_id}", consistent_read=True)
+        except m.DoesNotExist:
+            return CourseMap(class_id, subject_id)
+        except PynamoDBException as exc:
+            raise StoreError(str(exc)) from exc
+        return course_from_blob(bytes(item.body))
+
+    def save_course(self, course: CourseMap) -> CourseMap:
+        m = self.models.Map
+        saved = replace(course, cmap=replace(course.cmap, version=course.version + 1))
+        condition = m.sk.does_not_exist() if course.version == 0 else m.version == course.version
+        item = m(
+            class_key(course.class_id), f"COURSE#{course.subject_id}",
+            version=saved.version, body=course_to_blob(saved),
+        )  # fmt: skip
+        try:
+            item.save(condition=condition)
+        except PutError as exc:
+            if exc.cause_response_code == "ConditionalCheckFailedException":
+                raise ConflictError(
+                    f"the course map of {course.class_id}/{course.subject_id} changed meanwhile "
+                    f"(expected version {course.version}); nothing was saved"
+                ) from exc
+            raise StoreError(str(exc)) from exc
+        return saved
+
+    def course_subjects(self, class_id: str) -> list[str]:
+        m = self.models.Map
+        try:
+            rows = m.query(
+                class_key(class_id), m.sk.startswith("COURSE#"), attributes_to_get=["pk", "sk"]
+            )
+            return sorted(str(r.sk).removeprefix("COURSE#") for r in rows)
+        except PynamoDBException as exc:
+            raise StoreError(str(exc)) from exc
+
+    def followers(self, class_id: str) -> tuple[str, ...]:
+        d = self.models.Document
+        try:
+            item = d.get(class_key(class_id), "FOLLOWERS", consistent_read=True)
+        except d.DoesNotExist:
+            return ()
+        except PynamoDBException as exc:
+            raise StoreError(str(exc)) from exc
+        return tuple(json.loads(item.body))
+
+    def set_followers(self, class_id: str, students: tuple[str, ...]) -> None:
+        d = self.models.Document
+        body = json.dumps(sorted(set(students)))
+        try:
+            d(class_key(class_id), "FOLLOWERS", version=1, body=body).save()
+        except PynamoDBException as exc:
+            raise StoreError(str(exc)) from exc
+
+
+def class_key(class_id: str) -> str:
+    """A class's partition: ids never contain ``#``, so it meets no pair's ``PAIR#…``."""
+    return f"CLASS#{class_id}"

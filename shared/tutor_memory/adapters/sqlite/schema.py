@@ -280,4 +280,18 @@ MIGRATIONS: tuple[Migration, ...] = (
     _add_erased_keys,
     # 11: a pair's corrections, read by a turn only when the head counts any (issue 30)
     "CREATE INDEX IF NOT EXISTS episodes_by_kind ON episodes (student_id, subject_id, kind, seq)",
+    # 12: a class's course maps, one per subject, and the students whose maps follow the class
+    """
+    CREATE TABLE IF NOT EXISTS course_maps (
+        class_id TEXT NOT NULL,
+        subject_id TEXT NOT NULL,
+        version INTEGER NOT NULL,
+        body BLOB NOT NULL,
+        PRIMARY KEY (class_id, subject_id)
+    ) WITHOUT ROWID;
+    CREATE TABLE IF NOT EXISTS class_followers (
+        class_id TEXT PRIMARY KEY,
+        students TEXT NOT NULL
+    ) WITHOUT ROWID;
+    """,
 )
