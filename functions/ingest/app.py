@@ -1,5 +1,6 @@
 """S3 ObjectCreated/ObjectRemoved on the uploads bucket → the pair's concept map and file
-registry (key layout, overwrites and removals: uploads.py)."""
+registry, or a class's course map and its students' maps (key layout, overwrites and
+removals: uploads.py)."""
 
 from __future__ import annotations
 
@@ -38,6 +39,8 @@ def handler(event: S3Model, context: LambdaContext) -> dict[str, Any]:
                 s3.object.key,
                 s3.object.versionId,
                 prefix=app.settings.uploads_prefix,
+                class_maps=app.class_maps,  # uploads/<tenant>/classes/<class>/<subject>/…
+                tenant=app.settings.tenant,
             )
         logger.info("upload", extra=outcome.to_dict())
         outcomes.append(outcome.to_dict())

@@ -13,6 +13,7 @@ from tutor_memory.bootstrap import App
 from tutor_memory.domain.access import ApiKey, Role, SchoolClass
 from tutor_memory.domain.chain import format_time
 from tutor_memory.domain.profile import Aspect
+from tutor_memory.usecases.classmaps import ClassIngestResult
 
 JSON_HELP = "print the result as JSON"
 
@@ -39,10 +40,17 @@ def add_access_commands(subparsers: Any) -> None:
     put.add_argument("--student", action="append", default=[], help="a student's id (repeat)")
     show = roster.add_parser("show", help="a class's teachers and students")
     show.add_argument("class_id", help="the class's id")
-    for parser in (create, listed, revoke, put, show):
+    ingest = roster.add_parser(
+        "ingest", help="read a file into a class's course map (its students' maps follow it)"
+    )
+    ingest.add_argument("class_id", help="the class's id")
+    ingest.add_argument("subject_id", help="the subject the file is for")
+    ingest.add_argument("file", type=Path, help="a PDF, DOCX, Markdown or text file")
+    ingest.add_argument("--file-id", help="the file's id (default: from its name)")
+    for parser in (create, listed, revoke, put, show, ingest):
         parser.add_argument("--store", type=Path, help="an embedded store folder")
         parser.add_argument("--json", action="store_true", help=JSON_HELP)
-    for parser in (put, show):
+    for parser in (put, show, ingest):
         parser.add_argument("--tenant", default="default", help="the school or customer")
 
 
@@ -140,8 +148,12 @@ def run_keys_command(args: argparse.Namespace, app: App) -> int:
 
 
 def run_classes_command(args: argparse.Namespace, app: App) -> int:
+    if args.action == "ingest":
+        return _ingest_class(args, app)
     if args.action == "set":
         done = app.access.set_class(args.tenant, args.class_id, args.teacher, args.student)
+        if done.tenant == app.access.tenant:  # this store's students follow its course maps
+            app.class_maps.enrol(done.class_id, done.students)
     else:
         done = app.access.get_class(args.tenant, args.class_id)
     if args.json:
@@ -151,6 +163,45 @@ def run_classes_command(args: argparse.Namespace, app: App) -> int:
         print(f"  teachers: {', '.join(done.teachers) or '(none)'}")
         print(f"  students: {', '.join(done.students) or '(none)'}")
     return 0
+
+
+def _ingest_class(args: argparse.Namespace, app: App) -> int:
+    from tutor_memory.domain.access import Caller
+    from tutor_memory.domain.episodes import file_id_for
+    from tutor_memory.domain.errors import ValidationError
+
+    app.access.check_class(Caller(args.tenant, Role.SERVICE, "cli"), args.class_id)
+    try:
+        data = args.file.read_bytes()
+    except OSError as exc:
+        raise ValidationError("file", f"cannot read {args.file}: {exc.strerror}") from None
+    name = args.file.name
+    done = app.class_maps.ingest(
+        args.class_id, args.subject_id, args.file_id or file_id_for(name), name, data
+    )
+    if args.json:
+        print(json.dumps(class_ingest_json(done), ensure_ascii=False))
+    elif done.already_read:
+        print(f"{name}: already read for class {done.class_id}; "
+              f"{done.students_updated} students' maps brought up to date")  # fmt: skip
+    else:
+        print(f"{name}: {len(done.concepts)} concepts into the course map of "
+              f"{done.class_id}/{done.subject_id} (version {done.course_version}); "
+              f"{done.students_updated} students' maps follow it")  # fmt: skip
+    return 0
+
+
+def class_ingest_json(done: ClassIngestResult) -> dict[str, Any]:
+    return {
+        "class_id": done.class_id,
+        "subject_id": done.subject_id,
+        "file_id": done.file_id,
+        "already_read": done.already_read,
+        "concepts": list(done.concepts),
+        "rejected": [list(r) for r in done.rejected],
+        "course_version": done.course_version,
+        "students_updated": done.students_updated,
+    }
 
 
 def _key_json(key: ApiKey) -> dict[str, Any]:

@@ -37,6 +37,7 @@ if TYPE_CHECKING:  # imported where they are built: a handler's import reads non
     )
     from tutor_memory.settings import Settings
     from tutor_memory.usecases.access import Access
+    from tutor_memory.usecases.classmaps import ClassMaps
     from tutor_memory.usecases.episodes import Episodes
     from tutor_memory.usecases.erasure import Erasing, ErasureResult, UploadedFiles
     from tutor_memory.usecases.export import Exporting
@@ -257,6 +258,14 @@ class App:
         from tutor_memory.usecases.reports import Reports
 
         return Reports(self.ports)
+
+    @cached_property
+    def class_maps(self) -> ClassMaps:
+        """A class's course maps, read once and folded into its students' maps."""
+        from tutor_memory.usecases.classmaps import ClassMaps
+
+        m = self.maps
+        return ClassMaps(self.ports, read_file=m.read_file, extractor=m.extractor, derive=m.derive)
 
     @cached_property
     def inspector(self) -> Inspector:

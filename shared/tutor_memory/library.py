@@ -86,6 +86,7 @@ if TYPE_CHECKING:
     from tutor_memory.bootstrap import App
     from tutor_memory.ports import Clock
     from tutor_memory.settings import Settings
+    from tutor_memory.usecases.classmaps import ClassIngestResult
     from tutor_memory.usecases.export import Export
     from tutor_memory.usecases.maps import IngestResult
 
@@ -141,6 +142,9 @@ class Backend(Protocol):
     ) -> ExportResponse: ...
     def set_class(self, class_id: str, body: ClassRequest) -> ClassResponse: ...
     def get_class(self, class_id: str) -> ClassResponse: ...
+    def ingest_class(
+        self, class_id: str, subject_id: str, path: Path, file_id: str | None
+    ) -> ClassIngestResult: ...
     def profile(self, student_id: str) -> ProfileResponse: ...
     def set_profile(
         self, student_id: str, aspect: str, body: ProfileRequest
@@ -300,6 +304,16 @@ class Memory:
 
     def get_class(self, class_id: str) -> ClassResponse:
         return self.backend.get_class(class_id)
+
+    def ingest_class(
+        self, class_id: str, subject_id: str, file: str | Path, *, file_id: str | None = None
+    ) -> ClassIngestResult:
+        """Read a file (a syllabus, a course text) into the class's course map for a subject,
+        once, and fold it into the map of every student of the class: each student's map is
+        the course map plus their own files, with their own checks and beliefs on it. The
+        service or one of the class's teachers (locally; over REST upload it to
+        ``uploads/<tenant>/classes/<class>/<subject>/<file>``)."""
+        return self.backend.ingest_class(class_id, subject_id, Path(file), file_id)
 
     # --- the student's profile: what holds in every subject ---------------------------------
 
@@ -761,6 +775,13 @@ class AsyncMemory:
 
     async def get_class(self, class_id: str) -> ClassResponse:
         return await asyncio.to_thread(self.sync.get_class, class_id)
+
+    async def ingest_class(
+        self, class_id: str, subject_id: str, file: str | Path, *, file_id: str | None = None
+    ) -> ClassIngestResult:
+        return await asyncio.to_thread(
+            self.sync.ingest_class, class_id, subject_id, file, file_id=file_id
+        )
 
     async def profile(self, student_id: str) -> ProfileResponse:
         return await asyncio.to_thread(self.sync.profile, student_id)

@@ -41,6 +41,7 @@ from tutor_memory.domain.errors import ValidationError
 if TYPE_CHECKING:
     from tutor_memory.bootstrap import App
     from tutor_memory.domain.conceptmap import ConceptMap
+    from tutor_memory.usecases.classmaps import ClassIngestResult
     from tutor_memory.usecases.maps import IngestResult
 
 REQUESTED_BY = "library"  # kept in an erasure record: who asked
@@ -178,6 +179,21 @@ class LocalBackend:
     def get_class(self, class_id: str) -> ClassResponse:
         self._may("getClass", None)
         return calls.get_class(self.app, self.caller, class_id)
+
+    def ingest_class(
+        self, class_id: str, subject_id: str, path: Path, file_id: str | None
+    ) -> ClassIngestResult:
+        self.app.access.check_class(self.caller, class_id)
+        from tutor_memory.domain.episodes import file_id_for
+
+        try:
+            data = path.read_bytes()
+        except OSError as exc:
+            raise ValidationError("file", f"cannot read {path}: {exc.strerror}") from None
+        name = path.name
+        return self.app.class_maps.ingest(
+            class_id, subject_id, file_id or file_id_for(name), name, data
+        )
 
     def close(self) -> None:
         self.app.close()

@@ -43,6 +43,7 @@ if TYPE_CHECKING:
     from collections.abc import Mapping
 
     from tutor_memory.api.client import SignedClient
+    from tutor_memory.usecases.classmaps import ClassIngestResult
     from tutor_memory.usecases.maps import IngestResult
 
 REQUESTED_BY = "library"  # kept in an erasure record: who asked
@@ -113,6 +114,15 @@ class RemoteBackend:
         raise NotServedError(
             "the REST API takes files through the uploads bucket, not a route: upload to "
             "uploads/<student>/<subject>/<file>, or ingest into a local store"
+        )
+
+    def ingest_class(
+        self, class_id: str, subject_id: str, path: Path, file_id: str | None
+    ) -> ClassIngestResult:
+        raise NotServedError(
+            "the REST API takes a class's files through the uploads bucket, not a route: "
+            "upload to uploads/<tenant>/classes/<class>/<subject>/<file>, or ingest into a "
+            "local store"
         )
 
     def recall(self, pair: Pair, question: str | None, at: datetime | None) -> RecallResponse:

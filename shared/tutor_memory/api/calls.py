@@ -74,6 +74,7 @@ def authorise(
 
 def set_class(app: App, caller: Caller, class_id: str, body: ClassRequest) -> ClassResponse:
     done = app.access.set_class(caller.tenant, class_id, body.teachers, body.students)
+    app.class_maps.enrol(class_id, done.students)  # their maps follow the class's course maps
     return ClassResponse(**asdict(done))
 
 
@@ -121,8 +122,11 @@ def retract_profile(
 
 
 def known(app: App, pair: Pair) -> Pair:
-    """The pair, if the store has a record of it; else the 404 every door answers."""
-    if app.ports.store.head(pair) is None:
+    """The pair, if the store has a record of it (its log, or the course map of a class it
+    follows: a student enrolled before their first word has the class's map); else the 404
+    every door answers."""
+    store = app.ports.store
+    if store.head(pair) is None and not store.load_map(pair).courses:
         raise NotFoundError(f"no record of {pair}: record an episode or upload a file for it first")
     return pair
 

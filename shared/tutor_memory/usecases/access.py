@@ -16,6 +16,7 @@ from collections.abc import Sequence
 
 from tutor_memory.domain.access import (
     KEY_PREFIX,
+    STAFF,
     ApiKey,
     Caller,
     Decision,
@@ -150,6 +151,21 @@ class Access:
             )
         if decision is Decision.FORBID:
             raise ForbiddenError(f"{why} (the caller is a {caller.role} of {caller.tenant})")
+
+    def check_class(self, caller: Caller, class_id: str) -> None:
+        """Raises unless ``caller`` may change what the class is taught from (upload a file to
+        its course map): the service, or one of the class's teachers; never a student."""
+        decision, why = decide(caller, STAFF, self.tenant, None)
+        if decision is Decision.HIDE:
+            raise NotFoundError(f"no class {class_id!r}")
+        if decision is Decision.FORBID:
+            raise ForbiddenError(f"{why} (the caller is a {caller.role} of {caller.tenant})")
+        if caller.role is Role.TEACHER:
+            found = None if self.directory is None else self.directory.get_class(
+                caller.tenant, class_id
+            )  # fmt: skip
+            if found is None or caller.id not in found.teachers:
+                raise ForbiddenError("a teacher may upload only to the classes they teach")
 
     # --- the record of disclosures ----------------------------------------------------------
 

@@ -9,6 +9,15 @@ is a new version of the same file (the bucket keeps the old version; verificatio
 it) and two different names never share an id. Keys that do not follow the layout are refused
 with the reason.
 
+**A class's files** (issue 27) go to the class's course map, read once for the whole class and
+folded into the maps of its students (``usecases/classmaps.py``)::
+
+    <prefix><tenant>/classes/<class_id>/<subject_id>/<file name>
+    e.g. uploads/default/classes/7a/biology/syllabus.pdf
+
+The tenant must be the store's (another tenant's key is refused). Removing a class's file is
+not handled yet: its ObjectRemoved event is refused with that reason.
+
 **Removed and overwritten objects** (the bucket keeps versions). An overwrite is an
 ObjectCreated event with a new version id: it is read as the file's next version, so an answer
 that cited the old bytes verifies as "changed: replaced". An ObjectRemoved event is checked
@@ -28,6 +37,7 @@ from urllib.parse import unquote_plus
 from tutor_memory.domain.episodes import Pair, check_id, file_id_for
 from tutor_memory.domain.errors import NotFoundError, ValidationError
 from tutor_memory.domain.filetext import UnreadableFileError
+from tutor_memory.usecases.classmaps import ClassMaps
 from tutor_memory.usecases.maps import MapUseCases
 
 DEFAULT_PREFIX = "uploads/"
@@ -57,6 +67,38 @@ def parse_upload_key(key: str, prefix: str = DEFAULT_PREFIX, *, encoded: bool = 
 
 
 @dataclass(frozen=True)
+class ClassUpload:
+    tenant: str
+    class_id: str
+    subject_id: str
+    file_id: str
+    name: str
+
+
+CLASSES = "classes"
+
+
+def parse_class_upload_key(
+    key: str, prefix: str = DEFAULT_PREFIX, *, encoded: bool = False
+) -> ClassUpload | None:
+    """The class file a key names (``<prefix><tenant>/classes/<class>/<subject>/<name>``), or
+    None when the key is not in a class's layout (a pair's file, or off every layout)."""
+    raw = unquote_plus(key) if encoded else key
+    if not raw.startswith(prefix):
+        return None
+    parts = raw[len(prefix) :].split("/")
+    if len(parts) != 5 or parts[1] != CLASSES:
+        return None
+    tenant, _, class_id, subject, name = parts
+    if not name:
+        raise ValidationError("key", f"{raw!r} names no file")
+    check_id("tenant", tenant)
+    check_id("class_id", class_id)
+    check_id("subject_id", subject)
+    return ClassUpload(tenant, class_id, subject, file_id_for(name), name)
+
+
+@dataclass(frozen=True)
 class UploadOutcome:
     key: str
     status: str  # "ingested", "already read", "refused", "unreadable", "removed", "already removed"
@@ -74,10 +116,21 @@ def ingest_upload(
     version_id: str | None,
     *,
     prefix: str = DEFAULT_PREFIX,
+    class_maps: ClassMaps | None = None,
+    tenant: str | None = None,
 ) -> UploadOutcome:
-    """One uploaded object into its pair's map. A key off the layout or an unreadable file is
-    an outcome, not a failure: retrying the event could not change it (the unreadable file
-    has its ``file`` episode). Store and transport errors propagate, so the event is retried."""
+    """One uploaded object into its pair's map, or a class's file into the class's course map
+    (with ``class_maps``: see the module; ``tenant`` the store's). A key off the layout or an
+    unreadable file is an outcome, not a failure: retrying the event could not change it (the
+    unreadable file has its ``file`` episode). Store and transport errors propagate, so the
+    event is retried."""
+    if class_maps is not None:
+        try:
+            course = parse_class_upload_key(key, prefix, encoded=True)
+        except ValidationError as exc:
+            return UploadOutcome(key, "refused", str(exc))
+        if course is not None:
+            return _ingest_class_upload(class_maps, fetch, bucket, key, version_id, course, tenant)
     try:
         upload = parse_upload_key(key, prefix, encoded=True)
     except ValidationError as exc:
@@ -90,6 +143,30 @@ def ingest_upload(
     if result.already_read:
         return UploadOutcome(key, "already read")
     return UploadOutcome(key, "ingested", f"{len(result.concepts)} concepts")
+
+
+def _ingest_class_upload(
+    class_maps: ClassMaps,
+    fetch: Callable[[str, str, str | None], bytes],
+    bucket: str,
+    key: str,
+    version_id: str | None,
+    course: ClassUpload,
+    tenant: str | None,
+) -> UploadOutcome:
+    if tenant is not None and course.tenant != tenant:
+        return UploadOutcome(key, "refused", f"tenant {course.tenant!r} is not this store's")
+    data = fetch(bucket, unquote_plus(key), version_id)
+    try:
+        result = class_maps.ingest(
+            course.class_id, course.subject_id, course.file_id, course.name, data
+        )
+    except UnreadableFileError as exc:
+        return UploadOutcome(key, "unreadable", str(exc))
+    followed = f"{result.students_updated} students' maps follow it"
+    if result.already_read:
+        return UploadOutcome(key, "already read", followed)
+    return UploadOutcome(key, "ingested", f"{len(result.concepts)} concepts; {followed}")
 
 
 def remove_upload(

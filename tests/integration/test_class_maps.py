@@ -1,0 +1,235 @@
+"""One course map for a whole class (issue 27): a teacher uploads the syllabus once; every
+enrolled student's map is the course map plus what their own files add, with their own checks
+and beliefs on it; leaving the class takes the course out and keeps the student's history."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tutor_memory import Memory
+from tutor_memory.domain.access import Caller, Role
+from tutor_memory.domain.conceptmap import ConceptMap
+from tutor_memory.domain.constants import READINESS_CONFIRMED, READINESS_EXPLAINED
+from tutor_memory.domain.episodes import Kind, Pair
+from tutor_memory.domain.errors import ForbiddenError, NotFoundError
+from tutor_memory.samples import sample_subject
+from tutor_memory.settings import Settings
+
+SETTINGS = Settings(embedder="none", turn_deadline_s=30.0)  # type: ignore[call-arg]
+STUDENTS = [f"s{i:02d}" for i in range(30)]
+OWN_NOTES = b"""# My biology notes
+
+## Photosynthesis
+
+Photosynthesis is how green plants make glucose from light, water and carbon dioxide.
+
+## Chlorophyll
+
+Chlorophyll is the green pigment that absorbs light for photosynthesis.
+"""
+
+
+class CountingExtractor:
+    """The store's extractor, counting its calls (one per file version read)."""
+
+    def __init__(self, inner: Any) -> None:
+        self.inner = inner
+        self.calls: list[str] = []
+
+    def extract(self, name: str, text: Any) -> Any:
+        self.calls.append(name)
+        return self.inner.extract(name, text)
+
+
+@pytest.fixture
+def school(tmp_path: Path) -> Iterator[tuple[Memory, CountingExtractor, Path]]:
+    """A store with class 7a (teacher t-1, thirty students), its extractor counted."""
+    with Memory.local(tmp_path / "store", settings=SETTINGS) as memory:
+        app = memory.backend.app  # type: ignore[attr-defined]
+        counting = CountingExtractor(app.maps.extractor)
+        app.maps.extractor = counting
+        memory.set_class("7a", teachers=["t-1"], students=STUDENTS)
+        name, data = sample_subject()[0]
+        syllabus = tmp_path / name
+        syllabus.write_bytes(data)
+        yield memory, counting, syllabus
+
+
+def course_map(memory: Memory, student: str) -> ConceptMap:
+    return memory.pair(student, "biology").map()
+
+
+def test_a_class_of_thirty_shares_one_course_map_read_once(
+    school: tuple[Memory, CountingExtractor, Path],
+) -> None:
+    memory, counting, syllabus = school
+    done = memory.ingest_class("7a", "biology", syllabus)
+    assert counting.calls == [syllabus.name]  # once for the class, not once per student
+    assert done.students_updated == 30 and not done.already_read
+    maps = [course_map(memory, s) for s in STUDENTS]
+    assert {"osmosis", "cell membrane", "mitochondria"} <= set(maps[0].concepts)
+    assert all(m.concepts.keys() == maps[0].concepts.keys() for m in maps)
+    assert all(m.courses == {"7a": done.course_version} for m in maps)
+    source = maps[7].concepts["osmosis"].sources[0]
+    assert (source.file_id, source.course) == (syllabus.name, "7a")
+    again = memory.ingest_class("7a", "biology", syllabus)
+    assert again.already_read and again.students_updated == 0
+    assert counting.calls == [syllabus.name]
+
+
+def test_each_students_block_shows_their_own_mastery(
+    school: tuple[Memory, CountingExtractor, Path],
+) -> None:
+    memory, _, syllabus = school
+    memory.ingest_class("7a", "biology", syllabus)
+    alice, bob = memory.pair("s01", "biology"), memory.pair("s02", "biology")
+    alice.record_check("Explain osmosis in one line", topic="osmosis", verdict="right")
+    bob.record_check("Explain osmosis in one line", topic="osmosis", verdict="wrong")
+    mine, theirs = alice.turn("what is osmosis?").block, bob.turn("what is osmosis?").block
+    assert "understands Osmosis" in mine and "struggles with Osmosis" not in mine
+    assert "struggles with Osmosis" in theirs and "understands Osmosis" not in theirs
+    assert "SUBJECT MAP" in mine and "SUBJECT MAP" in theirs
+    assert alice.map().concepts["osmosis"].readiness == READINESS_CONFIRMED
+    assert bob.map().concepts["osmosis"].readiness == READINESS_EXPLAINED
+    # A new version of the course keeps what each student's checks confirmed on it.
+    syllabus.write_bytes(syllabus.read_bytes() + b"\n")
+    memory.ingest_class("7a", "biology", syllabus)
+    assert alice.map().concepts["osmosis"].confirmed
+    assert not bob.map().concepts["osmosis"].confirmed
+
+
+def test_a_students_own_file_never_changes_a_classmates_map(
+    school: tuple[Memory, CountingExtractor, Path], tmp_path: Path
+) -> None:
+    memory, _, syllabus = school
+    memory.ingest_class("7a", "biology", syllabus)
+    before = course_map(memory, "s02").to_dict()
+    notes = tmp_path / "my notes.md"
+    notes.write_bytes(OWN_NOTES)
+    memory.pair("s01", "biology").ingest(notes)
+    mine = course_map(memory, "s01")
+    assert "photosynthesis" in mine.concepts and "osmosis" in mine.concepts
+    assert course_map(memory, "s02").to_dict() == before
+    # The course's later version reaches the student's map and keeps their own file's concepts.
+    syllabus.write_bytes(syllabus.read_bytes() + b"\n")
+    memory.ingest_class("7a", "biology", syllabus)
+    assert {"photosynthesis", "osmosis"} <= set(course_map(memory, "s01").concepts)
+    assert "photosynthesis" not in course_map(memory, "s02").concepts
+
+
+def test_leaving_the_class_takes_the_course_out_and_keeps_the_history(
+    school: tuple[Memory, CountingExtractor, Path], tmp_path: Path
+) -> None:
+    memory, counting, syllabus = school
+    memory.ingest_class("7a", "biology", syllabus)
+    bob = memory.pair("s02", "biology")
+    bob.record_check("Explain osmosis in one line", topic="osmosis", verdict="wrong")
+    notes = tmp_path / "my notes.md"
+    notes.write_bytes(OWN_NOTES)
+    bob.ingest(notes)
+    memory.set_class("7a", teachers=["t-1"], students=[s for s in STUDENTS if s != "s02"])
+    left = bob.map()
+    assert "osmosis" not in left.concepts and "mitochondria" not in left.concepts
+    assert "photosynthesis" in left.concepts  # his own file's concepts stay
+    assert left.courses == {}
+    assert not any(s.course for c in left.concepts.values() for s in c.sources)
+    assert [b.line for b in bob.beliefs()] == ["struggles with Osmosis (0.67)"]
+    assert [e["kind"] for e in bob.episodes().episodes] == [Kind.CHECK, Kind.FILE]
+    assert bob.verify().intact
+    assert "osmosis" in course_map(memory, "s03").concepts  # the others still follow it
+    # Joining again brings the course back without reading the file again.
+    memory.set_class("7a", teachers=["t-1"], students=STUDENTS)
+    assert "osmosis" in bob.map().concepts
+    assert counting.calls == [syllabus.name, notes.name]
+
+
+def test_a_student_who_joins_later_gets_the_course_map(
+    school: tuple[Memory, CountingExtractor, Path],
+) -> None:
+    memory, counting, syllabus = school
+    memory.ingest_class("7a", "biology", syllabus)
+    with pytest.raises(NotFoundError):  # no record of them yet
+        course_map(memory, "late")
+    memory.set_class("7a", teachers=["t-1"], students=[*STUDENTS, "late"])
+    assert "osmosis" in course_map(memory, "late").concepts
+    assert len(counting.calls) == 1
+
+
+def test_report_and_teaching_order_work_on_the_combined_map(
+    school: tuple[Memory, CountingExtractor, Path], tmp_path: Path
+) -> None:
+    memory, _, syllabus = school
+    memory.ingest_class("7a", "biology", syllabus)
+    alice = memory.pair("s01", "biology")
+    notes = tmp_path / "my notes.md"
+    notes.write_bytes(OWN_NOTES)
+    alice.ingest(notes)
+    combined = alice.map()
+    ordered = [key for layer in combined.teaching_order for key in layer]
+    assert {"osmosis", "photosynthesis"} <= set(ordered)
+    assert ordered.index("cell membrane") < ordered.index("osmosis")  # prerequisites first
+    report = alice.report()
+    text = report.model_dump_json()
+    assert "Osmosis" in text and "Photosynthesis" in text
+    assert 0 < combined.subject_readiness <= 1
+    block = alice.turn("what should I learn first?").block
+    assert "SUBJECT MAP" in block and "Photosynthesis" in block and "Osmosis" in block
+
+
+def test_students_may_not_upload_to_a_class_and_teachers_only_to_their_own(
+    school: tuple[Memory, CountingExtractor, Path], tmp_path: Path
+) -> None:
+    memory, counting, syllabus = school
+    app = memory.backend.app  # type: ignore[attr-defined]
+    memory.set_class("8b", teachers=["t-2"], students=["s40"])
+    as_student = Memory._opened(app, True, Caller("default", Role.STUDENT, "s01"))
+    with pytest.raises(ForbiddenError, match="student may not"):
+        as_student.ingest_class("7a", "biology", syllabus)
+    other_teacher = Memory._opened(app, True, Caller("default", Role.TEACHER, "t-2"))
+    with pytest.raises(ForbiddenError, match="classes they teach"):
+        other_teacher.ingest_class("7a", "biology", syllabus)
+    other_tenant = Memory._opened(app, True, Caller("other", Role.SERVICE, "svc"))
+    with pytest.raises(NotFoundError):
+        other_tenant.ingest_class("7a", "biology", syllabus)
+    assert counting.calls == []
+    teacher = Memory._opened(app, True, Caller("default", Role.TEACHER, "t-1"))
+    assert teacher.ingest_class("7a", "biology", syllabus).students_updated == 30
+
+
+def test_the_cli_reads_a_file_into_a_class(tmp_path: Path, capsys: Any) -> None:
+    from tutor_memory.cli import main
+
+    store = tmp_path / "store"
+    name, data = sample_subject()[0]
+    (tmp_path / name).write_bytes(data)
+    main(["classes", "set", "7a", "--teacher", "t-1", "--student", "a", "--student", "b",
+          "--store", str(store)])  # fmt: skip
+    capsys.readouterr()
+    assert main(["classes", "ingest", "7a", "biology", str(tmp_path / name), "--store",
+                 str(store)]) == 0  # fmt: skip
+    said = capsys.readouterr().out
+    assert "into the course map of 7a/biology" in said and "2 students' maps follow it" in said
+    with Memory.local(store, settings=SETTINGS) as memory:
+        assert "osmosis" in memory.pair("b", "biology").map().concepts
+        assert memory.pair("b", "biology").episodes().episodes == []  # the class's: none
+
+
+def test_one_pair_store_keeps_course_sources_apart_from_its_own_file(tmp_path: Path) -> None:
+    """Erasing a student's own file of the same name and bytes as the course's leaves the
+    course's sources on their map."""
+    name, data = sample_subject()[0]
+    (tmp_path / name).write_bytes(data)
+    with Memory.local(tmp_path / "store", settings=SETTINGS) as memory:
+        memory.set_class("7a", students=["a"])
+        memory.ingest_class("7a", "biology", tmp_path / name)
+        a = memory.pair("a", "biology")
+        a.ingest(tmp_path / name)
+        app = memory.backend.app  # type: ignore[attr-defined]
+        digest = next(iter(a.map().concepts["osmosis"].sources)).fingerprint
+        app.maps.forget_file(Pair("a", "biology"), name, digest)
+        sources = a.map().concepts["osmosis"].sources
+        assert [s.course for s in sources] == ["7a"]
