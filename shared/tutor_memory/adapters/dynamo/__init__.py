@@ -24,6 +24,9 @@ Table design — one table, every item of a pair under one partition key:
                                       ``night:<day>`` marker per finished night, and
                                       ``purge-pending`` while an erasure waits for the night's
                                       purge of the search index)
+``CLASS#<class>``                     ``COURSE#<subject>`` → a class's course map: version,
+                                      zlib-compressed JSON (its map and the files read into it)
+``CLASS#<class>``                     ``FOLLOWERS`` → the students whose maps follow the class
 ``ACTIVE#<UTC day>#<shard, 0-7>``     ``PAIR#<student>#<subject>`` → the pair was active that
                                       day, or has a purge pending for that night (expires after
                                       ``ACTIVITY_TTL_DAYS``: ``expires_at``)
