@@ -69,9 +69,10 @@ NOT_AT_COLD_START = (
 )
 
 
-def handler_imports(name: str) -> set[str]:
+def handler_imports(name: str, then: str = "print(' '.join(sorted(sys.modules)))") -> set[str]:
     """The modules a fresh interpreter holds after importing ``functions/<name>/app.py`` as
-    Lambda does (its folder the working directory, the template's environment)."""
+    Lambda does (its folder the working directory, the template's environment); ``then``:
+    what it prints instead, words separated by spaces."""
     from tutor_memory.bench.perf import LAMBDA_ENVIRONMENT
 
     code = (
@@ -79,7 +80,7 @@ def handler_imports(name: str) -> set[str]:
         "s = u.spec_from_file_location('handler', 'app.py')\n"
         "m = u.module_from_spec(s)\n"
         "s.loader.exec_module(m)\n"
-        "print(' '.join(sorted(sys.modules)))\n"
+        f"{then}\n"
     )
     env = {**os.environ, "AWS_REGION": "us-east-1", **LAMBDA_ENVIRONMENT}
     out = subprocess.run(
@@ -98,6 +99,19 @@ def test_the_api_handlers_cold_start_imports_no_use_case_and_no_map_metrics() ->
     assert "tutor_memory.api.routes" in modules  # the import itself ran
     assert not {m for m in modules if m.startswith("tutor_memory.usecases")}
     assert not modules.intersection(NOT_AT_COLD_START)
+
+
+def test_the_api_handlers_cold_start_builds_no_model_of_the_api() -> None:
+    # Each is built on its first use (defer_build): a request builds only its route's.
+    built = handler_imports(
+        "api",
+        "from pydantic import BaseModel\n"
+        "import tutor_memory.api.models as M\n"
+        "models = [c for c in vars(M).values() if isinstance(c, type) and "
+        "issubclass(c, BaseModel) and c.__module__ == M.__name__]\n"
+        "print(len(models), *[c.__name__ for c in models if c.__pydantic_complete__])",
+    )
+    assert len(built) == 1 and int(built.pop()) > 40  # the models were there, none built
 
 
 def test_the_nightly_handlers_cold_start_imports_neither_the_turn_nor_map_metrics() -> None:

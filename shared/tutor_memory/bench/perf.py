@@ -679,7 +679,11 @@ _IMPORT: Final = (
 
 
 # What template.yaml's Globals give every function and its import depends on (a test compares).
-LAMBDA_ENVIRONMENT: Final = {"OPENBLAS_NUM_THREADS": "1", "POWERTOOLS_SERVICE_NAME": "tutor-memory"}
+LAMBDA_ENVIRONMENT: Final = {
+    "OPENBLAS_NUM_THREADS": "1",
+    "PYDANTIC_DISABLE_PLUGINS": "__all__",
+    "POWERTOOLS_SERVICE_NAME": "tutor-memory",
+}
 
 
 def cold_start(runs: int) -> list[dict[str, Any]]:
