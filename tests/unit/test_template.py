@@ -774,6 +774,8 @@ def test_the_layer_is_built_for_the_functions_runtime_and_architecture() -> None
     makefile = (LAYER / "Makefile").read_text(encoding="utf-8")
     assert re.search(r"^build-DependenciesLayer:", makefile, re.MULTILINE)
     assert "--python-version 3.12" in makefile and "aarch64" in makefile
+    # /opt is read-only: the layer carries its bytecode, or each cold start compiles every module
+    assert "-m compileall" in makefile and "--invalidation-mode unchecked-hash" in makefile
 
 
 @pytest.mark.skipif(shutil.which("make") is None, reason="no make")
