@@ -59,7 +59,7 @@ from tutor_memory.domain.errors import NotFoundError, ValidationError
 # NotTeachingError lives with the domain's errors (a remote client raises it too); raised here.
 from tutor_memory.domain.errors import NotTeachingError as NotTeachingError
 from tutor_memory.domain.profile import Statement
-from tutor_memory.domain.profile_phrases import heard
+from tutor_memory.domain.profile_phrases import Heard, heard
 from tutor_memory.domain.teaching import detect_teaching
 from tutor_memory.ports import AppendResult, Ports
 from tutor_memory.usecases.learning import CheckResult, Learning
@@ -170,7 +170,8 @@ class Episodes:
             "idempotency_key": idempotency_key,
             "request_hash": request_hash,
         }
-        if kind is Kind.QUESTION and self.profiles is not None and self._about_student(text, at):
+        about = self._about_student(text, at) if kind is Kind.QUESTION and self.profiles else None
+        if about is not None and self.profiles is not None:
             # "I have dyslexia", "remember that I …": the student, in every subject; not a
             # note on this subject's map. The message stays in the log as it was said.
             appended = self.memory.record(
@@ -181,7 +182,7 @@ class Episodes:
             if appended.created:
                 source = f"{pair.subject_id}/{appended.episode.episode_id}"
                 statement = self.profiles.hear(
-                    pair.student_id, text, at=appended.episode.at, source=source
+                    pair.student_id, text, at=appended.episode.at, source=source, found=about
                 )
             return Added(appended, profile=statement)
         if kind in (Kind.QUESTION, Kind.TAUGHT):
@@ -277,9 +278,9 @@ class Episodes:
         head = self.ports.store.head(pair)
         return head is not None and head.counts.get(Kind.CORRECTION.value, 0) > 0
 
-    def _about_student(self, text: str, at: datetime | None) -> bool:
+    def _about_student(self, text: str, at: datetime | None) -> Heard | None:
         when = at or self.ports.clock.now()
-        return heard(text, when.date()) is not None
+        return heard(text, when.date())
 
     def add_many(
         self,

@@ -16,7 +16,7 @@ from tutor_memory.domain.profile import (
     first_break,
     seal,
 )
-from tutor_memory.domain.profile_phrases import heard
+from tutor_memory.domain.profile_phrases import Heard, heard
 from tutor_memory.ports import Clock, ProfileLog
 
 _ATTEMPTS = 5  # a sequence taken by another writer: read the head again, re-seal
@@ -76,12 +76,19 @@ class Profiles:
         )  # fmt: skip
 
     def hear(
-        self, student_id: str, text: str, *, at: datetime | None, source: str
+        self,
+        student_id: str,
+        text: str,
+        *,
+        at: datetime | None,
+        source: str,
+        found: Heard | None = None,
     ) -> Statement | None:
         """A student's message that states something about the student, recorded as said by
-        the student (None: it states nothing about them)."""
+        the student (None: it states nothing about them). ``found``: what ``heard`` read in
+        ``text`` already (a caller that asked first does not read the message twice)."""
         when = at or self.clock.now()
-        found = heard(text, when.date())
+        found = found or heard(text, when.date())
         if found is None:
             return None
         return self._append(
