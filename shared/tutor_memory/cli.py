@@ -183,6 +183,15 @@ def _parser() -> argparse.ArgumentParser:
     rederive.add_argument("--force", action="store_true", help="even when nothing would change")
     rederive.add_argument("--json", action="store_true", help=JSON_HELP)
 
+    reindex = with_pair(
+        sub.add_parser(
+            "reindex",
+            help="rebuild a pair's index from its log (after an upgrade that changes what is "
+            "indexed, or a new embedding model); the log is not touched",
+        )
+    )
+    reindex.add_argument("--json", action="store_true", help=JSON_HELP)
+
     remove = with_pair(
         sub.add_parser("remove-file", help="remove a file: answers citing it read 'removed'")
     )
@@ -417,9 +426,18 @@ def _run(args: argparse.Namespace) -> int:
     if args.command == "recall":
         return _recall(memory, pair, args)
 
-    if args.command in ("log", "verify", "checkpoint") and memory.ports.store.head(pair) is None:
+    if args.command in ("log", "verify", "checkpoint", "reindex") and (
+        memory.ports.store.head(pair) is None
+    ):
         where = f" in {args.store}" if args.store is not None else ""
         raise NotFoundError(f"no record of {pair}{where}: nothing was recorded for this pair")
+    if args.command == "reindex":
+        count = memory.reindex(pair)
+        if args.json:
+            print_json({"pair": str(pair), "indexed": count})
+        else:
+            print(f"{pair}: {count} episodes indexed again from the log")
+        return 0
     if args.command == "log":
         for ep in memory.ports.store.iter_episodes(pair):
             if args.json:

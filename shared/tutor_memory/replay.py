@@ -75,7 +75,6 @@ from tutor_memory.domain.chain import (
     given_salts,
     seq_of_id,
 )
-from tutor_memory.domain.context import context_of, passage
 from tutor_memory.domain.episodes import (
     Episode,
     Evidence,
@@ -466,25 +465,14 @@ class TimedEmbedder:
             self.seconds += time.perf_counter() - start
 
 
-def _passages_ahead(
-    ahead: Sequence[HistoryEvent], before: dict[Pair, NewEpisode | None], context: bool
-) -> list[str]:
-    """What the writes of ``ahead`` will embed: each text read with the turn it responds to
-    (``domain.context``, as the log indexes it), the episode before each pair's carried over in
-    ``before``. A guess the writes then confirm: a text guessed wrong is embedded when written."""
-    texts = []
-    for event in ahead:
-        ep = event.episode
-        if event.erased is not None:
-            before[ep.pair] = None  # an erased body is nobody's context
-            continue
-        if not about_the_student(ep):  # an erasure's entry is neither embedded nor context
-            continue
-        if ep.text:
-            said = context_of(ep, before.get(ep.pair)) if context else None
-            texts.append(passage(ep.text, said))
-        before[ep.pair] = ep
-    return texts
+def _passages_ahead(ahead: Sequence[HistoryEvent]) -> list[str]:
+    """What the writes of ``ahead`` will embed: each episode's own text (an erased body and an
+    erasure's entry are not embedded)."""
+    return [
+        e.episode.text
+        for e in ahead
+        if e.erased is None and about_the_student(e.episode) and e.episode.text
+    ]
 
 
 def replay(
@@ -657,11 +645,10 @@ def _write(
         batch.clear()
 
     embedder = app.ports.embedder
-    before: dict[Pair, NewEpisode | None] = {}  # each pair's episode before the next, ahead
     for position, event in enumerate(events):
         if isinstance(embedder, TimedEmbedder) and position % REPLAY_LOOKAHEAD == 0:
             ahead = events[position : position + REPLAY_LOOKAHEAD]
-            embedder.prefetch(_passages_ahead(ahead, before, app.memory.index_context))
+            embedder.prefetch(_passages_ahead(ahead))
         ep = event.episode
         if event.erased is not None:
             flush()  # its place comes after everything before it

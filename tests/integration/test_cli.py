@@ -400,6 +400,7 @@ def test_each_command_with_json_prints_one_json_document(
         "checkpoint": ["checkpoint", *store],
         "report": ["report", *store],
         "rederive": ["rederive", *store],
+        "reindex": ["reindex", *store],
         "inspect": ["inspect", "--out", str(tmp_path / "page.html"), *store],
         "export": ["export", "--out", str(tmp_path / "export"), *store],
         "remove-file": ["remove-file", "cells.md", *store],
@@ -416,6 +417,7 @@ def test_each_command_with_json_prints_one_json_document(
     assert seen["not taught"]["taught"] is False
     assert seen["verify"]["intact"] is True and seen["verify"]["episodes"] == 4
     assert "Osmosis" in seen["map"]["section"]
+    assert seen["reindex"]["indexed"] == 4  # every episode of the log, again
     assert seen["replay"]["events"] > 0 and seen["replay"]["pairs"] == 1
 
 

@@ -1,6 +1,6 @@
 """A conversational episode is indexed with the turn it responds to (domain/context.py): its
-lexical terms and its passage embedding read that turn too, so a reply is found through the
-words of the question it answers; the log itself is untouched."""
+lexical terms read that turn's words too, so a reply is found through the words of the
+question it answers; its passage embedding reads its own text only; the log is untouched."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ import pytest
 
 from tutor_memory.bootstrap import App, build_app
 from tutor_memory.domain import constants as C
-from tutor_memory.domain.context import context_of, may_respond, passage, responds_to
+from tutor_memory.domain.context import context_of, may_respond, responds_to
 from tutor_memory.domain.episodes import Episode, Kind, NewEpisode, Pair
 from tutor_memory.domain.language import analyse, distinctive_terms
 from tutor_memory.ports import EmbedderProfile, FixedClock, IndexedEpisode, Vectors
@@ -152,8 +152,6 @@ def test_a_new_episode_responds_to_the_head_it_is_appended_after(app: App) -> No
     asked, _ = exchange(app)
     new = NewEpisode(PAIR, Kind.QUESTION, "It was fun", T0 + timedelta(minutes=2))
     assert context_of(new, asked) is asked  # its place is the caller's to know
-    assert passage(new.text, asked) == f"{ASKED}\nIt was fun"
-    assert passage(new.text, None) == "It was fun"  # without a context: the text alone
 
 
 # --- the index ------------------------------------------------------------------------------
@@ -278,7 +276,7 @@ def test_every_way_of_indexing_gives_the_documents_record_gives(
     assert documents_by(tmp_path, monkeypatch, how) == expected
 
 
-def test_each_reply_reads_its_own_turn_and_distinct_passages_are_embedded_once(
+def test_each_reply_reads_its_own_turn_s_words_and_is_embedded_as_its_own_text(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     app = make_app(tmp_path / "tm", embedder=True)
@@ -299,8 +297,8 @@ def test_each_reply_reads_its_own_turn_and_distinct_passages_are_embedded_once(
     }
     for seq, new in enumerate(news, start=1):
         context = with_context.get(seq)
-        text = new.text if context is None else f"{context}\n{new.text}"
-        assert docs.vector(seq) == [round(float(x), 6) for x in HashEmbedder.vector(text)], seq
+        # the vector is the text's own, whatever it answers (domain/context.py says why)
+        assert docs.vector(seq) == [round(float(x), 6) for x in HashEmbedder.vector(new.text)], seq
         words = analyse(new.text) + (analyse(context) if context else [])
         assert sorted(docs.terms(seq)) == sorted(words), seq
     # seq 11 repeats seq 1 after seq 10 (a student's after a student's): no context.
@@ -341,10 +339,9 @@ def test_a_write_that_gets_in_between_gives_the_context_the_log_has(
     assert reply.seq == 3
     embedder = app.ports.embedder
     assert isinstance(embedder, HashEmbedder)
-    expected = REPLY if context is None else f"{context}\n{REPLY}"
-    # Embedded with the head it read, then again once the log said otherwise.
-    assert embedder.passages.index(f"{ASKED}\n{REPLY}") < embedder.passages.index(expected)
-    assert docs.vector(3) == [round(float(x), 6) for x in HashEmbedder.vector(expected)]
+    # Its vector is its own text's, embedded once; its words are the context the log has.
+    assert embedder.passages.count(REPLY) == 1
+    assert docs.vector(3) == [round(float(x), 6) for x in HashEmbedder.vector(REPLY)]
     assert sorted(docs.terms(3)) == sorted(analyse(REPLY) + (analyse(context) if context else []))
     assert "birthday" not in docs.terms(3)  # the head it read first is not its context
     app.close()

@@ -13,7 +13,7 @@ from typing import Any
 from tutor_memory.domain import chain
 from tutor_memory.domain import constants as C
 from tutor_memory.domain.annotations import Annotation, AnnotationKind
-from tutor_memory.domain.context import context_of, context_words, may_respond, passage
+from tutor_memory.domain.context import context_of, context_words, may_respond
 from tutor_memory.domain.episodes import (
     INTERNAL_KEY_PREFIXES,
     SYSTEM_KINDS,
@@ -63,7 +63,8 @@ def indexed(
 ) -> IndexedEpisode:
     """An episode as the index keeps it: analysed terms of its summary, text and concepts, and
     of the text of the turn it responds to (its ``context``, see ``domain.context``; each text
-    analysed in its own language). ``vector`` embeds the same: ``passage(ep.text, context)``."""
+    analysed in its own language). ``vector`` embeds the episode's own text (``domain.context``
+    says why not its context's)."""
     terms = analyse(index_words(ep))
     if context is not None:
         terms += analyse(context_words(context))
@@ -215,16 +216,14 @@ class TutorMemory:
         if prior is not None:  # a retry also finishes what the first attempt left undone
             self.catch_up_index(pair, upto=prior.episode.seq)
             return prior
-        # The turn it responds to, as the log stands now (the head): embedded with it before
-        # the append, so that a failed embedding writes nothing.
-        contexts, known = self._foreseen([new])
-        passages = [passage(new.text, contexts[0])]
-        vectors = self._passage_vectors(passages)
+        # Embedded before the append, so that a failed embedding writes nothing.
+        known = self._foreseen([new])
+        vectors = self._passage_vectors([new.text])
         result = self.ports.store.append(new)
         check_same_request(result.episode, request_hash)  # a racing first use of the key
         # Index it (with its context as the log has it: another writer may have appended
         # between the head read and ours), and whatever an earlier write left unindexed.
-        ready = self._settled([result], passages, vectors, known).get(pair, {})
+        ready = self._settled([result], vectors, known).get(pair, {})
         self._catch_up(pair, upto=result.episode.seq, ready=ready)
         return result
 
@@ -263,11 +262,10 @@ class TutorMemory:
         results: list[AppendResult] = []
         for start in range(0, len(episodes), batch_size):
             batch = [self._stamped(new) for new in episodes[start : start + batch_size]]
-            contexts, known = self._foreseen(batch)
-            passages = [passage(new.text, c) for new, c in zip(batch, contexts, strict=True)]
-            vectors = self._passage_vectors(passages)
+            known = self._foreseen(batch)
+            vectors = self._passage_vectors([new.text for new in batch])
             appended = [self.ports.store.append(new) for new in batch]
-            ready = self._settled(appended, passages, vectors, known)
+            ready = self._settled(appended, vectors, known)
             # Index the batch (and anything an earlier write left behind), then move the marker.
             for pair in dict.fromkeys(r.episode.pair for r in appended):
                 fresh = ready.get(pair, {})
@@ -281,8 +279,7 @@ class TutorMemory:
         return results
 
     def _passage_vectors(self, passages: Sequence[str]) -> list[list[float] | None]:
-        """The passage embeddings of these texts (``domain.context.passage``: an episode's
-        text, after its context's)."""
+        """The passage embeddings of these texts (episodes' own texts)."""
         if self.ports.embedder is None or self.ports.index is None or not passages:
             return [None] * len(passages)
         # Repetition is common (one question asked nine times): embed each distinct text once.
@@ -302,57 +299,37 @@ class TutorMemory:
     def _contextual(self) -> bool:
         return self.index_context and self.ports.index is not None
 
-    def _foreseen(
-        self, batch: Sequence[NewEpisode]
-    ) -> tuple[list[NewEpisode | Episode | None], dict[tuple[Pair, int], Episode]]:
-        """Each new episode's context as the log stands before the appends: the one before it
-        in the batch (of its pair), else its pair's head (read once per pair, and only for a
-        conversational episode). Also the head episodes read, by (pair, seq)."""
-        contexts: list[NewEpisode | Episode | None] = []
+    def _foreseen(self, batch: Sequence[NewEpisode]) -> dict[tuple[Pair, int], Episode]:
+        """The episode each pair's first conversational episode of a batch may respond to (its
+        pair's head, read once per pair before the appends), by (pair, seq): its context's words
+        are then indexed without another read."""
         known: dict[tuple[Pair, int], Episode] = {}
-        before: dict[Pair, NewEpisode | Episode | None] = {}
+        seen: set[Pair] = set()
         for new in batch:
-            previous: NewEpisode | Episode | None = None
-            if new.pair in before:
-                previous = before[new.pair]
-            elif self._contextual and may_respond(new):
+            if new.pair not in seen and self._contextual and may_respond(new):
                 head = self.ports.store.head(new.pair)
                 if head is not None:
                     previous = self.ports.store.get(new.pair, chain.episode_id(head.seq, head.hash))
                     if previous is not None:
                         known[(new.pair, previous.seq)] = previous
-            contexts.append(context_of(new, previous) if self._contextual else None)
-            before[new.pair] = new
-        return contexts, known
+            seen.add(new.pair)
+        return known
 
     def _settled(
         self,
         appended: Sequence[AppendResult],
-        passages: Sequence[str],
         vectors: Sequence[list[float] | None],
         known: Mapping[tuple[Pair, int], Episode],
     ) -> dict[Pair, dict[int, _Doc]]:
         """The written episodes' index documents, by pair and seq, each with the context the
-        log gives it (``seq - 1``): where that is not the one foreseen (another writer appended
-        in between, or a batch's episode was a retry), its passage is embedded again."""
+        log gives it (``seq - 1``; another writer may have appended in between)."""
         by_seq = dict(known)
         by_seq.update(((r.episode.pair, r.episode.seq), r.episode) for r in appended)
-        rows: list[list[Any]] = []
-        again: list[int] = []
-        for r, text, vector in zip(appended, passages, vectors, strict=True):
-            if not r.created:
-                continue
-            context = self._context(r.episode, by_seq)
-            if passage(r.episode.text, context) != text:
-                again.append(len(rows))
-            rows.append([r.episode, vector, context])
-        if again:
-            redone = self._passage_vectors([passage(rows[i][0].text, rows[i][2]) for i in again])
-            for i, vector in zip(again, redone, strict=True):
-                rows[i][1] = vector
         docs: dict[Pair, dict[int, _Doc]] = {}
-        for ep, vector, context in rows:
-            docs.setdefault(ep.pair, {})[ep.seq] = (ep, vector, context)
+        for r, vector in zip(appended, vectors, strict=True):
+            if r.created:
+                ep = r.episode
+                docs.setdefault(ep.pair, {})[ep.seq] = (ep, vector, self._context(ep, by_seq))
         return docs
 
     def _context(self, ep: Episode, by_seq: dict[tuple[Pair, int], Episode]) -> Episode | None:
@@ -377,9 +354,7 @@ class TutorMemory:
         """Index documents of sealed episodes: each with its context and the passage's vector."""
         by_seq.update(((ep.pair, ep.seq), ep) for ep in episodes)
         contexts = [self._context(ep, by_seq) for ep in episodes]
-        vectors = self._passage_vectors(
-            [passage(ep.text, c) for ep, c in zip(episodes, contexts, strict=True)]
-        )
+        vectors = self._passage_vectors([ep.text for ep in episodes])
         return list(zip(episodes, vectors, contexts, strict=True))
 
     # --- derived state follows the log ---------------------------------------------------------
@@ -429,8 +404,8 @@ class TutorMemory:
         ready: Mapping[int, tuple[Episode, list[float] | None]] | None = None,
         limit: int = C.CATCH_UP_MAX,
     ) -> int:
-        """Index ``ready`` (episodes the caller just wrote, with their vectors: of
-        ``domain.context.passage``, or None) and the episodes the index has not applied yet, up
+        """Index ``ready`` (episodes the caller just wrote, with their vectors, or None) and the
+        episodes the index has not applied yet, up
         to ``upto`` (default: the head) and at most ``limit`` of them, then move the pair's
         marker as far as the indexed run reaches. An episode the index already holds (a pair
         written before markers were kept) is not embedded again. Returns how many were
@@ -534,7 +509,7 @@ class TutorMemory:
             read = self.ports.store.episodes(pair, after_seq=seq - 1, limit=1)
             if read and read[0].seq == seq and not read[0].erased and may_respond(read[0]):
                 todo.append(read[0])
-        vectors = self._passage_vectors([passage(ep.text, None) for ep in todo])
+        vectors = self._passage_vectors([ep.text for ep in todo])
         self._index([(ep, vector, None) for ep, vector in zip(todo, vectors, strict=True)])
         return len(todo)
 
