@@ -18,6 +18,12 @@ description) and are not mismatches:
   with a ``due`` date whose aspect, in the path, is not a goal;
 * **bytes** — a body over the server's byte limit (413, refused unread): JSON Schema bounds
   each string's characters, not the bytes of the whole body;
+* **a correction and what it corrects** — the field a correction may change and the value it
+  may take follow the kind of the episode it names (a check's ``verdict``, a quiz's ``score``
+  within its maximum), a value already said is no correction, and an answer cannot be
+  corrected: the request names the episode by id;
+* **a cursor of another listing** — an export's ``next`` names the export it continues (its
+  pairs and heads), which the request cannot show;
 * **letters of every script** — a file id is its name's letters and digits in any script, and a
   report's ``history=`` must hold a letter or digit to name a concept; an ECMA-262 pattern
   without Unicode property escapes cannot name those classes, so the document's pattern admits
@@ -102,6 +108,12 @@ def documented_refusal(response: Any, case: Any) -> bool:
         return True  # letters of every script
     if field == "history" and "must name a concept" in detail:
         return True  # letters of every script
+    if field == "next" and "is the next of another" in detail:
+        return True  # a cursor of another listing
+    correction = ("correctable field is", "already says", "exceeds the quiz", "cannot be corrected",
+                  "a verdict is")  # fmt: skip
+    if field in ("field", "value", "episode_id") and any(c in detail for c in correction):
+        return True  # a correction and what it corrects
     if field == "at":
         return any(_off_the_clock(at) for at in _times(case))  # the server's clock
     return False

@@ -536,7 +536,7 @@ class CorrectionRequest(Strict):
     student's message's ``text``; ``reason`` says why, and is the correction's own text."""
 
     field: Literal["verdict", "score", "note", "text"]
-    value: Annotated[str, Field(min_length=1, max_length=C.MAX_NOTE_CHARS)] | Number = Field(
+    value: Annotated[Visible, Field(min_length=1, max_length=C.MAX_NOTE_CHARS)] | Number = Field(
         description="the corrected value: right or wrong, a number, or the corrected words"
     )
     reason: Visible = Field(min_length=1, max_length=C.MAX_NOTE_CHARS, description="why")

@@ -101,10 +101,13 @@ def correction_of(
     # The old words are not copied into the correction (they stay, erasable, in the episode
     # corrected); a verdict or a score is not the student's words.
     kept_was = was if field in ("verdict", "score") else None
-    corrected = CorrectionEvidence(
-        corrects=target.episode_id, field=expected, value=value,  # type: ignore[arg-type]
-        was=kept_was, by=by.value, mastery=mastery,
-    )  # fmt: skip
+    try:
+        corrected = CorrectionEvidence(
+            corrects=target.episode_id, field=expected, value=value,  # type: ignore[arg-type]
+            was=kept_was, by=by.value, mastery=mastery,
+        )  # fmt: skip
+    except ValidationError as bad:  # named as the request names it: "value"
+        raise ValidationError(bad.field.removeprefix("evidence."), bad.problem) from None
     if isinstance(evidence, QuizEvidence) and float(corrected.value) > evidence.maximum:
         raise ValidationError(
             "value", f"({corrected.value:g}) exceeds the quiz's maximum ({evidence.maximum:g})"
