@@ -265,3 +265,112 @@ def test_erasing_a_message_erases_its_corrections_too(tmp_path: Path) -> None:
         assert marker not in pair.turn("dog", at=ASKED).block
         assert pair.report().corrections == [] and pair.verify().intact
         assert marker not in json.dumps(pair.export().to_dict())
+
+
+# --- the issue's scenarios in five languages, through each door --------------------------------
+
+PREFER = {  # a preference stated in biology, the later one that replaces it, an exam date
+    "en": ("I prefer examples first, then the rule.", "Please always explain step by step.",
+           "My chemistry exam is on 12 May."),
+    "es": ("Prefiero ejemplos primero y luego la regla.",
+           "Por favor siempre explícame paso a paso.", "Mi examen de química es el 12 de mayo."),
+    "id": ("Saya lebih suka contoh dulu, baru aturannya.",
+           "Tolong selalu jelaskan langkah demi langkah.", "Ujian kimia saya tanggal 12 Mei."),
+    "ur": ("مجھے زیادہ پسند ہے کہ آپ پہلے مثالیں دیں۔", "براہ کرم ہمیشہ قدم بہ قدم سمجھائیں۔",
+           "میرا کیمسٹری کا امتحان 12 مئی کو ہے۔"),
+    "ar": ("أفضل أن تعطيني أمثلة أولا.", "من فضلك دائما اشرح خطوة بخطوة.",
+           "امتحاني في الكيمياء يوم 12 مايو."),
+}  # fmt: skip
+SAID = datetime(2026, 4, 30, 9, tzinfo=UTC)  # the exam on 12 May is 12 days away
+
+
+class Door:
+    """One way in: the library's local door, REST (``Memory.remote`` against ``serve``) or
+    MCP (the tools of ``build_server`` over the same store)."""
+
+    def __init__(self, name: str, memory: Memory) -> None:
+        self.name, self.memory = name, memory
+        self.server = build_server(memory) if name == "mcp" else None
+
+    def _tool(self, tool: str, **arguments: Any) -> Any:
+        assert self.server is not None
+        result = asyncio.run(self.server.call_tool(tool, arguments))
+        found = result.structured_content or {}  # type: ignore[union-attr]
+        return found.get("result", found)
+
+    def say(self, subject: str, text: str, at: datetime) -> None:
+        if self.server is None:
+            self.memory.pair("s1", subject).record_question(text, at=at)
+        else:
+            self._tool("record", student_id="s1", subject_id=subject, kind="question",
+                       text=text, at=at.isoformat())  # fmt: skip
+
+    def check(self, subject: str, topic: str, text: str, verdict: str) -> str:
+        if self.server is None:
+            return (
+                self.memory.pair("s1", subject)
+                .record_check(
+                    text,
+                    topic=topic,
+                    verdict=verdict,
+                    at=AT,  # type: ignore[arg-type]
+                )
+                .id
+            )
+        found = self._tool("record", student_id="s1", subject_id=subject, kind="check",
+                           text=text, evidence={"topic": topic, "verdict": verdict},
+                           at=AT.isoformat())  # fmt: skip
+        return str(found["id"])
+
+    def correct(self, subject: str, episode_id: str, value: str) -> None:
+        if self.server is None:
+            self.memory.pair("s1", subject).correct(
+                episode_id, "verdict", value, "marked wrong by mistake", at=FIXED
+            )
+        else:
+            self._tool("correct", student_id="s1", subject_id=subject, episode_id=episode_id,
+                       field="verdict", value=value, reason="marked wrong by mistake",
+                       at=FIXED.isoformat())  # fmt: skip
+
+    def block(self, subject: str, question: str, at: datetime) -> str:
+        if self.server is None:
+            return self.memory.pair("s1", subject).turn(question, at=at).block
+        return str(self._tool("memory_block", student_id="s1", subject_id=subject,
+                              question=question, at=at.isoformat())["block"])  # fmt: skip
+
+    def beliefs(self, subject: str) -> list[str]:
+        if self.server is None:
+            return [b.line for b in self.memory.pair("s1", subject).beliefs()]
+        return [b["line"] for b in self._tool("beliefs", student_id="s1", subject_id=subject)]
+
+
+@pytest.fixture(params=["library", "rest", "mcp"])
+def door(request: pytest.FixtureRequest, tmp_path: Path) -> Any:
+    if request.param == "rest":
+        app = build_app(on_folder(SETTINGS, tmp_path / "served"))
+        try:
+            with serving(app) as url, Memory.remote(url) as memory:
+                yield Door("rest", memory)
+        finally:
+            app.close()
+    else:
+        with Memory.local(tmp_path / "tm", settings=SETTINGS, ready=False) as memory:
+            yield Door(request.param, memory)
+
+
+@pytest.mark.parametrize("lang", list(WORDS))
+def test_the_issues_scenarios_in_each_language_through_each_door(door: Door, lang: str) -> None:
+    first, later, exam = PREFER[lang]
+    topic, asked, _, _ = WORDS[lang]
+    door.say("chemistry", "What is a mole?", SAID)
+    door.say("biology", first, SAID)
+    assert first in door.block("chemistry", "What is a mole?", SAID)  # said in biology
+    door.say("biology", later, SAID)
+    door.say("biology", exam, SAID)
+    block = door.block("chemistry", "What is a mole?", SAID)
+    assert later in block and first not in block and "12 May, in 12 days" in block
+    check = door.check("biology", topic, asked, "wrong")
+    assert door.beliefs("biology")[0].startswith("struggles with")
+    door.correct("biology", check, "right")
+    assert door.beliefs("biology")[0].startswith("understands")
+    assert "right (corrected on 3 Mar)" in door.block("biology", topic, SAID)
