@@ -42,7 +42,6 @@ from tutor_memory.api.models import (
     BeliefResponse,
     ChainResponse,
     CheckBody,
-    CitationBody,
     ClassRequest,
     ClassResponse,
     CorrectionRequest,
@@ -448,7 +447,8 @@ class PairMemory:
     ) -> EpisodeResponse:
         """The tutor's answer, with the memory ids of the turn that produced it and the file
         (and page) it cited."""
-        cited = CitationBody(file_id=file_id, page=page) if file_id or page else None
+        # As data, judged with the episode: a bad page is refused as "evidence.page", as over REST
+        cited = {"file_id": file_id, "page": page} if file_id or page is not None else None
         return self._record(
             idempotency_key,
             kind="answer",

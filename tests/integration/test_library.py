@@ -487,3 +487,18 @@ def test_a_local_retry_is_bound_to_the_request_as_sent_as_over_rest(
                 "Explain the pH scale", topic="pH scale", verdict="wrong", idempotency_key="c-1"
             )
             assert (again.created, again.id) == (False, first.id)
+
+
+def test_a_bad_page_is_refused_as_the_domain_refuses_it_naming_the_field(tmp_path: Path) -> None:
+    """record_answer's citation is judged with the episode: a domain ValidationError naming
+    ``evidence.page``, as over REST (not a pydantic error from a model built on the side)."""
+    from tutor_memory.domain.errors import ValidationError as Refused
+    from tutor_memory.settings import Settings
+
+    settings = Settings(embedder="none")
+    with (
+        Memory.local(tmp_path / "tm", settings=settings, ready=False) as memory,
+        pytest.raises(Refused) as refused,
+    ):
+        memory.pair("s1", "bio").record_answer("x", file_id="f1", page=0)
+    assert refused.value.field == "evidence.page"
