@@ -26,6 +26,7 @@ from tutor_memory.mcp_server import build_server
 from tutor_memory.settings import Settings, on_folder
 
 from .conftest import serving
+from .test_profile import SAYINGS
 
 SETTINGS = Settings(embedder="none", turn_deadline_s=30.0)
 AT = datetime(2026, 3, 2, 9, tzinfo=UTC)
@@ -269,18 +270,8 @@ def test_erasing_a_message_erases_its_corrections_too(tmp_path: Path) -> None:
 
 # --- the scenarios in five languages, through each door --------------------------------
 
-PREFER = {  # a preference stated in biology, the later one that replaces it, an exam date
-    "en": ("I prefer examples first, then the rule.", "Please always explain step by step.",
-           "My chemistry exam is on 12 May."),
-    "es": ("Prefiero ejemplos primero y luego la regla.",
-           "Por favor siempre explícame paso a paso.", "Mi examen de química es el 12 de mayo."),
-    "id": ("Saya lebih suka contoh dulu, baru aturannya.",
-           "Tolong selalu jelaskan langkah demi langkah.", "Ujian kimia saya tanggal 12 Mei."),
-    "ur": ("مجھے زیادہ پسند ہے کہ آپ پہلے مثالیں دیں۔", "براہ کرم ہمیشہ قدم بہ قدم سمجھائیں۔",
-           "میرا کیمسٹری کا امتحان 12 مئی کو ہے۔"),
-    "ar": ("أفضل أن تعطيني أمثلة أولا.", "من فضلك دائما اشرح خطوة بخطوة.",
-           "امتحاني في الكيمياء يوم 12 مايو."),
-}  # fmt: skip
+# A preference stated in biology, the later one that replaces it, an exam date.
+PREFER = SAYINGS
 SAID = datetime(2026, 4, 30, 9, tzinfo=UTC)  # the exam on 12 May is 12 days away
 
 
