@@ -194,6 +194,10 @@ class App:
     erasing: Erasing | None = None  # erasure of episodes, pairs, students (see `erasure`)
     profiles: Profiles | None = None  # each student's profile, shared by their subjects
 
+    def __post_init__(self) -> None:
+        if self.erasing is not None:  # an erased student goes off the rosters access keeps
+            self.erasing.rosters = lambda: self.access
+
     def retain(self, pair: Pair, day: date) -> ErasureResult | None:
         """Erase the pair's bodies past the retention period on the night of ``day``; None
         when retention is off (the default). See ``tutor_memory.usecases.retention``."""

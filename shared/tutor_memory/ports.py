@@ -198,6 +198,12 @@ class CourseStore(Protocol):
         """Replace the class's followers."""
         ...
 
+    def leave_classes(self, student_id: str) -> list[str]:
+        """Take the student off every class's followers (their erasure: no later version of
+        a course map is folded for them); the classes they followed, sorted. Reads every
+        class's followers once (the stores keep no index by student)."""
+        ...
+
 
 @runtime_checkable
 class ConceptVectorSource(Protocol):
@@ -559,6 +565,11 @@ class ErasingStore(Protocol):
 
     def pairs_of(self, student_id: str) -> list[Pair]: ...
 
+    def maps_of(self, student_id: str) -> list[Pair]:
+        """Every pair of the student with a stored concept map, chain or not (a class's course
+        map is folded into an enrolled student's map before their first episode)."""
+        ...
+
     def shred_student(self, student_id: str) -> bool:
         """Destroy the key the student's bodies are encrypted under, if they are (erasing a
         student does this first: no copy of a body, in the store or a backup of it, can be
@@ -747,6 +758,11 @@ class AccessDirectory(Protocol):
 
     def teaches(self, tenant: str, teacher_id: str, student_id: str) -> bool:
         """Whether the student is enrolled in a class the teacher is assigned to."""
+        ...
+
+    def leave_classes(self, tenant: str, student_id: str) -> list[str]:
+        """Take the student off every roster of the tenant (their erasure: the bytes go, not
+        only the rows); the classes they were enrolled in, sorted."""
         ...
 
     def record_read(self, disclosure: Disclosure) -> None:

@@ -233,3 +233,50 @@ def test_one_pair_store_keeps_course_sources_apart_from_its_own_file(tmp_path: P
         app.maps.forget_file(Pair("a", "biology"), name, digest)
         sources = a.map().concepts["osmosis"].sources
         assert [s.course for s in sources] == ["7a"]
+
+
+def test_erasing_a_student_takes_them_off_every_class_to_the_last_byte(tmp_path: Path) -> None:
+    """Erasure of a student (issue 27's privacy gap): off the roster and the class's
+    followers, and every map folded for them deleted — of one who never recorded anything,
+    no byte of their id is left in any file of the store; of one who did, only what any
+    erased pair keeps (the chain's envelopes, heads, erasure records, activity days)."""
+    ghost, talker = "Ghostquokka", "Talkquokka"  # ids found by their bytes
+    folder = tmp_path / "store"
+    name, data = sample_subject()[0]
+    (tmp_path / name).write_bytes(data)
+    with Memory.local(folder, settings=SETTINGS) as memory:
+        memory.set_class("7a", teachers=["t-1"], students=[ghost, talker, "s01"])
+        memory.ingest_class("7a", "biology", tmp_path / name)
+        memory.pair(talker, "biology").record_question("What is osmosis?")
+        teacher = Caller("default", Role.TEACHER, "t-1")
+        as_teacher = Memory._opened(memory.backend.app, True, teacher)  # type: ignore[attr-defined]
+        assert "osmosis" in as_teacher.pair(ghost, "biology").map().concepts  # a read, kept
+        for student in (ghost, talker):
+            done = memory.erase(student, reason="the family asked")
+            assert f"{student}/biology" in done.erased
+        assert memory.get_class("7a").students == ["s01"]
+        app = memory.backend.app  # type: ignore[attr-defined]
+        assert app.ports.store.followers("7a") == ("s01",)
+        # (read from the store: a read at a door is itself kept in the record of reads)
+        assert app.ports.store.load_map(Pair(ghost, "biology")).version == 0  # none at all
+        assert app.ports.store.load_map(Pair(talker, "biology")).version == 0
+        # A later version of the course builds no map under an erased student's id.
+        (tmp_path / name).write_bytes(data + b"\n")
+        assert memory.ingest_class("7a", "biology", tmp_path / name).students_updated == 1
+        assert app.ports.store.maps_of(ghost) == [] and app.ports.store.maps_of(talker) == []
+        with pytest.raises(NotFoundError):
+            memory.erase(ghost, reason="asked again")
+    files = [p for p in folder.rglob("*") if p.is_file()]
+    assert any(p.name == "access.db" for p in files)
+    for path in files:
+        assert ghost.encode() not in path.read_bytes(), path.name
+        assert ghost.lower().encode() not in path.read_bytes().lower(), path.name
+    import sqlite3
+
+    kept = {"episodes", "chain_heads", "erasures", "erased_keys", "activity"}
+    with sqlite3.connect(folder / "tutor_memory.db") as db:
+        tables = [r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")]
+        for table in set(tables) - kept:
+            rows = db.execute(f"SELECT * FROM {table}").fetchall()
+            assert talker not in repr(rows), table
+    assert talker.encode() not in (folder / "access.db").read_bytes()

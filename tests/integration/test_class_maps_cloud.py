@@ -4,14 +4,19 @@ class's course map in DynamoDB, and every student who follows the class has it o
 
 from __future__ import annotations
 
+import contextlib
+import json
+import zlib
 from typing import Any
+
+import boto3
 
 from tutor_memory.adapters.dynamo_store import DynamoStore
 from tutor_memory.bootstrap import lambda_app
-from tutor_memory.domain.episodes import Pair
+from tutor_memory.domain.episodes import Kind, Pair
 from tutor_memory.samples import sample_subject
 
-from .conftest import LambdaContext, load_handler
+from .conftest import REGION, TABLE, LambdaContext, load_handler
 from .test_ingest_handler import upload
 
 STUDENTS = [f"s{i:02d}" for i in range(30)]
@@ -63,3 +68,51 @@ def test_another_tenants_class_upload_is_refused(cloud: DynamoStore) -> None:
     (outcome,) = result["outcomes"]
     assert outcome["status"] == "refused" and "not this store's" in outcome["detail"]
     assert cloud.load_course("7a", "biology").version == 0
+
+
+def test_erasing_a_student_leaves_no_item_naming_them(cloud: DynamoStore) -> None:
+    """On DynamoDB as on the embedded store: erasing a student takes them off the class's
+    followers and deletes the maps folded for them; of one who never recorded anything no
+    item names them, of one who did only what any erased pair keeps (envelopes, head, erasure
+    records, and the day's activity, which expires)."""
+    app = lambda_app()
+    ghost, talker = "Ghostquokka", "Talkquokka"
+    app.class_maps.enrol("7a", [ghost, talker, "s01"])
+    name, data = sample_subject()[0]
+    app.class_maps.ingest("7a", "biology", name, name, data)
+    app.episodes.add(Pair(talker, "biology"), Kind.QUESTION, "What is osmosis?")
+    assert app.erasing is not None
+    for student in (ghost, talker):
+        done = app.erasing.erase_student(student, reason="the family asked")
+        assert f"{student}/biology" in done.erased
+    assert cloud.followers("7a") == ("s01",)
+    assert app.class_maps.ingest("7a", "biology", name, name, data + b"\n").students_updated == 1
+    items = every_item()
+    assert [i for i in items if ghost in text_of(i)] == []
+    kept = ("EP#", "HEAD", "ERASE#", "ERASEDKEY#")
+    for item in items:
+        if talker in text_of(item):
+            sk = item["sk"]["S"]
+            assert sk.startswith(kept) or item["pk"]["S"].startswith("ACTIVE#"), sk
+
+
+def every_item() -> list[dict[str, Any]]:
+    """Every item of the table, every attribute (all pages of a scan)."""
+    client = boto3.client("dynamodb", region_name=REGION)
+    return [
+        i for page in client.get_paginator("scan").paginate(TableName=TABLE) for i in page["Items"]
+    ]
+
+
+def text_of(item: dict[str, Any]) -> str:
+    """An item as text, its binary attributes (compressed maps) opened where they can be."""
+    parts = []
+    for value in item.values():
+        for kind, raw in value.items():
+            if kind == "B":
+                with contextlib.suppress(zlib.error):
+                    raw = zlib.decompress(raw)
+                parts.append(raw.decode("utf-8", "replace"))
+            else:
+                parts.append(json.dumps(raw, default=str))
+    return "\n".join(parts)

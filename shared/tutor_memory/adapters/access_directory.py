@@ -157,6 +157,28 @@ class SqliteAccessDirectory:
             ).fetchone()
         return row is not None
 
+    def leave_classes(self, tenant: str, student_id: str) -> list[str]:
+        with self._lock:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                rows = self._db.execute(
+                    "SELECT class_id FROM class_members WHERE tenant = ? AND member = ? "
+                    "AND role = 'student' ORDER BY class_id",
+                    (tenant, student_id),
+                ).fetchall()
+                self._db.execute(
+                    "DELETE FROM class_members "
+                    "WHERE tenant = ? AND member = ? AND role = 'student'",
+                    (tenant, student_id),
+                )
+                self._db.execute("COMMIT")
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+            if rows:  # secure_delete zeroed the rows; the WAL's copies go into the file
+                self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        return [r[0] for r in rows]
+
     def record_read(self, disclosure: Disclosure) -> None:
         d = disclosure
         with self._lock:

@@ -125,6 +125,13 @@ class Access:
             raise NotFoundError(f"no class {class_id!r}")
         return found
 
+    def leave_classes(self, student_id: str) -> list[str]:
+        """An erased student goes off every roster of this store's tenant; the classes they
+        were in (a deployment whose callers come from the API's authoriser keeps no roster)."""
+        return (
+            [] if self.directory is None else self.directory.leave_classes(self.tenant, student_id)
+        )
+
     # --- the check ------------------------------------------------------------------------
 
     def check(

@@ -29,7 +29,12 @@ counted as the student's. As it finishes, an erasure anchors a checkpoint of eac
   concept map (``conceptmap.without_file``).
 
 A pair's or a student's erasure also deletes the pair's map, beliefs, documents and file
-registry, its index documents and its uploaded objects. Asking again is harmless (idempotent):
+registry, its index documents and its uploaded objects. A student's erasure also takes them
+off every class (issue 27): off each class's followers in the store and each roster the store
+keeps (``access.db``), first, so that no later version of a course map is folded for them, and
+then deletes every map folded for them, those of subjects they never recorded anything in
+included. What it keeps of the student is what it keeps of any erased pair: the chain's
+envelopes, heads, erasure records and erased keys. Asking again is harmless (idempotent):
 nothing is erased twice, and what an interrupted erasure left behind is cleaned.
 """
 
@@ -37,7 +42,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from typing import Any, Protocol, cast
@@ -84,6 +89,12 @@ log = logging.getLogger(__name__)
 # (OpenSearch keeps them until its retention lease moves, ~30 s; the API cannot wait): the
 # pair's night purges the index again and drops the mark once nothing is held.
 PURGE_PENDING = "purge-pending"
+
+
+class Rosters(Protocol):
+    """The class rosters a store keeps beside it (``usecases.access.Access``)."""
+
+    def leave_classes(self, student_id: str) -> list[str]: ...
 
 
 class UploadedFiles(Protocol):
@@ -237,6 +248,8 @@ class Erasing:
         profiles: Profiles | None = None,
     ) -> None:
         self.profiles = profiles  # the student's profile goes with the student
+        # The rosters an erased student goes off (built on first use: the App sets it).
+        self.rosters: Callable[[], Rosters | None] = lambda: None
         self.ports = ports
         self.memory = memory
         self.learning = learning
@@ -291,12 +304,18 @@ class Erasing:
     def erase_student(
         self, student_id: str, *, reason: str, requested_by: str = "api"
     ) -> ErasureResult:
-        """Erase every pair of a student (every subject). An unknown student is NotFoundError."""
+        """Erase every pair of a student (every subject), take them off every class and
+        delete every map folded for them. An unknown student is NotFoundError."""
         check_id("student_id", student_id)
         reason = check_reason(reason)
+        # Off every class first: from here on no course map is folded for them again.
+        rosters = self.rosters()
+        classes = rosters.leave_classes(student_id) if rosters is not None else []
+        classes += self.store.leave_classes(student_id)
         pairs = self.store.pairs_of(student_id)
+        mapped = [p for p in self.store.maps_of(student_id) if p not in pairs]
         profile = self.profiles.history(student_id) if self.profiles is not None else []
-        if not pairs and not profile:
+        if not pairs and not profile and not classes and not mapped:
             raise NotFoundError(f"no history for student {student_id!r}")
         result = ErasureResult("student", reason, self.ports.clock.now())
         if self.profiles is not None:  # statements about the student, in no pair: deleted
@@ -307,6 +326,9 @@ class Erasing:
         self.store.shred_student(student_id)
         for pair in pairs:
             self._erase_whole_pair(pair, result, requested_by, "student")
+        for pair in mapped:  # a class's course map folded in, and no chain: nothing to erase
+            self.store.purge_pair(pair)
+            result.erased[str(pair)] = []
         self._finish(pairs)
         return result
 

@@ -241,6 +241,17 @@ class DynamoErasure(DynamoBeliefs):
             raise StoreError(str(exc)) from exc
         return [Pair(student_id, s) for s in subjects]
 
+    def maps_of(self, student_id: str) -> list[Pair]:
+        """A filtered scan of the maps, as ``pairs_of`` scans the heads."""
+        m = self.models.Map
+        prefix = f"PAIR#{student_id}#"
+        try:
+            found = m.scan((m.sk == "MAP") & m.pk.startswith(prefix), attributes_to_get=["pk"])
+            subjects = sorted(str(i.pk).removeprefix(prefix) for i in found)
+        except PynamoDBException as exc:
+            raise StoreError(str(exc)) from exc
+        return [Pair(student_id, s) for s in subjects]
+
     def compact(self) -> None:
         """Nothing to do: DynamoDB keeps no deleted item readable."""
 

@@ -118,6 +118,23 @@ class DynamoMaps(DynamoTable):
         except PynamoDBException as exc:
             raise StoreError(str(exc)) from exc
 
+    def leave_classes(self, student_id: str) -> list[str]:
+        """A scan of the classes' follower lists (the table keeps no index by student;
+        erasing a student is rare and reads it once)."""
+        d = self.models.Document
+        left = []
+        try:
+            for item in d.scan(d.sk == "FOLLOWERS"):
+                followers = json.loads(item.body)
+                if student_id not in followers:
+                    continue
+                class_id = str(item.pk).removeprefix("CLASS#")
+                left.append(class_id)
+                self.set_followers(class_id, tuple(s for s in followers if s != student_id))
+        except PynamoDBException as exc:
+            raise StoreError(str(exc)) from exc
+        return sorted(left)
+
 
 def class_key(class_id: str) -> str:
     """A class's partition: ids never contain ``#``, so it meets no pair's ``PAIR#…``."""

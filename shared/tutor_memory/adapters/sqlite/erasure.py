@@ -281,6 +281,14 @@ class SqliteErasure(SqliteBeliefs):
             ).fetchall()
         return [Pair(student_id, r[0]) for r in rows]
 
+    def maps_of(self, student_id: str) -> list[Pair]:
+        with self._connection() as conn:
+            rows = conn.execute(
+                "SELECT subject_id FROM concept_maps WHERE student_id = ? ORDER BY subject_id",
+                (student_id,),
+            ).fetchall()
+        return [Pair(student_id, r[0]) for r in rows]
+
     def shred_student(self, student_id: str) -> bool:
         """False: the embedded store keeps no body under a student's key, so there is no key to
         destroy; erasing the student's bodies (``erase``, ``purge_pair``, ``compact``) is what

@@ -105,3 +105,18 @@ class SqliteMaps(SqliteConnection):
                 "INSERT OR REPLACE INTO class_followers VALUES (?, ?)",
                 (class_id, json.dumps(sorted(set(students)))),
             )
+
+    def leave_classes(self, student_id: str) -> list[str]:
+        left = []
+        with self._write() as conn:
+            for class_id, students in conn.execute(
+                "SELECT class_id, students FROM class_followers ORDER BY class_id"
+            ).fetchall():
+                followers = json.loads(students)
+                if student_id in followers:
+                    left.append(class_id)
+                    conn.execute(
+                        "UPDATE class_followers SET students = ? WHERE class_id = ?",
+                        (json.dumps([s for s in followers if s != student_id]), class_id),
+                    )
+        return left
