@@ -5,6 +5,7 @@ and beliefs on it; leaving the class takes the course out and keeps the student'
 from __future__ import annotations
 
 from collections.abc import Iterator
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -280,3 +281,43 @@ def test_erasing_a_student_takes_them_off_every_class_to_the_last_byte(tmp_path:
             rows = db.execute(f"SELECT * FROM {table}").fetchall()
             assert talker not in repr(rows), table
     assert talker.encode() not in (folder / "access.db").read_bytes()
+
+
+def test_an_answer_citing_a_course_file_verifies_against_the_course(
+    school: tuple[Memory, CountingExtractor, Path],
+) -> None:
+    """A course file is on the student's map, not in their file registry: an answer citing
+    it is stamped with its fingerprint, holds while the class keeps that version, is replaced
+    by a newer one (the night's check and the turn's note both say so) and removed once the
+    student leaves the class."""
+    memory, _, syllabus = school
+    memory.ingest_class("7a", "biology", syllabus)
+    app = memory.backend.app  # type: ignore[attr-defined]
+    alice = memory.pair("s01", "biology")
+    answer = alice.record_answer("Osmosis moves water across a membrane.", file_id=syllabus.name)
+    pair = Pair("s01", "biology")
+    stamped = app.ports.store.get(pair, answer.id).evidence
+    assert (
+        stamped.fingerprint
+        == app.class_maps.course("7a", "biology").files[syllabus.name].fingerprint
+    )
+
+    def verified() -> str:
+        found = app.ports.store.annotations(pair, answer.id)
+        return [a.value for a in found if a.kind.value == "verification"][-1]
+
+    def noted() -> str:
+        return alice.turn("what is osmosis? membrane water").block
+
+    app.nightly.verify_citations(pair, at=app.ports.clock.now())
+    assert verified() == "holds"
+    assert "has since been" not in noted()
+    syllabus.write_bytes(syllabus.read_bytes() + b"\n")
+    memory.ingest_class("7a", "biology", syllabus)
+    app.nightly.verify_citations(pair, at=app.ports.clock.now() + timedelta(days=1))
+    assert verified() == "changed_replaced"
+    assert "the file this cited has since been replaced" in noted()
+    memory.set_class("7a", teachers=["t-1"], students=[s for s in STUDENTS if s != "s01"])
+    app.nightly.verify_citations(pair, at=app.ports.clock.now() + timedelta(days=2))
+    assert verified() == "changed_removed"
+    assert "the file this cited has since been removed" in noted()

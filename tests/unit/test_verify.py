@@ -145,3 +145,27 @@ def test_a_batch_asked_again_at_the_same_time_only_completes_itself(
     assert nightly.verify_citations(pair, 2, at=night) == {"holds": 2}
     assert nightly.verify_citations(pair, 3, at=night) == {"holds": 1}  # 2 already done
     assert nightly.verify_citations(pair, 3, at=night) == {}
+
+
+def test_a_course_files_citation_is_checked_against_the_map_not_the_registry(
+    memory: TutorMemory, pair: Pair
+) -> None:
+    from tutor_memory.domain.classmaps import FoldedFile
+    from tutor_memory.domain.files import fingerprint
+
+    old, new = fingerprint(OLD), fingerprint(NEW)
+    episode = memory.record(
+        pair, Kind.ANSWER, "Cells have membranes.", evidence=AnswerEvidence("cells", 1, old)
+    ).episode
+    holds = check_citation(episode, None, [FoldedFile("7a", "cells", 1, old)])
+    assert holds.value is Verification.HOLDS and "class 7a" in holds.detail
+    replaced = check_citation(episode, None, [FoldedFile("7a", "cells", 2, new, {old: 1})])
+    assert replaced.value is Verification.CHANGED_REPLACED
+    assert "version 2; the answer cited version 1" in replaced.detail
+    assert check_citation(episode, None).value is Verification.CHANGED_REMOVED
+    # The pair's own file of the same id, cited: checked against the registry as ever.
+    memory.register_file(pair, "cells", "cells.md", OLD)
+    own = check_citation(
+        episode, memory.ports.store.file(pair, "cells"), [FoldedFile("7a", "cells", 2, new)]
+    )
+    assert own.value is Verification.HOLDS and "course" not in own.detail

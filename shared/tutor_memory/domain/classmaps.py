@@ -17,6 +17,7 @@ Pure: no I/O.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -71,3 +72,37 @@ class CourseMap:
             cmap=ConceptMap.from_dict(data.get("map", {})),
             files={f.file_id: f for f in files},
         )
+
+
+@dataclass(frozen=True)
+class FoldedFile:
+    """A course file as a student's map holds it (what an answer citing it is checked against:
+    the pair's own file registry does not list it): its class, its newest version on the map
+    and that version's fingerprint, and the fingerprints of earlier versions the map still
+    names (a concept the newer version no longer explains keeps the older source)."""
+
+    class_id: str
+    file_id: str
+    version: int
+    fingerprint: str
+    earlier: Mapping[str, int] = field(default_factory=dict)  # fingerprint → version
+
+
+def folded_files(cmap: ConceptMap) -> dict[str, tuple[FoldedFile, ...]]:
+    """The course files folded into a student's map, by file id (one per class holding a file
+    of that id, by class), read from the map's course sources: no other read. A course file
+    that put no concept on the map is not among them."""
+    versions: dict[tuple[str, str], dict[str, int]] = {}
+    for concept in cmap.concepts.values():
+        for s in concept.sources:
+            if s.course:
+                seen = versions.setdefault((s.file_id, s.course), {})
+                seen[s.fingerprint] = max(s.version, seen.get(s.fingerprint, 0))
+    found: dict[str, list[FoldedFile]] = {}
+    for (file_id, class_id), seen in sorted(versions.items()):
+        newest = max(seen, key=lambda f: (seen[f], f))
+        earlier = {f: v for f, v in seen.items() if f != newest}
+        found.setdefault(file_id, []).append(
+            FoldedFile(class_id, file_id, seen[newest], newest, earlier)
+        )
+    return {k: tuple(v) for k, v in found.items()}

@@ -13,6 +13,7 @@ from typing import Any
 from tutor_memory.domain import chain
 from tutor_memory.domain import constants as C
 from tutor_memory.domain.annotations import Annotation, AnnotationKind
+from tutor_memory.domain.classmaps import folded_files
 from tutor_memory.domain.context import context_of, context_words, may_respond
 from tutor_memory.domain.episodes import (
     INTERNAL_KEY_PREFIXES,
@@ -550,10 +551,13 @@ class TutorMemory:
         if evidence.file_id is None or evidence.fingerprint is not None:
             return evidence
         record = self.ports.store.file(pair, evidence.file_id)
-        if record is None or record.removed:
-            raise ValidationError(
-                "evidence.file_id", f"no file {evidence.file_id!r} is registered for {pair}"
-            )
+        if record is None or record.removed:  # a course file folded into the map, else none
+            course = folded_files(self.ports.store.load_map(pair)).get(evidence.file_id)
+            if not course:
+                raise ValidationError(
+                    "evidence.file_id", f"no file {evidence.file_id!r} is registered for {pair}"
+                )
+            return AnswerEvidence(evidence.file_id, evidence.page, course[0].fingerprint)
         return AnswerEvidence(evidence.file_id, evidence.page, record.current.fingerprint)
 
     def episode(self, pair: Pair, episode_id: str) -> Episode:

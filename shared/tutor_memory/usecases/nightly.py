@@ -42,6 +42,7 @@ from zoneinfo import ZoneInfo
 from tutor_memory.domain import constants as C
 from tutor_memory.domain.annotations import Annotation, AnnotationKind
 from tutor_memory.domain.beliefs import Belief
+from tutor_memory.domain.classmaps import FoldedFile, folded_files
 from tutor_memory.domain.episodes import (
     AnswerEvidence,
     Episode,
@@ -325,12 +326,13 @@ class Nightly:
             e.episode_id: e for e in self.ports.store.get_many(pair, [d.episode_id for d in due])
         }
         files: dict[str, FileRecord | None] = {}
+        folded: list[dict[str, tuple[FoldedFile, ...]]] = []  # the map's course files, once
         results: Counter[str] = Counter()
         for entry in due:
             episode = found.get(entry.episode_id)
             if episode is None:
                 continue  # queued with its episode in one transaction: cannot happen
-            if result := self._check(pair, episode, files, entry, when):
+            if result := self._check(pair, episode, files, folded, entry, when):
                 results[result] += 1
         return dict(sorted(results.items()))
 
@@ -339,6 +341,7 @@ class Nightly:
         pair: Pair,
         episode: Episode,
         files: dict[str, FileRecord | None],
+        folded: list[dict[str, tuple[FoldedFile, ...]]],
         entry: CitationEntry,
         when: datetime,
     ) -> str | None:
@@ -346,7 +349,13 @@ class Nightly:
         file_id = evidence.file_id if isinstance(evidence, AnswerEvidence) else None
         if file_id is not None and file_id not in files:
             files[file_id] = self.ports.store.file(pair, file_id)  # once per file per batch
-        result = check_citation(episode, files[file_id] if file_id is not None else None)
+        record = files[file_id] if file_id is not None else None
+        course: tuple[FoldedFile, ...] = ()
+        if file_id is not None:
+            if not folded:  # a course file is on the map, not in the registry: read once
+                folded.append(folded_files(self.ports.store.load_map(pair)))
+            course = folded[0].get(file_id, ())
+        result = check_citation(episode, record, course)
         kind = AnnotationKind.VERIFICATION
         note = Annotation(pair, episode.episode_id, kind, result.value, when, result.detail)
         try:

@@ -23,10 +23,12 @@ from zoneinfo import ZoneInfo
 
 from tutor_memory.domain import constants as C
 from tutor_memory.domain import corrections
-from tutor_memory.domain.annotations import Annotation, AnnotationKind, Stance
+from tutor_memory.domain.annotations import Annotation, AnnotationKind, Stance, Verification
 from tutor_memory.domain.beliefs import Belief
 from tutor_memory.domain.block import build_block, calibration_line
 from tutor_memory.domain.chain import ChainHead
+from tutor_memory.domain.classmaps import FoldedFile, folded_files
+from tutor_memory.domain.conceptmap import ConceptMap
 from tutor_memory.domain.episodes import AnswerEvidence, Episode, Kind, Pair, check_time_range
 from tutor_memory.domain.errors import ValidationError
 from tutor_memory.domain.files import FileRecord
@@ -38,6 +40,7 @@ from tutor_memory.domain.profile import line as profile_line
 from tutor_memory.domain.prompt import is_memory_section, place_block
 from tutor_memory.domain.question import understand
 from tutor_memory.domain.recall import RecalledItem, RecallResult
+from tutor_memory.domain.verify import check_course_citation
 from tutor_memory.ports import AppendResult, BeliefStore, MapStore, NightlyStore, Ports
 from tutor_memory.usecases.log import APPLIED_BELIEFS, APPLIED_INDEX, TutorMemory
 
@@ -316,7 +319,7 @@ class Turns:
             recall=recall,
             beliefs=beliefs,
             map_section=section,
-            changed_files=self._changed_files(files, recall.items),
+            changed_files=self._changed_files(files, recall.items, cmap),
             checks_recorded=checks,
             budget_tokens=budget,
             now=now,
@@ -398,16 +401,26 @@ class Turns:
 
     @staticmethod
     def _changed_files(
-        files: Mapping[str, FileRecord], items: Sequence[RecalledItem]
+        files: Mapping[str, FileRecord], items: Sequence[RecalledItem], cmap: ConceptMap
     ) -> dict[str, str]:
         """Recalled answers whose cited file was since replaced or removed (the pair's file
-        registry, read with the turn's other reads; never a model call)."""
+        registry, and the course files folded into its map, both read with the turn's other
+        reads; never a model call)."""
         changed: dict[str, str] = {}
+        folded: dict[str, tuple[FoldedFile, ...]] | None = None
         for item in items:
             evidence = item.episode.evidence
             if not isinstance(evidence, AnswerEvidence) or evidence.file_id is None:
                 continue
             record = files.get(evidence.file_id)
+            if evidence.fingerprint is not None and cmap.courses:
+                folded = folded_files(cmap) if folded is None else folded
+                course = folded.get(evidence.file_id, ())
+                checked = check_course_citation(evidence.fingerprint, record, course)
+                if checked is not None:
+                    if checked.value is Verification.CHANGED_REPLACED:
+                        changed[item.episode.episode_id] = "replaced"
+                    continue
             if record is None or record.removed:
                 changed[item.episode.episode_id] = "removed"
             elif record.current.fingerprint != evidence.fingerprint:
