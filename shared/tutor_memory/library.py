@@ -42,6 +42,7 @@ from tutor_memory.api.models import (
     BeliefResponse,
     ChainResponse,
     CheckBody,
+    ClassFileResponse,
     ClassRequest,
     ClassResponse,
     CorrectionRequest,
@@ -85,7 +86,6 @@ if TYPE_CHECKING:
     from tutor_memory.bootstrap import App
     from tutor_memory.ports import Clock
     from tutor_memory.settings import Settings
-    from tutor_memory.usecases.classmaps import ClassIngestResult
     from tutor_memory.usecases.export import Export
     from tutor_memory.usecases.maps import IngestResult
 
@@ -143,7 +143,7 @@ class Backend(Protocol):
     def get_class(self, class_id: str) -> ClassResponse: ...
     def ingest_class(
         self, class_id: str, subject_id: str, path: Path, file_id: str | None
-    ) -> ClassIngestResult: ...
+    ) -> ClassFileResponse: ...
     def profile(self, student_id: str) -> ProfileResponse: ...
     def set_profile(
         self, student_id: str, aspect: str, body: ProfileRequest
@@ -306,12 +306,13 @@ class Memory:
 
     def ingest_class(
         self, class_id: str, subject_id: str, file: str | Path, *, file_id: str | None = None
-    ) -> ClassIngestResult:
+    ) -> ClassFileResponse:
         """Read a file (a syllabus, a course text) into the class's course map for a subject,
         once, and fold it into the map of every student of the class: each student's map is
         the course map plus their own files, with their own checks and beliefs on it. The
-        service or one of the class's teachers (locally; over REST upload it to
-        ``uploads/<tenant>/classes/<class>/<subject>/<file>``)."""
+        service or one of the class's teachers. Over REST the file goes in the request's body
+        (``PUT /classes/{class_id}/subjects/{subject_id}/files/{file_id}``, at most 700,000
+        bytes); a larger one through ``uploads/<tenant>/classes/<class>/<subject>/<file>``."""
         return self.backend.ingest_class(class_id, subject_id, Path(file), file_id)
 
     # --- the student's profile: what holds in every subject ---------------------------------
@@ -778,7 +779,7 @@ class AsyncMemory:
 
     async def ingest_class(
         self, class_id: str, subject_id: str, file: str | Path, *, file_id: str | None = None
-    ) -> ClassIngestResult:
+    ) -> ClassFileResponse:
         return await asyncio.to_thread(
             self.sync.ingest_class, class_id, subject_id, file, file_id=file_id
         )

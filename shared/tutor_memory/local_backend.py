@@ -12,6 +12,7 @@ from tutor_memory.api.models import (
     BeliefPage,
     BeliefResponse,
     ChainResponse,
+    ClassFileResponse,
     ClassRequest,
     ClassResponse,
     CorrectionRequest,
@@ -41,7 +42,6 @@ from tutor_memory.domain.errors import ValidationError
 if TYPE_CHECKING:
     from tutor_memory.bootstrap import App
     from tutor_memory.domain.conceptmap import ConceptMap
-    from tutor_memory.usecases.classmaps import ClassIngestResult
     from tutor_memory.usecases.maps import IngestResult
 
 REQUESTED_BY = "library"  # kept in an erasure record: who asked
@@ -182,8 +182,8 @@ class LocalBackend:
 
     def ingest_class(
         self, class_id: str, subject_id: str, path: Path, file_id: str | None
-    ) -> ClassIngestResult:
-        self.app.access.check_class(self.caller, class_id)
+    ) -> ClassFileResponse:
+        self._may("putClassFile", None, subject_id)
         from tutor_memory.domain.episodes import file_id_for
 
         try:
@@ -191,8 +191,8 @@ class LocalBackend:
         except OSError as exc:
             raise ValidationError("file", f"cannot read {path}: {exc.strerror}") from None
         name = path.name
-        return self.app.class_maps.ingest(
-            class_id, subject_id, file_id or file_id_for(name), name, data
+        return calls.ingest_class_file(
+            self.app, self.caller, class_id, subject_id, file_id or file_id_for(name), name, data
         )
 
     def close(self) -> None:

@@ -4,6 +4,7 @@ ask for a route the server does not have."""
 
 from __future__ import annotations
 
+import base64
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -12,6 +13,7 @@ from tutor_memory.api.models import (
     BeliefPage,
     BeliefResponse,
     ChainResponse,
+    ClassFileResponse,
     ClassRequest,
     ClassResponse,
     CorrectionRequest,
@@ -36,14 +38,13 @@ from tutor_memory.api.models import (
 )
 from tutor_memory.api.operations import operation
 from tutor_memory.domain.conceptmap import ConceptMap
-from tutor_memory.domain.episodes import Pair
+from tutor_memory.domain.episodes import Pair, file_id_for
 from tutor_memory.domain.errors import TutorMemoryError, ValidationError
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
     from tutor_memory.api.client import SignedClient
-    from tutor_memory.usecases.classmaps import ClassIngestResult
     from tutor_memory.usecases.maps import IngestResult
 
 REQUESTED_BY = "library"  # kept in an erasure record: who asked
@@ -118,12 +119,18 @@ class RemoteBackend:
 
     def ingest_class(
         self, class_id: str, subject_id: str, path: Path, file_id: str | None
-    ) -> ClassIngestResult:
-        raise NotServedError(
-            "the REST API takes a class's files through the uploads bucket, not a route: "
-            "upload to uploads/<tenant>/classes/<class>/<subject>/<file>, or ingest into a "
-            "local store"
-        )
+    ) -> ClassFileResponse:
+        try:
+            data = path.read_bytes()
+        except OSError as exc:
+            raise ValidationError("file", f"cannot read {path}: {exc.strerror}") from None
+        name = path.name
+        sent = {"name": name, "content": base64.b64encode(data).decode("ascii")}
+        answer = self._call(
+            "putClassFile", None, sent,
+            class_id=class_id, subject_id=subject_id, file_id=file_id or file_id_for(name),
+        )  # fmt: skip
+        return ClassFileResponse.model_validate(answer)
 
     def recall(self, pair: Pair, question: str | None, at: datetime | None) -> RecallResponse:
         if not question:

@@ -4,6 +4,10 @@ and beliefs on it; leaving the class takes the course out and keeps the student'
 
 from __future__ import annotations
 
+import base64
+import json
+import urllib.error
+import urllib.request
 from collections.abc import Iterator
 from datetime import timedelta
 from pathlib import Path
@@ -321,3 +325,78 @@ def test_an_answer_citing_a_course_file_verifies_against_the_course(
     app.nightly.verify_citations(pair, at=app.ports.clock.now() + timedelta(days=2))
     assert verified() == "changed_removed"
     assert "the file this cited has since been removed" in noted()
+
+
+def test_the_rest_door_reads_a_class_file_as_the_local_door_does(
+    school: tuple[Memory, CountingExtractor, Path], tmp_path: Path
+) -> None:
+    """``PUT /classes/{class_id}/subjects/{subject_id}/files/{file_id}`` with the file in the
+    body (base64): ``Memory.remote(…).ingest_class`` answers as the local door (201, then 200
+    for the same bytes); a student and another class's teacher 403, another tenant 404; a
+    body that is not base64 or a file too large for a body 422."""
+    from tutor_memory.bootstrap import build_app
+    from tutor_memory.domain.errors import ValidationError
+    from tutor_memory.settings import on_folder
+
+    from .conftest import serving
+
+    memory, _, syllabus = school
+    local = memory.ingest_class("7a", "biology", syllabus)
+    app = build_app(on_folder(SETTINGS, tmp_path / "served"))
+    access = app.access
+    keys = {
+        who: access.create_key("default", role, caller)[1]
+        for who, role, caller in (
+            ("service", Role.SERVICE, ""),
+            ("teacher", Role.TEACHER, "t-1"),
+            ("other teacher", Role.TEACHER, "t-2"),
+            ("student", Role.STUDENT, "s01"),
+            ("other tenant", Role.SERVICE, ""),
+        )
+    }
+    keys["other tenant"] = access.create_key("school-b", Role.SERVICE)[1]
+    access.set_class("default", "7a", ["t-1"], STUDENTS)
+    app.class_maps.enrol("7a", STUDENTS)
+    try:
+        with serving(app, anonymous=None) as url:
+
+            def remote(who: str) -> Memory:
+                return Memory.remote(url, api_key=keys[who])
+
+            for who, error in (
+                ("student", ForbiddenError),
+                ("other teacher", ForbiddenError),
+                ("other tenant", NotFoundError),
+            ):
+                with remote(who) as door, pytest.raises(error):
+                    door.ingest_class("7a", "biology", syllabus)
+            with remote("teacher") as door:
+                read = door.ingest_class("7a", "biology", syllabus)
+                again = door.ingest_class("7a", "biology", syllabus)
+                assert "osmosis" in door.pair("s01", "biology").map().concepts
+            assert read.model_dump() == local.model_dump()
+            assert not read.already_read and read.students_updated == 30
+            assert again.already_read and again.students_updated == 0
+            statuses = []
+            for body in (
+                {"name": syllabus.name, "content": "not base64!"},
+                {"name": "big.md", "content": base64.b64encode(b"#" * 700_001).decode()},
+            ):
+                request = urllib.request.Request(
+                    f"{url}/classes/7a/subjects/biology/files/f-2",
+                    data=json.dumps(body).encode(),
+                    method="PUT",
+                    headers={"Content-Type": "application/json",
+                             "Authorization": f"Bearer {keys['service']}"},
+                )  # fmt: skip
+                try:
+                    urllib.request.urlopen(request, timeout=60)
+                except urllib.error.HTTPError as error:
+                    statuses.append(error.code)
+            assert statuses == [422, 422]
+            with remote("service") as door, pytest.raises(ValidationError, match="content"):
+                bad = tmp_path / "empty.md"
+                bad.write_bytes(b"   ")
+                door.ingest_class("7a", "biology", bad)
+    finally:
+        app.close()

@@ -4,6 +4,7 @@ class's course map in DynamoDB, and every student who follows the class has it o
 
 from __future__ import annotations
 
+import base64
 import contextlib
 import json
 import zlib
@@ -16,7 +17,7 @@ from tutor_memory.bootstrap import lambda_app
 from tutor_memory.domain.episodes import Kind, Pair
 from tutor_memory.samples import sample_subject
 
-from .conftest import REGION, TABLE, LambdaContext, load_handler
+from .conftest import REGION, TABLE, Api, LambdaContext, load_handler
 from .test_ingest_handler import upload
 
 STUDENTS = [f"s{i:02d}" for i in range(30)]
@@ -116,3 +117,18 @@ def text_of(item: dict[str, Any]) -> str:
             else:
                 parts.append(json.dumps(raw, default=str))
     return "\n".join(parts)
+
+
+def test_the_rest_route_reads_a_class_file_into_dynamodb(cloud: DynamoStore) -> None:
+    """The API function's ``PUT /classes/{class_id}/subjects/{subject_id}/files/{file_id}``
+    (behind API Gateway's IAM authorisation: the tenant's service)."""
+    app = lambda_app()
+    app.class_maps.enrol("7a", STUDENTS[:3])
+    name, data = sample_subject()[0]
+    body = {"name": name, "content": base64.b64encode(data).decode()}
+    path = f"/classes/7a/subjects/biology/files/{name}"
+    status, done = Api()("PUT", path, body)
+    assert status == 201 and done["students_updated"] == 3 and "Osmosis" in done["concepts"]
+    assert "osmosis" in cloud.load_map(Pair("s02", "biology")).concepts
+    status, again = Api()("PUT", path, body)
+    assert status == 200 and again["already_read"]

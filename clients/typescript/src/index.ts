@@ -43,6 +43,8 @@ export type ProfileResponse = Schemas["ProfileResponse"];
 export type StatementResponse = Schemas["StatementResponse"];
 export type Aspect = "preference" | "accommodation" | "language" | "goal" | "other";
 export type ClassResponse = Schemas["ClassResponse"];
+export type ClassFileRequest = Schemas["ClassFileRequest"];
+export type ClassFileResponse = Schemas["ClassFileResponse"];
 export type ConceptMap = operations["conceptMap"]["responses"][200]["content"]["application/json"];
 
 export const PROBLEM_TYPE = "urn:tutor-memory:problem:";
@@ -441,6 +443,24 @@ export function createTutorMemory(options: TutorMemoryOptions) {
     getClass: (classId: string): Promise<ClassResponse> =>
       body(api.GET("/classes/{class_id}", { params: { path: { class_id: classId } } })),
 
+    /**
+     * Read a file into a class's course map for a subject, once; every student of the class
+     * has it on their map (the service or one of the class's teachers). `file.content` is the
+     * file's bytes in base64, at most 700,000 bytes; a larger file goes to the uploads bucket.
+     */
+    ingestClassFile: (
+      classId: string,
+      subject: string,
+      fileId: string,
+      file: ClassFileRequest,
+    ): Promise<ClassFileResponse> =>
+      body(
+        api.PUT("/classes/{class_id}/subjects/{subject_id}/files/{file_id}", {
+          params: { path: { class_id: classId, subject_id: subject, file_id: fileId } },
+          body: file,
+        }),
+      ),
+
     /** Erase every subject of a student. */
     eraseStudent: (student: string, request: Erasure): Promise<ErasureResponse> =>
       body(
@@ -486,4 +506,5 @@ export const OPERATIONS: { readonly [Id in keyof operations]: MethodName | null 
   retractProfile: "retractProfile",
   setClass: "setClass",
   getClass: "getClass",
+  putClassFile: "ingestClassFile",
 };

@@ -22,6 +22,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/classes/{class_id}/subjects/{subject_id}/files/{file_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Read a file into a class's course map, once; its students' maps follow it */
+        put: operations["putClassFile"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/pairs/{student_id}/{subject_id}": {
         parameters: {
             query?: never;
@@ -512,6 +529,46 @@ export interface components {
             kind?: "answer";
             /** Page */
             page?: number | null;
+        };
+        /**
+         * ClassFileRequest
+         * @description A file for a class's course map: read once into the course map of the class's subject,
+         *     then folded into the map of every student of the class.
+         */
+        ClassFileRequest: {
+            /**
+             * Content
+             * @description the file's bytes, base64 (RFC 4648, padded): at most 700,000 bytes; a larger file goes through the uploads bucket
+             */
+            content: string;
+            /**
+             * Name
+             * @description the file's name, with its extension (how it is read: PDF, DOCX, Markdown or text)
+             */
+            name: string;
+        };
+        /**
+         * ClassFileResponse
+         * @description What reading a class's file did: the concepts it put on the course map (none when the
+         *     same bytes were read before) and how many students' maps took the new version.
+         */
+        ClassFileResponse: {
+            /** Already Read */
+            already_read: boolean;
+            /** Class Id */
+            class_id: string;
+            /** Concepts */
+            concepts: string[];
+            /** Course Version */
+            course_version: number;
+            /** File Id */
+            file_id: string;
+            /** Rejected */
+            rejected: components["schemas"]["RejectedConcept"][];
+            /** Students Updated */
+            students_updated: number;
+            /** Subject Id */
+            subject_id: string;
         };
         /**
          * ClassRequest
@@ -1016,6 +1073,13 @@ export interface components {
             generation: number;
             /** Retired */
             retired: number;
+        };
+        /** RejectedConcept */
+        RejectedConcept: {
+            /** Name */
+            name: string;
+            /** Reason */
+            reason: string;
         };
         /** ReportAnswers */
         ReportAnswers: {
@@ -1572,6 +1636,163 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ClassResponse"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description Forbidden: the caller's role may not call this operation on this record (a problem), or API Gateway refused the signature or the IAM permission (its own body) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                    };
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description Request Timeout */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description Length Required */
+            411: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description Request Entity Too Large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description Unsupported Media Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description Bad Gateway */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemResponse"];
+                };
+            };
+        };
+    };
+    putClassFile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                class_id: string;
+                subject_id: string;
+                file_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ClassFileRequest"];
+            };
+        };
+        responses: {
+            /** @description A retry with the same Idempotency-Key and body: the episode written the first time (`created` is false) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClassFileResponse"];
+                };
+            };
+            /** @description Created: the episode was written now */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClassFileResponse"];
                 };
             };
             /** @description Bad Request */

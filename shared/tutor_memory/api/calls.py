@@ -6,14 +6,19 @@ same range check on ``at``, the same idempotency binding).
 
 from __future__ import annotations
 
+import base64
+import binascii
 from dataclasses import asdict
 from datetime import datetime
 from typing import TYPE_CHECKING
 
 from tutor_memory.api.models import (
+    MAX_CLASS_FILE_BYTES,
     BeliefPage,
     BeliefResponse,
     ChainResponse,
+    ClassFileRequest,
+    ClassFileResponse,
     ClassRequest,
     ClassResponse,
     CorrectionRequest,
@@ -31,6 +36,7 @@ from tutor_memory.api.models import (
     RecallResponse,
     RederiveRequest,
     RederiveResponse,
+    RejectedConcept,
     ReportResponse,
     SourceResponse,
     StanceResponse,
@@ -47,7 +53,8 @@ from tutor_memory.domain.episodes import (
     check_time_range,
     request_digest,
 )
-from tutor_memory.domain.errors import ForbiddenError, NotFoundError
+from tutor_memory.domain.errors import ForbiddenError, NotFoundError, ValidationError
+from tutor_memory.domain.filetext import UnreadableFileError
 from tutor_memory.domain.paging import check_cursor, check_limit
 from tutor_memory.domain.profile import current as current_statements
 from tutor_memory.domain.profile import first_break
@@ -76,6 +83,43 @@ def set_class(app: App, caller: Caller, class_id: str, body: ClassRequest) -> Cl
     done = app.access.set_class(caller.tenant, class_id, body.teachers, body.students)
     app.class_maps.enrol(class_id, done.students)  # their maps follow the class's course maps
     return ClassResponse(**asdict(done))
+
+
+def ingest_class_file(
+    app: App, caller: Caller, class_id: str, subject_id: str, file_id: str, name: str, data: bytes
+) -> ClassFileResponse:
+    """A file into the class's course map for a subject, read once and folded into its
+    students' maps: the service, or one of the class's teachers. A file that cannot be read
+    is refused as the request's ``content`` (nothing changes)."""
+    app.access.check_class(caller, class_id)
+    try:
+        done = app.class_maps.ingest(class_id, subject_id, file_id, name, data)
+    except UnreadableFileError as exc:
+        raise ValidationError("content", str(exc)) from None
+    return ClassFileResponse(
+        class_id=done.class_id,
+        subject_id=done.subject_id,
+        file_id=done.file_id,
+        already_read=done.already_read,
+        concepts=list(done.concepts),
+        rejected=[RejectedConcept(name=n, reason=why) for n, why in done.rejected],
+        course_version=done.course_version,
+        students_updated=done.students_updated,
+    )
+
+
+def class_file_bytes(body: ClassFileRequest) -> bytes:
+    """The bytes of a class's file as a JSON body carries them (base64, bounded)."""
+    try:
+        data = base64.b64decode(body.content, validate=True)
+    except (binascii.Error, ValueError):
+        raise ValidationError("content", "is not base64 (RFC 4648, padded)") from None
+    if len(data) > MAX_CLASS_FILE_BYTES:
+        raise ValidationError(
+            "content", f"holds {len(data):,} bytes; at most {MAX_CLASS_FILE_BYTES:,} go in a "
+            "body (upload a larger file to the uploads bucket)",
+        )  # fmt: skip
+    return data
 
 
 def get_class(app: App, caller: Caller, class_id: str) -> ClassResponse:

@@ -726,6 +726,51 @@ class ClassResponse(Model):
     students: list[str]
 
 
+# A class's file in a JSON body (base64): at most this many bytes, so that the body stays under
+# the local server's limit (1,000,000 bytes; API Gateway's is larger). A larger file goes to the
+# uploads bucket (uploads/<tenant>/classes/<class>/<subject>/<file>) or the CLI.
+MAX_CLASS_FILE_BYTES = 700_000
+BASE64_PATTERN = r"^[A-Za-z0-9+/]*={0,2}$"
+
+
+class ClassFileRequest(Strict):
+    """A file for a class's course map: read once into the course map of the class's subject,
+    then folded into the map of every student of the class."""
+
+    name: Name = Field(
+        min_length=1,
+        max_length=240,
+        description="the file's name, with its extension (how it is read: PDF, DOCX, Markdown "
+        "or text)",
+    )
+    content: str = Field(
+        min_length=4,
+        max_length=-(-MAX_CLASS_FILE_BYTES // 3) * 4,
+        description=f"the file's bytes, base64 (RFC 4648, padded): at most "
+        f"{MAX_CLASS_FILE_BYTES:,} bytes; a larger file goes through the uploads bucket",
+        json_schema_extra={"pattern": BASE64_PATTERN},
+    )
+
+
+class RejectedConcept(Model):
+    name: str
+    reason: str
+
+
+class ClassFileResponse(Model):
+    """What reading a class's file did: the concepts it put on the course map (none when the
+    same bytes were read before) and how many students' maps took the new version."""
+
+    class_id: str
+    subject_id: str
+    file_id: str
+    already_read: bool  # the same bytes were read for the class before: nothing was extracted
+    concepts: list[str]
+    rejected: list[RejectedConcept]
+    course_version: int
+    students_updated: int
+
+
 class EpisodePage(Model):
     """A page of a pair's episodes, oldest first, each as the export writes it (the replay
     format; an erased episode is its envelope and erasure record). Pass ``next`` back as the

@@ -198,6 +198,13 @@ OPERATIONS: tuple[Operation, ...] = (
         STAFF, READ_STATUSES, "Memory.get_class", None,
         elsewhere="the roster comes from the school's systems, not from an agent",
     ),
+    Operation(
+        "putClassFile", "PUT", "/classes/{class_id}/subjects/{subject_id}/files/{file_id}",
+        "Read a file into a class's course map, once; its students' maps follow it",
+        STAFF, WRITE_STATUSES, "Memory.ingest_class", None,
+        elsewhere="a class's files come from its teachers and the school, not from an agent",
+        created=True,
+    ),
 )  # fmt: skip
 
 BY_NAME: dict[str, Operation] = {op.name: op for op in OPERATIONS}

@@ -56,6 +56,8 @@ from tutor_memory.api.models import (
     BeliefPage,
     BeliefResponse,
     ChainResponse,
+    ClassFileRequest,
+    ClassFileResponse,
     ClassRequest,
     ClassResponse,
     CorrectionRequest,
@@ -765,6 +767,18 @@ def build_resolver(
     @op_route("getClass")
     def get_class(class_id: ClassId) -> ClassResponse:
         return calls.get_class(get_app(), caller(), class_id)
+
+    @op_route("putClassFile")
+    def put_class_file(
+        class_id: ClassId, subject_id: SubjectId, file_id: FileId, body: ClassFileRequest
+    ) -> Response[ClassFileResponse]:
+        done = calls.ingest_class_file(
+            get_app(), caller(), class_id, subject_id, file_id, body.name,
+            calls.class_file_bytes(body),
+        )  # fmt: skip
+        # 201: read now; 200: the same bytes were read for the class before.
+        status = 200 if done.already_read else 201
+        return Response(status_code=status, content_type="application/json", body=done)
 
     return resolver
 

@@ -152,7 +152,9 @@ class Access:
         decision, why = decide(caller, roles, self.tenant, student_id, teaches=teaches)
         if decision is Decision.HIDE:
             # word for word what an unknown pair answers (api/calls.known)
-            what = f"{student_id}/{subject_id}" if subject_id else (student_id or "it")
+            what = (
+                f"{student_id}/{subject_id}" if student_id and subject_id else (student_id or "it")
+            )
             raise NotFoundError(
                 f"no record of {what}: record an episode or upload a file for it first"
             )
