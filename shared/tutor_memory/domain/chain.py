@@ -56,7 +56,16 @@ before the bodies go and sealed like any other, naming what it erases (each sequ
 commitment, its record's number), why, who asked and when. ``verify`` holds every erased body
 and every record to an entry: a forged record, a body erased without an entry, or an entry
 altered is a break; forging an entry means rewriting the chain from it on, which a checkpoint
-shows. (Erasures recorded before entries existed have none, and are reported as such.)
+shows.
+
+Erasures made before entries were kept (a store written by the release before them) have a
+record and no entry. Such a record is told apart from a forged one only where it can be: while
+no checkpoint of the chain has been anchored (every chain anchored since verified, so held every
+record to an entry), and only for the records before the first an entry names, of episodes
+before the first entry. ``verify`` then reports them as ``erasure before entries`` (run
+``tutor-memory migrate``, which appends their entries and anchors a checkpoint), never
+``intact``; any other break is reported first. Anywhere else a record without an entry is a
+forgery.
 
 **Checkpoints** (:class:`Checkpoint`: a pair, a length and the head's hash at a time) are kept
 elsewhere, signed (:class:`AnchoredCheckpoint`, a MAC of :func:`checkpoint_message`) by an
@@ -417,7 +426,12 @@ BreakKind = Literal[
     "erasure record without an entry",
     "erasure entry mismatch",
     "checkpoint not authentic",
+    "erasure before entries",
 ]
+
+# What ``verify`` says of an erasure the release before erasure entries made (its record, no
+# entry): not a tamper alarm, a step to take (``tutor-memory migrate``).
+BEFORE_ENTRIES = "erasure made before entries were kept: run tutor-memory migrate"
 
 
 @dataclass(frozen=True)
@@ -600,6 +614,8 @@ class ChainReport:
                 f"intact: {self.episodes} episodes{entries}{erased}, head {self.head_hash[:16]}…"
                 f"{point}"
             )
+        if self.break_kind == "erasure before entries":
+            return f"not verified from episode {self.break_seq}: {self.detail}"
         return f"broken at episode {self.break_seq}: {self.break_kind} — {self.detail}"
 
 
@@ -752,13 +768,42 @@ def _check_erasures(
     return None
 
 
+def pre_entry_records(entries: Sequence[Episode], records: Sequence[Erasure]) -> list[Erasure]:
+    """The records that may be erasures made before entries were kept: no entry names them,
+    and they come before every record an entry names and before the chain's first entry (the
+    release that wrote entries numbered its records after those it found, and wrote its entries
+    after the episodes they erased). Whether the chain may hold such records at all (no
+    checkpoint anchored) is the caller's to say."""
+    named: set[int] = set()
+    first_entry = min((e.seq for e in entries), default=None)
+    for entry in entries:
+        if isinstance(entry.evidence, ErasureEvidence):
+            named |= {item.number for item in entry.evidence.erased}
+    lowest = min(named, default=None)
+    return [
+        r
+        for r in records
+        if r.number not in named
+        and (lowest is None or r.number < lowest)
+        and (first_entry is None or r.seq < first_entry)
+    ]
+
+
 def _check_entries(
-    entries: Sequence[Episode], erased: Mapping[int, Episode], records: Sequence[Erasure]
+    entries: Sequence[Episode],
+    erased: Mapping[int, Episode],
+    records: Sequence[Erasure],
+    *,
+    before_entries: bool = False,
 ) -> tuple[int, BreakKind, str] | None:
     """Erasures against their entries in the chain: every erased body must be named by an
     entry (before which it lies, with the commitment the chain holds), and every erasure record
     kept beside the chain must be the one an entry names (same episode, number, time, reason,
-    requester and scope). Returns the earliest problem (position, kind, why), or None."""
+    requester and scope). Returns the earliest problem (position, kind, why), or None.
+
+    With ``before_entries`` (no checkpoint of the chain was ever anchored), the records of
+    :func:`pre_entry_records` and their erased bodies are reported as ``erasure before
+    entries``, and only when nothing else is wrong."""
     problems: list[tuple[int, int, BreakKind, str]] = []  # (position, rank, kind, why)
     by_number = {r.number: r for r in records}
     named: dict[int, tuple[Episode, ErasedItem]] = {}
@@ -810,9 +855,11 @@ def _check_entries(
                      f"erasure record {record.number} no longer says what its entry (episode "
                      f"{entry.seq}) says: when, why, who asked or the scope was edited")
                 )  # fmt: skip
+    legacy = {r.number: r for r in pre_entry_records(entries, records)} if before_entries else {}
+    legacy_seqs = {r.seq for r in legacy.values()}
     for record in records:
         found = named.get(record.seq)
-        if found is None or found[1].number != record.number:
+        if (found is None or found[1].number != record.number) and record.number not in legacy:
             problems.append(
                 (record.seq, 1, "erasure record without an entry",
                  f"erasure record {record.number} (episode {record.seq}, {record.scope}, "
@@ -820,15 +867,27 @@ def _check_entries(
                  "wrote it")
             )  # fmt: skip
     for seq in erased:
-        if seq not in named:
+        if seq not in named and seq not in legacy_seqs:
             problems.append(
                 (seq, 2, "erased without an entry",
                  "its body is gone but no erasure entry in the chain names it")
             )  # fmt: skip
-    if not problems:
-        return None
-    seq, _, kind, detail = min(problems, key=lambda p: (p[0], p[1]))
-    return seq, kind, detail
+    if problems:
+        seq, _, kind, detail = min(problems, key=lambda p: (p[0], p[1]))
+        return seq, kind, detail
+    if legacy:
+        first = min(legacy.values(), key=lambda r: r.number)
+        more = f"{len(legacy)} erasure records" if len(legacy) > 1 else "1 erasure record"
+        return (
+            first.seq,
+            "erasure before entries",
+            (
+                f"{BEFORE_ENTRIES} ({more} without an entry, the first: record {first.number}, "
+                f"episode {first.seq}, {first.scope}, {first.reason!r}, "
+                f"{format_time(first.at)[:10]})"
+            ),
+        )
+    return None
 
 
 def verify(
@@ -839,6 +898,7 @@ def verify(
     *,
     erasures: Sequence[Erasure] = (),
     erasure_head: str | None = None,
+    before_entries: bool = False,
 ) -> ChainReport:
     """Recompute a chain from its stored rows (ascending by seq) and report the first break.
 
@@ -849,6 +909,9 @@ def verify(
     row must name the last episode (else the tail is missing), the erasure records must form
     their chain up to the head's, every erasure must match its entry in the chain
     (:func:`_check_entries`), and a checkpoint, if given, must be a link of the chain.
+
+    ``before_entries``: no checkpoint of this chain was ever anchored, so it may hold erasures
+    made before entries were kept (reported as such, after every other check has passed).
     """
     expected_seq, prev, count, erased, erased_v1 = 1, GENESIS_HASH, 0, 0, 0
     hashes: dict[int, str] = {}
@@ -919,8 +982,8 @@ def verify(
         return broken(
             head_seq, "link broken", "the head's hash is not the hash of the log's last episode"
         )
-    unmatched = _check_entries(entries, erased_eps, erasures)
-    if unmatched is not None:
+    unmatched = _check_entries(entries, erased_eps, erasures, before_entries=before_entries)
+    if unmatched is not None and unmatched[1] != "erasure before entries":
         return broken(*unmatched)
     if checkpoint is not None:
         if checkpoint.pair != pair:
@@ -951,6 +1014,8 @@ def verify(
                 "checkpoint mismatch",
                 "the chain no longer passes through the checkpoint's hash: history was rewritten",
             )
+    if unmatched is not None:  # erasures made before entries were kept, and nothing else
+        return broken(*unmatched)
     return ChainReport(
         pair,
         True,

@@ -580,14 +580,19 @@ class TutorMemory:
         Checked against ``checkpoint`` when one is given, else (``anchored``, the default) the
         pair's newest anchored checkpoint when the memory has an anchor: a rewrite before it, or
         a tail cut with the head, is a break; so is an anchored checkpoint whose MAC does not
-        verify (the chain is then checked without it, and a break of its own comes first)."""
+        verify (the chain is then checked without it, and a break of its own comes first).
+
+        A chain no checkpoint was ever anchored of may hold erasures made before entries were
+        kept: they are reported as such (``erasure before entries``: run ``tutor-memory
+        migrate``), not as forged records (``chain.verify``)."""
         newest, forged = None, False
-        if checkpoint is None and anchored and self.anchor is not None:
-            newest = self.anchor.newest(pair)
-            if newest is not None:
-                forged = not self.anchor.authentic(newest)
-                checkpoint = None if forged else newest.checkpoint
-        report = self._verify(pair, checkpoint)
+        anchor = self.anchor
+        kept = anchor.newest(pair) if anchor is not None else None
+        if checkpoint is None and anchored and anchor is not None and kept is not None:
+            newest = kept
+            forged = not anchor.authentic(kept)
+            checkpoint = None if forged else kept.checkpoint
+        report = self._verify(pair, checkpoint, before_entries=kept is None)
         if newest is not None and forged and report.intact:
             cp = newest.checkpoint
             where = f" ({newest.where})" if newest.where else ""
@@ -604,7 +609,9 @@ class TutorMemory:
             )
         return report
 
-    def _verify(self, pair: Pair, checkpoint: chain.Checkpoint | None) -> chain.ChainReport:
+    def _verify(
+        self, pair: Pair, checkpoint: chain.Checkpoint | None, *, before_entries: bool
+    ) -> chain.ChainReport:
         head = self.ports.store.head(pair)
         records, erasure_head = self.ports.store.erasures(pair)
         try:
@@ -615,6 +622,7 @@ class TutorMemory:
                 checkpoint,
                 erasures=records,
                 erasure_head=erasure_head,
+                before_entries=before_entries,
             )
         except CorruptRowError as exc:
             return chain.ChainReport(
