@@ -122,6 +122,15 @@ def _parser() -> argparse.ArgumentParser:
     point.add_argument("--out", type=Path, help="write it to this file (default: print it)")
     point.add_argument("--json", action="store_true", help="(the default: it is JSON)")
 
+    migrate = sub.add_parser(
+        "migrate",
+        help="give erasures made before entries were kept their entries in the chain",
+    )
+    migrate.add_argument("--store", type=Path, help="an embedded store folder (default: settings)")
+    migrate.add_argument("--student", help="only this student's pairs (default: every pair)")
+    migrate.add_argument("--subject", help="only this subject (with --student)")
+    migrate.add_argument("--json", action="store_true", help=JSON_HELP)
+
     serve = sub.add_parser("serve", help="the API's routes over local HTTP")
     serve.add_argument("--store", type=Path, help="an embedded store folder (default: settings)")
     serve.add_argument("--host", default="127.0.0.1", help="the address (default: 127.0.0.1)")
@@ -371,6 +380,8 @@ def _run(args: argparse.Namespace) -> int:
         settings = on_folder(settings, args.store)
     if args.command == "nightly":  # --student/--subject are optional here
         return run_nightly_command(args, build_app(settings))
+    if args.command == "migrate":  # --student and --subject are optional here
+        return _migrate(build_service(settings), args)
     if args.command == "erase":  # --subject is optional here
         return run_erase_command(args, build_app(settings))
     if args.command == "export":  # --subject is optional here
@@ -878,3 +889,45 @@ def recall_json(result: RecallResult) -> dict[str, object]:
 
 if __name__ == "__main__":
     sys.exit(main())
+
+
+def _migrate(memory: TutorMemory, args: argparse.Namespace) -> int:
+    """``tutor-memory migrate``: every pair with erasure records (or the one named) whose
+    erasures were made before entries were kept gets their entries and a checkpoint
+    (``usecases.erasure.migrate_pre_entry_erasures``); 1 if any pair was refused."""
+    from tutor_memory.usecases.erasure import migrate_pre_entry_erasures
+
+    if args.subject and not args.student:
+        raise ValidationError("subject", "--subject needs --student")
+    if args.student and args.subject:
+        pairs = [Pair(args.student, args.subject)]
+    else:
+        pairs = [
+            p
+            for p in memory.ports.store.erased_pairs()
+            if not args.student or p.student_id == args.student
+        ]
+    done = [migrate_pre_entry_erasures(memory, pair) for pair in pairs]
+    if args.json:
+        print_json(
+            {
+                "pairs": [
+                    {
+                        "student_id": m.pair.student_id,
+                        "subject_id": m.pair.subject_id,
+                        "adopted": list(m.adopted),
+                        "entries": list(m.entries),
+                        "anchored": m.anchored,
+                        "report": str(m.report),
+                        "refused": m.refused or None,
+                    }
+                    for m in done
+                ]
+            }
+        )
+    else:
+        for migrated in done:
+            print(migrated)
+        migrated_pairs = sum(1 for m in done if m.adopted and not m.refused)
+        print(f"{migrated_pairs} of {len(done)} pairs with erasure records migrated")
+    return 1 if any(m.refused for m in done) else 0

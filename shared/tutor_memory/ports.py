@@ -584,6 +584,10 @@ class ErasingStore(Protocol):
         """The pair's erasure records, oldest first, and the head of their chain."""
         ...
 
+    def erased_pairs(self) -> list[Pair]:
+        """Every pair with an erasure record (an operator's migration reads it once)."""
+        ...
+
     def erased_key(self, pair: Pair, digest: str) -> datetime | None:
         """When the episode written under the idempotency key of this digest
         (``domain.episodes.erased_key_digest``) was erased; None when no erased episode had

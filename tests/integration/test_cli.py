@@ -405,6 +405,7 @@ def test_each_command_with_json_prints_one_json_document(
         "export": ["export", "--out", str(tmp_path / "export"), *store],
         "remove-file": ["remove-file", "cells.md", *store],
         "erase": ["erase", "--reason", "asked", *store],
+        "migrate": ["migrate", *store],
         "replay": ["replay", str(tmp_path / "export" / "history.jsonl"),
                    "--store", str(tmp_path / "new")],
     }  # fmt: skip

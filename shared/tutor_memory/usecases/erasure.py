@@ -50,10 +50,13 @@ from zoneinfo import ZoneInfo
 
 from tutor_memory.domain import constants as C
 from tutor_memory.domain.chain import (
+    ChainReport,
+    Erasure,
     ErasureScope,
     envelope_episode,
     format_time,
     parse_time,
+    pre_entry_records,
     seq_of_id,
 )
 from tutor_memory.domain.corrections import BELIEF_KINDS
@@ -228,6 +231,117 @@ def erase_with_entry(
         reason=reason,
         requested_by=requested_by,
         scope=scope,
+    )
+
+
+@dataclass(frozen=True)
+class Migrated:
+    """What migrating one pair did: the erasure records (by number) made before entries were
+    kept that now have their entry, the entries appended (their sequences), the chain's
+    verification after, and whether a checkpoint was anchored; or why nothing was done
+    (``refused``: the chain has another break, which a migration must not paper over)."""
+
+    pair: Pair
+    adopted: tuple[int, ...] = ()
+    entries: tuple[int, ...] = ()
+    report: ChainReport | None = None
+    anchored: bool = False
+    refused: str = ""
+
+    def __str__(self) -> str:
+        if self.refused:
+            return f"{self.pair}: not migrated — {self.refused}"
+        if not self.adopted:
+            return f"{self.pair}: nothing to migrate ({self.report})"
+        episodes = ", ".join(str(seq) for seq in self.entries)
+        anchored = "; a checkpoint anchored" if self.anchored else ""
+        return (
+            f"{self.pair}: {len(self.adopted)} erasure records made before entries were kept "
+            f"now have their entry (episode {episodes}); {self.report}{anchored}"
+        )
+
+
+def _groups(records: Sequence[Erasure]) -> list[list[Erasure]]:
+    """Consecutive records of one erasure (same time, reason, requester and scope), at most
+    ``ERASURE_ENTRY_MAX_ITEMS`` a group: one entry each, as that erasure would have written."""
+    groups: list[list[Erasure]] = []
+    for record in records:
+        said = (record.at, record.reason, record.requested_by, record.scope)
+        last = groups[-1] if groups else None
+        if (
+            last is not None
+            and (last[0].at, last[0].reason, last[0].requested_by, last[0].scope) == said
+            and len(last) < ERASURE_ENTRY_MAX_ITEMS
+        ):
+            last.append(record)
+        else:
+            groups.append([record])
+    return groups
+
+
+def migrate_pre_entry_erasures(memory: TutorMemory, pair: Pair) -> Migrated:
+    """Give the erasures made before entries were kept their entries in the chain
+    (``tutor-memory migrate``), then anchor a checkpoint.
+
+    Only a chain whose one problem is such erasures is migrated (``verify`` says ``erasure
+    before entries``: no checkpoint of it was ever anchored, the records come before every one
+    an entry names): a chain with any other break is refused as it stands. Each erasure gets
+    the entry it would have written, appended at the end of the chain: the episodes, their
+    commitments and record numbers, the reason, who asked, the scope and the erasure's own
+    time (its record's), under the key ``erasure:<first number>`` (asking again finds it
+    written). After the checkpoint, a record without an entry is a forgery again; before it,
+    a record forged by someone with the store's write access cannot be told from an old one —
+    the migration adopts what the store holds, as the operator who runs it vouches."""
+    report = memory.verify_chain(pair)
+    if report.intact:
+        return Migrated(pair, report=report)
+    if report.break_kind != "erasure before entries":
+        return Migrated(pair, report=report, refused=f"the chain is {report}")
+    store = memory.ports.store
+    records, _ = store.erasures(pair)
+    episodes = {ep.seq: ep for ep in store.iter_episodes(pair)}
+    entries = [ep for ep in episodes.values() if ep.kind in SYSTEM_KINDS and not ep.erased]
+    legacy = pre_entry_records(entries, records)
+    written: list[int] = []
+    for group in _groups(legacy):
+        first = group[0]
+        said = ErasureEvidence(
+            tuple(
+                ErasedItem(r.seq, r.number, episodes[r.seq].commitment or episodes[r.seq].hash)
+                for r in group
+            ),
+            first.reason,
+            first.requested_by,
+            first.scope,
+        )
+        new = NewEpisode(
+            pair,
+            Kind.ERASURE,
+            erasure_text(said),
+            first.at,
+            evidence=said,
+            idempotency_key=f"erasure:{first.number}",
+        )
+        done = store.append(new)
+        if not done.created and done.episode.evidence != said:
+            raise ConflictError(
+                f"an erasure of {pair} wrote an entry for record {first.number} meanwhile; "
+                "migrate again"
+            )
+        written.append(done.episode.seq)
+    log.warning(
+        "migrated %s: %d erasure records made before entries were kept now have entries %s",
+        pair, len(legacy), written, extra={"operator_action": "migrate"},
+    )  # fmt: skip
+    after = memory.verify_chain(pair)
+    anchoring = memory.anchor_checkpoint(pair) if after.intact else None
+    return Migrated(
+        pair,
+        adopted=tuple(r.number for r in legacy),
+        entries=tuple(written),
+        report=after,
+        anchored=bool(anchoring and anchoring.anchored),
+        refused="" if after.intact else f"after the migration the chain is {after}",
     )
 
 

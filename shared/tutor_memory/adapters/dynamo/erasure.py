@@ -47,6 +47,16 @@ class DynamoErasure(DynamoBeliefs):
             raise StoreError(str(exc)) from exc
         return records, head.erasure_head
 
+    def erased_pairs(self) -> list[Pair]:
+        """Every pair with an erasure record (what ``tutor-memory migrate`` looks at): a
+        filtered scan of the table, read once by an operator's migration."""
+        m = self.models.Erasure
+        try:
+            keys = {i.pk for i in m.scan(m.sk.startswith("ERASE#"), attributes_to_get=["pk"])}
+        except PynamoDBException as exc:
+            raise StoreError(str(exc)) from exc
+        return [Pair(*k.removeprefix("PAIR#").split("#", 1)) for k in sorted(keys)]
+
     def erase(
         self,
         pair: Pair,

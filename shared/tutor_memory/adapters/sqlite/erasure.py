@@ -69,6 +69,14 @@ class SqliteErasure(SqliteBeliefs):
         records = [Erasure.from_dict(pair, json.loads(r[0])) for r in rows]
         return records, head[0] if head else None
 
+    def erased_pairs(self) -> list[Pair]:
+        """Every pair with an erasure record (what ``tutor-memory migrate`` looks at)."""
+        with self._connection() as conn:
+            rows = conn.execute(
+                "SELECT DISTINCT student_id, subject_id FROM erasures ORDER BY 1, 2"
+            ).fetchall()
+        return [Pair(*row) for row in rows]
+
     def erase(
         self,
         pair: Pair,
