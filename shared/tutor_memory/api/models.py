@@ -730,7 +730,8 @@ class ClassResponse(Model):
 # the local server's limit (1,000,000 bytes; API Gateway's is larger). A larger file goes to the
 # uploads bucket (uploads/<tenant>/classes/<class>/<subject>/<file>) or the CLI.
 MAX_CLASS_FILE_BYTES = 700_000
-BASE64_PATTERN = r"^[A-Za-z0-9+/]*={0,2}$"
+# Padded base64 exactly as base64.b64decode(validate=True) takes it: whole quads, the last padded.
+BASE64_PATTERN = r"^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$"
 
 
 class ClassFileRequest(Strict):
