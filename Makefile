@@ -34,11 +34,15 @@ imports: $(STAMP)
 test: lint typecheck imports
 	$(BIN)/pytest -p no:cacheprovider
 
-# Schemathesis against `tutor-memory serve`: a fixed seed, over a thousand requests, the stateful
-# links of infra/openapi.json; fails on a 5xx, a dropped connection, an undocumented status or a
-# schema violation, then checks every pair's chain and that each acknowledged create was written.
+# Schemathesis against `tutor-memory serve` on both backends (the embedded store; DynamoDB on
+# moto's server): a fixed seed, over 5,000 requests each, the stateful links of infra/openapi.json,
+# while slow and broken clients (tests/fuzz/hostile.py) trickle, stall, hang up, send 300 KB of
+# headers, come 200 at once and hold 1,000 connections idle; fails on a 5xx, a dropped connection,
+# an undocumented status or a schema mismatch, then checks every pair's chain and that each
+# acknowledged create was written, and prints a summary table (docs/testing.md: about 25 minutes).
+# `make test` runs a bounded variant: the embedded store, a thousand requests, one round of probes.
 fuzz: $(STAMP)
-	$(BIN)/pytest -p no:cacheprovider -q -s tests/fuzz
+	TUTOR_MEMORY_FUZZ_LONG=1 $(BIN)/pytest -p no:cacheprovider -q -s -p no:logging tests/fuzz
 
 # Evidence (nothing here is asserted by the tests): results go to bench-results/.
 scenarios: $(STAMP)
