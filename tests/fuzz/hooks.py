@@ -107,6 +107,8 @@ def documented_refusal(response: Any, case: Any) -> bool:
         return True  # stored state: the pair's files
     if field in ("file_id", "evidence.file_id") and "any script" in detail:
         return True  # letters of every script
+    if field == "field" and "correctable field is" in detail:
+        return True  # stored state: the kind of the episode the path names
     if field == "next" and "is the next of another export" in detail:
         return True  # two fields together: the path's subject, the subject the cursor names
     if field == "history" and "must name a concept" in detail:

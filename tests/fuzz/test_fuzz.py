@@ -65,7 +65,7 @@ HOOKS = Path(__file__).with_name("hooks.py")
 SEED = int(os.environ.get("TUTOR_MEMORY_FUZZ_SEED", "20260302"))  # fixed: the same cases
 LONG = os.environ.get("TUTOR_MEMORY_FUZZ_LONG") == "1"  # `make fuzz`
 BACKENDS = ("sqlite", "dynamodb") if LONG else ("sqlite",)
-CASES_PER_OPERATION = int(os.environ.get("TUTOR_MEMORY_FUZZ_CASES", "120" if LONG else "60"))
+CASES_PER_OPERATION = int(os.environ.get("TUTOR_MEMORY_FUZZ_CASES", "150" if LONG else "60"))
 MIN_REQUESTS = 5_000 if LONG else 1_000
 SIZES = hostile.FULL if LONG else hostile.BOUNDED
 TABLE, REGION = "tutor-memory-fuzz", "us-east-1"
@@ -163,6 +163,7 @@ def moto_table() -> Iterator[str]:
     atomic; moto's in-process backend is not thread-safe): its endpoint."""
     from tests.contract.conftest import SerialMotoServer
 
+    logging.getLogger("werkzeug").setLevel(logging.WARNING)  # a line per DynamoDB call
     server = SerialMotoServer(ip_address="127.0.0.1", port=0, verbose=False)
     server.start()
     host, port = server.get_host_and_port()
