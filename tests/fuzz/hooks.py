@@ -15,8 +15,7 @@ description) and are not mismatches:
 * **what the text says** — a ``taught`` message without a note that does not itself teach
   (``not-teaching``: "remember that …" does);
 * **two fields together** — a quiz whose ``score`` exceeds its ``maximum``; a profile statement
-  with a ``due`` date whose aspect, in the path, is not a goal; a pair's export page whose
-  ``next`` names another subject than the path's;
+  with a ``due`` date whose aspect, in the path, is not a goal;
 * **bytes** — a body over the server's byte limit (413, refused unread): JSON Schema bounds
   each string's characters, not the bytes of the whole body;
 * **a correction and what it corrects** — the field a correction may change and the value it
@@ -107,10 +106,6 @@ def documented_refusal(response: Any, case: Any) -> bool:
         return True  # stored state: the pair's files
     if field in ("file_id", "evidence.file_id") and "any script" in detail:
         return True  # letters of every script
-    if field == "field" and "correctable field is" in detail:
-        return True  # stored state: the kind of the episode the path names
-    if field == "next" and "is the next of another export" in detail:
-        return True  # two fields together: the path's subject, the subject the cursor names
     if field == "history" and "must name a concept" in detail:
         return True  # letters of every script
     if field == "next" and "is the next of another" in detail:
