@@ -22,6 +22,8 @@ description) and are not mismatches:
   may take follow the kind of the episode it names (a check's ``verdict``, a quiz's ``score``
   within its maximum), a value already said is no correction, and an answer cannot be
   corrected: the request names the episode by id;
+* **what a file's bytes say** — a class's file whose base64 content decodes to bytes its name's
+  reader cannot read (not UTF-8 for a text file, not a PDF for a PDF);
 * **a cursor of another listing** — an export's ``next`` names the export it continues (its
   pairs and heads), which the request cannot show;
 * **letters of every script** — a file id is its name's letters and digits in any script, and a
@@ -110,6 +112,8 @@ def documented_refusal(response: Any, case: Any) -> bool:
         return True  # letters of every script
     if field == "next" and "is the next of another" in detail:
         return True  # a cursor of another listing
+    if field == "content" and "base64" not in detail and "bytes; at most" not in detail:
+        return True  # what a file's bytes say (its base64 and its size are in the schema)
     correction = ("correctable field is", "already says", "exceeds the quiz", "cannot be corrected",
                   "a verdict is")  # fmt: skip
     if field in ("field", "value", "episode_id") and any(c in detail for c in correction):
