@@ -192,6 +192,23 @@ def _parser() -> argparse.ArgumentParser:
     rederive.add_argument("--force", action="store_true", help="even when nothing would change")
     rederive.add_argument("--json", action="store_true", help=JSON_HELP)
 
+    correct = with_pair(
+        sub.add_parser(
+            "correct",
+            help="correct an earlier episode (a new episode names it; nothing is rewritten)",
+        )
+    )
+    correct.add_argument("episode_id", help="the episode to correct (its id: `log --json`)")
+    correct.add_argument(
+        "field",
+        choices=["verdict", "score", "note", "text"],
+        help="a check's verdict, a quiz's score, a taught note, a student's message's text",
+    )
+    correct.add_argument("value", help="the corrected value: right or wrong, a number, the words")
+    correct.add_argument("--reason", required=True, help="why it was wrong (kept in the log)")
+    correct.add_argument("--at", help="when it was corrected, ISO 8601 (default: now)")
+    correct.add_argument("--json", action="store_true", help=JSON_HELP)
+
     reindex = with_pair(
         sub.add_parser(
             "reindex",
@@ -395,6 +412,8 @@ def _run(args: argparse.Namespace) -> int:
         return _map_command(build_app(settings), pair, args)
     if args.command == "record":
         return _record(build_app(settings), pair, args)
+    if args.command == "correct":
+        return _correct(build_app(settings), pair, args)
     if args.command == "ask":
         return _ask(build_app(settings), pair, args)
     if args.command == "prompt":
@@ -514,6 +533,29 @@ def _run(args: argparse.Namespace) -> int:
             return EXIT_REFUSED
         return 0
     raise AssertionError(args.command)
+
+
+def _correct(app: App, pair: Pair, args: argparse.Namespace) -> int:
+    """A correction as the operator (the service's role): ``Episodes.correct``."""
+    if app.ports.store.head(pair) is None:
+        raise NotFoundError(f"no record of {pair}: nothing was recorded for this pair")
+    value: str | float = args.value
+    if args.field == "score":
+        try:
+            value = float(args.value)
+        except ValueError:
+            raise ValidationError("value", "a score is a number") from None
+    added = app.episodes.correct(
+        pair, args.episode_id, args.field, value, args.reason, by=Role.SERVICE, at=_at(args.at)
+    )
+    belief = added.belief.line() if added.belief else None
+    if args.json:
+        return print_json(
+            {"id": added.episode.episode_id, "seq": added.episode.seq,
+             "summary": added.episode.summary, "belief": belief}
+        )  # fmt: skip
+    print(f"{pair}: corrected ({added.episode.summary})" + (f"; now {belief}" if belief else ""))
+    return 0
 
 
 def print_json(document: object) -> int:

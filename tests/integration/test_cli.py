@@ -401,6 +401,7 @@ def test_each_command_with_json_prints_one_json_document(
         "report": ["report", *store],
         "rederive": ["rederive", *store],
         "reindex": ["reindex", *store],
+        "correct": ["correct", "CHECK_ID", "verdict", "right", "--reason", "a mistake", *store],
         "inspect": ["inspect", "--out", str(tmp_path / "page.html"), *store],
         "export": ["export", "--out", str(tmp_path / "export"), *store],
         "remove-file": ["remove-file", "cells.md", *store],
@@ -411,6 +412,8 @@ def test_each_command_with_json_prints_one_json_document(
     }  # fmt: skip
     seen: dict[str, Any] = {}
     for name, argv in commands.items():
+        if name == "correct":  # the check recorded above
+            argv = [seen["check"]["id"] if a == "CHECK_ID" else a for a in argv]
         code, out, err = run(capsys, *argv, "--json")
         assert code == 0, (argv, err)
         seen[name] = json.loads(out)  # one document: json.loads refuses anything after it
@@ -418,7 +421,8 @@ def test_each_command_with_json_prints_one_json_document(
     assert seen["not taught"]["taught"] is False
     assert seen["verify"]["intact"] is True and seen["verify"]["episodes"] == 4
     assert "Osmosis" in seen["map"]["section"]
-    assert seen["reindex"]["indexed"] == 4  # every episode of the log, again
+    assert seen["correct"]["belief"] == "understands Osmosis (0.67)"  # the map's name
+    assert seen["reindex"]["indexed"] == 5  # every episode of the log, the correction too
     assert seen["replay"]["events"] > 0 and seen["replay"]["pairs"] == 1
 
 
