@@ -12,6 +12,7 @@ import asyncio
 import json
 import re
 import subprocess
+import tempfile
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -68,6 +69,10 @@ def outcome(call: Callable[[], Any]) -> Any:
     return found.model_dump(mode="json", exclude={"timings_ms"})
 
 
+# A course file read into a class's map (the same words as scripts/doors-scenario.mjs's).
+SYLLABUS = "# Cells\n\n## Osmosis\n\nOsmosis is the movement of water across a membrane.\n"
+
+
 def scenario(memory: Memory) -> dict[str, Any]:
     """Every operation of the library, in an order a tutor's product would meet them."""
     alice = memory.pair("alice", "biology")
@@ -119,6 +124,12 @@ def scenario(memory: Memory) -> dict[str, Any]:
     seen["erase pair"] = outcome(lambda: memory.erase("alice", "biology", reason="left"))
     seen["export student"] = outcome(lambda: memory.export("alice", limit=2))
     seen["erase student"] = outcome(lambda: memory.erase("alice", reason="left the school"))
+    # A class with one course map (bob's, apart from alice's erasures).
+    seen["set class"] = outcome(lambda: memory.set_class("7a", teachers=["t-1"], students=["bob"]))
+    seen["get class"] = outcome(lambda: memory.get_class("7a"))
+    syllabus = Path(tempfile.mkdtemp()) / "syllabus.md"
+    syllabus.write_text(SYLLABUS, encoding="utf-8")
+    seen["class file"] = outcome(lambda: memory.ingest_class("7a", "biology", syllabus))
     return comparable(seen)
 
 

@@ -102,4 +102,15 @@ seen["export student"] = await outcome(() =>
 seen["erase student"] = await outcome(() =>
   memory.eraseStudent(s, { reason: "left the school", requestedBy: "library" }),
 );
+seen["set class"] = await outcome(() =>
+  memory.setClass("7a", { teachers: ["t-1"], students: ["bob"] }),
+);
+seen["get class"] = await outcome(() => memory.getClass("7a"));
+const SYLLABUS = "# Cells\n\n## Osmosis\n\nOsmosis is the movement of water across a membrane.\n";
+seen["class file"] = await outcome(() =>
+  memory.ingestClassFile("7a", t, "syllabus.md", {
+    name: "syllabus.md",
+    content: Buffer.from(SYLLABUS, "utf8").toString("base64"),
+  }),
+);
 process.stdout.write(JSON.stringify(seen));
