@@ -365,3 +365,20 @@ def test_the_issues_scenarios_in_each_language_through_each_door(door: Door, lan
     door.correct("biology", check, "right")
     assert door.beliefs("biology")[0].startswith("understands")
     assert "right (corrected on 3 Mar)" in door.block("biology", topic, SAID)
+
+
+def test_an_export_with_corrections_replays_to_the_same_beliefs_and_block(tmp_path: Path) -> None:
+    from tutor_memory.replay import replay
+
+    with Memory.local(tmp_path / "tm", settings=SETTINGS, ready=False) as memory:
+        pair = memory.pair("s1", "biology")
+        check = pair.record_check("Explain osmosis", topic="osmosis", verdict="wrong", at=AT)
+        pair.correct(check.id, "verdict", "right", "marked wrong by mistake", at=FIXED)
+        history = pair.export().write(tmp_path / "export")
+        before = (pair.turn("osmosis", at=ASKED).block, [b.line for b in pair.beliefs()])
+    replay(history, tmp_path / "replayed", lambda folder: build_app(on_folder(SETTINGS, folder)))
+    with Memory.local(tmp_path / "replayed", settings=SETTINGS, ready=False) as memory:
+        pair = memory.pair("s1", "biology")
+        after = (pair.turn("osmosis", at=ASKED).block, [b.line for b in pair.beliefs()])
+        assert pair.verify().intact
+    assert after == before and "(corrected on 3 Mar)" in after[0]
