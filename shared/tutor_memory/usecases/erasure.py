@@ -155,6 +155,25 @@ def derived_reason(reason: str) -> str:
     return f"quoted an erased episode ({quoted})"
 
 
+def append_entry(
+    store: Store, pair: Pair, said: ErasureEvidence, at: datetime, *, raced: str
+) -> Episode:
+    """Append an erasure's entry (kind ``erasure``) under the key of its first record, once:
+    a retry finds it written; another entry under the key is a ConflictError (``raced``)."""
+    new = NewEpisode(
+        pair,
+        Kind.ERASURE,
+        erasure_text(said),
+        at,
+        evidence=said,
+        idempotency_key=f"erasure:{said.erased[0].number}",
+    )
+    written = store.append(new)
+    if not written.created and written.episode.evidence != said:
+        raise ConflictError(f"{pair}: {raced}")
+    return written.episode
+
+
 def erase_with_entry(
     store: Store,
     pair: Pair,
@@ -210,20 +229,11 @@ def erase_with_entry(
     for start in range(0, len(items), ERASURE_ENTRY_MAX_ITEMS):
         chunk = tuple(items[start : start + ERASURE_ENTRY_MAX_ITEMS])
         said = ErasureEvidence(chunk, reason, requested_by, scope)
-        new = NewEpisode(
-            pair,
-            Kind.ERASURE,
-            erasure_text(said),
-            at,
-            evidence=said,
-            idempotency_key=f"erasure:{chunk[0].number}",
-        )
-        written = store.append(new)
-        if not written.created and written.episode.evidence != said:
-            raise ConflictError(
-                f"another erasure of {pair} wrote its entry meanwhile; ask again (nothing "
-                "of this one was erased)"
-            )
+        append_entry(
+            store, pair, said, at,
+            raced="another erasure wrote its entry meanwhile; ask again (nothing of this one "
+            "was erased)",
+        )  # fmt: skip
     return done + store.erase(
         pair,
         [ep.seq for ep in todo],
@@ -314,21 +324,8 @@ def migrate_pre_entry_erasures(memory: TutorMemory, pair: Pair) -> Migrated:
             first.requested_by,
             first.scope,
         )
-        new = NewEpisode(
-            pair,
-            Kind.ERASURE,
-            erasure_text(said),
-            first.at,
-            evidence=said,
-            idempotency_key=f"erasure:{first.number}",
-        )
-        done = store.append(new)
-        if not done.created and done.episode.evidence != said:
-            raise ConflictError(
-                f"an erasure of {pair} wrote an entry for record {first.number} meanwhile; "
-                "migrate again"
-            )
-        written.append(done.episode.seq)
+        raced = f"an erasure wrote an entry for record {first.number} meanwhile; migrate again"
+        written.append(append_entry(store, pair, said, first.at, raced=raced).seq)
     log.warning(
         "migrated %s: %d erasure records made before entries were kept now have entries %s",
         pair, len(legacy), written, extra={"operator_action": "migrate"},
