@@ -350,3 +350,13 @@ def test_the_library_refuses_the_same_input_naming_the_field(tmp_path: Path) -> 
     with pytest.raises(NotFoundError):
         pair.verify()  # nothing was written: the pair is unknown
     memory.close()
+
+
+def test_a_body_that_is_not_a_json_object_is_a_422_naming_the_body(door: Door) -> None:
+    """Every body the API takes is an object; the fuzz found ``[{"kind": ...}]`` answered as if
+    it were the object inside (the validation unwrapped a one-item list)."""
+    one = {"kind": "question", "text": "Hi?"}
+    for sent in ([one], [], "hi", 3, None):
+        refused(door("POST", f"{BASE}/episodes", body(sent)), 422, "body")
+        refused(door("POST", f"{BASE}/turn", body([{}])), 422, "body")
+    assert written(door) == 0  # nothing was written

@@ -797,6 +797,9 @@ def resolve(
     event, refused = _as_text(event)
     if refused is not None:
         return refused
+    refused = _not_an_object(event)
+    if refused is not None:
+        return refused
     try:
         return resolver.resolve(event, context)
     except Exception as exc:
@@ -910,6 +913,23 @@ def _as_text(event: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any] | No
         )
         return event, _answered(event, problem)
     return {**event, "body": text, "isBase64Encoded": False}, None
+
+
+def _not_an_object(event: dict[str, Any]) -> dict[str, Any] | None:
+    """A 422 for a JSON body that is not an object: every body the API takes is one (the
+    fuzz found ``[{}]`` answered as if it were ``{}``: the validation unwrapped the list)."""
+    body = event.get("body") if isinstance(event, dict) else None
+    if not isinstance(body, str) or not body.strip():
+        return None
+    try:
+        parsed = json.loads(body)
+    except (ValueError, RecursionError):
+        return None  # not JSON, or nested past reading: the resolver's own refusal says so
+    if isinstance(parsed, dict):
+        return None
+    detail = f"the body must be a JSON object, not {type(parsed).__name__}"
+    fields = [{"field": "body", "problem": "must be a JSON object"}]
+    return _answered(event, Problem(422, "invalid-request", detail, fields))
 
 
 def _answered(event: dict[str, Any], problem: Problem) -> dict[str, Any]:
