@@ -163,7 +163,11 @@ def newest_by_target(corrections: Iterable[Episode]) -> dict[str, Episode]:
 def apply(episodes: Sequence[Episode], corrections: Iterable[Episode]) -> list[Episode]:
     """``episodes`` as corrected: each one a correction names is read with its newest
     correction's value (and ``corrected_at``); the rest as they are, in the same order."""
-    newest = newest_by_target(corrections)
+    return apply_newest(episodes, newest_by_target(corrections))
+
+
+def apply_newest(episodes: Sequence[Episode], newest: Mapping[str, Episode]) -> list[Episode]:
+    """``apply`` with each episode's newest correction already found (``newest_by_target``)."""
     if not newest:
         return list(episodes)
     return [

@@ -357,10 +357,8 @@ class Turns:
         fixes = corrections.newest_by_target(self.ports.store.corrections(pair))
         if not any(item.episode.episode_id in fixes for item in recall.items):
             return recall
-        items = [
-            replace(item, episode=corrections.apply([item.episode], fixes.values())[0])
-            for item in recall.items
-        ]
+        shown = corrections.apply_newest([item.episode for item in recall.items], fixes)
+        items = [replace(item, episode=ep) for item, ep in zip(recall.items, shown, strict=True)]
         return replace(recall, items=items)
 
     def _working_set(self, pair: Pair) -> WorkingSet | None:
