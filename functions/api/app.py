@@ -13,8 +13,10 @@ from tutor_memory.bootstrap import lambda_app
 
 logger = Logger()
 metrics = Metrics()  # namespace and service from POWERTOOLS_* (template Globals)
-# Routes only: the App is built on the first request.
-resolver = build_resolver(lambda_app, metrics=metrics, logger=logger)
+# Routes only: the App is built on the first request, one per caller's tenant (its claims').
+resolver = build_resolver(
+    lambda_app, metrics=metrics, logger=logger, tenant_app=lambda_app.for_tenant
+)
 
 
 @metrics.log_metrics

@@ -20,28 +20,42 @@ logger = Logger()
 @event_parser(model=S3Model)
 def handler(event: S3Model, context: LambdaContext) -> dict[str, Any]:
     # Imported with the App on the first event: the cold start reads no use case.
-    from tutor_memory.usecases.uploads import ingest_upload, remove_upload
+    from tutor_memory.domain.errors import ValidationError
+    from tutor_memory.usecases.uploads import (
+        UploadOutcome,
+        ingest_upload,
+        remove_upload,
+        tenant_of_upload_key,
+    )
 
-    app = lambda_app()
+    def base_prefix() -> str:
+        return lambda_app.settings().uploads_prefix
+
     outcomes = []
     for record in event.Records:
         s3 = record.s3
-        if record.eventName.startswith("ObjectRemoved"):
-            outcome = remove_upload(
-                app.maps, app.files.fetch, s3.bucket.name, s3.object.key,
-                prefix=app.settings.uploads_prefix,
-            )  # fmt: skip
+        try:  # the key's tenant (uploads/T/<tenant>/…; else the default tenant's)
+            app = lambda_app.for_tenant(tenant_of_upload_key(s3.object.key, base_prefix()))
+        except ValidationError as exc:
+            outcome = UploadOutcome(s3.object.key, "refused", str(exc))
         else:
-            outcome = ingest_upload(
-                app.maps,
-                app.files.fetch,
-                s3.bucket.name,
-                s3.object.key,
-                s3.object.versionId,
-                prefix=app.settings.uploads_prefix,
-                class_maps=app.class_maps,  # uploads/<tenant>/classes/<class>/<subject>/…
-                tenant=app.settings.tenant,
-            )
+            if record.eventName.startswith("ObjectRemoved"):
+                outcome = remove_upload(
+                    app.maps, app.files.fetch, s3.bucket.name, s3.object.key,
+                    prefix=app.settings.tenant_uploads_prefix,
+                )  # fmt: skip
+            else:
+                outcome = ingest_upload(
+                    app.maps,
+                    app.files.fetch,
+                    s3.bucket.name,
+                    s3.object.key,
+                    s3.object.versionId,
+                    prefix=app.settings.tenant_uploads_prefix,
+                    class_maps=app.class_maps,  # uploads/[T/]<tenant>/classes/<class>/<subject>/…
+                    tenant=app.settings.tenant,
+                    class_prefix=app.settings.class_uploads_prefix,
+                )
         logger.info("upload", extra=outcome.to_dict())
         outcomes.append(outcome.to_dict())
     return {"outcomes": outcomes}

@@ -12,6 +12,7 @@ from __future__ import annotations
 import gc
 import importlib.util
 import logging
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import date, datetime
@@ -21,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:  # imported where they are built: a handler's import reads none of them
     # The ports (numpy, the domain's read path) and the settings (pydantic-settings) too: the
     # first event builds them (tests/unit/test_turn_path_imports.py).
+    from tutor_memory.adapters.tenant_credentials import Credentials
     from tutor_memory.domain.conceptmap import ConceptMap
     from tutor_memory.domain.episodes import Pair
     from tutor_memory.ports import (
@@ -51,7 +53,9 @@ if TYPE_CHECKING:  # imported where they are built: a handler's import reads non
     from tutor_memory.usecases.turns import Turns
 
 
-def build_store(settings: Settings) -> Store:
+def build_store(settings: Settings, credentials: Credentials | None = None) -> Store:
+    """The store of ``settings.tenant`` (in the cloud: every key it writes begins with the
+    tenant; ``credentials``, a tenant's scoped ones, else the process's own)."""
     if settings.backend == "dynamodb":
         from tutor_memory.adapters.dynamo_store import DynamoStore
 
@@ -61,6 +65,8 @@ def build_store(settings: Settings) -> Store:
             host=settings.dynamodb_endpoint,
             kms_key_id=settings.kms_key_id,
             keys_table=settings.keys_table,
+            tenant=settings.tenant,
+            credentials=credentials,
         )
     from tutor_memory.adapters.sqlite_store import SqliteStore
 
@@ -110,7 +116,9 @@ def build_embedder(settings: Settings) -> Embedder | None:
     return LocalEmbedder(query_threads=settings.turn_threads, batch_threads=settings.batch_threads)
 
 
-def build_index(settings: Settings, embedder: Embedder | None) -> EpisodeIndex:
+def build_index(
+    settings: Settings, embedder: Embedder | None, credentials: Credentials | None = None
+) -> EpisodeIndex:
     if settings.index == "opensearch":
         from tutor_memory.adapters.opensearch_index import OpenSearchIndex, aws_client, connect
 
@@ -122,11 +130,12 @@ def build_index(settings: Settings, embedder: Embedder | None) -> EpisodeIndex:
                 settings.opensearch_url,
                 region=settings.aws_region,
                 service=settings.opensearch_auth,
+                credentials=None if credentials is None else credentials.botocore(),
             )
         dimension = embedder.profile.dimension if embedder else settings.embedding_dimension
         return OpenSearchIndex(
             client,
-            index=settings.opensearch_index,
+            index=settings.tenant_search_index,  # the tenant's own (OpenSearchIndex's doc)
             dimension=dimension,
             engine=settings.opensearch_engine,
             custom_ids=settings.opensearch_auth != "aoss",  # Serverless vector collections
@@ -139,16 +148,21 @@ def build_index(settings: Settings, embedder: Embedder | None) -> EpisodeIndex:
     )
 
 
-def build_ports(settings: Settings | None = None, *, clock: Clock | None = None) -> Ports:
+def build_ports(
+    settings: Settings | None = None,
+    *,
+    clock: Clock | None = None,
+    credentials: Credentials | None = None,
+) -> Ports:
     from tutor_memory.ports import Ports, SystemClock
     from tutor_memory.settings import Settings
 
     settings = settings or Settings.from_env()
     embedder = build_embedder(settings)
     return Ports(
-        store=build_store(settings),
+        store=build_store(settings, credentials),
         clock=clock or SystemClock(),
-        index=build_index(settings, embedder),
+        index=build_index(settings, embedder, credentials),
         embedder=embedder,
         timezone=settings.timezone,
     )
@@ -193,6 +207,8 @@ class App:
     episodes: Episodes  # the only way an episode enters
     erasing: Erasing | None = None  # erasure of episodes, pairs, students (see `erasure`)
     profiles: Profiles | None = None  # each student's profile, shared by their subjects
+
+    credentials: Credentials | None = None  # a tenant's scoped ones (the API function's)
 
     def __post_init__(self) -> None:
         if self.erasing is not None:  # an erased student goes off the rosters access keeps
@@ -321,15 +337,21 @@ class App:
     @cached_property
     def files(self) -> FileSource:
         """The uploaded files' bytes (built on first use: only the ingest function reads S3)."""
-        return build_file_source(self.settings)
+        return build_file_source(self.settings, self.credentials)
 
 
 def build_app(
-    settings: Settings | None = None, *, clock: Clock | None = None, ports: Ports | None = None
+    settings: Settings | None = None,
+    *,
+    clock: Clock | None = None,
+    ports: Ports | None = None,
+    credentials: Credentials | None = None,
 ) -> App:
-    """The App over ``ports`` (else the ports the settings name, with ``clock``). The use
-    cases are imported here, not at the module's top: a Lambda handler imports this module
-    at its cold start and builds the App on its first event."""
+    """The App over ``ports`` (else the ports the settings name, with ``clock``), of
+    ``settings.tenant``; with ``credentials`` (a tenant's scoped ones) every cloud client it
+    builds signs with them. The use cases are imported here, not at the module's top: a
+    Lambda handler imports this module at its cold start and builds the App on its first
+    event."""
     from tutor_memory.adapters.file_readers import read_file
     from tutor_memory.settings import Settings
     from tutor_memory.usecases.episodes import Episodes
@@ -341,9 +363,11 @@ def build_app(
     from tutor_memory.usecases.turns import Turns
 
     settings = settings or Settings.from_env()
-    ports = ports or build_ports(settings, clock=clock)
-    memory = TutorMemory(ports, index_context=settings.index_context, anchor=build_anchor(settings))
-    uploaded = build_uploaded_files(settings)
+    ports = ports or build_ports(settings, clock=clock, credentials=credentials)
+    memory = TutorMemory(
+        ports, index_context=settings.index_context, anchor=build_anchor(settings, credentials)
+    )
+    uploaded = build_uploaded_files(settings, credentials)
     maps = MapUseCases(
         ports,
         memory,
@@ -353,7 +377,7 @@ def build_app(
         keep_file=getattr(uploaded, "keep", None),  # the embedded store's own copies
     )
     learning = Learning(ports, memory, derive=derive_lazily)
-    profiles = build_profiles(settings, ports)
+    profiles = build_profiles(settings, ports, credentials)
     turns = Turns(
         ports,
         memory,
@@ -365,6 +389,7 @@ def build_app(
     nightly = Nightly(ports, memory, learning=learning)
     return App(
         settings=settings,
+        credentials=credentials,
         ports=ports,
         memory=memory,
         maps=maps,
@@ -380,13 +405,15 @@ def build_app(
             nightly=nightly,
             files=uploaded,
             maps=maps,
-            uploads_prefix=settings.uploads_prefix,
+            uploads_prefix=settings.tenant_uploads_prefix,
             profiles=profiles,
         ),
     )
 
 
-def build_profiles(settings: Settings, ports: Ports) -> Profiles:
+def build_profiles(
+    settings: Settings, ports: Ports, credentials: Credentials | None = None
+) -> Profiles:
     """The students' profiles: in their own file beside the embedded store (``profile.db``;
     in memory for a store in memory), or in the DynamoDB table, sealed under the students'
     data keys when the store seals bodies."""
@@ -401,6 +428,8 @@ def build_profiles(settings: Settings, ports: Ports) -> Profiles:
             settings.aws_region,
             settings.dynamodb_endpoint,
             keys=getattr(ports.store, "keys", None),
+            tenant=settings.tenant,
+            credentials=credentials,
         )
     else:
         from tutor_memory.adapters.profile_sqlite import SqliteProfileLog
@@ -417,7 +446,9 @@ def limit_blas_threads(threads: int) -> None:
     threadpool_limits(limits=threads, user_api="blas")
 
 
-def build_uploaded_files(settings: Settings) -> UploadedFiles | None:
+def build_uploaded_files(
+    settings: Settings, credentials: Credentials | None = None
+) -> UploadedFiles | None:
     """Where uploaded files' versions are kept, which an export reads and an erasure deletes
     from: the uploads bucket when the deployment names one, else, for the embedded store on
     disk, a folder beside its log (``files/``)."""
@@ -425,25 +456,37 @@ def build_uploaded_files(settings: Settings) -> UploadedFiles | None:
         from tutor_memory.adapters.s3_files import S3Files
 
         return S3Files(
-            settings.aws_region, bucket=settings.uploads_bucket, prefix=settings.uploads_prefix
+            settings.aws_region,
+            bucket=settings.uploads_bucket,
+            prefix=settings.tenant_uploads_prefix,
+            credentials=credentials,
         )
     if settings.backend == "sqlite" and str(settings.sqlite_path) != ":memory:":
         from tutor_memory.adapters.local_files import LocalFiles
 
-        return LocalFiles(settings.sqlite_path.parent / "files", settings.uploads_prefix)
+        return LocalFiles(settings.sqlite_path.parent / "files", settings.tenant_uploads_prefix)
     return None
 
 
-def build_anchor(settings: Settings) -> CheckpointAnchor | None:
+def build_anchor(
+    settings: Settings, credentials: Credentials | None = None
+) -> CheckpointAnchor | None:
     """Where signed checkpoints of the chains are kept, out of the store writer's reach: the
     bucket under Object Lock the deployment names (signed by its KMS HMAC key), else, for the
     embedded store on disk, an append-only file beside its log (``checkpoints.jsonl``, signed
     with ``checkpoint.key``); none for a store in memory or DynamoDB without a bucket."""
     if settings.checkpoint_bucket is not None:
         from tutor_memory.adapters.checkpoint_s3 import S3Anchor
+        from tutor_memory.domain.tenancy import path_prefix
 
         assert settings.checkpoint_key_id is not None  # validated in settings: both or neither
-        return S3Anchor(settings.aws_region, settings.checkpoint_bucket, settings.checkpoint_key_id)
+        return S3Anchor(
+            settings.aws_region,
+            settings.checkpoint_bucket,
+            settings.checkpoint_key_id,
+            prefix=f"checkpoints/{path_prefix(settings.tenant)}",  # the tenant's (tenancy)
+            credentials=credentials,
+        )
     if settings.backend == "sqlite" and str(settings.sqlite_path) != ":memory:":
         from tutor_memory.adapters.checkpoint_file import FileAnchor
 
@@ -451,10 +494,10 @@ def build_anchor(settings: Settings) -> CheckpointAnchor | None:
     return None
 
 
-def build_file_source(settings: Settings) -> FileSource:
+def build_file_source(settings: Settings, credentials: Credentials | None = None) -> FileSource:
     from tutor_memory.adapters.s3_files import S3Files
 
-    return S3Files(settings.aws_region)
+    return S3Files(settings.aws_region, credentials=credentials)
 
 
 def build_queue(settings: Settings) -> Queue:
@@ -508,17 +551,57 @@ def derive_lazily(cmap: ConceptMap) -> ConceptMap:
     return derive(cmap)
 
 
-@cache
-def lambda_app() -> App:
-    """One App per Lambda container, built on the first invocation (never at import). A cloud
-    index is created on first use if it is missing (idempotent; see infra/README.md), and the
-    embedder warmed: all before the first event's work starts, never inside a turn's deadline."""
-    app = build_app()
-    ensure = getattr(app.ports.index, "ensure_index", None)
-    if callable(ensure):
-        ensure()
-    app.warm()
-    return app
+class LambdaApps:
+    """The Apps of a Lambda container, one per tenant, each built on its tenant's first event
+    (never at import). ``lambda_app()`` is the deployment's own tenant's
+    (``TUTOR_MEMORY_TENANT``, ``default`` unless set): the ingest and nightly functions' door,
+    and the API's for a caller the gateway let through without claims;
+    ``lambda_app.for_tenant(t)`` is the App of the caller's tenant ``t``: its stores' keys all
+    begin with the tenant (``domain.tenancy``), so a request of one tenant cannot address
+    another's records. A cloud index is created on first use if it is missing (idempotent;
+    see infra/README.md), and the embedder warmed: all before the first event's work starts,
+    never inside a turn's deadline. ``cache_clear`` forgets them (tests)."""
+
+    def __init__(self) -> None:
+        self._apps: dict[str, App] = {}
+        self._settings: Settings | None = None
+        self._lock = threading.Lock()
+
+    def __call__(self) -> App:
+        return self.for_tenant(None)
+
+    def settings(self) -> Settings:
+        from tutor_memory.settings import Settings
+
+        if self._settings is None:
+            self._settings = Settings.from_env()
+        return self._settings
+
+    def for_tenant(self, tenant: str | None) -> App:
+        """The App of ``tenant`` (None: the deployment's own); a name that cannot be a
+        tenant's is a ValidationError."""
+        with self._lock:
+            settings = self.settings()
+            if tenant is not None:
+                settings = settings.for_tenant(tenant)
+            found = self._apps.get(settings.tenant)
+            if found is not None:
+                return found
+            app = build_app(settings)
+            ensure = getattr(app.ports.index, "ensure_index", None)
+            if callable(ensure):
+                ensure()
+            app.warm()
+            self._apps[settings.tenant] = app
+            return app
+
+    def cache_clear(self) -> None:
+        with self._lock:
+            self._apps.clear()
+            self._settings = None
+
+
+lambda_app = LambdaApps()
 
 
 @cache

@@ -84,6 +84,7 @@ from pydantic_settings import (
 )
 
 from tutor_memory.domain import constants as C
+from tutor_memory.domain import tenancy
 
 PREFIX = "TUTOR_MEMORY_"
 
@@ -206,8 +207,10 @@ class Settings(BaseSettings):
     keys_table: str | None = None  # None: "<table_name>-keys"
     # The tenant (school, customer) whose records this store holds: a caller of another tenant
     # finds nothing here. A store made before tenants holds the "default" tenant's.
-    tenant: Annotated[str, Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9._@-]*$", max_length=128)] = (
-        "default"
+    # In the cloud every key the stores write begins with it (domain/tenancy.py); the API
+    # function opens a store per caller's tenant (``for_tenant``).
+    tenant: Annotated[str, Field(pattern=tenancy.TENANT_PATTERN, max_length=tenancy.TENANT_MAX)] = (
+        tenancy.DEFAULT_TENANT
     )
     turn_deadline_s: Annotated[float, _DEADLINE] = Field(
         C.TURN_DEADLINE_S, validation_alias=PREFIX + "TURN_DEADLINE"
@@ -260,6 +263,29 @@ class Settings(BaseSettings):
         if value is not None and bucket is None and "checkpoint_bucket" in info.data:
             raise ValueError("needs TUTOR_MEMORY_CHECKPOINT_BUCKET (where the checkpoints go)")
         return value
+
+    def for_tenant(self, tenant: str) -> Settings:
+        """The same deployment, opened for ``tenant`` (checked: a ValidationError if it
+        cannot name one)."""
+        return self.model_copy(update={"tenant": tenancy.check_tenant(tenant)})
+
+    @property
+    def tenant_uploads_prefix(self) -> str:
+        """Where the tenant's students' uploads lie: ``uploads/`` for the default tenant,
+        ``uploads/T/<tenant>/`` for another (``<student>/<subject>/<file>`` below)."""
+        return self.uploads_prefix + tenancy.path_prefix(self.tenant)
+
+    @property
+    def class_uploads_prefix(self) -> str:
+        """The prefix before ``<tenant>/classes/<class>/<subject>/<file>``: ``uploads/`` for
+        the default tenant, ``uploads/T/`` for another (so its class files are under
+        ``uploads/T/<tenant>/`` too)."""
+        return self.uploads_prefix + tenancy.class_path_prefix(self.tenant)
+
+    @property
+    def tenant_search_index(self) -> str:
+        """The tenant's OpenSearch index (the configured one for the default tenant)."""
+        return tenancy.index_name(self.opensearch_index, self.tenant)
 
     @classmethod
     def variables(cls) -> dict[str, str]:

@@ -64,8 +64,12 @@ class Api:
         raw: str | None = None,
         headers: dict[str, str] | None = None,
         query: dict[str, str] | None = None,
+        claims: dict[str, str] | None = None,
     ) -> tuple[int, Any]:
+        """``claims``: what API Gateway's JWT authoriser verified (``custom:tenant``, …)."""
         shaped = event("api-turn.json")
+        if claims is not None:
+            shaped["requestContext"]["authorizer"] = {"claims": claims}
         shaped["httpMethod"] = shaped["requestContext"]["httpMethod"] = method
         shaped["path"] = path
         shaped["pathParameters"] = {"proxy": path.lstrip("/")}

@@ -57,6 +57,7 @@ class S3Anchor:
         prefix: str = "checkpoints/",
         s3: Any = None,
         kms: Any = None,
+        credentials: Any = None,
     ) -> None:
         self.region = region
         self.bucket = bucket
@@ -64,15 +65,17 @@ class S3Anchor:
         self.prefix = prefix
         self._s3 = s3
         self._kms = kms
+        # a tenant's scoped credentials (dynamo.models.Credentials), else the process's own
+        self._signing = {} if credentials is None else credentials.boto3_kwargs()
 
     def s3(self) -> Any:
         if self._s3 is None:
-            self._s3 = boto3.client("s3", region_name=self.region)
+            self._s3 = boto3.client("s3", region_name=self.region, **self._signing)
         return self._s3
 
     def kms(self) -> Any:
         if self._kms is None:
-            self._kms = boto3.client("kms", region_name=self.region)
+            self._kms = boto3.client("kms", region_name=self.region, **self._signing)
         return self._kms
 
     def anchor(self, checkpoint: Checkpoint) -> AnchoredCheckpoint:

@@ -15,13 +15,16 @@ from pynamodb.exceptions import PutError
 from pynamodb.models import Model
 
 from tutor_memory.adapters.student_keys import StudentKeys
+from tutor_memory.adapters.tenant_credentials import Credentials, credential_kwargs
 from tutor_memory.domain.chain import format_time, parse_time
 from tutor_memory.domain.errors import ConflictError
 from tutor_memory.domain.profile import Aspect, Speaker, Statement
+from tutor_memory.domain.tenancy import DEFAULT_TENANT, key_prefix
 
 
-def profile_pk(student_id: str) -> str:
-    return f"PROFILE#{student_id}"
+def profile_pk(student_id: str, prefix: str = "") -> str:
+    """The student's profile partition (``prefix``: the tenant's, ``domain.tenancy``)."""
+    return f"{prefix}PROFILE#{student_id}"
 
 
 class DynamoProfileLog:
@@ -32,12 +35,15 @@ class DynamoProfileLog:
         host: str | None = None,
         *,
         keys: StudentKeys | None = None,
+        tenant: str = DEFAULT_TENANT,
+        credentials: Credentials | None = None,
     ) -> None:
+        self.prefix = key_prefix(tenant)
         meta: Any = type(
             "Meta",
             (),
             {"table_name": table_name, "region": region, "host": host,
-             "billing_mode": "PAY_PER_REQUEST"},
+             "billing_mode": "PAY_PER_REQUEST", **credential_kwargs(credentials)},
         )  # fmt: skip
 
         class ProfileItem(Model):
@@ -62,7 +68,9 @@ class DynamoProfileLog:
              "due": None if s.due is None else s.due.isoformat()},
             ensure_ascii=False,
         )  # fmt: skip
-        item = self._model(profile_pk(s.student_id), f"{s.seq:012d}", envelope=json.dumps(envelope))
+        item = self._model(
+            profile_pk(s.student_id, self.prefix), f"{s.seq:012d}", envelope=json.dumps(envelope)
+        )
         if self._keys is not None:
             key = self._keys.key(s.student_id, create=True)
             assert key is not None
@@ -78,16 +86,15 @@ class DynamoProfileLog:
                 ) from None
             raise
 
-    @staticmethod
-    def _where(s: Statement) -> str:
-        return f"{profile_pk(s.student_id)}#{s.seq:012d}"
+    def _where(self, s: Statement) -> str:
+        return f"{profile_pk(s.student_id, self.prefix)}#{s.seq:012d}"
 
     def statements(self, student_id: str) -> list[Statement]:
         found = []
-        for item in self._model.query(profile_pk(student_id), consistent_read=True):
+        for item in self._model.query(profile_pk(student_id, self.prefix), consistent_read=True):
             envelope = json.loads(item.envelope)
             seq = int(envelope["seq"])
-            where = f"{profile_pk(student_id)}#{seq:012d}"
+            where = f"{profile_pk(student_id, self.prefix)}#{seq:012d}"
             if item.sealed is not None and self._keys is not None:
                 raw = self._keys.open(student_id, bytes(item.sealed), where).decode("utf-8")
             else:
@@ -111,7 +118,7 @@ class DynamoProfileLog:
         return found
 
     def erase_profile(self, student_id: str) -> int:
-        items = list(self._model.query(profile_pk(student_id), consistent_read=True))
+        items = list(self._model.query(profile_pk(student_id, self.prefix), consistent_read=True))
         with self._model.batch_write() as batch:
             for item in items:
                 batch.delete(item)

@@ -19,15 +19,20 @@ class S3Files:
         client: Any = None,
         bucket: str | None = None,
         prefix: str = "uploads/",
+        *,
+        credentials: Any = None,
     ) -> None:
         self._region = region
+        # a tenant's scoped credentials (dynamo.models.Credentials), else the process's own
+        self._credentials = credentials
         self._client = client
         self.bucket = bucket  # the uploads bucket an erasure deletes from and an export reads
         self.prefix = prefix
 
     def _s3(self) -> Any:
         if self._client is None:  # built on first use, never at import
-            self._client = boto3.client("s3", region_name=self._region)
+            extra = {} if self._credentials is None else self._credentials.boto3_kwargs()
+            self._client = boto3.client("s3", region_name=self._region, **extra)
         return self._client
 
     def fetch(self, bucket: str, key: str, version_id: str | None = None) -> bytes:

@@ -41,8 +41,9 @@ CACHED_KEYS: Final = 4096  # unwrapped keys a process keeps (32 bytes each; ours
 CONTEXT_KEY: Final = "tutor_memory_student"  # the KMS encryption context's key
 
 
-def key_pk(student_id: str) -> str:
-    return f"STUDENT#{student_id}"
+def key_pk(student_id: str, prefix: str = "") -> str:
+    """The student's key item (``prefix``: the tenant's, ``domain.tenancy.key_prefix``)."""
+    return f"{prefix}STUDENT#{student_id}"
 
 
 KEY_SK: Final = "KEY"
@@ -68,8 +69,19 @@ class StudentKeys:
     ``wrapped``, ``created_at``); ``kms`` a boto3 KMS client (built on first use).
     """
 
-    def __init__(self, model: Any, kms_key_id: str, region: str, *, kms: Any = None) -> None:
+    def __init__(
+        self,
+        model: Any,
+        kms_key_id: str,
+        region: str,
+        *,
+        kms: Any = None,
+        prefix: str = "",
+        credentials: Any = None,
+    ) -> None:
         self.model = model
+        self.prefix = prefix  # the tenant's: every key item of this store begins with it
+        self._credentials = credentials  # a tenant's scoped credentials (models.Credentials)
         self.kms_key_id = kms_key_id
         self._region = region
         self._kms = kms
@@ -80,7 +92,8 @@ class StudentKeys:
         if self._kms is None:
             import boto3
 
-            self._kms = boto3.client("kms", region_name=self._region)
+            extra = {} if self._credentials is None else self._credentials.boto3_kwargs()
+            self._kms = boto3.client("kms", region_name=self._region, **extra)
         return self._kms
 
     # --- keys ---------------------------------------------------------------------------------
@@ -109,7 +122,7 @@ class StudentKeys:
         from pynamodb.exceptions import PynamoDBException
 
         try:
-            item = self.model.get(key_pk(student_id), KEY_SK, consistent_read=True)
+            item = self.model.get(key_pk(student_id, self.prefix), KEY_SK, consistent_read=True)
         except self.model.DoesNotExist:
             return None
         except PynamoDBException as exc:
@@ -128,7 +141,7 @@ class StudentKeys:
         )
         key_id = os.urandom(KEY_ID_BYTES).hex()
         item = self.model(
-            key_pk(student_id),
+            key_pk(student_id, self.prefix),
             KEY_SK,
             key_id=key_id,
             wrapped=made["CiphertextBlob"],
@@ -173,7 +186,7 @@ class StudentKeys:
 
         self.forget(student_id)
         try:
-            item = self.model.get(key_pk(student_id), KEY_SK, consistent_read=True)
+            item = self.model.get(key_pk(student_id, self.prefix), KEY_SK, consistent_read=True)
             item.delete()
         except self.model.DoesNotExist:
             return False

@@ -446,13 +446,36 @@ def build_resolver(
     metrics: Metrics | None = None,
     logger: Logger | None = None,
     anonymous: Caller | Literal["gateway"] | None = "gateway",
+    tenant_app: Callable[[str], App] | None = None,
 ) -> APIGatewayRestResolver:
     """The routes, bound to an App that is built on first use (never at import). With a
     Powertools ``metrics`` and ``logger`` (the Lambda's), a turn records its metrics and every
     log line carries the pair. ``anonymous``: who a request without credentials is —
     ``"gateway"`` behind API Gateway's IAM authorisation (it let only the tenant's backend
-    through), None for ``serve`` (a 401), a ``Caller`` for ``serve --insecure-no-auth``."""
+    through), None for ``serve`` (a 401), a ``Caller`` for ``serve --insecure-no-auth``.
+    ``tenant_app``: the App of a tenant (the API function's, one per tenant): a request whose
+    verified claims name a tenant is served by that tenant's App, whose stores' keys all begin
+    with the tenant, so it cannot address another tenant's records (they answer 404);
+    without it, every request is served by ``get_app``'s."""
     resolver = DecodingResolver(enable_validation=True, json_body_deserializer=strict_json)
+
+    def claims() -> dict[str, Any]:
+        """The claims API Gateway's authoriser verified (a JWT's), else none."""
+        context = resolver.current_event.raw_event.get("requestContext") or {}
+        found = (context.get("authorizer") or {}).get("claims")
+        return found if isinstance(found, dict) else {}
+
+    def request_app() -> App:
+        verified = claims() if tenant_app is not None else {}
+        if tenant_app is None or not verified.get("custom:role"):
+            return get_app()
+        try:
+            return tenant_app(str(verified.get("custom:tenant") or ""))
+        except ValidationError as exc:  # a token whose tenant cannot name one
+            raise NotAuthenticatedError(
+                f"the token's custom:tenant is not a tenant: {exc}"
+            ) from exc
+
     quiet_wordy_loggers()  # logs carry a route's template and ids, never its words
     log: Logger | logging.Logger = logger if logger is not None else logging.getLogger(__name__)
 
@@ -460,17 +483,20 @@ def build_resolver(
         """Who sent the request: the claims API Gateway's authoriser verified (a JWT's), else
         an API key the memory issued (``Authorization: Bearer tm_…`` or ``X-API-Key``), else
         ``anonymous`` (behind an IAM-authorised gateway: the tenant's service), else a 401."""
-        app = get_app()
+        app = request_app()
         raw = resolver.current_event.raw_event
-        context = raw.get("requestContext") or {}
-        authoriser = context.get("authorizer") or {}
-        found = authoriser.get("claims")
-        claims: dict[str, Any] = found if isinstance(found, dict) else {}
-        if claims.get("custom:role"):
+        verified = claims()
+        if verified.get("custom:role"):
+            try:
+                role = Role(str(verified["custom:role"]))
+            except ValueError:
+                raise NotAuthenticatedError(
+                    f"the token's custom:role is none of {', '.join(r.value for r in Role)}"
+                ) from None
             return Caller(
-                str(claims.get("custom:tenant") or ""),
-                Role(str(claims["custom:role"])),
-                str(claims.get("custom:id") or claims.get("sub") or ""),
+                str(verified.get("custom:tenant") or ""),
+                role,
+                str(verified.get("custom:id") or verified.get("sub") or ""),
             )
         headers = {str(k).lower(): str(v) for k, v in (raw.get("headers") or {}).items()}
         bearer = headers.get("authorization", "")
@@ -493,7 +519,7 @@ def build_resolver(
             @functools.wraps(handler)
             def guarded(*args: Any, **params: Any) -> Any:
                 student, subject = params.get("student_id"), params.get("subject_id")
-                calls.authorise(get_app(), caller(), name, student, subject)
+                calls.authorise(request_app(), caller(), name, student, subject)
                 return handler(*args, **params)
 
             return register(guarded)
@@ -570,7 +596,11 @@ def build_resolver(
     @op_route("turn")
     def turn(student_id: StudentId, subject_id: SubjectId, body: TurnRequest) -> TurnResponse:
         result = calls.turn_result(
-            get_app(), pair_of(student_id, subject_id), body.question, body.at, body.budget_tokens
+            request_app(),
+            pair_of(student_id, subject_id),
+            body.question,
+            body.at,
+            body.budget_tokens,
         )
         if metrics is not None:
             record_turn_metrics(metrics, result)
@@ -578,7 +608,7 @@ def build_resolver(
 
     @op_route("prompt")
     def prompt(student_id: StudentId, subject_id: SubjectId, body: PromptRequest) -> PromptResponse:
-        placed = calls.prompt_placed(get_app(), pair_of(student_id, subject_id), body)
+        placed = calls.prompt_placed(request_app(), pair_of(student_id, subject_id), body)
         if metrics is not None:
             record_turn_metrics(metrics, placed.turn)
         return calls.prompt_response(placed)
@@ -591,7 +621,7 @@ def build_resolver(
         idempotency_key: IdempotencyKey = None,
     ) -> Response[EpisodeResponse]:
         episode = calls.add_episode(
-            get_app(), pair_of(student_id, subject_id), body, idempotency_key
+            request_app(), pair_of(student_id, subject_id), body, idempotency_key
         )
         # 201: written now; 200: a retry (same Idempotency-Key, same body) finds it written.
         status = 201 if episode.created else 200
@@ -606,7 +636,7 @@ def build_resolver(
         idempotency_key: IdempotencyKey = None,
     ) -> Response[EpisodeResponse]:
         episode = calls.correct_episode(
-            get_app(), caller(), pair_of(student_id, subject_id), episode_id, body,
+            request_app(), caller(), pair_of(student_id, subject_id), episode_id, body,
             idempotency_key,
         )  # fmt: skip
         return Response(
@@ -622,11 +652,11 @@ def build_resolver(
         limit: PageLimit = DEFAULT_PAGE_ITEMS,
         next: Cursor = None,
     ) -> EpisodePage:
-        return calls.episodes(get_app(), pair_of(student_id, subject_id), limit, next)
+        return calls.episodes(request_app(), pair_of(student_id, subject_id), limit, next)
 
     @op_route("beliefs")
     def beliefs(student_id: StudentId, subject_id: SubjectId) -> list[BeliefResponse]:
-        return calls.beliefs(get_app(), pair_of(student_id, subject_id))
+        return calls.beliefs(request_app(), pair_of(student_id, subject_id))
 
     @op_route("beliefHistory")
     def belief_history(
@@ -637,37 +667,37 @@ def build_resolver(
         next: Cursor = None,
     ) -> BeliefPage:
         pair = pair_of(student_id, subject_id)
-        return calls.belief_history(get_app(), pair, concept, limit, next)
+        return calls.belief_history(request_app(), pair, concept, limit, next)
 
     @op_route("rederiveBeliefs")
     def rederive(
         student_id: StudentId, subject_id: SubjectId, body: RederiveRequest
     ) -> RederiveResponse:
-        return calls.rederive(get_app(), pair_of(student_id, subject_id), body)
+        return calls.rederive(request_app(), pair_of(student_id, subject_id), body)
 
     @op_route("setStance")
     def stance(
         student_id: StudentId, subject_id: SubjectId, answer_id: EpisodeId, body: StanceRequest
     ) -> StanceResponse:
         pair = pair_of(student_id, subject_id)
-        return calls.set_stance(get_app(), pair, answer_id, body.stance)
+        return calls.set_stance(request_app(), pair, answer_id, body.stance)
 
     @op_route("sources")
     def sources(
         student_id: StudentId, subject_id: SubjectId, answer_id: EpisodeId
     ) -> list[SourceResponse]:
-        return calls.sources(get_app(), pair_of(student_id, subject_id), answer_id)
+        return calls.sources(request_app(), pair_of(student_id, subject_id), answer_id)
 
     @op_route("conceptMap")
     def concept_map(student_id: StudentId, subject_id: SubjectId) -> dict[str, Any]:
-        cmap = calls.concept_map(get_app(), pair_of(student_id, subject_id))
+        cmap = calls.concept_map(request_app(), pair_of(student_id, subject_id))
         return {"edges": [list(e) for e in cmap.edges()], **cmap.to_dict()}
 
     @op_route("report")
     def report(
         student_id: StudentId, subject_id: SubjectId, history: HistoryOf = None
     ) -> ReportResponse:
-        return calls.report(get_app(), pair_of(student_id, subject_id), history)
+        return calls.report(request_app(), pair_of(student_id, subject_id), history)
 
     # The inspector (issue 15): the page. Imported on use, so the turn's cold start never
     # loads it.
@@ -675,7 +705,7 @@ def build_resolver(
     def inspect(student_id: StudentId, subject_id: SubjectId) -> Response[str]:
         from tutor_memory.inspector_html import render_page
 
-        app = get_app()
+        app = request_app()
         data = app.inspector.inspect(calls.known(app, pair_of(student_id, subject_id)))
         return Response(200, "text/html; charset=utf-8", render_page(data, served=True))
 
@@ -683,15 +713,15 @@ def build_resolver(
     def recall(
         student_id: StudentId, subject_id: SubjectId, q: RecallQuestion, at: RecallAt = None
     ) -> RecallResponse:
-        return calls.recall(get_app(), pair_of(student_id, subject_id), q, at)
+        return calls.recall(request_app(), pair_of(student_id, subject_id), q, at)
 
     @op_route("verifyChain")
     def verify_chain(student_id: StudentId, subject_id: SubjectId) -> ChainResponse:
-        return calls.verify(get_app(), pair_of(student_id, subject_id))
+        return calls.verify(request_app(), pair_of(student_id, subject_id))
 
     @op_route("removeFile")
     def remove_file(student_id: StudentId, subject_id: SubjectId, file_id: FileId) -> FileResponse:
-        return calls.remove_file(get_app(), pair_of(student_id, subject_id), file_id)
+        return calls.remove_file(request_app(), pair_of(student_id, subject_id), file_id)
 
     # --- erasure (see tutor_memory.usecases.erasure) ----------------------------------------
 
@@ -704,7 +734,7 @@ def build_resolver(
         requested_by: RequestedBy = "api",
     ) -> ErasureResponse:
         pair = pair_of(student_id, subject_id)
-        return calls.erase_episode(get_app(), pair, episode_id, reason, requested_by)
+        return calls.erase_episode(request_app(), pair, episode_id, reason, requested_by)
 
     @op_route("erasePair")
     def erase_pair(
@@ -714,13 +744,13 @@ def build_resolver(
         requested_by: RequestedBy = "api",
     ) -> ErasureResponse:
         pair = pair_of(student_id, subject_id)
-        return calls.erase_pair(get_app(), pair, reason, requested_by)
+        return calls.erase_pair(request_app(), pair, reason, requested_by)
 
     @op_route("eraseStudent")
     def erase_student(
         student_id: StudentId, reason: ErasureReason, requested_by: RequestedBy = "api"
     ) -> ErasureResponse:
-        return calls.erase_student(get_app(), student_id, reason, requested_by)
+        return calls.erase_student(request_app(), student_id, reason, requested_by)
 
     # --- export (see tutor_memory.usecases.export) ------------------------------------------
 
@@ -732,48 +762,48 @@ def build_resolver(
         next: ExportCursor = None,
     ) -> ExportResponse:
         pair = pair_of(student_id, subject_id)
-        return calls.export_page(get_app(), pair.student_id, pair.subject_id, limit, next)
+        return calls.export_page(request_app(), pair.student_id, pair.subject_id, limit, next)
 
     @op_route("exportStudent")
     def export_student(
         student_id: StudentId, limit: ExportLimit = DEFAULT_PAGE_ITEMS, next: ExportCursor = None
     ) -> ExportResponse:
-        return calls.export_page(get_app(), student_id, None, limit, next)
+        return calls.export_page(request_app(), student_id, None, limit, next)
 
     # --- the student's profile (see tutor_memory.usecases.profile) ---------------------------
 
     @op_route("getProfile")
     def get_profile(student_id: StudentId) -> ProfileResponse:
-        return calls.profile(get_app(), student_id)
+        return calls.profile(request_app(), student_id)
 
     @op_route("setProfile")
     def set_profile(
         student_id: StudentId, aspect: AspectName, body: ProfileRequest
     ) -> StatementResponse:
-        return calls.set_profile(get_app(), caller(), student_id, aspect, body)
+        return calls.set_profile(request_app(), caller(), student_id, aspect, body)
 
     @op_route("retractProfile")
     def retract_profile(
         student_id: StudentId, aspect: AspectName, key: ProfileKey = ""
     ) -> StatementResponse:
-        return calls.retract_profile(get_app(), caller(), student_id, aspect, key)
+        return calls.retract_profile(request_app(), caller(), student_id, aspect, key)
 
     # --- the roster (see tutor_memory.usecases.access) --------------------------------------
 
     @op_route("setClass")
     def set_class(class_id: ClassId, body: ClassRequest) -> ClassResponse:
-        return calls.set_class(get_app(), caller(), class_id, body)
+        return calls.set_class(request_app(), caller(), class_id, body)
 
     @op_route("getClass")
     def get_class(class_id: ClassId) -> ClassResponse:
-        return calls.get_class(get_app(), caller(), class_id)
+        return calls.get_class(request_app(), caller(), class_id)
 
     @op_route("putClassFile")
     def put_class_file(
         class_id: ClassId, subject_id: SubjectId, file_id: FileId, body: ClassFileRequest
     ) -> Response[ClassFileResponse]:
         done = calls.ingest_class_file(
-            get_app(), caller(), class_id, subject_id, file_id, body.name,
+            request_app(), caller(), class_id, subject_id, file_id, body.name,
             calls.class_file_bytes(body),
         )  # fmt: skip
         # 201: read now; 200: the same bytes were read for the class before.

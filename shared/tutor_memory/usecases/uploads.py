@@ -15,6 +15,15 @@ folded into the maps of its students (``usecases/classmaps.py``)::
     <prefix><tenant>/classes/<class_id>/<subject_id>/<file name>
     e.g. uploads/default/classes/7a/biology/syllabus.pdf
 
+**Tenants** other than ``default`` (a store made before tenants) keep every key under
+``<prefix>T/<tenant>/`` (``domain/tenancy.py``; the cloud's credentials are scoped to it)::
+
+    uploads/T/<tenant>/<student_id>/<subject_id>/<file name>
+    uploads/T/<tenant>/classes/<class_id>/<subject_id>/<file name>
+
+so a tenant's store reads its pairs' uploads under ``uploads/T/<tenant>/`` and its classes' as
+``<tenant>/classes/…`` after ``uploads/T/``.
+
 The tenant must be the store's (another tenant's key is refused). Removing a class's file is
 not handled yet: its ObjectRemoved event is refused with that reason.
 
@@ -37,6 +46,7 @@ from urllib.parse import unquote_plus
 from tutor_memory.domain.episodes import Pair, check_id, file_id_for
 from tutor_memory.domain.errors import NotFoundError, ValidationError
 from tutor_memory.domain.filetext import UnreadableFileError
+from tutor_memory.domain.tenancy import tenant_of_path
 from tutor_memory.usecases.classmaps import ClassMaps
 from tutor_memory.usecases.maps import MapUseCases
 
@@ -76,6 +86,13 @@ class ClassUpload:
 
 
 CLASSES = "classes"
+
+
+def tenant_of_upload_key(key: str, prefix: str = DEFAULT_PREFIX, *, encoded: bool = True) -> str:
+    """The tenant an uploaded object belongs to (``<prefix>T/<tenant>/…``; any other key under
+    the prefix is the default tenant's); a ValidationError when the name is not a tenant's."""
+    raw = unquote_plus(key) if encoded else key
+    return tenant_of_path(raw[len(prefix) :] if raw.startswith(prefix) else raw)
 
 
 def parse_class_upload_key(
@@ -118,15 +135,20 @@ def ingest_upload(
     prefix: str = DEFAULT_PREFIX,
     class_maps: ClassMaps | None = None,
     tenant: str | None = None,
+    class_prefix: str | None = None,
 ) -> UploadOutcome:
     """One uploaded object into its pair's map, or a class's file into the class's course map
-    (with ``class_maps``: see the module; ``tenant`` the store's). A key off the layout or an
+    (with ``class_maps``: see the module; ``tenant`` the store's; ``class_prefix`` what comes
+    before ``<tenant>/classes/…``, ``prefix`` unless given: ``Settings.class_uploads_prefix``).
+    A key off the layout or an
     unreadable file is an outcome, not a failure: retrying the event could not change it (the
     unreadable file has its ``file`` episode). Store and transport errors propagate, so the
     event is retried."""
     if class_maps is not None:
         try:
-            course = parse_class_upload_key(key, prefix, encoded=True)
+            course = parse_class_upload_key(
+                key, prefix if class_prefix is None else class_prefix, encoded=True
+            )
         except ValidationError as exc:
             return UploadOutcome(key, "refused", str(exc))
         if course is not None:

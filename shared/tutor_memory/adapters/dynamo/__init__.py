@@ -32,6 +32,13 @@ Table design — one table, every item of a pair under one partition key:
                                       ``ACTIVITY_TTL_DAYS``: ``expires_at``)
 ====================================  ============================================================
 
+**Tenants** (issue 27): the keys above are the ``default`` tenant's (a store made before
+tenants: nothing is rewritten). Every other tenant's partition keys are the same behind
+``T#<tenant>#`` (``T#acme#PAIR#<student>#<subject>``, ``T#acme#ACTIVE#…``, ``T#acme#CLASS#…``,
+``T#acme#STUDENT#…``, ``T#acme#PROFILE#…``; ``domain.tenancy``), and a store is opened for one
+tenant (``tenant=``): it never forms another's key, its scans are filtered to its own prefix,
+and credentials scoped to the tenant (template.yaml: ``dynamodb:LeadingKeys``) refuse the rest.
+
 With ``TUTOR_MEMORY_KMS_KEY_ID``, a second table (``TUTOR_MEMORY_KEYS_TABLE``, no backups) holds
 one item per student, ``STUDENT#<student>`` / ``KEY``: the student's data key wrapped by KMS,
 under which episode bodies are sealed (see ``student_keys``).

@@ -7,7 +7,7 @@ from datetime import datetime
 from pynamodb.exceptions import PynamoDBException, TransactWriteError, UpdateError
 from pynamodb.transactions import TransactWrite
 
-from tutor_memory.adapters.dynamo.table import DynamoTable, _is_condition_failure, pair_key
+from tutor_memory.adapters.dynamo.table import DynamoTable, _is_condition_failure
 from tutor_memory.domain.beliefs import Belief, belief_from_record, belief_to_record, chronological
 from tutor_memory.domain.chain import format_time
 from tutor_memory.domain.episodes import Pair
@@ -22,7 +22,7 @@ class DynamoBeliefs(DynamoTable):
     def _all_beliefs(self, pair: Pair) -> list[Belief]:
         m = self.models.Belief
         try:
-            items = m.query(pair_key(pair), m.sk.startswith("BEL#"), consistent_read=True)
+            items = m.query(self.pk(pair), m.sk.startswith("BEL#"), consistent_read=True)
             return chronological(
                 belief_from_record({name: getattr(i, name) for name in _BELIEF_FIELDS})
                 for i in items
@@ -39,7 +39,7 @@ class DynamoBeliefs(DynamoTable):
 
     def add_belief(self, new: Belief, supersedes: Belief | None) -> None:
         m = self.models.Belief
-        pk = pair_key(new.pair)
+        pk = self.pk(new.pair)
         try:
             with TransactWrite(connection=self._connection) as tx:
                 tx.save(
@@ -67,7 +67,7 @@ class DynamoBeliefs(DynamoTable):
         retired = 0
         for belief in self.beliefs(pair):
             try:
-                m(pair_key(pair), f"BEL#{belief.belief_id}").update(
+                m(self.pk(pair), f"BEL#{belief.belief_id}").update(
                     actions=[m.retired_at.set(format_time(at))],
                     condition=m.superseded_by.does_not_exist() & m.retired_at.does_not_exist(),
                 )

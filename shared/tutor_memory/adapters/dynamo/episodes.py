@@ -37,7 +37,6 @@ from tutor_memory.adapters.dynamo.table import (
     _is_condition_failure,
     concept_keys,
     episode_sk,
-    pair_key,
 )
 from tutor_memory.adapters.records import episode_to_record
 from tutor_memory.adapters.student_keys import KEY_SK, key_pk
@@ -75,7 +74,7 @@ class DynamoEpisodes(DynamoTable):
             return self._append(new)
 
     def _append(self, new: NewEpisode) -> AppendResult:
-        pk = pair_key(new.pair)
+        pk = self.pk(new.pair)
         if new.idempotency_key is not None:
             existing = self._by_idempotency_key(new.pair, new.idempotency_key)
             if existing is not None:
@@ -124,7 +123,7 @@ class DynamoEpisodes(DynamoTable):
         ):
             raise ConflictError(f"episode {episode.seq} does not follow the head of {episode.pair}")
         try:
-            self._commit_append(pair_key(episode.pair), episode, head)
+            self._commit_append(self.pk(episode.pair), episode, head)
         except TransactWriteError as exc:
             raise ConflictError(f"{episode.pair} changed during the append: {exc}") from exc
         return AppendResult(episode, created=True)
@@ -209,11 +208,11 @@ class DynamoEpisodes(DynamoTable):
                     )
                 )  # fmt: skip
             if head is None or utc_day(head.at) != utc_day(episode.at):
-                tx.save(_activity_item(m, episode.pair, episode.at))
+                tx.save(_activity_item(m, episode.pair, episode.at, self.prefix))
             if data_key is not None:  # sent first (pynamodb: condition checks, then puts)
                 tx.condition_check(
                     m.StudentKey,
-                    key_pk(episode.pair.student_id),
+                    key_pk(episode.pair.student_id, self.prefix),
                     KEY_SK,
                     condition=m.StudentKey.key_id == data_key.key_id,
                 )
@@ -225,7 +224,7 @@ class DynamoEpisodes(DynamoTable):
         m = self.models.Episode
         try:
             item = m.get(
-                pair_key(episode.pair),
+                self.pk(episode.pair),
                 episode_sk(episode.seq),
                 consistent_read=True,
                 attributes_to_get=["hash"],
@@ -241,7 +240,7 @@ class DynamoEpisodes(DynamoTable):
 
     def _by_idempotency_key(self, pair: Pair, key: str) -> Episode | None:
         try:
-            item = self.models.Idempotency.get(pair_key(pair), f"IDEM#{key}", consistent_read=True)
+            item = self.models.Idempotency.get(self.pk(pair), f"IDEM#{key}", consistent_read=True)
         except self.models.Idempotency.DoesNotExist:
             return None
         except PynamoDBException as exc:
@@ -260,7 +259,7 @@ class DynamoEpisodes(DynamoTable):
     ) -> list[Episode]:
         try:
             items = self.models.Episode.query(
-                pair_key(pair),
+                self.pk(pair),
                 condition,
                 consistent_read=True,
                 scan_index_forward=forward,
@@ -295,7 +294,7 @@ class DynamoEpisodes(DynamoTable):
         )
         try:
             items = m.by_time.query(
-                pair_key(pair),
+                self.pk(pair),
                 span,
                 scan_index_forward=False,
                 limit=limit,
@@ -318,7 +317,7 @@ class DynamoEpisodes(DynamoTable):
 
     def _batch_get(self, pair: Pair, seqs: Sequence[int]) -> list[Episode]:
         """The episodes at these sequences, in BatchGetItem requests of 100 sent together."""
-        keys = [(pair_key(pair), episode_sk(s)) for s in seqs]
+        keys = [(self.pk(pair), episode_sk(s)) for s in seqs]
         chunks = [keys[i : i + BATCH_GET_KEYS] for i in range(0, len(keys), BATCH_GET_KEYS)]
 
         def read(chunk: list[tuple[str, str]]) -> Callable[[], list[Episode]]:
@@ -348,7 +347,7 @@ class DynamoEpisodes(DynamoTable):
             return lambda: [
                 int(link.seq)
                 for link in m.query(
-                    pair_key(pair),
+                    self.pk(pair),
                     m.sk.startswith(f"CON#{key}#"),
                     filter_condition=span,
                     scan_index_forward=False,
@@ -367,7 +366,7 @@ class DynamoEpisodes(DynamoTable):
     def corrections(self, pair: Pair) -> list[Episode]:
         m = self.models.ConceptLink
         try:
-            seqs = [int(link.seq) for link in m.query(pair_key(pair), m.sk.startswith("FIX#"))]
+            seqs = [int(link.seq) for link in m.query(self.pk(pair), m.sk.startswith("FIX#"))]
         except PynamoDBException as exc:
             raise StoreError(str(exc)) from exc
         return sorted(self._batch_get(pair, seqs), key=lambda e: e.seq)
@@ -375,7 +374,7 @@ class DynamoEpisodes(DynamoTable):
     def concept_names(self, pair: Pair) -> dict[str, str]:
         m = self.models.ConceptName
         try:
-            items = m.query(pair_key(pair), m.sk.startswith("CNAME#"))
+            items = m.query(self.pk(pair), m.sk.startswith("CNAME#"))
             return {item.sk.removeprefix("CNAME#"): item.name for item in items}
         except PynamoDBException as exc:
             raise StoreError(str(exc)) from exc

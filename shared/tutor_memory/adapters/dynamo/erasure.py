@@ -16,7 +16,6 @@ from tutor_memory.adapters.dynamo.table import (
     _at_seq,
     _is_condition_failure,
     episode_sk,
-    pair_key,
 )
 from tutor_memory.adapters.records import episode_to_record
 from tutor_memory.domain import constants as C
@@ -38,9 +37,9 @@ class DynamoErasure(DynamoBeliefs):
     def erasures(self, pair: Pair) -> tuple[list[Erasure], str | None]:
         m = self.models.Erasure
         try:
-            items = m.query(pair_key(pair), m.sk.startswith("ERASE#"), consistent_read=True)
+            items = m.query(self.pk(pair), m.sk.startswith("ERASE#"), consistent_read=True)
             records = [Erasure.from_dict(pair, json.loads(i.body)) for i in items]
-            head = self.models.Head.get(pair_key(pair), "HEAD", consistent_read=True)
+            head = self.models.Head.get(self.pk(pair), "HEAD", consistent_read=True)
         except self.models.Head.DoesNotExist:
             return records, None
         except PynamoDBException as exc:
@@ -52,10 +51,11 @@ class DynamoErasure(DynamoBeliefs):
         filtered scan of the table, read once by an operator's migration."""
         m = self.models.Erasure
         try:
-            keys = {i.pk for i in m.scan(m.sk.startswith("ERASE#"), attributes_to_get=["pk"])}
+            mine = m.sk.startswith("ERASE#") & m.pk.startswith(f"{self.prefix}PAIR#")
+            keys = {i.pk for i in m.scan(mine, attributes_to_get=["pk"])}
         except PynamoDBException as exc:
             raise StoreError(str(exc)) from exc
-        return [Pair(*k.removeprefix("PAIR#").split("#", 1)) for k in sorted(keys)]
+        return [Pair(*k.removeprefix(f"{self.prefix}PAIR#").split("#", 1)) for k in sorted(keys)]
 
     def erase(
         self,
@@ -67,7 +67,7 @@ class DynamoErasure(DynamoBeliefs):
         requested_by: str,
         scope: ErasureScope,
     ) -> list[Episode]:
-        m, pk = self.models, pair_key(pair)
+        m, pk = self.models, self.pk(pair)
         records, prev = self.erasures(pair)
         number, prev = len(records), prev or "0" * 64
         done: list[Episode] = []
@@ -148,7 +148,7 @@ class DynamoErasure(DynamoBeliefs):
         return done
 
     def _erase_beside(self, pair: Pair, episode: Episode, names: Sequence[str]) -> None:
-        m, pk = self.models, pair_key(pair)
+        m, pk = self.models, self.pk(pair)
         try:
             for ann in m.Annotation.query(
                 pk, m.Annotation.sk.startswith(f"ANN#{episode.episode_id}#")
@@ -166,7 +166,7 @@ class DynamoErasure(DynamoBeliefs):
             raise StoreError(str(exc)) from exc
 
     def _rename_concept(self, pair: Pair, ckey: str) -> None:
-        m, pk = self.models, pair_key(pair)
+        m, pk = self.models, self.pk(pair)
         first = next(
             iter(m.ConceptLink.query(pk, m.ConceptLink.sk.startswith(f"CON#{ckey}#"), limit=1)),
             None,
@@ -185,13 +185,13 @@ class DynamoErasure(DynamoBeliefs):
         doomed = [b for b in self._all_beliefs(pair) if wanted & set(b.evidence_ids)]
         try:
             for belief in doomed:
-                self.models.Belief(pair_key(pair), f"BEL#{belief.belief_id}").delete()
+                self.models.Belief(self.pk(pair), f"BEL#{belief.belief_id}").delete()
         except PynamoDBException as exc:
             raise StoreError(str(exc)) from exc
         return len(doomed)
 
     def delete_documents(self, pair: Pair, names: Sequence[str] | None = None) -> None:
-        m, pk = self.models.Document, pair_key(pair)
+        m, pk = self.models.Document, self.pk(pair)
         try:
             if names is None:
                 for item in m.query(pk, m.sk.startswith("DOC#")):
@@ -204,7 +204,7 @@ class DynamoErasure(DynamoBeliefs):
     def forget_file_version(
         self, pair: Pair, file_id: str, fingerprint: str, *, name: str | None = None
     ) -> bool:
-        m, pk = self.models, pair_key(pair)
+        m, pk = self.models, self.pk(pair)
         try:
             versions = list(
                 m.FileVersion.query(
@@ -233,7 +233,7 @@ class DynamoErasure(DynamoBeliefs):
         records: the map, beliefs, documents, files, annotations, queue, concepts, keys."""
         kept = ("EP#", "HEAD", "ERASE#", ERASED_KEY)
         try:
-            for item in self.models.Item.query(pair_key(pair), consistent_read=True):
+            for item in self.models.Item.query(self.pk(pair), consistent_read=True):
                 if not item.sk.startswith(kept):
                     item.delete()
         except PynamoDBException as exc:
@@ -243,7 +243,7 @@ class DynamoErasure(DynamoBeliefs):
         """Every pair of a student with a chain: a filtered scan of the heads (the table keeps
         no index by student; erasing a student is rare and reads it once)."""
         m = self.models.Head
-        prefix = f"PAIR#{student_id}#"
+        prefix = f"{self.prefix}PAIR#{student_id}#"
         try:
             heads = m.scan((m.sk == "HEAD") & m.pk.startswith(prefix))
             subjects = sorted(h.pk.removeprefix(prefix) for h in heads)
@@ -254,7 +254,7 @@ class DynamoErasure(DynamoBeliefs):
     def maps_of(self, student_id: str) -> list[Pair]:
         """A filtered scan of the maps, as ``pairs_of`` scans the heads."""
         m = self.models.Map
-        prefix = f"PAIR#{student_id}#"
+        prefix = f"{self.prefix}PAIR#{student_id}#"
         try:
             found = m.scan((m.sk == "MAP") & m.pk.startswith(prefix), attributes_to_get=["pk"])
             subjects = sorted(str(i.pk).removeprefix(prefix) for i in found)
@@ -275,7 +275,7 @@ class DynamoErasure(DynamoBeliefs):
         """The erased key's item names the episode; its erasure record says when."""
         m = self.models
         try:
-            item = m.Idempotency.get(pair_key(pair), f"{ERASED_KEY}{digest}", consistent_read=True)
+            item = m.Idempotency.get(self.pk(pair), f"{ERASED_KEY}{digest}", consistent_read=True)
         except m.Idempotency.DoesNotExist:
             return None
         except PynamoDBException as exc:

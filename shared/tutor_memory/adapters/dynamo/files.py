@@ -12,7 +12,6 @@ from tutor_memory.adapters.dynamo.table import (
     DynamoTable,
     _annotation_sk,
     _is_condition_failure,
-    pair_key,
 )
 from tutor_memory.adapters.records import annotation_from_record, annotation_to_record
 from tutor_memory.domain import constants as C
@@ -32,7 +31,7 @@ class DynamoFiles(DynamoTable):
         record = annotation_to_record(annotation)
         try:
             self.models.Annotation(
-                pair_key(annotation.pair), _annotation_sk(record), **record
+                self.pk(annotation.pair), _annotation_sk(record), **record
             ).save()
         except PynamoDBException as exc:
             raise StoreError(str(exc)) from exc
@@ -41,7 +40,7 @@ class DynamoFiles(DynamoTable):
         m = self.models.Annotation
         try:
             items = m.query(
-                pair_key(pair), m.sk.startswith(f"ANN#{episode_id}#"), consistent_read=True
+                self.pk(pair), m.sk.startswith(f"ANN#{episode_id}#"), consistent_read=True
             )
             return [
                 annotation_from_record({name: getattr(item, name) for name in _ANNOTATION_FIELDS})
@@ -55,7 +54,7 @@ class DynamoFiles(DynamoTable):
     def register_file(
         self, pair: Pair, file_id: str, name: str, fingerprint: str, at: datetime
     ) -> tuple[FileRecord, bool]:
-        m, pk = self.models, pair_key(pair)
+        m, pk = self.models, self.pk(pair)
         for attempt in range(C.APPEND_MAX_ATTEMPTS):
             current = self.file(pair, file_id)
             if (
@@ -98,7 +97,7 @@ class DynamoFiles(DynamoTable):
     def remove_file(self, pair: Pair, file_id: str, at: datetime) -> FileRecord:
         m = self.models.File
         try:
-            item = m.get(pair_key(pair), f"FILE#{file_id}", consistent_read=True)
+            item = m.get(self.pk(pair), f"FILE#{file_id}", consistent_read=True)
         except m.DoesNotExist:
             raise NotFoundError(f"no file {file_id!r} for {pair}") from None
         if item.removed_at is None:
@@ -110,13 +109,13 @@ class DynamoFiles(DynamoTable):
     def file(self, pair: Pair, file_id: str) -> FileRecord | None:
         m = self.models
         try:
-            item = m.File.get(pair_key(pair), f"FILE#{file_id}", consistent_read=True)
+            item = m.File.get(self.pk(pair), f"FILE#{file_id}", consistent_read=True)
         except m.File.DoesNotExist:
             return None
         except PynamoDBException as exc:
             raise StoreError(str(exc)) from exc
         versions = m.FileVersion.query(
-            pair_key(pair), m.FileVersion.sk.startswith(f"FVER#{file_id}#"), consistent_read=True
+            self.pk(pair), m.FileVersion.sk.startswith(f"FVER#{file_id}#"), consistent_read=True
         )
         return FileRecord(
             pair=pair,
@@ -130,7 +129,7 @@ class DynamoFiles(DynamoTable):
 
     def files(self, pair: Pair) -> list[FileRecord]:
         m = self.models.File
-        ids = [item.file_id for item in m.query(pair_key(pair), m.sk.startswith("FILE#"))]
+        ids = [item.file_id for item in m.query(self.pk(pair), m.sk.startswith("FILE#"))]
         records = self.together([partial(self.file, pair, i) for i in sorted(ids)])
         return [r for r in records if r is not None]
 

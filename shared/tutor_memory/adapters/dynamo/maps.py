@@ -9,7 +9,7 @@ from dataclasses import replace
 
 from pynamodb.exceptions import PutError, PynamoDBException
 
-from tutor_memory.adapters.dynamo.table import DynamoTable, pair_key
+from tutor_memory.adapters.dynamo.table import DynamoTable
 from tutor_memory.adapters.records import (
     course_from_blob,
     course_to_blob,
@@ -31,7 +31,7 @@ class DynamoMaps(DynamoTable):
     def load_map(self, pair: Pair) -> ConceptMap:
         m = self.models.Map
         try:
-            item = m.get(pair_key(pair), "MAP", consistent_read=True)
+            item = m.get(self.pk(pair), "MAP", consistent_read=True)
         except m.DoesNotExist:
             return ConceptMap()
         except PynamoDBException as exc:
@@ -47,7 +47,7 @@ class DynamoMaps(DynamoTable):
         saved = replace(cmap, version=cmap.version + 1)
         condition = m.sk.does_not_exist() if cmap.version == 0 else m.version == cmap.version
         try:
-            m(pair_key(pair), "MAP", version=saved.version, body=map_to_blob(saved)).save(
+            m(self.pk(pair), "MAP", version=saved.version, body=map_to_blob(saved)).save(
                 condition=condition
             )
         except PutError as exc:
@@ -64,7 +64,9 @@ class DynamoMaps(DynamoTable):
     def load_course(self, class_id: str, subject_id: str) -> CourseMap:
         m = self.models.Map
         try:
-            item = m.get(class_key(class_id), f"COURSE#{subject_id}", consistent_read=True)
+            item = m.get(
+                class_key(class_id, self.prefix), f"COURSE#{subject_id}", consistent_read=True
+            )
         except m.DoesNotExist:
             return CourseMap(class_id, subject_id)
         except PynamoDBException as exc:
@@ -76,7 +78,7 @@ class DynamoMaps(DynamoTable):
         saved = replace(course, cmap=replace(course.cmap, version=course.version + 1))
         condition = m.sk.does_not_exist() if course.version == 0 else m.version == course.version
         item = m(
-            class_key(course.class_id), f"COURSE#{course.subject_id}",
+            class_key(course.class_id, self.prefix), f"COURSE#{course.subject_id}",
             version=saved.version, body=course_to_blob(saved),
         )  # fmt: skip
         try:
@@ -94,7 +96,9 @@ class DynamoMaps(DynamoTable):
         m = self.models.Map
         try:
             rows = m.query(
-                class_key(class_id), m.sk.startswith("COURSE#"), attributes_to_get=["pk", "sk"]
+                class_key(class_id, self.prefix),
+                m.sk.startswith("COURSE#"),
+                attributes_to_get=["pk", "sk"],
             )
             return sorted(str(r.sk).removeprefix("COURSE#") for r in rows)
         except PynamoDBException as exc:
@@ -103,7 +107,7 @@ class DynamoMaps(DynamoTable):
     def followers(self, class_id: str) -> tuple[str, ...]:
         d = self.models.Document
         try:
-            item = d.get(class_key(class_id), "FOLLOWERS", consistent_read=True)
+            item = d.get(class_key(class_id, self.prefix), "FOLLOWERS", consistent_read=True)
         except d.DoesNotExist:
             return ()
         except PynamoDBException as exc:
@@ -114,7 +118,7 @@ class DynamoMaps(DynamoTable):
         d = self.models.Document
         body = json.dumps(sorted(set(students)))
         try:
-            d(class_key(class_id), "FOLLOWERS", version=1, body=body).save()
+            d(class_key(class_id, self.prefix), "FOLLOWERS", version=1, body=body).save()
         except PynamoDBException as exc:
             raise StoreError(str(exc)) from exc
 
@@ -124,11 +128,11 @@ class DynamoMaps(DynamoTable):
         d = self.models.Document
         left = []
         try:
-            for item in d.scan(d.sk == "FOLLOWERS"):
+            for item in d.scan((d.sk == "FOLLOWERS") & d.pk.startswith(f"{self.prefix}CLASS#")):
                 followers = json.loads(item.body)
                 if student_id not in followers:
                     continue
-                class_id = str(item.pk).removeprefix("CLASS#")
+                class_id = str(item.pk).removeprefix(f"{self.prefix}CLASS#")
                 left.append(class_id)
                 self.set_followers(class_id, tuple(s for s in followers if s != student_id))
         except PynamoDBException as exc:
@@ -136,6 +140,7 @@ class DynamoMaps(DynamoTable):
         return sorted(left)
 
 
-def class_key(class_id: str) -> str:
-    """A class's partition: ids never contain ``#``, so it meets no pair's ``PAIR#…``."""
-    return f"CLASS#{class_id}"
+def class_key(class_id: str, prefix: str = "") -> str:
+    """A class's partition (in the tenant of ``prefix``): ids never contain ``#``, so it meets
+    no pair's ``PAIR#…``."""
+    return f"{prefix}CLASS#{class_id}"

@@ -8,6 +8,8 @@ from pynamodb.attributes import BinaryAttribute, NumberAttribute, UnicodeAttribu
 from pynamodb.indexes import AllProjection, GlobalSecondaryIndex
 from pynamodb.models import Model
 
+from tutor_memory.adapters.tenant_credentials import Credentials, credential_kwargs
+
 
 class Models:
     """The pynamodb models bound to one table (names come from settings, not from import time)."""
@@ -19,7 +21,11 @@ class Models:
         host: str | None = None,
         *,
         keys_table: str | None = None,
+        credentials: Credentials | None = None,
     ) -> None:
+        # pynamodb reads a model's credentials from its Meta (per class: so one process can
+        # hold a store per tenant, each signing with that tenant's credentials)
+        signing = credential_kwargs(credentials)
         keys_meta: Any = type(
             "Meta",
             (),
@@ -28,6 +34,7 @@ class Models:
                 "region": region,
                 "host": host,
                 "billing_mode": "PAY_PER_REQUEST",
+                **signing,
             },
         )
         meta: Any = type(
@@ -38,6 +45,7 @@ class Models:
                 "region": region,
                 "host": host,
                 "billing_mode": "PAY_PER_REQUEST",
+                **signing,
             },
         )
 

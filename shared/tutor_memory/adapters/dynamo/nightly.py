@@ -17,8 +17,8 @@ from tutor_memory.adapters.dynamo.table import (
     _annotation_sk,
     _citation_sk,
     _is_condition_failure,
+    activity_key,
     episode_sk,
-    pair_key,
 )
 from tutor_memory.adapters.records import annotation_to_record
 from tutor_memory.domain import constants as C
@@ -43,7 +43,7 @@ class DynamoNightly(DynamoTable):
         try:
             for day in utc_days(window):
                 for shard in range(C.ACTIVITY_SHARDS):
-                    for item in m.query(f"ACTIVE#{day}#{shard}"):
+                    for item in m.query(activity_key(self.prefix, day, shard)):
                         found.add(Pair(item.student_id, item.subject_id))
         except PynamoDBException as exc:
             raise StoreError(str(exc)) from exc
@@ -51,7 +51,7 @@ class DynamoNightly(DynamoTable):
 
     def mark_active(self, pair: Pair, at: datetime) -> None:
         try:
-            _activity_item(self.models, pair, at).save()
+            _activity_item(self.models, pair, at, self.prefix).save()
         except PynamoDBException as exc:
             raise StoreError(str(exc)) from exc
 
@@ -60,7 +60,7 @@ class DynamoNightly(DynamoTable):
         try:
             return list(
                 m.query(
-                    pair_key(pair),
+                    self.pk(pair),
                     condition,
                     consistent_read=True,
                     limit=limit,
@@ -93,7 +93,7 @@ class DynamoNightly(DynamoTable):
     def record_citation_check(
         self, entry: CitationEntry, annotation: Annotation, *, final: bool
     ) -> None:
-        m, pk = self.models, pair_key(entry.pair)
+        m, pk = self.models, self.pk(entry.pair)
         old = _citation_sk(format_time(entry.checked_at) if entry.checked_at else "0", entry.seq)
         record = annotation_to_record(annotation)
         new = _citation_sk(f"~#{record['at']}" if final else record["at"], entry.seq)
@@ -126,7 +126,7 @@ class DynamoNightly(DynamoTable):
         page = 25  # ours: the newest few links usually hold the newest episode of a kind
         try:
             links = m.query(
-                pair_key(pair),
+                self.pk(pair),
                 m.sk.startswith(f"CON#{concept_key}#"),
                 scan_index_forward=False,
                 page_size=page,
@@ -144,7 +144,7 @@ class DynamoNightly(DynamoTable):
             raise StoreError(str(exc)) from exc
 
     def _newest_of_kind(self, pair: Pair, seqs: list[int], kind: Kind) -> Episode | None:
-        keys = [(pair_key(pair), episode_sk(s)) for s in seqs]
+        keys = [(self.pk(pair), episode_sk(s)) for s in seqs]
         episodes = [self._episode(i) for i in self.models.Episode.batch_get(keys)]
         of_kind = [e for e in episodes if e.kind is kind]
         return max(of_kind, key=lambda e: e.seq) if of_kind else None
@@ -152,7 +152,7 @@ class DynamoNightly(DynamoTable):
     def document(self, pair: Pair, name: str) -> StoredDocument | None:
         m = self.models.Document
         try:
-            item = m.get(pair_key(pair), f"DOC#{name}", consistent_read=True)
+            item = m.get(self.pk(pair), f"DOC#{name}", consistent_read=True)
         except m.DoesNotExist:
             return None
         except PynamoDBException as exc:
@@ -169,7 +169,7 @@ class DynamoNightly(DynamoTable):
             m.sk.does_not_exist() if expected_version == 0 else m.version == expected_version
         )
         try:
-            m(pair_key(pair), f"DOC#{name}", version=version, body=text).save(condition=condition)
+            m(self.pk(pair), f"DOC#{name}", version=version, body=text).save(condition=condition)
         except PutError as exc:
             if exc.cause_response_code == "ConditionalCheckFailedException":
                 raise ConflictError(

@@ -21,12 +21,14 @@ from pynamodb.exceptions import PynamoDBException, TransactWriteError
 from tutor_memory.adapters.dynamo.models import Models
 from tutor_memory.adapters.records import episode_from_record
 from tutor_memory.adapters.student_keys import DataKey, ShreddedError, StudentKeys
+from tutor_memory.adapters.tenant_credentials import Credentials, credential_kwargs
 from tutor_memory.domain import constants as C
 from tutor_memory.domain.chain import ChainHead, format_time, parse_time
 from tutor_memory.domain.concepts import concept_key
 from tutor_memory.domain.episodes import Episode, Pair
 from tutor_memory.domain.errors import StoreError
 from tutor_memory.domain.nightly import activity_shard, utc_day
+from tutor_memory.domain.tenancy import DEFAULT_TENANT, key_prefix
 
 EPISODE_FIELDS = (
     "student_id", "subject_id", "seq", "episode_id", "kind", "at", "summary", "text", "concepts",
@@ -39,8 +41,9 @@ SEALED_FIELDS: Final = ("text", "summary", "evidence", "concepts")  # what the c
 EMPTY_BODY: Final = {"text": "", "summary": "", "evidence": "{}", "concepts": "[]"}
 
 
-def pair_key(pair: Pair) -> str:
-    return f"PAIR#{pair.student_id}#{pair.subject_id}"
+def pair_key(pair: Pair, prefix: str = "") -> str:
+    """A pair's partition key; ``prefix``: its tenant's (``domain.tenancy.key_prefix``)."""
+    return f"{prefix}PAIR#{pair.student_id}#{pair.subject_id}"
 
 
 _T = TypeVar("_T")
@@ -93,14 +96,29 @@ class DynamoTable:
         kms_key_id: str | None = None,
         keys_table: str | None = None,
         kms: Any = None,
+        tenant: str = DEFAULT_TENANT,
+        credentials: Credentials | None = None,
     ) -> None:
-        self.models = Models(table_name, region, host, keys_table=keys_table)
+        # Every partition key this store writes or reads begins with the tenant's prefix (none
+        # for the default tenant: a store made before tenants reads as it was written), so a
+        # store opened for one tenant cannot name another's items, and credentials scoped to
+        # the prefix (template.yaml: dynamodb:LeadingKeys) refuse them if it tried.
+        self.tenant = tenant
+        self.prefix = key_prefix(tenant)
+        self.models = Models(
+            table_name, region, host, keys_table=keys_table, credentials=credentials
+        )
         # Bodies encrypted under per-student data keys (crypto-shredding) when a KMS key is
         # given; without one they are stored as plain attributes (both read back alike).
         self.keys = (
-            StudentKeys(self.models.StudentKey, kms_key_id, region, kms=kms) if kms_key_id else None
-        )
-        self._connection = Connection(region=region, host=host)
+            StudentKeys(
+                self.models.StudentKey, kms_key_id, region, kms=kms, prefix=self.prefix,
+                credentials=credentials,
+            )
+            if kms_key_id
+            else None
+        )  # fmt: skip
+        self._connection = Connection(region=region, host=host, **credential_kwargs(credentials))
         self._rng = rng or random.Random(0)
         self._sleep = sleep
         # Threads of one process append to a pair one at a time: they would only waste round
@@ -113,6 +131,10 @@ class DynamoTable:
         # of three sequential waits); replaceable, so the cloud-cost bench can follow which
         # waits overlap without patching this module.
         self.together: Together = together
+
+    def pk(self, pair: Pair) -> str:
+        """The pair's partition key in this store's tenant."""
+        return pair_key(pair, self.prefix)
 
     def create_table(self) -> None:
         """Create the table if it is missing (tests and local runs; the template owns it in AWS)."""
@@ -164,7 +186,7 @@ class DynamoTable:
 
     def _episode_at(self, pair: Pair, seq: int) -> Episode | None:
         try:
-            item = self.models.Episode.get(pair_key(pair), episode_sk(seq), consistent_read=True)
+            item = self.models.Episode.get(self.pk(pair), episode_sk(seq), consistent_read=True)
         except self.models.Episode.DoesNotExist:
             return None
         except PynamoDBException as exc:
@@ -173,7 +195,7 @@ class DynamoTable:
 
     def head(self, pair: Pair) -> ChainHead | None:
         try:
-            item = self.models.Head.get(pair_key(pair), "HEAD", consistent_read=True)
+            item = self.models.Head.get(self.pk(pair), "HEAD", consistent_read=True)
         except self.models.Head.DoesNotExist:
             return None
         except PynamoDBException as exc:
@@ -218,10 +240,14 @@ def _citation_sk(state: str, seq: int) -> str:
     return f"CITE#{state}#{seq:010d}"
 
 
-def _activity_item(m: Models, pair: Pair, at: datetime) -> Any:
+def activity_key(prefix: str, day: str, shard: int) -> str:
+    return f"{prefix}ACTIVE#{day}#{shard}"
+
+
+def _activity_item(m: Models, pair: Pair, at: datetime, prefix: str = "") -> Any:
     expires = at + timedelta(days=C.ACTIVITY_TTL_DAYS)
     return m.Activity(
-        f"ACTIVE#{utc_day(at)}#{activity_shard(pair)}",
+        activity_key(prefix, utc_day(at), activity_shard(pair)),
         pair_key(pair),
         student_id=pair.student_id,
         subject_id=pair.subject_id,
