@@ -497,6 +497,14 @@ class EpisodeIndex(Protocol):
         meaning, not only the ``k`` nearest."""
         ...
 
+    def lexical_scores(
+        self, pair: Pair, episode_ids: Sequence[str], terms: Sequence[str]
+    ) -> dict[str, float]:
+        """The BM25 score of ``terms`` for each of these episodes, as :meth:`search` scores
+        its lexical hits (an episode holding none of them, or not held, is left out): recall
+        scores every candidate by words, not only the ``lexical_limit`` best."""
+        ...
+
     def term_counts(self, pair: Pair, terms: Sequence[str]) -> TermCounts:
         """The pair's document count and, for each term, how many of its documents contain it
         (over the whole history, never another pair's): what makes a term distinctive."""

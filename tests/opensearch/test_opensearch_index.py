@@ -185,6 +185,32 @@ def test_cosines_of_named_episodes_are_the_semantic_pools_scores(make_index: Mak
     assert index.cosines(ANA, [], query) == {}
 
 
+def test_lexical_scores_of_named_episodes_are_the_lexical_pools_scores(
+    make_index: MakeIndex,
+) -> None:
+    """Recall scores every candidate by words too: an episode past the lexical pool's cut
+    gets the BM25 score the pool gives it, inside the pair only; one holding none of the
+    words is left out."""
+    index = make_index()
+    index.add([
+        episode(ANA, 1, terms="cell wall plant"),
+        episode(ANA, 2, terms="water membrane cell cell"),
+        episode(ANA, 3, terms="water"),
+        episode(ANA, 4, terms="nucleus"),
+        episode(BEN, 9, terms="cell water"),
+    ])  # fmt: skip
+    terms = ["cell", "water"]
+    everything, _, _counts = index.search(ANA, terms=terms, vector=None, lexical_limit=10, k=0)
+    pooled = {h.episode_id: h.score for h in everything}
+    assert set(pooled) == {"e1-ana", "e2-ana", "e3-ana"}
+
+    scores = index.lexical_scores(ANA, ["e1-ana", "e3-ana", "e4-ana", "e9-ben", "nope"], terms)
+
+    assert scores == pytest.approx({"e1-ana": pooled["e1-ana"], "e3-ana": pooled["e3-ana"]})
+    assert index.lexical_scores(ANA, [], terms) == {}
+    assert index.lexical_scores(ANA, ["e1-ana"], []) == {}
+
+
 def test_ranking_is_exact_and_ties_go_to_the_newest(make_index: MakeIndex) -> None:
     index = make_index()
     index.add(

@@ -127,6 +127,30 @@ def test_cosines_of_named_episodes_are_the_semantic_pools_scores(index: Embedded
     assert EmbeddedIndex().cosines(A, named, query) == {}
 
 
+def test_lexical_scores_of_named_episodes_are_the_lexical_pools_scores(
+    index: EmbeddedIndex,
+) -> None:
+    """Recall scores every candidate by words too: an episode past the lexical pool's cut
+    gets exactly the BM25 score the pool would have given it (both forms of the sum), from
+    the pair's own documents; one holding none of the words, or unknown, is left out."""
+    terms = ["cell", "water"]
+    everything, _, _counts = index.search(A, terms=terms, vector=None, lexical_limit=10, k=0)
+    pooled = {h.episode_id: h.score for h in everything}
+    assert len(pooled) == 3  # docs 1, 2 and 3 hold a word; 4 holds neither
+    cut, _, _counts = index.search(A, terms=terms, vector=None, lexical_limit=1, k=0)
+    past = [i for i in pooled if i not in cut.episode_ids]
+    named = [*past, doc(A, 4, "", None).episode_id, "e99-unknown"]
+    assert index.lexical_scores(A, named, terms) == {i: pooled[i] for i in past}
+    index.add([doc(A, 7, "water water", None, days=120)])  # appended after the first read
+    late = doc(A, 7, "", None).episode_id
+    after, _, _counts = index.search(A, terms=terms, vector=None, lexical_limit=10, k=0)
+    scores_after = {h.episode_id: h.score for h in after}
+    assert index.lexical_scores(A, [late], terms) == {late: scores_after[late]}
+    assert index.lexical_scores(B, [doc(B, 3, "", None).episode_id], terms) == {}
+    assert index.lexical_scores(A, named, []) == {}
+    assert EmbeddedIndex().lexical_scores(A, named, terms) == {}
+
+
 def test_a_window_filters_before_ranking(index: EmbeddedIndex) -> None:
     march = TimeWindow(T0 + timedelta(days=25), T0 + timedelta(days=65), "window")
     lexical, semantic, _counts = index.search(

@@ -344,6 +344,31 @@ def test_a_memory_found_by_words_alone_is_scored_by_meaning_too() -> None:
     assert items[0].episode.seq == 1  # the fresh filler cannot lift itself above
 
 
+def test_a_memory_found_by_meaning_past_the_lexical_cut_is_scored_by_words_too() -> None:
+    """Past the lexical pool's cut (filler holding the speaker's name fills it), evidence
+    found by meaning that holds the question's words gets its BM25 score on the pool's scale
+    instead of 0, so fresh filler inside the cut no longer outranks it; the score adds no
+    candidate and makes no match, and a candidate inside the cut keeps its own."""
+    evidence = ep(1, "Maya: Biscuit, my golden retriever, turned eight", days_ago=150)
+    filler = ep(2, "Maya: can you explain DNA again??", days_ago=0)
+    pool = Candidates()
+    pool.add_recent([filler])
+    pool.add_lexical([(filler, 4.0, ("maya",))], distinctive=set())  # the cut: one hit
+    pool.add_semantic([(evidence, 0.90), (filler, 0.89)])
+    pool.add_lexical_scores({evidence.episode_id: 3.0, filler.episode_id: 1.0, "other": 2.0})
+    figures = {c.episode.seq: c.lexical for c in pool.values()}
+    assert figures == {1: pytest.approx(0.75), 2: 1.0}  # 3.0 / 4.0; the hit keeps its own
+    assert len(pool.by_id) == 2 and not pool.by_id[evidence.episode_id].distinctive_hit
+    items, _ = rank(pool.values(), now=NOW, has_question=True, limit=10)
+    assert items[0].episode.seq == 1
+    without = Candidates()
+    without.add_recent([filler])
+    without.add_lexical([(filler, 4.0, ("maya",))], distinctive=set())
+    without.add_semantic([(evidence, 0.90), (filler, 0.89)])
+    items, _ = rank(without.values(), now=NOW, has_question=True, limit=10)
+    assert items[0].episode.seq == 2  # before: halved by the mean with 0, recency won
+
+
 def test_a_cosine_never_replaces_the_semantic_pools_own() -> None:
     e = ep(1, "osmosis", days_ago=1)
     pool = Candidates()

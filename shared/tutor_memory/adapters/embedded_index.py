@@ -471,6 +471,46 @@ class _PairTerms:
         matched = _matched(names, None if codes is None else codes.take(best), len(chosen))
         return _hits(self.ids, chosen, self.seqs, scores.take(best), matched)
 
+    def scores_of(
+        self, idf: dict[str, float], length_part: NDArray[np.float64], wanted: Sequence[str]
+    ) -> dict[str, float]:
+        """BM25 of these documents (those holding none of the terms left out), each summed
+        term by term in the order ``top`` sums them, so a document scores here exactly what
+        it scores there: recall scores every candidate by words, not only the hits."""
+        if not self.size:
+            return {}
+        row = self.rows()
+        found = [(i, row[i]) for i in dict.fromkeys(wanted) if i in row]
+        if not found:
+            return {}
+        at = np.fromiter((r for _i, r in found), dtype=np.intp, count=len(found))
+        total = np.zeros(len(found))
+        for term, weight_of in idf.items():
+            postings = self.postings.get(term)
+            if postings is None:
+                continue
+            positions, tfs, norms = postings.arrays()
+            where = np.searchsorted(positions, at)  # a term's positions are ascending
+            inside = where < len(positions)
+            inside[inside] = positions[where[inside]] == at[inside]
+            chosen = where[inside]
+            freq = tfs.take(chosen).astype(np.float64)
+            weight = np.multiply(freq, weight_of)  # as ``top``'s numpy form, operation for op
+            weight *= BM25_K1 + 1
+            denominator = length_part.take(norms.take(chosen))
+            denominator += freq
+            weight /= denominator
+            total[inside] += weight
+        return {i: s for (i, _r), s in zip(found, total.tolist(), strict=True) if s > 0}
+
+    def rows(self) -> dict[str, int]:
+        """Episode id -> position, kept while the documents only grow (appended, never moved)."""
+        cached = self.__dict__.get("_rows")
+        if cached is None or len(cached) != len(self.ids):
+            cached = {i: r for r, i in enumerate(self.ids)}
+            self.__dict__["_rows"] = cached
+        return cached
+
     def _scratch(self, terms: int) -> tuple[NDArray[np.float64], NDArray[Any]]:
         """The zeroed sums and bits for a search of ``terms`` terms (62 fit the bits of an
         int64; a longer question's are Python ints, in arrays of its own)."""
@@ -977,6 +1017,27 @@ class EmbeddedIndex:
         rows = np.fromiter((r for _i, r in wanted), dtype=np.int64, count=len(wanted))
         scores = pv.matrix[rows] @ query
         return {i: float(s) for (i, _r), s in zip(wanted, scores.tolist(), strict=True)}
+
+    def lexical_scores(
+        self, pair: Pair, episode_ids: Sequence[str], terms: Sequence[str]
+    ) -> dict[str, float]:
+        """The BM25 score of ``terms`` for each of these episodes, as :meth:`search` scores
+        its hits (an episode holding none of them, or not held, is left out)."""
+        analysis = _analysis(tuple(terms))
+        if not episode_ids or not analysis.words:
+            return {}
+        key = _pair_key(pair)
+        with self._lock:
+            state = self._state()
+            idf = self._idf(analysis.words, state)
+            if not idf:
+                return {}
+            pt = self._pair_terms(key, state[0], state[1])
+            count, total = state[2], state[3]
+            avgdl = total / count if count else 1.0
+            if self._length_part[0] != avgdl:
+                self._length_part = (avgdl, _length_part(avgdl))
+            return pt.scores_of(idf, self._length_part[1], episode_ids)
 
     def known_ids(self, pair: Pair, episode_ids: Sequence[str]) -> set[str]:
         """Which of these episodes the index holds (a catch-up embeds only the others)."""

@@ -412,6 +412,23 @@ class OpenSearchIndex:
         hits = answer.get("hits", {}).get("hits", [])
         return {str(h["fields"]["episode_id"][0]): float(h["_score"]) - 1.0 for h in hits}
 
+    def lexical_scores(
+        self, pair: Pair, episode_ids: Sequence[str], terms: Sequence[str]
+    ) -> dict[str, float]:
+        """One ``_search``: the lexical pool's query (the same BM25 sum) filtered to these
+        documents, inside the pair's filter."""
+        wanted = sorted(set(episode_ids))
+        words = list(dict.fromkeys(t for t in terms if t.strip()))
+        if not wanted or not words:
+            return {}
+        scope = {"bool": {"filter": [*_scope(pair, None)["bool"]["filter"],
+                                     {"terms": {"episode_id": wanted}}]}}  # fmt: skip
+        body = self._lexical_query(words, scope, len(wanted))
+        with self._translate("lexical scores"):
+            answer = self._client.search(index=self.index, body=body)
+        found = _hits(answer, cosine=False)
+        return dict(zip(found.episode_ids, found.scores, strict=True))
+
     def term_counts(self, pair: Pair, terms: Sequence[str]) -> TermCounts:
         """One ``_search`` (a turn's search returns the counts with its hits)."""
         words = sorted({t for t in terms if t.strip()})

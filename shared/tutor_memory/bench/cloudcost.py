@@ -245,9 +245,9 @@ class CountingOpenSearchClient:
         return response
 
     def search(self, *, index: str, body: dict[str, Any]) -> Any:
-        """The term counts (``OpenSearchIndex.term_counts``), the cosines of named episodes
-        (``OpenSearchIndex.cosines``) or which of them are held (``known_ids``, a catch-up's):
-        one ``_search``."""
+        """The term counts (``OpenSearchIndex.term_counts``), the cosines or the BM25 scores
+        of named episodes (``cosines``, ``lexical_scores``) or which of them are held
+        (``known_ids``, a catch-up's): one ``_search``."""
         with self.waits.call():
             return self._search(body)
 
@@ -257,6 +257,8 @@ class CountingOpenSearchClient:
         scoring = body["query"].get("script_score")
         if scoring:
             answer = self._cosines(scoring)
+        elif "should" in body["query"].get("bool", {}):
+            answer = self._lexical_scores(body)
         elif "aggs" in body:
             answer = self._counted(body)
         else:
@@ -275,6 +277,22 @@ class CountingOpenSearchClient:
             "hits": {
                 "hits": [
                     {"_score": 1.0 + cos, "fields": {"episode_id": [i]}} for i, cos in found.items()
+                ]
+            }
+        }
+
+    def _lexical_scores(self, body: dict[str, Any]) -> dict[str, Any]:
+        """``OpenSearchIndex.lexical_scores``: named episodes scored by the lexical query."""
+        clause = body["query"]["bool"]
+        pair, _ = _scope(clause["filter"])
+        ids = next(c["terms"]["episode_id"] for c in clause["filter"] if "terms" in c)
+        words = [c["match"]["terms"]["query"] for c in clause["should"]]
+        found = self.inner.lexical_scores(pair, ids, words)
+        return {
+            "hits": {
+                "hits": [
+                    {"_score": s, "fields": {"episode_id": [i], "seq": [0]}}
+                    for i, s in found.items()
                 ]
             }
         }

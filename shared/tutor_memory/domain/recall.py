@@ -176,6 +176,7 @@ class Candidates:
     def __init__(self) -> None:
         self.by_id: dict[str, Candidate] = {}
         self.ran: set[Pool] = set()  # content pools this question ran, found something or not
+        self.lexical_best = 0.0  # the lexical pool's best BM25 score (its scale)
 
     def _get(self, episode: Episode) -> Candidate:
         """The episode's candidate. An erasure's entry is never one: ``values`` leaves it out
@@ -198,7 +199,7 @@ class Candidates:
         matches only through a term in ``distinctive`` (None: every term is distinctive)."""
         self.ran.add(Pool.LEXICAL)
         scored = list(scored)
-        best = max((s for _e, s, _m in scored), default=0.0)
+        best = self.lexical_best = max((s for _e, s, _m in scored), default=0.0)
         for ep, s, matched in scored:
             cand = self._get(ep)
             cand.pools.add(Pool.LEXICAL)
@@ -222,6 +223,20 @@ class Candidates:
             cand = self.by_id.get(episode_id)
             if cand is not None and cand.cosine is None:
                 cand.cosine = cosine
+
+    def add_lexical_scores(self, scores: Mapping[str, float]) -> None:
+        """The BM25 scores of candidates other pools found past the lexical pool's cut, on the
+        pool's scale (divided by its best hit): every candidate is scored by words too, so
+        evidence found by meaning that shares a word with the question is not counted as
+        having none, while filler inside the cut is (see the module). Adds no candidate and
+        makes no match: a hit past the pool's cut says less than one inside it."""
+        best = self.lexical_best
+        if best <= 0:
+            return
+        for episode_id, value in scores.items():
+            cand = self.by_id.get(episode_id)
+            if cand is not None and cand.lexical == 0.0:
+                cand.lexical = value / best
 
     def add_concept(self, episodes: Iterable[Episode]) -> None:
         for ep in episodes:

@@ -151,7 +151,7 @@ class Recall:
         lexical = semantic = Hits()
         found: dict[str, Episode] = {}
         distinctive = None
-        cosines_soon = None
+        cosines_soon = bm25_soon = None
         searched_vector = question.searched_vector
         if before_search is not None:
             before_search()
@@ -172,6 +172,14 @@ class Recall:
                 others = [i for i in dict.fromkeys(others) if i not in scored]
                 if others:
                     cosines_soon = soon(index.cosines, pair, others, searched_vector)
+            # And by words: when the lexical pool was cut at its limit, a candidate past the
+            # cut may still hold the question's words (below the cut, every one is a hit).
+            if terms and len(lexical) >= C.RECALL_LEXICAL_POOL:
+                hit = set(lexical.episode_ids)
+                others = [e.episode_id for e in recent] + semantic.episode_ids
+                others = [i for i in dict.fromkeys(others) if i not in hit]
+                if others:
+                    bm25_soon = soon(index.lexical_scores, pair, others, terms)
             found = {
                 e.episode_id: e
                 for e in store.get_many(pair, lexical.episode_ids + semantic.episode_ids)
@@ -204,6 +212,8 @@ class Recall:
                     pool.add_semantic((found[i], s) for i, s, _ in semantic.scored() if i in found)
                     if cosines_soon is not None:
                         pool.add_cosines(cosines_soon.result())
+                if bm25_soon is not None:
+                    pool.add_lexical_scores(bm25_soon.result())
                 sizes["lexical"], sizes["semantic"] = len(lexical), len(semantic)
         timings["pools"], _ = _lap(tick)
         return pool, sizes, question
