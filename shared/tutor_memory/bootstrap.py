@@ -585,9 +585,16 @@ class LambdaApps:
             if tenant is not None:
                 settings = settings.for_tenant(tenant)
             found = self._apps.get(settings.tenant)
-            if found is not None:
+            if found is not None and not _expiring(found.credentials):
                 return found
-            app = build_app(settings)
+            credentials = None
+            if settings.tenant_role_arn is not None:  # the tenant's own, scoped credentials
+                from tutor_memory.adapters.tenant_credentials import assume_tenant_role
+
+                credentials = assume_tenant_role(
+                    settings.tenant_role_arn, settings.tenant, settings.aws_region
+                )
+            app = build_app(settings, credentials=credentials)
             ensure = getattr(app.ports.index, "ensure_index", None)
             if callable(ensure):
                 ensure()
@@ -599,6 +606,18 @@ class LambdaApps:
         with self._lock:
             self._apps.clear()
             self._settings = None
+
+
+def _expiring(credentials: Credentials | None) -> bool:
+    """Whether scoped credentials end within the longest request (a new App is built with
+    fresh ones: pynamodb's models hold static credentials)."""
+    if credentials is None or credentials.expires_at is None:
+        return False
+    left = credentials.expires_at - datetime.now(credentials.expires_at.tzinfo)
+    return left.total_seconds() < CREDENTIALS_MARGIN_S
+
+
+CREDENTIALS_MARGIN_S = 600  # past the API's 29 s and the ingest function's 300 s
 
 
 lambda_app = LambdaApps()

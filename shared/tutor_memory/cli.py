@@ -124,7 +124,8 @@ def _parser() -> argparse.ArgumentParser:
 
     migrate = sub.add_parser(
         "migrate",
-        help="give erasures made before entries were kept their entries in the chain",
+        help="give erasures made before entries were kept their entries in the chain (and, "
+        "in the cloud, index each student's chains, maps and classes)",
     )
     migrate.add_argument("--store", type=Path, help="an embedded store folder (default: settings)")
     migrate.add_argument("--student", help="only this student's pairs (default: every pair)")
@@ -950,6 +951,9 @@ def _migrate(memory: TutorMemory, args: argparse.Namespace) -> int:
             if not args.student or p.student_id == args.student
         ]
     done = [migrate_pre_entry_erasures(memory, pair) for pair in pairs]
+    # The cloud store's student index (a tenant's credentials may not scan the table).
+    index_students = getattr(memory.ports.store, "index_students", None)
+    indexed = index_students(args.student) if callable(index_students) else None
     if args.json:
         print_json(
             {
@@ -964,7 +968,8 @@ def _migrate(memory: TutorMemory, args: argparse.Namespace) -> int:
                         "refused": m.refused or None,
                     }
                     for m in done
-                ]
+                ],
+                **({} if indexed is None else {"student_index_items": indexed}),
             }
         )
     else:
@@ -972,4 +977,6 @@ def _migrate(memory: TutorMemory, args: argparse.Namespace) -> int:
             print(migrated)
         migrated_pairs = sum(1 for m in done if m.adopted and not m.refused)
         print(f"{migrated_pairs} of {len(done)} pairs with erasure records migrated")
+        if indexed is not None:
+            print(f"{indexed} student index items written (chains, maps, classes followed)")
     return 1 if any(m.refused for m in done) else 0

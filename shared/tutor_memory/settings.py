@@ -212,6 +212,10 @@ class Settings(BaseSettings):
     tenant: Annotated[str, Field(pattern=tenancy.TENANT_PATTERN, max_length=tenancy.TENANT_MAX)] = (
         tenancy.DEFAULT_TENANT
     )
+    # The role the API function assumes per caller's tenant, with the session tag "tenant"
+    # (template.yaml: TenantDataRole): its stores then sign with credentials that reach only
+    # that tenant's keys. None: the process's own credentials (local runs, tests).
+    tenant_role_arn: str | None = None
     turn_deadline_s: Annotated[float, _DEADLINE] = Field(
         C.TURN_DEADLINE_S, validation_alias=PREFIX + "TURN_DEADLINE"
     )

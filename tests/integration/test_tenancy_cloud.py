@@ -81,12 +81,12 @@ def test_a_store_written_before_tenants_opens_as_the_default_tenant_unchanged(
     for text in ("What is osmosis?", "And diffusion?"):
         old_app_add(old, text)
     before = raw_keys()
-    assert before and all(k.startswith(("PAIR#", "ACTIVE#")) for k in before), before
+    assert before and all(k.startswith(("PAIR#", "ACTIVE#", "STUDENT#")) for k in before), before
     found = [e.text for e in lambda_written.ports.store.episodes(PAIR)]
     assert found == ["What is osmosis?", "And diffusion?"]
     assert lambda_written.memory.verify_chain(PAIR).intact
     lambda_written.episodes.add(PAIR, Kind.QUESTION, "And osmosis again?")
-    assert all(k.startswith(("PAIR#", "ACTIVE#")) for k in raw_keys())  # nothing moved
+    assert all(k.startswith(("PAIR#", "ACTIVE#", "STUDENT#")) for k in raw_keys())  # nothing moved
     assert tenant_app("acme").ports.store.episodes(PAIR) == []
 
 
@@ -194,3 +194,46 @@ def test_a_tenants_search_index_and_checkpoints_are_its_own() -> None:
     assert getattr(build_anchor(settings.for_tenant("acme")), "prefix", None) == (
         "checkpoints/T/acme/"
     )
+
+
+def test_migrate_indexes_the_students_of_a_store_written_before_the_index(
+    cloud: DynamoStore, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A tenant's scoped credentials may not scan the table, so a store opened with them finds
+    a student's pairs and classes from the student's index alone; a store written before the
+    index (its items deleted here, as that release wrote none) gets it from migrate."""
+    from tutor_memory.adapters.tenant_credentials import Credentials
+    from tutor_memory.cli import main
+
+    old = lambda_app()
+    old.episodes.add(PAIR, Kind.QUESTION, "What is osmosis?")
+    old.maps.ingest(Pair("s-42", "chemistry"), "notes.md", "notes.md", b"# Atoms\n\nAtoms.")
+    old.class_maps.enrol("7a", ["s-42"])
+    table = boto3.resource("dynamodb", region_name=REGION).Table(TABLE)
+
+    def index_items() -> list[str]:
+        found = table.query(
+            KeyConditionExpression="pk = :pk", ExpressionAttributeValues={":pk": "STUDENT#s-42"}
+        )["Items"]
+        return sorted(str(i["sk"]) for i in found)
+
+    written = index_items()  # with the chains, the map and the roster
+    assert written == ["CLASS#7a", "HEAD#biology", "HEAD#chemistry", "MAP#chemistry"], written
+    for sk in written:
+        table.delete_item(Key={"pk": "STUDENT#s-42", "sk": sk})
+    scoped = DynamoStore(TABLE, REGION, credentials=Credentials("testing", "testing"))
+    assert not scoped.scans and scoped.pairs_of("s-42") == [] and scoped.maps_of("s-42") == []
+    subjects = [Pair("s-42", "biology"), Pair("s-42", "chemistry")]
+    assert cloud.pairs_of("s-42") == subjects  # the operator's credentials still scan
+    assert main(["migrate"]) == 0
+    out = capsys.readouterr().out
+    assert f"{len(written)} student index items written" in out, out
+    assert index_items() == written
+    assert scoped.pairs_of("s-42") == subjects
+    assert scoped.maps_of("s-42") == [Pair("s-42", "chemistry")]
+    assert scoped.leave_classes("s-42") == ["7a"]
+    assert main(["migrate"]) == 0 and index_items() == [
+        "HEAD#biology",
+        "HEAD#chemistry",
+        "MAP#chemistry",
+    ]

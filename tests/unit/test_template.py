@@ -110,7 +110,8 @@ class Stack:
         if fn == "Fn::Sub":
             text, names = (arg, {}) if isinstance(arg, str) else arg
             names = {k: self.value(v) for k, v in names.items()}
-            return re.sub(r"\$\{([^}!]+)\}", lambda m: str(self.name(m.group(1), names)), text)
+            done = re.sub(r"\$\{([^}!]+)\}", lambda m: str(self.name(m.group(1), names)), text)
+            return done.replace("${!", "${")  # ${!x}: the literal ${x} (an IAM variable)
         if fn == "Fn::If":
             name, then, otherwise = arg
             return self.value(then if self.condition(name) else otherwise)
@@ -163,10 +164,24 @@ class Stack:
     def grants(self, function: str) -> set[tuple[str, str]]:
         """(action, resource) pairs of the function's role, every statement an Allow."""
         role = props(function)["Role"]["Fn::GetAtt"]
-        role_id = role[0] if isinstance(role, list) else role.split(".")[0]
+        return self.role_grants(role[0] if isinstance(role, list) else role.split(".")[0])
+
+    def statements(self, role_id: str) -> list[dict[str, Any]]:
+        """Every statement of the role's policies, evaluated."""
+        return [
+            statement
+            for policy in props(role_id)["Policies"]
+            for statement in self.value(policy["PolicyDocument"]["Statement"])
+        ]
+
+    def role_grants(self, role_id: str) -> set[tuple[str, str]]:
+        """(action, resource) pairs its Allow statements grant; only the tenant role has a
+        Deny (the default tenant's, of every other tenant's keys)."""
         pairs = set()
         for policy in props(role_id)["Policies"]:
             for statement in self.value(policy["PolicyDocument"]["Statement"]):
+                if role_id == "TenantDataRole" and statement["Effect"] == "Deny":
+                    continue
                 assert statement["Effect"] == "Allow"
                 actions, targets = statement["Action"], statement["Resource"]
                 for action in [actions] if isinstance(actions, str) else actions:
@@ -470,7 +485,8 @@ def test_the_collection_is_a_vector_search_collection_with_its_three_policies() 
     (access,) = json.loads(stack.value(props("CollectionAccessPolicy")["Policy"]))
     assert props("CollectionAccessPolicy")["Type"] == "data"
     (rule,) = access["Rules"]
-    assert rule["Resource"] == [f"index/{name}/{default('OpenSearchIndexName')}"]
+    base = default("OpenSearchIndexName")  # and each tenant's own index (domain/tenancy.py)
+    assert rule["Resource"] == [f"index/{name}/{base}", f"index/{name}/{base}-t-*"]
     # the app creates the index on first use, so the writers may create and describe it
     assert set(rule["Permission"]) == {
         "aoss:CreateIndex",
@@ -483,7 +499,7 @@ def test_the_collection_is_a_vector_search_collection_with_its_three_policies() 
 def test_only_the_functions_that_search_or_index_may_reach_the_collection() -> None:
     (access,) = json.loads(Stack().value(props("CollectionAccessPolicy")["Policy"]))
     assert access["Principal"] == [
-        "arn:ApiFunctionRole",
+        "arn:TenantDataRole",  # the API's requests, each with its caller's tenant's session
         "arn:IngestFunctionRole",
         "arn:ConsolidateFunctionRole",
     ]
@@ -627,11 +643,8 @@ def expected_grants(function: str, search: str, keys: bool = True) -> set[tuple[
     }
     own = {
         # the DELETE routes erase: items go, and a student's erasure scans for its heads
-        "ApiFunction": writes_memory
-        | embedding
-        | on_table({"dynamodb:DeleteItem", "dynamodb:Scan"})
-        | erases_uploads
-        | checkpoints,
+        # its data only with a tenant's credentials (TenantDataRole: tests below)
+        "ApiFunction": embedding,
         "IngestFunction": writes_memory | embedding | extraction | reads_uploads,
         "NightlyFunction": {(a, "arn:MemoryTable") for a in read} | {("sqs:SendMessage", queue)},
         # the night calls no model: its consolidation episode is indexed by its terms only;
@@ -643,10 +656,9 @@ def expected_grants(function: str, search: str, keys: bool = True) -> set[tuple[
     }
     own["IngestFunction"] |= {("sqs:SendMessage", failed_uploads)}
     own["ConsolidateFunction"] |= {(action, queue) for action in receive}
-    if keys and function != "NightlyFunction":  # the scheduler reads no body
+    if keys and function not in ("NightlyFunction", "ApiFunction"):  # no body read (the API:
+        # through the tenant role)
         key_rows = {"dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:ConditionCheckItem"}
-        if function == "ApiFunction":  # erasing a student shreds its key
-            key_rows.add("dynamodb:DeleteItem")
         own[function] |= {(a, "arn:BodyKey") for a in ("kms:GenerateDataKey", "kms:Decrypt")}
         own[function] |= {(a, "arn:StudentKeysTable") for a in key_rows}
     return logs | own[function]
@@ -674,7 +686,7 @@ def test_no_function_gets_permissions_from_anywhere_but_its_own_role() -> None:
 
 
 def test_the_api_function_cannot_write_uploads_queues_or_call_the_extraction_model() -> None:
-    grants = Stack().grants("ApiFunction")
+    grants = Stack().grants("ApiFunction") | Stack().role_grants("TenantDataRole")
     actions = {a for a, _ in grants}
     assert not [a for a in actions if a.startswith("sqs:")]
     # it reads and deletes uploads (export, erasure) and never writes one
@@ -688,6 +700,133 @@ def test_the_api_function_cannot_write_uploads_queues_or_call_the_extraction_mod
     assert not [a for a in on_checkpoints if "Delete" in a or "Retention" in a]
     extraction = default("ExtractionModelId")
     assert not [r for _, r in Stack().grants("ApiFunction") if r.endswith(extraction)]
+
+
+# --- Tenants: the API's data through credentials scoped to its caller's tenant (issue 27) ---
+# moto does not evaluate these conditions (dynamodb:LeadingKeys, aws:PrincipalTag, s3:prefix)
+# nor substitute policy variables: the documents are checked here; moto checks the object ARNs
+# of the S3 statements with the variables put in (tests/integration/test_tenant_credentials.py).
+
+TAG = "aws:PrincipalTag/tenant"
+VARIABLE = "${" + TAG + "}"
+DATA_PLANE = ("dynamodb:", "s3:", "es:", "aoss:")
+
+
+def as_list(value: Any) -> list[Any]:
+    return value if isinstance(value, list) else [value]
+
+
+def tenant_statements(**overrides: str) -> list[dict[str, Any]]:
+    return Stack(**overrides).statements("TenantDataRole")
+
+
+def on_tag(statement: dict[str, Any]) -> str:
+    """Which sessions the statement holds for: "default", "others", or "" (no tag condition)."""
+    condition = statement.get("Condition", {})
+    if condition.get("StringEquals", {}).get(TAG) == "default":
+        return "default"
+    if condition.get("StringNotEquals", {}).get(TAG) == "default":
+        return "others"
+    return ""
+
+
+PARAMETER_CHOICES = [
+    {"SearchService": search, "StudentDataKeys": keys}
+    for search in SEARCH_SERVICES
+    for keys in ("enabled", "disabled")
+]
+
+
+@pytest.mark.parametrize("choice", PARAMETER_CHOICES, ids=lambda c: "-".join(c.values()))
+def test_every_data_plane_statement_of_the_tenant_role_holds_for_one_tenant_only(
+    choice: dict[str, str],
+) -> None:
+    leading = "dynamodb:LeadingKeys"
+    for statement in tenant_statements(**choice):
+        actions = as_list(statement["Action"])
+        if not any(a.startswith(DATA_PLANE) for a in actions):
+            assert all(a.startswith("kms:") for a in actions), statement  # keys, no data
+            continue
+        if actions == ["aoss:APIAccessAll"]:
+            # The one exception: Serverless's data-plane action takes no index condition (its
+            # only keys are aoss:collection and aoss:CollectionId); the README says so.
+            assert choice["SearchService"] == "serverless"
+            assert statement["Resource"] == "arn:Collection"
+            continue
+        who = on_tag(statement)
+        assert who in ("default", "others"), statement  # every one names whose session
+        condition = statement.get("Condition", {})
+        if any(a.startswith("dynamodb:") for a in actions):
+            assert statement["Effect"] == "Allow"
+            assert condition["Null"] == {leading: "false"}  # a request with no key: refused
+            if who == "others":
+                assert condition["ForAllValues:StringLike"] == {leading: [f"T#{VARIABLE}#*"]}
+            else:
+                assert condition["ForAllValues:StringNotLike"] == {leading: ["T#*"]}
+            continue
+        resources = as_list(statement["Resource"])
+        if who == "others":  # the tenant's prefix or index, by the session's tag
+            scoped = [r for r in resources if f"T/{VARIABLE}/" in r or f"-t-{VARIABLE}" in r]
+            prefix = condition.get("StringLike", {}).get("s3:prefix", "")
+            assert scoped == resources or f"T/{VARIABLE}/" in prefix, statement
+        elif any(a.startswith("es:") for a in actions):  # the base index, nothing past it
+            index = f"domain/{default('SearchName')}/{default('OpenSearchIndexName')}"
+            assert [r.split(":", 5)[5] for r in resources] == [index, index + "/*"]
+        elif statement["Effect"] == "Allow":  # the default tenant: never another's keys
+            listed = condition.get("StringNotLike", {}).get("s3:prefix", "")
+            denied = [
+                d
+                for d in tenant_statements(**choice)
+                if d["Effect"] == "Deny" and on_tag(d) == "default"
+                and set(as_list(d["Action"])) == set(actions)
+            ]  # fmt: skip
+            assert listed.endswith("T/*") or any(
+                all(r.removesuffix("*") + "T/*" in as_list(d["Resource"]) for r in resources)
+                for d in denied
+            ), statement
+
+
+@pytest.mark.parametrize("choice", PARAMETER_CHOICES, ids=lambda c: "-".join(c.values()))
+def test_the_tenant_role_never_scans_and_reaches_only_the_stores(choice: dict[str, str]) -> None:
+    grants = Stack(**choice).role_grants("TenantDataRole")
+    actions = {a for a, _ in grants}
+    assert "dynamodb:Scan" not in actions  # a scan names no key: no condition could hold it
+    assert not [a for a in actions if "*" in a]
+    assert not [a for a in actions if a.startswith(("sqs:", "bedrock:", "iam:", "sts:"))]
+    tables = {r for a, r in grants if a.startswith("dynamodb:")}
+    keys = {"arn:StudentKeysTable"} if choice["StudentDataKeys"] == "enabled" else set()
+    assert tables == {"arn:MemoryTable", "arn:MemoryTable/index/by_time"} | keys
+
+
+def test_only_the_api_function_takes_a_tenants_credentials_tagged_with_the_tenant() -> None:
+    (trust,) = props("TenantDataRole")["AssumeRolePolicyDocument"]["Statement"]
+    assert trust["Principal"] == {"AWS": {"Fn::GetAtt": ["ApiFunctionRole", "Arn"]}}
+    assert set(trust["Action"]) == {"sts:AssumeRole", "sts:TagSession"}
+    assert trust["Condition"]["StringLike"] == {"aws:RequestTag/tenant": "?*"}
+    assert trust["Condition"]["ForAllValues:StringEquals"] == {"aws:TagKeys": ["tenant"]}
+    policy = props("ApiTenantRolePolicy")
+    assert policy["RoleName"] == {"Ref": "ApiFunctionRole"}
+    (grant,) = Stack().value(policy["PolicyDocument"]["Statement"])
+    assert (grant["Effect"], grant["Resource"]) == ("Allow", "arn:TenantDataRole")
+    assert set(grant["Action"]) == {"sts:AssumeRole", "sts:TagSession"}
+    assert "ApiTenantRolePolicy" in as_list(resources()["ApiFunction"]["DependsOn"])
+    for function in FUNCTIONS:
+        settings = Settings.from_env({**Stack().environment(function), "AWS_REGION": "us-east-1"})
+        expected = "arn:TenantDataRole" if function == "ApiFunction" else None
+        assert settings.tenant_role_arn == expected, function
+    # no other policy is attached to any role
+    attached = [
+        k
+        for k, r in resources().items()
+        if r["Type"].startswith("AWS::IAM::") and "Polic" in r["Type"]
+    ]
+    assert attached == ["ApiTenantRolePolicy"]
+
+
+def test_the_managed_domain_grants_the_tenant_role_nothing_beyond_its_own_policy() -> None:
+    statement = Stack(SearchService="domain").value(props("SearchDomain")["AccessPolicies"])
+    principals = [p for s in statement["Statement"] for p in as_list(s["Principal"]["AWS"])]
+    assert "arn:TenantDataRole" not in principals and "arn:ApiFunctionRole" not in principals
 
 
 XRAY_WRITES = {"xray:PutTraceSegments", "xray:PutTelemetryRecords"}

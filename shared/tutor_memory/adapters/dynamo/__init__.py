@@ -27,6 +27,11 @@ Table design — one table, every item of a pair under one partition key:
 ``CLASS#<class>``                     ``COURSE#<subject>`` → a class's course map: version,
                                       zlib-compressed JSON (its map and the files read into it)
 ``CLASS#<class>``                     ``FOLLOWERS`` → the students whose maps follow the class
+``STUDENT#<student>``                 ``HEAD#<subject>``, ``MAP#<subject>``, ``CLASS#<class>`` →
+                                      the student's chains, maps and classes followed (what a
+                                      student's export and erasure read: a tenant's credentials
+                                      may not scan; ``tutor-memory migrate`` writes them for a
+                                      store from before)
 ``ACTIVE#<UTC day>#<shard, 0-7>``     ``PAIR#<student>#<subject>`` → the pair was active that
                                       day, or has a purge pending for that night (expires after
                                       ``ACTIVITY_TTL_DAYS``: ``expires_at``)

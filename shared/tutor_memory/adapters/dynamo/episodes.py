@@ -209,6 +209,8 @@ class DynamoEpisodes(DynamoTable):
                 )  # fmt: skip
             if head is None or utc_day(head.at) != utc_day(episode.at):
                 tx.save(_activity_item(m, episode.pair, episode.at, self.prefix))
+            if head is None:  # the pair's first episode: into the student's index
+                tx.save(self.index_item(episode.pair.student_id, f"HEAD#{episode.pair.subject_id}"))
             if data_key is not None:  # sent first (pynamodb: condition checks, then puts)
                 tx.condition_check(
                     m.StudentKey,

@@ -230,37 +230,73 @@ class DynamoErasure(DynamoBeliefs):
 
     def purge_pair(self, pair: Pair) -> None:
         """Every item of the pair but its episodes (erased: envelopes), head and erasure
-        records: the map, beliefs, documents, files, annotations, queue, concepts, keys."""
+        records: the map, beliefs, documents, files, annotations, queue, concepts, keys, and
+        the map's item in the student's index (its chain's ``HEAD#`` stays, as the head)."""
         kept = ("EP#", "HEAD", "ERASE#", ERASED_KEY)
         try:
             for item in self.models.Item.query(self.pk(pair), consistent_read=True):
                 if not item.sk.startswith(kept):
                     item.delete()
+            # the map went: so does its line in the student's index (the chain's stays)
+            self.index_item(pair.student_id, f"MAP#{pair.subject_id}").delete()
         except PynamoDBException as exc:
             raise StoreError(str(exc)) from exc
 
     def pairs_of(self, student_id: str) -> list[Pair]:
-        """Every pair of a student with a chain: a filtered scan of the heads (the table keeps
-        no index by student; erasing a student is rare and reads it once)."""
+        """Every pair of a student with a chain: the student's index (``HEAD#`` items), and,
+        with the process's own credentials, a filtered scan of the heads too (a store written
+        before the index; ``tutor-memory migrate`` writes it)."""
         m = self.models.Head
         prefix = f"{self.prefix}PAIR#{student_id}#"
+        subjects = set(self.indexed(student_id, "HEAD"))
         try:
-            heads = m.scan((m.sk == "HEAD") & m.pk.startswith(prefix))
-            subjects = sorted(h.pk.removeprefix(prefix) for h in heads)
+            if self.scans:  # a chain begun before the student's index was kept
+                heads = m.scan((m.sk == "HEAD") & m.pk.startswith(prefix))
+                subjects.update(h.pk.removeprefix(prefix) for h in heads)
         except PynamoDBException as exc:
             raise StoreError(str(exc)) from exc
-        return [Pair(student_id, s) for s in subjects]
+        return [Pair(student_id, s) for s in sorted(subjects)]
 
     def maps_of(self, student_id: str) -> list[Pair]:
-        """A filtered scan of the maps, as ``pairs_of`` scans the heads."""
+        """The student's maps: the index's ``MAP#`` items (and a scan, as ``pairs_of``)."""
         m = self.models.Map
         prefix = f"{self.prefix}PAIR#{student_id}#"
+        subjects = set(self.indexed(student_id, "MAP"))
         try:
-            found = m.scan((m.sk == "MAP") & m.pk.startswith(prefix), attributes_to_get=["pk"])
-            subjects = sorted(str(i.pk).removeprefix(prefix) for i in found)
+            if self.scans:  # a map made before the student's index was kept
+                found = m.scan((m.sk == "MAP") & m.pk.startswith(prefix), attributes_to_get=["pk"])
+                subjects.update(str(i.pk).removeprefix(prefix) for i in found)
         except PynamoDBException as exc:
             raise StoreError(str(exc)) from exc
-        return [Pair(student_id, s) for s in subjects]
+        return [Pair(student_id, s) for s in sorted(subjects)]
+
+    def index_students(self, student_id: str | None = None) -> int:
+        """Write the student index items (``table.student_key``) of the chains, maps and class
+        follower lists a store holds from before it kept them (``tutor-memory migrate``: a
+        credential scoped to a tenant may not scan, so a student's export and erasure read
+        the index alone); idempotent. Scans this tenant's keys once, with the operator's
+        credentials; returns how many items were written."""
+        m = self.models
+        heads = m.Head.sk == "HEAD"
+        maps = m.Map.sk == "MAP"
+        wanted: set[tuple[str, str]] = set()
+        pairs = f"{self.prefix}PAIR#"
+        try:
+            for kind, condition, model in (("HEAD", heads, m.Head), ("MAP", maps, m.Map)):
+                for item in model.scan(condition & model.pk.startswith(pairs)):
+                    student, subject = str(item.pk).removeprefix(pairs).split("#", 1)
+                    wanted.add((student, f"{kind}#{subject}"))
+            d = m.Document
+            classes = f"{self.prefix}CLASS#"
+            for listed in d.scan((d.sk == "FOLLOWERS") & d.pk.startswith(classes)):
+                for student in json.loads(listed.body):
+                    wanted.add((student, f"CLASS#{str(listed.pk).removeprefix(classes)}"))
+        except PynamoDBException as exc:
+            raise StoreError(str(exc)) from exc
+        chosen = sorted(w for w in wanted if student_id is None or w[0] == student_id)
+        for student, sk in chosen:
+            self.index_student(student, sk)
+        return len(chosen)
 
     def compact(self) -> None:
         """Nothing to do: DynamoDB keeps no deleted item readable."""

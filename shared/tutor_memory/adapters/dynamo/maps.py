@@ -46,6 +46,8 @@ class DynamoMaps(DynamoTable):
         m = self.models.Map
         saved = replace(cmap, version=cmap.version + 1)
         condition = m.sk.does_not_exist() if cmap.version == 0 else m.version == cmap.version
+        if cmap.version == 0:  # a new map: into the student's index first (erasure finds it)
+            self.index_student(pair.student_id, f"MAP#{pair.subject_id}")
         try:
             m(self.pk(pair), "MAP", version=saved.version, body=map_to_blob(saved)).save(
                 condition=condition
@@ -117,27 +119,36 @@ class DynamoMaps(DynamoTable):
     def set_followers(self, class_id: str, students: tuple[str, ...]) -> None:
         d = self.models.Document
         body = json.dumps(sorted(set(students)))
+        before = set(self.followers(class_id))
+        for student in sorted(set(students) - before):  # indexed before they follow
+            self.index_student(student, f"CLASS#{class_id}")
         try:
             d(class_key(class_id, self.prefix), "FOLLOWERS", version=1, body=body).save()
+            for student in sorted(before - set(students)):
+                self.models.Item(self.student_key(student), f"CLASS#{class_id}").delete()
         except PynamoDBException as exc:
             raise StoreError(str(exc)) from exc
 
     def leave_classes(self, student_id: str) -> list[str]:
-        """A scan of the classes' follower lists (the table keeps no index by student;
-        erasing a student is rare and reads it once)."""
+        """The classes the student's index says they follow (and, with the process's own
+        credentials, a scan of the follower lists too: a store written before the index)."""
         d = self.models.Document
-        left = []
+        classes = set(self.indexed(student_id, "CLASS"))
         try:
-            for item in d.scan((d.sk == "FOLLOWERS") & d.pk.startswith(f"{self.prefix}CLASS#")):
-                followers = json.loads(item.body)
-                if student_id not in followers:
-                    continue
-                class_id = str(item.pk).removeprefix(f"{self.prefix}CLASS#")
-                left.append(class_id)
-                self.set_followers(class_id, tuple(s for s in followers if s != student_id))
+            if self.scans:  # a class followed before the student's index was kept
+                mine = (d.sk == "FOLLOWERS") & d.pk.startswith(f"{self.prefix}CLASS#")
+                for item in d.scan(mine):
+                    if student_id in json.loads(item.body):
+                        classes.add(str(item.pk).removeprefix(f"{self.prefix}CLASS#"))
         except PynamoDBException as exc:
             raise StoreError(str(exc)) from exc
-        return sorted(left)
+        left = []
+        for class_id in sorted(classes):
+            followers = self.followers(class_id)
+            if student_id in followers:
+                left.append(class_id)
+                self.set_followers(class_id, tuple(s for s in followers if s != student_id))
+        return left
 
 
 def class_key(class_id: str, prefix: str = "") -> str:

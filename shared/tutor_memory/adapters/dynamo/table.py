@@ -105,6 +105,11 @@ class DynamoTable:
         # the prefix (template.yaml: dynamodb:LeadingKeys) refuse them if it tried.
         self.tenant = tenant
         self.prefix = key_prefix(tenant)
+        # A table scan names no key, so credentials scoped to a tenant cannot be allowed one:
+        # with them, what a scan found (a student's pairs, classes) is read from the student's
+        # index items instead (``student_key``); with the process's own, both are read (a
+        # store written before the index has no items for its pairs until ``migrate``).
+        self.scans = credentials is None
         self.models = Models(
             table_name, region, host, keys_table=keys_table, credentials=credentials
         )
@@ -135,6 +140,30 @@ class DynamoTable:
     def pk(self, pair: Pair) -> str:
         """The pair's partition key in this store's tenant."""
         return pair_key(pair, self.prefix)
+
+    def student_key(self, student_id: str) -> str:
+        """The partition of a student's index in this store's tenant: ``HEAD#<subject>`` per
+        chain, ``MAP#<subject>`` per map, ``CLASS#<class>`` per class followed (what a
+        student's erasure and export look up without a scan)."""
+        return f"{self.prefix}STUDENT#{student_id}"
+
+    def index_item(self, student_id: str, sk: str) -> Any:
+        return self.models.Item(self.student_key(student_id), sk)
+
+    def index_student(self, student_id: str, sk: str) -> None:
+        try:
+            self.index_item(student_id, sk).save()
+        except PynamoDBException as exc:
+            raise StoreError(str(exc)) from exc
+
+    def indexed(self, student_id: str, kind: str) -> list[str]:
+        """The ids of the student's index items of ``kind`` (``HEAD``, ``MAP``, ``CLASS``)."""
+        m = self.models.Item
+        try:
+            rows = m.query(self.student_key(student_id), m.sk.startswith(f"{kind}#"))
+            return sorted(str(r.sk).removeprefix(f"{kind}#") for r in rows)
+        except PynamoDBException as exc:
+            raise StoreError(str(exc)) from exc
 
     def create_table(self) -> None:
         """Create the table if it is missing (tests and local runs; the template owns it in AWS)."""

@@ -1,0 +1,257 @@
+"""Credentials scoped to a tenant, on moto with its IAM enforcement on (issue 27).
+
+What moto evaluates: an identity policy's actions, its resource ARNs with ``*`` wildcards, and
+Deny over Allow — for S3, whose requests it authorises against the object's ARN. What it does
+not: condition keys (``dynamodb:LeadingKeys``, ``aws:PrincipalTag``, ``s3:prefix``: a statement
+with a condition it cannot read counts as a deny), policy variables, session tags, and any
+DynamoDB, KMS or OpenSearch resource (it authorises those against ``*``). So:
+
+- the S3 statements of template.yaml's TenantDataRole, as AWS evaluates them for a session
+  tagged ``tenant=<t>`` (the statements of that session's tag, ``${aws:PrincipalTag/tenant}``
+  put in), are a moto role's policy, and the uploads adapter with the credentials the real
+  ``assume_tenant_role`` got is refused every object of another tenant;
+- the API function takes its stores' credentials from that assume-role: with a role that may
+  use DynamoDB and a process that may only assume it, a tenant's request is served (so it
+  was signed with the role's session, named after the tenant);
+- the DynamoDB conditions are checked on the documents (tests/unit/test_template.py).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import boto3
+import moto.settings
+import pytest
+from moto import mock_aws
+from moto.sts.models import sts_backends
+
+from tutor_memory.adapters.dynamo_store import DynamoStore
+from tutor_memory.adapters.s3_files import S3Files
+from tutor_memory.adapters.tenant_credentials import Credentials, assume_tenant_role
+from tutor_memory.bootstrap import LambdaApps, lambda_app
+from tutor_memory.domain.episodes import Pair
+from tutor_memory.domain.errors import StoreError
+
+from ..unit.test_template import Stack, as_list, on_tag
+from .conftest import REGION, TABLE, Api
+
+UPLOADS = Stack().ref("UploadsBucket")  # the template's computed name
+CHECKPOINTS = "tutor-memory-checkpoints-it"
+TAG = "${aws:PrincipalTag/tenant}"
+ACCOUNT = "123456789012"
+TRUST_ALL_OF_THE_ACCOUNT = {
+    "Version": "2012-10-17",
+    "Statement": [{"Effect": "Allow", "Principal": {"AWS": "*"}, "Action": "sts:AssumeRole"}],
+}
+
+
+def session_policy(tenant: str) -> dict[str, Any]:
+    """TenantDataRole's S3 statements as AWS evaluates them for a session tagged ``tenant``:
+    those whose tag condition holds for it, the tag's value put in for the policy variable;
+    the conditions left (s3:prefix) are dropped, as moto cannot read them."""
+    statements = []
+    for statement in Stack().statements("TenantDataRole"):
+        if not any(a.startswith("s3:") for a in as_list(statement["Action"])):
+            continue
+        who = on_tag(statement)
+        if who and (who == "default") != (tenant == "default"):
+            continue
+        text = json.dumps({k: v for k, v in statement.items() if k != "Condition"})
+        text = text.replace(TAG, tenant).replace(
+            "arn:CheckpointBucket", f"arn:aws:s3:::{CHECKPOINTS}"
+        )
+        statements.append(json.loads(text))
+    return {"Version": "2012-10-17", "Statement": statements}
+
+
+@pytest.fixture
+def enforced(monkeypatch: pytest.MonkeyPatch) -> Iterator[dict[str, Any]]:
+    """moto with the uploads and checkpoint buckets holding two tenants' objects and the
+    default tenant's, a role per session's policy, and a user that may only assume them; then
+    IAM enforced (moto's INITIAL_NO_AUTH_ACTION_COUNT, which ``set_initial_no_auth_action_count``
+    sets): from here a request needs credentials the policies allow."""
+    monkeypatch.delenv("AWS_SESSION_TOKEN")  # an IAM user's keys carry none
+    with mock_aws():
+        s3 = boto3.client("s3", region_name=REGION)
+        for bucket in (UPLOADS, CHECKPOINTS):
+            s3.create_bucket(Bucket=bucket)
+        for key in (
+            "uploads/s-42/biology/notes.md",
+            "uploads/T/acme/s-42/biology/notes.md",
+            "uploads/T/globex/s-42/biology/notes.md",
+        ):
+            s3.put_object(Bucket=UPLOADS, Key=key, Body=key.encode())
+        iam = boto3.client("iam", region_name=REGION)
+        roles = {}
+        for tenant in ("acme", "globex", "default"):
+            role = iam.create_role(
+                RoleName=f"tenant-data-{tenant}",
+                AssumeRolePolicyDocument=json.dumps(TRUST_ALL_OF_THE_ACCOUNT),
+            )["Role"]["Arn"]
+            iam.put_role_policy(
+                RoleName=f"tenant-data-{tenant}",
+                PolicyName="tenant-data",
+                PolicyDocument=json.dumps(session_policy(tenant)),
+            )
+            roles[tenant] = role
+        iam.create_user(UserName="api-function")
+        iam.put_user_policy(
+            UserName="api-function",
+            PolicyName="assume-tenant-role",
+            PolicyDocument=json.dumps(
+                {
+                    "Version": "2012-10-17",
+                    "Statement": [{"Effect": "Allow", "Action": "sts:AssumeRole", "Resource": "*"}],
+                }
+            ),
+        )
+        key = iam.create_access_key(UserName="api-function")["AccessKey"]
+        monkeypatch.setenv("AWS_ACCESS_KEY_ID", key["AccessKeyId"])
+        monkeypatch.setenv("AWS_SECRET_ACCESS_KEY", key["SecretAccessKey"])
+        monkeypatch.setattr(boto3, "DEFAULT_SESSION", None)  # it keeps what it first read
+        monkeypatch.setattr(moto.settings, "INITIAL_NO_AUTH_ACTION_COUNT", 0)
+        yield roles
+
+
+def test_a_tenants_credentials_are_refused_every_other_tenants_uploads(
+    enforced: dict[str, str],
+) -> None:
+    acme = assume_tenant_role(enforced["acme"], "acme", REGION)
+    files = S3Files(REGION, bucket=UPLOADS, prefix="uploads/T/acme/", credentials=acme)
+    mine = "uploads/T/acme/s-42/biology/notes.md"
+    assert files.fetch(UPLOADS, mine) == mine.encode()
+    for theirs in ("uploads/T/globex/s-42/biology/notes.md", "uploads/s-42/biology/notes.md"):
+        with pytest.raises(StoreError, match="AccessDenied"):
+            files.fetch(UPLOADS, theirs)
+    # the process's own credentials (the function's role) read no upload at all
+    with pytest.raises(StoreError, match="AccessDenied"):
+        S3Files(REGION, bucket=UPLOADS).fetch(UPLOADS, mine)
+
+
+def test_the_default_tenants_credentials_are_refused_every_prefixed_tenants_keys(
+    enforced: dict[str, str],
+) -> None:
+    default = assume_tenant_role(enforced["default"], "default", REGION)
+    files = S3Files(REGION, bucket=UPLOADS, credentials=default)
+    assert files.fetch(UPLOADS, "uploads/s-42/biology/notes.md")  # as before tenants
+    with pytest.raises(StoreError, match="AccessDenied"):  # the Deny on uploads/T/*
+        files.fetch(UPLOADS, "uploads/T/acme/s-42/biology/notes.md")
+    s3 = boto3.client("s3", region_name=REGION, **default.boto3_kwargs())
+    s3.put_object(Bucket=CHECKPOINTS, Key="checkpoints/s-42/biology/1.json", Body=b"{}")
+    with pytest.raises(s3.exceptions.ClientError, match="AccessDenied"):
+        s3.put_object(Bucket=CHECKPOINTS, Key="checkpoints/T/acme/s-42/biology/1.json", Body=b"")
+
+
+def test_a_tenants_checkpoints_are_its_own(enforced: dict[str, str]) -> None:
+    acme = assume_tenant_role(enforced["acme"], "acme", REGION)
+    s3 = boto3.client("s3", region_name=REGION, **acme.boto3_kwargs())
+    mine = "checkpoints/T/acme/s-42/biology/1.json"
+    s3.put_object(Bucket=CHECKPOINTS, Key=mine, Body=b"{}")
+    assert s3.get_object(Bucket=CHECKPOINTS, Key=mine)["Body"].read() == b"{}"
+    for theirs in ("checkpoints/T/globex/s-42/biology/1.json", "checkpoints/s-42/biology/1.json"):
+        with pytest.raises(s3.exceptions.ClientError, match="AccessDenied"):
+            s3.put_object(Bucket=CHECKPOINTS, Key=theirs, Body=b"{}")
+
+
+def test_the_api_functions_stores_sign_with_the_callers_tenants_session(
+    tmp_path: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The process may only assume the role; the role may use the table: a request of tenant
+    acme is served, so its store signed with acme's session (named after it)."""
+    for name, value in {
+        "TUTOR_MEMORY_BACKEND": "dynamodb",
+        "TUTOR_MEMORY_TABLE_NAME": TABLE,
+        "TUTOR_MEMORY_AWS_REGION": REGION,
+        "TUTOR_MEMORY_EMBEDDER": "none",
+        "TUTOR_MEMORY_INDEX_PATH": str(tmp_path / "index.db"),
+        "POWERTOOLS_SERVICE_NAME": "tutor-memory",
+        "POWERTOOLS_METRICS_NAMESPACE": "TutorMemoryTest",
+    }.items():
+        monkeypatch.setenv(name, value)
+    monkeypatch.delenv("AWS_SESSION_TOKEN")  # an IAM user's keys carry none
+    lambda_app.cache_clear()
+    with mock_aws():
+        DynamoStore(TABLE, REGION).create_table()
+        iam = boto3.client("iam", region_name=REGION)
+        role = iam.create_role(
+            RoleName="tenant-data",
+            AssumeRolePolicyDocument=json.dumps(TRUST_ALL_OF_THE_ACCOUNT),
+        )["Role"]["Arn"]
+        # the template's table actions (moto authorises DynamoDB against "*" only): no Scan
+        granted = sorted(
+            {a for a, _ in Stack().role_grants("TenantDataRole") if a.startswith("dynamodb:")}
+        )
+        # and the name moto authorises a transaction by (AWS by its items' PutItem, UpdateItem,
+        # DeleteItem and ConditionCheckItem: "Using IAM with DynamoDB transactions")
+        granted.append("dynamodb:TransactWriteItems")
+        may = {"Effect": "Allow", "Action": granted, "Resource": "*"}
+        iam.put_role_policy(
+            RoleName="tenant-data",
+            PolicyName="table",
+            PolicyDocument=json.dumps({"Version": "2012-10-17", "Statement": [may]}),
+        )
+        iam.create_user(UserName="api-function")
+        assume = {"Effect": "Allow", "Action": "sts:AssumeRole", "Resource": role}
+        iam.put_user_policy(
+            UserName="api-function",
+            PolicyName="assume",
+            PolicyDocument=json.dumps({"Version": "2012-10-17", "Statement": [assume]}),
+        )
+        key = iam.create_access_key(UserName="api-function")["AccessKey"]
+        monkeypatch.setenv("AWS_ACCESS_KEY_ID", key["AccessKeyId"])
+        monkeypatch.setenv("AWS_SECRET_ACCESS_KEY", key["SecretAccessKey"])
+        monkeypatch.setenv("TUTOR_MEMORY_TENANT_ROLE_ARN", role)
+        monkeypatch.setattr(boto3, "DEFAULT_SESSION", None)  # it keeps what it first read
+        monkeypatch.setattr(moto.settings, "INITIAL_NO_AUTH_ACTION_COUNT", 0)
+        with pytest.raises(StoreError, match="AccessDenied"):  # the process's own: refused
+            DynamoStore(TABLE, REGION, tenant="acme").episodes(Pair("s-42", "biology"))
+        claims = {"custom:tenant": "acme", "custom:role": "service", "custom:id": "backend"}
+        status, made = Api()(
+            "POST", "/pairs/s-42/biology/episodes", {"kind": "question", "text": "Osmosis?"},
+            claims=claims,
+        )  # fmt: skip
+        assert status == 201, made
+        status, page = Api()("GET", "/pairs/s-42/biology/episodes", claims=claims)
+        assert status == 200 and [e["text"] for e in page["episodes"]] == ["Osmosis?"]
+        # a student's export and erasure find the student's pairs and classes without a scan
+        tenant = lambda_app.for_tenant("acme")
+        tenant.class_maps.enrol("7a", ["s-42"])
+        status, exported = Api()("GET", "/students/s-42/export", claims=claims)
+        assert status == 200 and "s-42" in json.dumps(exported), exported
+        status, erased = Api()(
+            "DELETE", "/students/s-42", claims=claims, query={"reason": "student_request"}
+        )
+        assert status == 200, erased
+        assert tenant.ports.store.followers("7a") == ()
+        sessions = [r.session_name for r in sts_backends[ACCOUNT]["aws"].assumed_roles]
+        assert "tenant-acme" in sessions
+        app = lambda_app.for_tenant("acme")
+        assert app.credentials is not None and app.credentials.access_key_id != key["AccessKeyId"]
+    lambda_app.cache_clear()
+
+
+def test_an_app_is_built_again_before_its_tenants_credentials_expire(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    made: list[Credentials] = []
+
+    def assume(role_arn: str, tenant: str, region: str) -> Credentials:
+        left = timedelta(minutes=5 if not made else 60)  # the first ones end too soon
+        made.append(Credentials(f"AKIA{len(made)}", "s", "t", datetime.now(UTC) + left))
+        return made[-1]
+
+    monkeypatch.setattr("tutor_memory.adapters.tenant_credentials.assume_tenant_role", assume)
+    monkeypatch.setenv("TUTOR_MEMORY_BACKEND", "sqlite")
+    monkeypatch.setenv("TUTOR_MEMORY_SQLITE_PATH", ":memory:")
+    monkeypatch.setenv("TUTOR_MEMORY_EMBEDDER", "none")
+    monkeypatch.setenv("TUTOR_MEMORY_TENANT_ROLE_ARN", "arn:aws:iam::1:role/tenant-data")
+    apps = LambdaApps()
+    first = apps.for_tenant("acme")
+    second = apps.for_tenant("acme")  # the first credentials end within the margin
+    assert first is not second and second.credentials is made[1]
+    assert apps.for_tenant("acme") is second  # the fresh ones are kept
+    apps.cache_clear()
