@@ -248,6 +248,7 @@ class OpenSearchIndex:
                 chunk_size=BULK_CHUNK_DOCS,
                 max_chunk_bytes=BULK_CHUNK_BYTES,
                 raise_on_error=False,
+                index=self.index,  # /<index>/_bulk: a tenant's credentials name its index
                 **params,
             )
         if errors:
@@ -603,7 +604,7 @@ class OpenSearchIndex:
         if self._refresh:
             params["refresh"] = "wait_for" if self._refresh == "wait_for" else "true"
         with self._translate("bulk delete"):
-            response = self._client.bulk(body=body, **params)
+            response = self._client.bulk(body=body, index=self.index, **params)
         results = [next(iter(item.values())) for item in response.get("items", [])]
         failed = [r for r in results if "error" in r]
         if failed:
