@@ -224,6 +224,16 @@ def _micros_of(texts: Sequence[str]) -> NDArray[np.int64]:
     return stamps.astype(np.int64)
 
 
+def _positions(kept: dict[str, Any], ids: list[str]) -> dict[str, int]:
+    """Episode id -> position in ``ids``, kept in ``kept`` (an instance's ``__dict__``) while
+    ``ids`` only grows: rebuilt when its length changed."""
+    cached: dict[str, int] | None = kept.get("_rows")
+    if cached is None or len(cached) != len(ids):
+        cached = {i: r for r, i in enumerate(ids)}
+        kept["_rows"] = cached
+    return cached
+
+
 @dataclass
 class _PairVectors:
     """One pair's vectors, one contiguous block ordered by (time, seq); rows beyond ``size``
@@ -238,12 +248,8 @@ class _PairVectors:
     deletions: int
 
     def rows(self) -> dict[str, int]:
-        """Episode id -> row, kept while the block only grows (rows are appended, never moved)."""
-        cached = self.__dict__.get("_rows")
-        if cached is None or len(cached) != len(self.ids):
-            cached = {i: r for r, i in enumerate(self.ids)}
-            self.__dict__["_rows"] = cached
-        return cached
+        """Episode id -> row (rows are appended, never moved)."""
+        return _positions(self.__dict__, self.ids)
 
     def append(self, rows: list[tuple[str, int, int, bytes]], dim: int) -> bool:
         """Add rows (episode id, seq, micros, vector) that all come after the cached ones;
@@ -504,12 +510,8 @@ class _PairTerms:
         return {i: s for (i, _r), s in zip(found, total.tolist(), strict=True) if s > 0}
 
     def rows(self) -> dict[str, int]:
-        """Episode id -> position, kept while the documents only grow (appended, never moved)."""
-        cached = self.__dict__.get("_rows")
-        if cached is None or len(cached) != len(self.ids):
-            cached = {i: r for r, i in enumerate(self.ids)}
-            self.__dict__["_rows"] = cached
-        return cached
+        """Episode id -> position (documents are appended, never moved)."""
+        return _positions(self.__dict__, self.ids)
 
     def _scratch(self, terms: int) -> tuple[NDArray[np.float64], NDArray[Any]]:
         """The zeroed sums and bits for a search of ``terms`` terms (62 fit the bits of an
