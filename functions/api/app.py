@@ -1,4 +1,5 @@
-"""API Gateway (REST, IAM-authorised) → the turn API. Routes live in tutor_memory.api.routes."""
+"""API Gateway (REST: IAM-authorised, or a user pool token) → the turn API, each request with its
+caller's tenant's stores. Routes live in tutor_memory.api.routes."""
 
 from __future__ import annotations
 

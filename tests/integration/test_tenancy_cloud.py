@@ -121,7 +121,10 @@ def test_through_the_api_another_tenants_pair_answers_404(cloud: DynamoStore) ->
     status, _ = api("GET", f"{BASE}/episodes")
     assert status == 404
     # a token whose tenant or role cannot be one is refused as unauthenticated
-    for bad in (claims("no/such"), claims("acme", "principal")):
+    # (a token without a role or a tenant is no one: never the gateway's service)
+    no_role = {"custom:tenant": "acme", "sub": "u-1"}
+    no_tenant = {"custom:role": "service", "custom:id": "backend"}
+    for bad in (claims("no/such"), claims("acme", "principal"), no_role, no_tenant):
         status, problem = api("GET", f"{BASE}/episodes", claims=bad)
         assert status == 401 and problem["status"] == 401, problem
     assert all(k.startswith("T#acme#") for k in raw_keys())

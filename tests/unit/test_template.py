@@ -346,30 +346,41 @@ def api_events() -> list[tuple[str, dict[str, Any]]]:
     ]
 
 
-def test_every_route_needs_a_sigv4_signature() -> None:
+def test_every_route_needs_a_sigv4_signature_or_a_pool_token() -> None:
     apis = {k: r for k, r in resources().items() if r["Type"] == "AWS::Serverless::Api"}
-    assert list(apis) == ["TurnApi"]
+    assert list(apis) == ["TurnApi", "ClientApi"]
     assert apis["TurnApi"]["Properties"]["Auth"]["DefaultAuthorizer"] == "AWS_IAM"
     # API Gateway calls the function by its resource policy, not with the caller's credentials
     assert apis["TurnApi"]["Properties"]["Auth"]["InvokeRole"] == "NONE"
+    # the other: the user pool's ID token, whose claims api/routes.py reads
+    auth = apis["ClientApi"]["Properties"]["Auth"]
+    assert auth["DefaultAuthorizer"] == "CallerToken"
+    assert auth["Authorizers"] == {
+        "CallerToken": {
+            "UserPoolArn": {"Fn::GetAtt": ["UserPool", "Arn"]},
+            "Identity": {"Header": "Authorization"},
+        }
+    }
     events = api_events()
     assert events, "the api function has no route"
     for function, event in events:
         # an event without RestApiId would create SAM's implicit API, which has no authoriser
-        assert event["RestApiId"] == {"Ref": "TurnApi"}, function
-        assert "Auth" not in event, f"{function} overrides the IAM authoriser"
+        assert event["RestApiId"] in ({"Ref": "TurnApi"}, {"Ref": "ClientApi"}), function
+        assert "Auth" not in event, f"{function} overrides the API's authoriser"
     assert not [k for k, r in resources().items() if r["Type"] == "AWS::Lambda::Url"]
     assert not [f for f in FUNCTIONS if "FunctionUrlConfig" in props(f)]
 
 
-def test_the_api_function_takes_every_pair_route_through_one_proxy() -> None:
+def test_the_api_function_takes_every_pair_route_through_one_proxy_per_api() -> None:
     assert api_events() == [
-        ("ApiFunction", {"RestApiId": {"Ref": "TurnApi"}, "Path": "/{proxy+}", "Method": "ANY"})
+        ("ApiFunction", {"RestApiId": {"Ref": api}, "Path": "/{proxy+}", "Method": "ANY"})
+        for api in ("TurnApi", "ClientApi")
     ]
 
 
-def test_the_api_is_throttled_and_logs_every_access() -> None:
-    api = props("TurnApi")
+@pytest.mark.parametrize("name", ["TurnApi", "ClientApi"])
+def test_the_api_is_throttled_and_logs_every_access(name: str) -> None:
+    api = props(name)
     (setting,) = api["MethodSettings"]
     assert (setting["ResourcePath"], setting["HttpMethod"]) == ("/*", "*")
     assert setting["ThrottlingRateLimit"] == {"Ref": "ApiThrottlingRateLimit"}
@@ -385,6 +396,46 @@ def test_the_api_is_throttled_and_logs_every_access() -> None:
 
 def test_the_api_function_outlives_the_turn_deadline_but_not_api_gateway() -> None:
     assert C.TURN_DEADLINE_S < props("ApiFunction")["Timeout"] < 29
+
+
+def test_the_pool_s_tokens_carry_the_caller_and_no_caller_can_change_who_they_are() -> None:
+    pool = props("UserPool")
+    assert pool["AdminCreateUserConfig"] == {"AllowAdminCreateUserOnly": True}
+    attributes = {a["Name"]: a for a in pool["Schema"]}
+    assert set(attributes) == {"tenant", "role", "id"}
+    assert all(a["AttributeDataType"] == "String" for a in attributes.values())
+    client = Stack().value(props("UserPoolClient"))
+    assert client["UserPoolId"] == "UserPool" and client["GenerateSecret"] is False
+    custom = {"custom:tenant", "custom:role", "custom:id"}
+    assert custom <= set(client["ReadAttributes"])
+    assert not custom & set(client["WriteAttributes"])  # a student cannot become a teacher
+    assert client["SupportedIdentityProviders"] == ["COGNITO"]
+    # the code reads the claims the pool's attributes become (api/routes.py)
+    routes = (ROOT / "shared" / "tutor_memory" / "api" / "routes.py").read_text(encoding="utf-8")
+    assert all(f'"{claim}"' in routes for claim in custom)
+
+
+def test_another_oidc_issuer_is_federated_into_the_pool_only_when_given() -> None:
+    assert not Stack().condition("HasOidc")
+    issuer = "https://id.example.org"
+    stack = Stack(OidcIssuerUrl=issuer, OidcClientId="abc", OidcClientSecret="s")
+    assert stack.condition("HasOidc")
+    provider = resources()["UserPoolOidcIssuer"]
+    assert provider["Condition"] == "HasOidc"
+    federated = stack.value(provider["Properties"])
+    assert federated["ProviderType"] == "OIDC" and federated["UserPoolId"] == "UserPool"
+    assert federated["ProviderDetails"]["oidc_issuer"] == issuer
+    assert federated["AttributeMapping"] == {
+        "custom:tenant": "tenant",
+        "custom:role": "role",
+        "custom:id": "sub",
+    }
+    client = stack.value(props("UserPoolClient"))
+    assert client["SupportedIdentityProviders"] == ["COGNITO", "oidc"]
+    assert resources()["UserPoolClient"]["DependsOn"] == "UserPoolIssuerReady"
+    pattern = re.compile(template()["Parameters"]["OidcIssuerUrl"]["AllowedPattern"])
+    assert pattern.fullmatch(issuer) and pattern.fullmatch("")
+    assert not pattern.fullmatch("http://id.example.org")
 
 
 # --- Uploads -------------------------------------------------------------------------------
