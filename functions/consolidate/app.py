@@ -34,6 +34,7 @@ class NightBody(BaseModel):
     student_id: str
     subject_id: str
     day: date
+    tenant: str | None = None  # another tenant's pair (its store); None: the deployment's
 
 
 class NightRecord(SqsRecordModel):
@@ -46,7 +47,7 @@ processor = BatchProcessor(event_type=EventType.SQS, model=NightRecord)
 def record_handler(record: NightRecord) -> dict[str, Any]:
     night = record.body
     pair = Pair(night.student_id, night.subject_id)
-    app = lambda_app()
+    app = lambda_app.for_tenant(night.tenant)
     report = app.nightly.run_pair(pair, night.day).to_dict()
     retained = app.retain(pair, night.day)  # None: no retention period (the default)
     if retained is not None:

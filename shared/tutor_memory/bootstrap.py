@@ -518,16 +518,24 @@ class Scheduler:
     nightly: Nightly
     queue: Queue
     retention_days: int | None = None
+    others: tuple[Nightly, ...] = ()  # the other tenants' (TUTOR_MEMORY_TENANTS)
 
     def fan_out(self, *, now: datetime | None = None, day: date | None = None) -> FanOut:
         """One message per pair active on the night (``day``, else the one ended at ``now``),
-        and, with a retention period, per pair the retention sweep looks at."""
-        return self.nightly.fan_out(
-            lambda tasks: self.queue.send([task.to_json() for task in tasks]),
-            now=now,
-            day=day,
-            retention_days=self.retention_days,
-        )
+        and, with a retention period, per pair the retention sweep looks at: of the
+        deployment's tenant, then of each other tenant (its messages name it)."""
+        from tutor_memory.usecases.nightly import FanOut
+
+        night = day or self.nightly.night_of(now)
+        fans = [
+            nightly.fan_out(
+                lambda tasks: self.queue.send([task.to_json() for task in tasks]),
+                day=night,
+                retention_days=self.retention_days,
+            )
+            for nightly in (self.nightly, *self.others)
+        ]
+        return FanOut(night.isoformat(), tuple(t for fan in fans for t in fan.tasks))
 
 
 def build_scheduler(settings: Settings | None = None) -> Scheduler:
@@ -537,11 +545,18 @@ def build_scheduler(settings: Settings | None = None) -> Scheduler:
     from tutor_memory.usecases.nightly import Nightly
 
     settings = settings or Settings.from_env()
+
     # One store adapter alone (it keeps every row the loop needs): the scheduler builds no
     # search index and calls no model.
-    ports = Ports(build_store(settings), timezone=settings.timezone)
-    nightly = Nightly(ports, TutorMemory(ports))
-    return Scheduler(nightly, build_queue(settings), settings.retention_days)
+    def nightly_of(tenant: str) -> Nightly:
+        opened = settings.for_tenant(tenant)
+        ports = Ports(build_store(opened), timezone=settings.timezone)
+        return Nightly(ports, TutorMemory(ports), tenant=tenant)
+
+    others = tuple(nightly_of(t) for t in settings.other_tenants)
+    return Scheduler(
+        nightly_of(settings.tenant), build_queue(settings), settings.retention_days, others
+    )
 
 
 def derive_lazily(cmap: ConceptMap) -> ConceptMap:

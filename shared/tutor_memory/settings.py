@@ -216,6 +216,9 @@ class Settings(BaseSettings):
     # (template.yaml: TenantDataRole): its stores then sign with credentials that reach only
     # that tenant's keys. None: the process's own credentials (local runs, tests).
     tenant_role_arn: str | None = None
+    # The other tenants whose nights the scheduler fans out (comma-separated): it reads each
+    # one's activity index under its own keys (a tenant's keys are not listed anywhere).
+    tenants: str = ""
     turn_deadline_s: Annotated[float, _DEADLINE] = Field(
         C.TURN_DEADLINE_S, validation_alias=PREFIX + "TURN_DEADLINE"
     )
@@ -272,6 +275,12 @@ class Settings(BaseSettings):
         """The same deployment, opened for ``tenant`` (checked: a ValidationError if it
         cannot name one)."""
         return self.model_copy(update={"tenant": tenancy.check_tenant(tenant)})
+
+    @property
+    def other_tenants(self) -> list[str]:
+        """``tenants`` as names (checked), without this settings' own tenant."""
+        names = [t.strip() for t in self.tenants.split(",") if t.strip()]
+        return sorted({tenancy.check_tenant(t) for t in names} - {self.tenant})
 
     @property
     def tenant_uploads_prefix(self) -> str:

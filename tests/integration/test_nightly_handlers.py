@@ -127,3 +127,32 @@ def test_a_manual_run_may_name_the_night(cloud: DynamoStore, queue_url: str) -> 
     assert json.loads(message["Body"]) == {
         "day": "2026-02-23", "student_id": "s-9", "subject_id": "biology",
     }  # fmt: skip
+
+
+def test_the_nights_of_another_tenant_named_in_the_settings_are_fanned_out_and_run(
+    cloud: DynamoStore, queue_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A tenant's activity index is under its own keys, listed nowhere: the scheduler reads
+    those of the tenants ``TUTOR_MEMORY_TENANTS`` names, and each message names its tenant
+    (the deployment's own stay as they were), so the worker runs the night in that store."""
+    from tutor_memory.bootstrap import lambda_app, lambda_scheduler
+
+    monkeypatch.setenv("TUTOR_MEMORY_TENANTS", "acme, globex")
+    lambda_scheduler.cache_clear()
+    lambda_app.cache_clear()
+    acme = DynamoStore(cloud.models.Item.Meta.table_name, REGION, tenant="acme")
+    a_day_of_work(cloud, PAIRS[:1])
+    a_day_of_work(acme, PAIRS[1:])
+    fanned = load_handler("nightly").handler(event("nightly-scheduled.json"), LambdaContext())
+    assert fanned == {"day": "2026-03-02", "enqueued": 3}
+    messages = received(queue_url)
+    bodies = sorted((json.loads(m["Body"]) for m in messages), key=lambda b: b["student_id"])
+    assert [(b["student_id"], b.get("tenant")) for b in bodies] == [
+        ("s-1", None), ("s-2", "acme"), ("s-3", "acme"),
+    ]  # fmt: skip
+    result = load_handler("consolidate").handler(sqs_event(messages), LambdaContext())
+    assert result == {"batchItemFailures": []}
+    assert consolidations(cloud, PAIRS[0]) and consolidations(acme, PAIRS[1])
+    assert consolidations(cloud, PAIRS[1]) == []  # s-2 of the default tenant had no night
+    lambda_scheduler.cache_clear()
+    lambda_app.cache_clear()

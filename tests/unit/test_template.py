@@ -633,9 +633,23 @@ def test_only_the_nightly_function_knows_the_queue_it_fans_out_to() -> None:
     for function in FUNCTIONS:
         variables = props(function).get("Environment", {}).get("Variables", {})
         if function == "NightlyFunction":
-            assert variables == {"TUTOR_MEMORY_NIGHTLY_QUEUE_URL": {"Ref": "NightlyQueue"}}
+            assert variables == {
+                "TUTOR_MEMORY_NIGHTLY_QUEUE_URL": {"Ref": "NightlyQueue"},
+                "TUTOR_MEMORY_TENANTS": {"Ref": "Tenants"},  # whose nights besides the default
+            }
         else:
             assert "TUTOR_MEMORY_NIGHTLY_QUEUE_URL" not in variables
+
+
+@pytest.mark.parametrize(("tenants", "allowed"), [("", True), ("acme", True),
+                                                  ("acme,globex", True), ("acme, globex", False),
+                                                  ("a/b", False), ("acme,", False)])  # fmt: skip
+def test_the_tenants_parameter_takes_what_the_settings_take(tenants: str, allowed: bool) -> None:
+    pattern = re.compile(template()["Parameters"]["Tenants"]["AllowedPattern"])
+    assert bool(pattern.fullmatch(tenants)) is allowed
+    if allowed:
+        settings = Settings.from_env({"TUTOR_MEMORY_TENANTS": tenants})
+        assert settings.other_tenants == sorted(t for t in tenants.split(",") if t)
 
 
 def test_powertools_is_configured_once_for_every_function() -> None:

@@ -70,6 +70,7 @@ from tutor_memory.domain.nightly import (
     verified_tonight,
     working_set,
 )
+from tutor_memory.domain.tenancy import DEFAULT_TENANT
 from tutor_memory.domain.verify import CitationEntry, check_citation
 from tutor_memory.ports import BeliefStore, MapStore, NightlyStore, Ports
 from tutor_memory.usecases.log import APPLIED_BELIEFS, APPLIED_INDEX, TutorMemory
@@ -87,11 +88,13 @@ class NightTask:
 
     pair: Pair
     day: str  # YYYY-MM-DD in the students' time zone
+    tenant: str = DEFAULT_TENANT  # whose store the pair is in (the message names another)
 
     def to_json(self) -> str:
+        other = {} if self.tenant == DEFAULT_TENANT else {"tenant": self.tenant}
         return json.dumps(
             {"student_id": self.pair.student_id, "subject_id": self.pair.subject_id,
-             "day": self.day},
+             "day": self.day, **other},
             sort_keys=True,
         )  # fmt: skip
 
@@ -128,9 +131,11 @@ class Nightly:
         memory: TutorMemory,
         *,
         learning: Learning | None = None,
+        tenant: str = DEFAULT_TENANT,
     ) -> None:
         self.ports = ports
         self.memory = memory
+        self.tenant = tenant  # the store's: its tasks name it
         self.learning = learning  # None (the scheduler): the beliefs are not reconciled
         self.beliefs: BeliefStore = ports.store
         self.maps: MapStore = ports.store
@@ -169,7 +174,7 @@ class Nightly:
 
             swept = pairs_to_sweep(self.store, night, retention_days, self.ports.timezone)
             pairs = sorted({*pairs, *swept})
-        tasks = tuple(NightTask(p, night.isoformat()) for p in pairs)
+        tasks = tuple(NightTask(p, night.isoformat(), self.tenant) for p in pairs)
         send(tasks)
         return FanOut(night.isoformat(), tasks)
 
