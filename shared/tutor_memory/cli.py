@@ -602,6 +602,9 @@ def _serve(args: argparse.Namespace, settings: Settings) -> int:
     if args.insecure_no_auth:
         anonymous = Caller(app.access.tenant, Role.SERVICE, "local")
     app.warm()  # the model loads now, not inside the first turn's deadline
+    # One access-log line per request (and errors with their correlation id) on stderr; set
+    # before the server is made, which says so when it raises the open-file limit.
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     try:
         resolver = build_resolver(lambda: app, anonymous=anonymous)
         server = make_server(resolver, args.host, args.port)
@@ -610,8 +613,6 @@ def _serve(args: argparse.Namespace, settings: Settings) -> int:
         print(f"error: cannot listen on {args.host}:{args.port}: {why}", file=sys.stderr)
         app.close()
         return EXIT_REFUSED
-    # One access-log line per request (and errors with their correlation id) on stderr.
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     print(f"serving the turn API on http://{args.host}:{server.server_port} (Ctrl-C stops)")
     if not args.insecure_no_auth:
         print("every call needs an API key: tutor-memory keys create --role service …")

@@ -28,6 +28,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import resource
 import socket
 import sys
 import threading
@@ -200,7 +201,7 @@ class Sizes:
 
 
 FULL = Sizes(trickles=4, stalls=2, hang_ups=24, burst=200, idle=1000, stall_s=40.0)
-BOUNDED = Sizes(trickles=1, stalls=2, hang_ups=6, burst=50, idle=100, stall_s=35.0)
+BOUNDED = Sizes(trickles=1, stalls=2, hang_ups=6, burst=50, idle=1000, stall_s=35.0)
 
 
 def _threads(targets: list[Callable[[], None]]) -> list[threading.Thread]:
@@ -341,6 +342,12 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=0, help="0: until stdin closes")
     args = parser.parse_args()
     sizes = FULL if args.sizes == "full" else BOUNDED
+    # a socket per idle connection, beside the burst's: a soft open-file limit of 1,024 is raised
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = sizes.idle + sizes.burst + 100
+    if soft != resource.RLIM_INFINITY and soft < wanted:
+        raised = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
+        resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, raised), hard))
     tally, stop = Tally(), threading.Event()
     probes = threading.Thread(
         target=keep_at_it,

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import logging
+import resource
 import socket
 import threading
 import time
@@ -170,3 +171,63 @@ def test_a_client_that_hangs_up_is_not_a_500_nor_a_traceback(
     access = [r.getMessage() for r in caplog.records if r.name == "tutor_memory.access"]
     assert not [line for line in access if " 500 " in line]
     assert "Traceback" not in caplog.text
+
+
+IDLE = 1_000  # the fuzz's idle crowd (tests/fuzz/hostile.py), twice the old limit of 500
+
+
+def answered_within(port: int, deadline_s: float, sock: socket.socket | None = None) -> int | None:
+    """A whole request's status, or None if no answer came within ``deadline_s`` (generous: a
+    bound on waiting, not a measure of speed). ``sock``: an open connection to ask on."""
+    head = f"GET {BASE}/beliefs HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".encode()
+    try:
+        with sock or socket.create_connection(("127.0.0.1", port), timeout=deadline_s) as conn:
+            conn.settimeout(deadline_s)
+            conn.sendall(head)
+            data = _rest_or_timeout(conn)
+    except TimeoutError:
+        return None
+    assert data.startswith(b"HTTP/1.1 "), data[:200]
+    return int(data.split()[1])
+
+
+def _rest_or_timeout(sock: socket.socket) -> bytes:
+    data = b""
+    while chunk := sock.recv(65536):
+        data += chunk
+    return data
+
+
+def test_a_thousand_idle_connections_do_not_keep_others_from_being_answered(
+    tmp_path: Path,
+) -> None:
+    app = build_app(on_folder(Settings(embedder="none"), tmp_path / "tm"))
+    # No idle connection is timed out during the test: all of them are open while others ask.
+    server = make_server(
+        build_resolver(lambda: app), "127.0.0.1", 0, read_timeout_s=600, request_deadline_s=600
+    )
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    held: list[socket.socket] = []
+    try:
+        # both ends of every connection are this process's descriptors (serve raised the limit)
+        soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
+        if soft != resource.RLIM_INFINITY and soft < 2 * IDLE + 300:
+            pytest.skip(f"this process may open {soft} files, too few for {IDLE} connections")
+        port = server.server_port
+        for _ in range(IDLE):
+            held.append(socket.create_connection(("127.0.0.1", port), timeout=60))
+        # A new connection is answered while the thousand sit idle (the old limit of 500 kept
+        # it in the backlog until idle ones timed out: never, here).
+        assert answered_within(port, deadline_s=60) == 404  # no such pair: an answer all the same
+        # The idle connections were accepted and kept, not dropped to make room: the first and
+        # the last of them are answered when they ask, and so is one more new one.
+        assert answered_within(port, 60, held.pop(0)) == 404
+        assert answered_within(port, 60, held.pop()) == 404
+        assert answered_within(port, deadline_s=60) == 404
+    finally:
+        for sock in held:
+            sock.close()
+        server.shutdown()
+        server.server_close()
+        app.close()
