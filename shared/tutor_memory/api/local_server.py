@@ -15,9 +15,10 @@ handshake) are a 400 at once; a body or a query that is not UTF-8 is a 400, neve
 U+FFFD in its place; a request that stalls for :data:`READ_TIMEOUT_S`, or is
 not whole within :data:`REQUEST_DEADLINE_S` however steadily it trickles in, is answered 408
 and closed; anything the resolver cannot answer is a logged 500. A client that hangs up is
-one info line, never a 500. At most :data:`CONNECTION_LIMIT` connections are open at once
-(more wait in a listen backlog of :data:`LISTEN_BACKLOG`): far above a crowd of idle ones (a
-thousand held open are a socket each, and the others are still answered), watched with
+at most one info line, never a 500 (a request it reset before its answer may not have been
+carried out: nobody was told either way). At most :data:`CONNECTION_LIMIT` connections are
+open at once (more wait in a listen backlog of :data:`LISTEN_BACKLOG`): far above a crowd of
+idle ones (a thousand held open are a socket each, and the others are answered), watched with
 ``poll()`` (``select()`` cannot see a descriptor numbered past 1,023), and within the process's
 open-file limit, whose soft value is raised toward its hard one when it is lower (logged, and
 the limit lowered to fit when the hard one is lower still). Each request leaves one access-log
