@@ -30,7 +30,7 @@ typecheck: $(STAMP)
 imports: $(STAMP)
 	$(BIN)/lint-imports --no-cache --no-logo
 
-# The whole suite, the bounded fuzz run (tests/fuzz, about a minute) included.
+# The whole suite, the bounded fuzz run (tests/fuzz, both backends: a few minutes) included.
 test: lint typecheck imports
 	$(BIN)/pytest -p no:cacheprovider
 
@@ -40,7 +40,8 @@ test: lint typecheck imports
 # headers, come 200 at once and hold 1,000 connections idle; fails on a 5xx, a dropped connection,
 # an undocumented status or a schema mismatch, then checks every pair's chain and that each
 # acknowledged create was written, and prints a summary table (docs/testing.md: about 25 minutes).
-# `make test` runs a bounded variant: the embedded store, a thousand requests, one round of probes.
+# `make test` runs a bounded variant on both backends: fewer cases (60 an operation on the
+# embedded store, 20 on DynamoDB, over a thousand requests each), one round of probes each.
 fuzz: $(STAMP)
 	TUTOR_MEMORY_FUZZ_LONG=1 $(BIN)/pytest -p no:cacheprovider -q -s -p no:logging tests/fuzz
 
