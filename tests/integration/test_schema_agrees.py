@@ -196,3 +196,24 @@ def test_a_refusal_that_depends_on_stored_state_is_documented_in_the_operation(
     _, stance = schema_of("setStance")
     described = {p["name"]: p.get("description", "") for p in stance["parameters"]}
     assert "another kind is a 422" in described["answer_id"]
+
+
+def test_a_corrections_value_is_of_its_fields_type_in_the_document_as_on_the_server(
+    served: tuple[App, str],
+) -> None:
+    # the fuzz's mismatch: a number as a student's corrected words was allowed by the document
+    app, _ = served
+    history = app.memory.history(PAIR)
+    question = next(e.episode_id for e in history if e.kind.value == "question")
+    check = next(e.episode_id for e in history if e.kind.value == "check")
+    why = {"reason": "misheard"}
+    assert not agree(served, "correctEpisode", {"field": "text", "value": 3, **why},
+                     episode_id=question)  # fmt: skip
+    assert not agree(served, "correctEpisode", {"field": "verdict", "value": 1, **why},
+                     episode_id=check)  # fmt: skip
+    for score in (-1, "3"):
+        assert not allows("correctEpisode", {"field": "score", "value": score, **why},
+                          episode_id=check)  # fmt: skip
+    assert allows("correctEpisode", {"field": "score", "value": 3, **why}, episode_id=check)
+    assert agree(served, "correctEpisode", {"field": "verdict", "value": "right", **why},
+                 episode_id=check)  # fmt: skip

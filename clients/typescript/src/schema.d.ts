@@ -618,7 +618,7 @@ export interface components {
              * @description the corrected value: right or wrong, a number, or the corrected words
              */
             value: string | number;
-        };
+        } & (unknown & unknown & unknown);
         /**
          * EpisodePage
          * @description A page of a pair's episodes, oldest first, each as the export writes it (the replay

@@ -530,10 +530,27 @@ class BeliefResponse(Model):
         )
 
 
+def _value_follows_field(schema: dict[str, Any]) -> None:
+    """A correction's value is of its field's type (as the domain refuses): a verdict right or
+    wrong, a score a number >= 0, a note or a text words."""
+
+    def when(fields: list[str], value: dict[str, Any]) -> dict[str, Any]:
+        return {"if": {"required": ["field"], "properties": {"field": {"enum": fields}}},
+                "then": {"properties": {"value": value}}}  # fmt: skip
+
+    schema["allOf"] = [
+        when(["verdict"], {"type": "string", "enum": ["right", "wrong"]}),
+        when(["score"], {"type": "number", "minimum": 0}),
+        when(["note", "text"], {"type": "string"}),
+    ]
+
+
 class CorrectionRequest(Strict):
     """A correction of an earlier episode (issue 30): the field that was wrong and its value.
     A check's ``verdict`` (right, wrong), a quiz's ``score``, a taught note's ``note``, a
     student's message's ``text``; ``reason`` says why, and is the correction's own text."""
+
+    model_config = ConfigDict(json_schema_extra=_value_follows_field)
 
     field: Literal["verdict", "score", "note", "text"]
     value: Annotated[Visible, Field(min_length=1, max_length=C.MAX_NOTE_CHARS)] | Number = Field(
