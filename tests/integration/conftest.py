@@ -84,10 +84,9 @@ class Api:
         return response["statusCode"], json.loads(response["body"]) if response["body"] else None
 
 
-@pytest.fixture
-def cloud(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[DynamoStore]:
-    """The cloud configuration on moto: DynamoDB for the log and the map; the embedded index
-    stands in for OpenSearch (moto has no OpenSearch data plane)."""
+def set_cloud_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The Lambda functions' environment on moto: DynamoDB for the log and the map; the
+    embedded index stands in for OpenSearch (moto has no OpenSearch data plane)."""
     for name, value in {
         "TUTOR_MEMORY_BACKEND": "dynamodb",
         "TUTOR_MEMORY_TABLE_NAME": TABLE,
@@ -98,6 +97,12 @@ def cloud(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[DynamoSto
         "POWERTOOLS_METRICS_NAMESPACE": "TutorMemoryTest",
     }.items():
         monkeypatch.setenv(name, value)
+
+
+@pytest.fixture
+def cloud(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[DynamoStore]:
+    """The cloud configuration on moto (``set_cloud_env``)."""
+    set_cloud_env(tmp_path, monkeypatch)
     lambda_app.cache_clear()
     lambda_scheduler.cache_clear()
     with mock_aws():

@@ -37,7 +37,7 @@ from tutor_memory.domain.episodes import Pair
 from tutor_memory.domain.errors import StoreError
 
 from ..unit.test_template import Stack, as_list, on_tag
-from .conftest import REGION, TABLE, Api
+from .conftest import REGION, TABLE, Api, set_cloud_env
 
 UPLOADS = Stack().ref("UploadsBucket")  # the template's computed name
 CHECKPOINTS = "tutor-memory-checkpoints-it"
@@ -162,16 +162,7 @@ def test_the_api_functions_stores_sign_with_the_callers_tenants_session(
 ) -> None:
     """The process may only assume the role; the role may use the table: a request of tenant
     acme is served, so its store signed with acme's session (named after it)."""
-    for name, value in {
-        "TUTOR_MEMORY_BACKEND": "dynamodb",
-        "TUTOR_MEMORY_TABLE_NAME": TABLE,
-        "TUTOR_MEMORY_AWS_REGION": REGION,
-        "TUTOR_MEMORY_EMBEDDER": "none",
-        "TUTOR_MEMORY_INDEX_PATH": str(tmp_path / "index.db"),
-        "POWERTOOLS_SERVICE_NAME": "tutor-memory",
-        "POWERTOOLS_METRICS_NAMESPACE": "TutorMemoryTest",
-    }.items():
-        monkeypatch.setenv(name, value)
+    set_cloud_env(tmp_path, monkeypatch)
     monkeypatch.delenv("AWS_SESSION_TOKEN")  # an IAM user's keys carry none
     lambda_app.cache_clear()
     with mock_aws():
