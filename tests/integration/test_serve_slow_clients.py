@@ -16,10 +16,11 @@ import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from tutor_memory.api.local_server import LISTEN_BACKLOG, make_server
+from tutor_memory.api.local_server import LISTEN_BACKLOG, THREADS, make_server
 from tutor_memory.api.routes import build_resolver
 from tutor_memory.bootstrap import App, build_app
 from tutor_memory.settings import Settings, on_folder
@@ -234,3 +235,48 @@ def test_a_thousand_idle_connections_do_not_keep_others_from_being_answered(
         server.shutdown()
         server.server_close()
         app.close()
+
+
+def test_a_stalled_client_is_cut_off_while_every_worker_is_busy(tmp_path: Path) -> None:
+    """The 408 for a stalled client is written by the server's loop, not queued behind the
+    requests waiting for a worker: with every worker held by a slow answer and more waiting,
+    a client that sent half a request line and went silent is still answered 408 (before, its
+    408 waited in the same queue until the slow answers were done)."""
+    app = build_app(on_folder(Settings(embedder="none"), tmp_path / "tm"))
+    resolver = build_resolver(lambda: app)
+    release = threading.Event()
+    answer = resolver.resolve
+
+    def held(event: dict[str, Any], context: Any) -> Any:
+        if str(event.get("path", "")).endswith("/held"):
+            release.wait(120)  # a slow answer: the resolver and its worker stay busy
+        return answer(event, context)
+
+    resolver.resolve = held  # type: ignore[method-assign]
+    server = make_server(resolver, "127.0.0.1", 0, read_timeout_s=1.0, request_deadline_s=2.0)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    port = server.server_port
+    statuses: list[int] = []
+    slow = [threading.Thread(target=lambda: statuses.append(ask(port, path=f"{BASE}/held")))
+            for _ in range(THREADS + 4)]  # fmt: skip
+    try:
+        for t in slow:
+            t.start()
+        time.sleep(0.5)  # the held requests are read and queued before the stalled one
+        with socket.create_connection(("127.0.0.1", port), timeout=30) as sock:
+            sock.sendall(b"GET /pairs/s1/bio")  # half a request line, then silence
+            try:
+                said = _rest_or_timeout(sock)
+            except TimeoutError:  # a bound on waiting, not a measure of speed
+                said = b"no answer within 30 s"
+        assert said.startswith(b"HTTP/1.1 408 "), said[:200]
+        assert b"application/problem+json" in said
+    finally:
+        release.set()
+        for t in slow:
+            t.join(timeout=120)
+        server.shutdown()
+        server.server_close()
+        app.close()
+    assert statuses == [404] * (THREADS + 4)  # the slow ones were answered too, once released

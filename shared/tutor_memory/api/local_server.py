@@ -218,7 +218,7 @@ class _Channel(HTTPChannel):  # type: ignore[misc]
 
 
 class _Server(TcpWSGIServer):  # type: ignore[misc]
-    """waitress's TCP server whose sweep answers a stalled or overlong request 408."""
+    """waitress's TCP server whose sweep answers a stalled or overlong request 408, itself."""
 
     request_deadline_s = REQUEST_DEADLINE_S
 
@@ -248,7 +248,12 @@ class _Server(TcpWSGIServer):  # type: ignore[misc]
             with channel.requests_lock:
                 channel.request = None
                 channel.requests.append(answer)
-            self.add_task(channel)
+            # Answered here, on the loop's thread, not queued for a worker: behind a burst of
+            # requests waiting for the resolver (it answers one at a time) the 408 would wait
+            # too, and the stalled client would hold its connection past the deadline. Safe on
+            # this thread: no worker holds this channel (it had no request queued), and the
+            # answer is a few hundred bytes, far below the buffer mark at which a write waits.
+            channel.service()
 
 
 class LocalServer:
