@@ -847,12 +847,17 @@ class EmbeddedIndex:
         lengths of the whole file change with every write of any pair, and parity with
         OpenSearch is the contract), and it filters neither a time window nor ties to the
         newer episode."""
+        span = None if window is None else (_micros(window.start), _micros(window.end))
+        return pt.top(idf, self._length_parts(state), limit, span)
+
+    def _length_parts(self, state: tuple[int, int, int, int]) -> NDArray[np.float64]:
+        """BM25's length part per norm byte for the file's average length (N and the total
+        length in ``state``), recomputed only when that average changed."""
         count, total = state[2], state[3]
         avgdl = total / count if count else 1.0
         if self._length_part[0] != avgdl:
             self._length_part = (avgdl, _length_part(avgdl))
-        span = None if window is None else (_micros(window.start), _micros(window.end))
-        return pt.top(idf, self._length_part[1], limit, span)
+        return self._length_part[1]
 
     def term_counts(self, pair: Pair, terms: Sequence[str]) -> TermCounts:
         with self._lock:
@@ -1035,11 +1040,7 @@ class EmbeddedIndex:
             if not idf:
                 return {}
             pt = self._pair_terms(key, state[0], state[1])
-            count, total = state[2], state[3]
-            avgdl = total / count if count else 1.0
-            if self._length_part[0] != avgdl:
-                self._length_part = (avgdl, _length_part(avgdl))
-            return pt.scores_of(idf, self._length_part[1], episode_ids)
+            return pt.scores_of(idf, self._length_parts(state), episode_ids)
 
     def known_ids(self, pair: Pair, episode_ids: Sequence[str]) -> set[str]:
         """Which of these episodes the index holds (a catch-up embeds only the others)."""

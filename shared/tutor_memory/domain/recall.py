@@ -16,8 +16,9 @@ Relevance of a candidate, 0–1 (ours; the article does not define it):
 * relevance is the **mean** of the lexical and the semantic figure over the pools this question
   ran (CombSUM, Fox & Shaw 1994: a memory both pools found is likelier relevant than one only
   one of them found; a pool that did not run — no vector, no term — does not count), or 1.0 on
-  a routed concept. A candidate outside the lexical pool's 200 hits counts 0 by words (it has
-  none of the question's terms, or fewer than the 200th hit).
+  a routed concept. A candidate another pool found past the lexical pool's 200 hits gets its
+  own BM25 score from the index (``Candidates.add_lexical_scores``), on the pool's scale: 0 by
+  words only when it holds none of the question's terms.
 
 What *matches* the question (the gate's test) is narrower than what is a candidate:
 

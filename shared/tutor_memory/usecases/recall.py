@@ -9,6 +9,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 from datetime import datetime
+from itertools import chain
 from zoneinfo import ZoneInfo
 
 from tutor_memory.domain import constants as C
@@ -25,6 +26,13 @@ from tutor_memory.domain.recall import (
 from tutor_memory.domain.routing import ConceptVectors
 from tutor_memory.domain.timewindow import TimeWindow
 from tutor_memory.ports import ConceptVectorSource, Hits, Ports
+
+
+def _besides(*found: Sequence[str], pooled: Sequence[str]) -> list[str]:
+    """The candidates ``found`` by the other pools (first seen first) that a pool did not
+    score itself (``pooled``): what the index is asked to score for that pool."""
+    scored = set(pooled)
+    return [i for i in dict.fromkeys(chain(*found)) if i not in scored]
 
 
 def _lap(since: float) -> tuple[float, float]:
@@ -166,18 +174,15 @@ class Recall:
             )
             # Every candidate is scored by meaning, not only the k nearest: the cosines of
             # the others are read beside the hits' episodes (no wait of their own).
+            recent_ids = [e.episode_id for e in recent]
             if searched_vector is not None:
-                scored = set(semantic.episode_ids)
-                others = [e.episode_id for e in recent] + lexical.episode_ids
-                others = [i for i in dict.fromkeys(others) if i not in scored]
+                others = _besides(recent_ids, lexical.episode_ids, pooled=semantic.episode_ids)
                 if others:
                     cosines_soon = soon(index.cosines, pair, others, searched_vector)
             # And by words: when the lexical pool was cut at its limit, a candidate past the
             # cut may still hold the question's words (below the cut, every one is a hit).
             if terms and len(lexical) >= C.RECALL_LEXICAL_POOL:
-                hit = set(lexical.episode_ids)
-                others = [e.episode_id for e in recent] + semantic.episode_ids
-                others = [i for i in dict.fromkeys(others) if i not in hit]
+                others = _besides(recent_ids, semantic.episode_ids, pooled=lexical.episode_ids)
                 if others:
                     bm25_soon = soon(index.lexical_scores, pair, others, terms)
             found = {
