@@ -615,6 +615,8 @@ class LambdaApps:
                 ensure()
             app.warm()
             self._apps[settings.tenant] = app
+            if found is not None:  # its credentials were ending: its connections go with it
+                found.close()  # (a container answers one event at a time: nothing else holds it)
             return app
 
     def cache_clear(self) -> None:

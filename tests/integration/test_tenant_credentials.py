@@ -242,7 +242,11 @@ def test_an_app_is_built_again_before_its_tenants_credentials_expire(
     monkeypatch.setenv("TUTOR_MEMORY_TENANT_ROLE_ARN", "arn:aws:iam::1:role/tenant-data")
     apps = LambdaApps()
     first = apps.for_tenant("acme")
+    closed: list[object] = []
+    monkeypatch.setattr(first, "close", lambda: closed.append(first))
     second = apps.for_tenant("acme")  # the first credentials end within the margin
     assert first is not second and second.credentials is made[1]
+    assert closed == [first]  # the replaced App's connections are released, not leaked
     assert apps.for_tenant("acme") is second  # the fresh ones are kept
+    assert closed == [first]
     apps.cache_clear()
