@@ -140,10 +140,9 @@ def ingest_upload(
     """One uploaded object into its pair's map, or a class's file into the class's course map
     (with ``class_maps``: see the module; ``tenant`` the store's; ``class_prefix`` what comes
     before ``<tenant>/classes/…``, ``prefix`` unless given: ``Settings.class_uploads_prefix``).
-    A key off the layout or an
-    unreadable file is an outcome, not a failure: retrying the event could not change it (the
-    unreadable file has its ``file`` episode). Store and transport errors propagate, so the
-    event is retried."""
+    A key off the layout or an unreadable file is an outcome, not a failure: retrying the
+    event could not change it (the unreadable file has its ``file`` episode). Store and
+    transport errors propagate, so the event is retried."""
     if class_maps is not None:
         try:
             course = parse_class_upload_key(
