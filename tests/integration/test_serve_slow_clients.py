@@ -244,11 +244,12 @@ def test_a_stalled_client_is_cut_off_while_every_worker_is_busy(tmp_path: Path) 
     408 waited in the same queue until the slow answers were done)."""
     app = build_app(on_folder(Settings(embedder="none"), tmp_path / "tm"))
     resolver = build_resolver(lambda: app)
-    release = threading.Event()
+    release, entered = threading.Event(), threading.Event()
     answer = resolver.resolve
 
     def held(event: dict[str, Any], context: Any) -> Any:
         if str(event.get("path", "")).endswith("/held"):
+            entered.set()
             release.wait(120)  # a slow answer: the resolver and its worker stay busy
         return answer(event, context)
 
@@ -263,7 +264,8 @@ def test_a_stalled_client_is_cut_off_while_every_worker_is_busy(tmp_path: Path) 
     try:
         for t in slow:
             t.start()
-        time.sleep(0.5)  # the held requests are read and queued before the stalled one
+        assert entered.wait(60)  # a held answer is being made; the others wait behind it
+        time.sleep(0.5)  # and are read and queued before the stalled client comes
         with socket.create_connection(("127.0.0.1", port), timeout=30) as sock:
             sock.sendall(b"GET /pairs/s1/bio")  # half a request line, then silence
             try:
