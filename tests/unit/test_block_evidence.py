@@ -29,6 +29,7 @@ from tutor_memory.domain.block import (
     _Section,
     build_block,
     diverse_order,
+    fill_order,
     work_line,
 )
 from tutor_memory.domain.episodes import AnswerEvidence, CheckEvidence, Episode, Kind
@@ -378,6 +379,83 @@ def test_the_diversity_order_is_the_greedy_mmr_order() -> None:
         ]
         items.sort(key=lambda i: (i.score, i.episode.at, i.episode.seq), reverse=True)
         assert diverse_order(items, UTC) == greedy_mmr(items)
+
+
+# --- filling the room -----------------------------------------------------------------------
+
+# Per language: a question, a long line recall ranks second (one sentence, shown whole), and the
+# short line that answers the question, ranked third.
+PASSED_OVER = {
+    "en": (
+        "What pet does Maya have?",
+        "Maya: we spent the whole afternoon at the science museum looking at the dinosaur "
+        "skeletons and the planetarium show about the outer planets",
+        "Maya: my cat Luna is two now",
+    ),
+    "es": (
+        "¿Qué mascota tiene Maya?",
+        "Maya: pasamos toda la tarde en el museo de ciencias mirando los esqueletos de "
+        "dinosaurios y el espectáculo del planetario sobre los planetas exteriores",
+        "Maya: mi gata Luna ya tiene dos años",
+    ),
+    "id": (
+        "Maya punya hewan peliharaan apa?",
+        "Maya: kami menghabiskan sepanjang sore di museum sains melihat kerangka dinosaurus "
+        "dan pertunjukan planetarium tentang planet-planet luar",
+        "Maya: kucingku Luna sekarang berumur dua tahun",
+    ),
+    "ur": (
+        "مایا کے پاس کون سا پالتو جانور ہے؟",
+        "مایا: ہم نے پوری دوپہر سائنس میوزیم میں ڈائنوسار کے ڈھانچے اور بیرونی سیاروں کے بارے "
+        "میں پلینیٹیریم شو دیکھتے ہوئے گزاری",
+        "مایا: میری بلی لونا اب دو سال کی ہے",
+    ),
+    "ar": (
+        "ما الحيوان الأليف الذي تملكه مايا؟",
+        "مايا: قضينا العصر كله في متحف العلوم ننظر إلى هياكل الديناصورات وعرض القبة "
+        "السماوية عن الكواكب الخارجية",
+        "مايا: قطتي لونا عمرها سنتان الآن",
+    ),
+}
+
+
+@pytest.mark.parametrize("lang", sorted(PASSED_OVER))
+def test_a_short_line_of_evidence_fills_the_room_a_longer_line_could_not(lang: str) -> None:
+    question, long_line, evidence = PASSED_OVER[lang]
+    first = long_episode(1, Kind.QUESTION, "Maya: hi Sam!", at(3, 2))
+    museum = long_episode(2, Kind.QUESTION, long_line, at(4, 5))
+    cat = long_episode(3, Kind.QUESTION, evidence, at(6, 9))
+    items = [recalled(first, 0.80), recalled(museum, 0.78), recalled(cat, 0.75)]
+    full = block_for(question, items)
+    museum_line, cat_line = work_lines(full)[1:]
+    assert count_tokens(museum_line) > count_tokens(cat_line)
+    block = block_for(question, items, budget=budget_without(full, museum_line))
+    # Before, the museum's line ended the section although the cat's fitted the room left.
+    assert block.memory_ids == ("ep-0001", "ep-0003")
+    assert cat_line in work_lines(block) and block.dropped_items == 1
+    assert block.tokens <= budget_without(full, museum_line)
+
+
+def test_filling_shows_every_line_a_prefix_shows_and_holds_its_room() -> None:
+    rng = random.Random(3)
+    for _ in range(500):
+        prices = [rng.randint(1, 60) for _ in range(rng.randint(0, 30))]
+        room = rng.randint(-5, 600)
+        order = fill_order(prices, room, lambda n: 12)
+        assert sorted(order) == list(range(len(prices)))
+        taken = 0
+        while taken < len(order) and (
+            sum(prices[k] for k in order[: taken + 1]) + (12 if taken + 1 < len(order) else 0)
+            <= room
+        ):
+            taken += 1
+        prefix = 0
+        while prefix < len(prices) and (
+            sum(prices[: prefix + 1]) + (12 if prefix + 1 < len(prices) else 0) <= room
+        ):
+            prefix += 1
+        assert set(range(prefix)) <= set(order[:taken])  # never fewer than the prefix showed
+        assert order[:taken] == sorted(order[:taken])  # taken in the budget's order
 
 
 # --- the budget and determinism -------------------------------------------------------------

@@ -7,8 +7,9 @@ would print for it, so that every method pays the same price for what it shows:
 * **R@k**: the share of the relevant ids that the first ``k`` lines stand for;
 * **all relevant in budget**: every relevant id is among the lines of the longest prefix whose
   text fits ``budget`` tokens (``domain.tokens.fit_lines``: the lines joined by line breaks,
-  counted by ``count_tokens``), the first line that does not fit ending the pack, as the block
-  does.
+  counted by ``count_tokens``), the first line that does not fit ending the pack (the issue's
+  measure, the same for every method; the block itself passes over such a line and fills its
+  room with shorter ones after it, ``domain.block.fill_order``).
 
 Baselines rank every episode of the pair (no gate, no collapse): BM25 (``bm25s``, Lucene's
 variant, k1 1.2, b 0.75, words folded to lower case, a small English stopword list, no

@@ -81,7 +81,10 @@ A question that matched nothing says so before the lines.
 **What the earlier work cuts.** Every item the budget can hold is kept: no count of lines is
 fixed anywhere here (recall's ``RECALL_LIMIT`` bounds what it hands over, and is sized so that
 the budget cuts first), so the number of lines follows the budget and the lines' lengths. When
-the budget cannot hold every item, the items are kept in this order until it is spent:
+the budget cannot hold every item, the items are taken in the order below, each while its line
+fits what the lines taken before it left (room kept for the "… and N more" line): a line too
+long for the rest is passed over and a shorter one after it still fills the room, so the first
+line that does not fit does not end the section (``fill_order``). The order:
 
 * a question's evidence (``Mode.RELEVANT``): Maximal Marginal Relevance (Carbonell &
   Goldstein 1998) over sessions, so evidence told in several sessions is not crowded out by
@@ -416,8 +419,8 @@ def diverse_order(items: Sequence[RecalledItem], tz: tzinfo) -> list[int]:
     item of the highest score less ``BLOCK_SESSION_PENALTY`` if its session already has an
     item kept (the similarity of two items is 1 on one day, 0 otherwise, and MMR takes the
     largest, so the penalty does not grow with a day's count); ties go to the earlier position
-    (the better-scored). The budget keeps a prefix of this order: it only decides what is cut,
-    never whether what fits is kept.
+    (the better-scored). The budget takes from this order every line that still fits
+    (``fill_order``): it only decides what is cut, never whether what fits is kept.
 
     The greedy needs no loop: the items of one day share their penalty at every step, so they
     are taken in their own order, the day's first at its score and every later one after the
@@ -430,6 +433,29 @@ def diverse_order(items: Sequence[RecalledItem], tz: tzinfo) -> list[int]:
         value.append(round(item.score - (C.BLOCK_SESSION_PENALTY if day in seen else 0.0), 9))
         seen.add(day)
     return sorted(range(len(items)), key=lambda k: (-value[k], k))
+
+
+def fill_order(prices: Sequence[int], room: int, more: Callable[[int], int]) -> list[int]:
+    """The positions of a section's body lines (priced ``prices``, in the order the budget
+    keeps them) with the lines that ``room`` holds first, in their order, then the others in
+    theirs, so that a prefix of the result is what is shown. Each line is taken in turn when it
+    fits what the lines taken before it left; while a line is left out, ``more(n)`` (the price
+    of the "… and n more" line) is kept free, at its most (n the whole body). A line too long
+    for what is left is passed over, and a shorter one after it may still be taken: the first
+    line that does not fit does not end the section. Every line that a plain prefix would show
+    is taken too (the lines before the first that does not fit are taken the same way)."""
+    if sum(prices) <= room:
+        return list(range(len(prices)))
+    left = room - more(len(prices))
+    taken: list[int] = []
+    passed: list[int] = []
+    for k, price in enumerate(prices):
+        if price <= left:
+            taken.append(k)
+            left -= price
+        else:
+            passed.append(k)
+    return [*taken, *passed]
 
 
 def calibration_line(calibration: Calibration | None, *, as_of: str | None = None) -> str:
@@ -686,6 +712,17 @@ def build_block(
     left -= spent
     share = C.BLOCK_MAP_SHARE_RECORD if record else C.BLOCK_MAP_SHARE
     map_promise = min(sum(cost(line) for line in map_body), math.floor(left * share))
+    noun = work_section.more_noun
+    if kept and noun is not None:
+        # The lines the room holds first (``fill_order``), so that a prefix is what is shown.
+        order = fill_order(
+            [cost(line) for line in item_lines],
+            left - map_promise - sum(cost(line) for line in work_section.head),
+            lambda n: cost(_more(n, noun)),
+        )
+        kept = [kept[k] for k in order]
+        item_lines = [item_lines[k] for k in order]
+        work_section = replace(work_section, body=tuple(item_lines))
     n_work, spent = _fit(work_section, left - map_promise, cost)
     left -= spent
     if not record:  # after the question's evidence, before the map's leftover
