@@ -74,11 +74,13 @@ from __future__ import annotations
 
 import statistics
 import unicodedata
+from collections import Counter
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
 from functools import lru_cache
+from itertools import chain
 
 from tutor_memory.domain import constants as C
 from tutor_memory.domain.concepts import concept_key
@@ -115,7 +117,7 @@ class Mode(StrEnum):
     NOTHING_MATCHED = "nothing-matched"  # a question that matched nothing: the recent past
 
 
-@dataclass
+@dataclass(slots=True)  # slots: ranking reads a turn's ~850 candidates' fields ~40k times
 class Candidate:
     episode: Episode
     pools: set[Pool] = field(default_factory=set)
@@ -320,16 +322,17 @@ def fusion_order(
 def _text_order(
     candidates: Sequence[Candidate], value: Callable[[Candidate], float | None]
 ) -> list[tuple[str, str, str]]:
-    best: dict[tuple[str, str, str], tuple[float, datetime, int]] = {}
+    """Distinct texts, each at its best member by (value, time, seq), best first. One sort of
+    the members: a pair's seqs are unique, so no two members tie and the first time a text is
+    met in that order is its best member."""
+    marks = []
     for c in candidates:
         v = value(c)
-        if v is None:
-            continue
-        key = c.key
-        mark = (v, c.episode.at, c.episode.seq)
-        if key not in best or mark > best[key]:
-            best[key] = mark
-    return sorted(best, key=lambda key: best[key], reverse=True)
+        if v is not None:
+            ep = c.episode
+            marks.append((v, ep.at, ep.seq, c.key))
+    marks.sort(reverse=True)
+    return list(dict.fromkeys(m[3] for m in marks))
 
 
 def keep_fused(candidates: Sequence[Candidate], budget: int = C.RECALL_FUSION_PACK_TOKENS) -> None:
@@ -396,12 +399,15 @@ def bridge(candidates: Sequence[Candidate]) -> None:
     if not matching or not weak or len(candidates) < C.RECALL_GATE_MIN_DOCUMENTS:
         return
     best = max(matching, key=lambda c: (c.relevance, c.episode.at, c.episode.seq))
-    terms = {c.episode.episode_id: _index_terms(c.episode) for c in candidates}
-    seed = terms[best.episode.episode_id]
-    containing = {t: sum(t in found for found in terms.values()) for t in seed}
+    terms = [_index_terms(c.episode) for c in candidates]
+    seed = _index_terms(best.episode)
+    # How many candidates hold each seed word: counted over each one's shared words (a
+    # candidate holds a few of the seed's), the same counts as testing every word in each.
+    shared = Counter(chain.from_iterable(seed.intersection(found) for found in terms))
+    containing = {t: shared.get(t, 0) for t in seed}
     links = distinctive_terms_of(TermCounts(len(candidates), containing))
     for c in weak:
-        if links & terms[c.episode.episode_id]:
+        if not links.isdisjoint(_index_terms(c.episode)):
             c.bridged = True
 
 
@@ -501,36 +507,52 @@ def rank(
         kept = pool
 
     relevant, demote = mode is Mode.RELEVANT, gate and mode is Mode.RELEVANT
-    weights = (C.RECALL_WEIGHT_RELEVANCE, C.RECALL_WEIGHT_SALIENCE, C.RECALL_WEIGHT_RECENCY)
+    w_relevance, w_salience, w_recency = (
+        C.RECALL_WEIGHT_RELEVANCE,
+        C.RECALL_WEIGHT_SALIENCE,
+        C.RECALL_WEIGHT_RECENCY,
+    )
+    half_life = C.RECALL_RECENCY_HALF_LIFE_DAYS
 
-    def scored(c: Candidate) -> float:
-        # score() and recency() inlined (the same sums in the same order): ~700 a turn at 10k
+    # Each text's best member by (score, time, seq), its members beside it. score() and
+    # recency() inlined (the same sums in the same order): ~700 candidates a turn at 10k.
+    groups: dict[tuple[str, str, str], list[Candidate]] = {}
+    bests: dict[tuple[str, str, str], tuple[float, datetime, int, Candidate]] = {}
+    for c in kept:
         ep = c.episode
         age_days = max((now - ep.at).total_seconds(), 0.0) / 86_400
-        fresh = float(0.5 ** (age_days / C.RECALL_RECENCY_HALF_LIFE_DAYS))
+        fresh = float(0.5 ** (age_days / half_life))
         if not relevant:
-            return fresh  # recency is all that is left
-        total = weights[0] * c.relevance + weights[1] * ep.salience + weights[2] * fresh
-        # demoted: minus one, below every match whatever its relevance or recency
-        return total - 1.0 if demote and not c.matches else total
+            value = fresh  # recency is all that is left
+        else:
+            value = w_relevance * c.relevance + w_salience * ep.salience + w_recency * fresh
+            if demote and not c.matches:
+                value -= 1.0  # demoted: below every match whatever its relevance or recency
+        key = c.key
+        members = groups.get(key)
+        mark = (value, ep.at, ep.seq, c)
+        if members is None:
+            groups[key] = [c]
+            bests[key] = mark
+        else:
+            members.append(c)
+            if mark[:3] > bests[key][:3]:
+                bests[key] = mark
 
-    groups: dict[tuple[str, str, str], list[tuple[float, Candidate]]] = {}
-    for c in kept:
-        groups.setdefault(c.key, []).append((scored(c), c))
-
-    # Each text's best member, then only the first ``limit`` texts are made into items.
-    def mark(m: tuple[float, Candidate]) -> tuple[float, datetime, int]:
-        return m[0], m[1].episode.at, m[1].episode.seq
-
-    bests = sorted(
-        ((max(members, key=mark), members) for members in groups.values()),
-        key=lambda bm: (round(bm[0][0], 6), bm[0][1].episode.at, bm[0][1].episode.seq),
-        reverse=True,
+    # Then only the first ``limit`` texts are made into items.
+    order = sorted(
+        bests, key=lambda k: (round(bests[k][0], 6), bests[k][1], bests[k][2]), reverse=True
     )
     items: list[RecalledItem] = []
-    for (best_score, best), members in bests[:limit]:
-        chronological = sorted((m[1].episode for m in members), key=lambda e: (e.at, e.seq))
-        pools = sorted({p.value for _s, m in members for p in m.pools})
+    for key in order[:limit]:
+        best_score, _at, _seq, best = bests[key]
+        members = groups[key]
+        chronological = (
+            [best.episode]
+            if len(members) == 1
+            else sorted((m.episode for m in members), key=lambda e: (e.at, e.seq))
+        )
+        pools = sorted({p.value for m in members for p in m.pools})
         items.append(
             RecalledItem(
                 episode=best.episode,
