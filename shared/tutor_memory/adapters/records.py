@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import json
 import zlib
+from functools import lru_cache
 from typing import Any
 
+from tutor_memory.domain import constants as C
 from tutor_memory.domain.annotations import Annotation, AnnotationKind
 from tutor_memory.domain.chain import format_time, parse_time
 from tutor_memory.domain.classmaps import CourseMap
@@ -117,6 +119,10 @@ def map_to_blob(cmap: ConceptMap) -> bytes:
     return zlib.compress(dumps(cmap.to_dict()).encode("utf-8"), 9)
 
 
+# Keyed by the stored bytes: every turn reads its pair's map (twice: the block's section and
+# routing's vectors) and decoding was ~1.5 ms of a 10k turn; a map is immutable (frozen,
+# changed only by ``replace``), so the same bytes may share one decoded map.
+@lru_cache(maxsize=C.MAPS_DECODED_KEPT)
 def map_from_blob(blob: bytes) -> ConceptMap:
     return ConceptMap.from_dict(json.loads(zlib.decompress(blob).decode("utf-8")))
 

@@ -173,6 +173,9 @@ MAP_FOCUS_BM25_B: Final = 0.75
 # 500, the same from one turn to the next), so the next turn reads them instead of detecting
 # each text's language again (4,096 for concepts + 8,192 for episodes when they were apart)
 ANALYSED_TEXTS_KEPT: Final = 12_288
+# ours: decoded concept maps a process keeps by their stored bytes (adapters/records.py): one
+# per pair being tutored at once; a map is a few hundred KB decoded at most
+MAPS_DECODED_KEPT: Final = 32
 
 # --- Map metrics, file limits, short names (ours) --------------------------------------------
 # The map's derived numbers (domain/mapmetrics.py; see its docstring for the decisions).
