@@ -26,6 +26,7 @@ if TYPE_CHECKING:  # imported where they are built: a handler's import reads non
     from tutor_memory.domain.conceptmap import ConceptMap
     from tutor_memory.domain.episodes import Pair
     from tutor_memory.ports import (
+        AccessDirectory,
         CheckpointAnchor,
         Clock,
         Embedder,
@@ -307,17 +308,29 @@ class App:
 
     @cached_property
     def access(self) -> Access:
-        """Who may call: the embedded store keeps its API keys and class rosters in a file of
-        their own beside the log (``access.db``); a cloud deployment's callers come from the
-        API's authoriser, and it keeps no keys."""
+        """Who may call: the embedded store keeps its API keys, class rosters and record of
+        disclosures in a file of their own beside the log (``access.db``); DynamoDB keeps the
+        tenant's rosters and record of disclosures in its table, under the tenant's keys, and
+        no API keys (a cloud deployment's callers come from the API's authorisers)."""
         from tutor_memory.usecases.access import Access
 
-        directory = None
-        if self.settings.backend == "sqlite" and str(self.settings.sqlite_path) != ":memory:":
+        directory: AccessDirectory | None = None
+        settings = self.settings
+        if settings.backend == "dynamodb":
+            from tutor_memory.adapters.dynamo.access import DynamoAccessDirectory
+
+            directory = DynamoAccessDirectory(
+                settings.table_name,
+                settings.aws_region,
+                settings.dynamodb_endpoint,
+                tenant=settings.tenant,
+                credentials=self.credentials,
+            )
+        elif str(settings.sqlite_path) != ":memory:":
             from tutor_memory.adapters.access_directory import SqliteAccessDirectory
 
-            directory = SqliteAccessDirectory(self.settings.home / "access.db")
-        return Access(directory, self.ports.clock, self.settings.tenant)
+            directory = SqliteAccessDirectory(settings.home / "access.db")
+        return Access(directory, self.ports.clock, settings.tenant)
 
     def close(self) -> None:
         """Release the adapters' connections and the turn path's I/O threads."""

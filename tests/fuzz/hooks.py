@@ -24,9 +24,6 @@ description) and are not mismatches:
   corrected: the request names the episode by id;
 * **what a file's bytes say** — a class's file whose base64 content decodes to bytes its name's
   reader cannot read (not UTF-8 for a text file, not a PDF for a PDF);
-* **the deployment** — a backend whose callers are authorised by the API's authoriser (the
-  cloud's) keeps no API keys or rosters: a class's roster is refused there (issue 27's cloud
-  roster is not built);
 * **a cursor of another listing** — an export's ``next`` names the export it continues (its
   pairs and heads), which the request cannot show;
 * **letters of every script** — a file id is its name's letters and digits in any script, and a
@@ -115,8 +112,6 @@ def documented_refusal(response: Any, case: Any) -> bool:
         return True  # letters of every script
     if field == "next" and "is the next of another" in detail:
         return True  # a cursor of another listing
-    if field == "keys" and "keeps no API keys or rosters" in detail:
-        return True  # the deployment
     if field == "content" and "base64" not in detail and "bytes; at most" not in detail:
         return True  # what a file's bytes say (its base64 and its size are in the schema)
     correction = ("correctable field is", "already says", "exceeds the quiz", "cannot be corrected",

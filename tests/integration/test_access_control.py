@@ -10,24 +10,32 @@ import base64
 import json
 import urllib.error
 import urllib.request
-from collections.abc import Iterator
+import uuid
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
 
+import boto3
 import pytest
 from mcp.server.mcpserver.exceptions import ToolError
+from moto import mock_aws
 
 from tutor_memory import Caller, Memory, Role
+from tutor_memory.adapters.dynamo_store import DynamoStore
 from tutor_memory.api.operations import OPERATIONS, Operation
-from tutor_memory.bootstrap import build_app
+from tutor_memory.api.routes import build_resolver, resolve
+from tutor_memory.bootstrap import App, build_app
 from tutor_memory.cli import main
 from tutor_memory.domain.episodes import Kind, Pair
 from tutor_memory.domain.errors import ForbiddenError, NotAuthenticatedError, NotFoundError
+from tutor_memory.local_backend import LocalBackend
 from tutor_memory.mcp_server import build_server
 from tutor_memory.settings import Settings, on_folder
 
-from .conftest import serving
+from .conftest import REGION, TABLE, Api, serving, set_cloud_env
 
 SETTINGS = Settings(embedder="none", turn_deadline_s=30.0)
 TENANT = "default"
@@ -36,39 +44,122 @@ SYLLABUS = base64.b64encode(
 ).decode()
 
 
-@pytest.fixture(scope="module")
-def world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
-    """A store with two students' records, a class (t-1 teaches alice), a key for each kind of
-    caller, and ``serve`` over it asking for keys."""
-    folder = tmp_path_factory.mktemp("school")
-    app = build_app(on_folder(SETTINGS, folder))
-    access = app.access
-    keys = {
-        "service": access.create_key(TENANT, Role.SERVICE)[1],
-        "teacher of alice": access.create_key(TENANT, Role.TEACHER, "t-1")[1],
-        "teacher of no one": access.create_key(TENANT, Role.TEACHER, "t-2")[1],
-        "alice": access.create_key(TENANT, Role.STUDENT, "alice")[1],
-        "bob": access.create_key(TENANT, Role.STUDENT, "bob")[1],
-        "another school": access.create_key("school-b", Role.SERVICE)[1],
-    }
-    access.set_class(TENANT, "7a", ["t-1"], ["alice"])
+CALLERS = {  # who calls: their tenant, role and id
+    "service": (TENANT, Role.SERVICE, "service"),
+    "teacher of alice": (TENANT, Role.TEACHER, "t-1"),
+    "teacher of no one": (TENANT, Role.TEACHER, "t-2"),
+    "alice": (TENANT, Role.STUDENT, "alice"),
+    "bob": (TENANT, Role.STUDENT, "bob"),
+    "another school": ("school-b", Role.SERVICE, "service"),
+}
+MARKER = "Quokkaosmosis"  # in every word the two students recorded: no other tenant sees it
+
+
+@dataclass
+class World:
+    """One store, two students' records, a class (t-1 teaches alice), and a way to send a
+    request as each kind of caller: ``serve`` with API keys (the embedded store), or the API
+    function's routes with the claims of a pool token (DynamoDB on moto)."""
+
+    backend: str
+    app: App  # the default tenant's
+    send_as: Callable[[Operation, str | None, str], tuple[int, dict[str, Any]]]
+    folder: Path
+    url: str = ""
+    keys: dict[str, str] = field(default_factory=dict)
+
+
+def seed(app: App) -> None:
+    app.access.set_class(TENANT, "7a", ["t-1"], ["alice"])
+    app.class_maps.enrol("7a", ["alice"])
     for student in ("alice", "bob"):
-        app.episodes.add(Pair(student, "biology"), Kind.QUESTION, "What is osmosis?")
+        app.episodes.add(Pair(student, "biology"), Kind.QUESTION, f"What is {MARKER}?")
+
+
+@pytest.fixture(scope="module")
+def sqlite_world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[World]:
+    """The embedded store, behind ``serve`` asking for a key on every call."""
+    folder = tmp_path_factory.mktemp("school-sqlite")
+    app = build_app(on_folder(SETTINGS, folder))
+    keys = {who: app.access.create_key(*CALLERS[who])[1] for who in CALLERS}
+    seed(app)
     try:
         with serving(app, anonymous=None) as url:
-            yield {"url": url, "keys": keys, "folder": folder}
+
+            def by_key(op: Operation, who: str | None, student: str) -> Any:
+                key = {None: None, "wrong": "tm_0000_wrong"}.get(who, keys.get(who or ""))
+                return send(url, op, key, student)
+
+            yield World("sqlite", app, by_key, folder, url, keys)
     finally:
         app.close()
 
 
-def send(url: str, op: Operation, key: str | None, student: str) -> tuple[int, dict[str, Any]]:
+@pytest.fixture(scope="module")
+def dynamodb_world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[World]:
+    """DynamoDB on moto, behind the API function's routes (one App per tenant, as
+    ``lambda_app.for_tenant`` opens them), called with a pool token's claims."""
+    folder = tmp_path_factory.mktemp("school-dynamodb")
+    with mock_aws():
+        DynamoStore(TABLE, REGION).create_table()
+        base = SETTINGS.model_copy(
+            update={"backend": "dynamodb", "table_name": TABLE, "aws_region": REGION,
+                    "home": folder},
+        )  # fmt: skip
+        apps: dict[str, App] = {}
+
+        def tenant_app(tenant: str) -> App:
+            if tenant not in apps:  # each tenant its own index (in the cloud, OpenSearch's)
+                opened = base.for_tenant(tenant)
+                apps[tenant] = build_app(
+                    opened.model_copy(update={"index_path": folder / f"index-{tenant}.db"})
+                )
+            return apps[tenant]
+
+        resolver = build_resolver(lambda: tenant_app(TENANT), tenant_app=tenant_app)
+        api = Api(lambda event, context: resolve(resolver, event, context))
+        seed(tenant_app(TENANT))
+
+        def by_claims(op: Operation, who: str | None, student: str) -> Any:
+            """As API Gateway passes a pool token's verified claims; a request without any
+            never reaches the function (the authoriser refuses it): the function's 401s are
+            a token naming no role, and an API key (the cloud keeps none)."""
+            headers: dict[str, str] = {}
+            if who is None:
+                claims: dict[str, str] | None = {"custom:tenant": TENANT, "sub": "u-1"}
+            elif who == "wrong":
+                claims, headers = None, {"X-API-Key": "tm_0000_wrong"}
+            else:
+                tenant, role, caller_id = CALLERS[who]
+                claims = {"custom:tenant": tenant, "custom:role": role, "custom:id": caller_id}
+            method, path, query, body = request_of(op, student)
+            status, answer = api(method, path, body, query=query, claims=claims, headers=headers)
+            return status, answer if isinstance(answer, dict) else {"page": answer}
+
+        try:
+            yield World("dynamodb", tenant_app(TENANT), by_claims, folder)
+        finally:
+            for app in apps.values():
+                app.close()
+
+
+@pytest.fixture(scope="module", params=["sqlite", "dynamodb"])
+def world(request: pytest.FixtureRequest) -> World:
+    found: World = request.getfixturevalue(f"{request.param}_world")
+    return found
+
+
+def request_of(
+    op: Operation, student: str
+) -> tuple[str, str, dict[str, str] | None, dict[str, Any] | None]:
+    """The operation's method, path, query and body, for ``student``'s biology."""
     params = {
         "student_id": student, "subject_id": "biology", "concept": "osmosis",
         "answer_id": "e1-000000000000", "episode_id": "e1-000000000000", "file_id": "f-1",
         "class_id": "7a", "aspect": "language",
     }  # fmt: skip
     path = op.url(**{k: v for k, v in params.items() if "{" + k + "}" in op.path})
-    query = {"reason": "asked", "q": "osmosis"} if op.method in ("DELETE", "GET") else {}
+    query = {"reason": "asked", "q": "osmosis"} if op.method in ("DELETE", "GET") else None
     bodies = {
         "turn": {"question": "osmosis?"}, "prompt": {"question": "osmosis?"},
         "addEpisode": {"kind": "question", "text": "And diffusion?"},
@@ -78,14 +169,18 @@ def send(url: str, op: Operation, key: str | None, student: str) -> tuple[int, d
         "correctEpisode": {"field": "verdict", "value": "right", "reason": "a mistake"},
         "putClassFile": {"name": "syllabus.md", "content": SYLLABUS},
     }  # fmt: skip
-    body = bodies.get(op.name)
+    return op.method, path, query, bodies.get(op.name)
+
+
+def send(url: str, op: Operation, key: str | None, student: str) -> tuple[int, dict[str, Any]]:
+    method, path, query, body = request_of(op, student)
     headers = {"Content-Type": "application/json"}
     if key is not None:
         headers["Authorization"] = f"Bearer {key}"
     request = urllib.request.Request(
         url + path + ("?" + urlencode(query) if query else ""),
         data=None if body is None else json.dumps(body).encode(),
-        method=op.method,
+        method=method,
         headers=headers,
     )
     try:
@@ -101,11 +196,13 @@ ORDERED = sorted(OPERATIONS, key=lambda op: op.name.startswith("erase"))
 PER_STUDENT = [op for op in ORDERED if "{student_id}" in op.path]
 
 
-def expected(who: str, op: Operation, student: str) -> str:
-    """What each caller should meet: "allowed", 401, 403 or 404."""
+def expected(who: str, op: Operation, student: str, backend: str = "sqlite") -> str:
+    """What each caller should meet: "allowed", 401, 403 or 404. Another school's service
+    meets a 404 in the embedded store (a store of one tenant); in the cloud its requests are
+    served by its own tenant's stores, where these students' records do not exist."""
     role = {"service": Role.SERVICE, "alice": Role.STUDENT, "bob": Role.STUDENT}.get(who)
     if who == "another school":
-        return "404"
+        return "404" if backend == "sqlite" else "its own"
     if who.startswith("teacher"):
         if Role.TEACHER not in op.roles:
             return "403"
@@ -124,66 +221,105 @@ def expected(who: str, op: Operation, student: str) -> str:
 
 
 @pytest.mark.parametrize("op", ORDERED, ids=lambda op: op.name)
-def test_every_operation_answers_each_caller_by_their_role(
-    world: dict[str, Any], op: Operation
-) -> None:
-    url, keys = world["url"], world["keys"]
-    status, problem = send(url, op, None, "alice")
+def test_every_operation_answers_each_caller_by_their_role(world: World, op: Operation) -> None:
+    status, problem = world.send_as(op, None, "alice")
     assert status == 401 and problem["type"].endswith(":not-authenticated"), op.name
-    assert send(url, op, "tm_0000_wrong", "alice")[0] == 401
-    for who, key in keys.items():
+    assert world.send_as(op, "wrong", "alice")[0] == 401
+    for who in CALLERS:
         for student in ("alice", "bob"):
             if who in ("alice", "bob") and "{student_id}" not in op.path and student == "bob":
                 continue
-            status, body = send(url, op, key, student)
-            wanted = expected(who, op, student)
+            status, body = world.send_as(op, who, student)
+            wanted = expected(who, op, student, world.backend)
             if wanted == "allowed":
                 assert status not in (401, 403), (op.name, who, student, status, body)
+            elif wanted == "its own":  # another tenant: none of these students' words
+                assert status not in (401, 403, 500) and MARKER not in json.dumps(body), (
+                    op.name, who, student, status, body,
+                )  # fmt: skip
             else:
                 assert status == int(wanted), (op.name, who, student, status, body)
-            if status == 404 and who == "another school" and op.path.startswith("/pairs/"):
-                # word for word what a pair that does not exist answers
+            if status == 404 and wanted == "404" and op.path.startswith("/pairs/"):
+                # another tenant's: word for word what a pair that does not exist answers
                 assert body["detail"] == (
                     f"no record of {student}/biology: record an episode or upload a file for "
                     "it first"
                 )
 
 
-def test_a_revoked_key_is_refused_from_the_next_call(world: dict[str, Any]) -> None:
-    folder = world["folder"]
+def test_a_revoked_key_is_refused_from_the_next_call(sqlite_world: World) -> None:
+    world = sqlite_world
+    folder = world.folder
     app = build_app(on_folder(SETTINGS, folder))
     try:
         key, secret = app.access.create_key(TENANT, Role.SERVICE, "short-lived")
         beliefs = next(op for op in OPERATIONS if op.name == "beliefs")
-        assert send(world["url"], beliefs, secret, "alice")[0] == 200
+        assert send(world.url, beliefs, secret, "alice")[0] == 200
         app.access.revoke_key(key.key_id)
     finally:
         app.close()
-    assert send(world["url"], beliefs, secret, "alice")[0] == 401
+    assert send(world.url, beliefs, secret, "alice")[0] == 401
 
 
 def test_the_remote_client_raises_the_refusals_as_the_local_door_does(
-    world: dict[str, Any],
+    sqlite_world: World,
 ) -> None:
-    with Memory.remote(world["url"], api_key=world["keys"]["alice"]) as memory:
+    world = sqlite_world
+    with Memory.remote(world.url, api_key=world.keys["alice"]) as memory:
         assert memory.pair("alice", "biology").beliefs() == []
         with pytest.raises(ForbiddenError, match="only their own record"):
             memory.pair("bob", "biology").beliefs()
-    with Memory.remote(world["url"]) as memory, pytest.raises(NotAuthenticatedError):
+    with Memory.remote(world.url) as memory, pytest.raises(NotAuthenticatedError):
         memory.pair("alice", "biology").beliefs()
-    with Memory.local(world["folder"], settings=SETTINGS, ready=False) as memory:
+    with Memory.local(world.folder, settings=SETTINGS, ready=False) as memory:
         local = memory.backend
         assert local.caller.role is Role.SERVICE  # type: ignore[attr-defined]
 
 
-def test_the_local_door_acts_as_its_caller(tmp_path: Path) -> None:
+@dataclass
+class Doors:
+    """The library's local door over one store, opened as any caller: the embedded store in a
+    folder, or DynamoDB on moto (the default tenant's, as the API function opens it)."""
+
+    backend: str
+    settings: Settings
+
+    @contextmanager
+    def open(self, caller: Caller | None = None) -> Iterator[Memory]:
+        with Memory(LocalBackend(build_app(self.settings), caller)) as memory:
+            yield memory
+
+    def items(self) -> list[dict[str, Any]]:
+        """DynamoDB's every item (a raw scan past the store)."""
+        client = boto3.client("dynamodb", region_name=REGION)
+        pages = client.get_paginator("scan").paginate(TableName=self.settings.table_name)
+        return [item for page in pages for item in page["Items"]]
+
+
+@pytest.fixture(params=["sqlite", "dynamodb"])
+def doors(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Doors]:
     folder = tmp_path / "tm"
-    with Memory.local(folder, settings=SETTINGS, ready=False) as memory:
+    if request.param == "sqlite":
+        yield Doors("sqlite", on_folder(SETTINGS, folder))
+        return
+    # a table of its own: the module's world keeps moto's state alive meanwhile
+    table = f"{TABLE}-{uuid.uuid4().hex[:8]}"
+    with mock_aws():
+        DynamoStore(table, REGION).create_table()
+        settings = SETTINGS.model_copy(
+            update={"backend": "dynamodb", "table_name": table, "aws_region": REGION,
+                    "home": folder, "index_path": tmp_path / "index.db"},
+        )  # fmt: skip
+        yield Doors("dynamodb", settings)
+
+
+def test_the_local_door_acts_as_its_caller(doors: Doors) -> None:
+    with doors.open() as memory:
         memory.pair("alice", "biology").record_question("What is osmosis?")
         memory.pair("bob", "biology").record_question("What is a cell?")
         memory.set_class("7a", teachers=["t-1"], students=["alice"])
     bob = Caller(TENANT, Role.STUDENT, "bob")
-    with Memory.local(folder, settings=SETTINGS, ready=False, caller=bob) as memory:
+    with doors.open(bob) as memory:
         assert memory.pair("bob", "biology").turn("cells?").memory_ids
         with pytest.raises(ForbiddenError):
             memory.pair("alice", "biology").turn("osmosis?")
@@ -191,16 +327,21 @@ def test_the_local_door_acts_as_its_caller(tmp_path: Path) -> None:
             memory.set_class("7a", students=["bob"])
         memory.erase("bob", reason="my own record")  # a student's own erasure
     teacher = Caller(TENANT, Role.TEACHER, "t-1")
-    with Memory.local(folder, settings=SETTINGS, ready=False, caller=teacher) as memory:
+    with doors.open(teacher) as memory:
         assert memory.pair("alice", "biology").beliefs() == []
         assert memory.get_class("7a").students == ["alice"]
+        with pytest.raises(ForbiddenError, match="none of the teacher's classes"):
+            memory.pair("bob", "biology").beliefs()
         with pytest.raises(ForbiddenError, match="may not call"):
             memory.erase("alice", "biology", reason="a teacher may not")
+    with doors.open() as memory:  # the roster replaced: t-1 no longer teaches alice
+        memory.set_class("7a", teachers=["t-2"], students=["alice"])
+    with doors.open(teacher) as memory, pytest.raises(ForbiddenError):
+        memory.pair("alice", "biology").beliefs()
+    with doors.open(Caller(TENANT, Role.TEACHER, "t-2")) as memory:
+        assert memory.pair("alice", "biology").beliefs() == []
     stranger = Caller("school-b", Role.SERVICE, "backend")
-    with (
-        Memory.local(folder, settings=SETTINGS, ready=False, caller=stranger) as memory,
-        pytest.raises(NotFoundError),
-    ):
+    with doors.open(stranger) as memory, pytest.raises(NotFoundError):
         memory.pair("alice", "biology").beliefs()
 
 
@@ -243,30 +384,56 @@ def test_keys_are_shown_once_listed_without_secrets_and_revoked(
 
 
 def test_every_read_is_kept_for_the_school_and_goes_with_an_erased_student(
-    tmp_path: Path,
+    doors: Doors,
 ) -> None:
-    folder = tmp_path / "tm"
     marker = "Quokkaquestion"
-    with Memory.local(folder, settings=SETTINGS, ready=False) as memory:
+    with doors.open() as memory:
         memory.pair("alice", "biology").record_question("What is osmosis?")
-        memory.set_class("7a", teachers=["t-1"], students=["alice"])
+        memory.set_class("7a", teachers=["t-1"], students=["alice", "bob"])
     teacher = Caller(TENANT, Role.TEACHER, "t-1")
-    with Memory.local(folder, settings=SETTINGS, ready=False, caller=teacher) as memory:
+    with doors.open(teacher) as memory:
         memory.pair("alice", "biology").turn(f"{marker}?")
         memory.pair("alice", "biology").beliefs()
     alice = Caller(TENANT, Role.STUDENT, "alice")
-    with Memory.local(folder, settings=SETTINGS, ready=False, caller=alice) as memory:
+    with doors.open(alice) as memory:
         told = memory.export("alice").disclosures
         readers = [(d["reader"], d["operation"], d["subject"]) for d in told]
-        assert ("teacher:t-1", "turn", "biology") in readers
-        assert ("teacher:t-1", "beliefs", "biology") in readers
+        assert readers[:2] == [("teacher:t-1", "turn", "biology"), ("teacher:t-1", "beliefs",
+                                                                    "biology")]  # fmt: skip
         assert marker not in str(told)  # who and when, never what was asked
         memory.erase("alice", reason="my own record")
-    app = build_app(on_folder(SETTINGS, folder))
+    app = build_app(doors.settings)
     try:
         assert app.access.reads_of("alice") == []
         assert app.access.directory is not None
         assert app.access.directory.erased_reads(TENANT) >= 3  # the count stays
+        assert app.access.get_class(TENANT, "7a").students == ("bob",)
+        assert not app.access.directory.teaches(TENANT, "t-1", "alice")
     finally:
         app.close()
-    assert marker.encode() not in (folder / "access.db").read_bytes()
+    if doors.backend == "sqlite":
+        assert marker.encode() not in (doors.settings.home / "access.db").read_bytes()
+    else:  # no item of the table names her in the roster, a teacher's classes or a read
+        roster = ("ROSTER", "TEACHER#", "READS")
+        for item in doors.items():
+            text = json.dumps(item)
+            assert marker not in text
+            if item["pk"]["S"].startswith(roster):
+                assert "alice" not in text, item
+
+
+def test_the_cloud_keeps_no_api_keys_and_says_so(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    set_cloud_env(tmp_path, monkeypatch)
+    with mock_aws():
+        DynamoStore(TABLE, REGION).create_table()
+        assert main(["keys", "create", "--role", "service"]) == 1
+        assert "the cloud keeps no API keys" in capsys.readouterr().err
+        assert main(["keys", "list"]) == 1
+        app = build_app()
+        try:
+            with pytest.raises(NotAuthenticatedError):  # a presented key is no one's
+                app.access.caller_of("tm_0123_secret")
+        finally:
+            app.close()

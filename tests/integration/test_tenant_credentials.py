@@ -209,15 +209,29 @@ def test_the_api_functions_stores_sign_with_the_callers_tenants_session(
         status, page = Api()("GET", "/pairs/s-42/biology/episodes", claims=claims)
         assert status == 200 and [e["text"] for e in page["episodes"]] == ["Osmosis?"]
         # a student's export and erasure find the student's pairs and classes without a scan
+        # the roster and the record of disclosures in the table: a teacher's read is kept
+        status, _ = Api()(
+            "PUT", "/classes/7a", {"teachers": ["t-1"], "students": ["s-42"]}, claims=claims
+        )
+        assert status == 200
+        teacher = {**claims, "custom:role": "teacher", "custom:id": "t-1"}
+        status, _ = Api()("GET", "/pairs/s-42/biology/beliefs", claims=teacher)
+        assert status == 200
+        status, _ = Api()(
+            "PUT", "/students/s-42/profile/language", {"value": "Urdu"}, claims=claims
+        )
+        assert status == 200
         tenant = lambda_app.for_tenant("acme")
-        tenant.class_maps.enrol("7a", ["s-42"])
         status, exported = Api()("GET", "/students/s-42/export", claims=claims)
         assert status == 200 and "s-42" in json.dumps(exported), exported
+        assert "teacher:t-1" in json.dumps(exported)  # who read the record
         status, erased = Api()(
             "DELETE", "/students/s-42", claims=claims, query={"reason": "student_request"}
         )
-        assert status == 200, erased
+        assert status == 200, erased  # profile and reads deleted in batches the role allows
         assert tenant.ports.store.followers("7a") == ()
+        assert tenant.access.reads_of("s-42") == []
+        assert tenant.access.get_class("acme", "7a").students == ()
         sessions = [r.session_name for r in sts_backends[ACCOUNT]["aws"].assumed_roles]
         assert "tenant-acme" in sessions
         app = lambda_app.for_tenant("acme")

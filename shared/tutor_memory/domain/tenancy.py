@@ -5,9 +5,9 @@ were written under (nothing is rewritten): the default tenant's keys are unprefi
 tenant's begin with ``T#<tenant>#`` (DynamoDB partition keys), ``T/<tenant>/`` (S3 keys, under the
 bucket's prefix) or name an index of its own (OpenSearch). No key the default tenant writes
 begins with ``T#`` (its partition keys start ``PAIR#``, ``CLASS#``, ``ACTIVE#``, ``STUDENT#``,
-``PROFILE#``), nor, unless a default-tenant student is called ``T``, with ``T/`` (its S3 keys
-start with a student id or ``default/classes/``): a policy can give the default tenant
-everything but those.
+``PROFILE#``, ``ROSTER``, ``TEACHER#``, ``READS``), nor, unless a default-tenant student is
+called ``T``, with ``T/`` (its S3 keys start with a student id or ``default/classes/``): a policy
+can give the default tenant everything but those.
 
 Pure: no I/O. The IAM policies that hold credentials to these prefixes are in template.yaml.
 """

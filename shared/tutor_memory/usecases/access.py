@@ -53,9 +53,8 @@ class Access:
     def _kept(self) -> AccessDirectory:
         if self.directory is None:
             raise ValidationError(
-                "keys", "this backend keeps no API keys or rosters (its callers are "
-                "authorised by the API's authoriser)"
-            )  # fmt: skip
+                "keys", "a store in memory keeps no API keys or rosters (open one in a folder)"
+            )
         return self.directory
 
     # --- keys -----------------------------------------------------------------------------
@@ -127,7 +126,7 @@ class Access:
 
     def leave_classes(self, student_id: str) -> list[str]:
         """An erased student goes off every roster of this store's tenant; the classes they
-        were in (a deployment whose callers come from the API's authoriser keeps no roster)."""
+        were in (a store without a directory, one in memory, keeps no roster)."""
         return (
             [] if self.directory is None else self.directory.leave_classes(self.tenant, student_id)
         )
@@ -181,8 +180,8 @@ class Access:
     def record_read(
         self, caller: Caller, operation: str, student_id: str, subject_id: str | None
     ) -> None:
-        """Keeps that ``caller`` read the student's record (a deployment whose callers come
-        from the API's authoriser keeps none here: its access log is API Gateway's)."""
+        """Keeps that ``caller`` read the student's record (who, when, which operation: never
+        what was asked); a store without a directory (one in memory) keeps none."""
         if self.directory is None:
             return
         self.directory.record_read(

@@ -35,12 +35,20 @@ Table design — one table, every item of a pair under one partition key:
 ``ACTIVE#<UTC day>#<shard, 0-7>``     ``PAIR#<student>#<subject>`` → the pair was active that
                                       day, or has a purge pending for that night (expires after
                                       ``ACTIVITY_TTL_DAYS``: ``expires_at``)
+``ROSTER``                            ``CLASS#<class>`` → a class's roster (teachers, students)
+``TEACHER#<teacher>``                 ``CLASS#<class>`` → the students the teacher teaches there
+``READS#<student>``                   ``<time>#<16 hex>`` → one read of the student's record
+``READS``                             ``ERASED`` → how many reads erasures deleted
 ====================================  ============================================================
+
+The last four are the access directory's (``access``: the roster and the record of
+disclosures; why those keys, there).
 
 **Tenants** (issue 27): the keys above are the ``default`` tenant's (a store made before
 tenants: nothing is rewritten). Every other tenant's partition keys are the same behind
 ``T#<tenant>#`` (``T#acme#PAIR#<student>#<subject>``, ``T#acme#ACTIVE#…``, ``T#acme#CLASS#…``,
-``T#acme#STUDENT#…``, ``T#acme#PROFILE#…``; ``domain.tenancy``), and a store is opened for one
+``T#acme#STUDENT#…``, ``T#acme#PROFILE#…``, ``T#acme#ROSTER``, …; ``domain.tenancy``), and a
+store is opened for one
 tenant (``tenant=``): it never forms another's key, its scans are filtered to its own prefix,
 and credentials scoped to the tenant (template.yaml: ``dynamodb:LeadingKeys``) refuse the rest.
 

@@ -216,6 +216,40 @@ class Models:
             version = NumberAttribute()
             body = UnicodeAttribute()
 
+        # The access directory (``access``): a class's roster, the students each teacher
+        # teaches in it, the record of disclosures and how many of it an erasure deleted.
+        class RosterItem(Model):
+            Meta = meta
+            pk = UnicodeAttribute(hash_key=True)
+            sk = UnicodeAttribute(range_key=True)
+            version = NumberAttribute()
+            teachers = UnicodeAttribute()  # JSON lists of ids
+            students = UnicodeAttribute()
+            pending = UnicodeAttribute(null=True)  # JSON: teachers whose items may lag behind
+
+        class TeachingItem(Model):
+            Meta = meta
+            pk = UnicodeAttribute(hash_key=True)
+            sk = UnicodeAttribute(range_key=True)
+            version = NumberAttribute()  # the roster's version it was written from
+            students = UnicodeAttribute()  # JSON list; empty: no longer a teacher of the class
+
+        class ReadItem(Model):
+            Meta = meta
+            pk = UnicodeAttribute(hash_key=True)
+            sk = UnicodeAttribute(range_key=True)
+            subject_id = UnicodeAttribute(null=True)
+            operation = UnicodeAttribute()
+            reader_role = UnicodeAttribute()
+            reader_id = UnicodeAttribute()
+            at = UnicodeAttribute()
+
+        class CountItem(Model):
+            Meta = meta
+            pk = UnicodeAttribute(hash_key=True)
+            sk = UnicodeAttribute(range_key=True)
+            total = NumberAttribute()
+
         self.Item = Item
         self.Activity = ActivityItem
         self.Citation = CitationItem
@@ -232,3 +266,7 @@ class Models:
         self.Belief = BeliefItem
         self.Erasure = ErasureItem
         self.StudentKey = StudentKeyItem
+        self.Roster = RosterItem
+        self.Teaching = TeachingItem
+        self.Read = ReadItem
+        self.Count = CountItem
