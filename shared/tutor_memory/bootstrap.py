@@ -330,7 +330,7 @@ class App:
             from tutor_memory.adapters.access_directory import SqliteAccessDirectory
 
             directory = SqliteAccessDirectory(settings.home / "access.db")
-        return Access(directory, self.ports.clock, settings.tenant)
+        return Access(directory, self.ports.clock, settings.tenant, self.ports.reads)
 
     def close(self) -> None:
         """Release the adapters' connections and the turn path's I/O threads."""

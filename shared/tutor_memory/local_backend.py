@@ -62,13 +62,14 @@ class LocalBackend:
     def turn(
         self, pair: Pair, question: str | None, at: datetime | None, budget_tokens: int | None
     ) -> TurnResponse:
-        self._may("turn", pair.student_id, pair.subject_id)
-        result = calls.turn_result(self.app, pair, question, at, budget_tokens)
+        # the read's record is written while the turn reads (calls.authorised)
+        with calls.authorised(self.app, self.caller, "turn", pair.student_id, pair.subject_id):
+            result = calls.turn_result(self.app, pair, question, at, budget_tokens)
         return TurnResponse(**TurnResponse.fields(result))
 
     def prompt(self, pair: Pair, body: PromptRequest) -> PromptResponse:
-        self._may("prompt", pair.student_id, pair.subject_id)
-        return calls.prompt_response(calls.prompt_placed(self.app, pair, body))
+        with calls.authorised(self.app, self.caller, "prompt", pair.student_id, pair.subject_id):
+            return calls.prompt_response(calls.prompt_placed(self.app, pair, body))
 
     def add(
         self, pair: Pair, episode: EpisodeRequest, idempotency_key: str | None

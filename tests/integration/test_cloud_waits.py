@@ -1,21 +1,31 @@
 """A cloud turn waits at most three times, one after another (ARCHITECTURE rule 10): counted on
-the turn's causal path by the bench's instrument, on moto, never by the clock."""
+the turn's causal path by the bench's instrument, on moto, never by the clock; a teacher's turn
+once more (whether they teach the student)."""
 
 from __future__ import annotations
 
 import pytest
 
-from tutor_memory.bench.perf import CLOUD_QUESTIONS, cloud
+from tutor_memory.bench.perf import CLOUD_QUESTIONS, TEACHER_QUESTION, cloud
 
 
 @pytest.mark.slow
 def test_every_kind_of_cloud_turn_waits_at_most_three_times() -> None:
+    """Each turn asked as the API asks it: its read kept in the record of disclosures (one
+    PutItem), written while the turn reads, so no wait is added."""
     result = cloud(40, seed=7)
 
-    assert [t["question"] for t in result["turns"]] == [kind for kind, _ in CLOUD_QUESTIONS]
-    waits = {t["question"]: t["sequential_waits"] for t in result["turns"]}
+    turns = [t for t in result["turns"] if t["caller"] == "service"]
+    assert [t["question"] for t in turns] == [kind for kind, _ in CLOUD_QUESTIONS]
+    waits = {t["question"]: t["sequential_waits"] for t in turns}
     assert max(waits.values()) <= 3, waits
-    assert all(t["sequential_waits"] >= 2 for t in result["turns"])  # it did count
+    assert all(t["sequential_waits"] >= 2 for t in turns)  # it did count
+    assert all(t["dynamodb"]["by_operation"]["PutItem"] == 1 for t in turns)  # the read's record
+    # A teacher's turn first asks whether they teach the student (one query of their
+    # classes): one wait more, before anything of the student is read.
+    (taught,) = [t for t in result["turns"] if t["question"] == TEACHER_QUESTION]
+    assert taught["caller"] == "teacher"
+    assert taught["sequential_waits"] == waits[CLOUD_QUESTIONS[0][0]] + 1, taught
 
 
 @pytest.mark.slow
@@ -24,4 +34,5 @@ def test_a_cloud_turn_that_takes_its_beliefs_from_the_working_set_waits_no_longe
 
     assert all(t["working_set"] for t in result["turns"])  # the night's set was current
     waits = {t["question"]: t["sequential_waits"] for t in result["turns"]}
-    assert max(waits.values()) <= 3, waits
+    assert max(w for q, w in waits.items() if q != TEACHER_QUESTION) <= 3, waits
+    assert waits[TEACHER_QUESTION] <= 4, waits

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import base64
 import binascii
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import asdict
 from datetime import datetime
 from typing import TYPE_CHECKING
@@ -43,7 +45,7 @@ from tutor_memory.api.models import (
     StatementResponse,
     TurnResponse,
 )
-from tutor_memory.api.operations import operation
+from tutor_memory.api.operations import LISTS_DISCLOSURES, operation
 from tutor_memory.domain.access import Caller, Role
 from tutor_memory.domain.chain import format_time
 from tutor_memory.domain.episodes import (
@@ -72,11 +74,26 @@ def authorise(
     app: App, caller: Caller, name: str, student_id: str | None, subject_id: str | None = None
 ) -> None:
     """Raises unless ``caller`` may call the table's operation ``name`` on this record: the
-    check every door makes before it calls (401, 403, or another tenant's 404)."""
+    check every door makes before it calls (401, 403, or another tenant's 404); a read of
+    the record is kept in the record of disclosures before this returns."""
+    with authorised(app, caller, name, student_id, subject_id):
+        pass
+
+
+@contextmanager
+def authorised(
+    app: App, caller: Caller, name: str, student_id: str | None, subject_id: str | None = None
+) -> Iterator[None]:
+    """``authorise``, with the operation run inside the block: a read's record is written
+    while the operation reads, and the answer leaves only once it is kept
+    (``Access.allowed``)."""
     op = operation(name)
-    app.access.check(caller, op.roles, student_id, subject_id)
-    if op.discloses and student_id is not None:
-        app.access.record_read(caller, name, student_id, subject_id)
+    read = name if op.discloses else None
+    alongside = name not in LISTS_DISCLOSURES  # an export lists its own read: kept first
+    with app.access.allowed(
+        caller, op.roles, student_id, subject_id, read=read, alongside=alongside
+    ):
+        yield
 
 
 def set_class(app: App, caller: Caller, class_id: str, body: ClassRequest) -> ClassResponse:

@@ -218,6 +218,12 @@ DISCLOSING = frozenset({
 })  # fmt: skip
 
 
+# The operations whose answer lists the record of disclosures (an export's manifest): their own
+# read is kept before they run, so the export lists it; every other read's record is written
+# while the operation runs (``Access.allowed``).
+LISTS_DISCLOSURES = frozenset({"exportPair", "exportStudent"})
+
+
 def operation(name: str) -> Operation:
     return BY_NAME[name]
 

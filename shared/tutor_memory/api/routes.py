@@ -519,8 +519,8 @@ def build_resolver(
             @functools.wraps(handler)
             def guarded(*args: Any, **params: Any) -> Any:
                 student, subject = params.get("student_id"), params.get("subject_id")
-                calls.authorise(request_app(), caller(), name, student, subject)
-                return handler(*args, **params)
+                with calls.authorised(request_app(), caller(), name, student, subject):
+                    return handler(*args, **params)
 
             return register(guarded)
 

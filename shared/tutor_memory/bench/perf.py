@@ -732,6 +732,8 @@ CLOUD_QUESTIONS: Final = (
     ("taught", "What did I teach you about cytoplasm?"),
     ("no question", None),
 )
+# The first question again, asked by a teacher of the student: their check reads the roster.
+TEACHER_QUESTION: Final = "ordinary, by a teacher"
 
 
 @contextmanager
@@ -774,6 +776,7 @@ def cloud(size: int, seed: int, *, night: bool = False) -> dict[str, Any]:
     )
     from tutor_memory.bench.embedding import HashEmbedder
     from tutor_memory.bootstrap import build_app
+    from tutor_memory.domain.access import EVERYONE, Caller, Role
     from tutor_memory.settings import Settings
 
     dynamo, search = Tally(), Tally()
@@ -816,13 +819,24 @@ def cloud(size: int, seed: int, *, night: bool = False) -> dict[str, Any]:
                 dimension=1024,
             )
         )
+        # Each turn is asked as the API asks it (api.calls.authorised): the caller checked, the
+        # read kept in the record of disclosures (one more write); a teacher's check also
+        # reads whether they teach the student (their roster, one query).
+        app.access.set_class(app.access.tenant, "7a", ["t-1"], [PAIR.student_id])
+        service = Caller(app.access.tenant, Role.SERVICE, "bench")
+        teacher = Caller(app.access.tenant, Role.TEACHER, "t-1")
+        asked = [(kind, question, service) for kind, question in CLOUD_QUESTIONS]
+        asked.append((TEACHER_QUESTION, CLOUD_QUESTIONS[0][1], teacher))
         waits.latency_s = CLOUD_LATENCY_S
-        for kind, question in CLOUD_QUESTIONS:
+        for kind, question, caller in asked:
             dynamo.reset()
             search.reset()
             waits.reset()
             start = time.perf_counter()
-            turn = app.turns.turn(PAIR, question, at=NOW)
+            with app.access.allowed(
+                caller, EVERYONE, PAIR.student_id, PAIR.subject_id, read="turn"
+            ):
+                turn = app.turns.turn(PAIR, question, at=NOW)
             wall = (time.perf_counter() - start) * 1000
             # A dropped turn's build goes on: its waits are counted once it has finished (on
             # moto a big history is slow to query — the turn's wall time says nothing here).
@@ -830,6 +844,7 @@ def cloud(size: int, seed: int, *, night: bool = False) -> dict[str, Any]:
             rows.append(
                 {
                     "question": kind,
+                    "caller": caller.role.value,
                     "text": question,
                     "dropped": turn.dropped,
                     "working_set": turn.working_set,

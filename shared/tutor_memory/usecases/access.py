@@ -12,7 +12,8 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 
 from tutor_memory.domain.access import (
     KEY_PREFIX,
@@ -33,7 +34,7 @@ from tutor_memory.domain.errors import (
     NotFoundError,
     ValidationError,
 )
-from tutor_memory.ports import AccessDirectory, Clock
+from tutor_memory.ports import AccessDirectory, Clock, Reads
 
 DEFAULT_TENANT = "default"  # a store made before tenants: every record belongs to it
 
@@ -44,11 +45,16 @@ def _digest(secret: str) -> str:
 
 class Access:
     def __init__(
-        self, directory: AccessDirectory | None, clock: Clock, tenant: str = DEFAULT_TENANT
+        self,
+        directory: AccessDirectory | None,
+        clock: Clock,
+        tenant: str = DEFAULT_TENANT,
+        reads: Reads | None = None,
     ) -> None:
         self.directory = directory
         self.clock = clock
         self.tenant = tenant  # the tenant whose records this store holds
+        self.reads = reads  # the turn path's I/O threads (a read's record is written there)
 
     def _kept(self) -> AccessDirectory:
         if self.directory is None:
@@ -159,6 +165,41 @@ class Access:
             )
         if decision is Decision.FORBID:
             raise ForbiddenError(f"{why} (the caller is a {caller.role} of {caller.tenant})")
+
+    @contextmanager
+    def allowed(
+        self,
+        caller: Caller,
+        roles: frozenset[Role],
+        student_id: str | None,
+        subject_id: str | None = None,
+        *,
+        read: str | None = None,
+        alongside: bool = True,
+    ) -> Iterator[None]:
+        """``check``, then the operation in the block. ``read``: the operation's name when it
+        reads the student's record, which is then kept in the record of disclosures — written
+        on an I/O thread while the block runs (in the cloud a write is a round trip, and a
+        turn's sequential waits are counted: ARCHITECTURE rule 10), and waited for before the
+        block ends, so the answer leaves only once its record is kept: a record that cannot
+        be written fails the call (a 503), and no read goes unrecorded. When the block fails,
+        its error is the one raised. ``alongside=False``: written before the block runs (an
+        export, which lists the record, lists its own read)."""
+        self.check(caller, roles, student_id, subject_id)
+        if read is None or student_id is None:
+            yield
+            return
+        if self.reads is None or not alongside:
+            self.record_read(caller, read, student_id, subject_id)
+            yield
+            return
+        kept = self.reads.soon(self.record_read, caller, read, student_id, subject_id)
+        try:
+            yield
+        except BaseException:
+            kept.exception()  # written (or not) before the block's error leaves
+            raise
+        kept.result()
 
     def check_class(self, caller: Caller, class_id: str) -> None:
         """Raises unless ``caller`` may change what the class is taught from (upload a file to
