@@ -17,7 +17,7 @@ from tutor_memory.bootstrap import lambda_app
 from tutor_memory.domain.episodes import Kind, Pair
 from tutor_memory.samples import sample_subject
 
-from .conftest import REGION, TABLE, Api, LambdaContext, load_handler
+from .conftest import REGION, TABLE, TEST_TURN_DEADLINE_S, Api, LambdaContext, load_handler
 from .test_ingest_handler import upload
 
 STUDENTS = [f"s{i:02d}" for i in range(30)]
@@ -132,3 +132,84 @@ def test_the_rest_route_reads_a_class_file_into_dynamodb(cloud: DynamoStore) -> 
     assert "osmosis" in cloud.load_map(Pair("s02", "biology")).concepts
     status, again = Api()("PUT", path, body)
     assert status == 200 and again["already_read"]
+
+
+def test_a_tenants_class_from_its_roster_in_the_cloud_reads_the_syllabus_once(
+    cloud: DynamoStore,
+) -> None:
+    """Another tenant, all through the cloud's doors: its service sets the roster (``PUT
+    /classes``, kept in DynamoDB) and uploads the syllabus once under
+    ``uploads/T/acme/classes/7a/biology/``; the ingest function reads it once for the thirty
+    students (the extractor counted), each of whom then has it on their map with their own
+    mastery; the class's teacher adds a file through the token API, a teacher of another class
+    and a student may not."""
+    api = Api()
+    service = {"custom:tenant": "acme", "custom:role": "service", "custom:id": "backend"}
+    acme = lambda_app.for_tenant("acme")
+    acme.turns.deadline_s = TEST_TURN_DEADLINE_S
+    counting = CountingExtractor(acme.maps.extractor)
+    acme.maps.extractor = counting  # before the class maps are built: they read it then
+    status, roster = api(
+        "PUT", "/classes/7a", {"teachers": ["t-1"], "students": STUDENTS}, claims=service
+    )
+    assert status == 200 and roster["students"] == STUDENTS, roster
+    assert acme.ports.store.followers("7a") == tuple(STUDENTS)
+    name, data = sample_subject()[0]
+    key = f"uploads/T/acme/classes/7a/biology/{name}"
+    result = load_handler("ingest").handler(upload(key, data), LambdaContext())
+    assert result["outcomes"] == [
+        {"key": key, "status": "ingested", "detail": "8 concepts; 30 students' maps follow it"}
+    ]
+    assert counting.calls == 1  # once for the class, not once per student
+    for student in STUDENTS:
+        cmap = acme.ports.store.load_map(Pair(student, "biology"))
+        assert cmap.concepts["osmosis"].sources[0].course == "7a", student
+    assert cloud.load_map(Pair("s00", "biology")).concepts == {}  # not the default tenant's
+    # each student's own checks on the shared map
+    for student, verdict in (("s01", "right"), ("s02", "wrong")):
+        status, _ = api(
+            "POST", f"/pairs/{student}/biology/episodes",
+            {"kind": "check", "text": "Explain osmosis in one line",
+             "evidence": {"topic": "osmosis", "verdict": verdict}},
+            claims=service,
+        )  # fmt: skip
+        assert status == 201
+    blocks = {}
+    for student in ("s01", "s02"):
+        status, turn = api(
+            "POST", f"/pairs/{student}/biology/turn", {"question": "what is osmosis?"},
+            claims={**service, "custom:role": "teacher", "custom:id": "t-1"},
+        )  # fmt: skip
+        assert status == 200, turn
+        blocks[student] = turn["block"]
+    assert "understands Osmosis" in blocks["s01"] and "struggles" not in blocks["s01"]
+    assert "struggles with Osmosis" in blocks["s02"] and "SUBJECT MAP" in blocks["s02"]
+    # a file from the class's teacher through the token API: read once more, for all
+    notes = b"# Diffusion\n\nDiffusion spreads particles from high to low concentration.\n"
+    body = {"name": "diffusion.md", "content": base64.b64encode(notes).decode()}
+    path = "/classes/7a/subjects/biology/files/diffusion.md"
+    teacher = {**service, "custom:role": "teacher", "custom:id": "t-1"}
+    status, done = api("PUT", path, body, claims=teacher)
+    assert status == 201 and done["students_updated"] == 30, done
+    assert counting.calls == 2
+    for refused in (
+        {**service, "custom:role": "teacher", "custom:id": "t-9"},
+        {**service, "custom:role": "student", "custom:id": "s01"},
+    ):
+        status, problem = api("PUT", path, body, claims=refused)
+        assert status == 403, problem
+    assert counting.calls == 2
+    # a student who joins later follows the course as read (nothing read again); one who
+    # leaves keeps their own checks and loses the course
+    status, _ = api(
+        "PUT", "/classes/7a", {"teachers": ["t-1"], "students": [*STUDENTS[1:], "s30"]},
+        claims=service,
+    )  # fmt: skip
+    assert status == 200 and counting.calls == 2
+    late = acme.ports.store.load_map(Pair("s30", "biology"))
+    assert {"osmosis", "diffusion"} <= set(late.concepts)
+    assert acme.ports.store.load_map(Pair("s00", "biology")).concepts == {}
+    # the roster's reads are kept: s02's record shows the teacher's turn
+    status, page = api("GET", "/students/s02/export", claims=service)
+    readers = {(d["reader"], d["operation"]) for d in page["manifest"]["disclosures"]}
+    assert ("teacher:t-1", "turn") in readers
