@@ -43,6 +43,7 @@ def handler(event: S3Model, context: LambdaContext) -> dict[str, Any]:
                 outcome = remove_upload(
                     app.maps, app.files.fetch, s3.bucket.name, s3.object.key,
                     prefix=app.settings.tenant_uploads_prefix,
+                    stands=getattr(app.files, "stands", None),  # S3: by listing its versions
                 )  # fmt: skip
             else:
                 outcome = ingest_upload(

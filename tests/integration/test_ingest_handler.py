@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import boto3
+import pytest
 
 from tutor_memory.adapters.dynamo_store import DynamoStore
 from tutor_memory.domain.episodes import Kind, Pair
@@ -140,3 +141,36 @@ def test_deleting_an_old_version_leaves_the_file_as_it_is(cloud: DynamoStore) ->
 
     current = lambda_app().memory.ports.store.file(PAIR, "notes.md")
     assert current is not None and not current.removed and current.current.version == 2
+
+
+def test_a_removed_upload_is_told_by_its_versions_not_by_a_refused_read(
+    cloud: DynamoStore,
+) -> None:
+    """A tenant's credentials may list its keys' versions but not the whole bucket, so S3 may
+    answer a read of a removed object 403, not 404: whether a current version stands is asked
+    of the versions (``S3Files.stands``), and a refused read is never taken for a removal."""
+    from tutor_memory.adapters.s3_files import S3Files
+    from tutor_memory.bootstrap import lambda_app
+    from tutor_memory.domain.errors import StoreError
+    from tutor_memory.usecases.uploads import remove_upload
+
+    name, data = sample_subject()[0]
+    key = f"uploads/s-42/biology/{name}"
+    load_handler("ingest").handler(upload(key, data), LambdaContext())
+    files = S3Files(REGION)
+    assert files.stands(BUCKET, key)
+    assert not files.stands(BUCKET, key + ".old")  # another key, the same prefix
+    s3 = boto3.client("s3", region_name=REGION)
+    s3.delete_object(Bucket=BUCKET, Key=key)  # a delete marker on top
+    assert not files.stands(BUCKET, key)
+
+    def refused(bucket: str, key: str, version: str | None) -> bytes:
+        raise StoreError(f"cannot read s3://{bucket}/{key}: AccessDenied")
+
+    maps = lambda_app().maps
+    outcome = remove_upload(maps, refused, BUCKET, key, stands=files.stands)
+    assert outcome.status == "removed"
+    s3.put_object(Bucket=BUCKET, Key=key, Body=data)  # back: it stands, so it is read
+    assert files.stands(BUCKET, key)
+    with pytest.raises(StoreError, match="AccessDenied"):
+        remove_upload(maps, refused, BUCKET, key, stands=files.stands)

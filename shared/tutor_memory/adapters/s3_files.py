@@ -49,6 +49,25 @@ class S3Files:
         except BotoCoreError as exc:
             raise StoreError(f"cannot read s3://{bucket}/{key}: {exc}") from exc
 
+    def stands(self, bucket: str, key: str) -> bool:
+        """Whether a current version of ``key`` stands (not deleted, no delete marker on top):
+        asked by listing the key's versions, which a tenant's credentials may (``s3:prefix``
+        under the tenant's), so a removed object is told from a refused read without the
+        bucket-wide ``s3:ListBucket`` that a missing object's 404 would need."""
+        s3 = self._s3()
+        try:
+            pages = s3.get_paginator("list_object_versions").paginate(Bucket=bucket, Prefix=key)
+            for page in pages:
+                if any(v["Key"] == key and v.get("IsLatest") for v in page.get("Versions", [])):
+                    return True
+                if any(
+                    m["Key"] == key and m.get("IsLatest") for m in page.get("DeleteMarkers", [])
+                ):
+                    return False
+        except (ClientError, BotoCoreError) as exc:
+            raise StoreError(f"cannot list s3://{bucket}/{key}: {exc}") from exc
+        return False
+
     def find(self, pair: Pair, name: str, digest: str) -> bytes | None:
         """The version of the pair's upload ``name`` whose bytes have this fingerprint (an
         export's file), or None when the bucket no longer holds it."""

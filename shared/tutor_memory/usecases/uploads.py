@@ -197,14 +197,18 @@ def remove_upload(
     key: str,
     *,
     prefix: str = DEFAULT_PREFIX,
+    stands: Callable[[str, str], bool] | None = None,
 ) -> UploadOutcome:
     """An object removed from the uploads bucket (see the module): the file is removed from the
-    registry only when the bucket holds no current version of it."""
+    registry only when the bucket holds no current version of it (``stands``, when given,
+    says whether one does; else a read of the current version that finds none)."""
     try:
         upload = parse_upload_key(key, prefix, encoded=True)
     except ValidationError as exc:
         return UploadOutcome(key, "refused", str(exc))
     try:
+        if stands is not None and not stands(bucket, unquote_plus(key)):
+            raise NotFoundError(f"{key} has no current version")
         data = fetch(bucket, unquote_plus(key), None)  # the current version, if one stands
     except NotFoundError:
         if maps.remove_file(upload.pair, upload.file_id) is None:
