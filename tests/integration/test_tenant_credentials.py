@@ -35,9 +35,10 @@ from tutor_memory.adapters.tenant_credentials import Credentials, assume_tenant_
 from tutor_memory.bootstrap import LambdaApps, lambda_app
 from tutor_memory.domain.episodes import Pair
 from tutor_memory.domain.errors import StoreError
+from tutor_memory.samples import sample_subject
 
 from ..unit.test_template import Stack, as_list, on_tag
-from .conftest import REGION, TABLE, Api, set_cloud_env
+from .conftest import REGION, TABLE, Api, LambdaContext, load_handler, set_cloud_env
 
 UPLOADS = Stack().ref("UploadsBucket")  # the template's computed name
 CHECKPOINTS = "tutor-memory-checkpoints-it"
@@ -264,3 +265,86 @@ def test_an_app_is_built_again_before_its_tenants_credentials_expire(
     assert apps.for_tenant("acme") is second  # the fresh ones are kept
     assert closed == [first]
     apps.cache_clear()
+
+
+def test_ingest_and_consolidate_work_with_the_tenants_session_alone(
+    tmp_path: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The ingest and consolidate functions' own credentials may only assume the tenant
+    role: an upload under ``uploads/T/acme/`` is read, its removal told by listing its
+    versions, and acme's night run, each with acme's session (the role here holds the
+    template's table actions and acme's S3 statements, the tag put in: moto reads neither
+    tags nor conditions)."""
+    from .test_ingest_handler import s3_event
+    from .test_nightly_handlers import MORNING, a_day_of_work, sqs_event
+
+    set_cloud_env(tmp_path, monkeypatch)
+    monkeypatch.delenv("AWS_SESSION_TOKEN")  # an IAM user's keys carry none
+    monkeypatch.setenv("TUTOR_MEMORY_UPLOADS_BUCKET", UPLOADS)
+    lambda_app.cache_clear()
+    key = f"uploads/T/acme/s-42/biology/{sample_subject()[0][0]}"
+    with mock_aws():
+        DynamoStore(TABLE, REGION).create_table()
+        s3 = boto3.client("s3", region_name=REGION)
+        s3.create_bucket(Bucket=UPLOADS)
+        s3.put_bucket_versioning(Bucket=UPLOADS, VersioningConfiguration={"Status": "Enabled"})
+        put = s3.put_object(Bucket=UPLOADS, Key=key, Body=sample_subject()[0][1])
+        iam = boto3.client("iam", region_name=REGION)
+        role = iam.create_role(
+            RoleName="tenant-data", AssumeRolePolicyDocument=json.dumps(TRUST_ALL_OF_THE_ACCOUNT)
+        )["Role"]["Arn"]
+        table = sorted(
+            {a for a, _ in Stack().role_grants("TenantDataRole") if a.startswith("dynamodb:")}
+            | {"dynamodb:TransactWriteItems"}  # moto's name for a transaction's items
+        )
+        policy = session_policy("acme")
+        policy["Statement"].append({"Effect": "Allow", "Action": table, "Resource": "*"})
+        iam.put_role_policy(
+            RoleName="tenant-data", PolicyName="data", PolicyDocument=json.dumps(policy)
+        )
+        iam.create_user(UserName="worker")
+        assume = {"Effect": "Allow", "Action": "sts:AssumeRole", "Resource": role}
+        iam.put_user_policy(
+            UserName="worker",
+            PolicyName="assume",
+            PolicyDocument=json.dumps({"Version": "2012-10-17", "Statement": [assume]}),
+        )
+        own = iam.create_access_key(UserName="worker")["AccessKey"]
+        monkeypatch.setenv("AWS_ACCESS_KEY_ID", own["AccessKeyId"])
+        monkeypatch.setenv("AWS_SECRET_ACCESS_KEY", own["SecretAccessKey"])
+        monkeypatch.setenv("TUTOR_MEMORY_TENANT_ROLE_ARN", role)
+        monkeypatch.setattr(boto3, "DEFAULT_SESSION", None)  # it keeps what it first read
+        monkeypatch.setattr(moto.settings, "INITIAL_NO_AUTH_ACTION_COUNT", 0)
+        with pytest.raises(StoreError, match="AccessDenied"):  # the function's own: refused
+            S3Files(REGION).fetch(UPLOADS, key)
+        with pytest.raises(StoreError, match="AccessDenied"):
+            DynamoStore(TABLE, REGION, tenant="acme").episodes(Pair("s-42", "biology"))
+
+        ingest = load_handler("ingest").handler
+        created = s3_event("ingest-s3-object-created.json", key, put["VersionId"])
+        for record in created["Records"]:
+            record["s3"]["bucket"].update(name=UPLOADS, arn=f"arn:aws:s3:::{UPLOADS}")
+        (outcome,) = ingest(created, LambdaContext())["outcomes"]
+        assert outcome["status"] == "ingested", outcome
+        acme = lambda_app.for_tenant("acme")
+        assert "osmosis" in acme.ports.store.load_map(Pair("s-42", "biology")).concepts
+
+        assert acme.credentials is not None
+        boto3.client("s3", region_name=REGION, **acme.credentials.boto3_kwargs()).delete_object(
+            Bucket=UPLOADS, Key=key
+        )  # (acme's session may: a delete marker on top)
+        removed = s3_event("ingest-s3-object-removed.json", key, None)
+        for record in removed["Records"]:
+            record["s3"]["bucket"].update(name=UPLOADS, arn=f"arn:aws:s3:::{UPLOADS}")
+        (outcome,) = ingest(removed, LambdaContext())["outcomes"]
+        assert outcome["status"] == "removed", outcome
+
+        a_day_of_work(acme.ports.store, [Pair("s-42", "biology")])  # type: ignore[arg-type]
+        body = {"student_id": "s-42", "subject_id": "biology",
+                "day": MORNING.date().isoformat(), "tenant": "acme"}  # fmt: skip
+        message = {"MessageId": "m-1", "ReceiptHandle": "r-1", "Body": json.dumps(body)}
+        worker = load_handler("consolidate").handler
+        assert worker(sqs_event([message]), LambdaContext()) == {"batchItemFailures": []}
+        sessions = [r.session_name for r in sts_backends[ACCOUNT]["aws"].assumed_roles]
+        assert sessions and set(sessions) == {"tenant-acme"}
+    lambda_app.cache_clear()

@@ -498,14 +498,28 @@ def test_only_new_and_removed_objects_under_the_uploads_prefix_reach_ingest() ->
 
 @pytest.mark.parametrize("prefix", ["uploads/", "files/"])
 def test_ingest_may_read_exactly_the_prefix_the_notification_watches(prefix: str) -> None:
+    """Through a tenant's credentials: its uploads under the prefix the notification watches
+    (another tenant's under ``<prefix>T/<tenant>/``); the function's own role reads none, and
+    tells a removed object by listing its versions (``S3Files.stands``)."""
     stack = Stack(UploadsPrefix=prefix)
     bucket = stack.value(props("UploadsBucket")["BucketName"])
-    reads = {(a, r) for a, r in stack.grants("IngestFunction") if a.startswith("s3:")}
-    assert reads == {
-        ("s3:GetObject", f"arn:aws:s3:::{bucket}/{prefix}*"),
-        ("s3:GetObjectVersion", f"arn:aws:s3:::{bucket}/{prefix}*"),
-        ("s3:ListBucket", f"arn:aws:s3:::{bucket}"),  # so that a removed object reads as 404
+    assert not [a for a, _ in stack.grants("IngestFunction") if a.startswith("s3:")]
+    reads = {
+        (on_tag(st), r)
+        for st in stack.statements("TenantDataRole")
+        if st["Effect"] == "Allow" and "s3:GetObjectVersion" in as_list(st["Action"])
+        for r in as_list(st["Resource"])
     }
+    assert reads == {
+        ("others", f"arn:aws:s3:::{bucket}/{prefix}T/{VARIABLE}/*"),
+        ("default", f"arn:aws:s3:::{bucket}/{prefix}*"),
+    }
+    listed = {
+        on_tag(st): st["Condition"]["StringLike"]["s3:prefix"]
+        for st in stack.statements("TenantDataRole")
+        if "s3:ListBucketVersions" in as_list(st["Action"])
+    }
+    assert listed == {"others": f"{prefix}T/{VARIABLE}/*", "default": f"{prefix}*"}
     assert re.fullmatch(template()["Parameters"]["UploadsPrefix"]["AllowedPattern"], prefix)
 
 
@@ -549,11 +563,8 @@ def test_the_collection_is_a_vector_search_collection_with_its_three_policies() 
 
 def test_only_the_functions_that_search_or_index_may_reach_the_collection() -> None:
     (access,) = json.loads(Stack().value(props("CollectionAccessPolicy")["Policy"]))
-    assert access["Principal"] == [
-        "arn:TenantDataRole",  # the API's requests, each with its caller's tenant's session
-        "arn:IngestFunctionRole",
-        "arn:ConsolidateFunctionRole",
-    ]
+    # the functions' work, each with its tenant's session (the API's, ingest's, the nights')
+    assert access["Principal"] == ["arn:TenantDataRole"]
     operator = "arn:aws:iam::123456789012:role/tutor-memory-operator"
     (access,) = json.loads(
         Stack(OperatorPrincipalArn=operator).value(props("CollectionAccessPolicy")["Policy"])
@@ -663,69 +674,28 @@ def test_powertools_is_configured_once_for_every_function() -> None:
 
 
 def expected_grants(function: str, search: str, keys: bool = True) -> set[tuple[str, str]]:
-    table = {"arn:MemoryTable", "arn:MemoryTable/index/by_time"}
+    """What each function's own role grants: nothing of any tenant's data whichever search
+    service or data keys are chosen (``search``, ``keys``: the same answer for each)."""
     read = {"dynamodb:GetItem", "dynamodb:BatchGetItem", "dynamodb:Query"}
-    write = {"dynamodb:PutItem", "dynamodb:UpdateItem"}
     models = "arn:aws:bedrock:us-east-1::foundation-model/"
     embedding = {("bedrock:InvokeModel", models + default("EmbeddingModelId"))}
     extraction = {("bedrock:InvokeModel", models + default("ExtractionModelId"))}
-    if search == "serverless":
-        index = {("aoss:APIAccessAll", "arn:Collection")}
-    else:
-        domain = f"arn:aws:es:us-east-1:123456789012:domain/{default('SearchName')}/*"
-        verbs = ("Get", "Head", "Post", "Put")
-        index = {(f"es:ESHttp{verb}", domain) for verb in verbs}
     logs = {
         (action, f"arn:{function}Logs") for action in ("logs:CreateLogStream", "logs:PutLogEvents")
     }
-    bucket = Stack().value(props("UploadsBucket")["BucketName"])
-    uploads = f"arn:aws:s3:::{bucket}/{default('UploadsPrefix')}*"
-
-    def on_table(actions: set[str]) -> set[tuple[str, str]]:
-        return {(a, t) for a in actions for t in table}
-
     queue, failed_uploads = "arn:NightlyQueue", "arn:IngestDeadLetterQueue"
     receive = ("sqs:ReceiveMessage", "sqs:DeleteMessage", "sqs:GetQueueAttributes")
-    reads_uploads = {
-        ("s3:GetObject", uploads),
-        ("s3:GetObjectVersion", uploads),
-        ("s3:ListBucket", f"arn:aws:s3:::{bucket}"),
-    }
-    # an erasure deletes every version of the pair's uploads; an export reads them
-    erases_uploads = {
-        *{(a, uploads) for a in ("s3:GetObject", "s3:GetObjectVersion")},
-        *{(a, uploads) for a in ("s3:DeleteObject", "s3:DeleteObjectVersion")},
-        ("s3:ListBucketVersions", f"arn:aws:s3:::{bucket}"),
-    }
-    writes_memory = on_table(read | write) | index
-    # verify checks a chain against its newest checkpoint; a night and an erasure anchor one
-    checkpoints = {
-        ("kms:GenerateMac", "arn:CheckpointKey"),
-        ("kms:VerifyMac", "arn:CheckpointKey"),
-        ("s3:PutObject", "arn:CheckpointBucket/checkpoints/*"),
-        ("s3:GetObject", "arn:CheckpointBucket/checkpoints/*"),
-        ("s3:ListBucket", "arn:CheckpointBucket"),
-    }
     own = {
-        # the DELETE routes erase: items go, and a student's erasure scans for its heads
-        # its data only with a tenant's credentials (TenantDataRole: tests below)
+        # Every function's data (the table, the keys, the uploads, the checkpoints, the index)
+        # only with a tenant's credentials (TenantDataRole: tests below); their own roles keep
+        # what lies outside any tenant's data: the models, the queues.
         "ApiFunction": embedding,
-        "IngestFunction": writes_memory | embedding | extraction | reads_uploads,
+        "IngestFunction": embedding | extraction | {("sqs:SendMessage", failed_uploads)},
+        # the scheduler reads the activity index of every tenant (pair ids) and sends to the
+        # queue; the night calls no model
         "NightlyFunction": {(a, "arn:MemoryTable") for a in read} | {("sqs:SendMessage", queue)},
-        # the night calls no model: its consolidation episode is indexed by its terms only;
-        # its retention sweep erases
-        "ConsolidateFunction": writes_memory
-        | on_table({"dynamodb:DeleteItem"})
-        | erases_uploads
-        | checkpoints,
+        "ConsolidateFunction": {(action, queue) for action in receive},
     }
-    own["IngestFunction"] |= {("sqs:SendMessage", failed_uploads)}
-    own["ConsolidateFunction"] |= {(action, queue) for action in receive}
-    if keys and function not in ("NightlyFunction", "ApiFunction"):  # no body read (the API:
-        # through the tenant role)
-        key_rows = {"dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:ConditionCheckItem"}
-        own[function] |= {(a, "arn:BodyKey") for a in ("kms:GenerateDataKey", "kms:Decrypt")}
-        own[function] |= {(a, "arn:StudentKeysTable") for a in key_rows}
     return logs | own[function]
 
 
@@ -863,21 +833,31 @@ def test_the_tenant_role_never_scans_and_reaches_only_the_stores(choice: dict[st
     assert tables == {"arn:MemoryTable", "arn:MemoryTable/index/by_time"} | keys
 
 
-def test_only_the_api_function_takes_a_tenants_credentials_tagged_with_the_tenant() -> None:
+# The functions that touch a tenant's data, each with that tenant's credentials: the API (its
+# caller's), ingest (the upload key's), consolidate (the night message's). The scheduler reads
+# only the activity index and sends to the queue.
+SCOPED = ("ApiFunction", "IngestFunction", "ConsolidateFunction")
+
+
+def test_only_the_functions_with_a_tenants_work_take_its_credentials_tagged_with_it() -> None:
     (trust,) = props("TenantDataRole")["AssumeRolePolicyDocument"]["Statement"]
-    assert trust["Principal"] == {"AWS": {"Fn::GetAtt": ["ApiFunctionRole", "Arn"]}}
+    assert trust["Principal"] == {
+        "AWS": [{"Fn::GetAtt": [f"{function}Role", "Arn"]} for function in SCOPED]
+    }
     assert set(trust["Action"]) == {"sts:AssumeRole", "sts:TagSession"}
     assert trust["Condition"]["StringLike"] == {"aws:RequestTag/tenant": "?*"}
     assert trust["Condition"]["ForAllValues:StringEquals"] == {"aws:TagKeys": ["tenant"]}
-    policy = props("ApiTenantRolePolicy")
-    assert policy["RoleName"] == {"Ref": "ApiFunctionRole"}
-    (grant,) = Stack().value(policy["PolicyDocument"]["Statement"])
-    assert (grant["Effect"], grant["Resource"]) == ("Allow", "arn:TenantDataRole")
-    assert set(grant["Action"]) == {"sts:AssumeRole", "sts:TagSession"}
-    assert "ApiTenantRolePolicy" in as_list(resources()["ApiFunction"]["DependsOn"])
+    for function in SCOPED:
+        name = function.removesuffix("Function") + "TenantRolePolicy"
+        policy = props(name)
+        assert policy["RoleName"] == {"Ref": f"{function}Role"}
+        (grant,) = Stack().value(policy["PolicyDocument"]["Statement"])
+        assert (grant["Effect"], grant["Resource"]) == ("Allow", "arn:TenantDataRole")
+        assert set(grant["Action"]) == {"sts:AssumeRole", "sts:TagSession"}
+        assert name in as_list(resources()[function]["DependsOn"])
     for function in FUNCTIONS:
         settings = Settings.from_env({**Stack().environment(function), "AWS_REGION": "us-east-1"})
-        expected = "arn:TenantDataRole" if function == "ApiFunction" else None
+        expected = "arn:TenantDataRole" if function in SCOPED else None
         assert settings.tenant_role_arn == expected, function
     # no other policy is attached to any role
     attached = [
@@ -885,13 +865,37 @@ def test_only_the_api_function_takes_a_tenants_credentials_tagged_with_the_tenan
         for k, r in resources().items()
         if r["Type"].startswith("AWS::IAM::") and "Polic" in r["Type"]
     ]
-    assert attached == ["ApiTenantRolePolicy"]
+    assert sorted(attached) == sorted(
+        f.removesuffix("Function") + "TenantRolePolicy" for f in SCOPED
+    )
+
+
+@pytest.mark.parametrize("choice", PARAMETER_CHOICES, ids=lambda c: "-".join(c.values()))
+def test_no_function_touches_tenant_data_with_its_own_role(choice: dict[str, str]) -> None:
+    """Every data-plane statement is the tenant role's (each holding for one tenant: above);
+    the one exception is the scheduler's read of the activity index (``ACTIVE#<day>#<shard>``
+    items, pair ids only, of every tenant: its fan-out names each message's tenant)."""
+    stack = Stack(**choice)
+    for function in FUNCTIONS:
+        for statement in stack.statements(f"{function}Role"):
+            data = [a for a in as_list(statement["Action"]) if a.startswith((*DATA_PLANE, "kms:"))]
+            if function == "NightlyFunction" and statement.get("Sid") == "FindActivePairs":
+                assert set(data) == {"dynamodb:GetItem", "dynamodb:BatchGetItem", "dynamodb:Query"}
+                assert statement["Resource"] == "arn:MemoryTable"  # no index, no keys table
+                continue
+            assert not data, (function, statement)
 
 
 def test_the_managed_domain_grants_the_tenant_role_nothing_beyond_its_own_policy() -> None:
-    statement = Stack(SearchService="domain").value(props("SearchDomain")["AccessPolicies"])
+    """No function's role is named there (they reach the index as a tenant); an operator's
+    principal alone, when one is given, else no resource policy at all."""
+    assert Stack(SearchService="domain").value(props("SearchDomain")) is not None
+    policy = props("SearchDomain")["AccessPolicies"]
+    assert Stack(SearchService="domain").value(policy) is NO_VALUE
+    operator = "arn:aws:iam::123456789012:role/tutor-memory-operator"
+    statement = Stack(SearchService="domain", OperatorPrincipalArn=operator).value(policy)
     principals = [p for s in statement["Statement"] for p in as_list(s["Principal"]["AWS"])]
-    assert "arn:TenantDataRole" not in principals and "arn:ApiFunctionRole" not in principals
+    assert principals == [operator]
 
 
 XRAY_WRITES = {"xray:PutTraceSegments", "xray:PutTelemetryRecords"}
