@@ -955,6 +955,9 @@ def _migrate(memory: TutorMemory, args: argparse.Namespace) -> int:
     # The cloud store's student index (a tenant's credentials may not scan the table).
     index_students = getattr(memory.ports.store, "index_students", None)
     indexed = index_students(args.student) if callable(index_students) else None
+    # A tenant's data keys wrapped before their context named the tenant (student_keys).
+    rewrap = getattr(memory.ports.store, "rewrap_student_keys", None)
+    rewrapped = rewrap(args.student) if callable(rewrap) else None
     if args.json:
         print_json(
             {
@@ -971,6 +974,7 @@ def _migrate(memory: TutorMemory, args: argparse.Namespace) -> int:
                     for m in done
                 ],
                 **({} if indexed is None else {"student_index_items": indexed}),
+                **({} if rewrapped is None else {"data_keys_rewrapped": rewrapped}),
             }
         )
     else:
@@ -980,4 +984,6 @@ def _migrate(memory: TutorMemory, args: argparse.Namespace) -> int:
         print(f"{migrated_pairs} of {len(done)} pairs with erasure records migrated")
         if indexed is not None:
             print(f"{indexed} student index items written (chains, maps, classes followed)")
+        if rewrapped:
+            print(f"{rewrapped} data keys wrapped again under their tenant's context")
     return 1 if any(m.refused for m in done) else 0

@@ -16,6 +16,7 @@ from moto import mock_aws
 
 from tutor_memory.bootstrap import App, build_app
 from tutor_memory.domain.episodes import Kind, Pair, about_the_student
+from tutor_memory.domain.errors import StoreError
 from tutor_memory.ports import FixedClock
 from tutor_memory.settings import Settings
 
@@ -160,3 +161,107 @@ def test_a_process_still_holding_a_shredded_key_never_writes_under_it(
     warm.append(NewEpisode(BIOLOGY, Kind.QUESTION, "after", T0 + timedelta(minutes=1)))
     fresh = DynamoStore(TABLE, REGION, kms_key_id=aws, keys_table=KEYS)  # another process
     assert [e.text for e in fresh.episodes(BIOLOGY)] == ["", "after"]
+
+
+def tenant_app(tmp_path: Path, kms_key_id: str, tenant: str) -> App:
+    make_app(tmp_path / "default", kms_key_id).close()  # the tables
+    settings = Settings(
+        backend="dynamodb", table_name=TABLE, aws_region=REGION, embedder="none",
+        index_path=tmp_path / f"index-{tenant}.db", kms_key_id=kms_key_id, keys_table=KEYS,
+        tenant=tenant,
+    )  # fmt: skip
+    return build_app(settings, clock=FixedClock(T0 + timedelta(hours=1)))
+
+
+def key_item(pk: str) -> dict[str, Any]:
+    (item,) = [k for k in raw_items(KEYS) if k["pk"]["S"] == pk]
+    return item
+
+
+def test_a_tenants_data_key_is_wrapped_under_a_context_naming_the_tenant(
+    aws: str, tmp_path: Path
+) -> None:
+    """The default tenant's context is as it was (the student alone); another tenant's names
+    the tenant too, so KMS unwraps it only for that tenant: a key item copied into another
+    tenant's store (a bug, a copy) opens nothing there."""
+    kms = boto3.client("kms", region_name=REGION)
+    write(make_app(tmp_path, aws), BIOLOGY)
+    acme = tenant_app(tmp_path, aws, "acme")
+    write(acme, BIOLOGY)
+    default_key, acme_key = key_item("STUDENT#s-shred"), key_item("T#acme#STUDENT#s-shred")
+    assert "tenant_bound" not in default_key and acme_key["tenant_bound"] == {"N": "1"}
+    student = {"tutor_memory_student": "s-shred"}
+    kms.decrypt(CiphertextBlob=default_key["wrapped"]["B"], EncryptionContext=student)
+    acme_wrapped = acme_key["wrapped"]["B"]
+    with pytest.raises(kms.exceptions.InvalidCiphertextException):  # not without the tenant
+        kms.decrypt(CiphertextBlob=acme_wrapped, EncryptionContext=student)
+    kms.decrypt(CiphertextBlob=acme_wrapped, EncryptionContext={**student, "tenant": "acme"})
+    assert acme.memory.history(BIOLOGY)[0].text == f"What does {MARKER} mean?"
+
+    # acme's key item and bodies copied into globex's keys: globex's store cannot unwrap them
+    dynamodb = boto3.client("dynamodb", region_name=REGION)
+    dynamodb.put_item(TableName=KEYS, Item={**acme_key, "pk": {"S": "T#globex#STUDENT#s-shred"}})
+    for item in episode_items_of("T#acme#", BIOLOGY):
+        moved = item["pk"]["S"].replace("T#acme#", "T#globex#")
+        dynamodb.put_item(TableName=TABLE, Item={**item, "pk": {"S": moved}})
+    globex = tenant_app(tmp_path, aws, "globex")
+    with pytest.raises(StoreError, match="KMS Decrypt"):
+        globex.ports.store.episodes(BIOLOGY)
+
+
+def episode_items_of(prefix: str, pair: Pair) -> list[dict[str, Any]]:
+    pk = f"{prefix}PAIR#{pair.student_id}#{pair.subject_id}"
+    return [i for i in raw_items() if i["pk"]["S"] == pk and i["sk"]["S"].startswith("EP#")]
+
+
+def test_a_tenants_key_wrapped_before_the_tenant_was_named_reads_and_migrate_wraps_it_again(
+    aws: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A key of another tenant wrapped before (the student alone in its context, no
+    ``tenant_bound``) still reads, with that context; ``tutor-memory migrate`` (the
+    operator's credentials) wraps it again under the tenant's by ReEncrypt: the same key,
+    every body still open, the chain intact, and from then on only the tenant's context
+    unwraps it."""
+    from tutor_memory.cli import main
+
+    kms = boto3.client("kms", region_name=REGION)
+    acme = tenant_app(tmp_path, aws, "acme")
+    write(acme, BIOLOGY)
+    pk = "T#acme#STUDENT#s-shred"
+    bound = key_item(pk)
+    plain = kms.decrypt(
+        CiphertextBlob=bound["wrapped"]["B"],
+        EncryptionContext={"tutor_memory_student": "s-shred", "tenant": "acme"},
+    )["Plaintext"]
+    before = kms.encrypt(  # as the previous release wrapped it: the student alone
+        KeyId=aws, Plaintext=plain, EncryptionContext={"tutor_memory_student": "s-shred"}
+    )["CiphertextBlob"]
+    old = {k: v for k, v in bound.items() if k != "tenant_bound"}
+    boto3.client("dynamodb", region_name=REGION).put_item(
+        TableName=KEYS, Item={**old, "wrapped": {"B": before}}
+    )
+    reopened = tenant_app(tmp_path, aws, "acme")  # a new process: nothing cached
+    assert reopened.memory.history(BIOLOGY)[0].text == f"What does {MARKER} mean?"
+    assert reopened.ports.store.keys.unbound() == ["s-shred"]  # type: ignore[attr-defined]
+
+    for name, value in {
+        "TUTOR_MEMORY_BACKEND": "dynamodb", "TUTOR_MEMORY_TABLE_NAME": TABLE,
+        "TUTOR_MEMORY_AWS_REGION": REGION, "TUTOR_MEMORY_EMBEDDER": "none",
+        "TUTOR_MEMORY_INDEX_PATH": str(tmp_path / "index-migrate.db"),
+        "TUTOR_MEMORY_KMS_KEY_ID": aws, "TUTOR_MEMORY_KEYS_TABLE": KEYS,
+        "TUTOR_MEMORY_TENANT": "acme",
+    }.items():  # fmt: skip
+        monkeypatch.setenv(name, value)
+    assert main(["migrate"]) == 0
+    assert "1 data keys wrapped again under their tenant's context" in capsys.readouterr().out
+    again = key_item(pk)
+    assert again["tenant_bound"] == {"N": "1"} and again["key_id"] == bound["key_id"]
+    with pytest.raises(kms.exceptions.InvalidCiphertextException):
+        kms.decrypt(
+            CiphertextBlob=again["wrapped"]["B"],
+            EncryptionContext={"tutor_memory_student": "s-shred"},
+        )
+    fresh = tenant_app(tmp_path, aws, "acme")
+    assert fresh.memory.history(BIOLOGY)[0].text == f"What does {MARKER} mean?"
+    assert fresh.memory.verify_chain(BIOLOGY).intact
+    assert main(["migrate"]) == 0 and "wrapped again" not in capsys.readouterr().out

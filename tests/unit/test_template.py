@@ -29,6 +29,7 @@ from pynamodb.attributes import NumberAttribute
 from pynamodb.models import Model
 
 from tutor_memory.adapters.dynamo_store import Models
+from tutor_memory.adapters.student_keys import TENANT_CONTEXT_KEY
 from tutor_memory.domain import constants as C
 from tutor_memory.settings import Settings
 from tutor_memory.usecases.uploads import parse_upload_key
@@ -819,6 +820,37 @@ def test_every_data_plane_statement_of_the_tenant_role_holds_for_one_tenant_only
                 all(r.removesuffix("*") + "T/*" in as_list(d["Resource"]) for r in resources)
                 for d in denied
             ), statement
+
+
+@pytest.mark.parametrize("choice", PARAMETER_CHOICES, ids=lambda c: "-".join(c.values()))
+def test_a_tenants_session_unwraps_only_data_keys_whose_context_names_its_tenant(
+    choice: dict[str, str],
+) -> None:
+    """moto checks a key's encryption context on Decrypt but evaluates no condition: the
+    ``kms:EncryptionContext:tenant`` conditions are checked here. Every statement on the body
+    key holds for one kind of session: another tenant's only under a context naming its own
+    tenant (``StudentKeys.context``), the default tenant's only under one naming none."""
+    on_body_key = [st for st in tenant_statements(**choice) if st.get("Resource") == "arn:BodyKey"]
+    if choice["StudentDataKeys"] == "disabled":
+        assert on_body_key == []
+        return
+    by_session = {on_tag(st): st for st in on_body_key}
+    assert set(by_session) == {"others", "default"} and len(on_body_key) == 2
+    for statement in on_body_key:
+        assert statement["Effect"] == "Allow"
+        assert set(as_list(statement["Action"])) == {"kms:GenerateDataKey", "kms:Decrypt"}
+    context = "kms:EncryptionContext:" + TENANT_CONTEXT_KEY
+    assert by_session["others"]["Condition"]["StringEquals"] == {context: VARIABLE}
+    assert by_session["default"]["Condition"]["Null"] == {context: "true"}
+    # the checkpoint key signs (MAC) and holds no student's data: its only other kms grant
+    others = {
+        a
+        for st in tenant_statements(**choice)
+        if st.get("Resource") != "arn:BodyKey"
+        for a in as_list(st["Action"])
+        if a.startswith("kms:")
+    }
+    assert others == {"kms:GenerateMac", "kms:VerifyMac"}
 
 
 @pytest.mark.parametrize("choice", PARAMETER_CHOICES, ids=lambda c: "-".join(c.values()))

@@ -16,6 +16,15 @@ decrypt.
 * A body: AES-256-GCM, a random 96-bit nonce, the item's ``pk|sk`` as associated data (a
   ciphertext moved to another item does not decrypt). Stored as ``format (1) ‖ key id (8) ‖
   nonce (12) ‖ ciphertext+tag``.
+* The encryption context names the student (``tutor_memory_student``) and, for a tenant other
+  than ``default``, the tenant (``tenant``): the tenant role's policy lets a session unwrap
+  only keys whose context names its own tenant (``kms:EncryptionContext:tenant`` =
+  ``${aws:PrincipalTag/tenant}``; the default tenant's session only keys naming none), so a
+  key item that reached another tenant's store, by a bug or a copy, does not unwrap there. The
+  default tenant's context is as it always was. A key item says whether its context names the
+  tenant (``tenant_bound``); one of another tenant wrapped before (the student alone) is read
+  with that context and re-wrapped under the tenant's by ``tutor-memory migrate`` (``rewrap``:
+  KMS ReEncrypt, the key never leaves KMS).
 * Shredding deletes the key item. A process that still holds the key in memory cannot write
   under it any more: an append checks the key item in its transaction (see the store).
 
@@ -33,12 +42,16 @@ from datetime import UTC, datetime
 from typing import Any, Final
 
 from tutor_memory.domain.errors import StoreError
+from tutor_memory.domain.tenancy import DEFAULT_TENANT
 
 FORMAT: Final = b"\x01"
 KEY_ID_BYTES: Final = 8
 NONCE_BYTES: Final = 12  # GCM's standard nonce; random per body (ours: 2**-32 risk at 2**32)
 CACHED_KEYS: Final = 4096  # unwrapped keys a process keeps (32 bytes each; ours)
 CONTEXT_KEY: Final = "tutor_memory_student"  # the KMS encryption context's key
+TENANT_CONTEXT_KEY: Final = (
+    "tenant"  # and the tenant's (the policies' kms:EncryptionContext:tenant)
+)
 
 
 def key_pk(student_id: str, prefix: str = "") -> str:
@@ -78,9 +91,11 @@ class StudentKeys:
         kms: Any = None,
         prefix: str = "",
         credentials: Any = None,
+        tenant: str = DEFAULT_TENANT,
     ) -> None:
         self.model = model
         self.prefix = prefix  # the tenant's: every key item of this store begins with it
+        self.tenant = tenant
         self._credentials = credentials  # a tenant's scoped credentials (models.Credentials)
         self.kms_key_id = kms_key_id
         self._region = region
@@ -114,6 +129,20 @@ class StudentKeys:
                     self._keys.popitem(last=False)
         return key
 
+    def context(self, student_id: str, *, bound: bool = True) -> dict[str, str]:
+        """The encryption context a student's key is wrapped under: the student, and the
+        tenant unless it is the default one (``bound=False``: the student alone, as keys of
+        every tenant were wrapped before)."""
+        context = {CONTEXT_KEY: student_id}
+        if bound and self.tenant != DEFAULT_TENANT:
+            context[TENANT_CONTEXT_KEY] = self.tenant
+        return context
+
+    @property
+    def binds(self) -> bool:
+        """Whether this tenant's keys name it in their context (every tenant but default)."""
+        return self.tenant != DEFAULT_TENANT
+
     def forget(self, student_id: str) -> None:
         with self._lock:
             self._keys.pop(student_id, None)
@@ -127,7 +156,8 @@ class StudentKeys:
             return None
         except PynamoDBException as exc:
             raise StoreError(f"cannot read the data key of {student_id!r}: {exc}") from exc
-        return DataKey(item.key_id, self._unwrap(student_id, bytes(item.wrapped)))
+        bound = bool(item.tenant_bound)  # else wrapped under the student alone (before)
+        return DataKey(item.key_id, self._unwrap(student_id, bytes(item.wrapped), bound))
 
     def _create(self, student_id: str) -> DataKey:
         from pynamodb.exceptions import PutError
@@ -137,7 +167,7 @@ class StudentKeys:
             student_id,
             KeyId=self.kms_key_id,
             KeySpec="AES_256",
-            EncryptionContext={CONTEXT_KEY: student_id},
+            EncryptionContext=self.context(student_id),
         )
         key_id = os.urandom(KEY_ID_BYTES).hex()
         item = self.model(
@@ -146,6 +176,7 @@ class StudentKeys:
             key_id=key_id,
             wrapped=made["CiphertextBlob"],
             created_at=datetime.now(UTC).isoformat(timespec="seconds"),
+            tenant_bound=1 if self.binds else None,
         )
         try:
             item.save(condition=self.model.pk.does_not_exist())
@@ -157,20 +188,75 @@ class StudentKeys:
             return theirs
         return DataKey(key_id, bytes(made["Plaintext"]))
 
-    def _unwrap(self, student_id: str, wrapped: bytes) -> bytes:
+    def _unwrap(self, student_id: str, wrapped: bytes, bound: bool) -> bytes:
         answer = self._kms_call(
             "Decrypt",
             student_id,
             CiphertextBlob=wrapped,
             KeyId=self.kms_key_id,
-            EncryptionContext={CONTEXT_KEY: student_id},
+            EncryptionContext=self.context(student_id, bound=bound),
         )
         return bytes(answer["Plaintext"])
+
+    def unbound(self) -> list[str]:
+        """The students of this (non-default) tenant whose keys were wrapped before the context
+        named the tenant (a scan of the keys table: the operator's credentials)."""
+        from pynamodb.exceptions import PynamoDBException
+
+        if not self.binds:
+            return []
+        m = self.model
+        mine = f"{self.prefix}STUDENT#"
+        try:
+            rows = m.scan(
+                m.pk.startswith(mine) & (m.sk == KEY_SK) & m.tenant_bound.does_not_exist()
+            )
+            return sorted(str(r.pk).removeprefix(mine) for r in rows)
+        except PynamoDBException as exc:
+            raise StoreError(f"cannot list the data keys: {exc}") from exc
+
+    def rewrap(self, student_id: str) -> bool:
+        """Wrap the student's key again under the tenant's context (KMS ReEncrypt: the key
+        never leaves KMS) if it was wrapped under the student alone; whether it was. The key
+        and every body sealed under it stay as they are."""
+        from pynamodb.exceptions import PutError, PynamoDBException
+
+        if not self.binds:
+            return False
+        m = self.model
+        try:
+            item = m.get(key_pk(student_id, self.prefix), KEY_SK, consistent_read=True)
+        except m.DoesNotExist:
+            return False
+        except PynamoDBException as exc:
+            raise StoreError(f"cannot read the data key of {student_id!r}: {exc}") from exc
+        if item.tenant_bound:
+            return False
+        answer = self._kms_call(
+            "ReEncrypt",
+            student_id,
+            CiphertextBlob=bytes(item.wrapped),
+            SourceEncryptionContext=self.context(student_id, bound=False),
+            SourceKeyId=self.kms_key_id,
+            DestinationKeyId=self.kms_key_id,
+            DestinationEncryptionContext=self.context(student_id),
+        )
+        item.wrapped, item.tenant_bound = answer["CiphertextBlob"], 1
+        try:  # only over the key as read (a shredding meanwhile wins)
+            item.save(condition=(m.key_id == item.key_id) & m.tenant_bound.does_not_exist())
+        except PutError as exc:
+            if exc.cause_response_code == "ConditionalCheckFailedException":
+                return False
+            raise StoreError(f"cannot store the data key of {student_id!r}: {exc}") from exc
+        self.forget(student_id)
+        return True
 
     def _kms_call(self, operation: str, student_id: str, **kwargs: Any) -> dict[str, Any]:
         from botocore.exceptions import BotoCoreError, ClientError
 
-        method = {"GenerateDataKey": "generate_data_key", "Decrypt": "decrypt"}[operation]
+        method = {
+            "GenerateDataKey": "generate_data_key", "Decrypt": "decrypt", "ReEncrypt": "re_encrypt",
+        }[operation]  # fmt: skip
         try:
             answer: dict[str, Any] = getattr(self._client(), method)(**kwargs)
         except (ClientError, BotoCoreError) as exc:

@@ -298,6 +298,15 @@ class DynamoErasure(DynamoBeliefs):
             self.index_student(student, sk)
         return len(chosen)
 
+    def rewrap_student_keys(self, student_id: str | None = None) -> int:
+        """Wrap again, under a context that names the tenant, the data keys of this tenant's
+        students wrapped before it did (``tutor-memory migrate``, with the operator's
+        credentials: a tenant's session may unwrap only keys naming its tenant); how many."""
+        if self.keys is None:
+            return 0
+        students = self.keys.unbound() if student_id is None else [student_id]
+        return sum(1 for student in students if self.keys.rewrap(student))
+
     def compact(self) -> None:
         """Nothing to do: DynamoDB keeps no deleted item readable."""
 

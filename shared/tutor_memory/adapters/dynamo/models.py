@@ -208,6 +208,7 @@ class Models:
             key_id = UnicodeAttribute()
             wrapped = BinaryAttribute(legacy_encoding=False)  # KMS ciphertext of the data key
             created_at = UnicodeAttribute()
+            tenant_bound = NumberAttribute(null=True)  # 1: its context names the tenant
 
         class DocumentItem(Model):
             Meta = meta

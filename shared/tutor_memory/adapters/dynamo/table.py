@@ -118,7 +118,7 @@ class DynamoTable:
         self.keys = (
             StudentKeys(
                 self.models.StudentKey, kms_key_id, region, kms=kms, prefix=self.prefix,
-                credentials=credentials,
+                credentials=credentials, tenant=tenant,
             )
             if kms_key_id
             else None
