@@ -141,6 +141,13 @@ def _parser() -> argparse.ArgumentParser:
         action="store_true",
         help="answer callers without a key as the store's service (127.0.0.1 only)",
     )
+    serve.add_argument(
+        "--jwks",
+        help="also accept bearer JWTs signed by a key of this JWKS (a file or an https URL); "
+        "their custom:tenant, custom:role and custom:id (else sub) claims make the caller",
+    )
+    serve.add_argument("--issuer", help="with --jwks: the tokens' iss must be this")
+    serve.add_argument("--audience", help="with --jwks: the tokens' aud must hold this")
     mcp = sub.add_parser("mcp", help="the memory as MCP tools over stdio (for an agent)")
     mcp.add_argument("--store", type=Path, help="an embedded store folder (default: settings)")
     mcp.add_argument(
@@ -598,6 +605,16 @@ def _serve(args: argparse.Namespace, settings: Settings) -> int:
             "erase every student of this store",
             file=sys.stderr,
         )
+    if (args.issuer or args.audience) and not args.jwks:
+        raise ValidationError("--issuer", "--issuer and --audience need --jwks")
+    tokens = None
+    if args.jwks:
+        from tutor_memory.adapters.jwt_tokens import TokenVerifier
+
+        try:
+            tokens = TokenVerifier(args.jwks, issuer=args.issuer, audience=args.audience).claims
+        except ValueError as exc:
+            raise ValidationError("--jwks", str(exc)) from None
     app = build_app(settings)
     if args.insecure_no_auth:
         anonymous = Caller(app.access.tenant, Role.SERVICE, "local")
@@ -606,7 +623,7 @@ def _serve(args: argparse.Namespace, settings: Settings) -> int:
     # before the server is made, which says so when it raises the open-file limit.
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     try:
-        resolver = build_resolver(lambda: app, anonymous=anonymous)
+        resolver = build_resolver(lambda: app, anonymous=anonymous, tokens=tokens)
         server = make_server(resolver, args.host, args.port)
     except OSError as exc:  # a port in use, an address not on this machine: refused, said so
         why = "is in use (another serve?)" if exc.errno == errno.EADDRINUSE else exc.strerror
@@ -615,7 +632,10 @@ def _serve(args: argparse.Namespace, settings: Settings) -> int:
         return EXIT_REFUSED
     print(f"serving the turn API on http://{args.host}:{server.server_port} (Ctrl-C stops)")
     if not args.insecure_no_auth:
-        print("every call needs an API key: tutor-memory keys create --role service …")
+        print(
+            "every call needs an API key (tutor-memory keys create --role service …)"
+            + (" or a token signed by a key of the JWKS" if tokens else "")
+        )
     try:
         server.serve_forever()
     except KeyboardInterrupt:

@@ -217,6 +217,7 @@ class Memory:
         timeout_s: float = 30.0,
         signing: bool | None = None,
         api_key: str | None = None,
+        token: str | None = None,
     ) -> Memory:
         """The REST API at ``base_url`` (the stage URL), every call SigV4-signed. ``region``
         defaults to the one an API Gateway URL names, else botocore's configured region;
@@ -228,7 +229,12 @@ class Memory:
         (as it does when ``region`` or ``credentials`` is given); ``signing=False`` signs no
         call to any URL (a server with an authoriser of its own). ``api_key``: a key issued
         by ``tutor-memory keys create`` (a local ``serve`` asks for one), sent as a bearer
-        token; a call with it is not signed."""
+        token; a call with it is not signed. ``token``: a JWT from the deployment's identity
+        provider (the Cognito user pool's, or one a local ``serve --jwks`` verifies), sent
+        the same way; give one or the other."""
+        if api_key and token:
+            raise ValidationError("token", "give an API key or a token, not both")
+        api_key = api_key or token
         from tutor_memory.api.client import SignedClient
 
         client = SignedClient(
@@ -715,6 +721,7 @@ class AsyncMemory:
         timeout_s: float = 30.0,
         signing: bool | None = None,
         api_key: str | None = None,
+        token: str | None = None,
     ) -> AsyncMemory:
         """``Memory.remote``, awaited (signed or not, as it says)."""
         return cls(
@@ -725,6 +732,7 @@ class AsyncMemory:
                 timeout_s=timeout_s,
                 signing=signing,
                 api_key=api_key,
+                token=token,
             )
         )
 

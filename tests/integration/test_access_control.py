@@ -25,16 +25,23 @@ from moto import mock_aws
 
 from tutor_memory import Caller, Memory, Role
 from tutor_memory.adapters.dynamo_store import DynamoStore
+from tutor_memory.adapters.jwt_tokens import TokenVerifier
 from tutor_memory.api.operations import OPERATIONS, Operation
 from tutor_memory.api.routes import build_resolver, resolve
 from tutor_memory.bootstrap import App, build_app
 from tutor_memory.cli import main
 from tutor_memory.domain.episodes import Kind, Pair
-from tutor_memory.domain.errors import ForbiddenError, NotAuthenticatedError, NotFoundError
+from tutor_memory.domain.errors import (
+    ForbiddenError,
+    IdentityProviderError,
+    NotAuthenticatedError,
+    NotFoundError,
+)
 from tutor_memory.local_backend import LocalBackend
 from tutor_memory.mcp_server import build_server
 from tutor_memory.settings import Settings, on_folder
 
+from ..signing_keys import ISSUER, SigningKey
 from .conftest import REGION, TABLE, Api, serving, set_cloud_env
 
 SETTINGS = Settings(embedder="none", turn_deadline_s=30.0)
@@ -143,7 +150,35 @@ def dynamodb_world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[World]:
                 app.close()
 
 
-@pytest.fixture(scope="module", params=["sqlite", "dynamodb"])
+@pytest.fixture(scope="module")
+def jwt_world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[World]:
+    """The embedded store, behind ``serve --jwks``: each caller signs in with an identity
+    provider's token (RS256, the claims a Cognito pool puts in) instead of an API key."""
+    folder = tmp_path_factory.mktemp("school-jwt")
+    provider, stranger = SigningKey.rsa("idp-1"), SigningKey.rsa("idp-1")  # same kid, other key
+    jwks = folder / "jwks.json"
+    jwks.write_text(json.dumps({"keys": [provider.public_jwk()]}))
+    app = build_app(on_folder(SETTINGS, folder))
+    seed(app)
+    verifier = TokenVerifier(str(jwks), issuer=ISSUER)
+    try:
+        with serving(app, anonymous=None, tokens=verifier.claims) as url:
+
+            def by_token(op: Operation, who: str | None, student: str) -> Any:
+                if who is None:
+                    return send(url, op, None, student)
+                signer = stranger if who == "wrong" else provider
+                tenant, role, caller_id = CALLERS.get(who, CALLERS["service"])
+                claims = {"custom:tenant": tenant, "custom:role": role.value,
+                          "custom:id": caller_id}  # fmt: skip
+                return send(url, op, signer.token(claims), student)
+
+            yield World("sqlite", app, by_token, folder, url)
+    finally:
+        app.close()
+
+
+@pytest.fixture(scope="module", params=["sqlite", "dynamodb", "jwt"])
 def world(request: pytest.FixtureRequest) -> World:
     found: World = request.getfixturevalue(f"{request.param}_world")
     return found
@@ -437,3 +472,65 @@ def test_the_cloud_keeps_no_api_keys_and_says_so(
                 app.access.caller_of("tm_0123_secret")
         finally:
             app.close()
+
+
+def test_a_forged_token_and_bad_token_options_are_refused(
+    jwt_world: World, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``Memory.remote(token=…)`` against ``serve --jwks``: a token signed by a key that only
+    claims the provider's kid raises as a bad key does; the CLI refuses options it cannot
+    serve before it listens."""
+    forged = SigningKey.rsa("idp-1").token(
+        {"custom:tenant": TENANT, "custom:role": "service", "custom:id": "x"}
+    )
+    with (
+        Memory.remote(jwt_world.url, token=forged) as memory,
+        pytest.raises(NotAuthenticatedError, match="signature does not verify"),
+    ):
+        memory.pair("alice", "biology").beliefs()
+    with pytest.raises(ValueError, match="an API key or a token, not both"):
+        Memory.remote(jwt_world.url, token="a.b.c", api_key="tm_1_x")
+    store = str(tmp_path / "tm")
+    assert main(["serve", "--store", store, "--issuer", ISSUER]) == 2
+    assert "need --jwks" in capsys.readouterr().err
+    assert main(["serve", "--store", store, "--jwks", str(tmp_path / "none.json")]) == 2
+    assert "cannot read the JWKS file" in capsys.readouterr().err
+
+
+def test_a_students_token_reads_only_their_own_record(tmp_path: Path) -> None:
+    provider = SigningKey.rsa("idp-1")
+    jwks = tmp_path / "jwks.json"
+    jwks.write_text(json.dumps({"keys": [provider.public_jwk()]}))
+    app = build_app(on_folder(SETTINGS, tmp_path / "tm"))
+    seed(app)
+    student = {"custom:tenant": TENANT, "custom:role": "student", "custom:id": "alice"}
+    try:
+        verifier = TokenVerifier(str(jwks), issuer=ISSUER)
+        with serving(app, anonymous=None, tokens=verifier.claims) as url:
+            with Memory.remote(url, token=provider.token(student)) as memory:
+                assert memory.pair("alice", "biology").beliefs() == []
+                assert MARKER in memory.pair("alice", "biology").turn("osmosis?").block
+                with pytest.raises(ForbiddenError, match="only their own record"):
+                    memory.pair("bob", "biology").beliefs()
+            nameless = {k: v for k, v in student.items() if k != "custom:tenant"}
+            roleless = {k: v for k, v in student.items() if k != "custom:role"}
+            beliefs = next(op for op in OPERATIONS if op.name == "beliefs")
+            for claims, why in ((nameless, "names no tenant"), (roleless, "custom:role is none")):
+                status, problem = send(url, beliefs, provider.token(claims), "alice")
+                assert status == 401 and why in problem["detail"], problem
+            expired = provider.token(student, expires_at=1_000_000_000)
+            status, problem = send(url, beliefs, expired, "alice")
+            assert status == 401 and "expired" in problem["detail"]
+        # the provider's keys out of reach: the token may be good, so a 503, not a 401
+        unreachable = TokenVerifier("http://127.0.0.1:9/jwks.json", issuer=ISSUER)
+        with serving(app, anonymous=None, tokens=unreachable.claims) as url:
+            status, problem = send(url, beliefs, provider.token(student), "alice")
+            assert status == 503
+            assert problem["type"].endswith(":identity-provider-unavailable")
+            with (
+                Memory.remote(url, token=provider.token(student)) as memory,
+                pytest.raises(IdentityProviderError),
+            ):
+                memory.pair("alice", "biology").beliefs()
+    finally:
+        app.close()

@@ -131,6 +131,8 @@ export interface TutorMemoryOptions {
   baseUrl: string;
   /** A key from `tutor-memory keys create` (`tm_…`), sent as a bearer token. */
   apiKey?: string;
+  /** Or an identity provider's JWT (a `serve --jwks`, the cloud's user pool), sent the same way. */
+  token?: string;
   /** Sent with every call (an authoriser's token, say). */
   headers?: HeadersOptions;
   /** A fetch of your own (a signing one, a test's); `globalThis.fetch` by default. */
@@ -175,10 +177,14 @@ const pairOf = (student: string, subject: string) => ({
 
 /** A client of the API at `baseUrl`, one method per operation. */
 export function createTutorMemory(options: TutorMemoryOptions) {
+  if (options.apiKey !== undefined && options.token !== undefined) {
+    throw new TypeError("give an apiKey or a token, not both");
+  }
+  const bearer = options.apiKey ?? options.token;
   const headers: HeadersOptions | undefined =
-    options.apiKey === undefined
+    bearer === undefined
       ? options.headers
-      : { ...(options.headers as Record<string, string> | undefined), Authorization: `Bearer ${options.apiKey}` };
+      : { ...(options.headers as Record<string, string> | undefined), Authorization: `Bearer ${bearer}` };
   const api: Client<paths> = createClient<paths>({
     baseUrl: options.baseUrl,
     ...(headers !== undefined && { headers }),

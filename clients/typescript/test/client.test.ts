@@ -40,6 +40,19 @@ test("every operation of the document has a method", () => {
   assert.ok(Object.keys(OPERATIONS).length >= 20);
 });
 
+test("a key or a token goes as the bearer; both at once are refused", async () => {
+  const sent: string[] = [];
+  const recording = async (request: Request) => {
+    sent.push(request.headers.get("authorization") ?? "");
+    return new Response("[]", { status: 200, headers: { "Content-Type": "application/json" } });
+  };
+  const base = { baseUrl: "http://127.0.0.1:9", fetch: recording };
+  await createTutorMemory({ ...base, token: "h.p.s" }).beliefs("s1", "chemistry");
+  await createTutorMemory({ ...base, apiKey: "tm_1_x" }).beliefs("s1", "chemistry");
+  assert.deepEqual(sent, ["Bearer h.p.s", "Bearer tm_1_x"]);
+  assert.throws(() => createTutorMemory({ ...base, apiKey: "tm_1_x", token: "h.p.s" }), TypeError);
+});
+
 describe("the TypeScript client against serve", { skip }, () => {
   test("records a question (in Urdu) and an answer; the turn's block mentions it", async () => {
     const [student, subject] = newPair("biology");

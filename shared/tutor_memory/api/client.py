@@ -25,6 +25,7 @@ from tutor_memory.domain.errors import (
     ErasedError,
     ForbiddenError,
     IdempotencyConflictError,
+    IdentityProviderError,
     ModelCallError,
     NotAuthenticatedError,
     NotFoundError,
@@ -180,6 +181,7 @@ PROBLEM_ERRORS: dict[str, type[TutorMemoryError]] = {
     "erased": ErasedError,
     "model-unavailable": ModelCallError,
     "store-unavailable": StoreError,
+    "identity-provider-unavailable": IdentityProviderError,
     "bad-request": TutorMemoryError,
 }
 _STORE_SAYS = "the memory store is unavailable: "  # the route's words before the store's

@@ -37,7 +37,8 @@ SECURITY_SCHEMES: dict[str, Any] = {
             "An API key made by `tutor-memory keys create` (`tm_…`), for `tutor-memory serve`: "
             "it stands for one caller (a tenant's service, a teacher, or one student) and "
             "every operation checks that caller's role (`x-roles`). Also accepted as the "
-            "`X-API-Key` header."
+            "`X-API-Key` header. A `serve --jwks` also takes an identity provider's JWT here, "
+            "whose `custom:tenant`, `custom:role` and `custom:id` claims are the caller."
         ),
     },
 }

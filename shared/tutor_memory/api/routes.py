@@ -12,6 +12,7 @@ domain error                                status
 ==========================================  ======
 ValidationError, unreadable file, bad JSON  400 / 422 (pydantic's field errors)
 NotAuthenticatedError (no or a bad key)     401
+IdentityProviderError (its keys unfetched)  503
 ForbiddenError (the caller's role refused)  403
 NotFoundError (unknown pair, episode,       404
 another tenant's record)
@@ -87,7 +88,7 @@ from tutor_memory.api.models import (
 )
 from tutor_memory.api.operations import EPISODE_LINKS, operation
 from tutor_memory.domain import constants as C
-from tutor_memory.domain.access import Caller, Role
+from tutor_memory.domain.access import KEY_PREFIX, Caller, Role
 from tutor_memory.domain.episodes import (
     FILE_ID_PATTERN,
     NAME_PATTERN,
@@ -100,6 +101,7 @@ from tutor_memory.domain.errors import (
     ErasedError,
     ForbiddenError,
     IdempotencyConflictError,
+    IdentityProviderError,
     ModelCallError,
     NotAuthenticatedError,
     NotFoundError,
@@ -399,6 +401,7 @@ ERROR_HANDLERS: tuple[tuple[type[Exception], Callable[[Any], Problem]], ...] = (
     (ErasedError, lambda exc: Problem(410, "erased", str(exc))),
     (ModelCallError, _model_failed),
     (StoreError, _store_failed),
+    (IdentityProviderError, lambda exc: Problem(503, "identity-provider-unavailable", str(exc))),
     (TutorMemoryError, lambda exc: Problem(400, "bad-request", str(exc))),
 )
 
@@ -429,6 +432,11 @@ def record_turn_metrics(metrics: Metrics, result: TurnResult) -> None:
             metrics.add_metric(name=name, unit=MetricUnit.Count, value=size)
 
 
+def _is_jwt(credential: str) -> bool:
+    """Three dot-separated segments: a token to verify, never one of the memory's API keys."""
+    return credential.count(".") == 2 and not credential.startswith(KEY_PREFIX)
+
+
 class DecodingResolver(APIGatewayRestResolver):
     """The REST resolver, with path parameters percent-decoded.
 
@@ -447,6 +455,7 @@ def build_resolver(
     logger: Logger | None = None,
     anonymous: Caller | Literal["gateway"] | None = "gateway",
     tenant_app: Callable[[str], App] | None = None,
+    tokens: Callable[[str], dict[str, Any]] | None = None,
 ) -> APIGatewayRestResolver:
     """The routes, bound to an App that is built on first use (never at import). With a
     Powertools ``metrics`` and ``logger`` (the Lambda's), a turn records its metrics and every
@@ -456,7 +465,9 @@ def build_resolver(
     ``tenant_app``: the App of a tenant (the API function's, one per tenant): a request whose
     verified claims name a tenant is served by that tenant's App, whose stores' keys all begin
     with the tenant, so it cannot address another tenant's records (they answer 404);
-    without it, every request is served by ``get_app``'s."""
+    without it, every request is served by ``get_app``'s. ``tokens``: ``serve``'s verifier of a
+    bearer JWT (``adapters/jwt_tokens``), whose claims then make the caller as an authoriser's
+    do; without it a bearer is taken for an API key."""
     resolver = DecodingResolver(enable_validation=True, json_body_deserializer=strict_json)
 
     def claims() -> dict[str, Any]:
@@ -481,11 +492,19 @@ def build_resolver(
 
     def caller() -> Caller:
         """Who sent the request: the claims API Gateway's authoriser verified (a JWT's), else
-        an API key the memory issued (``Authorization: Bearer tm_…`` or ``X-API-Key``), else
-        ``anonymous`` (behind an IAM-authorised gateway: the tenant's service), else a 401."""
+        a bearer JWT ``tokens`` verifies, else an API key the memory issued (``Authorization:
+        Bearer tm_…`` or ``X-API-Key``), else ``anonymous`` (behind an IAM-authorised gateway:
+        the tenant's service), else a 401."""
         app = request_app()
         raw = resolver.current_event.raw_event
+        headers = {str(k).lower(): str(v) for k, v in (raw.get("headers") or {}).items()}
+        bearer = headers.get("authorization", "")
+        key = headers.get("x-api-key") or (
+            bearer[7:].strip() if bearer[:7].lower() == "bearer " else None
+        )
         verified = claims()
+        if not verified and key and tokens is not None and _is_jwt(key):
+            verified = tokens(key)  # raises the 401 that says why
         if verified:  # a token's caller: never the gateway's service, whatever it lacks
             try:
                 role = Role(str(verified.get("custom:role") or ""))
@@ -493,16 +512,14 @@ def build_resolver(
                 raise NotAuthenticatedError(
                     f"the token's custom:role is none of {', '.join(r.value for r in Role)}"
                 ) from None
+            tenant = str(verified.get("custom:tenant") or "")
+            if not tenant:
+                raise NotAuthenticatedError("the token names no tenant (custom:tenant)")
             return Caller(
-                str(verified.get("custom:tenant") or ""),
+                tenant,
                 role,
                 str(verified.get("custom:id") or verified.get("sub") or ""),
             )
-        headers = {str(k).lower(): str(v) for k, v in (raw.get("headers") or {}).items()}
-        bearer = headers.get("authorization", "")
-        key = headers.get("x-api-key") or (
-            bearer[7:].strip() if bearer[:7].lower() == "bearer " else None
-        )
         if key:
             return app.access.caller_of(key)
         if anonymous == "gateway":

@@ -37,6 +37,11 @@ class NotAuthenticatedError(TutorMemoryError):
     """No credentials, or credentials the memory does not know (a revoked key, a bad token)."""
 
 
+class IdentityProviderError(TutorMemoryError):
+    """An identity provider's keys could not be fetched to verify a token: the token may be
+    good; try again later (a 503, never a 401)."""
+
+
 class ForbiddenError(TutorMemoryError, PermissionError):
     """A known caller asking for what their role does not allow (another student's record, an
     erasure by a teacher). Another tenant's data is never this: it answers as not found."""
