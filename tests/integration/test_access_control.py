@@ -26,6 +26,7 @@ from moto import mock_aws
 from tutor_memory import Caller, Memory, Role
 from tutor_memory.adapters.dynamo_store import DynamoStore
 from tutor_memory.adapters.jwt_tokens import TokenVerifier
+from tutor_memory.api.models import EpisodeRequest
 from tutor_memory.api.operations import OPERATIONS, Operation
 from tutor_memory.api.routes import build_resolver, resolve
 from tutor_memory.bootstrap import App, build_app
@@ -534,3 +535,130 @@ def test_a_students_token_reads_only_their_own_record(tmp_path: Path) -> None:
                 memory.pair("alice", "biology").beliefs()
     finally:
         app.close()
+
+
+# --- every operation x every caller through the library's local door and MCP ------------------
+
+ANSWER = "e1-000000000000"  # an answer id no one recorded: allowed callers meet a 404 for it
+
+LIBRARY_CALLS: dict[str, Callable[[Memory, str, Path], Any]] = {
+    "turn": lambda m, s, _: m.pair(s, "biology").turn("osmosis?"),
+    "prompt": lambda m, s, _: m.pair(s, "biology").prompt("osmosis?"),
+    "addEpisode": lambda m, s, _: m.pair(s, "biology").record(
+        EpisodeRequest(kind=Kind.QUESTION, text="And diffusion?")
+    ),
+    "correctEpisode": lambda m, s, _: m.pair(s, "biology").correct(
+        ANSWER, "verdict", "right", "a mistake"
+    ),
+    "listEpisodes": lambda m, s, _: m.pair(s, "biology").episodes(),
+    "beliefs": lambda m, s, _: m.pair(s, "biology").beliefs(),
+    "beliefHistory": lambda m, s, _: m.pair(s, "biology").belief_history("osmosis"),
+    "rederiveBeliefs": lambda m, s, _: m.pair(s, "biology").rederive(reason="test"),
+    "setStance": lambda m, s, _: m.pair(s, "biology").set_stance(ANSWER, "partial"),
+    "sources": lambda m, s, _: m.pair(s, "biology").sources(ANSWER),
+    "conceptMap": lambda m, s, _: m.pair(s, "biology").map(),
+    "report": lambda m, s, _: m.pair(s, "biology").report(),
+    "whyRecalled": lambda m, s, _: m.pair(s, "biology").recall("osmosis?"),
+    "verifyChain": lambda m, s, _: m.pair(s, "biology").verify(),
+    "removeFile": lambda m, s, _: m.pair(s, "biology").remove_file("f-1"),
+    "eraseEpisode": lambda m, s, _: m.erase(s, "biology", ANSWER, reason="asked"),
+    "erasePair": lambda m, s, _: m.erase(s, "biology", reason="asked"),
+    "eraseStudent": lambda m, s, _: m.erase(s, reason="asked"),
+    "exportPair": lambda m, s, _: m.pair(s, "biology").export(),
+    "exportStudent": lambda m, s, _: m.export(s),
+    "getProfile": lambda m, s, _: m.profile(s),
+    "setProfile": lambda m, s, _: m.set_profile(s, "language", "Urdu"),
+    "retractProfile": lambda m, s, _: m.retract_profile(s, "language"),
+    "setClass": lambda m, s, _: m.set_class("7a", teachers=["t-1"], students=["alice"]),
+    "getClass": lambda m, s, _: m.get_class("7a"),
+    "putClassFile": lambda m, s, syllabus: m.ingest_class("7a", "biology", syllabus),
+}
+
+MCP_ARGUMENTS: dict[str, dict[str, Any]] = {  # each tool's arguments beside the pair's ids
+    "memory_block": {"question": "osmosis?"},
+    "record": {"kind": "question", "text": "And diffusion?"},
+    "correct": {"episode_id": ANSWER, "field": "verdict", "value": "right", "reason": "a mistake"},
+    "recall": {"question": "osmosis?"},
+    "belief_history": {"concept": "osmosis"},
+    "set_profile": {"aspect": "language", "value": "Urdu"},
+    "retract_profile": {"aspect": "language"},
+    "erase": {"reason": "asked"},
+}
+NO_SUBJECT = ("profile", "set_profile", "retract_profile")
+
+
+def _outcome(error: Exception | None) -> str:
+    """What a call met, in the REST test's words: "allowed" unless refused by the policy."""
+    text = str(error)
+    if isinstance(error, ForbiddenError) or "(the caller is a" in text:
+        return "403"
+    if isinstance(error, NotFoundError | ToolError) and "no record of" in text:
+        return "404"
+    return "allowed"
+
+
+def _seeded_store(tmp_path_factory: pytest.TempPathFactory, name: str) -> tuple[Path, Path]:
+    """A store seeded as the REST worlds are, and a syllabus file to give a class."""
+    folder = tmp_path_factory.mktemp(name)
+    app = build_app(on_folder(SETTINGS, folder))
+    try:
+        seed(app)
+    finally:
+        app.close()
+    syllabus = folder.parent / f"{folder.name}-syllabus.md"
+    syllabus.write_bytes(base64.b64decode(SYLLABUS))
+    return folder, syllabus
+
+
+@pytest.fixture(scope="module")
+def library_store(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    return _seeded_store(tmp_path_factory, "school-library")
+
+
+@pytest.fixture(scope="module")
+def mcp_store(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    return _seeded_store(tmp_path_factory, "school-mcp")
+
+
+@pytest.mark.parametrize("op", [op for op in ORDERED if op.library], ids=lambda op: op.name)
+def test_the_library_door_answers_each_caller_of_every_operation_by_role(
+    library_store: tuple[Path, Path], op: Operation
+) -> None:
+    folder, syllabus = library_store
+    call = LIBRARY_CALLS[op.name]
+    for who, (tenant, role, caller_id) in CALLERS.items():
+        caller = Caller(tenant, role, caller_id)
+        for student in ("alice", "bob"):
+            with Memory.local(folder, settings=SETTINGS, ready=False, caller=caller) as memory:
+                try:
+                    call(memory, student, syllabus)
+                    error: Exception | None = None
+                except (ForbiddenError, NotFoundError) as exc:  # past the check: an unknown id
+                    error = exc
+            wanted = expected(who, op, student)
+            assert _outcome(error) == wanted, (op.name, who, student, error)
+
+
+@pytest.mark.parametrize("op", [op for op in ORDERED if op.mcp], ids=lambda op: op.name)
+def test_the_mcp_tools_answer_each_caller_of_every_operation_by_role(
+    mcp_store: tuple[Path, Path], op: Operation
+) -> None:
+    """Each tool, as the MCP server acting for each caller (``tutor-memory mcp --key``)."""
+    folder, _ = mcp_store
+    assert op.mcp is not None
+    for who, (tenant, role, caller_id) in CALLERS.items():
+        caller = Caller(tenant, role, caller_id)
+        for student in ("alice", "bob"):
+            arguments = {"student_id": student, **MCP_ARGUMENTS.get(op.mcp, {})}
+            if op.mcp not in NO_SUBJECT and op.name not in ("eraseStudent", "exportStudent"):
+                arguments["subject_id"] = "biology"
+            if op.name == "eraseEpisode":
+                arguments["episode_id"] = ANSWER
+            with Memory.local(folder, settings=SETTINGS, ready=False, caller=caller) as memory:
+                try:
+                    asyncio.run(build_server(memory).call_tool(op.mcp, arguments))
+                    error: Exception | None = None
+                except ToolError as exc:
+                    error = exc
+            wanted = expected(who, op, student)
+            assert _outcome(error) == wanted, (op.name, who, student, error)
