@@ -30,7 +30,9 @@ from pynamodb.models import Model
 
 from tutor_memory.adapters.dynamo_store import Models
 from tutor_memory.adapters.student_keys import TENANT_CONTEXT_KEY
+from tutor_memory.adapters.tenant_credentials import assume_tenant_role
 from tutor_memory.domain import constants as C
+from tutor_memory.domain.tenancy import index_name, index_suffix
 from tutor_memory.settings import Settings
 from tutor_memory.usecases.uploads import parse_upload_key
 
@@ -745,6 +747,8 @@ def test_the_api_function_cannot_write_uploads_queues_or_call_the_extraction_mod
 
 TAG = "aws:PrincipalTag/tenant"
 VARIABLE = "${" + TAG + "}"
+# the tenant's index suffix (tenancy.index_suffix: lower case), tagged beside the tenant
+INDEX_VARIABLE = "${aws:PrincipalTag/tenant_index}"
 DATA_PLANE = ("dynamodb:", "s3:", "es:", "aoss:")
 
 
@@ -802,7 +806,7 @@ def test_every_data_plane_statement_of_the_tenant_role_holds_for_one_tenant_only
             continue
         resources = as_list(statement["Resource"])
         if who == "others":  # the tenant's prefix or index, by the session's tag
-            scoped = [r for r in resources if f"T/{VARIABLE}/" in r or f"-t-{VARIABLE}" in r]
+            scoped = [r for r in resources if f"T/{VARIABLE}/" in r or f"-t-{INDEX_VARIABLE}" in r]
             prefix = condition.get("StringLike", {}).get("s3:prefix", "")
             assert scoped == resources or f"T/{VARIABLE}/" in prefix, statement
         elif any(a.startswith("es:") for a in actions):  # the base index, nothing past it
@@ -820,6 +824,34 @@ def test_every_data_plane_statement_of_the_tenant_role_holds_for_one_tenant_only
                 all(r.removesuffix("*") + "T/*" in as_list(d["Resource"]) for r in resources)
                 for d in denied
             ), statement
+
+
+@pytest.mark.parametrize("tenant", ["acme", "Acme", "BIG.School-2"])
+def test_a_tenants_session_tags_name_the_index_its_stores_use(tenant: str) -> None:
+    """Index names are lower case, so a tenant with capitals has an index named apart
+    (``index_name``); its session carries that name as ``tenant_index``, which the managed
+    domain's statement names: the index the code opens is the one the policy allows."""
+    sent: dict[str, Any] = {}
+
+    class Sts:
+        def assume_role(self, **request: Any) -> dict[str, Any]:
+            sent.update(request)
+            return {"Credentials": {"AccessKeyId": "a", "SecretAccessKey": "s"}}
+
+    assume_tenant_role("arn:aws:iam::1:role/t", tenant, "us-east-1", sts=Sts())
+    tags = {tag["Key"]: tag["Value"] for tag in sent["Tags"]}
+    assert tags == {"tenant": tenant, "tenant_index": index_suffix(tenant)}
+    (statement,) = [
+        st
+        for st in tenant_statements(SearchService="domain")
+        if any(a.startswith("es:") for a in as_list(st["Action"])) and on_tag(st) == "others"
+    ]
+    index = index_name(default("OpenSearchIndexName"), tenant)
+    arns = [r.replace(INDEX_VARIABLE, tags["tenant_index"]) for r in statement["Resource"]]
+    assert [arn.split(":", 5)[5] for arn in arns] == [
+        f"domain/{default('SearchName')}/{index}",
+        f"domain/{default('SearchName')}/{index}/*",
+    ]
 
 
 @pytest.mark.parametrize("choice", PARAMETER_CHOICES, ids=lambda c: "-".join(c.values()))
@@ -877,8 +909,13 @@ def test_only_the_functions_with_a_tenants_work_take_its_credentials_tagged_with
         "AWS": [{"Fn::GetAtt": [f"{function}Role", "Arn"]} for function in SCOPED]
     }
     assert set(trust["Action"]) == {"sts:AssumeRole", "sts:TagSession"}
-    assert trust["Condition"]["StringLike"] == {"aws:RequestTag/tenant": "?*"}
-    assert trust["Condition"]["ForAllValues:StringEquals"] == {"aws:TagKeys": ["tenant"]}
+    assert trust["Condition"]["StringLike"] == {
+        "aws:RequestTag/tenant": "?*",
+        "aws:RequestTag/tenant_index": "?*",
+    }
+    assert trust["Condition"]["ForAllValues:StringEquals"] == {
+        "aws:TagKeys": ["tenant", "tenant_index"]
+    }
     for function in SCOPED:
         name = function.removesuffix("Function") + "TenantRolePolicy"
         policy = props(name)

@@ -9,9 +9,12 @@ from datetime import datetime
 from typing import Any, Final
 
 from tutor_memory.domain.errors import StoreError
-from tutor_memory.domain.tenancy import check_tenant
+from tutor_memory.domain.tenancy import check_tenant, index_suffix
 
 SESSION_TAG: Final = "tenant"  # the policies' ${aws:PrincipalTag/tenant}
+# ${aws:PrincipalTag/tenant_index}: the tenant's OpenSearch index suffix (lower case, as index
+# names are), which a policy cannot derive from the tenant's name
+INDEX_TAG: Final = "tenant_index"
 SESSION_SECONDS: Final = 3600  # STS's default; the role's MaxSessionDuration allows it
 
 
@@ -69,7 +72,10 @@ def assume_tenant_role(
         answer = sts.assume_role(
             RoleArn=role_arn,
             RoleSessionName=f"tenant-{tenant}"[:64],  # [\w+=,.@-]{2,64}: a tenant's name fits
-            Tags=[{"Key": SESSION_TAG, "Value": tenant}],
+            Tags=[
+                {"Key": SESSION_TAG, "Value": tenant},
+                {"Key": INDEX_TAG, "Value": index_suffix(tenant)},
+            ],
             DurationSeconds=seconds,
         )
     except Exception as exc:  # botocore's ClientError, BotoCoreError: one error at the door

@@ -76,7 +76,14 @@ def index_name(base: str, tenant: str) -> str:
     (``OpenSearchIndex.ensure_index``)."""
     if tenant == DEFAULT_TENANT:
         return base
+    return f"{base}-t-{index_suffix(tenant)}"
+
+
+def index_suffix(tenant: str) -> str:
+    """The tenant's part of its index name: the name in lower case, with a digest of it when
+    it had capitals. A tenant's credentials carry it as a session tag of its own
+    (``tenant_index``), since IAM cannot lower a tag's case in a policy's resource."""
     name = check_tenant(tenant).lower()
     if name != tenant:
         name += "-" + hashlib.sha256(tenant.encode("utf-8")).hexdigest()[:8]
-    return f"{base}-t-{name}"
+    return name
