@@ -30,6 +30,7 @@ from tutor_memory.domain.block import (
     build_block,
     diverse_order,
     fill_order,
+    merge_near_identical,
     work_line,
 )
 from tutor_memory.domain.episodes import AnswerEvidence, CheckEvidence, Episode, Kind
@@ -456,6 +457,61 @@ def test_filling_shows_every_line_a_prefix_shows_and_holds_its_room() -> None:
             prefix += 1
         assert set(range(prefix)) <= set(order[:taken])  # never fewer than the prefix showed
         assert order[:taken] == sorted(order[:taken])  # taken in the budget's order
+
+
+def _merged_one_by_one(kept: RecalledItem, other: RecalledItem) -> RecalledItem:
+    """The merge as it was written before it was folded (one sort per step): the reference."""
+    if len(kept.collapsed_at) == len(kept.collapsed_ids) and len(other.collapsed_at) == len(
+        other.collapsed_ids
+    ):
+        pairs = sorted(
+            {
+                *zip(kept.collapsed_ids, kept.collapsed_at, strict=True),
+                *zip(other.collapsed_ids, other.collapsed_at, strict=True),
+            },
+            key=lambda p: (p[1], p[0]),
+        )
+        ids, times = tuple(i for i, _ in pairs), tuple(t for _, t in pairs)
+    else:
+        ids, times = tuple(dict.fromkeys([*kept.collapsed_ids, *other.collapsed_ids])), ()
+    return replace(
+        kept,
+        count=kept.count + other.count,
+        first_at=min(kept.first_at, other.first_at),
+        last_at=max(kept.last_at, other.last_at),
+        collapsed_ids=ids,
+        collapsed_at=times,
+    )
+
+
+def test_merging_many_near_identical_lines_is_merging_them_one_by_one() -> None:
+    """Repeated lines (a greeting said 40 times) are folded in one pass: the same item, ids,
+    times and count as merging each into the kept line in turn, with or without times."""
+    rng = random.Random(11)
+    for _ in range(400):
+        items = []
+        for n in range(rng.randint(1, 12)):
+            seqs = rng.sample(range(1, 30), rng.randint(1, 4))
+            when = [at(rng.randint(1, 12), rng.randint(1, 28)) for _ in seqs]
+            base = recalled(episode(seqs[0], Kind.QUESTION, when[0], "ok thanks"), 0.9 - n / 50)
+            ids = tuple(f"ep-{s:04d}" for s in seqs)
+            timed = rng.random() < 0.8
+            items.append(
+                replace(
+                    base,
+                    count=len(seqs),
+                    first_at=min(when),
+                    last_at=max(when),
+                    collapsed_ids=ids,
+                    collapsed_at=tuple(when) if timed else tuple(when[: rng.randint(0, 1)]),
+                )
+            )
+        whats = ["the student said: ok thanks"] * len(items)
+        (folded,), _ = merge_near_identical(items, whats)
+        expected = items[0]
+        for other in items[1:]:
+            expected = _merged_one_by_one(expected, other)
+        assert folded == expected
 
 
 # --- the budget and determinism -------------------------------------------------------------

@@ -361,29 +361,44 @@ def _near_key(ep: Episode, what: str) -> tuple[str, tuple[str, ...]]:
     return ep.kind.value, words
 
 
-def _merged(kept: RecalledItem, other: RecalledItem) -> RecalledItem:
-    """``kept`` (the better-scored) standing for ``other``'s episodes too."""
-    if len(kept.collapsed_at) == len(kept.collapsed_ids) and len(other.collapsed_at) == len(
-        other.collapsed_ids
-    ):
-        pairs = sorted(
-            {
-                *zip(kept.collapsed_ids, kept.collapsed_at, strict=True),
-                *zip(other.collapsed_ids, other.collapsed_at, strict=True),
-            },
-            key=lambda p: (p[1], p[0]),
-        )
-        ids, times = tuple(i for i, _ in pairs), tuple(t for _, t in pairs)
-    else:  # times not given for every id: the ids alone, in order, and the span from the items
-        ids, times = tuple(dict.fromkeys([*kept.collapsed_ids, *other.collapsed_ids])), ()
+def _merged(kept: RecalledItem, others: Sequence[RecalledItem]) -> RecalledItem:
+    """``kept`` (the better-scored) standing for ``others``' episodes too, as merging them one
+    by one in their order would: each step's ids and times are the union of both (in time,
+    then id, order) when both carry a time for every id, else the ids alone in order (the span
+    from the items). Folded here with one sort at the end, not one per step: a repeated line
+    meets dozens of others a turn."""
+    count, first_at, last_at = kept.count, kept.first_at, kept.last_at
+    ids, times = kept.collapsed_ids, kept.collapsed_at
+    pairs: set[tuple[str, datetime]] | None = None  # while every step kept times: the union
+    for other in others:
+        count += other.count
+        first_at, last_at = min(first_at, other.first_at), max(last_at, other.last_at)
+        timed = len(other.collapsed_at) == len(other.collapsed_ids)
+        if timed and (pairs is not None or len(times) == len(ids)):
+            if pairs is None:
+                pairs = set(zip(ids, times, strict=True))
+            pairs.update(zip(other.collapsed_ids, other.collapsed_at, strict=True))
+            continue
+        if pairs is not None:
+            ids, times, pairs = *_in_time_order(pairs), None
+        ids, times = tuple(dict.fromkeys([*ids, *other.collapsed_ids])), ()
+    if pairs is not None:
+        ids, times = _in_time_order(pairs)
     return replace(
         kept,
-        count=kept.count + other.count,
-        first_at=min(kept.first_at, other.first_at),
-        last_at=max(kept.last_at, other.last_at),
+        count=count,
+        first_at=first_at,
+        last_at=last_at,
         collapsed_ids=ids,
         collapsed_at=times,
     )
+
+
+def _in_time_order(
+    pairs: set[tuple[str, datetime]],
+) -> tuple[tuple[str, ...], tuple[datetime, ...]]:
+    ordered = sorted(pairs, key=lambda p: (p[1], p[0]))
+    return tuple(i for i, _ in ordered), tuple(t for _, t in ordered)
 
 
 def merge_near_identical(
@@ -394,17 +409,18 @@ def merge_near_identical(
     episodes and counting them in its "(and N more times like it)". Best first still."""
     kept: list[RecalledItem] = []
     kept_whats: list[str] = []
+    others: list[list[RecalledItem]] = []
     where: dict[tuple[str, tuple[str, ...]], int] = {}
     for item, what in zip(items, whats, strict=True):
         key = _near_key(item.episode, what)
         if key[1] and key in where:
-            k = where[key]
-            kept[k] = _merged(kept[k], item)
+            others[where[key]].append(item)
             continue
         where[key] = len(kept)
         kept.append(item)
         kept_whats.append(what)
-    return kept, kept_whats
+        others.append([])
+    return [_merged(k, o) if o else k for k, o in zip(kept, others, strict=True)], kept_whats
 
 
 def session_of(item: RecalledItem, tz: tzinfo) -> str:
