@@ -20,7 +20,7 @@ logger = Logger()
 @event_parser(model=S3Model)
 def handler(event: S3Model, context: LambdaContext) -> dict[str, Any]:
     # Imported with the App on the first event: the cold start reads no use case.
-    from tutor_memory.domain.errors import ValidationError
+    from tutor_memory.domain.errors import ForbiddenError, ValidationError
     from tutor_memory.usecases.uploads import (
         UploadOutcome,
         ingest_upload,
@@ -36,7 +36,7 @@ def handler(event: S3Model, context: LambdaContext) -> dict[str, Any]:
         s3 = record.s3
         try:  # the key's tenant (uploads/T/<tenant>/…; else the default tenant's)
             app = lambda_app.for_tenant(tenant_of_upload_key(s3.object.key, base_prefix()))
-        except ValidationError as exc:
+        except (ValidationError, ForbiddenError) as exc:  # no tenant's, or not this stack's
             outcome = UploadOutcome(s3.object.key, "refused", str(exc))
         else:
             if record.eventName.startswith("ObjectRemoved"):

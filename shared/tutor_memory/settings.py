@@ -85,6 +85,7 @@ from pydantic_settings import (
 
 from tutor_memory.domain import constants as C
 from tutor_memory.domain import tenancy
+from tutor_memory.domain.errors import ForbiddenError
 
 PREFIX = "TUTOR_MEMORY_"
 
@@ -271,10 +272,27 @@ class Settings(BaseSettings):
             raise ValueError("needs TUTOR_MEMORY_CHECKPOINT_BUCKET (where the checkpoints go)")
         return value
 
+    @property
+    def serves_one_tenant(self) -> bool:
+        """On OpenSearch Serverless: an index cannot be named in IAM (``aoss:APIAccessAll``
+        takes no index), so nothing below the code would keep two tenants' episodes apart in
+        one collection. Such a deployment serves its own tenant only, and the template's
+        policies allow the collection to that tenant's sessions alone; several tenants take a
+        managed domain (``SearchService=domain``), where each tenant's index is its own."""
+        return self.index == "opensearch" and self.opensearch_auth == "aoss"
+
     def for_tenant(self, tenant: str) -> Settings:
         """The same deployment, opened for ``tenant`` (checked: a ValidationError if it
-        cannot name one)."""
-        return self.model_copy(update={"tenant": tenancy.check_tenant(tenant)})
+        cannot name one; a ForbiddenError for another tenant where the deployment serves one,
+        ``serves_one_tenant``)."""
+        checked = tenancy.check_tenant(tenant)
+        if checked != self.tenant and self.serves_one_tenant:
+            raise ForbiddenError(
+                f"this deployment serves the tenant {self.tenant!r} only: on OpenSearch "
+                "Serverless tenants cannot be kept apart below the code (deploy with "
+                "SearchService=domain for several)"
+            )
+        return self.model_copy(update={"tenant": checked})
 
     @property
     def other_tenants(self) -> list[str]:

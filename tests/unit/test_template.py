@@ -32,6 +32,7 @@ from tutor_memory.adapters.dynamo_store import Models
 from tutor_memory.adapters.student_keys import TENANT_CONTEXT_KEY
 from tutor_memory.adapters.tenant_credentials import assume_tenant_role
 from tutor_memory.domain import constants as C
+from tutor_memory.domain.errors import ForbiddenError
 from tutor_memory.domain.tenancy import index_name, index_suffix
 from tutor_memory.settings import Settings
 from tutor_memory.usecases.uploads import parse_upload_key
@@ -553,8 +554,8 @@ def test_the_collection_is_a_vector_search_collection_with_its_three_policies() 
     (access,) = json.loads(stack.value(props("CollectionAccessPolicy")["Policy"]))
     assert props("CollectionAccessPolicy")["Type"] == "data"
     (rule,) = access["Rules"]
-    base = default("OpenSearchIndexName")  # and each tenant's own index (domain/tenancy.py)
-    assert rule["Resource"] == [f"index/{name}/{base}", f"index/{name}/{base}-t-*"]
+    base = default("OpenSearchIndexName")  # the deployment's own tenant's only (see below)
+    assert rule["Resource"] == [f"index/{name}/{base}"]
     # the app creates the index on first use, so the writers may create and describe it
     assert set(rule["Permission"]) == {
         "aoss:CreateIndex",
@@ -562,6 +563,28 @@ def test_the_collection_is_a_vector_search_collection_with_its_three_policies() 
         "aoss:ReadDocument",
         "aoss:WriteDocument",
     }
+
+
+def test_a_serverless_stack_serves_one_tenant_and_says_why_at_deploy() -> None:
+    """Nothing below the code could keep tenants apart in one collection, so a stack on
+    Serverless refuses a list of other tenants at deploy (a rule), its collection's policies
+    name the default tenant's index and sessions only, and its functions refuse to open
+    another tenant (``Settings.serves_one_tenant``)."""
+    rule = template()["Rules"]["ServerlessServesOneTenant"]
+    assert rule["RuleCondition"] == {"Fn::Equals": [{"Ref": "SearchService"}, "serverless"]}
+    (assertion,) = rule["Assertions"]
+    assert assertion["Assert"] == {"Fn::Equals": [{"Ref": "Tenants"}, ""]}
+    assert "SearchService=domain" in assertion["AssertDescription"]
+    for search in SEARCH_SERVICES:
+        settings = Settings.from_env({**Stack(SearchService=search).environment("ApiFunction"),
+                                      "AWS_REGION": "us-east-1"})  # fmt: skip
+        assert settings.serves_one_tenant == (search == "serverless")
+        assert settings.for_tenant("default").tenant == "default"
+        if search == "serverless":
+            with pytest.raises(ForbiddenError, match="SearchService=domain"):
+                settings.for_tenant("acme")
+        else:
+            assert settings.for_tenant("acme").tenant == "acme"
 
 
 def test_only_the_functions_that_search_or_index_may_reach_the_collection() -> None:
@@ -788,10 +811,11 @@ def test_every_data_plane_statement_of_the_tenant_role_holds_for_one_tenant_only
             assert all(a.startswith("kms:") for a in actions), statement  # keys, no data
             continue
         if actions == ["aoss:APIAccessAll"]:
-            # The one exception: Serverless's data-plane action takes no index condition (its
-            # only keys are aoss:collection and aoss:CollectionId); the README says so.
+            # Serverless's data-plane action names no index (its only keys are aoss:collection
+            # and aoss:CollectionId): the collection is the deployment's own tenant's alone.
             assert choice["SearchService"] == "serverless"
             assert statement["Resource"] == "arn:Collection"
+            assert on_tag(statement) == "default", statement
             continue
         who = on_tag(statement)
         assert who in ("default", "others"), statement  # every one names whose session
