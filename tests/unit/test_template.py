@@ -587,6 +587,26 @@ def test_a_serverless_stack_serves_one_tenant_and_says_why_at_deploy() -> None:
             assert settings.for_tenant("acme").tenant == "acme"
 
 
+def test_a_serverless_stack_of_one_school_is_named_after_it() -> None:
+    """``StackTenant``: the stack's own tenant — the IAM door's service, and on Serverless the
+    one tenant its collection, policies and functions serve, under that tenant's keys."""
+    stack = Stack(SearchService="serverless", StackTenant="acme")
+    settings = Settings.from_env({**stack.environment("ApiFunction"), "AWS_REGION": "us-east-1"})
+    assert settings.tenant == "acme"
+    assert settings.for_tenant("acme").tenant == "acme"
+    with pytest.raises(ForbiddenError, match="serves the tenant 'acme' only"):
+        settings.for_tenant("default")
+    (aoss,) = [
+        st for st in stack.statements("TenantDataRole") if st["Action"] == "aoss:APIAccessAll"
+    ]
+    assert aoss["Condition"] == {"StringEquals": {TAG: "acme"}}
+    (access,) = json.loads(stack.value(props("CollectionAccessPolicy")["Policy"]))
+    (rule,) = access["Rules"]
+    index = index_name(default("OpenSearchIndexName"), "acme")
+    assert rule["Resource"] == [f"index/{default('SearchName')}/{index}"]
+    assert template()["Parameters"]["StackTenant"]["AllowedPattern"].startswith("^[a-z0-9]")
+
+
 def test_only_the_functions_that_search_or_index_may_reach_the_collection() -> None:
     (access,) = json.loads(Stack().value(props("CollectionAccessPolicy")["Policy"]))
     # the functions' work, each with its tenant's session (the API's, ingest's, the nights')
@@ -815,7 +835,8 @@ def test_every_data_plane_statement_of_the_tenant_role_holds_for_one_tenant_only
             # and aoss:CollectionId): the collection is the deployment's own tenant's alone.
             assert choice["SearchService"] == "serverless"
             assert statement["Resource"] == "arn:Collection"
-            assert on_tag(statement) == "default", statement
+            own = choice.get("StackTenant", default("StackTenant"))
+            assert statement["Condition"] == {"StringEquals": {TAG: own}}, statement
             continue
         who = on_tag(statement)
         assert who in ("default", "others"), statement  # every one names whose session
