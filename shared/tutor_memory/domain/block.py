@@ -117,6 +117,7 @@ import unicodedata
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime, tzinfo
+from functools import lru_cache
 from typing import Final, Protocol
 
 from tutor_memory.domain import constants as C
@@ -352,13 +353,19 @@ def _near_key(ep: Episode, what: str) -> tuple[str, tuple[str, ...]]:
     answer) a leading speaker's name share this key: the kind, and the words of what the line
     shows (punctuation separates words, so "7/10" is not "71/0"). Accents count ("año" is not
     "ano"). No words: no key worth sharing (the caller keeps such a line alone)."""
-    shown = what.partition(": ")[2] if ep.kind in _CHAT else what
-    if ep.kind in _CHAT:
+    return ep.kind.value, _shown_words(ep.kind in _CHAT, what)
+
+
+@lru_cache(maxsize=C.ANALYSED_TEXTS_KEPT)
+def _shown_words(chat: bool, what: str) -> tuple[str, ...]:
+    """The words of a line's shown text, remembered: a pair's turns show many of the same
+    lines one after another (a fifth of the block's CPU went to finding them again)."""
+    shown = what.partition(": ")[2] if chat else what
+    if chat:
         shown = _SPEAKER.sub("", shown, count=1)
     if not shown.isascii():
         shown = unicodedata.normalize("NFKC", shown)
-    words = tuple(_WORD.findall(shown.casefold()))
-    return ep.kind.value, words
+    return tuple(_WORD.findall(shown.casefold()))
 
 
 def _merged(kept: RecalledItem, others: Sequence[RecalledItem]) -> RecalledItem:
