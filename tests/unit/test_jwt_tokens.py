@@ -12,7 +12,7 @@ from pathlib import Path
 import jwt
 import pytest
 
-from tutor_memory.adapters.jwt_tokens import LEEWAY_S, TokenVerifier
+from tutor_memory.adapters.jwt_tokens import JWKS_RETRY_AFTER_S, LEEWAY_S, TokenVerifier
 from tutor_memory.domain.errors import IdentityProviderError, NotAuthenticatedError
 
 from ..signing_keys import HOUR_S, ISSUER, SigningKey
@@ -113,10 +113,11 @@ def test_a_jwks_file_that_cannot_serve_is_refused_at_start(tmp_path: Path) -> No
 class _Jwks(BaseHTTPRequestHandler):
     body = b""
     fetched = 0
+    status = 200
 
     def do_GET(self) -> None:
         type(self).fetched += 1
-        self.send_response(200)
+        self.send_response(self.status)
         self.send_header("Content-Type", "application/json")
         self.send_header("Content-Length", str(len(self.body)))
         self.end_headers()
@@ -129,7 +130,7 @@ class _Jwks(BaseHTTPRequestHandler):
 @pytest.fixture
 def jwks_url(provider: SigningKey) -> Iterator[str]:
     _Jwks.body = json.dumps({"keys": [provider.public_jwk()]}).encode()
-    _Jwks.fetched = 0
+    _Jwks.fetched, _Jwks.status = 0, 200
     server = ThreadingHTTPServer(("127.0.0.1", 0), _Jwks)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
@@ -153,3 +154,26 @@ def test_an_unreachable_provider_is_not_the_callers_fault(provider: SigningKey) 
     check = verifier("http://127.0.0.1:9/jwks.json")  # the discard port: nothing listens
     with pytest.raises(IdentityProviderError, match="identity provider's keys"):
         check.claims(provider.token(CLAIMS, expires_at=NOW + 60))
+
+
+def test_a_provider_that_failed_is_not_asked_again_for_half_a_minute(
+    jwks_url: str, provider: SigningKey
+) -> None:
+    """``serve`` answers one request at a time: a provider that is down must not hold each
+    request behind a fetch. After a failure, tokens get a 503 at once until the pause is over
+    (the clock injected); then the provider is asked again."""
+    clock = [NOW]
+    check = TokenVerifier(jwks_url, issuer=ISSUER, now=lambda: clock[0])
+    token = provider.token(CLAIMS, expires_at=NOW + HOUR_S)
+    _Jwks.status = 500
+    with pytest.raises(IdentityProviderError, match="identity provider's keys"):
+        check.claims(token)
+    assert _Jwks.fetched == 1
+    clock[0] = NOW + JWKS_RETRY_AFTER_S - 1
+    _Jwks.status = 200
+    with pytest.raises(IdentityProviderError, match="tried again 30 s after"):
+        check.claims(token)
+    assert _Jwks.fetched == 1  # not asked during the pause
+    clock[0] = NOW + JWKS_RETRY_AFTER_S
+    assert check.claims(token)["custom:id"] == "amira"
+    assert _Jwks.fetched == 2

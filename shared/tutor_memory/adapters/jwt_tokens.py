@@ -29,6 +29,10 @@ ALGORITHMS: Final = (
 LEEWAY_S: Final = 60.0  # clock skew between the provider and this machine (Cognito's is small)
 JWKS_TIMEOUT_S: Final = 5.0  # a JWKS fetch blocks the request that needed it
 JWKS_LIFESPAN_S: Final = 300.0  # a provider's keys are fetched again after this (rotation)
+# After a failed fetch, tokens are refused (503) without another try for this long: `serve`
+# answers one request at a time, so a provider that is down would otherwise hold every request
+# behind a fetch of up to JWKS_TIMEOUT_S (PyJWKClient's own cooldown starts only on success).
+JWKS_RETRY_AFTER_S: Final = 30.0
 
 
 class TokenVerifier:
@@ -48,6 +52,7 @@ class TokenVerifier:
         self._now = now
         self._client: jwt.PyJWKClient | None = None
         self._keys: jwt.PyJWKSet | None = None
+        self._failed_at: float | None = None  # the last failed fetch (``JWKS_RETRY_AFTER_S``)
         if jwks.startswith(("https://", "http://")):
             self._client = jwt.PyJWKClient(
                 jwks, cache_keys=True, lifespan=JWKS_LIFESPAN_S, timeout=JWKS_TIMEOUT_S
@@ -73,14 +78,23 @@ class TokenVerifier:
             )
         kid = header.get("kid")
         if self._client is not None:
+            now = self._now()
+            if self._failed_at is not None and now - self._failed_at < JWKS_RETRY_AFTER_S:
+                raise IdentityProviderError(
+                    "the identity provider's keys could not be fetched; tried again "
+                    f"{JWKS_RETRY_AFTER_S:.0f} s after the last failure"
+                )
             try:
-                return self._client.get_signing_key_from_jwt(token)
+                found = self._client.get_signing_key_from_jwt(token)
             except jwt.PyJWKClientConnectionError as exc:
+                self._failed_at = now
                 raise IdentityProviderError(f"the identity provider's keys: {exc}") from None
             except jwt.PyJWKClientError:
                 raise NotAuthenticatedError(
                     f"no key of the identity provider has the token's kid {kid!r}"
                 ) from None
+            self._failed_at = None
+            return found
         assert self._keys is not None
         matching = [k for k in self._keys.keys if kid is None or k.key_id == kid]
         if not matching:
