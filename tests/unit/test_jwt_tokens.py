@@ -35,8 +35,8 @@ def jwks_file(tmp_path: Path, provider: SigningKey) -> Path:
     return path
 
 
-def verifier(jwks: Path | str, **options: str) -> TokenVerifier:
-    return TokenVerifier(str(jwks), issuer=ISSUER, now=lambda: NOW, **options)  # type: ignore[arg-type]
+def verifier(jwks: Path | str, audience: str | None = None) -> TokenVerifier:
+    return TokenVerifier(str(jwks), issuer=ISSUER, audience=audience, now=lambda: NOW)
 
 
 def test_a_token_signed_by_the_provider_gives_its_claims(
