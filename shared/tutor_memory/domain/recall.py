@@ -84,7 +84,7 @@ from itertools import chain
 
 from tutor_memory.domain import constants as C
 from tutor_memory.domain.concepts import concept_key
-from tutor_memory.domain.episodes import CheckEvidence, Episode, Kind, about_the_student
+from tutor_memory.domain.episodes import SYSTEM_KINDS, CheckEvidence, Episode, Kind
 from tutor_memory.domain.language import analysed
 from tutor_memory.domain.routing import F32, ConceptVectors, concept_cosines, routed_by_meaning
 from tutor_memory.domain.timewindow import TimeWindow
@@ -108,7 +108,7 @@ class Pool(StrEnum):
 
 
 # The members as plain names: an enum attribute costs a descriptor call, ~1M times a turn
-_RECENT, _LEXICAL, _SEMANTIC = Pool.RECENT, Pool.LEXICAL, Pool.SEMANTIC
+_RECENT, _LEXICAL, _SEMANTIC, _CONCEPT = Pool.RECENT, Pool.LEXICAL, Pool.SEMANTIC, Pool.CONCEPT
 
 
 class Mode(StrEnum):
@@ -120,7 +120,9 @@ class Mode(StrEnum):
 @dataclass(slots=True)  # slots: ranking reads a turn's ~850 candidates' fields ~40k times
 class Candidate:
     episode: Episode
-    pools: set[Pool] = field(default_factory=set)
+    # its text's ``collapse_key``, once: ranking groups, fuses and counts texts by it
+    key: tuple[str, str, str]
+    pools: set[Pool]
     lexical: float = 0.0
     semantic: float = 0.0
     concept: bool = False
@@ -130,12 +132,6 @@ class Candidate:
     fused: frozenset[Pool] = frozenset()  # the content pools the question ran (see the module)
     cosine: float | None = None  # to the question's vector, whichever pool found it
     kept_by_fusion: bool = False  # plain fusion of the two rankings puts it in the pack
-
-    # its text's ``collapse_key``, once: ranking groups, fuses and counts texts by it
-    key: tuple[str, str, str] = field(init=False)
-
-    def __post_init__(self) -> None:
-        self.key = _key_of(self.episode)
 
     @property
     def relevance(self) -> float:
@@ -181,17 +177,21 @@ class Candidates:
         self.ran: set[Pool] = set()  # content pools this question ran, found something or not
         self.lexical_best = 0.0  # the lexical pool's best BM25 score (its scale)
 
-    def _get(self, episode: Episode) -> Candidate:
-        """The episode's candidate. An erasure's entry is never one: ``values`` leaves it out
-        (a pool that reads the log, the recent pool, finds it like any episode)."""
+    def _add(self, episode: Episode, pool: Pool) -> Candidate:
+        """The episode's candidate, found by ``pool`` too. An erasure's entry is never one:
+        ``values`` leaves it out (a pool that reads the log, the recent pool, finds it like
+        any episode). Pools call it ~1,000 times a turn: one lookup, no second call."""
         found = self.by_id.get(episode.episode_id)
         if found is None:
-            found = self.by_id[episode.episode_id] = Candidate(episode)
+            found = self.by_id[episode.episode_id] = Candidate(episode, _key_of(episode), {pool})
+        else:
+            found.pools.add(pool)
         return found
 
     def add_recent(self, episodes: Iterable[Episode]) -> None:
+        add = self._add
         for ep in episodes:
-            self._get(ep).pools.add(Pool.RECENT)
+            add(ep, _RECENT)
 
     def add_lexical(
         self,
@@ -204,8 +204,7 @@ class Candidates:
         scored = list(scored)
         best = self.lexical_best = max((s for _e, s, _m in scored), default=0.0)
         for ep, s, matched in scored:
-            cand = self._get(ep)
-            cand.pools.add(Pool.LEXICAL)
+            cand = self._add(ep, _LEXICAL)
             cand.lexical = max(cand.lexical, s / best if best > 0 else 1.0)
             if distinctive is None or any(t in distinctive for t in matched):
                 cand.distinctive_hit = True
@@ -214,8 +213,7 @@ class Candidates:
         """The k nearest, best first, with their cosines (scored in ``values``)."""
         self.ran.add(Pool.SEMANTIC)
         for ep, cosine in scored:
-            cand = self._get(ep)
-            cand.pools.add(Pool.SEMANTIC)
+            cand = self._add(ep, _SEMANTIC)
             cand.cosine = cosine
 
     def add_cosines(self, cosines: Mapping[str, float]) -> None:
@@ -243,14 +241,12 @@ class Candidates:
 
     def add_concept(self, episodes: Iterable[Episode]) -> None:
         for ep in episodes:
-            cand = self._get(ep)
-            cand.pools.add(Pool.CONCEPT)
-            cand.concept = True
+            self._add(ep, _CONCEPT).concept = True
 
     def values(self) -> list[Candidate]:
         ran = frozenset(self.ran)
-        found = [c for c in self.by_id.values() if about_the_student(c.episode)]
-        for cand in found:
+        found = [c for c in self.by_id.values() if c.episode.kind not in SYSTEM_KINDS]
+        for cand in found:  # about_the_student, inlined: ~850 a turn
             cand.fused = ran
         if Pool.SEMANTIC in ran:
             _by_meaning(found)
@@ -258,25 +254,40 @@ class Candidates:
         return found
 
 
-def _text_cosines(candidates: Iterable[Candidate]) -> dict[tuple[str, str, str], float]:
-    """Each distinct text's best cosine (repetitions collapsed: nine copies are one text)."""
-    texts: dict[tuple[str, str, str], float] = {}
+_TextCosines = dict[tuple[str, str, str], float]
+
+
+def _text_cosines(
+    candidates: Iterable[Candidate],
+) -> tuple[_TextCosines, _TextCosines, _TextCosines]:
+    """Each distinct text's best cosine (repetitions collapsed: nine copies are one text):
+    over every candidate, over the semantic pool's and over the recent pool's (one pass)."""
+    texts: _TextCosines = {}
+    pooled: _TextCosines = {}
+    recent: _TextCosines = {}
     for c in candidates:
-        if c.cosine is not None and c.cosine > texts.get(c.key, -2.0):
-            texts[c.key] = c.cosine
-    return texts
+        cosine = c.cosine
+        if cosine is None:
+            continue
+        key, pools = c.key, c.pools
+        if cosine > texts.get(key, -2.0):
+            texts[key] = cosine
+        if _SEMANTIC in pools and cosine > pooled.get(key, -2.0):
+            pooled[key] = cosine
+        if _RECENT in pools and cosine > recent.get(key, -2.0):
+            recent[key] = cosine
+    return texts, pooled, recent
 
 
 def _by_meaning(candidates: Sequence[Candidate]) -> None:
     """Every candidate's semantic figure and whether it is near (see the module)."""
-    texts = _text_cosines(candidates)
+    texts, pooled, recent = _text_cosines(candidates)
     if not texts:
         return
     best, worst = max(texts.values()), min(texts.values())
-    pooled = _text_cosines(c for c in candidates if _SEMANTIC in c.pools)
     # The question's neighbourhood in this pair: the pair's own texts, sampled by the recent
     # pool (no search chose them); too few to be a crowd, the nearest few of the pool instead.
-    crowd = list(_text_cosines(c for c in candidates if _RECENT in c.pools).values())
+    crowd = list(recent.values())
     if len(crowd) >= C.RECALL_GATE_MIN_DOCUMENTS:
         median = statistics.median(crowd)
         near_texts = {key for key, cos in pooled.items() if _closer(cos, best, median)}
@@ -310,27 +321,45 @@ def fusion_order(
 ) -> list[tuple[str, str, str]]:
     """Distinct texts in the order a plain reciprocal rank fusion (Cormack, Clarke & Büttcher
     2009) of the lexical and the semantic ranking puts them: each text at its best member."""
-    lexical = _text_order(candidates, lambda c: c.lexical if c.lexical > 0 else None)
-    semantic = _text_order(candidates, lambda c: c.cosine)
+    return _fused(candidates, k)[0]
+
+
+_Mark = tuple[float, datetime, int, tuple[str, str, str]]
+
+
+def _fused(
+    candidates: Sequence[Candidate], k: int
+) -> tuple[list[tuple[str, str, str]], dict[tuple[str, str, str], list[Candidate]]]:
+    """``fusion_order``, and the candidates of each text it ranks (either ranking has them)."""
+    lexical: list[_Mark] = []
+    semantic: list[_Mark] = []
+    members: dict[tuple[str, str, str], list[Candidate]] = {}
+    for c in candidates:  # both rankings' marks in one pass over ~850 candidates
+        ep, key = c.episode, c.key
+        ranked = False
+        if c.lexical > 0:
+            lexical.append((c.lexical, ep.at, ep.seq, key))
+            ranked = True
+        if c.cosine is not None:
+            semantic.append((c.cosine, ep.at, ep.seq, key))
+            ranked = True
+        if ranked:
+            group = members.get(key)
+            if group is None:
+                members[key] = [c]
+            else:
+                group.append(c)
     fused: dict[tuple[str, str, str], float] = {}
-    for ranking in (lexical, semantic):
-        for rank, key in enumerate(ranking, start=1):
+    for marks in (lexical, semantic):
+        for rank, key in enumerate(_text_order(marks), start=1):
             fused[key] = fused.get(key, 0.0) + 1.0 / (k + rank)
-    return sorted(fused, key=lambda key: -fused[key])
+    return sorted(fused, key=lambda key: -fused[key]), members
 
 
-def _text_order(
-    candidates: Sequence[Candidate], value: Callable[[Candidate], float | None]
-) -> list[tuple[str, str, str]]:
+def _text_order(marks: list[_Mark]) -> list[tuple[str, str, str]]:
     """Distinct texts, each at its best member by (value, time, seq), best first. One sort of
     the members: a pair's seqs are unique, so no two members tie and the first time a text is
     met in that order is its best member."""
-    marks = []
-    for c in candidates:
-        v = value(c)
-        if v is not None:
-            ep = c.episode
-            marks.append((v, ep.at, ep.seq, c.key))
     marks.sort(reverse=True)
     return list(dict.fromkeys(m[3] for m in marks))
 
@@ -339,11 +368,7 @@ def keep_fused(candidates: Sequence[Candidate], budget: int = C.RECALL_FUSION_PA
     """Mark what the gate may demote but never drop (see the module): the texts plain fusion
     puts inside a pack of ``budget`` tokens, then — while the matches and those leave room in
     it — the next texts in fusion's order. Runs after the matches are known (the hop)."""
-    members: dict[tuple[str, str, str], list[Candidate]] = {}
-    for c in candidates:
-        if c.lexical > 0 or c.cosine is not None:
-            members.setdefault(c.key, []).append(c)
-    order = fusion_order(candidates)
+    order, members = _fused(candidates, C.RECALL_FUSION_RRF_K)
     matched = {c.key: c for c in candidates if c.matches}
     spent = sum(_line_cost(c.episode) for c in matched.values())
     own = budget  # fusion's own pack, whatever matches
@@ -392,44 +417,66 @@ def index_words_of(summary: str, text: str, concepts: Sequence[str]) -> str:
 def bridge(candidates: Sequence[Candidate]) -> None:
     """The second hop (see the module): mark the weak hits that share a distinctive word with
     the best evidence. Pure; each text is analysed in its own language, as the index does."""
-    matching = [c for c in candidates if c.matches]
-    weak = [c for c in candidates if not c.matches and c.signalled]
+    matching: list[Candidate] = []
+    weak: list[Candidate] = []
+    for c in candidates:
+        if c.matches:
+            matching.append(c)
+        elif c.signalled:
+            weak.append(c)
     # Too few candidates to tell a distinctive word from an everyday one: a hop is a weaker
     # link than a match, so it is not made on a guess (the gate counts every word there).
     if not matching or not weak or len(candidates) < C.RECALL_GATE_MIN_DOCUMENTS:
         return
     best = max(matching, key=lambda c: (c.relevance, c.episode.at, c.episode.seq))
-    terms = [_index_terms(c.episode) for c in candidates]
+    terms = {id(c): _index_terms(c.episode) for c in candidates}
     seed = _index_terms(best.episode)
     # How many candidates hold each seed word: counted over each one's shared words (a
     # candidate holds a few of the seed's), the same counts as testing every word in each.
-    shared = Counter(chain.from_iterable(seed.intersection(found) for found in terms))
+    shared = Counter(chain.from_iterable(map(seed.intersection, terms.values())))
     containing = {t: shared.get(t, 0) for t in seed}
     links = distinctive_terms_of(TermCounts(len(candidates), containing))
     for c in weak:
-        if not links.isdisjoint(_index_terms(c.episode)):
+        if not links.isdisjoint(terms[id(c)]):
             c.bridged = True
 
 
 def _index_terms(ep: Episode) -> frozenset[str]:
-    return _terms_of(ep.summary, ep.text, ep.concepts)
-
-
-# An episode's collapse key by the episode object itself: the store hands the same decoded
-# episodes to every turn (its kept reads), and a turn keys ~900 candidates (2 ms as
-# collapse_key calls). Keyed by id(), the episode kept beside its key so the id stays its own.
-_KEYS: dict[int, tuple[Episode, tuple[str, str, str]]] = {}
+    """``_terms_of`` by the episode object (``_FACTS``): the hop asks for ~1,300 a turn, and
+    the text-keyed cache hashes three fields for each."""
+    facts = _facts(ep)
+    terms = facts.terms
+    if terms is None:
+        terms = facts.terms = _terms_of(ep.summary, ep.text, ep.concepts)
+    return terms
 
 
 def _key_of(ep: Episode) -> tuple[str, str, str]:
-    found = _KEYS.get(id(ep))
-    if found is not None and found[0] is ep:
-        return found[1]
-    if len(_KEYS) >= C.ANALYSED_TEXTS_KEPT:
-        _KEYS.clear()  # a bound, not an LRU: the next turn refills what it uses
-    key = collapse_key(ep)
-    _KEYS[id(ep)] = (ep, key)
-    return key
+    return _facts(ep).key
+
+
+@dataclass(slots=True)
+class _Facts:
+    episode: Episode  # kept beside its facts, so that its id() stays its own
+    key: tuple[str, str, str]
+    terms: frozenset[str] | None = None  # asked for by the hop only
+
+
+# What ranking derives from an episode, by the episode object itself: the store hands the
+# same decoded episodes to every turn (its kept reads), and a turn keys ~900 candidates (2 ms
+# as collapse_key calls) and analyses ~1,300 for the hop. One holder for both, so an episode's
+# text is kept here once.
+_FACTS: dict[int, _Facts] = {}
+
+
+def _facts(ep: Episode) -> _Facts:
+    found = _FACTS.get(id(ep))
+    if found is not None and found.episode is ep:
+        return found
+    if len(_FACTS) >= C.ANALYSED_TEXTS_KEPT:
+        _FACTS.clear()  # a bound, not an LRU: the next turn refills what it uses
+    found = _FACTS[id(ep)] = _Facts(ep, collapse_key(ep))
+    return found
 
 
 @lru_cache(maxsize=C.ANALYSED_TEXTS_KEPT)
@@ -437,6 +484,12 @@ def _terms_of(summary: str, text: str, concepts: tuple[str, ...]) -> frozenset[s
     """An episode's analysed words as a set, remembered: the hop reads the pair's recent 500
     every turn, the same from one turn to the next."""
     return frozenset(analysed(index_words_of(summary, text, concepts)))
+
+
+@lru_cache(maxsize=32)
+def _pool_names(pools: frozenset[Pool]) -> tuple[str, ...]:
+    """The pools' names, sorted (16 sets at most: an enum's ``value`` costs a descriptor call)."""
+    return tuple(sorted(p.value for p in pools))
 
 
 def recency(at: datetime, now: datetime) -> float:
@@ -539,25 +592,31 @@ def rank(
             if mark[:3] > bests[key][:3]:
                 bests[key] = mark
 
-    # Then only the first ``limit`` texts are made into items.
+    # Then only the first ``limit`` texts are made into items. A pair's seqs are unique, so
+    # no two texts tie on (rounded score, time, seq) and the key never decides.
     order = sorted(
-        bests, key=lambda k: (round(bests[k][0], 6), bests[k][1], bests[k][2]), reverse=True
+        ((round(value, 6), at, seq, key) for key, (value, at, seq, _c) in bests.items()),
+        reverse=True,
     )
     items: list[RecalledItem] = []
-    for key in order[:limit]:
-        best_score, _at, _seq, best = bests[key]
+    for _rounded, _at, _seq, key in order[:limit]:
+        best_score, best = bests[key][0], bests[key][3]
         members = groups[key]
         chronological = (
             [best.episode]
             if len(members) == 1
             else sorted((m.episode for m in members), key=lambda e: (e.at, e.seq))
         )
-        pools = sorted({p.value for m in members for p in m.pools})
+        pools = _pool_names(
+            frozenset(best.pools)
+            if len(members) == 1
+            else frozenset().union(*(m.pools for m in members))
+        )
         items.append(
             RecalledItem(
                 episode=best.episode,
                 score=round(best_score, 6),
-                pools=tuple(pools),
+                pools=pools,
                 count=len(members),
                 first_at=chronological[0].at,
                 last_at=chronological[-1].at,
