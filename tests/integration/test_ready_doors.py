@@ -237,14 +237,24 @@ def test_the_embedded_default_reads_on_the_turns_thread_and_embeds_beside_its_re
             return _original(*args, **kw)
 
         setattr(store, name, noted)
+    built_on: list[int] = []
+    build = app.turns._build
+
+    def noted_build(*args: Any, **kw: Any) -> Any:
+        built_on.append(threading.get_ident())
+        return build(*args, **kw)
+
+    app.turns._build = noted_build
     alice = memory.pair("alice", "biology")
     alice.turn("Hello again")  # the first turn reads the pair's state before its deadline
     read_on.clear()
     embedder.threads.clear()
+    built_on.clear()
     turn = alice.turn("What did we say about osmosis?")
     assert not turn.dropped and "osmosis" in turn.block
     threads = set().union(*read_on.values())
-    assert set(read_on) == {"recent", "files", "concept_names"} and len(threads) == 1
+    assert set(read_on) == {"recent", "files", "concept_names"}
+    assert threads == set(built_on)  # every read on the thread that builds the block
     assert embedder.asked[-1] == "What did we say about osmosis?"
     assert embedder.threads[0] not in threads  # embedded beside the reads, not after them
     memory.close()
