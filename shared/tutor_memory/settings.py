@@ -46,7 +46,7 @@ variable                               meaning (default)
 ``TUTOR_MEMORY_CHECKPOINT_KEY_ID``     the KMS HMAC key (id, ARN or alias) that signs them
                                        (required with the bucket, and only with it)
 ``TUTOR_MEMORY_TURN_DEADLINE``         seconds a turn waits for its block (``2.5``)
-``TUTOR_MEMORY_BLOCK_BUDGET``          the block's token budget (``1200``)
+``TUTOR_MEMORY_BLOCK_BUDGET``          the block's token budget (``1700``)
 ``TUTOR_MEMORY_TURN_THREADS``          threads a turn uses: question embedding, BLAS (``1``)
 ``TUTOR_MEMORY_BATCH_THREADS``         threads of batch embedding (replay, ingestion; every core)
 ``TUTOR_MEMORY_INDEX_CONTEXT``         index a question or answer with the turn it responds to,
