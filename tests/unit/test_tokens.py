@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tutor_memory.domain.tokens import count_tokens, fit_lines
 
@@ -122,3 +124,100 @@ def test_fitting_checks_the_joined_text_when_a_counter_does_not_add_up() -> None
     kept = fit_lines(["ab", "ab", "ab"], 10, count=square)
     assert kept == ["ab"]
     assert square("\n".join(kept)) <= 10
+
+
+# --- the counter agrees with the rule it implements, character by character ------------------
+
+_REF_KINDS = ("latin", "arabic", "letter", "digit", "punct", "space", "newline", "other")
+
+
+def _reference_kind(ch: str, previous: str | None) -> str:
+    """The module's rule read one character at a time, as it was first written."""
+    import unicodedata
+
+    if ch in "\n\r":
+        return "newline"
+    if ch.isspace():
+        return "space"
+    category = unicodedata.category(ch)
+    if category.startswith("M"):
+        return previous if previous in ("latin", "arabic", "letter") else "other"
+    if category == "Nd":
+        return "digit"
+    if category.startswith("L"):
+        arabic = any(
+            lo <= ch <= hi
+            for lo, hi in (
+                ("\u0600", "\u06ff"),
+                ("\u0750", "\u077f"),
+                ("\u0870", "\u08ff"),
+                ("\ufb50", "\ufdff"),
+                ("\ufe70", "\ufeff"),
+            )
+        )
+        if arabic:
+            return "arabic"
+        return "latin" if ch < "\u0250" or "\u1e00" <= ch <= "\u1eff" else "letter"
+    return "punct" if category.startswith("P") else "other"
+
+
+def _reference_price(kind: str, run: str) -> int:
+    n = len(run)
+    if kind == "latin":
+        return 1 + max(n - 2, 0) // 3 + sum(1 for ch in run if not ch.isascii())
+    if kind == "arabic":
+        basic = sum(1 for ch in run if "\u0621" <= ch <= "\u064a")
+        return 1 + (3 * basic + 6 * (n - basic)) // 4
+    if kind == "digit":
+        return -(-n // 3)
+    if kind == "space":
+        return 0 if run == " " else 1
+    if kind == "other":
+        return 2 * n
+    return n
+
+
+def _reference_count(text: str) -> int:
+    total, kind, start = 0, None, 0
+    for i, ch in enumerate(text):
+        k = _reference_kind(ch, kind)
+        if k != kind:
+            if kind is not None:
+                total += _reference_price(kind, text[start:i])
+            kind, start = k, i
+    if kind is not None:
+        total += _reference_price(kind, text[start:])
+    return total
+
+
+# Letters of the five languages, combining marks (after letters, spacing and at the start),
+# digits of two scripts, symbols, emoji, spacing of every sort.
+_ALPHABET = (
+    "abcXYZéñçüạế ìí\u0301\u0308\u064b\u064e\u0670"
+    "مائٹوکونڈریاخلیےںھی"
+    "الميتوكندرياﻻﷲ"
+    "中文Жж०१"
+    "0123456789٠١٢"
+    ".,;:!?¿¡()«»…—-'\""
+    "$+<=>^`|~€😀\u200b\u00ad"
+    " \t\n\r\x0b\x0c\x1c\x85\u2028\u3000"
+)
+
+
+@given(st.text(alphabet=_ALPHABET, max_size=80))
+@settings(max_examples=400, deadline=None)
+def test_the_counter_agrees_with_the_rule_read_character_by_character(text: str) -> None:
+    assert count_tokens(text) == _reference_count(text)
+
+
+@pytest.mark.parametrize("text", SAMPLES)
+def test_each_language_is_priced_by_the_rule(text: str) -> None:
+    assert count_tokens(text) == _reference_count(text)
+
+
+def test_text_made_of_many_characters_is_counted_without_keeping_them_all() -> None:
+    from tutor_memory.domain import tokens
+
+    many = "".join(chr(p) for p in range(0x4E00, 0x4E00 + 3 * tokens.KINDS_KEPT))
+    assert count_tokens(many) == _reference_count(many) == len(many)
+    assert len(tokens._KINDS) <= tokens.KINDS_KEPT

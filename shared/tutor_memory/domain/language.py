@@ -134,17 +134,22 @@ def detect_language(text: str) -> str:
     Spanish ¿ ¡ ñ or an accent). Ties go to the script's default (English, Arabic).
     """
     raw = unicodedata.normalize("NFKC", text)
-    arabic = sum(1 for ch in raw if _is_arabic_script(ch) and ch.isalpha())
-    latin = sum(1 for ch in raw if ch.isalpha() and _is_latin(ch))
-    candidates = _candidates("arabic" if arabic > latin else "latin")
+    # An ASCII text has no Arabic letter (the script test read a character at a time is the
+    # most of detecting a new text's language, and most chat lines are ASCII).
+    script = "latin"
+    if not raw.isascii():
+        arabic = sum(1 for ch in raw if _is_arabic_script(ch) and ch.isalpha())
+        latin = sum(1 for ch in raw if ch.isalpha() and _is_latin(ch))
+        script = "arabic" if arabic > latin else "latin"
+    candidates = _candidates(script)
     for pack in candidates:
-        if any(ch in pack.own_letters for ch in raw):
+        if not pack.own_letters.isdisjoint(raw):
             return pack.code
     words = tokens(raw)
     folded_case = raw.casefold()
     scores = {
         pack.code: sum(w in _markers(pack.code) for w in words)
-        + any(ch in pack.vote_letters for ch in folded_case)
+        + (not pack.vote_letters.isdisjoint(folded_case))
         for pack in candidates
     }
     best = max(scores.values())
