@@ -277,6 +277,9 @@ class App:
         warm_index = getattr(self.ports.index, "warm", None)  # the embedded index's state
         if callable(warm_index):
             warm_index()
+        from tutor_memory.domain.language import load_stemmers
+
+        load_stemmers()
         # What start-up loaded lives as long as the process: moved out of the collector's
         # view, a full collection no longer lands inside one turn scanning all of it (10k
         # episodes: a gen-2 pass cost ~91 ms CPU before, ~4.5 ms after, and it fell on one

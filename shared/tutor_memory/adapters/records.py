@@ -18,7 +18,7 @@ from tutor_memory.domain.annotations import Annotation, AnnotationKind
 from tutor_memory.domain.chain import format_time, parse_time
 from tutor_memory.domain.classmaps import CourseMap
 from tutor_memory.domain.conceptmap import ConceptMap
-from tutor_memory.domain.episodes import Episode, Kind, NoEvidence, Pair, evidence_from_dict
+from tutor_memory.domain.episodes import NO_EVIDENCE, Episode, Kind, Pair, evidence_from_dict
 from tutor_memory.domain.errors import CorruptRowError as CorruptRowError  # re-exported
 from tutor_memory.domain.errors import ValidationError
 
@@ -53,6 +53,14 @@ def episode_to_record(ep: Episode) -> dict[str, Any]:
     }
 
 
+@lru_cache(maxsize=4_096)
+def _pair(student_id: str, subject_id: str) -> Pair:
+    """One Pair object for all of a pair's decoded episodes (the decoded-episode cache holds
+    20k: one object each was 20k more for every full collection to walk, and a check of both
+    ids on every row)."""
+    return Pair(student_id, subject_id)
+
+
 def episode_from_record(row: dict[str, Any]) -> Episode:
     seq = int(row["seq"])
     try:
@@ -63,9 +71,9 @@ def episode_from_record(row: dict[str, Any]) -> Episode:
         # is still read, so that verification reports it instead of the reader hiding it). So
         # does a v2 body without its salt (a replayed envelope before its erasure is recorded).
         bodiless = erased or (int(row.get("chain_version") or 1) == 2 and not row.get("salt"))
-        evidence = NoEvidence() if bodiless and not data else evidence_from_dict(kind, data)
+        evidence = NO_EVIDENCE if bodiless and not data else evidence_from_dict(kind, data)
         return Episode(
-            pair=Pair(row["student_id"], row["subject_id"]),
+            pair=_pair(row["student_id"], row["subject_id"]),
             seq=seq,
             episode_id=row["episode_id"],
             kind=kind,

@@ -339,6 +339,11 @@ class NoEvidence:
         return {}
 
 
+# One for every episode that carries none (frozen, with no fields: one object serves all, and a
+# process holding 20k decoded episodes keeps ~9k fewer objects for the collector to walk).
+NO_EVIDENCE: Final = NoEvidence()
+
+
 @dataclass(frozen=True)
 class AnswerEvidence:
     """The file and page an answer cited, stamped with the file's fingerprint at that moment."""
@@ -701,7 +706,7 @@ def evidence_from_dict(kind: Kind, data: Mapping[str, Any] | None) -> Evidence:
     if cls is NoEvidence:
         if any(v not in (None, "", [], {}) for v in data.values()):
             raise ValidationError("evidence", f"a {kind.value} carries no evidence")
-        return NoEvidence()
+        return NO_EVIDENCE
     allowed = set(cls.__dataclass_fields__)
     unknown = sorted(set(data) - allowed)
     if unknown:

@@ -212,6 +212,14 @@ def stem(token: str, lang: str) -> str:
     return pack.stem(token)
 
 
+def load_stemmers() -> None:
+    """Load every language's stemmer on this thread now. Snowball's package builds the tables
+    of all its ~30 algorithms on first import (~8k objects): loaded while a memory opens, they
+    are frozen with the rest of start-up instead of being walked by every full collection."""
+    for code in LANGUAGES:
+        language(code).stem("reading")
+
+
 # --- analysis ------------------------------------------------------------------------------------
 
 
