@@ -58,12 +58,12 @@ What *matches* the question (the gate's test) is narrower than what is a candida
 candidates' distinct texts are ranked by a reciprocal rank fusion of the lexical and the
 semantic ranking (``fusion_order``, k = 60; the semantic ranking holds every candidate, since
 every candidate has a cosine) and taken in that order while their lines fit
-``RECALL_FUSION_PACK_TOKENS`` (1,200 tokens): a plain fusion would have put them
-in the pack. Then, while the matches and those still leave room in the same budget, the next
-texts in fusion's order are kept too: while the budget has room, nothing a pool found is gated
-out. A kept candidate that matches nothing is **demoted** — its score minus one, so it ranks
-below every match whatever its recency — never dropped: the gate may say it is weaker than
-what matches, not that it is absent. What is neither a match nor kept is dropped.
+``RECALL_FUSION_PACK_TOKENS``: a plain fusion would have put them in the pack. Then, while the
+matches and those still leave room in the same budget, the next texts in fusion's order are
+kept too: while the budget has room, nothing a pool found is gated out. A kept candidate that
+matches nothing is **demoted** — its score minus one, so it ranks below every match whatever
+its recency — never dropped: the gate may say it is weaker than what matches, not that it is
+absent. What is neither a match nor kept is dropped.
 
 A dropped candidate keeps its relevance for the two exceptions (no question; nothing
 matched).
