@@ -86,3 +86,43 @@ def test_lexical_scores_are_the_same_bm25_on_both_indexes(
         for i in (embedded, opensearch)
     ]
     assert searched[0].counts == searched[1].counts == embedded.term_counts(PAIR, terms)
+
+
+def test_both_indexes_count_texts_not_copies_and_keep_the_same_copy(
+    make_index: Callable[..., OpenSearchIndex],
+) -> None:
+    """Texts repeated many times among others: the k nearest texts, each by its newest copy
+    (inside a window too), are the same on both indexes."""
+    from datetime import timedelta
+
+    import numpy as np
+
+    from tutor_memory.domain.timewindow import TimeWindow
+
+    rng = np.random.default_rng(7)
+    texts = [rng.normal(size=4).astype(np.float32) for _ in range(12)]
+    texts = [v / np.linalg.norm(v) for v in texts]
+    start = NOW - timedelta(days=200)
+
+    def vector(s: int) -> list[float]:  # most of them copies of the first text
+        return texts[0 if s % 3 else s // 3 % 12].tolist()  # type: ignore[no-any-return]
+
+    docs = [
+        IndexedEpisode(
+            PAIR, f"e{s}-{s:012x}", s, "question", start + timedelta(days=s // 2), "cell", vector(s)
+        )
+        for s in range(1, 301)
+    ]
+    embedded, opensearch = EmbeddedIndex(), make_index(4)
+    for index in (embedded, opensearch):
+        index.add(docs)
+    window = TimeWindow(start + timedelta(days=20), start + timedelta(days=60), "window")
+    for scope in (None, window):
+        for query in texts[:4]:
+            mine = embedded.search(PAIR, terms=[], vector=query, lexical_limit=0, k=5,
+                                   window=scope)[1]  # fmt: skip
+            theirs = opensearch.search(PAIR, terms=[], vector=query, lexical_limit=0, k=5,
+                                       window=scope)[1]  # fmt: skip
+            assert [h.seq for h in mine] == [h.seq for h in theirs]
+            assert len(mine) == 5
+            assert [h.score for h in mine] == pytest.approx([h.score for h in theirs], abs=1e-5)

@@ -269,13 +269,15 @@ ACROSS = {
 
 
 @pytest.mark.parametrize("lang", sorted(ACROSS))
+@pytest.mark.parametrize("copies", [30, C.RECALL_SEMANTIC_K // 2 + 10], ids=["30", "pool"])
 def test_a_meaning_across_languages_is_found_behind_nine_copies_of_another_question(
-    memory: TutorMemory, pair: Pair, lang: str
+    memory: TutorMemory, pair: Pair, lang: str, copies: int
 ) -> None:
     """The trap of the held-out set: copies of two repeated questions near it in meaning fill
-    every nearest slot by episode (60 of them), and nine copies of an unrelated one stand
-    beside; the English membrane memory, a few texts down, must still be recalled and pass
-    the gate."""
+    every nearest slot by episode (60 of them, or more than the semantic pool's k: the pool
+    counts texts, not copies), and nine copies of an unrelated one stand beside; the English
+    membrane memory, a few texts down and out of the recent pool, must still be recalled and
+    pass the gate."""
     target = bury(
         memory,
         pair,
@@ -287,7 +289,7 @@ def test_a_meaning_across_languages_is_found_behind_nine_copies_of_another_quest
         ),  # type: ignore[arg-type]
         newer=300,
     )
-    repeated = [("What is a cell?", 30), ("What does the cell wall do?", 30)]
+    repeated = [("What is a cell?", copies), ("What does the cell wall do?", copies)]
     repeated.append(("Can you give me a harder example?", 9))
     memory.record_many(
         [

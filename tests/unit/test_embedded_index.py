@@ -162,9 +162,52 @@ def test_a_window_filters_before_ranking(index: EmbeddedIndex) -> None:
 
 def test_equal_scores_prefer_the_newer_episode() -> None:
     idx = EmbeddedIndex()
-    idx.add([doc(A, s, "same", unit(1, 0, 0), days=s) for s in (1, 2, 3)])
+    # Three different texts exactly as close to the question.
+    idx.add([doc(A, 1, "a", unit(1, 1, 0), days=1), doc(A, 2, "b", unit(1, 0, 1), days=2),
+             doc(A, 3, "c", unit(1, -1, 0), days=3)])  # fmt: skip
     _, semantic, _counts = idx.search(A, terms=[], vector=unit(1, 0, 0), lexical_limit=0, k=3)
     assert ids(semantic) == [3, 2, 1]
+
+
+def crowded(copies: int) -> list[IndexedEpisode]:
+    """A question repeated ``copies`` times (the nearest text), then one other text a little
+    further, all before the repeats' last copy."""
+    repeated = [doc(A, s, "same", unit(1, 0, 0), days=s) for s in range(1, copies + 1)]
+    return [doc(A, 1000, "other", unit(1, 0.3, 0), days=0), *repeated]
+
+
+def test_the_semantic_pool_counts_texts_not_copies() -> None:
+    """Fifty copies of one question take one place among the k nearest, by the newest copy:
+    the next text still comes back with k = 2."""
+    idx = EmbeddedIndex()
+    idx.add(crowded(50))
+    _, semantic, _counts = idx.search(A, terms=[], vector=unit(1, 0, 0), lexical_limit=0, k=2)
+    assert ids(semantic) == [50, 1000]
+    # As the index reads them back from its file in a fresh cache (not appended copies).
+    idx._cache.clear()
+    _, semantic, _counts = idx.search(A, terms=[], vector=unit(1, 0, 0), lexical_limit=0, k=2)
+    assert ids(semantic) == [50, 1000]
+
+
+def test_a_new_copy_becomes_the_text_it_repeats() -> None:
+    idx = EmbeddedIndex()
+    idx.add(crowded(3))
+    idx.search(A, terms=[], vector=unit(1, 0, 0), lexical_limit=0, k=2)  # cached
+    idx.add([doc(A, 4, "same", unit(1, 0, 0), days=40)])
+    _, semantic, _counts = idx.search(A, terms=[], vector=unit(1, 0, 0), lexical_limit=0, k=2)
+    assert ids(semantic) == [4, 1000]
+    assert idx.cosines(A, ["e1-000000000001", "e4-000000000004"], unit(1, 0, 0)) == {
+        "e1-000000000001": pytest.approx(1.0), "e4-000000000004": pytest.approx(1.0)}  # fmt: skip
+
+
+def test_inside_a_window_a_text_is_found_by_its_newest_copy_there() -> None:
+    idx = EmbeddedIndex()
+    idx.add(crowded(30))
+    window = TimeWindow(T0, T0 + timedelta(days=10, hours=12), "window")  # copies 1-10
+    _, semantic, _counts = idx.search(
+        A, terms=[], vector=unit(1, 0, 0), lexical_limit=0, k=2, window=window
+    )
+    assert ids(semantic) == [10, 1000]
 
 
 def test_a_vector_of_the_wrong_dimension_is_refused(index: EmbeddedIndex) -> None:
@@ -284,7 +327,8 @@ def test_another_process_writing_the_file_is_seen_by_the_next_search(tmp_path) -
     )
     assert ids(lexical) == [2] and ids(semantic) == [2, 1]
 
-    writer.add([doc(A, 1, "cell", unit(0, 1, 0), days=0)])  # re-indexed with a new vector
+    # Re-indexed with a new vector (near episode 2's, not the same: that would be one text).
+    writer.add([doc(A, 1, "cell", unit(0, 1, 0.001), days=0)])
     _, semantic, _counts = reader.search(A, terms=[], vector=unit(0, 1, 0), lexical_limit=0, k=5)
     assert [round(h.score, 5) for h in semantic] == [1.0, 1.0]
 
@@ -456,3 +500,16 @@ def test_a_search_leaves_no_sums_behind_for_the_next(index: EmbeddedIndex) -> No
         want = fresh.search(A, terms=terms, vector=None, lexical_limit=10, k=0, window=window)
         got = index.search(A, terms=terms, vector=None, lexical_limit=10, k=0, window=window)
         assert got.lexical == want.lexical and len(got.lexical) >= 1
+
+
+def test_vectors_sharing_a_hash_stay_different_texts(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Texts are keyed by the hash of their bytes and checked against the stored vector: with
+    every hash the same, different vectors are still different texts, copies still one."""
+    monkeypatch.setattr(embedded_index, "hash", lambda _blob: 7, raising=False)
+    idx = EmbeddedIndex()
+    idx.add([*crowded(5), doc(A, 2000, "third", unit(0, 1, 0), days=1)])
+    _, semantic, _counts = idx.search(A, terms=[], vector=unit(1, 0, 0), lexical_limit=0, k=3)
+    assert ids(semantic) == [5, 1000, 2000]
+    idx.add([doc(A, 6, "same", unit(1, 0, 0), days=50), doc(A, 7, "x", unit(0, 0, 1), days=51)])
+    _, semantic, _counts = idx.search(A, terms=[], vector=unit(1, 0, 0), lexical_limit=0, k=4)
+    assert ids(semantic) == [6, 1000, 2000, 7]  # 2000 and 7 tie: the higher seq first

@@ -21,11 +21,15 @@ the same hits on both.
   domain folded them (accents and case folded again here, as FTS5's ``unicode61
   remove_diacritics 2`` did).
 * Semantic: exact cosine over the pair's stored float32 vectors (this Python cannot load the
-  sqlite-vec extension; exact is also the quality ceiling). Each pair's vectors are one
-  contiguous block in memory, ordered by time, with a sorted time array: a time window is a
-  binary search and a view (a pre-filter, so a window never comes back with fewer than k that
-  exist), never a copy; numpy's product scores the block, and the C loop keeps the best k
-  (numpy's ``partition`` and a sort of the best k where it was not built).
+  sqlite-vec extension; exact is also the quality ceiling), counted over *texts*: copies of a
+  text share one vector (``vector_key``), which is stored and scored once, and each of the k
+  nearest texts comes back as its newest copy (as the OpenSearch index does), so a question
+  repeated sixty times takes one place, not sixty. Each pair's distinct vectors are one
+  contiguous block in memory beside its rows in time order (a sorted time array, each row's
+  text): a time window is a binary search, then the texts with a copy inside it (a
+  pre-filter, so a window never comes back with fewer than k that exist); numpy's product
+  scores the block, and the C loop keeps the best k (numpy's ``partition`` and a sort of the
+  best k where it was not built).
 * The cached postings and vectors follow the file, across processes: each search reads one
   row (the file's highest document rowid, its count of deletions and BM25's N and total
   length); new documents are appended to the cached pair (a re-indexed or, for vectors,
@@ -52,6 +56,7 @@ from typing import Any, Final, NamedTuple
 import numpy as np
 from numpy.typing import NDArray
 
+from tutor_memory.adapters.vector_key import vector_key
 from tutor_memory.domain.chain import format_time
 from tutor_memory.domain.episodes import Pair
 from tutor_memory.domain.errors import StoreError
@@ -236,13 +241,21 @@ def _positions(kept: dict[str, Any], ids: list[str]) -> dict[str, int]:
 
 @dataclass
 class _PairVectors:
-    """One pair's vectors, one contiguous block ordered by (time, seq); rows beyond ``size``
-    are spare capacity for appends."""
+    """One pair's vectors: per row (one per document, ordered by (time, seq)) its episode, seq,
+    time and *text* — the row of ``matrix`` that holds its vector, one row per distinct vector
+    (repeated texts are stored and scored once: the semantic pool counts texts, not copies).
+    Each text also keeps its newest copy (the row it is found by). Arrays are sized with
+    spare capacity for appends."""
 
     ids: list[str]  # episode ids, one per row (no spare capacity)
     seqs: NDArray[np.int64]
     ats: NDArray[np.int64]  # microseconds, sorted
-    matrix: NDArray[np.float32]
+    texts: NDArray[np.int32]  # each row's distinct vector (a row of ``matrix``)
+    matrix: NDArray[np.float32]  # one row per distinct vector
+    distinct: int  # rows of ``matrix`` in use
+    keys: dict[int | bytes, int]  # see _text_key -> row of ``matrix``
+    newest_ids: list[str]  # per distinct vector: its newest copy's episode id
+    newest_seqs: NDArray[np.int64]  # and that copy's seq
     size: int
     seen_rowid: int  # the file's highest document rowid when this was read
     deletions: int
@@ -264,19 +277,49 @@ class _PairVectors:
         ):
             return False
         end = self.size + len(rows)
-        if end > self.matrix.shape[0]:
-            capacity = max(end, self.matrix.shape[0] + self.matrix.shape[0] // 4 + 64)
-            self.matrix = _grown(self.matrix, capacity, dim)
+        if end > self.seqs.shape[0]:
+            capacity = max(end, self.seqs.shape[0] + self.seqs.shape[0] // 4 + 64)
             self.seqs = np.resize(self.seqs, capacity)
             self.ats = np.resize(self.ats, capacity)
-        self.matrix[self.size : end] = np.frombuffer(
-            b"".join(r[3] for r in rows), dtype=np.float32
-        ).reshape(len(rows), dim)
-        self.seqs[self.size : end] = [r[1] for r in rows]
-        self.ats[self.size : end] = [r[2] for r in rows]
+            self.texts = np.resize(self.texts, capacity)
+        for at, (episode_id, seq, micros, blob) in enumerate(rows, start=self.size):
+            self.seqs[at], self.ats[at] = seq, micros
+            self.texts[at] = self._text_of(blob, dim, episode_id, seq)
         self.ids.extend(r[0] for r in rows)
         self.size = end
         return True
+
+    def _text_of(self, blob: bytes, dim: int, episode_id: str, seq: int) -> int:
+        """The distinct vector ``blob`` is, added when new; this copy becomes its newest."""
+        key, text = _text_key(self.keys, self.matrix, blob)
+        if text is None:
+            text = self.keys[key] = self.distinct
+            if text >= self.matrix.shape[0]:
+                capacity = max(text + 1, self.matrix.shape[0] + self.matrix.shape[0] // 4 + 64)
+                self.matrix = _grown(self.matrix, capacity, dim)
+            if text >= self.newest_seqs.shape[0]:
+                self.newest_seqs = np.resize(self.newest_seqs, self.matrix.shape[0])
+            self.matrix[text] = np.frombuffer(blob, dtype=np.float32)
+            self.newest_ids.append(episode_id)
+            self.distinct += 1
+        else:
+            self.newest_ids[text] = episode_id
+        self.newest_seqs[text] = seq
+        return text
+
+
+def _text_key(
+    keys: dict[int | bytes, int], matrix: NDArray[np.float32], blob: bytes
+) -> tuple[int | bytes, int | None]:
+    """Where ``blob`` is kept in ``keys`` and its row of ``matrix`` (None: a new text). Keyed
+    by Python's hash of the bytes, checked against the row (a third of a digest's cost, and
+    the keys of a 100k pair are ints); two vectors sharing a hash go by their digest."""
+    key: int | bytes = hash(blob)
+    text = keys.get(key)
+    if text is not None and matrix[text].tobytes() != blob:
+        key = vector_key(blob)
+        text = keys.get(key)
+    return key, text
 
 
 def _query(vector: Sequence[float] | NDArray[np.float32], dimension: int) -> NDArray[np.float32]:
@@ -912,8 +955,8 @@ class EmbeddedIndex:
 
     def _load(self, key: str, seen: int, deletions: int, dim: int) -> _PairVectors:
         """The pair's block read from the file: first the rows' times (no vectors) to place
-        each row in time order, then the vectors streamed straight into their places — no
-        sort of the rows with their vectors in SQLite, and no second copy of the block."""
+        each row in time order, then the vectors streamed into their places, each distinct
+        vector stored once (no sort of the rows with their vectors in SQLite)."""
         light = self._conn.execute(
             "SELECT rowid, episode_id, seq, at FROM docs WHERE pair = ? AND vector IS NOT NULL",
             (key,),
@@ -923,6 +966,10 @@ class EmbeddedIndex:
         ats = _micros_of([r[3] for r in light]) if n else np.zeros(0, np.int64)
         order = np.lexsort((seqs, ats))  # by time, then sequence
         place = {int(light[i][0]): position for position, i in enumerate(order.tolist())}
+        texts = np.zeros(n, dtype=np.int32)
+        keys: dict[int | bytes, int] = {}
+        # Rows past the distinct vectors are never written: spare capacity that takes no
+        # resident memory (the pages are only reserved).
         matrix = np.empty((n, dim), dtype=np.float32)
         cursor = self._conn.execute(
             "SELECT rowid, vector FROM docs WHERE pair = ? AND vector IS NOT NULL", (key,)
@@ -930,13 +977,29 @@ class EmbeddedIndex:
         while rows := cursor.fetchmany(4096):
             for rowid, blob in rows:
                 position = place.get(int(rowid))
-                if position is not None:
-                    matrix[position] = np.frombuffer(blob, dtype=np.float32)
+                if position is None:
+                    continue
+                found, text = _text_key(keys, matrix, blob)
+                if text is None:
+                    text = keys[found] = len(keys)
+                    matrix[text] = np.frombuffer(blob, dtype=np.float32)
+                texts[position] = text
+        distinct = len(keys)
+        ids = [light[i][1] for i in order.tolist()]
+        seqs = seqs[order]
+        # Each text's newest copy: its last row in time order.
+        _texts, last = np.unique(texts[::-1], return_index=True)
+        newest = (n - 1) - last
         return _PairVectors(
-            ids=[light[i][1] for i in order.tolist()],
-            seqs=seqs[order],
+            ids=ids,
+            seqs=seqs,
             ats=ats[order],
+            texts=texts,
             matrix=matrix,
+            distinct=distinct,
+            keys=keys,
+            newest_ids=[ids[r] for r in newest.tolist()],
+            newest_seqs=seqs.take(newest),
             size=n,
             seen_rowid=seen,
             deletions=deletions,
@@ -997,11 +1060,19 @@ class EmbeddedIndex:
             high = int(np.searchsorted(times, _micros(window.end), side="left"))
             if high <= low:
                 return Hits()
-        scores = pv.matrix[low:high] @ query  # a view of the block, never a copy of it
-        if _ranking is not None:
-            return Hits(*_ranking.semantic_top(scores, pv.seqs, pv.ids, low, k))
-        chosen = _best(scores, pv.seqs[low:high], None, k)
-        return _hits(pv.ids, chosen, pv.seqs[low:high], scores.take(chosen), offset=low)
+        if low == 0 and high == pv.size:  # every text, each by its newest copy
+            scores = pv.matrix[: pv.distinct] @ query  # a view of the block, never a copy
+            if _ranking is not None:
+                return Hits(*_ranking.semantic_top(scores, pv.newest_seqs, pv.newest_ids, 0, k))
+            chosen = _best(scores, pv.newest_seqs[: pv.distinct], None, k)
+            return _hits(pv.newest_ids, chosen, pv.newest_seqs, scores.take(chosen))
+        # The texts with a copy inside the window, each by its newest copy there.
+        texts, last = np.unique(pv.texts[low:high][::-1], return_index=True)
+        newest = (high - 1) - last  # rows
+        scores = pv.matrix.take(texts, axis=0) @ query
+        chosen = _best(scores, pv.seqs.take(newest), None, k)
+        rows = newest.take(chosen)
+        return _hits(pv.ids, rows, pv.seqs, scores.take(chosen))
 
     def cosines(
         self,
@@ -1022,7 +1093,7 @@ class EmbeddedIndex:
             return {}
         query = _query(vector, pv.matrix.shape[1])
         rows = np.fromiter((r for _i, r in wanted), dtype=np.int64, count=len(wanted))
-        scores = pv.matrix[rows] @ query
+        scores = pv.matrix.take(pv.texts.take(rows), axis=0) @ query
         return {i: float(s) for (i, _r), s in zip(wanted, scores.tolist(), strict=True)}
 
     def lexical_scores(

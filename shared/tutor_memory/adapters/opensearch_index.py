@@ -7,6 +7,10 @@ or a ``bool`` around ``knn`` would cut *after* the k nearest were chosen, so a p
 fewer than ``k`` neighbours — or, with a bug, another pair's. Both pools go in one ``_msearch``
 round trip.
 
+The semantic pool counts texts, not copies, as the embedded index does: each document carries
+its vector's key (``vector_key``), the k-NN query asks for more than k, and each key's first
+hit (nearest, then newest) is kept — asked again deeper when copies crowded the answer.
+
 Scores: lexical is OpenSearch's BM25 as returned. Semantic is converted back to the cosine:
 for ``cosinesimil`` OpenSearch returns ``(2 - d) / 2`` with ``d = 1 - cos``, i.e.
 ``(1 + cos) / 2`` — the k-NN "Spaces" docs; Lucene's ``COSINE`` for the lucene engine, and
@@ -17,6 +21,7 @@ can compare with the embedded exact scan (checked against numpy on the real node
 from __future__ import annotations
 
 import json
+import logging
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -31,10 +36,13 @@ from opensearchpy import OpenSearch, Urllib3AWSV4SignerAuth, Urllib3HttpConnecti
 from opensearchpy.exceptions import OpenSearchException, RequestError, TransportError
 from opensearchpy.helpers import bulk
 
+from tutor_memory.adapters.vector_key import vector_key
 from tutor_memory.domain.episodes import Pair
 from tutor_memory.domain.errors import StoreError
 from tutor_memory.domain.timewindow import TimeWindow
 from tutor_memory.ports import Found, Hits, IndexedEpisode, TermCounts
+
+log = logging.getLogger(__name__)
 
 ENGINES: Final = ("lucene", "faiss")  # both support efficient k-NN filtering; nmslib does not
 # In the repository; a deployment that creates the index elsewhere passes its own path.
@@ -46,6 +54,11 @@ BULK_CHUNK_DOCS: Final = 500
 BULK_CHUNK_BYTES: Final = 8 * 1024 * 1024
 DELETE_PAGE: Final = 1000  # ids per search page and per bulk delete
 _HIT_FIELDS: Final = ["episode_id", "seq"]  # doc values: the vector's _source is never read back
+_SEMANTIC_FIELDS: Final = [*_HIT_FIELDS, "vector_key"]
+# The semantic pool counts texts, not copies (as the embedded index does): it asks for twice k
+# nearest documents and keeps each vector's first (nearest, then newest) copy; while copies
+# crowd out texts it asks again, four times deeper, up to the k-NN plugin's largest k.
+KNN_MAX_K: Final = 10_000
 _FILTER_PATH: Final = (
     "responses.status,responses.error,responses.hits.hits._score,responses.hits.hits.fields,"
     "responses.hits.hits.matched_queries,responses.hits.total.value,"
@@ -174,6 +187,9 @@ class OpenSearchIndex:
         self._shards = shards
         self._replicas = replicas
         self._mapping_path = mapping_path
+        # Documents carry their vector's key (the semantic pool counts texts by it) unless
+        # ensure_index found an index made before the field and could not add it.
+        self._keyed = True
 
     # --- the index itself ---------------------------------------------------------------------
 
@@ -202,10 +218,12 @@ class OpenSearchIndex:
                     and cause.error == "resource_already_exists_exception"
                 ):
                     raise
-        self._verify_mapping()
+        self._keyed = self._verify_mapping()
         return False
 
-    def _verify_mapping(self) -> None:
+    def _verify_mapping(self) -> bool:
+        """Raise unless the vector field fits; True when documents can carry ``vector_key``
+        (an index made before the field gets it added: a keyword field can always be)."""
         with self._translate("mapping lookup"):
             response = self._client.indices.get_mapping(index=self.index)
         # Keyed by the concrete index name, which differs from ours when we were given an alias.
@@ -231,6 +249,22 @@ class OpenSearchIndex:
                 f"OpenSearch index '{self.index}' does not match this configuration: "
                 + "; ".join(wrong)
             )
+        if "vector_key" in mappings.get("properties", {}):
+            return True
+        try:
+            with self._translate("mapping update"):
+                self._client.indices.put_mapping(
+                    index=self.index, body={"properties": {"vector_key": {"type": "keyword"}}}
+                )
+        except StoreError as e:  # credentials without mapping rights: search as before
+            log.warning(
+                "OpenSearch index '%s' has no vector_key field and it could not be added "
+                "(%s): its semantic pool counts copies of a text, not texts",
+                self.index,
+                e,
+            )
+            return False
+        return True
 
     # --- EpisodeIndex -------------------------------------------------------------------------
 
@@ -272,6 +306,8 @@ class OpenSearchIndex:
         }
         if doc.vector is not None:
             source["vector"] = _floats(doc.vector)
+            if self._keyed:
+                source["vector_key"] = vector_key(doc.vector).hex()
         action: dict[str, Any] = {"_op_type": "index", "_index": self.index, "_source": source}
         if self._custom_ids:
             action["_id"] = doc_id(doc.pair, doc.episode_id)
@@ -294,9 +330,10 @@ class OpenSearchIndex:
         if words and lexical_limit > 0:
             pools.append("lexical")
             body += [{}, self._lexical_query(words, scope, lexical_limit)]
+        fetch = min(2 * k, KNN_MAX_K)
         if vector is not None and k > 0:
             pools.append("semantic")
-            body += [{}, self._semantic_query(vector, scope, k)]
+            body += [{}, self._semantic_query(vector, scope, fetch)]
         if words and lexical_limit > 0:
             # The gate's term counts ride in the same round trip (a size-0 search with one
             # filter aggregation per word).
@@ -322,9 +359,35 @@ class OpenSearchIndex:
                 )
             if pool == "counts":
                 counts = _counts(answer, sorted(set(words)))
+            elif pool == "lexical":
+                found[pool] = _hits(_listed(answer), cosine=False)
             else:
-                found[pool] = _hits(answer, cosine=pool == "semantic")
+                assert vector is not None
+                found[pool] = self._distinct(_listed(answer), vector, scope, k, fetch)
         return Found(found["lexical"], found["semantic"], counts)
+
+    def _distinct(
+        self,
+        listed: list[dict[str, Any]],
+        vector: Sequence[float] | NDArray[np.float32],
+        scope: dict[str, Any],
+        k: int,
+        fetch: int,
+    ) -> Hits:
+        """The k nearest texts, each by its first copy in ``listed`` (nearest, then newest),
+        asking again deeper while copies filled the answer and texts are missing."""
+        while True:
+            kept = _first_copies(listed, k)
+            if len(kept) >= k or len(listed) < fetch or fetch >= KNN_MAX_K:
+                return _hits(kept, cosine=True)
+            fetch = min(fetch * 4, KNN_MAX_K)
+            with self._translate("semantic search"):
+                answer = self._client.search(
+                    index=self.index,
+                    body=self._semantic_query(vector, scope, fetch),
+                    filter_path="hits.hits._score,hits.hits.fields",
+                )
+            listed = _listed(answer)
 
     @staticmethod
     def _lexical_query(words: list[str], scope: dict[str, Any], size: int) -> dict[str, Any]:
@@ -355,7 +418,7 @@ class OpenSearchIndex:
             "size": k,
             "track_total_hits": False,
             "_source": False,
-            "docvalue_fields": _HIT_FIELDS,
+            "docvalue_fields": _SEMANTIC_FIELDS,
             "sort": [{"_score": "desc"}, {"seq": "desc"}],
             # The filter sits inside the knn clause: the k nearest are chosen among the pair's
             # documents only (pre-filtering), never cut down afterwards.
@@ -427,7 +490,7 @@ class OpenSearchIndex:
         body = self._lexical_query(words, scope, len(wanted))
         with self._translate("lexical scores"):
             answer = self._client.search(index=self.index, body=body)
-        found = _hits(answer, cosine=False)
+        found = _hits(_listed(answer), cosine=False)
         return dict(zip(found.episode_ids, found.scores, strict=True))
 
     def term_counts(self, pair: Pair, terms: Sequence[str]) -> TermCounts:
@@ -648,8 +711,27 @@ def _scope(pair: Pair, window: TimeWindow | None) -> dict[str, Any]:
     return {"bool": {"filter": clauses}}
 
 
-def _hits(answer: Mapping[str, Any], *, cosine: bool) -> Hits:
-    hits = answer.get("hits", {}).get("hits", [])  # filter_path drops "hits" when there are none
+def _listed(answer: Mapping[str, Any]) -> list[dict[str, Any]]:
+    hits: list[dict[str, Any]] = answer.get("hits", {}).get("hits", [])
+    return hits  # filter_path drops "hits" when there are none
+
+
+def _first_copies(listed: list[dict[str, Any]], k: int) -> list[dict[str, Any]]:
+    """The first hit of each vector (a document indexed before vectors were keyed is a text
+    of its own), at most ``k``."""
+    kept, seen = [], set()
+    for h in listed:
+        fields = h["fields"]
+        key = fields["vector_key"][0] if "vector_key" in fields else fields["episode_id"][0]
+        if key not in seen:
+            seen.add(key)
+            kept.append(h)
+            if len(kept) == k:
+                break
+    return kept
+
+
+def _hits(hits: list[dict[str, Any]], *, cosine: bool) -> Hits:
     return Hits(
         [str(h["fields"]["episode_id"][0]) for h in hits],
         [int(h["fields"]["seq"][0]) for h in hits],

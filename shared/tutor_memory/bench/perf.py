@@ -391,15 +391,15 @@ def retrieval_run(
 
 def floor_ms(app: App, asked: Sequence[str], vectors: Sequence[np.ndarray]) -> dict[str, Any]:
     """What one turn cannot go below on this machine, measured now: a single-thread numpy
-    exact top-k (RECALL_SEMANTIC_K) over the pair's vectors, one FTS5 top-k, one indexed read
-    of 500 rows."""
+    exact top-k (RECALL_SEMANTIC_K) over the pair's distinct vectors, one FTS5 top-k, one
+    indexed read of 500 rows."""
     from tutor_memory.adapters.sqlite_store import SqliteStore
     from tutor_memory.domain import constants as C
 
     index = app.ports.index
     assert isinstance(index, EmbeddedIndex)
-    rows = index.documents(PAIR)
-    matrix = np.frombuffer(b"".join(r[3] for r in rows), dtype=np.float32).reshape(len(rows), -1)
+    distinct = list(dict.fromkeys(r[3] for r in index.documents(PAIR)))  # texts, not copies
+    matrix = np.frombuffer(b"".join(distinct), dtype=np.float32).reshape(len(distinct), -1)
     terms = _question_terms(asked)
     k = C.RECALL_SEMANTIC_K
 
@@ -430,8 +430,8 @@ def peer_runs(
     index: EmbeddedIndex, asked: Sequence[str], vectors: Sequence[np.ndarray]
 ) -> tuple[dict[str, Any], dict[str, Callable[[int], None]]]:
     """A plain script's retrieval over the same texts (the index's analysed terms) and vectors:
-    bm25s (Lucene BM25, k1 1.2, b 0.75) top-200 and a numpy exact top-k (RECALL_SEMANTIC_K),
-    for the same pair
+    bm25s (Lucene BM25, k1 1.2, b 0.75) top-200 and a numpy exact top-k (RECALL_SEMANTIC_K) of
+    the distinct vectors, for the same pair
     (built from that pair's documents only), CPU ms p50.
 
     Returns the peer's description and its two runs for question ``i``: ``ms`` is the bare
@@ -458,6 +458,13 @@ def peer_runs(
     lexical, k = C.RECALL_LEXICAL_POOL, C.RECALL_SEMANTIC_K
     ids = [r[2] for r in rows]
     seqs = np.array([r[3] for r in rows], dtype=np.int64)
+    # The semantic pool counts texts, not copies: the peer scores each distinct vector once,
+    # found by its newest copy (rows are by seq), as the index does.
+    newest: dict[bytes, int] = {}
+    for j, r in enumerate(rows):
+        newest[r[1]] = j
+    distinct = np.fromiter(sorted(newest.values()), dtype=np.int64, count=len(newest))
+    texts = matrix.take(distinct, axis=0)
     holds = [set(t) for t in tokens]
     frequency: dict[str, int] = {}
     for held in holds:
@@ -470,9 +477,9 @@ def peer_runs(
             top = np.argpartition(-scores, lexical)[:lexical] if len(scores) > lexical else None
             if top is not None:
                 top[np.argsort(-scores[top])]
-        dots = matrix @ vectors[i]
+        dots = texts @ vectors[i]
         near = np.argpartition(-dots, k)[:k] if len(dots) > k else np.arange(len(dots))
-        near[np.argsort(-dots[near])]
+        distinct.take(near[np.argsort(-dots[near])])
 
     def best(scores: np.ndarray, among: np.ndarray, n: int) -> np.ndarray:
         if len(among) > n:
@@ -493,8 +500,9 @@ def peer_runs(
             found = hits(chosen, scores, matched)
             counts = (len(rows), {t: frequency.get(t, 0) for t in terms[i]})
             del found, counts
-        dots = matrix @ vector
-        hits(best(dots, np.arange(len(dots)), k), dots)
+        dots = np.zeros(len(rows), dtype=np.float32)
+        dots[distinct] = texts @ vector
+        hits(best(dots, distinct, k), dots)
 
     return {"name": "numpy + bm25s", "documents": len(rows)}, {
         "ms": run,
