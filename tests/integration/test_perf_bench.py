@@ -84,18 +84,25 @@ def test_with_the_embedding_every_turn_asks_the_model_through_both_doors(
     model.queries.clear()
     kept = app.ports.queries.kept
 
-    runs = turn_runs(app, cache, questions, library)
+    opening, others = turn_questions(8, CELLS, 12), turn_questions(9, CELLS, 16)
+    runs = turn_runs(app, cache, questions, library, first_pass=opening, without=others)
     library.close()
 
     first = [questions[0][1]] if questions[0][1] else []
-    # The first turn of each door, then each question once per door, all embedded; then the
-    # runs without the embedding: each distinct question embedded once beforehand, never again.
-    asked_with = first * 2 + [text for text in texts for _door in ("server", "library")]
-    assert model.queries == asked_with + list(dict.fromkeys(texts))
+
+    # The first turn of each door, then the first pass's questions and the measured ones once
+    # per door, all embedded; then the run without the embedding on questions of its own: each
+    # distinct one embedded once beforehand, never again.
+    def per_door(asked: list[tuple[str, str | None]]) -> list[str]:
+        return [text for _kind, text in asked if text for _door in ("server", "library")]
+
+    asked_with = first * 2 + per_door(opening) + per_door(questions)
+    assert model.queries == asked_with + list(dict.fromkeys(t for _k, t in others if t))
     assert app.ports.queries.kept == kept > 0  # restored after the runs
-    for name in ("server_with", "server_without", "library_with", "library_without"):
-        assert len(runs[name]) == len(questions)
-        assert not any(row["dropped"] for row in runs[name])
+    for name, asked in (("first_pass", opening), ("with", questions), ("without", others)):
+        for door in ("server", "library"):
+            assert [row["kind"] for row in runs[f"{door}_{name}"]] == [k for k, _t in asked]
+            assert not any(row["dropped"] for row in runs[f"{door}_{name}"])
     assert runs["library_first"][0]["kind"] == questions[0][0]
     size = {
         "episodes": 300,
@@ -107,6 +114,7 @@ def test_with_the_embedding_every_turn_asks_the_model_through_both_doors(
             "library": {
                 "first_turn_ms": 1.0,
                 "first_turn_dropped": False,
+                "first_pass_with_question_embedding": summarise(runs["library_first_pass"]),
                 "with_question_embedding": summarise(runs["library_with"]),
                 "without_question_embedding": summarise(runs["library_without"]),
             }
@@ -114,7 +122,7 @@ def test_with_the_embedding_every_turn_asks_the_model_through_both_doors(
     }
     key = "distinct_sizes" if distinct else "sizes"
     shown = doors_table({"sizes": [], key: [size]})
-    assert "library" in shown and "server" in shown
+    assert "library" in shown and "server" in shown and "first pass (with)" in shown
     assert ("300 distinct" in shown) == distinct
     app.close()
 

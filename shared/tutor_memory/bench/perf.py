@@ -22,6 +22,12 @@
 * **The library's door** (``doors.library`` of each size): the same questions through
   ``Memory.local(folder).pair(...).turn(question)`` — opened as a user opens it — beside the
   server's path, the two taking turns question by question; its first turn after opening too.
+* **The first pass after opening** (``first_pass_with_question_embedding``, per door): the
+  turns right after the first, on questions of their own (seed + 1), while each door meets the
+  history's texts for the first time (decoded, analysed and priced once, then kept). Measured
+  apart, so that the runs with and without the embedding compare the embedding in the same
+  state of the process; the run without asks questions of its own too (seed + 2), so neither
+  meets texts the other already read for its questions.
 * **Histories of distinct texts** (``distinct_sizes``, 10k by default, 100k with
   ``--distinct-sizes 10000,100000``): the generator's history with every question and answer
   rewritten to read differently (small talk, names, numbers, a Zipf tail of made-up words, 5%
@@ -169,7 +175,11 @@ def _size(
     questions = turn_questions(config.seed, CELLS, config.turns)
     rss_here = rss_mb()  # this process's: it also built the history (and the smaller ones)
     library = open_library(folder, app, cache) if config.library else None
-    runs = turn_runs(app, cache, questions, library)
+    # The first turns after opening on questions of their own, then the runs with and without
+    # the embedding on questions each: the two measured in the same state (see turn_runs).
+    runs = turn_runs(app, cache, questions, library,
+                     first_pass=turn_questions(config.seed + 1, CELLS, config.turns),
+                     without=turn_questions(config.seed + 2, CELLS, config.turns))  # fmt: skip
     if library is not None:
         library.close()
     first, with_embedding, without = runs["first"][0], runs["server_with"], runs["server_without"]
@@ -182,6 +192,7 @@ def _size(
         doors["library"] = {
             "first_turn_ms": round(runs["library_first"][0]["ms"], 1),
             "first_turn_dropped": runs["library_first"][0]["dropped"],
+            "first_pass_with_question_embedding": summarise(runs["library_first_pass"]),
             "with_question_embedding": summarise(runs["library_with"]),
             "without_question_embedding": summarise(runs["library_without"]),
         }
@@ -209,13 +220,18 @@ def _size(
         "embed_s": round(embedded, 1),
         "first_turn_ms": round(first["ms"], 1),
         "adapter_index_add_per_s": indexing,
+        "first_pass_with_question_embedding": summarise(runs["server_first_pass"]),
         "with_question_embedding": summarise(with_embedding),
         "without_question_embedding": summarise(without),
         "doors": doors,
         "retrieval_ms": retrieval,
         "floor": floor,
         "peer": peer,
-        "dropped": sum(1 for r in [first, *with_embedding, *without] if r["dropped"]),
+        "dropped": sum(
+            1
+            for r in [first, *runs["server_first_pass"], *with_embedding, *without]
+            if r["dropped"]
+        ),
         "rss_mb": serving_rss_mb(folder, config),
         "rss_build_process_mb": rss_here,
         "nightly": nightly(app, PAIR, events),
@@ -289,14 +305,22 @@ def turn_runs(
     cache: CachedEmbedder,
     questions: Sequence[tuple[str, str | None]],
     library: Memory | None = None,
+    *,
+    first_pass: Sequence[tuple[str, str | None]] = (),
+    without: Sequence[tuple[str, str | None]] | None = None,
 ) -> dict[str, list[dict[str, Any]]]:
     """The bench's turns through the server's path (``App.turns.turn``) and, given
     ``library``, through the library's door (``PairMemory.turn``) on the same history, the two
     taking turns question by question (a burst of the shared machine's load falls on both):
-    first the first turn of each, then every question with the question embedded on every turn,
-    then without (the vectors computed beforehand). Keys: ``first``, ``server_with``,
-    ``server_without`` and, with ``library``, ``library_first``, ``library_with``,
-    ``library_without``."""
+    first the first turn of each; then ``first_pass`` (other questions, embedded every turn:
+    the turns after opening, while each door meets the history's texts for the first time and
+    decodes, analyses and prices them once), measured apart; then every question with the
+    question embedded on every turn; then ``without`` (default: the same questions) with the
+    vectors computed beforehand. With a first pass and questions of their own for the run
+    without, the two runs compare the embedding in the same state of the process — neither
+    meets texts the other already read for its own questions. Keys: ``first``,
+    ``server_first_pass``, ``server_with``, ``server_without`` and, with ``library``, the same
+    four for ``library``."""
     doors: dict[str, Callable[[str, str | None], dict[str, Any]]] = {
         "server": lambda kind, question: _timed_turn(app, kind, question)
     }
@@ -311,15 +335,17 @@ def turn_runs(
         out["first"] = [doors["server"](*questions[0])]
         if library is not None:
             out["library_first"] = [doors["library"](*questions[0])]
-        for name in doors:
-            out[f"{name}_with"] = []
-        for question in questions:
-            for name, run in doors.items():
-                out[f"{name}_with"].append(run(*question))
-    cache.warm(queries=[text for _kind, text in questions if text])
+        for run_name, asked in (("first_pass", first_pass), ("with", questions)):
+            for name in doors:
+                out[f"{name}_{run_name}"] = []
+            for question in asked:
+                for name, run in doors.items():
+                    out[f"{name}_{run_name}"].append(run(*question))
+    asked = questions if without is None else without
+    cache.warm(queries=[text for _kind, text in asked if text])
     for name in doors:
         out[f"{name}_without"] = []
-    for question in questions:
+    for question in asked:
         for name, run in doors.items():
             out[f"{name}_without"].append(run(*question))
     return out
