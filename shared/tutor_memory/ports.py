@@ -480,10 +480,12 @@ class EpisodeIndex(Protocol):
         k: int,
         window: TimeWindow | None = None,
     ) -> Found:
-        """The lexical hits for any of ``terms``, the ``k`` nearest by ``vector`` (each best
-        first), and the counts of ``terms`` (as :meth:`term_counts`; None without terms), in
-        as few round trips as the backend allows. Empty terms or no vector: that pool is
-        empty."""
+        """The lexical hits for any of ``terms`` (at most ``lexical_limit``), the ``k`` nearest
+        *texts* by ``vector`` (each best first; documents with the same vector are one text,
+        found by its newest copy, its other copies where k leaves room:
+        ``adapters/text_keys.py``), and the counts of ``terms`` (as :meth:`term_counts`; None
+        without terms), in as few round trips as the backend allows. Empty terms or no
+        vector: that pool is empty."""
         ...
 
     def cosines(

@@ -83,7 +83,8 @@ def test_a_pair_never_sees_another_pairs_episodes_in_either_pool(make_index: Mak
     )
 
     assert sorted(ids(lexical)) == ["e1-ana", "e2-ana", "e3-ana"]
-    assert ids(semantic) == ["e3-ana"]  # one text: its newest copy in the pair, never Ben's
+    # One text (the same vector) with its copies where k leaves room, never Ben's.
+    assert ids(semantic) == ["e3-ana", "e2-ana", "e1-ana"]
 
 
 def test_time_window_is_applied_inside_both_pools(make_index: MakeIndex) -> None:
@@ -93,11 +94,11 @@ def test_time_window_is_applied_inside_both_pools(make_index: MakeIndex) -> None
     # the 2 nearest would return nothing; a pre-filter returns the window's two.
     index.add(
         [
-            episode(ANA, 1, at=T0 + timedelta(days=1), vector=[1, 0, 0, 0]),
-            episode(ANA, 2, at=start, vector=[0, 0, 1, 0]),  # on the start: inside
-            episode(ANA, 3, at=end - timedelta(milliseconds=1), vector=[0, 0, 0, 1]),
-            episode(ANA, 4, at=end, vector=[1, 0, 0, 0]),  # on the end: outside (half-open)
-            episode(ANA, 5, at=T0 + timedelta(days=9), vector=[1, 0.1, 0, 0]),
+            episode(ANA, 1, "cell a", at=T0 + timedelta(days=1), vector=[1, 0, 0, 0]),
+            episode(ANA, 2, "cell b", at=start, vector=[0, 0, 1, 0]),  # on the start: inside
+            episode(ANA, 3, "cell c", at=end - timedelta(milliseconds=1), vector=[0, 0, 0, 1]),
+            episode(ANA, 4, "cell d", at=end, vector=[1, 0, 0, 0]),  # on the end: outside
+            episode(ANA, 5, "cell e", at=T0 + timedelta(days=9), vector=[1, 0.1, 0, 0]),
         ]
     )
 
@@ -127,8 +128,7 @@ def test_deleting_a_pair_removes_only_its_documents(
         lexical, semantic, _counts = index.search(
             pair, terms=["cell"], vector=[1, 0, 0, 0], lexical_limit=10, k=10
         )
-        assert ids(lexical) == expected
-        assert ids(semantic) == expected[:1]  # one vector: one text, its newest copy
+        assert ids(lexical) == ids(semantic) == expected
     assert index.delete_pair(ANA) == 0
 
 
@@ -228,8 +228,8 @@ def test_ranking_is_exact_and_ties_go_to_the_newest(make_index: MakeIndex) -> No
     )
 
     assert [h.seq for h in lexical] == [2, 5, 3]  # the size cut-off keeps the newest ties
-    # 1 and 3 hold one vector: one text, found by its newest copy.
-    assert [h.seq for h in semantic] == [3, 2, 5, 4]
+    # 1 and 3 hold one vector: one text, its older copy where k leaves room.
+    assert [h.seq for h in semantic] == [3, 1, 2, 5, 4]
     assert [h.score for h in semantic] == sorted((h.score for h in semantic), reverse=True)
 
 
@@ -278,8 +278,8 @@ def test_both_pools_go_in_one_round_trip_with_the_pair_inside_the_knn_clause(
 def test_the_semantic_pool_counts_texts_not_copies(
     make_index: MakeIndex, recorded: tuple[Any, RecordingTransport]
 ) -> None:
-    """Forty copies of one question take one place among the k nearest (its newest copy), as
-    in the embedded index: the pool asks again, deeper, until the next text is in."""
+    """Forty copies of one question take one place among the k nearest texts, as in the
+    embedded index: the pool asks again, deeper, until the next text is in."""
     own, transport = recorded
     index = make_index(on=own)
     index.add([episode(ANA, 100, "other", [0.9, 0.3, 0, 0], at=T0)])
@@ -309,8 +309,9 @@ def test_an_index_made_before_vector_keys_gets_the_field(
     properties = client.indices.get_mapping(index=index.index)[index.index]["mappings"]
     assert properties["properties"]["vector_key"] == {"type": "keyword"}
     index.add([episode(ANA, s, "same", [1, 0, 0, 0]) for s in (1, 2)])
+    index.add([episode(ANA, 3, "other", [0, 1, 0, 0])])
     _, semantic, _counts = index.search(ANA, terms=[], vector=[1, 0, 0, 0], lexical_limit=0, k=2)
-    assert [h.seq for h in semantic] == [2]
+    assert [h.seq for h in semantic] == [2, 3]  # one text, then the next
 
 
 def test_the_term_counts_of_a_search_come_in_its_own_round_trip(

@@ -88,11 +88,13 @@ def test_lexical_scores_are_the_same_bm25_on_both_indexes(
     assert searched[0].counts == searched[1].counts == embedded.term_counts(PAIR, terms)
 
 
-def test_both_indexes_count_texts_not_copies_and_keep_the_same_copy(
+def test_both_indexes_count_texts_not_copies(
     make_index: Callable[..., OpenSearchIndex],
 ) -> None:
-    """Texts repeated many times among others: the k nearest texts, each by its newest copy
-    (inside a window too), are the same on both indexes."""
+    """Texts repeated many times among others: the k nearest texts (inside a window too) are
+    the same on both indexes, in the same order, each hit a copy of one of them, each text at
+    the same cosine; which copies of one vector the k-NN graph brings back is HNSW's
+    approximation (it keeps duplicate vectors poorly), not the exact scan's."""
     from datetime import timedelta
 
     import numpy as np
@@ -104,15 +106,19 @@ def test_both_indexes_count_texts_not_copies_and_keep_the_same_copy(
     texts = [v / np.linalg.norm(v) for v in texts]
     start = NOW - timedelta(days=200)
 
-    def vector(s: int) -> list[float]:  # most of them copies of the first text
-        return texts[0 if s % 3 else s // 3 % 12].tolist()  # type: ignore[no-any-return]
+    def text(s: int) -> int:  # most of them copies of the first text
+        return 0 if s % 3 else s // 3 % 12
+
+    def in_order(hits: Any) -> list[int]:
+        return list(dict.fromkeys(text(h.seq) for h in hits))
 
     docs = [
         IndexedEpisode(
-            PAIR, f"e{s}-{s:012x}", s, "question", start + timedelta(days=s // 2), "cell", vector(s)
+            PAIR, f"e{s}-{s:012x}", s, "question", start + timedelta(days=s // 2),
+            "cell", texts[text(s)].tolist(),
         )
         for s in range(1, 301)
-    ]
+    ]  # fmt: skip
     embedded, opensearch = EmbeddedIndex(), make_index(4)
     for index in (embedded, opensearch):
         index.add(docs)
@@ -123,6 +129,8 @@ def test_both_indexes_count_texts_not_copies_and_keep_the_same_copy(
                                    window=scope)[1]  # fmt: skip
             theirs = opensearch.search(PAIR, terms=[], vector=query, lexical_limit=0, k=5,
                                        window=scope)[1]  # fmt: skip
-            assert [h.seq for h in mine] == [h.seq for h in theirs]
-            assert len(mine) == 5
-            assert [h.score for h in mine] == pytest.approx([h.score for h in theirs], abs=1e-5)
+            assert in_order(mine) == in_order(theirs) and len(in_order(mine)) == 5
+            first = {text(h.seq): h.score for h in reversed(list(theirs))}
+            assert {text(h.seq): h.score for h in reversed(list(mine))} == pytest.approx(
+                first, abs=1e-5
+            )

@@ -177,8 +177,8 @@ def crowded(copies: int) -> list[IndexedEpisode]:
 
 
 def test_the_semantic_pool_counts_texts_not_copies() -> None:
-    """Fifty copies of one question take one place among the k nearest, by the newest copy:
-    the next text still comes back with k = 2."""
+    """Fifty copies of one question take one place among the k nearest texts: the next text
+    still comes back with k = 2 (texts before copies; copies only where k leaves room)."""
     idx = EmbeddedIndex()
     idx.add(crowded(50))
     _, semantic, _counts = idx.search(A, terms=[], vector=unit(1, 0, 0), lexical_limit=0, k=2)
@@ -189,7 +189,7 @@ def test_the_semantic_pool_counts_texts_not_copies() -> None:
     assert ids(semantic) == [50, 1000]
 
 
-def test_a_new_copy_becomes_the_text_it_repeats() -> None:
+def test_a_new_copy_joins_the_text_it_repeats() -> None:
     idx = EmbeddedIndex()
     idx.add(crowded(3))
     idx.search(A, terms=[], vector=unit(1, 0, 0), lexical_limit=0, k=2)  # cached
@@ -200,7 +200,7 @@ def test_a_new_copy_becomes_the_text_it_repeats() -> None:
         "e1-000000000001": pytest.approx(1.0), "e4-000000000004": pytest.approx(1.0)}  # fmt: skip
 
 
-def test_inside_a_window_a_text_is_found_by_its_newest_copy_there() -> None:
+def test_inside_a_window_a_text_is_found_by_its_copies_there() -> None:
     idx = EmbeddedIndex()
     idx.add(crowded(30))
     window = TimeWindow(T0, T0 + timedelta(days=10, hours=12), "window")  # copies 1-10
@@ -362,7 +362,7 @@ def test_lexical_hits_are_cut_at_the_limit_best_first(index: EmbeddedIndex) -> N
 
 def test_warming_loads_the_most_recently_written_pairs_within_the_budget() -> None:
     idx = EmbeddedIndex(dimension=3)
-    idx.add([doc(A, 1, "cell", unit(1, 0, 0)), doc(A, 2, "cell", unit(0, 1, 0))])
+    idx.add([doc(A, 1, "cell", unit(1, 0, 0)), doc(A, 2, "cell wall", unit(0, 1, 0))])
     idx.add([doc(B, 1, "cell", unit(1, 0, 0))])  # written last
 
     assert idx.warm(max_vectors=2) == 1
@@ -411,7 +411,7 @@ def test_a_window_applies_to_words_written_out_of_time_order() -> None:
 def test_the_pairs_searched_least_recently_leave_memory_past_the_bound() -> None:
     idx = EmbeddedIndex(dimension=3)
     idx.cached_documents = 2
-    idx.add([doc(A, 1, "cell", unit(1, 0, 0)), doc(A, 2, "cell", unit(0, 1, 0))])
+    idx.add([doc(A, 1, "cell", unit(1, 0, 0)), doc(A, 2, "cell wall", unit(0, 1, 0))])
     idx.add([doc(B, 1, "cell", unit(1, 0, 0))])
     idx.search(A, terms=["cell"], vector=unit(1, 0, 0), lexical_limit=5, k=5)
 
@@ -424,7 +424,7 @@ def test_the_pairs_searched_least_recently_leave_memory_past_the_bound() -> None
     again, _, _counts = idx.search(
         A, terms=["cell"], vector=None, lexical_limit=5, k=0
     )  # read again
-    assert ids(again) == [2, 1]
+    assert ids(again) == [1, 2]
 
 
 def test_lexical_scores_are_lucenes_bm25_over_the_lengths_its_norms_keep() -> None:
@@ -457,7 +457,8 @@ def test_lexical_scores_are_lucenes_bm25_over_the_lengths_its_norms_keep() -> No
 @pytest.mark.parametrize("terms", [["same"], ["same", "word"]])
 def test_equal_lexical_scores_prefer_the_newer_episode_even_at_the_cut(terms: list[str]) -> None:
     idx = EmbeddedIndex()
-    idx.add([doc(A, s, "same word", None, days=s) for s in (3, 1, 5, 2, 4)])
+    # Five different texts that score alike (the same words matched, the same length).
+    idx.add([doc(A, s, f"same word w{s}", None, days=s) for s in (3, 1, 5, 2, 4)])
     lexical, _, _counts = idx.search(A, terms=terms, vector=None, lexical_limit=3, k=0)
     assert ids(lexical) == [5, 4, 3]
     assert {h.matched for h in lexical} == {tuple(terms)}
@@ -513,3 +514,20 @@ def test_vectors_sharing_a_hash_stay_different_texts(monkeypatch: pytest.MonkeyP
     idx.add([doc(A, 6, "same", unit(1, 0, 0), days=50), doc(A, 7, "x", unit(0, 0, 1), days=51)])
     _, semantic, _counts = idx.search(A, terms=[], vector=unit(1, 0, 0), lexical_limit=0, k=4)
     assert ids(semantic) == [6, 1000, 2000, 7]  # 2000 and 7 tie: the higher seq first
+
+
+@pytest.mark.parametrize("window", [False, True])
+def test_a_text_brings_its_copies_where_k_leaves_room(window: bool) -> None:
+    """Fewer texts than k: every text, then their other copies while the pool holds fewer
+    than k hits (so the block can say how often a question was asked)."""
+    idx = EmbeddedIndex()
+    idx.add(crowded(3))
+    scope = TimeWindow(T0, T0 + timedelta(days=60), "window") if window else None
+    _, semantic, _counts = idx.search(
+        A, terms=[], vector=unit(1, 0, 0), lexical_limit=0, k=5, window=scope
+    )
+    assert ids(semantic) == [3, 2, 1, 1000]
+    _, semantic, _counts = idx.search(
+        A, terms=[], vector=unit(1, 0, 0), lexical_limit=0, k=3, window=scope
+    )
+    assert ids(semantic) == [3, 2, 1000]  # both texts first, then one copy

@@ -56,7 +56,7 @@ from typing import Any, Final, NamedTuple
 import numpy as np
 from numpy.typing import NDArray
 
-from tutor_memory.adapters.vector_key import vector_key
+from tutor_memory.adapters.text_keys import first_texts, vector_key
 from tutor_memory.domain.chain import format_time
 from tutor_memory.domain.episodes import Pair
 from tutor_memory.domain.errors import StoreError
@@ -229,47 +229,36 @@ def _micros_of(texts: Sequence[str]) -> NDArray[np.int64]:
     return stamps.astype(np.int64)
 
 
-def _positions(kept: dict[str, Any], ids: list[str]) -> dict[str, int]:
-    """Episode id -> position in ``ids``, kept in ``kept`` (an instance's ``__dict__``) while
-    ``ids`` only grows: rebuilt when its length changed."""
-    cached: dict[str, int] | None = kept.get("_rows")
-    if cached is None or len(cached) != len(ids):
-        cached = {i: r for r, i in enumerate(ids)}
-        kept["_rows"] = cached
-    return cached
-
-
 @dataclass
 class _PairVectors:
     """One pair's vectors: per row (one per document, ordered by (time, seq)) its episode, seq,
     time and *text* — the row of ``matrix`` that holds its vector, one row per distinct vector
-    (repeated texts are stored and scored once: the semantic pool counts texts, not copies).
-    Each text also keeps its newest copy (the row it is found by). Arrays are sized with
-    spare capacity for appends."""
+    (repeated texts are stored and scored once; the semantic pool counts texts, not copies).
+    Arrays are sized with spare capacity for appends."""
 
     ids: list[str]  # episode ids, one per row (no spare capacity)
+    row_of: dict[str, int]  # episode id -> row, kept as rows are appended
     seqs: NDArray[np.int64]
     ats: NDArray[np.int64]  # microseconds, sorted
     texts: NDArray[np.int32]  # each row's distinct vector (a row of ``matrix``)
     matrix: NDArray[np.float32]  # one row per distinct vector
     distinct: int  # rows of ``matrix`` in use
     keys: dict[int | bytes, int]  # see _text_key -> row of ``matrix``
-    newest_ids: list[str]  # per distinct vector: its newest copy's episode id
-    newest_seqs: NDArray[np.int64]  # and that copy's seq
+    newest_ids: list[str]  # per distinct vector: its copy with the highest seq
+    newest_seqs: NDArray[np.int64]  # and that seq (spare capacity as ``matrix``)
     size: int
     seen_rowid: int  # the file's highest document rowid when this was read
     deletions: int
 
     def rows(self) -> dict[str, int]:
         """Episode id -> row (rows are appended, never moved)."""
-        return _positions(self.__dict__, self.ids)
+        return self.row_of
 
     def append(self, rows: list[tuple[str, int, int, bytes]], dim: int) -> bool:
         """Add rows (episode id, seq, micros, vector) that all come after the cached ones;
         False (nothing changed) when one does not, or re-indexes a cached episode."""
         rows = sorted(rows, key=lambda r: (r[2], r[1]))
-        known = set(self.ids)
-        if any(r[0] in known for r in rows) or len({r[0] for r in rows}) != len(rows):
+        if any(r[0] in self.row_of for r in rows) or len({r[0] for r in rows}) != len(rows):
             return False
         if self.size and (rows[0][2], rows[0][1]) < (
             int(self.ats[self.size - 1]),
@@ -285,12 +274,14 @@ class _PairVectors:
         for at, (episode_id, seq, micros, blob) in enumerate(rows, start=self.size):
             self.seqs[at], self.ats[at] = seq, micros
             self.texts[at] = self._text_of(blob, dim, episode_id, seq)
+            self.row_of[episode_id] = at
         self.ids.extend(r[0] for r in rows)
         self.size = end
         return True
 
     def _text_of(self, blob: bytes, dim: int, episode_id: str, seq: int) -> int:
-        """The distinct vector ``blob`` is, added when new; this copy becomes its newest."""
+        """The distinct vector ``blob`` is, added when new; this copy its newest when its seq
+        is the highest."""
         key, text = _text_key(self.keys, self.matrix, blob)
         if text is None:
             text = self.keys[key] = self.distinct
@@ -301,11 +292,20 @@ class _PairVectors:
                 self.newest_seqs = np.resize(self.newest_seqs, self.matrix.shape[0])
             self.matrix[text] = np.frombuffer(blob, dtype=np.float32)
             self.newest_ids.append(episode_id)
+            self.newest_seqs[text] = seq
             self.distinct += 1
-        else:
-            self.newest_ids[text] = episode_id
-        self.newest_seqs[text] = seq
+        elif seq > self.newest_seqs[text]:
+            self.newest_ids[text], self.newest_seqs[text] = episode_id, seq
         return text
+
+    def newest_in(self, low: int, high: int) -> tuple[NDArray[np.int32], NDArray[np.intp]]:
+        """The texts with a copy among rows ``low:high`` and, for each, its copy there with the
+        highest seq (a row)."""
+        texts, seqs = self.texts[low:high], self.seqs[low:high]
+        order = np.lexsort((seqs, texts))  # by text, then seq: each text's last is its newest
+        last = np.flatnonzero(np.diff(texts.take(order), append=-1))
+        rows = order.take(last) + low
+        return self.texts.take(rows), rows
 
 
 def _text_key(
@@ -394,7 +394,7 @@ class _PairTerms:
     read at search time, so they are the ones OpenSearch computes."""
 
     ids: list[str]  # episode ids, one per document, as in _PairVectors
-    known: set[str]
+    known: dict[str, int]  # episode id -> position
     seqs: NDArray[np.int64]
     ats: NDArray[np.int64]  # microseconds
     postings: dict[str, _Postings]
@@ -411,13 +411,13 @@ class _PairTerms:
     @classmethod
     def empty(cls, seen: int, deletions: int) -> _PairTerms:
         none = np.zeros(0, dtype=np.int64)
-        return cls([], set(), none, none, {}, 0, seen, deletions)
+        return cls([], {}, none, none, {}, 0, seen, deletions)
 
     def append(self, rows: Sequence[tuple[str, int, str, int, str | None]]) -> bool:
         """Add documents (episode id, seq, at, length, terms); False (nothing changed) when
         one re-indexes a known episode (its old postings must go: the caller reloads)."""
         ids = [r[0] for r in rows]
-        if len(set(ids)) != len(ids) or not self.known.isdisjoint(ids):
+        if len(set(ids)) != len(ids) or not self.known.keys().isdisjoint(ids):
             return False
         end = self.size + len(rows)
         if end > len(self.seqs):
@@ -438,7 +438,7 @@ class _PairTerms:
                 found.new_tfs.append(tf)
                 found.new_norms.append(norm)
         self.ids.extend(ids)
-        self.known.update(ids)
+        self.known.update(zip(ids, range(self.size, end), strict=True))
         self.size = end
         return True
 
@@ -554,7 +554,7 @@ class _PairTerms:
 
     def rows(self) -> dict[str, int]:
         """Episode id -> position (documents are appended, never moved)."""
-        return _positions(self.__dict__, self.ids)
+        return self.known
 
     def _scratch(self, terms: int) -> tuple[NDArray[np.float64], NDArray[Any]]:
         """The zeroed sums and bits for a search of ``terms`` terms (62 fit the bits of an
@@ -984,26 +984,26 @@ class EmbeddedIndex:
                     text = keys[found] = len(keys)
                     matrix[text] = np.frombuffer(blob, dtype=np.float32)
                 texts[position] = text
-        distinct = len(keys)
         ids = [light[i][1] for i in order.tolist()]
-        seqs = seqs[order]
-        # Each text's newest copy: its last row in time order.
-        _texts, last = np.unique(texts[::-1], return_index=True)
-        newest = (n - 1) - last
-        return _PairVectors(
+        pv = _PairVectors(
             ids=ids,
-            seqs=seqs,
+            row_of={episode_id: row for row, episode_id in enumerate(ids)},
+            seqs=seqs[order],
             ats=ats[order],
             texts=texts,
             matrix=matrix,
-            distinct=distinct,
+            distinct=len(keys),
             keys=keys,
-            newest_ids=[ids[r] for r in newest.tolist()],
-            newest_seqs=seqs.take(newest),
+            newest_ids=[],
+            newest_seqs=np.zeros(len(keys), dtype=np.int64),
             size=n,
             seen_rowid=seen,
             deletions=deletions,
         )
+        _texts, newest = pv.newest_in(0, n)  # every text, in text order
+        pv.newest_ids = [ids[r] for r in newest.tolist()]
+        pv.newest_seqs = pv.seqs.take(newest)
+        return pv
 
     def warm(self, max_vectors: int = WARM_VECTORS) -> int:
         """Load the postings and vector blocks of the pairs written to most recently, up to
@@ -1060,19 +1060,33 @@ class EmbeddedIndex:
             high = int(np.searchsorted(times, _micros(window.end), side="left"))
             if high <= low:
                 return Hits()
-        if low == 0 and high == pv.size:  # every text, each by its newest copy
-            scores = pv.matrix[: pv.distinct] @ query  # a view of the block, never a copy
-            if _ranking is not None:
-                return Hits(*_ranking.semantic_top(scores, pv.newest_seqs, pv.newest_ids, 0, k))
-            chosen = _best(scores, pv.newest_seqs[: pv.distinct], None, k)
-            return _hits(pv.newest_ids, chosen, pv.newest_seqs, scores.take(chosen))
-        # The texts with a copy inside the window, each by its newest copy there.
-        texts, last = np.unique(pv.texts[low:high][::-1], return_index=True)
-        newest = (high - 1) - last  # rows
-        scores = pv.matrix.take(texts, axis=0) @ query
-        chosen = _best(scores, pv.seqs.take(newest), None, k)
-        rows = newest.take(chosen)
-        return _hits(pv.ids, rows, pv.seqs, scores.take(chosen))
+        scores = pv.matrix[: pv.distinct] @ query  # each distinct vector once
+        whole = low == 0 and high == pv.size
+        texts, newest = (None, None) if whole else pv.newest_in(low, high)
+        if (pv.distinct if texts is None else len(texts)) > k:
+            # More texts than k: the k nearest texts, each by its newest copy (first_texts'
+            # cut: k texts leave no room for copies), ranked as texts, not as rows.
+            if texts is None:
+                if _ranking is not None:
+                    return Hits(*_ranking.semantic_top(scores, pv.newest_seqs, pv.newest_ids,
+                                                       0, k))  # fmt: skip
+                chosen = _best(scores, pv.newest_seqs[: pv.distinct], None, k)
+                return _hits(pv.newest_ids, chosen, pv.newest_seqs, scores.take(chosen))
+            assert newest is not None
+            near = scores.take(texts)
+            chosen = _best(near, pv.seqs.take(newest), None, k)
+            return _hits(pv.ids, newest.take(chosen), pv.seqs, near.take(chosen))
+        # Fewer texts than k: every row in the window, ranked as OpenSearch ranks documents,
+        # cut by first_texts (every text, and copies while there is room).
+        row_scores = scores.take(pv.texts[low:high])
+        if _ranking is not None:
+            hits = Hits(*_ranking.semantic_top(row_scores, pv.seqs, pv.ids, low, high - low))
+        else:
+            chosen = _best(row_scores, pv.seqs[low:high], None, high - low)
+            hits = _hits(pv.ids, chosen, pv.seqs[low:high], row_scores.take(chosen), offset=low)
+        row_of, of_rows = pv.row_of, pv.texts
+        kept, _enough = first_texts(hits, [int(of_rows[row_of[i]]) for i in hits.episode_ids], k)
+        return kept
 
     def cosines(
         self,

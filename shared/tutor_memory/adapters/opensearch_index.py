@@ -8,8 +8,11 @@ fewer than ``k`` neighbours — or, with a bug, another pair's. Both pools go in
 round trip.
 
 The semantic pool counts texts, not copies, as the embedded index does: each document carries
-its vector's key (``vector_key``), the k-NN query asks for more than k, and each key's first
-hit (nearest, then newest) is kept — asked again deeper when copies crowded the answer.
+its vector's key (``vector_key``: ``text_keys``), the k-NN query asks for twice k, and the
+first k texts by that key are kept, with copies where k leaves room (``first_texts``) — asked
+again deeper when copies crowded the answer. Which texts come back
+is the embedded index's answer; which copies of one vector, the k-NN graph's (HNSW keeps
+duplicate vectors poorly: an approximate search may bring back older copies).
 
 Scores: lexical is OpenSearch's BM25 as returned. Semantic is converted back to the cosine:
 for ``cosinesimil`` OpenSearch returns ``(2 - d) / 2`` with ``d = 1 - cos``, i.e.
@@ -36,7 +39,7 @@ from opensearchpy import OpenSearch, Urllib3AWSV4SignerAuth, Urllib3HttpConnecti
 from opensearchpy.exceptions import OpenSearchException, RequestError, TransportError
 from opensearchpy.helpers import bulk
 
-from tutor_memory.adapters.vector_key import vector_key
+from tutor_memory.adapters.text_keys import first_texts, vector_key
 from tutor_memory.domain.episodes import Pair
 from tutor_memory.domain.errors import StoreError
 from tutor_memory.domain.timewindow import TimeWindow
@@ -55,10 +58,10 @@ BULK_CHUNK_BYTES: Final = 8 * 1024 * 1024
 DELETE_PAGE: Final = 1000  # ids per search page and per bulk delete
 _HIT_FIELDS: Final = ["episode_id", "seq"]  # doc values: the vector's _source is never read back
 _SEMANTIC_FIELDS: Final = [*_HIT_FIELDS, "vector_key"]
-# The semantic pool counts texts, not copies (as the embedded index does): it asks for twice k
-# nearest documents and keeps each vector's first (nearest, then newest) copy; while copies
-# crowd out texts it asks again, four times deeper, up to the k-NN plugin's largest k.
-KNN_MAX_K: Final = 10_000
+# The semantic pool counts texts, not copies (as the embedded index does; text_keys): it asks
+# for twice k and keeps the first k texts by their keys; while copies crowd out texts it asks
+# again, four times deeper, up to the k-NN plugin's largest k.
+DEEPEST: Final = 10_000
 _FILTER_PATH: Final = (
     "responses.status,responses.error,responses.hits.hits._score,responses.hits.hits.fields,"
     "responses.hits.hits.matched_queries,responses.hits.total.value,"
@@ -251,11 +254,10 @@ class OpenSearchIndex:
             )
         if "vector_key" in mappings.get("properties", {}):
             return True
+        key = {"vector_key": {"type": "keyword"}}
         try:
             with self._translate("mapping update"):
-                self._client.indices.put_mapping(
-                    index=self.index, body={"properties": {"vector_key": {"type": "keyword"}}}
-                )
+                self._client.indices.put_mapping(index=self.index, body={"properties": key})
         except StoreError as e:  # credentials without mapping rights: search as before
             log.warning(
                 "OpenSearch index '%s' has no vector_key field and it could not be added "
@@ -327,10 +329,10 @@ class OpenSearchIndex:
         words = list(dict.fromkeys(t for t in terms if t.strip()))
         pools: list[Literal["lexical", "semantic", "counts"]] = []
         body: list[dict[str, Any]] = []
+        fetch = min(2 * k, DEEPEST)
         if words and lexical_limit > 0:
             pools.append("lexical")
             body += [{}, self._lexical_query(words, scope, lexical_limit)]
-        fetch = min(2 * k, KNN_MAX_K)
         if vector is not None and k > 0:
             pools.append("semantic")
             body += [{}, self._semantic_query(vector, scope, fetch)]
@@ -374,13 +376,15 @@ class OpenSearchIndex:
         k: int,
         fetch: int,
     ) -> Hits:
-        """The k nearest texts, each by its first copy in ``listed`` (nearest, then newest),
-        asking again deeper while copies filled the answer and texts are missing."""
+        """The k nearest texts in ``listed`` with copies where there is room (``first_texts``),
+        asking again deeper while copies filled the answer."""
         while True:
-            kept = _first_copies(listed, k)
-            if len(kept) >= k or len(listed) < fetch or fetch >= KNN_MAX_K:
-                return _hits(kept, cosine=True)
-            fetch = min(fetch * 4, KNN_MAX_K)
+            # A document indexed before vectors were keyed is a text of its own.
+            texts = [h["fields"].get("vector_key", h["fields"]["episode_id"])[0] for h in listed]
+            kept, enough = first_texts(_hits(listed, cosine=True), texts, k)
+            if enough or len(listed) < fetch or fetch >= DEEPEST:
+                return kept
+            fetch = min(fetch * 4, DEEPEST)
             with self._translate("semantic search"):
                 answer = self._client.search(
                     index=self.index,
@@ -714,21 +718,6 @@ def _scope(pair: Pair, window: TimeWindow | None) -> dict[str, Any]:
 def _listed(answer: Mapping[str, Any]) -> list[dict[str, Any]]:
     hits: list[dict[str, Any]] = answer.get("hits", {}).get("hits", [])
     return hits  # filter_path drops "hits" when there are none
-
-
-def _first_copies(listed: list[dict[str, Any]], k: int) -> list[dict[str, Any]]:
-    """The first hit of each vector (a document indexed before vectors were keyed is a text
-    of its own), at most ``k``."""
-    kept, seen = [], set()
-    for h in listed:
-        fields = h["fields"]
-        key = fields["vector_key"][0] if "vector_key" in fields else fields["episode_id"][0]
-        if key not in seen:
-            seen.add(key)
-            kept.append(h)
-            if len(kept) == k:
-                break
-    return kept
 
 
 def _hits(hits: list[dict[str, Any]], *, cosine: bool) -> Hits:
