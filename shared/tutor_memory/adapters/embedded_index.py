@@ -23,8 +23,9 @@ the same hits on both.
 * Semantic: exact cosine over the pair's stored float32 vectors (this Python cannot load the
   sqlite-vec extension; exact is also the quality ceiling), counted over *texts*: copies of a
   text share one vector (``vector_key``), which is stored and scored once, and each of the k
-  nearest texts comes back as its newest copy (as the OpenSearch index does), so a question
-  repeated sixty times takes one place, not sixty. Each pair's distinct vectors are one
+  nearest texts comes back as its newest copy, its other copies only where k leaves room
+  (``first_texts``, as the OpenSearch index cuts), so a question repeated sixty times takes
+  one place, not sixty. Each pair's distinct vectors are one
   contiguous block in memory beside its rows in time order (a sorted time array, each row's
   text): a time window is a binary search, then the texts with a copy inside it (a
   pre-filter, so a window never comes back with fewer than k that exist); numpy's product
