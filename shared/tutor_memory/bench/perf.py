@@ -457,8 +457,8 @@ def peer_runs(
 ) -> tuple[dict[str, Any], dict[str, Callable[[int], None]]]:
     """A plain script's retrieval over the same texts (the index's analysed terms) and vectors:
     bm25s (Lucene BM25, k1 1.2, b 0.75) top-200 and a numpy exact top-k (RECALL_SEMANTIC_K) of
-    the distinct vectors, for the same pair
-    (built from that pair's documents only), CPU ms p50.
+    the distinct vectors, for the same pair (built from that pair's documents only), CPU ms
+    p50.
 
     Returns the peer's description and its two runs for question ``i``: ``ms`` is the bare
     peer: it ranks positions and stops. The index step does more, and

@@ -85,10 +85,10 @@ RECALL_WEIGHT_RECENCY: Final = 0.15  # article
 # ours: 0.5 ** (200 / 75) = 0.157, the article's "0.156 at 200 days"
 RECALL_RECENCY_HALF_LIFE_DAYS: Final = 75.0
 RECALL_LEXICAL_POOL: Final = 200  # ours: lexical hits considered (BM25 best first)
-# ours: nearest *texts* by meaning, as candidates (each by its newest copy: both indexes count a
-# repeated text once, so copies never crowd out the texts behind them — 50 slots by episode once
-# left a question 2 distinct texts). Deep enough that ranking, not the pool's size, decides: a
-# 1,500-token pack holds ~40-50 chat lines.
+# ours: nearest *texts* by meaning, as candidates (each by its newest copy, its other copies only
+# where k leaves room: both indexes count a repeated text once, so copies never crowd out the
+# texts behind them — 50 slots by episode once left a question 2 distinct texts). Deep enough
+# that ranking, not the pool's size, decides: a 1,500-token pack holds ~40-50 chat lines.
 RECALL_SEMANTIC_K: Final = 200
 # ours: the concept pool reads the newest N episodes per routed concept (by the store's index,
 # never all of them: at 100k, "cell membrane" touched 7,592). An older episode on the concept
