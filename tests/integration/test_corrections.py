@@ -382,3 +382,22 @@ def test_an_export_with_corrections_replays_to_the_same_beliefs_and_block(tmp_pa
         after = (pair.turn("osmosis", at=ASKED).block, [b.line for b in pair.beliefs()])
         assert pair.verify().intact
     assert after == before and "(corrected on 3 Mar)" in after[0]
+
+
+@pytest.mark.parametrize("lang", list(WORDS))
+def test_correcting_a_question_on_a_concept_no_check_touched_makes_no_belief(
+    lang: str, tmp_path: Path
+) -> None:
+    """The fuzzer's 500: a correction names the concepts of what it corrects, and the beliefs
+    follow corrections; a question on a concept nobody checked has no check to tally."""
+    topic, _asked, said, meant = WORDS[lang]
+    app = build_app(on_folder(SETTINGS, tmp_path / "tm"))
+    pair = Pair("s1", "biology")
+    question = app.memory.record(pair, "question", said, at=AT, concepts=[topic]).episode
+    fixed = app.episodes.correct(
+        pair, question.episode_id, "text", meant, "I typed the wrong day", by=Role.SERVICE,
+        at=FIXED,
+    )  # fmt: skip
+    assert fixed.episode.kind is Kind.CORRECTION
+    assert app.learning.store.beliefs(pair) == []
+    app.close()

@@ -189,8 +189,11 @@ def next_belief(
     """The row a new check warrants on top of ``previous`` (None: the current row stands).
 
     ``outcomes`` and ``evidence_ids`` are every check on this concept so far, oldest first,
-    the new one last.
+    the new one last. None checked it (a correction of a question that names the concept is
+    not a check): no row.
     """
+    if not outcomes:
+        return None
     claim, confidence = tally(outcomes)
     latest, verdict = evidence_ids[-1], "right" if outcomes[-1] else "wrong"
     if previous is not None:
