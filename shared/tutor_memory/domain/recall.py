@@ -33,7 +33,12 @@ What *matches* the question (the gate's test) is narrower than what is a candida
   samples them (no search chose them; repetitions collapsed, so nine copies of "What is a
   cell?" weigh as one). The rule reads how far apart the cosines are, not their rank: a
   question with one clear answer keeps one, a question whose answer was told in six sessions
-  keeps six. With too few texts to measure a crowd (fewer than ``RECALL_GATE_MIN_DOCUMENTS``),
+  keeps six. Each cosine is read **less half its text's crowding** (CSLS's hubness
+  correction; ``crowding``: the text's mean cosine to its ``RECALL_HUB_NEIGHBOURS`` nearest
+  texts of the same crowd): "Hi Maya! How are you?" and "Maya: thanks" stand near every
+  question about Maya because they stand near everything the pair says, while a fact said
+  once stands near the question alone. The figure tempers the near rule only: the semantic
+  figure and fusion read the plain cosine. With too few texts to measure a crowd (fewer than ``RECALL_GATE_MIN_DOCUMENTS``),
   the ``RECALL_SEMANTIC_MATCHES`` nearest distinct texts of the semantic pool match, and any
   closer to its nearest than to its median. (An outlier rule — a modified z-score of 3.5 over
   the same crowd — was measured and dropped: evidence told in conversation is rarely an
@@ -81,6 +86,9 @@ from datetime import datetime
 from enum import StrEnum
 from functools import lru_cache
 from itertools import chain
+
+import numpy as np
+from numpy.typing import NDArray
 
 from tutor_memory.domain import constants as C
 from tutor_memory.domain.concepts import concept_key
@@ -131,6 +139,7 @@ class Candidate:
     bridged: bool = False  # a weak hit sharing a distinctive word with the best evidence
     fused: frozenset[Pool] = frozenset()  # the content pools the question ran (see the module)
     cosine: float | None = None  # to the question's vector, whichever pool found it
+    vector: F32 | None = None  # its text's vector, for the crowding of the near rule
     kept_by_fusion: bool = False  # plain fusion of the two rankings puts it in the pack
 
     @property
@@ -225,6 +234,14 @@ class Candidates:
             if cand is not None and cand.cosine is None:
                 cand.cosine = cosine
 
+    def add_vectors(self, vectors: Mapping[str, F32]) -> None:
+        """The vectors of the semantic pool's and the recent pool's texts: how crowded a text's
+        own neighbourhood is tempers the near rule (``RECALL_HUB_NEIGHBOURS``)."""
+        for episode_id, vector in vectors.items():
+            cand = self.by_id.get(episode_id)
+            if cand is not None:
+                cand.vector = vector
+
     def add_lexical_scores(self, scores: Mapping[str, float]) -> None:
         """The BM25 scores of candidates other pools found past the lexical pool's cut, on the
         pool's scale (divided by its best hit): every candidate is scored by words too, so
@@ -287,10 +304,8 @@ def _by_meaning(candidates: Sequence[Candidate]) -> None:
     best, worst = max(texts.values()), min(texts.values())
     # The question's neighbourhood in this pair: the pair's own texts, sampled by the recent
     # pool (no search chose them); too few to be a crowd, the nearest few of the pool instead.
-    crowd = list(recent.values())
-    if len(crowd) >= C.RECALL_GATE_MIN_DOCUMENTS:
-        median = statistics.median(crowd)
-        near_texts = {key for key, cos in pooled.items() if _closer(cos, best, median)}
+    if len(recent) >= C.RECALL_GATE_MIN_DOCUMENTS:
+        near_texts = _near_in_crowd(candidates, texts, pooled, recent)
     elif pooled:
         order = sorted(pooled, key=lambda key: -pooled[key])
         median = statistics.median(pooled.values())
@@ -309,6 +324,70 @@ def _by_meaning(candidates: Sequence[Candidate]) -> None:
         c.semantic = (c.cosine - worst) / span if span > 0 else 1.0
         if c.key in near_texts and _SEMANTIC in c.pools:
             c.near = True
+
+
+def _near_in_crowd(
+    candidates: Sequence[Candidate],
+    texts: _TextCosines,
+    pooled: _TextCosines,
+    recent: _TextCosines,
+) -> set[tuple[str, str, str]]:
+    """The semantic pool's texts closer to the nearest than to the crowd (the recent pool's
+    texts), each cosine less half its text's crowding when every one of these texts has its
+    vector (``crowding``); by the plain cosines otherwise."""
+    crowded = _crowding_of(candidates, pooled, recent)
+    if crowded is not None:
+        pooled = {key: cos - 0.5 * crowded[key] for key, cos in pooled.items()}
+        recent = {key: cos - 0.5 * crowded[key] for key, cos in recent.items()}
+        best = max(max(pooled.values(), default=-2.0), max(recent.values()))
+    else:
+        best = max(texts.values())
+    median = statistics.median(recent.values())
+    return {key for key, cos in pooled.items() if _closer(cos, best, median)}
+
+
+def _crowding_of(
+    candidates: Sequence[Candidate], pooled: _TextCosines, recent: _TextCosines
+) -> dict[tuple[str, str, str], float] | None:
+    """Each of these texts' crowding against the recent pool's texts; None when one of them
+    has no vector. Rows go in the keys' order, so both indexes multiply the same matrix."""
+    # A key's vector is its nearest member's (then its newest): texts folded alike (case,
+    # spacing) may differ by a little in their vectors, and which one is used must not depend
+    # on the order an index lists them.
+    chosen: dict[tuple[str, str, str], tuple[float, int, F32]] = {}
+    for c in candidates:
+        if c.vector is None or c.cosine is None:
+            continue
+        mark = (c.cosine, c.episode.seq, c.vector)
+        held = chosen.get(c.key)
+        if held is None or mark[:2] > held[:2]:
+            chosen[c.key] = mark
+    vectors = {key: mark[2] for key, mark in chosen.items()}
+    reference = sorted(recent)
+    rest = sorted(pooled.keys() - recent.keys())
+    if any(key not in vectors for key in chain(reference, rest)):
+        return None
+    order = reference + rest
+    figures = crowding(np.stack([vectors[key] for key in order]), len(reference))
+    return dict(zip(order, figures.tolist(), strict=True))
+
+
+def crowding(
+    vectors: F32, reference: int, neighbours: int = C.RECALL_HUB_NEIGHBOURS
+) -> NDArray[np.float64]:
+    """Each row's mean cosine to its ``neighbours`` nearest among the first ``reference`` rows,
+    itself left out (rows are unit vectors; CSLS's r, see constants). A text said once about
+    something only it tells sits in a sparse neighbourhood; "Hi Maya! How are you?" among its
+    dozen variants, in a dense one."""
+    count = min(neighbours, reference - 1)
+    if count < 1:
+        return np.zeros(vectors.shape[0])
+    sims = vectors @ vectors[:reference].T
+    own = np.arange(reference)
+    sims[own, own] = -np.inf
+    nearest = np.sort(np.partition(sims, reference - count, axis=1)[:, reference - count :])
+    figures: NDArray[np.float64] = nearest.astype(np.float64).mean(axis=1)
+    return figures
 
 
 def _closer(cosine: float, best: float, median: float) -> bool:

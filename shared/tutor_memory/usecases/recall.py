@@ -159,7 +159,7 @@ class Recall:
         lexical = semantic = Hits()
         found: dict[str, Episode] = {}
         distinctive = None
-        cosines_soon = bm25_soon = None
+        cosines_soon = bm25_soon = crowd_soon = None
         searched_vector = question.searched_vector
         if before_search is not None:
             before_search()
@@ -179,6 +179,11 @@ class Recall:
                 others = _besides(recent_ids, lexical.episode_ids, pooled=semantic.episode_ids)
                 if others:
                     cosines_soon = soon(index.cosines, pair, others, searched_vector)
+                # And the vectors of the texts the near rule weighs (the semantic pool's) and
+                # of its crowd (the recent pool's): how crowded each one's neighbourhood is.
+                if len(recent_ids) >= C.RECALL_GATE_MIN_DOCUMENTS and semantic:
+                    wanted = list(dict.fromkeys(chain(recent_ids, semantic.episode_ids)))
+                    crowd_soon = soon(index.vectors, pair, wanted)
             # And by words: when the lexical pool was cut at its limit, a candidate past the
             # cut may still hold the question's words (below the cut, every one is a hit).
             if terms and len(lexical) >= C.RECALL_LEXICAL_POOL:
@@ -217,6 +222,8 @@ class Recall:
                     pool.add_semantic((found[i], s) for i, s, _ in semantic.scored() if i in found)
                     if cosines_soon is not None:
                         pool.add_cosines(cosines_soon.result())
+                    if crowd_soon is not None:
+                        pool.add_vectors(crowd_soon.result())
                 if bm25_soon is not None:
                     pool.add_lexical_scores(bm25_soon.result())
                 sizes["lexical"], sizes["semantic"] = len(lexical), len(semantic)
