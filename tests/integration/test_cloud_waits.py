@@ -36,3 +36,25 @@ def test_a_cloud_turn_that_takes_its_beliefs_from_the_working_set_waits_no_longe
     waits = {t["question"]: t["sequential_waits"] for t in result["turns"]}
     assert max(w for q, w in waits.items() if q != TEACHER_QUESTION) <= 3, waits
     assert waits[TEACHER_QUESTION] <= 4, waits
+
+
+@pytest.mark.slow
+def test_reading_the_crowds_vectors_adds_no_wait(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With a crowd to measure (50 episodes or more in the recent pool), a turn also reads
+    the vectors of the recent and semantic pools: beside the cosines, not after them."""
+    from tutor_memory.adapters.opensearch_index import OpenSearchIndex
+
+    asked: list[int] = []
+    vectors = OpenSearchIndex.vectors
+
+    def counted(self: OpenSearchIndex, pair: object, ids: list[str]) -> object:
+        asked.append(len(ids))
+        return vectors(self, pair, ids)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(OpenSearchIndex, "vectors", counted)
+    result = cloud(120, seed=7)
+
+    assert asked and min(asked) >= 50
+    turns = [t for t in result["turns"] if t["caller"] == "service"]
+    assert not any(t["dropped"] for t in turns)
+    assert max(t["sequential_waits"] for t in turns) <= 3

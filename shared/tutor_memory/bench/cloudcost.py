@@ -194,6 +194,9 @@ class _Joined:
         node.depth = max(node.depth, self.child.depth)
         return value
 
+    def exception(self, timeout: float | None = None) -> BaseException | None:
+        return self.inner.exception(timeout)  # type: ignore[no-any-return]
+
 
 @contextmanager
 def counting_dynamodb(tally: Tally, waits: Waits | None = None) -> Iterator[None]:
@@ -248,7 +251,7 @@ class CountingOpenSearchClient:
         self.tally.bytes_read += len(json.dumps(response).encode())
         return response
 
-    def search(self, *, index: str, body: dict[str, Any]) -> Any:
+    def search(self, *, index: str, body: dict[str, Any], filter_path: str | None = None) -> Any:
         """The term counts (``OpenSearchIndex.term_counts``), the cosines, vectors or BM25
         scores of named episodes (``cosines``, ``vectors``, ``lexical_scores``) or which are held
         (``known_ids``, a catch-up's): one ``_search``."""
