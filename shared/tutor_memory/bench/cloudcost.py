@@ -13,6 +13,7 @@ Bedrock call per turn with a question.
 
 from __future__ import annotations
 
+import base64
 import json
 import threading
 import time
@@ -264,7 +265,7 @@ class CountingOpenSearchClient:
         scoring = body["query"].get("script_score")
         if scoring:
             answer = self._cosines(scoring)
-        elif "vector" in body.get("_source", ()):
+        elif {"vector", "vector_bytes"} & set(body.get("_source", ())):
             answer = self._vectors(body)
         elif "should" in body["query"].get("bool", {}):
             answer = self._lexical_scores(body)
@@ -291,15 +292,27 @@ class CountingOpenSearchClient:
         }
 
     def _vectors(self, body: dict[str, Any]) -> dict[str, Any]:
-        """``OpenSearchIndex.vectors``: named episodes' vectors from their ``_source``."""
+        """``OpenSearchIndex.vectors``: named episodes' vectors from their ``_source``, as
+        the adapter writes them (float32 bytes in base64, or JSON numbers)."""
         filters = body["query"]["bool"]["filter"]
         pair, _ = _scope(filters)
         ids = next(c["terms"]["episode_id"] for c in filters if "terms" in c)
         found = self.inner.vectors(pair, ids)
+        packed = "vector_bytes" in body["_source"]
         return {
             "hits": {
                 "hits": [
-                    {"_source": {"episode_id": i, "vector": v.tolist()}} for i, v in found.items()
+                    {
+                        "_source": {
+                            "episode_id": i,
+                            **(
+                                {"vector_bytes": base64.b64encode(v.tobytes()).decode("ascii")}
+                                if packed
+                                else {"vector": v.tolist()}
+                            ),
+                        }
+                    }
+                    for i, v in found.items()
                 ]
             }
         }

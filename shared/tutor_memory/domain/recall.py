@@ -35,11 +35,13 @@ What *matches* the question (the gate's test) is narrower than what is a candida
   question with one clear answer keeps one, a question whose answer was told in six sessions
   keeps six. Each cosine is read **less half its text's crowding** (CSLS's hubness
   correction; ``crowding``: the text's mean cosine to its ``RECALL_HUB_NEIGHBOURS`` nearest
-  texts of the same crowd): "Hi Maya! How are you?" and "Maya: thanks" stand near every
-  question about Maya because they stand near everything the pair says, while a fact said
-  once stands near the question alone. The figure tempers the near rule only: the semantic
-  figure and fusion read the plain cosine. With too few texts to measure a crowd (fewer than ``RECALL_GATE_MIN_DOCUMENTS``),
-  the ``RECALL_SEMANTIC_MATCHES`` nearest distinct texts of the semantic pool match, and any
+  texts of the same crowd), the nearest then being the best of the pool's and the crowd's
+  texts so read: "Hi Maya! How are you?" and "Maya: thanks" stand near every question about
+  Maya because they stand near everything the pair says, while a fact said once stands near
+  the question alone. The figure tempers the near rule only: the semantic figure and fusion
+  read the plain cosine, and so does the rule when one of these texts has no vector. With too
+  few texts to measure a crowd (fewer than ``RECALL_GATE_MIN_DOCUMENTS``), the
+  ``RECALL_SEMANTIC_MATCHES`` nearest distinct texts of the semantic pool match, and any
   closer to its nearest than to its median. (An outlier rule — a modified z-score of 3.5 over
   the same crowd — was measured and dropped: evidence told in conversation is rarely an
   outlier by meaning.)
