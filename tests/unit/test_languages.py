@@ -137,3 +137,29 @@ def test_every_stemmer_shortens_a_plural_and_leaves_digits(code: str) -> None:
     folded = fold(word)
     assert len(stem(folded, code)) < len(folded)
     assert stem("2025", code) == "2025"
+
+
+# "Which …?" in each language: the asking word is no search term (in Urdu it is two words,
+# "کون سا/سی/سے", or one, "کونسا"; the particle alone matched lines that share nothing else).
+WHICH = {
+    "en": ("Which book did Maya read?", ("book", "maya", "read")),
+    "es": ("¿Cuál libro leyó Lucía?", ("libr", "ley", "luci")),
+    "id": ("Buku mana yang dibaca Putri?", ("buku", "baca", "putri")),
+    "ur": ("عائشہ کا پالتو جانور کون سا ہے؟", ("عائش", "پالتو", "جانور")),
+    "ar": ("أي كتاب قرأت ليلى؟", ("كتاب", "قر", "ليل")),
+}
+
+
+@pytest.mark.parametrize("code", sorted(WHICH))
+def test_the_word_for_which_is_not_a_search_term(code: str) -> None:
+    from tutor_memory.domain.language import analysed
+
+    question, terms = WHICH[code]
+    assert analysed(question) == terms
+
+
+@pytest.mark.parametrize("which", ["کون سا", "کون سی", "کون سے", "کونسا", "کونسی", "کونسے"])
+def test_every_urdu_spelling_of_which_is_left_out(which: str) -> None:
+    from tutor_memory.domain.language import analysed
+
+    assert analysed(f"عائشہ نے {which} کتاب پڑھی؟") == ("عائش", "كتاب")
