@@ -233,7 +233,7 @@ def test_why_recalled_names_the_pools_scores_gate_and_collapse(app: App, pair: P
         app.memory.record(pair, "question", "What is osmosis?", at=day(n))
     result = app.memory.recall(pair, "osmosis", at=day(20))
     why = why_recalled("osmosis", result)
-    assert why["mode"] == "relevant" and why["gate"].startswith("The gate kept only")
+    assert why["mode"] == "relevant" and why["gate"].startswith("The gate put first")
     assert why["concepts"] == ["osmosis"]
     assert why["pool_sizes"]["concept"] >= 3
     repeated = next(i for i in why["items"] if i["summary"].endswith("What is osmosis?"))

@@ -101,7 +101,7 @@ def test_the_served_page_renders_its_map_and_timeline_and_explains_a_recall(
     page.click("#why-ask")
     page.wait_for_selector("#why-items tr:nth-child(2)")  # a header row and at least one item
     explained = page.locator("#why-out").inner_text()
-    assert "mode: relevant" in explained and "The gate kept only" in explained
+    assert "mode: relevant" in explained and "The gate put first" in explained
     assert "Why do plants wilt in salty soil?" in page.locator("#why-items").inner_text()
     assert page.locator("#why-pools").inner_text().startswith("pool")
 

@@ -317,8 +317,11 @@ def calibration(report: Report) -> dict[str, Any]:
 
 GATE_SAYS = {
     Mode.RELEVANT: (
-        "The gate kept only the memories that match the question: a distinctive word, a concept "
-        "it names, or among the nearest in meaning. The rest of the pools were dropped."
+        "The gate put first the memories that match the question: a distinctive word, a "
+        "concept it names, a neighbour by meaning that stands out from the pair's everyday "
+        "talk, or a rare word shared with the best of them. What a plain fusion of the words "
+        "and the meaning would show besides comes below them (its score below zero); the rest "
+        "of the pools was dropped."
     ),
     Mode.NOTHING_MATCHED: (
         "Nothing matched the question, so the gate let the recent past through, ordered by "
