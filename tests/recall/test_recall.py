@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -307,7 +308,9 @@ def test_a_meaning_across_languages_is_found_behind_nine_copies_of_another_quest
     assert ids(result).index(target) < 5
 
 
-def _chatty_pair(memory: TutorMemory, lang: str) -> tuple[Pair, str, str, set[str]]:
+def _chatty_pair(
+    memory: TutorMemory, lang: str, discussion: Sequence[str] = ()
+) -> tuple[Pair, str, str, set[str]]:
     """A long chat in ``lang`` made of the long bench's words (bench/long_words.py): every
     greeting, thanks, goodbye and bit of small talk of its student and tutor, most with a
     name before them, and the subject's questions and explanations, all said twice over two
@@ -349,7 +352,11 @@ def _chatty_pair(memory: TutorMemory, lang: str) -> tuple[Pair, str, str, set[st
         for rep in range(2)
         for n, (kind, text) in enumerate(lines)
     ]
-    target = memory.record_many([fact, *said])[0].episode.episode_id
+    talk = [
+        NewEpisode(pair, Kind.QUESTION, line, MARCH + timedelta(minutes=1 + n))
+        for n, line in enumerate(discussion)
+    ]  # the rest of the session the fact was told in, when given
+    target = memory.record_many([fact, *talk, *said])[0].episode.episode_id
     return pair, target, people.fill(pet.question), small_talk
 
 
@@ -367,3 +374,30 @@ def test_small_talk_with_the_students_name_does_not_stand_above_a_fact_said_once
     assert target in found and not result.items[found.index(target)].demoted
     above = [i.episode.text for i in result.items[: found.index(target)]]
     assert len([t for t in above if t in small_talk]) <= 5
+
+
+DOG_TALK = (
+    "Maya: super friendly, he sleeps on my bed every night",
+    "Maya: he loves chasing tennis balls in the park",
+    "Maya: we take him for a long walk every Sunday",
+    "Maya: he can sit, roll over and give a paw",
+    "Maya: he stole a sausage from the table last week haha",
+    "Maya: the vet said he needs to lose a bit of weight",
+    "Maya: my brother taught him to bring the newspaper",
+    "Maya: he gets scared of thunder and hides under the stairs",
+    "Maya: he snores so loudly when he sleeps",
+    "Maya: he was so tiny when we got him as a puppy",
+)
+
+
+def test_a_fact_told_in_a_long_talk_about_it_is_not_taken_for_small_talk(
+    memory: TutorMemory,
+) -> None:
+    """The crowding's risk: a fact told among ten more lines on its topic stands in a dense
+    neighbourhood too. Those lines are near one another but not near everything the pair says,
+    so the fact still passes the gate ahead of the greetings (16th before, under five of them)."""
+    pair, target, question, small_talk = _chatty_pair(memory, "en", DOG_TALK)
+    result = memory.recall(pair, question, at=NOW)
+    found = ids(result)
+    assert target in found[:5] and not result.items[found.index(target)].demoted
+    assert not {i.episode.text for i in result.items[: found.index(target)]} & small_talk
