@@ -519,6 +519,9 @@ class OpenSearchIndex:
                     found[episode_id] = vector
         missing = [e for e in episode_ids if e not in found]
         if missing:
+            # A document re-indexed while this read is out may be kept as it was read: only a
+            # reindex under another model changes a document's vector, and that process's
+            # questions come from that model.
             read = self._read_vectors(pair, missing)
             with self._kept_lock:
                 for episode_id, vector in read.items():
