@@ -1061,25 +1061,26 @@ class EmbeddedIndex:
             high = int(np.searchsorted(times, _micros(window.end), side="left"))
             if high <= low:
                 return Hits()
-        scores = pv.matrix[: pv.distinct] @ query  # each distinct vector once
-        whole = low == 0 and high == pv.size
-        texts, newest = (None, None) if whole else pv.newest_in(low, high)
-        if (pv.distinct if texts is None else len(texts)) > k:
-            # More texts than k: the k nearest texts, each by its newest copy (first_texts'
-            # cut: k texts leave no room for copies), ranked as texts, not as rows.
-            if texts is None:
+        if low == 0 and high == pv.size:  # every text, each distinct vector scored once
+            scores = pv.matrix[: pv.distinct] @ query  # a view of the block, never a copy
+            if pv.distinct > k:
+                # More texts than k: the k nearest texts, each by its newest copy (first_texts'
+                # cut: k texts leave no room for copies), ranked as texts, not as rows.
                 if _ranking is not None:
                     return Hits(*_ranking.semantic_top(scores, pv.newest_seqs, pv.newest_ids,
                                                        0, k))  # fmt: skip
                 chosen = _best(scores, pv.newest_seqs[: pv.distinct], None, k)
                 return _hits(pv.newest_ids, chosen, pv.newest_seqs, scores.take(chosen))
-            assert newest is not None
-            near = scores.take(texts)
-            chosen = _best(near, pv.seqs.take(newest), None, k)
-            return _hits(pv.ids, newest.take(chosen), pv.seqs, near.take(chosen))
-        # Fewer texts than k: every row in the window, ranked as OpenSearch ranks documents,
+            row_scores = scores.take(pv.texts[: pv.size])
+        else:  # only the texts with a copy in the window (sorted), each by its newest there
+            texts, newest = pv.newest_in(low, high)
+            near = pv.matrix.take(texts, axis=0) @ query
+            if len(texts) > k:
+                chosen = _best(near, pv.seqs.take(newest), None, k)
+                return _hits(pv.ids, newest.take(chosen), pv.seqs, near.take(chosen))
+            row_scores = near.take(np.searchsorted(texts, pv.texts[low:high]))
+        # No more texts than k: every row in the window, ranked as OpenSearch ranks documents,
         # cut by first_texts (every text, and copies while there is room).
-        row_scores = scores.take(pv.texts[low:high])
         if _ranking is not None:
             hits = Hits(*_ranking.semantic_top(row_scores, pv.seqs, pv.ids, low, high - low))
         else:
