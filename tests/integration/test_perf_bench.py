@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -148,3 +149,27 @@ def test_a_distinct_history_reads_differently_at_every_question_and_answer() -> 
     other = derived_vector(template, "What is osmosis? We did it on Monday, page 4.")
     assert np.isclose(np.linalg.norm(one), 1.0, atol=1e-5)
     assert 0.9 < float(one @ template) < 0.97 and not np.allclose(one, other)
+
+
+def test_the_doors_table_counts_a_dropped_turn_of_the_first_pass() -> None:
+    """The first pass after opening is measured apart, and a turn it drops is still counted."""
+
+    def summary(dropped: int) -> dict[str, Any]:
+        return {"cpu_p50_ms": 1.0, "cpu_p95_ms": 2.0, "p95_ms": 3.0, "dropped": dropped}
+
+    door = {
+        "first_turn_ms": 1.0,
+        "first_turn_dropped": False,
+        "first_pass_with_question_embedding": summary(1),
+        "with_question_embedding": summary(0),
+        "without_question_embedding": summary(0),
+    }
+    size = {
+        "episodes": 300,
+        "doors": {"library": door},
+        "first_turn_ms": 1.0,
+        "with_question_embedding": summary(0),
+        "without_question_embedding": summary(0),
+    }
+    (library,) = [line for line in doors_table({"sizes": [size]}).splitlines() if "library" in line]
+    assert library.split()[library.split().index("3.0") + 1] == "1"  # dropped, after wall p95

@@ -251,7 +251,8 @@ def doors_table(results: Mapping[str, Any]) -> str:
                 [_episodes(size), name,
                  f"{without['cpu_p50_ms']} / {without['cpu_p95_ms']}",
                  f"{with_['cpu_p50_ms']} / {with_['cpu_p95_ms']}",
-                 with_["p95_ms"], without["dropped"] + with_["dropped"],
+                 with_["p95_ms"],
+                 without["dropped"] + with_["dropped"] + (opened["dropped"] if opened else 0),
                  f"{opened['cpu_p50_ms']} / {opened['cpu_p95_ms']}" if opened else "–",
                  f"{first}{' (dropped)' if first_dropped else ''}"]
             )  # fmt: skip
