@@ -444,11 +444,15 @@ def _unit(rows: np.ndarray) -> np.ndarray:
     return (rows / np.linalg.norm(rows, axis=1, keepdims=True)).astype(np.float32)
 
 
-def _hubbed_pool(with_vectors: bool, order: int = 1) -> tuple[Candidates, Episode, list[Episode]]:
+def _hubbed_pool(
+    with_vectors: bool, order: int = 1, variant: bool = False
+) -> tuple[Candidates, Episode, list[Episode]]:
     """The long chats' trap, by numbers: twelve greetings that carry the student's name stand
     nearest to the question (the name weighs in a short line's embedding), each one a variant
     of the others; the fact said once stands a little further, alone; sixty lines of everyday
-    talk make the crowd. Without the crowding the greetings take every near place."""
+    talk make the crowd. Without the crowding the greetings take every near place. With
+    ``variant``, the first greeting is also written in lower case (one text once folded) with
+    a vector of its own, a little further, alone, and listed first when ``order`` is 1."""
     rng = np.random.default_rng(7)
     dim = 96  # unrelated lines stand apart (cosines ~0 ± 0.1)
     greetings = [ep(200 + i, f"Hi Maya! How are you{'!' * i}", days_ago=2 + i) for i in range(12)]
@@ -466,6 +470,11 @@ def _hubbed_pool(with_vectors: bool, order: int = 1) -> tuple[Candidates, Episod
         fact.episode_id: 0.845,
         **{c.episode_id: 0.78 + 0.0005 * (i % 9) for i, c in enumerate(crowd)},
     }
+    if variant:
+        lower = ep(300, "hi maya! how are you", days_ago=1.5)
+        unit[lower.episode_id] = _unit(rng.normal(size=(1, dim)))[0]
+        cosines[lower.episode_id] = 0.9195
+        greetings = [lower, *greetings]
     recent = [*greetings, *crowd][::order]
     semantic = sorted([*greetings, fact, *crowd[:20]], key=lambda e: -cosines[e.episode_id])
     pool = Candidates()
@@ -493,12 +502,16 @@ def test_without_the_texts_vectors_the_near_rule_reads_the_plain_cosines() -> No
 
 
 def test_the_near_rule_does_not_depend_on_the_order_an_index_lists_texts_in() -> None:
-    """Both indexes must give the same block: the crowding's matrix goes by the texts' keys."""
+    """Both indexes must give the same block: the crowding's matrix goes by the texts' keys,
+    and a text folded alike from two lines is measured by its nearest line's vector, not by
+    whichever the index listed first (here the lower-case line, alone: taken first, the
+    greetings' text would pass as near)."""
     shown = []
     for order in (1, -1):
-        pool, _fact, _greetings = _hubbed_pool(with_vectors=True, order=order)
+        pool, fact, _greetings = _hubbed_pool(with_vectors=True, order=order, variant=True)
         candidates = pool.values()
-        rank(candidates, now=NOW, has_question=True, limit=200)
+        items, _ = rank(candidates, now=NOW, has_question=True, limit=200)
+        assert [i.episode.seq for i in matched(items)] == [fact.seq]
         shown.append(sorted((c.episode.seq, c.near) for c in candidates))
     assert shown[0] == shown[1]
 
