@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 import pytest
 
@@ -401,3 +402,33 @@ def test_a_fact_told_in_a_long_talk_about_it_is_not_taken_for_small_talk(
     found = ids(result)
     assert target in found[:5] and not result.items[found.index(target)].demoted
     assert not {i.episode.text for i in result.items[: found.index(target)]} & small_talk
+
+
+class _CountingIndex(EmbeddedIndex):
+    def __init__(self) -> None:
+        super().__init__()
+        self.vector_reads = 0
+
+    def vectors(self, pair: Pair, episode_ids: Sequence[str]) -> dict[str, Any]:
+        self.vector_reads += 1
+        return super().vectors(pair, episode_ids)
+
+
+@pytest.mark.parametrize("distinct", [10, C.RECALL_GATE_MIN_DOCUMENTS + 10])
+def test_the_crowds_vectors_are_read_only_where_there_is_a_crowd(
+    embedder: CountingEmbedder, clock: FixedClock, pair: Pair, distinct: int
+) -> None:
+    """120 lines: ten texts said over and over are no crowd to measure (the rule reads no
+    crowding, and a cloud index is not asked for their vectors); sixty texts are."""
+    index = _CountingIndex()
+    memory = TutorMemory(Ports(SqliteStore(), clock, index=index, embedder=embedder))
+    memory.record_many(
+        [
+            NewEpisode(
+                pair, "question", f"{FILLERS[i % 5]} ({i % distinct})", MARCH + timedelta(hours=i)
+            )  # type: ignore[arg-type]
+            for i in range(120)
+        ]
+    )
+    memory.recall(pair, "What is osmosis?", at=NOW)
+    assert index.vector_reads == (0 if distinct < C.RECALL_GATE_MIN_DOCUMENTS else 1)

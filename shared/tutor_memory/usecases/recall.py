@@ -181,7 +181,9 @@ class Recall:
                     cosines_soon = soon(index.cosines, pair, others, searched_vector)
                 # And the vectors of the texts the near rule weighs (the semantic pool's) and
                 # of its crowd (the recent pool's): how crowded each one's neighbourhood is.
-                if len(recent_ids) >= C.RECALL_GATE_MIN_DOCUMENTS and semantic:
+                # Fewer distinct texts than a crowd: the rule reads no crowding, read nothing.
+                crowd = len({e.text for e in recent}) >= C.RECALL_GATE_MIN_DOCUMENTS
+                if crowd and semantic:
                     wanted = list(dict.fromkeys(chain(recent_ids, semantic.episode_ids)))
                     crowd_soon = soon(index.vectors, pair, wanted)
             # And by words: when the lexical pool was cut at its limit, a candidate past the
