@@ -75,3 +75,16 @@ def test_the_command_writes_the_json_and_the_table(tmp_path: Path) -> None:
     assert written["madial"]["questions"] == 3 and "synthetic" not in written
     assert set(written["madial"]["methods"]) == {"recall", "bm25"}  # no embedder: no dense
     assert "MADial-Bench" in (tmp_path / "bench-recall.txt").read_text(encoding="utf-8")
+
+
+def test_the_long_set_can_be_asked_with_the_tutor_explaining_in_paragraphs(
+    tmp_path: Path,
+) -> None:
+    argv = ["bench-recall", "--out", str(tmp_path), "--only", "long", "--limit", "1"]
+    args = _parser().parse_args([*argv, "--embedder", "none", "--long-answers"])
+    assert run_bench_command(args) == 0
+    written = json.loads((tmp_path / "bench-recall.json").read_text(encoding="utf-8"))
+    assert written["meta"]["long_answers"] is True and set(written) == {"meta", "long"}
+    assert written["long"]["questions"] == 8  # one a pair
+    text = (tmp_path / "bench-recall.txt").read_text(encoding="utf-8")
+    assert "Long conversations (bench/long_conversations.py), the tutor's explanations" in text

@@ -25,9 +25,11 @@ from tutor_memory.bench.long_words import CATEGORIES, WORDS, content_words, word
 MAX_DISTINCT_TEXTS = 5_000
 
 
-@pytest.fixture(scope="module")
-def conversations() -> list[Conversation]:
-    return generate_long_conversations(7)
+@pytest.fixture(scope="module", params=[False, True], ids=["short-answers", "long-answers"])
+def conversations(request: pytest.FixtureRequest) -> list[Conversation]:
+    """Both shapes: every rule below holds whether the tutor explains in a line or in a
+    paragraph (``--long-answers``)."""
+    return generate_long_conversations(7, long_answers=request.param)
 
 
 def _casts(conversations: list[Conversation]) -> list[Cast]:
@@ -48,9 +50,14 @@ def _share_a_word(language: str, names: tuple[str, ...], question: str, line: st
     return any(a[:4] == s[:4] for a in asked for s in said if len(a) >= 4 and len(s) >= 4)
 
 
-def test_the_same_seed_gives_the_same_conversations(conversations: list[Conversation]) -> None:
+def test_the_same_seed_gives_the_same_conversations() -> None:
+    conversations = generate_long_conversations(7)
     assert generate_long_conversations(7) == conversations
+    assert generate_long_conversations(7, long_answers=False) == conversations
     assert generate_long_conversations(8) != conversations
+    paragraphs = generate_long_conversations(7, long_answers=True)
+    assert generate_long_conversations(7, long_answers=True) == paragraphs
+    assert paragraphs != conversations
 
 
 def test_pairs_speak_five_languages_within_the_plan(conversations: list[Conversation]) -> None:
@@ -284,3 +291,33 @@ def test_arabic_words_drop_their_article_and_and() -> None:
     assert words("والكتاب للمكتبة الكتاب", "ar") == ["كتاب", "مكتبة", "كتاب"]
     assert words("Maya's DOG", "en") == ["maya", "s", "dog"]
     assert content_words("What did Maya's dog do?", "en", ["Maya"]) == {"dog"}
+
+
+def test_with_long_answers_the_tutor_explains_in_paragraphs() -> None:
+    """As a chat model writes: the concept asked about first, two to five more of the subject,
+    a check on the first last; a quarter to a third of a pair's distinct texts are such."""
+    for c, people in zip(
+        paragraphs := generate_long_conversations(7, long_answers=True),
+        _casts(paragraphs),
+        strict=True,
+    ):
+        concepts = {e: name for s in WORDS[c.language].subjects for name, e in s.concepts}
+        found = 0
+        for asked, answer in pairwise(c.lines):
+            text = answer.text.removeprefix(f"{people.tutor}: ")
+            told = [e for e in concepts if e in text]
+            if answer.role != "tutor" or len(told) < 3:
+                continue
+            found += 1
+            first = next(e for e in told if text.startswith(e))
+            assert asked.role == "student"
+            assert concepts[first].casefold() in asked.text.casefold()
+            assert 3 <= len(told) <= 6
+            assert any(
+                text.endswith(check.replace("{c}", concepts[first]))
+                for check in WORDS[c.language].check
+            )
+        distinct = {u.text for u in c.lines}
+        long_texts = {u.text for u in c.lines if len(u.text.split()) > 30}
+        assert found > 0
+        assert 0.15 <= len(long_texts) / len(distinct) <= 0.5, c.pair

@@ -99,6 +99,11 @@ def add_bench_commands(subparsers: Any) -> None:
     )
     recall.add_argument("--seed", type=int, default=7, help="the synthetic conversations' seed")
     recall.add_argument(
+        "--long-answers",
+        action="store_true",
+        help="the long set's tutor explains in paragraphs, as a chat model writes",
+    )
+    recall.add_argument(
         "--embedder",
         choices=("none", "local"),
         default="local",
@@ -218,6 +223,7 @@ def _recall(args: argparse.Namespace) -> int:
         limit=args.limit,
         seed=args.seed,
         embedder=args.embedder,
+        long_answers=args.long_answers,
         log=lambda line: print(line, file=sys.stderr),
     )
     text = tables(report)

@@ -22,6 +22,11 @@ three. Real long chats are hard for reasons this generator reproduces:
 * **near misses**: for every story, lines in other sessions that share the question's words or
   meaning and answer nothing (the friend's birthday beside the sister's).
 
+With ``long_answers`` the tutor explains as a chat model writes: the concept asked about, then
+two to five others of the subject, then a check (``_long_answer``; 40–120 words). The student's
+lines, the stories and the questions are the same kinds; a quarter to a third of a pair's
+distinct texts become paragraphs, which shifts what the pair's "typical" text is.
+
 Every story line is said exactly once in its pair (gold text is unique), while the filler
 repeats. Each pair asks one question per story (18), a day after its last session
 (``Conversation.asked_at``). The student's lines become ``question`` episodes, the tutor's
@@ -128,7 +133,7 @@ def cast(w: LongWords, nth: int) -> Cast:
 
 
 def generate_long_conversations(
-    seed: int = 7, plan: Sequence[tuple[str, int]] = PLAN
+    seed: int = 7, plan: Sequence[tuple[str, int]] = PLAN, *, long_answers: bool = False
 ) -> list[Conversation]:
     seen: dict[str, int] = {}
     conversations = []
@@ -136,7 +141,7 @@ def generate_long_conversations(
         nth = seen.get(language, 0)
         seen[language] = nth + 1
         rng = random.Random(f"long/{seed}/{i}/{language}/{size}")
-        conversations.append(_conversation(rng, i, WORDS[language], nth, size))
+        conversations.append(_conversation(rng, i, WORDS[language], nth, size, long_answers))
     return conversations
 
 
@@ -223,7 +228,7 @@ def _vary(rng: random.Random, text: str) -> str:
 
 
 def _conversation(
-    rng: random.Random, index: int, w: LongWords, nth: int, size: int
+    rng: random.Random, index: int, w: LongWords, nth: int, size: int, long_answers: bool = False
 ) -> Conversation:
     people = cast(w, nth)
     subject = w.subjects[nth % len(w.subjects)]
@@ -265,6 +270,8 @@ def _conversation(
         k = favourite if rng.random() < FAVOURITE_SHARE else rng.randrange(len(subject.concepts))
         concept, explanation = subject.concepts[k]
         template = w.ask[0] if k == favourite else rng.choice(w.ask)
+        if long_answers:
+            explanation = _long_answer(rng, subject.concepts, k, rng.choice(w.check))
         exchange = [said("student", template, c=concept), said("tutor", explanation, vary=False)]
         if rng.random() < 0.3:
             exchange += [
@@ -343,3 +350,14 @@ def _conversation(
     return Conversation(
         pair, w.language, people.student, people.tutor, tuple(lines), questions, asked_at
     )
+
+
+def _long_answer(
+    rng: random.Random, concepts: Sequence[tuple[str, str]], k: int, check: str
+) -> str:
+    """A tutor's answer as a chat model writes it: the concept asked about, then two to five
+    others of the subject it leads to, then a check — one paragraph, ~40-120 words."""
+    others = [j for j in range(len(concepts)) if j != k]
+    rng.shuffle(others)
+    told = [concepts[j][1] for j in others[: rng.randint(2, 5)]]
+    return " ".join([concepts[k][1], *told, check.replace("{c}", concepts[k][0])])

@@ -21,7 +21,10 @@ after its pair's last session.
 **Long conversations** (``long_conversations.generate_long_conversations``): eight pairs of
 400–1,200 lines over months in five languages, built to look like long real chats (replies
 whose content is only in the turn they answer, facts asked about sessions later in other
-words, evidence over 2–4 sessions, near misses), replayed and asked the same way.
+words, evidence over 2–4 sessions, near misses), replayed and asked the same way. With
+``long_answers`` the tutor explains as a chat model writes, a paragraph of several sentences
+(``long_conversations._long_answer``), so that a quarter to a third of a pair's distinct texts
+are long answers beside the student's short lines.
 
 For every question: ``TutorMemory.recall(pair, question, at=…)`` with the product's defaults
 (the use case itself, asked for its trace: which pools found each candidate and whether the
@@ -470,9 +473,11 @@ def run_recall_bench(
     conversations: Sequence[Conversation] | None = None,
     embedder: EmbedderChoice = "local",
     block: bool = True,
+    long_answers: bool = False,
     log: Callable[[str], None] = print,
 ) -> dict[str, Any]:
-    """Run the bench; ``limit`` caps the MADial dialogues and each synthetic pair's questions."""
+    """Run the bench; ``limit`` caps the MADial dialogues and each synthetic pair's questions;
+    ``long_answers`` gives the long set's tutor a chat model's paragraphs."""
     cpu, wall = time.process_time(), time.perf_counter()
     out.mkdir(parents=True, exist_ok=True)
     store = out / "recall-store"
@@ -484,6 +489,7 @@ def run_recall_bench(
             "rrf_k": RRF_K,
             "limit": limit,
             "seed": seed,
+            "long_answers": long_answers,
             "methods": {
                 "recall": "TutorMemory.recall with the product's defaults, items in its order",
                 "bm25": "bm25s (Lucene), k1 1.2, b 0.75, small English stopword list",
@@ -508,7 +514,8 @@ def run_recall_bench(
             from tutor_memory.bench.long_conversations import generate_long_conversations
 
             log("long conversations:")
-            report["long"] = _synthetic(app, generate_long_conversations(seed), limit, block, log)
+            long = generate_long_conversations(seed, long_answers=long_answers)
+            report["long"] = _synthetic(app, long, limit, block, log)
     finally:
         app.close()
     report["meta"]["cpu_seconds"] = round(time.process_time() - cpu, 1)
@@ -678,6 +685,8 @@ def tables(report: Mapping[str, Any]) -> str:
             continue
         s = report[name]
         pairs = ", ".join(f"{p['language']} {p['lines']}" for p in s["pairs"])
+        if name == "long" and meta.get("long_answers"):
+            title += ", the tutor's explanations as paragraphs"
         out.append(
             f"{title} (seed {meta['seed']}): {len(s['pairs'])} pairs "
             f"(language and lines: {pairs}), {s['questions']} questions"
