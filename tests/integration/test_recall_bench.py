@@ -77,14 +77,16 @@ def test_the_command_writes_the_json_and_the_table(tmp_path: Path) -> None:
     assert "MADial-Bench" in (tmp_path / "bench-recall.txt").read_text(encoding="utf-8")
 
 
-def test_the_long_set_can_be_asked_with_the_tutor_explaining_in_paragraphs(
-    tmp_path: Path,
-) -> None:
+def test_the_long_set_can_be_asked_in_its_other_shapes(tmp_path: Path) -> None:
+    """The tutor explaining in paragraphs and the student's facts inside longer messages."""
     argv = ["bench-recall", "--out", str(tmp_path), "--only", "long", "--limit", "1"]
-    args = _parser().parse_args([*argv, "--embedder", "none", "--long-answers"])
+    args = _parser().parse_args([*argv, "--embedder", "none", "--long-answers", "--merged-turns"])
     assert run_bench_command(args) == 0
     written = json.loads((tmp_path / "bench-recall.json").read_text(encoding="utf-8"))
-    assert written["meta"]["long_answers"] is True and set(written) == {"meta", "long"}
-    assert written["long"]["questions"] == 8  # one a pair
+    assert written["meta"]["long_answers"] is True and written["meta"]["merged_turns"] is True
+    assert set(written) == {"meta", "long"} and written["long"]["questions"] == 8  # one a pair
     text = (tmp_path / "bench-recall.txt").read_text(encoding="utf-8")
-    assert "Long conversations (bench/long_conversations.py), the tutor's explanations" in text
+    assert (
+        "Long conversations (bench/long_conversations.py), the tutor's explanations as "
+        "paragraphs, the student's facts inside longer messages (seed 7)"
+    ) in text

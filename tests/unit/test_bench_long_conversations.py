@@ -25,11 +25,17 @@ from tutor_memory.bench.long_words import CATEGORIES, WORDS, content_words, word
 MAX_DISTINCT_TEXTS = 5_000
 
 
-@pytest.fixture(scope="module", params=[False, True], ids=["short-answers", "long-answers"])
+@pytest.fixture(
+    scope="module",
+    params=[(False, False), (True, False), (False, True)],
+    ids=["lines", "long-answers", "merged-turns"],
+)
 def conversations(request: pytest.FixtureRequest) -> list[Conversation]:
-    """Both shapes: every rule below holds whether the tutor explains in a line or in a
-    paragraph (``--long-answers``)."""
-    return generate_long_conversations(7, long_answers=request.param)
+    """Every shape: every rule below holds whether the tutor explains in a line or in a
+    paragraph (``--long-answers``) and whether the student tells a fact alone or inside a
+    longer message (``--merged-turns``)."""
+    long_answers, merged_turns = request.param
+    return generate_long_conversations(7, long_answers=long_answers, merged_turns=merged_turns)
 
 
 def _casts(conversations: list[Conversation]) -> list[Cast]:
@@ -206,24 +212,22 @@ def test_a_reply_follows_the_line_it_answers(conversations: list[Conversation]) 
             if q.category == "reply":
                 i = index[q.gold[0]]
                 asked, reply = c.lines[i - 1], c.lines[i]
-                assert asked.text == people.fill(story.prompt), q.qid
+                prompt = people.fill(story.prompt)  # inside a longer message when merged
+                assert asked.text == prompt or prompt.split(": ", 1)[1] in asked.text, q.qid
                 assert asked.session == reply.session and asked.role != reply.role, q.qid
 
 
 def test_near_misses_are_said_once_in_other_sessions(conversations: list[Conversation]) -> None:
     for c, people in zip(conversations, _casts(conversations), strict=True):
         w = WORDS[c.language]
-        by_text = {u.text: u for u in c.lines}
         said = Counter(u.text for u in c.lines)
         for story, q in zip(w.stories, c.questions, strict=True):
             gold = {u.session for u in c.lines if u.tid in q.gold}
             gold_months = {u.at.month for u in c.lines if u.tid in q.gold}
             for template in story.near:
-                found = [
-                    by_text[t]
-                    for t in {people.fill(template, day=day) for day in w.days}
-                    if t in by_text
-                ]
+                near = {people.fill(template, day=day).split(": ", 1)[-1] for day in w.days}
+                # the line itself, or a message that holds it (merged turns)
+                found = [u for u in c.lines if any(n in u.text for n in near)]
                 assert len(found) == 1 and said[found[0].text] == 1, template
                 assert found[0].session not in gold
                 if q.category == "dated":
@@ -321,3 +325,23 @@ def test_with_long_answers_the_tutor_explains_in_paragraphs() -> None:
         long_texts = {u.text for u in c.lines if len(u.text.split()) > 30}
         assert found > 0
         assert 0.15 <= len(long_texts) / len(distinct) <= 0.5, c.pair
+
+
+def test_with_merged_turns_the_student_tells_a_fact_inside_a_longer_message() -> None:
+    """As students write: small talk before the fact, a question on the subject after it, or
+    both, in one message; the fact itself is said as in the plain shape."""
+    merged = generate_long_conversations(7, merged_turns=True)
+    longer = 0
+    for c, people in zip(merged, _casts(merged), strict=True):
+        w = WORDS[c.language]
+        by_tid = {u.tid: u for u in c.lines}
+        for story, q in zip(w.stories, c.questions, strict=True):
+            for j, tid in enumerate(q.gold):
+                said = by_tid[tid]
+                if said.role != "student":
+                    continue
+                facts = {people.fill(story.evidence[j], day=d).split(": ", 1)[1] for d in w.days}
+                fact = next(f for f in facts if f in said.text)
+                assert said.text.startswith(f"{people.student}: ")
+                longer += len(said.text) > len(f"{people.student}: {fact}") + 1
+    assert longer > 100  # nearly every fact the student tells (a few have nothing to add)

@@ -104,6 +104,11 @@ def add_bench_commands(subparsers: Any) -> None:
         help="the long set's tutor explains in paragraphs, as a chat model writes",
     )
     recall.add_argument(
+        "--merged-turns",
+        action="store_true",
+        help="the long set's student tells each fact inside a longer message",
+    )
+    recall.add_argument(
         "--embedder",
         choices=("none", "local"),
         default="local",
@@ -224,6 +229,7 @@ def _recall(args: argparse.Namespace) -> int:
         seed=args.seed,
         embedder=args.embedder,
         long_answers=args.long_answers,
+        merged_turns=args.merged_turns,
         log=lambda line: print(line, file=sys.stderr),
     )
     text = tables(report)

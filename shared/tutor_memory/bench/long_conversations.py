@@ -25,7 +25,10 @@ three. Real long chats are hard for reasons this generator reproduces:
 With ``long_answers`` the tutor explains as a chat model writes: the concept asked about, then
 two to five others of the subject, then a check (``_long_answer``; 40–120 words). The student's
 lines, the stories and the questions are the same kinds; a quarter to a third of a pair's
-distinct texts become paragraphs, which shifts what the pair's "typical" text is.
+distinct texts become paragraphs, which shifts what the pair's "typical" text is. With
+``merged_turns`` the student tells each story line (its facts, its near misses, its prompts)
+inside a longer message, as students write: small talk before it, a question on the subject
+after it, or both (``_merged``); what is added shares no word with the story's question.
 
 Every story line is said exactly once in its pair (gold text is unique), while the filler
 repeats. Each pair asks one question per story (18), a day after its last session
@@ -48,7 +51,7 @@ from tutor_memory.bench.conversations import (
     append_session,
     gold_questions,
 )
-from tutor_memory.bench.long_words import WORDS, LongStory, LongWords
+from tutor_memory.bench.long_words import WORDS, LongStory, LongWords, Subject, content_words
 from tutor_memory.domain.episodes import Pair
 
 START: Final = datetime(2025, 8, 25, tzinfo=UTC)
@@ -133,7 +136,11 @@ def cast(w: LongWords, nth: int) -> Cast:
 
 
 def generate_long_conversations(
-    seed: int = 7, plan: Sequence[tuple[str, int]] = PLAN, *, long_answers: bool = False
+    seed: int = 7,
+    plan: Sequence[tuple[str, int]] = PLAN,
+    *,
+    long_answers: bool = False,
+    merged_turns: bool = False,
 ) -> list[Conversation]:
     seen: dict[str, int] = {}
     conversations = []
@@ -141,7 +148,9 @@ def generate_long_conversations(
         nth = seen.get(language, 0)
         seen[language] = nth + 1
         rng = random.Random(f"long/{seed}/{i}/{language}/{size}")
-        conversations.append(_conversation(rng, i, WORDS[language], nth, size, long_answers))
+        conversations.append(
+            _conversation(rng, i, WORDS[language], nth, size, long_answers, merged_turns)
+        )
     return conversations
 
 
@@ -228,7 +237,13 @@ def _vary(rng: random.Random, text: str) -> str:
 
 
 def _conversation(
-    rng: random.Random, index: int, w: LongWords, nth: int, size: int, long_answers: bool = False
+    rng: random.Random,
+    index: int,
+    w: LongWords,
+    nth: int,
+    size: int,
+    long_answers: bool = False,
+    merged_turns: bool = False,
 ) -> Conversation:
     people = cast(w, nth)
     subject = w.subjects[nth % len(w.subjects)]
@@ -250,9 +265,12 @@ def _conversation(
             text = f"{people.student if role == 'student' else people.tutor}: {text}"
         return role, text, None
 
-    def story_line(template: str, key: tuple[str, int] | None = None) -> Said:
+    def story_line(template: str, key: tuple[str, int] | None = None, question: str = "") -> Said:
         role: Role = "tutor" if template.startswith("{t}") else "student"
-        return role, people.fill(template, day=rng.choice(w.days)), key
+        text = people.fill(template, day=rng.choice(w.days))
+        if merged_turns and role == "student":
+            text = _merged(rng, w, people, subject, text, question)
+        return role, text, key
 
     def answered(line: Said) -> list[Said]:
         """A story line and the other speaker's short answer to it."""
@@ -288,7 +306,8 @@ def _conversation(
     for story in w.stories:
         sessions = _place(placer, story, count, long_after, days, asked_day)
         for j, session in enumerate(sessions):
-            line = story_line(story.evidence[j], (story.key, j))
+            asked_about = people.fill(story.question, month=w.months[0])
+            line = story_line(story.evidence[j], (story.key, j), asked_about)
             if story.prompt:
                 asked = story_line(story.prompt)
                 follow = (
@@ -361,3 +380,40 @@ def _long_answer(
     rng.shuffle(others)
     told = [concepts[j][1] for j in others[: rng.randint(2, 5)]]
     return " ".join([concepts[k][1], *told, check.replace("{c}", concepts[k][0])])
+
+
+_FULL_STOP: Final = {"ur": "۔"}  # the others end a sentence with "."
+
+
+def _merged(
+    rng: random.Random, w: LongWords, people: Cast, subject: Subject, line: str, question: str
+) -> str:
+    """A student's line as one message among other things, as students write: a bit of small
+    talk before it, a question on the subject after it, or both ("Maya: school was so long
+    today. we spent half-term on the farm… can you explain diffusion again?"). What is added
+    shares no word with the story's question (``question``; "" for none): a paraphrase stays
+    a paraphrase, and no question is made easier by chance."""
+    asked = content_words(question, w.language, people.names)
+
+    def clear(text: str) -> bool:
+        said = content_words(text, w.language, people.names)
+        return not any(a == b or (a[:4] == b[:4] and min(len(a), len(b)) >= 4)
+                       for a in asked for b in said)  # fmt: skip
+
+    name = f"{people.student}: "
+    fact = line.removeprefix(name)
+    stop = _FULL_STOP.get(w.language, ".")
+    parts = [fact if fact.endswith((".", "!", "?", "؟", "۔", "…")) else fact + stop]
+    before = rng.random() < 0.5
+    if before:
+        day = rng.choice(w.days)
+        talk = [t for t in (people.fill(x, day=day) for x in w.small_talk) if clear(t)]
+        if talk:
+            parts.insert(0, rng.choice(talk) + stop)
+    if not before or rng.random() < 0.5:
+        concepts = [c for c, _e in subject.concepts]
+        asks = [people.fill(a, c=c) for a in w.ask for c in concepts]
+        asks = [a for a in asks if clear(a)]
+        if asks:
+            parts.append(rng.choice(asks))
+    return name + " ".join(parts)

@@ -24,7 +24,8 @@ whose content is only in the turn they answer, facts asked about sessions later 
 words, evidence over 2–4 sessions, near misses), replayed and asked the same way. With
 ``long_answers`` the tutor explains as a chat model writes, a paragraph of several sentences
 (``long_conversations._long_answer``), so that a quarter to a third of a pair's distinct texts
-are long answers beside the student's short lines.
+are long answers beside the student's short lines; with ``merged_turns`` the student tells
+each story line inside a longer message (``long_conversations._merged``).
 
 For every question: ``TutorMemory.recall(pair, question, at=…)`` with the product's defaults
 (the use case itself, asked for its trace: which pools found each candidate and whether the
@@ -474,10 +475,12 @@ def run_recall_bench(
     embedder: EmbedderChoice = "local",
     block: bool = True,
     long_answers: bool = False,
+    merged_turns: bool = False,
     log: Callable[[str], None] = print,
 ) -> dict[str, Any]:
     """Run the bench; ``limit`` caps the MADial dialogues and each synthetic pair's questions;
-    ``long_answers`` gives the long set's tutor a chat model's paragraphs."""
+    ``long_answers`` gives the long set's tutor a chat model's paragraphs, ``merged_turns``
+    its student messages that tell a fact among other things."""
     cpu, wall = time.process_time(), time.perf_counter()
     out.mkdir(parents=True, exist_ok=True)
     store = out / "recall-store"
@@ -490,6 +493,7 @@ def run_recall_bench(
             "limit": limit,
             "seed": seed,
             "long_answers": long_answers,
+            "merged_turns": merged_turns,
             "methods": {
                 "recall": "TutorMemory.recall with the product's defaults, items in its order",
                 "bm25": "bm25s (Lucene), k1 1.2, b 0.75, small English stopword list",
@@ -514,7 +518,9 @@ def run_recall_bench(
             from tutor_memory.bench.long_conversations import generate_long_conversations
 
             log("long conversations:")
-            long = generate_long_conversations(seed, long_answers=long_answers)
+            long = generate_long_conversations(
+                seed, long_answers=long_answers, merged_turns=merged_turns
+            )
             report["long"] = _synthetic(app, long, limit, block, log)
     finally:
         app.close()
@@ -687,6 +693,8 @@ def tables(report: Mapping[str, Any]) -> str:
         pairs = ", ".join(f"{p['language']} {p['lines']}" for p in s["pairs"])
         if name == "long" and meta.get("long_answers"):
             title += ", the tutor's explanations as paragraphs"
+        if name == "long" and meta.get("merged_turns"):
+            title += ", the student's facts inside longer messages"
         out.append(
             f"{title} (seed {meta['seed']}): {len(s['pairs'])} pairs "
             f"(language and lines: {pairs}), {s['questions']} questions"
