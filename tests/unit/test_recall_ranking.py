@@ -18,6 +18,7 @@ from tutor_memory.domain.episodes import (
     Pair,
     TaughtEvidence,
 )
+from tutor_memory.domain.language import analyse
 from tutor_memory.domain.recall import (
     Candidates,
     Mode,
@@ -317,6 +318,42 @@ def test_in_a_short_history_no_word_is_rare_enough_to_hop_by(lang: str) -> None:
     pool = _hop_pool(lang, others=C.RECALL_GATE_MIN_DOCUMENTS - 10)
     items, _ = rank(pool.values(), now=NOW, has_question=True, limit=10)
     assert [i.episode.seq for i in matched(items)] == [1]
+
+
+# A message that says several things: (small talk before the fact, a study question after it,
+# the question's word for the instrument the fact names).
+ASIDE = {
+    "en": ("school was so long today.", "can you explain osmosis again?", "violin"),
+    "es": ("hoy el cole se me ha hecho eterno.", "¿me explicas otra vez la ósmosis?", "violín"),
+    "id": ("sekolah hari ini lama banget.", "bisa jelasin osmosis lagi?", "biola"),
+    "ur": ("آج اسکول بہت لمبا لگا۔", "کیا آپ اوسموسس دوبارہ سمجھا سکتی ہیں؟", "وائلن"),
+    "ar": ("كان يوم المدرسة طويلا جدا.", "هل يمكنك شرح الخاصية الأسموزية مرة أخرى؟", "الكمان"),
+}
+
+
+@pytest.mark.parametrize("lang", sorted(HOP))
+def test_the_hop_follows_the_sentence_of_the_best_evidence_that_answers(lang: str) -> None:
+    """Students tell a fact among other things. The hop starts from the sentence that holds
+    the question's word ("violin"), so the earlier guitar line is reached and the study
+    question said after the fact ("can you explain osmosis again?") is not; the name, in the
+    message's first sentence, is everyday and says nothing."""
+    fact, earlier_text, _small, name = HOP[lang]
+    before, after, instrument = ASIDE[lang]
+    told = fact.removeprefix(f"{name}: ")
+    best = ep(1, f"{name}: {before} {told} {after}", days_ago=20)
+    earlier = ep(2, earlier_text, days_ago=200)
+    study = ep(3, f"{name}: {after}", days_ago=1)
+    rest = [ep(10 + n, f"{name}: {n * 7919}", days_ago=2 + n) for n in range(60)]
+    (word,) = analyse(instrument, lang)
+    (called,) = analyse(name, lang)
+    pool = Candidates()
+    pool.add_recent([study, *rest, earlier, best])
+    pool.add_lexical(
+        [(best, 5.0, (word, called)), (earlier, 1.0, (called,)), (study, 1.0, (called,))],
+        distinctive={word},
+    )
+    items, _ = rank(pool.values(), now=NOW, has_question=True, limit=10, terms=(word, called))
+    assert [i.episode.seq for i in matched(items)] == [1, 2]
 
 
 def test_a_record_question_needs_no_hop_it_keeps_everything() -> None:

@@ -128,6 +128,12 @@ def _split(text: str) -> tuple[str, ...]:
     return sentences(text)
 
 
+def analysed_sentences(text: str) -> tuple[frozenset[str], ...]:
+    """The analysed terms of each sentence of ``text``, in order (see ``_analysed_sentences``):
+    what recall's second hop reads of a message that says several things."""
+    return _analysed_sentences(text)[0]
+
+
 @lru_cache(maxsize=C.BLOCK_EXCERPT_TEXTS_KEPT)
 def _analysed_sentences(text: str) -> tuple[tuple[frozenset[str], ...], str]:
     """The analysed terms of each of a long text's sentences, and the language they were

@@ -53,9 +53,13 @@ What *matches* the question (the gate's test) is narrower than what is a candida
   guitar, now I play violin in the school orchestra" answers "which instruments has Maya
   learned to play?", "I started guitar lessons with my uncle", said months earlier, shares
   only the name with the question and is not among its nearest by meaning, but it shares
-  "guitar" with the best evidence. Distinctive here is the gate's own rule
-  (``distinctive_terms_of``) over the candidates, which are what rank has: the pair's recent
-  history and its hits, analysed as the index analyses an episode (``index_words``). No read:
+  "guitar" with the best evidence. When the best evidence says several things in one message
+  ("Maya: school was so long today. I quit guitar… can you explain osmosis again?"), the hop
+  starts from its sentences that hold a distinctive word of the question (``_seed``, the
+  sentences as the block's excerpt reads them): the other sentences are about other things.
+  Distinctive here is the gate's own rule (``distinctive_terms_of``) over the candidates,
+  which are what rank has: the pair's recent history and its hits, analysed as the index
+  analyses an episode (``index_words``). No read:
   the hop runs over the candidates already gathered. A candidate with no signal of its own
   (only the recent pool found it) is not bridged: a link through the best evidence alone
   would let small talk in by a shared word; nor is one among fewer than
@@ -95,6 +99,7 @@ from numpy.typing import NDArray
 from tutor_memory.domain import constants as C
 from tutor_memory.domain.concepts import concept_key
 from tutor_memory.domain.episodes import SYSTEM_KINDS, CheckEvidence, Episode, Kind
+from tutor_memory.domain.excerpt import analysed_sentences
 from tutor_memory.domain.language import analysed
 from tutor_memory.domain.routing import F32, ConceptVectors, concept_cosines, routed_by_meaning
 from tutor_memory.domain.timewindow import TimeWindow
@@ -495,9 +500,10 @@ def index_words_of(summary: str, text: str, concepts: Sequence[str]) -> str:
     return " ".join([*kept, text, *concepts])
 
 
-def bridge(candidates: Sequence[Candidate]) -> None:
+def bridge(candidates: Sequence[Candidate], question_terms: Collection[str] = ()) -> None:
     """The second hop (see the module): mark the weak hits that share a distinctive word with
-    the best evidence. Pure; each text is analysed in its own language, as the index does."""
+    the best evidence — with what it says about the question, when it says several things.
+    Pure; each text is analysed in its own language, as the index does."""
     matching: list[Candidate] = []
     weak: list[Candidate] = []
     for c in candidates:
@@ -511,7 +517,7 @@ def bridge(candidates: Sequence[Candidate]) -> None:
         return
     best = max(matching, key=lambda c: (c.relevance, c.episode.at, c.episode.seq))
     terms = {id(c): _index_terms(c.episode) for c in candidates}
-    seed = frozenset(_index_terms(best.episode))
+    seed = _seed(best.episode, question_terms, terms.values(), len(candidates))
     # How many candidates hold each seed word: counted over each one's shared words (a
     # candidate holds a few of the seed's), the same counts as testing every word in each.
     shared = Counter(chain.from_iterable(map(seed.intersection, terms.values())))
@@ -520,6 +526,29 @@ def bridge(candidates: Sequence[Candidate]) -> None:
     for c in weak:
         if not links.isdisjoint(terms[id(c)]):
             c.bridged = True
+
+
+def _seed(
+    best: Episode,
+    question_terms: Collection[str],
+    held: Iterable[tuple[str, ...]],
+    candidates: int,
+) -> frozenset[str]:
+    """The words the hop starts from: the best evidence's, or — when it says several things
+    ("Maya: school was so long today. we spent half-term on the farm… can you explain
+    diffusion again?") — those of its sentences that hold a distinctive word of the question,
+    as the block's excerpt tells it. The other sentences are about other things, and their
+    words linked the diffusion questions to a question about the holidays. With no such
+    sentence (a match by meaning alone), the whole text, as nothing says which part it is."""
+    whole = frozenset(_index_terms(best))
+    sentences = analysed_sentences(best.text) if question_terms else ()
+    if len(sentences) < 2:
+        return whole
+    asked = frozenset(question_terms)
+    counts = Counter(chain.from_iterable(map(asked.intersection, held)))
+    distinctive = distinctive_terms_of(TermCounts(candidates, {t: counts[t] for t in asked}))
+    about = [s for s in sentences if not distinctive.isdisjoint(s)]
+    return frozenset(chain.from_iterable(about)) if about else whole
 
 
 def _index_terms(ep: Episode) -> tuple[str, ...]:
@@ -619,11 +648,13 @@ def rank(
     limit: int,
     exclude_narrations: bool = False,
     gate: bool = True,
+    terms: Collection[str] = (),
 ) -> tuple[list[RecalledItem], Mode]:
     """Gate, score, collapse and order the candidates; at most ``limit`` items, best first.
 
     Ties break deterministically: score, then the newer time, then the higher sequence.
     ``gate=False`` (a record question) keeps the candidates that match nothing, ranked lower.
+    ``terms`` are the question's analysed terms (the second hop reads them).
     """
     pool = [c for c in candidates if not (exclude_narrations and is_narration(c.episode))]
     if not has_question:
@@ -632,7 +663,7 @@ def rank(
     elif any(c.matches for c in pool):
         mode = Mode.RELEVANT
         if gate:
-            bridge(pool)
+            bridge(pool, terms)
             keep_fused(pool)
         # A record question keeps the conversation too (the conversation is the record): no
         # gate, the matching candidates simply score higher. Otherwise what plain fusion would

@@ -85,6 +85,7 @@ class Recall:
             limit=limit,
             exclude_narrations=exclude_narrations or record or question.window is not None,
             gate=not record,
+            terms=question.terms,
         )
         timings["rank"], _ = _lap(tick)
         if trace is not None:
