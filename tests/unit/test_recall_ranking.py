@@ -320,14 +320,15 @@ def test_in_a_short_history_no_word_is_rare_enough_to_hop_by(lang: str) -> None:
     assert [i.episode.seq for i in matched(items)] == [1]
 
 
-# A message that says several things: (small talk before the fact, a study question after it,
+# A message that says several things: (small talk before the fact — on the study topic, so
+# that a seed read from it would reach the study question too —, a study question after it,
 # the question's word for the instrument the fact names).
 ASIDE = {
-    "en": ("school was so long today.", "can you explain osmosis again?", "violin"),
-    "es": ("hoy el cole se me ha hecho eterno.", "¿me explicas otra vez la ósmosis?", "violín"),
-    "id": ("sekolah hari ini lama banget.", "bisa jelasin osmosis lagi?", "biola"),
-    "ur": ("آج اسکول بہت لمبا لگا۔", "کیا آپ اوسموسس دوبارہ سمجھا سکتی ہیں؟", "وائلن"),
-    "ar": ("كان يوم المدرسة طويلا جدا.", "هل يمكنك شرح الخاصية الأسموزية مرة أخرى؟", "الكمان"),
+    "en": ("the osmosis homework took ages.", "can you explain osmosis again?", "violin"),
+    "es": ("la tarea de ósmosis fue eterna.", "¿me explicas otra vez la ósmosis?", "violín"),
+    "id": ("PR osmosis tadi lama banget.", "bisa jelasin osmosis lagi?", "biola"),
+    "ur": ("اوسموسس کا کام بہت لمبا تھا۔", "کیا آپ اوسموسس دوبارہ سمجھا سکتی ہیں؟", "وائلن"),
+    "ar": ("واجب الأسموزية كان طويلا.", "هل يمكنك شرح الخاصية الأسموزية مرة أخرى؟", "الكمان"),
 }
 
 
