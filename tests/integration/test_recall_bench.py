@@ -12,6 +12,7 @@ import pytest
 
 from tutor_memory.bench.commands import run_bench_command
 from tutor_memory.bench.conversations import generate_conversations
+from tutor_memory.bench.long_conversations import generate_long_conversations
 from tutor_memory.bench.recall_bench import run_recall_bench, tables
 from tutor_memory.cli import _parser
 
@@ -85,6 +86,11 @@ def test_the_long_set_can_be_asked_in_its_other_shapes(tmp_path: Path) -> None:
     written = json.loads((tmp_path / "bench-recall.json").read_text(encoding="utf-8"))
     assert written["meta"]["long_answers"] is True and written["meta"]["merged_turns"] is True
     assert set(written) == {"meta", "long"} and written["long"]["questions"] == 8  # one a pair
+    # the pairs asked are the shaped ones, not the default set under another title
+    distinct = [p["distinct_lines"] for p in written["long"]["pairs"]]
+    shaped = generate_long_conversations(7, long_answers=True, merged_turns=True)
+    assert distinct == [len({u.text for u in c.lines}) for c in shaped]
+    assert distinct != [len({u.text for u in c.lines}) for c in generate_long_conversations(7)]
     text = (tmp_path / "bench-recall.txt").read_text(encoding="utf-8")
     assert (
         "Long conversations (bench/long_conversations.py), the tutor's explanations as "
