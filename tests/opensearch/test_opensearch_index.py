@@ -292,7 +292,7 @@ def test_ranking_is_exact_and_ties_go_to_the_newest(make_index: MakeIndex) -> No
     assert [h.score for h in semantic] == sorted((h.score for h in semantic), reverse=True)
 
 
-def test_both_pools_go_in_one_round_trip_with_the_pair_inside_the_knn_clause(
+def test_both_pools_go_in_one_round_trip_with_the_pair_filtered_before_scoring(
     make_index: MakeIndex, recorded: tuple[Any, RecordingTransport]
 ) -> None:
     own, transport = recorded
@@ -322,13 +322,14 @@ def test_both_pools_go_in_one_round_trip_with_the_pair_inside_the_knn_clause(
     ]
     assert lexical["query"]["bool"]["minimum_should_match"] == 1
     assert semantic["size"] == 6  # twice k: copies of one text count once
+    # The pair's documents (and the window's) chosen first, then scored exactly.
     assert semantic["query"] == {
-        "knn": {
-            "vector": {
-                "vector": [1.0, 0.0, 0.0, 0.0],
-                "k": 6,
-                "filter": {"bool": {"filter": scope}},
-            }
+        "script_score": {
+            "query": {"bool": {"filter": [*scope, {"exists": {"field": "vector"}}]}},
+            "script": {
+                "source": "1.0 + cosineSimilarity(params.query_value, doc[params.field])",
+                "params": {"field": "vector", "query_value": [1.0, 0.0, 0.0, 0.0]},
+            },
         }
     }
     assert "post_filter" not in json.dumps(lines)
@@ -430,7 +431,7 @@ def test_a_pool_with_nothing_to_look_for_is_not_queried(
         ANA, terms=["cell"], vector=None, lexical_limit=5, k=5
     )
     assert (ids(lexical), ids(semantic)) == (["e1-ana"], [])
-    assert "knn" not in json.dumps(transport.to("/_msearch")[-1][2])
+    assert "script_score" not in json.dumps(transport.to("/_msearch")[-1][2])
 
 
 def test_an_existing_index_of_another_dimension_is_refused_by_name(
@@ -480,6 +481,8 @@ def test_a_query_vector_of_the_wrong_dimension_is_a_store_error(make_index: Make
 
     with pytest.raises(StoreError, match="Query vector has invalid dimension: 3"):
         index.search(ANA, terms=["cell"], vector=[1, 0, 0], lexical_limit=5, k=5)
+    with pytest.raises(StoreError, match="Query vector has invalid dimension: 5"):
+        index.cosines(ANA, ["e1-ana"], [1, 0, 0, 0, 0])
 
 
 def test_a_missing_index_is_a_store_error(make_index: MakeIndex) -> None:

@@ -1,24 +1,30 @@
 """The cloud episode index: OpenSearch BM25 and k-NN in one index (the ``EpisodeIndex`` port).
 
 One document per episode (fields in ``infra/opensearch/README.md``). Both pools are scoped to
-the pair *inside* the query: the lexical pool in a ``bool`` filter, the semantic pool in the
-``knn`` clause's own ``filter`` (efficient filtering, lucene and faiss HNSW). A ``post_filter``
-or a ``bool`` around ``knn`` would cut *after* the k nearest were chosen, so a pair could get
-fewer than ``k`` neighbours — or, with a bug, another pair's. Both pools go in one ``_msearch``
+the pair *inside* the query, in a ``bool`` filter: the pair's documents are chosen first, then
+scored. A ``post_filter`` would cut *after* the nearest were chosen, so a pair could get fewer
+than ``k`` neighbours — or, with a bug, another pair's. Both pools go in one ``_msearch``
 round trip.
 
-The semantic pool counts texts, not copies, as the embedded index does: each document carries
-its vector's key (``vector_key``: ``text_keys``), the k-NN query asks for twice k, and the
-first k texts by that key are kept, with copies where k leaves room (``first_texts``) — asked
-again deeper when copies crowded the answer. Which texts come back
-is the embedded index's answer; which copies of one vector, the k-NN graph's (HNSW keeps
-duplicate vectors poorly: an approximate search may bring back older copies).
+The semantic pool is exact: the pair's documents scored by the k-NN plugin's Painless
+``cosineSimilarity`` (as :meth:`cosines` scores candidates), not the ``knn`` clause. An HNSW
+search is approximate — with the pair as its filter it still walks a graph of every pair's
+vectors — and on a realistic history it missed texts the exact scan ranks among the k nearest,
+so one history gave two blocks (the embedded index and OpenSearch differed on 1 of 144
+questions of the long set's merged shape, measured; docs/recall-bench.md). The scan is linear
+in the pair's documents, not the index's: on the dev node about as fast as the approximate
+search at 10k documents a pair and faster at 100k (docs/recall-bench.md). The graph the
+mapping still builds is unused by recall.
 
-Scores: lexical is OpenSearch's BM25 as returned. Semantic is converted back to the cosine:
-for ``cosinesimil`` OpenSearch returns ``(2 - d) / 2`` with ``d = 1 - cos``, i.e.
-``(1 + cos) / 2`` — the k-NN "Spaces" docs; Lucene's ``COSINE`` for the lucene engine, and
-k-NN's ``Faiss.SCORE_TRANSLATIONS`` for faiss — so ``cos = 2 * score - 1``, which the domain
-can compare with the embedded exact scan (checked against numpy on the real node in tests).
+The semantic pool counts texts, not copies, as the embedded index does: each document carries
+its vector's key (``vector_key``: ``text_keys``), the query asks for twice k, and the first k
+texts by that key are kept, with copies where k leaves room (``first_texts``) — asked again
+deeper when copies crowded the answer. Ties go to the newer copy (``seq``), as in the embedded
+index.
+
+Scores: lexical is OpenSearch's BM25 as returned; semantic is ``1 + cos`` (a score is never
+negative), so ``cos = score - 1``, which the domain compares with the embedded exact scan
+(checked against numpy on the real node in tests).
 """
 
 from __future__ import annotations
@@ -76,7 +82,7 @@ ADDED_FIELDS: Final[dict[str, dict[str, str]]] = {
 _SEMANTIC_FIELDS: Final = [*_HIT_FIELDS, "vector_key"]
 # The semantic pool counts texts, not copies (as the embedded index does; text_keys): it asks
 # for twice k and keeps the first k texts by their keys; while copies crowd out texts it asks
-# again, four times deeper, up to the k-NN plugin's largest k.
+# again, four times deeper, up to the largest page a search returns (max_result_window).
 DEEPEST: Final = 10_000
 _FILTER_PATH: Final = (
     "responses.status,responses.error,responses.hits.hits._score,responses.hits.hits.fields,"
@@ -352,6 +358,8 @@ class OpenSearchIndex:
         window: TimeWindow | None = None,
     ) -> Found:
         scope = _scope(pair, window)
+        if vector is not None:
+            self._check_dimension(vector)
         words = list(dict.fromkeys(t for t in terms if t.strip()))
         pools: list[Literal["lexical", "semantic", "counts"]] = []
         body: list[dict[str, Any]] = []
@@ -419,6 +427,15 @@ class OpenSearchIndex:
                 )
             listed = _listed(answer)
 
+    def _check_dimension(self, vector: Sequence[float] | NDArray[np.float32]) -> None:
+        """A query vector of another length than the index's is refused here, by name: the
+        scoring script would fail on the node with only "runtime error"."""
+        if len(vector) != self.dimension:
+            raise StoreError(
+                f"OpenSearch search on '{self.index}': Query vector has invalid dimension: "
+                f"{len(vector)} (the index holds vectors of {self.dimension})"
+            )
+
     @staticmethod
     def _lexical_query(words: list[str], scope: dict[str, Any], size: int) -> dict[str, Any]:
         return {
@@ -450,9 +467,9 @@ class OpenSearchIndex:
             "_source": False,
             "docvalue_fields": _SEMANTIC_FIELDS,
             "sort": [{"_score": "desc"}, {"seq": "desc"}],
-            # The filter sits inside the knn clause: the k nearest are chosen among the pair's
-            # documents only (pre-filtering), never cut down afterwards.
-            "query": {"knn": {"vector": {"vector": _floats(vector), "k": k, "filter": scope}}},
+            # The pair's documents (the filter) scored exactly: the same texts as the embedded
+            # index's scan, where the knn clause's graph walk is approximate (module doc).
+            "query": _cosine_scored(scope, vector),
         }
 
     @staticmethod
@@ -473,34 +490,22 @@ class OpenSearchIndex:
         vector: Sequence[float] | NDArray[np.float32],
     ) -> dict[str, float]:
         """One ``_search``: these documents (inside the pair's filter) scored by the k-NN
-        plugin's Painless ``cosineSimilarity`` (the exact cosine, ``1 +`` it since a score is
-        never negative)."""
+        plugin's Painless ``cosineSimilarity`` (``1 +`` it, since a score is never negative)."""
         wanted = sorted(set(episode_ids))
         if not wanted:
             return {}
+        self._check_dimension(vector)
         body = {
             "size": len(wanted),
             "track_total_hits": False,
             "_source": False,
             "docvalue_fields": _HIT_FIELDS,
-            "query": {
-                "script_score": {
-                    "query": {
-                        "bool": {
-                            "filter": [
-                                *_scope(pair, None)["bool"]["filter"],
-                                {"terms": {"episode_id": wanted}},
-                                {"exists": {"field": "vector"}},
-                            ]
-                        }
-                    },
-                    "script": {
-                        "source": "1.0 + cosineSimilarity(params.query_value, doc[params.field])",
-                        "params": {"field": "vector", "query_value": _floats(vector)},
-                    },
-                }
-            },
-        }
+            "query": _cosine_scored(
+                {"bool": {"filter": [*_scope(pair, None)["bool"]["filter"],
+                                     {"terms": {"episode_id": wanted}}]}},
+                vector,
+            ),
+        }  # fmt: skip
         with self._translate("cosines"):
             answer = self._client.search(index=self.index, body=body)
         hits = answer.get("hits", {}).get("hits", [])
@@ -828,11 +833,32 @@ def _hits(hits: list[dict[str, Any]], *, cosine: bool) -> Hits:
     return Hits(
         [str(h["fields"]["episode_id"][0]) for h in hits],
         [int(h["fields"]["seq"][0]) for h in hits],
-        [2.0 * float(h["_score"]) - 1.0 if cosine else float(h["_score"]) for h in hits],
+        [float(h["_score"]) - 1.0 if cosine else float(h["_score"]) for h in hits],
         None
         if cosine
         else [tuple(sorted(str(q) for q in h.get("matched_queries", ()))) for h in hits],
     )
+
+
+def _cosine_scored(
+    query: dict[str, Any], vector: Sequence[float] | NDArray[np.float32]
+) -> dict[str, Any]:
+    """``query``'s documents that have a vector, each scored ``1 + cos`` to ``vector`` by the
+    k-NN plugin's Painless ``cosineSimilarity`` (exact): the semantic pool and :meth:`cosines`
+    score alike, so a candidate's cosine does not depend on which of them read it. The plugin's
+    own ``knn_score`` script was 30% faster over a pair of 100k documents on the dev node, but
+    its score's form depends on the engine (``(1 + cos) / 2`` on lucene where its docs say
+    ``1 + cos``); this one says what it computes."""
+    filters = [*query["bool"]["filter"], {"exists": {"field": "vector"}}]
+    return {
+        "script_score": {
+            "query": {"bool": {"filter": filters}},
+            "script": {
+                "source": "1.0 + cosineSimilarity(params.query_value, doc[params.field])",
+                "params": {"field": "vector", "query_value": _floats(vector)},
+            },
+        }
+    }
 
 
 def _floats(vector: Sequence[float] | NDArray[np.float32]) -> list[float]:

@@ -356,13 +356,14 @@ class CountingOpenSearchClient:
         if "aggs" in query:  # the gate's term counts, in the same round trip
             return {"status": 200, **self._counted(query)}
         clause = query["query"]
-        if "knn" in clause:
-            knn = clause["knn"]["vector"]
-            pair, window = _scope(knn["filter"]["bool"]["filter"])
+        if "script_score" in clause:  # the semantic pool: the pair's documents, scored exactly
+            scoring = clause["script_score"]
+            pair, window = _scope(scoring["query"]["bool"]["filter"])
+            vector = scoring["script"]["params"]["query_value"]
             _, hits, _counts = self.inner.search(
-                pair, terms=(), vector=knn["vector"], lexical_limit=0, k=knn["k"], window=window
+                pair, terms=(), vector=vector, lexical_limit=0, k=query["size"], window=window
             )
-            scores = [(1.0 + h.score) / 2.0 for h in hits]  # cosinesimil's score
+            scores = [1.0 + h.score for h in hits]  # the script's 1 + cosineSimilarity
         else:
             words = [c["match"]["terms"]["query"] for c in clause["bool"]["should"]]
             pair, window = _scope(clause["bool"]["filter"])
