@@ -193,3 +193,32 @@ def test_the_semantic_pool_is_the_exact_scan_among_many_pairs(
         )
         assert len(mine) == 50 and theirs.episode_ids == mine.episode_ids
         assert list(theirs.scores) == pytest.approx(list(mine.scores), abs=1e-5)
+
+
+def test_the_long_set_gives_the_same_blocks_on_both_backends(
+    make_index: Callable[..., OpenSearchIndex], tmp_path: Any
+) -> None:
+    """The long set's eight pairs (4,900 lines, one OpenSearch index) replayed into the
+    embedded default and into the same with the real node as its index: every one of the 144
+    questions gets the same memory block, byte for byte (ARCHITECTURE rule: one history, one
+    block). Vectors from the hash embedder (what matters is that both indexes get the same
+    ones); with the approximate knn query 9 blocks of 144 differed."""
+    from datetime import UTC, datetime
+
+    from tutor_memory.bench.long_conversations import generate_long_conversations
+    from tutor_memory.bench.recall_bench import open_bench_app, synthetic_cases
+
+    conversations = generate_long_conversations(7)
+    blocks = []
+    for backend in ("embedded", "opensearch"):
+        app = open_bench_app(tmp_path / backend, "hash", datetime(2020, 1, 1, tzinfo=UTC))
+        if backend == "opensearch":
+            assert app.ports.embedder is not None
+            app = app.with_ports(index=make_index(app.ports.embedder.profile.dimension))
+        cases = synthetic_cases(app, conversations, None, lambda _: None)
+        turns = [app.turns.turn(c.pair, c.question, at=c.at) for c in cases]
+        assert not any(t.dropped for t in turns)
+        blocks.append([t.block for t in turns])
+    embedded, on_opensearch = blocks
+    assert len(embedded) == 144
+    assert [i for i, (a, b) in enumerate(zip(embedded, on_opensearch, strict=True)) if a != b] == []
