@@ -358,8 +358,6 @@ class OpenSearchIndex:
         window: TimeWindow | None = None,
     ) -> Found:
         scope = _scope(pair, window)
-        if vector is not None:
-            self._check_dimension(vector)
         words = list(dict.fromkeys(t for t in terms if t.strip()))
         pools: list[Literal["lexical", "semantic", "counts"]] = []
         body: list[dict[str, Any]] = []
@@ -368,6 +366,7 @@ class OpenSearchIndex:
             pools.append("lexical")
             body += [{}, self._lexical_query(words, scope, lexical_limit)]
         if vector is not None and k > 0:
+            self._check_dimension(vector)
             pools.append("semantic")
             body += [{}, self._semantic_query(vector, scope, fetch)]
         if words and lexical_limit > 0:
