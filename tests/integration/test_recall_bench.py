@@ -13,7 +13,7 @@ import pytest
 from tutor_memory.bench.commands import run_bench_command
 from tutor_memory.bench.conversations import generate_conversations
 from tutor_memory.bench.long_conversations import generate_long_conversations
-from tutor_memory.bench.recall_bench import run_recall_bench, tables
+from tutor_memory.bench.recall_bench import madial_owners, run_recall_bench, tables
 from tutor_memory.cli import _parser
 
 METHODS = {"recall", "bm25", "dense", "rrf"}
@@ -50,6 +50,25 @@ def test_madial_is_asked_ten_times_and_scored_for_every_method(report: dict[str,
     assert all(isinstance(i, int) for row in madial["details"] for i in row["relevant"])
 
 
+def test_madial_is_asked_again_with_each_childs_memories_their_own_pair(
+    report: dict[str, Any],
+) -> None:
+    """The protocol of the published lists: a dialogue searches its own child's memories."""
+    one, per_student = report["madial"], report["madial_per_student"]
+    assert (one["pairs"], one["per_student"]) == (1, False)
+    assert (per_student["pairs"], per_student["per_student"]) == (2, True)
+    assert per_student["questions"] == 10 and per_student["memories"] == 160
+    assert set(per_student["methods"]) == METHODS
+    assert per_student["block"]["n"] == 10 and per_student["block"]["dropped"] == 0
+    # the same questions and evidence, asked of a smaller history
+    assert [d["relevant"] for d in per_student["details"]] == [
+        d["relevant"] for d in one["details"]
+    ]
+    owners = madial_owners()
+    for row in per_student["details"]:  # recall answers from the asking child's memories only
+        assert len({owners[m] for m in [*row["relevant"], *row["recall_top10"]]}) == 1
+
+
 def test_the_synthetic_pair_is_scored_per_category_and_language(report: dict[str, Any]) -> None:
     synthetic = report["synthetic"]
     assert [p["language"] for p in synthetic["pairs"]] == ["es"]
@@ -74,8 +93,11 @@ def test_the_command_writes_the_json_and_the_table(tmp_path: Path) -> None:
     assert run_bench_command(args) == 0
     written = json.loads((tmp_path / "bench-recall.json").read_text(encoding="utf-8"))
     assert written["madial"]["questions"] == 3 and "synthetic" not in written
+    assert written["madial_per_student"]["questions"] == 3
     assert set(written["madial"]["methods"]) == {"recall", "bm25"}  # no embedder: no dense
-    assert "MADial-Bench" in (tmp_path / "bench-recall.txt").read_text(encoding="utf-8")
+    text = (tmp_path / "bench-recall.txt").read_text(encoding="utf-8")
+    assert "MADial-Bench (en), each child's memories their own pair" in text
+    assert "MADial-Bench (en), both children's memories in one pair" in text
 
 
 def test_the_long_set_can_be_asked_in_its_other_shapes(tmp_path: Path) -> None:

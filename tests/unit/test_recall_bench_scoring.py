@@ -11,6 +11,7 @@ from tutor_memory.bench.recall_bench import (
     madial_dialogues,
     madial_folder,
     madial_memories,
+    madial_owners,
     madial_published,
     madial_query,
 )
@@ -96,6 +97,21 @@ def test_madial_ships_its_licence_and_160_dated_memories() -> None:
     memories = madial_memories()
     assert len(memories) == 160
     assert madial_at(memories) == datetime(2024, 10, 24, 12, tzinfo=UTC)
+
+
+def test_each_madial_memory_belongs_to_one_child_as_the_authors_files_say() -> None:
+    """The archive is two children's: the per-student replay gives each child's memories to
+    their own pair, and every list the authors published searched its own child's alone."""
+    owners = madial_owners()
+    assert set(owners) == set(madial_memories())
+    names = {1: "Bart", 2: "Lisa"}
+    assert {owners[m] for m in owners} == set(names)
+    memories = madial_memories()
+    assert all(names[owners[m]] in memories[m]["event"] for m in owners)  # told about them
+    dialogues = madial_dialogues()
+    for lists in madial_published().values():
+        for top, d in zip(lists, dialogues, strict=True):
+            assert {owners[m] for m in [*top, *d["relevant-id"]]} == {d["user-id"]}
 
 
 def test_the_madial_query_is_every_line_before_the_first_test_turn() -> None:

