@@ -1,5 +1,5 @@
 """The recall bench (``tutor-memory bench-recall``): does recall find the right memory in long
-conversations? Two sets, the same scoring, beside plain baselines computed in the same run.
+conversations? Three sets, the same scoring, beside plain baselines computed in the same run.
 
 **MADial-Bench** (English, MIT; shipped in ``tutor_memory/data/madial-bench``): the 160 dated
 memories of the archive (two children's, ``madial_owners``) are replayed as one pair's history,
@@ -268,7 +268,7 @@ def madial_pair(user: int | None) -> Pair:
 
 
 def madial_cases(
-    app: App, limit: int | None, log: Callable[[str], None], *, per_student: bool = True
+    app: App, limit: int | None, log: Callable[[str], None], *, per_student: bool
 ) -> tuple[list[Case], dict[str, list[list[int]]], dict[str, int]]:
     """Replay the archive; the cases, the published lists (same order) and id → memory id.
 
