@@ -84,6 +84,7 @@ def make_index(client: Any, index_names: list[str]) -> Callable[..., OpenSearchI
         engine: str = "lucene",
         on: Any = None,
         create: bool = True,
+        graph: bool | None = None,
     ) -> OpenSearchIndex:
         name = name or f"tm-test-{uuid.uuid4().hex[:12]}"
         index_names.append(name)
@@ -95,6 +96,7 @@ def make_index(client: Any, index_names: list[str]) -> Callable[..., OpenSearchI
             refresh=True,  # reads in a test must see its writes
             shards=1,
             replicas=0,  # one node: green, not yellow
+            graph=graph,
         )
         if create:
             index.ensure_index()

@@ -447,12 +447,72 @@ def test_an_existing_index_of_another_dimension_is_refused_by_name(
 
 
 def test_an_existing_index_of_another_engine_is_refused(make_index: MakeIndex) -> None:
-    existing = make_index(engine="lucene")
+    existing = make_index(engine="lucene", graph=True)
     # faiss is only named here, never created: the dev node lacks its native libraries.
     other = make_index(name=existing.index, engine="faiss", create=False)
 
     with pytest.raises(StoreError, match="engine expected faiss, found lucene"):
         other.ensure_index()
+
+
+def _graph_of(index: OpenSearchIndex) -> tuple[str, Any]:
+    """The index's ``index.knn`` setting and its vector field's ``method``, as the node says."""
+    settings = index._client.indices.get_settings(index=index.index, name="index.knn")
+    mapping = index._client.indices.get_mapping(index=index.index)
+    vector = mapping[index.index]["mappings"]["properties"]["vector"]
+    return settings[index.index]["settings"]["index"]["knn"], vector.get("method")
+
+
+def test_a_new_index_builds_no_graph_that_recall_never_reads(make_index: MakeIndex) -> None:
+    """The semantic pool is an exact script: an HNSW graph only cost the node its CPU."""
+    exact, graphed = make_index(), make_index(graph=True)
+    assert _graph_of(exact) == ("false", None)
+    assert _graph_of(graphed)[0] == "true" and _graph_of(graphed)[1]["name"] == "hnsw"
+    rng = np.random.default_rng(5)
+    vectors = rng.standard_normal((300, 4))
+    for index in (exact, graphed):
+        index.add([episode(ANA, n, f"word{n % 7}", list(v)) for n, v in enumerate(vectors)])
+
+    answers = [
+        (
+            [(h.episode_id, h.score) for h in sem],
+            [(h.episode_id, h.score) for h in lex],
+            index.cosines(ANA, [f"e{n}-ana" for n in range(0, 300, 7)], [1, 2, 3, 4]),
+        )
+        for index in (exact, graphed)
+        for lex, sem, _counts in [
+            index.search(ANA, terms=["word3"], vector=[1, 2, 3, 4], lexical_limit=50, k=40)
+        ]
+    ]
+    assert answers[0] == answers[1] and len(answers[0][0]) == 40
+
+
+def test_an_index_is_used_with_or_without_its_graph(make_index: MakeIndex) -> None:
+    """A deployment's index made before (with the graph) keeps working, and the other way
+    round; without a graph the engine is nobody's to check."""
+    graphed = make_index(graph=True)
+    exact = make_index()
+    for existing in (graphed, exact):
+        for graph in (True, False):
+            other = make_index(name=existing.index, create=False, graph=graph)
+            assert other.ensure_index() is False
+            other.add([episode(ANA, 1, "cell", [1, 0, 0, 0])])
+            assert ids(other.search(ANA, terms=[], vector=[1, 0, 0, 0], lexical_limit=1, k=1)[1])
+    # faiss is only named, never created (the dev node lacks its native libraries)
+    assert make_index(name=exact.index, engine="faiss", create=False).ensure_index() is False
+
+
+def test_a_k_nn_index_whose_vector_names_no_engine_is_refused(
+    make_index: MakeIndex, client: Any
+) -> None:
+    """index.knn on and no method: the plugin picks an engine this adapter did not ask for."""
+    index = make_index(create=False)
+    body = index_body(4, "lucene", mapping_path=DEFAULT_MAPPING_PATH, shards=1, replicas=0)
+    del body["mappings"]["properties"]["vector"]["method"]
+    client.indices.create(index=index.index, body=body)
+
+    with pytest.raises(StoreError, match="engine expected lucene, found None"):
+        index.ensure_index()
 
 
 def test_ensuring_an_index_creates_it_once(make_index: MakeIndex) -> None:
@@ -519,6 +579,10 @@ def test_the_mapping_file_gets_the_embedders_dimension_and_the_engine() -> None:
     }
     assert body["settings"]["index"] == {"knn": True, "number_of_replicas": 2}
     assert body["mappings"]["properties"]["terms"] == {"type": "text", "analyzer": "whitespace"}
+
+    exact = index_body(1024, "faiss", mapping_path=DEFAULT_MAPPING_PATH, graph=False)
+    assert exact["settings"]["index"] == {"knn": False}
+    assert exact["mappings"]["properties"]["vector"] == {"type": "knn_vector", "dimension": 1024}
 
 
 def test_an_aws_client_signs_every_request_with_sigv4(opensearch_url: str) -> None:

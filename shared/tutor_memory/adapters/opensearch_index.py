@@ -13,8 +13,9 @@ vectors — and on a realistic history it missed texts the exact scan ranks amon
 so one history gave two blocks (the embedded index and OpenSearch differed on 1 of 144
 questions of the long set's merged shape, measured; docs/recall-bench.md). The scan is linear
 in the pair's documents, not the index's: on the dev node about as fast as the approximate
-search at 10k documents a pair and faster at 100k (docs/recall-bench.md). The graph the
-mapping still builds is unused by recall.
+search at 10k documents a pair and faster at 100k (docs/recall-bench.md). So an index this
+adapter creates has no HNSW graph (``index.knn`` false), except on Serverless, where an index
+without one could not be tried here; an index made with a graph is still used as it is.
 
 The semantic pool counts texts, not copies, as the embedded index does: each document carries
 its vector's key (``vector_key``: ``text_keys``), the query asks for twice k, and the first k
@@ -112,17 +113,25 @@ def index_body(
     mapping_path: Path = DEFAULT_MAPPING_PATH,
     shards: int | None = None,
     replicas: int | None = None,
+    graph: bool = True,
 ) -> dict[str, Any]:
     """The create-index body: the mapping file with the vector's dimension and engine filled in
-    (the file holds ``"<dimension>"``/``"<engine>"`` so it cannot be used half-configured)."""
+    (the file holds ``"<dimension>"``/``"<engine>"`` so it cannot be used half-configured).
+
+    ``graph=False``: no HNSW graph — ``index.knn`` false and the vector without its ``method``
+    (the k-NN plugin refuses one there). Recall scores vectors by an exact script and never
+    reads the graph, which cost the dev node 3–4× the CPU of indexing (infra/opensearch)."""
     try:
         body: dict[str, Any] = json.loads(mapping_path.read_text(encoding="utf-8"))
-        method = body["mappings"]["properties"]["vector"]["method"]
-        body["mappings"]["properties"]["vector"]["dimension"] = dimension
-        method["engine"] = engine
+        vector = body["mappings"]["properties"]["vector"]
+        vector["dimension"] = dimension
+        vector["method"]["engine"] = engine
         settings = body["settings"]["index"]
     except (OSError, ValueError, KeyError, TypeError) as e:
         raise StoreError(f"OpenSearch index mapping {mapping_path} is unusable: {e!r}") from e
+    if not graph:
+        settings["knn"] = False
+        del vector["method"]
     if shards is not None:
         settings["number_of_shards"] = shards
     if replicas is not None:
@@ -179,7 +188,10 @@ class OpenSearchIndex:
     production (documents become searchable within the index's refresh interval), ``True`` or
     ``"wait_for"`` in tests so reads see writes. ``custom_ids=False`` for Serverless *vector
     search* collections, which reject client-chosen ``_id``s: documents then get generated ids
-    and re-adding an episode duplicates it instead of overwriting it.
+    and re-adding an episode duplicates it instead of overwriting it. ``graph``: whether an
+    index this adapter creates builds the HNSW graph recall never reads (``index_body``); by
+    default only on Serverless, where an index without one could not be tried. An existing
+    index is used with or without its graph.
     """
 
     def __init__(
@@ -195,6 +207,7 @@ class OpenSearchIndex:
         shards: int | None = None,
         replicas: int | None = None,
         mapping_path: Path = DEFAULT_MAPPING_PATH,
+        graph: bool | None = None,
     ) -> None:
         if engine not in ENGINES:
             raise ValueError(f"engine must be one of {ENGINES}, not {engine!r}")
@@ -212,6 +225,7 @@ class OpenSearchIndex:
         self._shards = shards
         self._replicas = replicas
         self._mapping_path = mapping_path
+        self._graph = serverless if graph is None else graph
         # Documents carry their vector's key and bytes (ADDED_FIELDS) unless ensure_index
         # found an index made before the fields and could not add them.
         self._carried = set(ADDED_FIELDS)
@@ -233,6 +247,7 @@ class OpenSearchIndex:
                 mapping_path=self._mapping_path,
                 shards=self._shards,
                 replicas=self._replicas,
+                graph=self._graph,
             )
             try:
                 with self._translate("index creation"):
@@ -260,13 +275,18 @@ class OpenSearchIndex:
         vector = mappings.get("properties", {}).get("vector")
         if not isinstance(vector, dict) or vector.get("type") != "knn_vector":
             raise StoreError(f"OpenSearch index '{self.index}' has no knn_vector field 'vector'")
-        method = vector.get("method", {})
-        found = {
-            "dimension": vector.get("dimension"),
-            "engine": method.get("engine"),
-            "space_type": method.get("space_type", vector.get("space_type")),
-        }
-        expected = {"dimension": self.dimension, "engine": self.engine, "space_type": "cosinesimil"}
+        method = vector.get("method")
+        found = {"dimension": vector.get("dimension")}
+        expected: dict[str, Any] = {"dimension": self.dimension}
+        if method is not None or self._builds_graph():
+            # A graph's engine and space must be ours; an index without one (index.knn false)
+            # has neither, and the exact script chooses the space at search time.
+            method = method or {}
+            found |= {
+                "engine": method.get("engine"),
+                "space_type": method.get("space_type", vector.get("space_type")),
+            }
+            expected |= {"engine": self.engine, "space_type": "cosinesimil"}
         wrong = [
             f"{key} expected {expected[key]}, found {found[key]}"
             for key in expected
@@ -295,6 +315,14 @@ class OpenSearchIndex:
             )
             return set(ADDED_FIELDS) - set(missing)
         return set(ADDED_FIELDS)
+
+    def _builds_graph(self) -> bool:
+        """Whether the index's ``index.knn`` is on (its k-NN vectors get a graph)."""
+        with self._translate("settings lookup"):
+            response = self._client.indices.get_settings(index=self.index, name="index.knn")
+        concrete: dict[str, Any] = next(iter(response.values()), {})
+        knn = concrete.get("settings", {}).get("index", {}).get("knn", "false")
+        return str(knn).lower() == "true"
 
     # --- EpisodeIndex -------------------------------------------------------------------------
 
