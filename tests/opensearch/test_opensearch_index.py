@@ -467,7 +467,8 @@ def test_a_new_index_builds_no_graph_that_recall_never_reads(make_index: MakeInd
     """The semantic pool is an exact script: an HNSW graph only cost the node its CPU."""
     exact, graphed = make_index(), make_index(graph=True)
     assert _graph_of(exact) == ("false", None)
-    assert _graph_of(graphed)[0] == "true" and _graph_of(graphed)[1]["name"] == "hnsw"
+    knn, method = _graph_of(graphed)
+    assert knn == "true" and method["name"] == "hnsw"
     rng = np.random.default_rng(5)
     vectors = rng.standard_normal((300, 4))
     for index in (exact, graphed):
