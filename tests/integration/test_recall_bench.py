@@ -14,9 +14,10 @@ from tutor_memory.bench.commands import run_bench_command
 from tutor_memory.bench.conversations import generate_conversations
 from tutor_memory.bench.long_conversations import generate_long_conversations
 from tutor_memory.bench.recall_bench import madial_owners, run_recall_bench, tables
-from tutor_memory.cli import _parser
+from tutor_memory.cli import _parser, main
 
 METHODS = {"recall", "bm25", "dense", "rrf"}
+EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "conversations.json"
 
 
 @pytest.fixture(scope="module")
@@ -118,3 +119,44 @@ def test_the_long_set_can_be_asked_in_its_other_shapes(tmp_path: Path) -> None:
         "Long conversations (bench/long_conversations.py), the tutor's explanations as "
         "paragraphs, the student's facts inside longer messages (seed 7)"
     ) in text
+
+
+def test_a_file_of_your_own_conversations_is_asked_alone(tmp_path: Path) -> None:
+    """``--data``: the shipped example, replayed and asked like the long set, nothing else."""
+    argv = ["bench-recall", "--out", str(tmp_path), "--data", str(EXAMPLE)]
+    assert run_bench_command(_parser().parse_args([*argv, "--embedder", "none"])) == 0
+    written = json.loads((tmp_path / "bench-recall.json").read_text(encoding="utf-8"))
+    assert set(written) == {"meta", "data"} and written["meta"]["data"] == "conversations.json"
+    data = written["data"]
+    assert [(p["pair"], p["language"], p["lines"]) for p in data["pairs"]] == [
+        ("maya-biology/conversation", "en", 12),
+        ("lucia-historia/conversation", "es", 6),
+    ]
+    assert data["questions"] == 5 and set(data["methods"]) == {"recall", "bm25"}
+    assert set(data["by_category"]) == {"multi-turn", "reply", "multi-session", "question"}
+    assert data["multi_session"]["several sessions"]["methods"]["recall"]["n"] == 1
+    assert data["block"]["n"] == 5
+    assert [d["qid"] for d in data["details"]][:1] == ["maya-biology/dog"]
+    text = (tmp_path / "bench-recall.txt").read_text(encoding="utf-8")
+    assert "Conversations from conversations.json: 2 pairs (language and lines: en 12, es 6)" in (
+        text
+    )
+    assert "MADial" not in text and "seed" not in text
+
+
+def test_a_file_is_refused_whole_and_beside_the_built_in_sets_flags(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "out"
+    argv = ["bench-recall", "--out", str(out), "--embedder", "none", "--data"]
+    assert main([*argv, str(EXAMPLE), "--only", "long"]) == 2
+    assert "--only: picks among the built-in sets" in capsys.readouterr().err
+    bad = json.loads(EXAMPLE.read_text(encoding="utf-8"))
+    bad["conversations"][1]["questions"][0]["evidence"] = ["t7"]
+    broken = tmp_path / "broken.json"
+    broken.write_text(json.dumps(bad), encoding="utf-8")
+    assert main([*argv, str(broken)]) == 1
+    assert capsys.readouterr().err == (
+        "error: conversations[1].questions[0].evidence: t7 is not a turn of this conversation\n"
+    )
+    assert not out.exists()  # nothing replayed, nothing written

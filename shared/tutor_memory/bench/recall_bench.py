@@ -511,12 +511,19 @@ def run_recall_bench(
     block: bool = True,
     long_answers: bool = False,
     merged_turns: bool = False,
+    data: Path | None = None,
     log: Callable[[str], None] = print,
 ) -> dict[str, Any]:
     """Run the bench; ``limit`` caps the MADial dialogues and each synthetic pair's questions;
     ``long_answers`` gives the long set's tutor a chat model's paragraphs, ``merged_turns``
-    its student messages that tell a fact among other things."""
+    its student messages that tell a fact among other things. ``data``: a file of your own
+    conversations (``bench.conversation_file``), asked instead of the built-in sets."""
     cpu, wall = time.process_time(), time.perf_counter()
+    own = None
+    if data is not None:  # read and checked whole before anything is written
+        from tutor_memory.bench.conversation_file import read_conversations
+
+        own = read_conversations(data)
     out.mkdir(parents=True, exist_ok=True)
     store = out / "recall-store"
     shutil.rmtree(store, ignore_errors=True)
@@ -529,6 +536,7 @@ def run_recall_bench(
             "seed": seed,
             "long_answers": long_answers,
             "merged_turns": merged_turns,
+            "data": None if data is None else data.name,
             "methods": {
                 "recall": "TutorMemory.recall with the product's defaults, items in its order",
                 "bm25": "bm25s (Lucene), k1 1.2, b 0.75, small English stopword list",
@@ -542,7 +550,11 @@ def run_recall_bench(
     app = open_bench_app(store, embedder, opened, vectors)
     report["meta"]["block_budget_tokens"] = app.turns.budget_tokens
     try:
-        if only in (None, "madial"):
+        if own is not None:
+            log(f"conversations from {data.name if data else 'the file'}:")
+            report["data"] = _synthetic(app, own, limit, block, log)
+        builtin = own is None  # your own conversations are asked alone
+        if builtin and only in (None, "madial"):
             log("MADial-Bench (en), both children's memories in one pair:")
             report["madial"] = _madial(app, limit, block, log, per_student=False)
             # A store of its own: idf is counted over the store's file, so the same memories
@@ -557,11 +569,11 @@ def run_recall_bench(
                 )
             finally:
                 per_student.close()
-        if only in (None, "synthetic"):
+        if builtin and only in (None, "synthetic"):
             log("synthetic conversations:")
             convs = conversations if conversations is not None else generate_conversations(seed)
             report["synthetic"] = _synthetic(app, convs, limit, block, log)
-        if only in (None, "long") and conversations is None:
+        if builtin and only in (None, "long") and conversations is None:
             from tutor_memory.bench.long_conversations import generate_long_conversations
 
             log("long conversations:")
@@ -657,6 +669,7 @@ def _synthetic(
 CONVERSATION_SETS: Final = {
     "synthetic": "Synthetic conversations",
     "long": "Long conversations (bench/long_conversations.py)",
+    "data": "Conversations from {data}",
 }
 LABELS: Final = {"recall": "recall", "bm25": "BM25", "dense": "dense", "rrf": f"RRF (k={RRF_K})"}
 
@@ -756,8 +769,12 @@ def tables(report: Mapping[str, Any]) -> str:
             title += ", the tutor's explanations as paragraphs"
         if name == "long" and meta.get("merged_turns"):
             title += ", the student's facts inside longer messages"
+        if name == "data":  # your file's, not a generator's: no seed
+            title = title.format(data=meta.get("data"))
+        else:
+            title += f" (seed {meta['seed']})"
         out.append(
-            f"{title} (seed {meta['seed']}): {len(s['pairs'])} pairs "
+            f"{title}: {len(s['pairs'])} pairs "
             f"(language and lines: {pairs}), {s['questions']} questions"
         )
         out += [

@@ -1,0 +1,216 @@
+"""Your own conversations, for ``tutor-memory bench-recall --data FILE``.
+
+The bench's own sets are MADial-Bench (public, short dated memories) and two generators
+written here, which agree with our assumptions. A team with real chats — its own transcripts,
+or a public multi-session set converted to this format — measures recall on them with the
+same run: the product's recall and block beside BM25, dense and RRF over every turn, the
+pack, and why evidence was missed. The file is one JSON document:
+
+.. code-block:: json
+
+    {"conversations": [{
+        "id": "maya-biology",
+        "language": "en",
+        "turns": [
+            {"id": "t1", "at": "2025-09-01T16:00:00+00:00", "role": "student",
+             "text": "my dog Biscuit ate my homework"},
+            {"id": "t2", "at": "2025-09-01T16:00:30+00:00", "role": "tutor",
+             "text": "Oh no! Let's redo it together."}
+        ],
+        "questions": [
+            {"id": "q1", "text": "What is the name of Maya's dog?", "evidence": ["t1"],
+             "category": "single"}
+        ],
+        "asked_at": "2025-09-02T16:00:00+00:00"
+    }]}
+
+* ``id``: the pair's student id (letters, digits and ``. _ @ -``), one per conversation;
+* ``turns``, oldest first (times never go back): ``role`` is ``student`` (recorded as a
+  ``question`` episode, whatever it says) or ``tutor`` (an ``answer``), ``at`` an ISO 8601
+  time with its zone; ``session`` is optional — given for every turn or for none; without
+  it a session ends after more than ``SESSION_GAP`` without a turn (the usual inactivity
+  rule of web analytics; it is also the gap after which a reply stops answering a turn);
+* ``questions``: ``evidence`` names the turns that answer it (all must be in the pack for the
+  question to count as found); ``category`` is a free label the report groups by;
+* ``language`` (en, es, id, ur, ar) only groups the report; by default the language most of
+  the student's turns are written in;
+* ``asked_at``: when every question is asked, after the last turn; by default a day after
+  it, as the built-in sets ask.
+
+Unknown fields are refused (a misspelt ``evidance`` would otherwise pass silently), and an
+error names its place: ``conversations[0].questions[2].evidence: t9 is not a turn of this
+conversation``. Nothing is replayed until the whole file has been read.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Sequence
+from datetime import timedelta
+from pathlib import Path
+from typing import Annotated, Any, Final, Literal
+
+from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import ValidationError as PydanticValidationError
+
+from tutor_memory.bench.conversations import Conversation, GoldQuestion, Utterance
+from tutor_memory.domain import constants as C
+from tutor_memory.domain.episodes import Kind, NewEpisode, Pair
+from tutor_memory.domain.errors import ValidationError
+from tutor_memory.domain.language import LANGUAGES, detect_language
+
+SESSION_GAP: Final = C.CONTEXT_MAX_GAP  # 30 minutes
+ASKED_AFTER: Final = timedelta(days=1)  # the built-in sets ask a day after the last session
+_SHOWN: Final = 2  # problems named after the first one (a file with many says how many more)
+
+_Label = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=200)]
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class _Turn(_Strict):
+    id: _Label
+    at: AwareDatetime
+    role: Literal["student", "tutor"]
+    text: str
+    session: _Label | int | None = None
+
+
+class _Question(_Strict):
+    id: _Label
+    text: Annotated[str, StringConstraints(strip_whitespace=True, min_length=1)]
+    evidence: Annotated[list[_Label], Field(min_length=1)]
+    category: _Label = "question"
+
+
+class _Conversation(_Strict):
+    id: str
+    language: Literal["en", "es", "id", "ur", "ar"] | None = None
+    turns: Annotated[list[_Turn], Field(min_length=1)]
+    questions: Annotated[list[_Question], Field(min_length=1)]
+    asked_at: AwareDatetime | None = None
+
+
+class _File(_Strict):
+    conversations: Annotated[list[_Conversation], Field(min_length=1)]
+
+
+def read_conversations(path: Path) -> list[Conversation]:
+    """The file's conversations, checked whole (see the module); a ``ValidationError`` names
+    the first problem's place."""
+    try:
+        raw = json.loads(path.read_text(encoding="utf-8"))
+    except UnicodeDecodeError:
+        raise ValidationError(str(path), "is not UTF-8 text") from None
+    except json.JSONDecodeError as exc:
+        raise ValidationError(
+            str(path), f"is not JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})"
+        ) from None
+    return parse_conversations(raw)
+
+
+def parse_conversations(raw: Any) -> list[Conversation]:
+    """``read_conversations`` for a document already decoded from JSON."""
+    try:
+        parsed = _File.model_validate(raw)
+    except PydanticValidationError as exc:
+        errors = exc.errors(include_url=False)
+        first, more = errors[0], errors[1:]
+        also = "".join(f"; also {_place(e['loc'])}: {e['msg']}" for e in more[:_SHOWN])
+        if len(more) > _SHOWN:
+            also += f"; and {len(more) - _SHOWN} more"
+        raise ValidationError(_place(first["loc"]) or "file", first["msg"] + also) from None
+    out: list[Conversation] = []
+    seen: set[str] = set()
+    for n, conversation in enumerate(parsed.conversations):
+        where = f"conversations[{n}]"
+        if conversation.id in seen:
+            raise ValidationError(f"{where}.id", f"{conversation.id!r} names two conversations")
+        seen.add(conversation.id)
+        out.append(_conversation(conversation, where))
+    return out
+
+
+def _conversation(c: _Conversation, where: str) -> Conversation:
+    try:
+        pair = Pair(c.id, "conversation")
+    except ValidationError as exc:
+        raise ValidationError(f"{where}.id", exc.problem) from None
+    sessions = _sessions(c.turns, where)
+    lines: list[Utterance] = []
+    tids: dict[str, tuple[int, str]] = {}  # the file's turn id → (session, the bench's tid)
+    for n, (turn, session) in enumerate(zip(c.turns, sessions, strict=True)):
+        at = f"{where}.turns[{n}]"
+        if turn.id in tids:
+            raise ValidationError(f"{at}.id", f"{turn.id!r} names two turns")
+        if n and turn.at < c.turns[n - 1].at:
+            raise ValidationError(f"{at}.at", "is before the turn above it (oldest first)")
+        try:  # the log's own rules for a text and a time, before anything is replayed
+            kind = Kind.QUESTION if turn.role == "student" else Kind.ANSWER
+            NewEpisode(pair, kind, turn.text, turn.at)
+        except ValidationError as exc:
+            raise ValidationError(f"{at}.{exc.field}", exc.problem) from None
+        tid = f"{c.id}/{turn.id}"
+        tids[turn.id] = (session, tid)
+        lines.append(Utterance(tid, session, turn.at, turn.role, turn.text))
+    last = c.turns[-1].at
+    asked_at = c.asked_at or last + ASKED_AFTER
+    if asked_at < last:
+        raise ValidationError(f"{where}.asked_at", "is before the last turn")
+    questions: list[GoldQuestion] = []
+    qids: set[str] = set()
+    for n, q in enumerate(c.questions):
+        at = f"{where}.questions[{n}]"
+        if q.id in qids:
+            raise ValidationError(f"{at}.id", f"{q.id!r} names two questions")
+        qids.add(q.id)
+        missing = [e for e in q.evidence if e not in tids]
+        if missing:
+            raise ValidationError(
+                f"{at}.evidence", f"{missing[0]} is not a turn of this conversation"
+            )
+        gold = tuple(dict.fromkeys(tids[e][1] for e in q.evidence))
+        spans = len({tids[e][0] for e in q.evidence})
+        questions.append(GoldQuestion(f"{c.id}/{q.id}", q.category, q.text, gold, spans))
+    language = c.language or _language(c.turns)
+    return Conversation(
+        pair, language, "student", "tutor", tuple(lines), tuple(questions), asked_at
+    )
+
+
+def _sessions(turns: Sequence[_Turn], where: str) -> list[int]:
+    """Each turn's session, numbered from 0 in order of appearance (see the module)."""
+    given = [t.session is not None for t in turns]
+    if any(given) and not all(given):
+        n = given.index(not given[0])
+        raise ValidationError(
+            f"{where}.turns[{n}].session", "is given for some turns and not others"
+        )
+    if all(given):
+        numbers: dict[str | int, int] = {}
+        return [numbers.setdefault(t.session, len(numbers)) for t in turns if t.session is not None]
+    out, session = [], 0
+    for n, turn in enumerate(turns):
+        if n and turn.at - turns[n - 1].at > SESSION_GAP:
+            session += 1
+        out.append(session)
+    return out
+
+
+def _language(turns: Sequence[_Turn]) -> str:
+    """The language most of the student's turns (else all turns) are written in; a tie goes
+    to the registry's order."""
+    said = [t.text for t in turns if t.role == "student"] or [t.text for t in turns]
+    counts = Counter(detect_language(text) for text in said)
+    return max(LANGUAGES, key=lambda lang: (counts[lang], -LANGUAGES.index(lang)))
+
+
+def _place(loc: Sequence[int | str]) -> str:
+    """A pydantic error's location as a path: ``conversations[0].turns[3].at``."""
+    out = ""
+    for part in loc:
+        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
+    return out
