@@ -123,15 +123,17 @@ def parse_conversations(raw: Any) -> list[Conversation]:
         if len(more) > _SHOWN:
             also += f"; and {len(more) - _SHOWN} more"
         raise ValidationError(_place(first["loc"]) or "file", first["msg"] + also) from None
-    out: list[Conversation] = []
+    _unique([c.id for c in parsed.conversations], "conversations", "conversations")
+    return [_conversation(c, f"conversations[{n}]") for n, c in enumerate(parsed.conversations)]
+
+
+def _unique(ids: Sequence[str], where: str, what: str) -> None:
+    """Refuse the first id that repeats one before it, by its place."""
     seen: set[str] = set()
-    for n, conversation in enumerate(parsed.conversations):
-        where = f"conversations[{n}]"
-        if conversation.id in seen:
-            raise ValidationError(f"{where}.id", f"{conversation.id!r} names two conversations")
-        seen.add(conversation.id)
-        out.append(_conversation(conversation, where))
-    return out
+    for n, one in enumerate(ids):
+        if one in seen:
+            raise ValidationError(f"{where}[{n}].id", f"{one!r} names two {what}")
+        seen.add(one)
 
 
 def _conversation(c: _Conversation, where: str) -> Conversation:
@@ -139,13 +141,13 @@ def _conversation(c: _Conversation, where: str) -> Conversation:
         pair = Pair(c.id, "conversation")
     except ValidationError as exc:
         raise ValidationError(f"{where}.id", exc.problem) from None
+    _unique([t.id for t in c.turns], f"{where}.turns", "turns")
+    _unique([q.id for q in c.questions], f"{where}.questions", "questions")
     sessions = _sessions(c.turns, where)
     lines: list[Utterance] = []
     tids: dict[str, tuple[int, str]] = {}  # the file's turn id → (session, the bench's tid)
     for n, (turn, session) in enumerate(zip(c.turns, sessions, strict=True)):
         at = f"{where}.turns[{n}]"
-        if turn.id in tids:
-            raise ValidationError(f"{at}.id", f"{turn.id!r} names two turns")
         if n and turn.at < c.turns[n - 1].at:
             raise ValidationError(f"{at}.at", "is before the turn above it (oldest first)")
         try:  # the log's own rules for a text and a time, before anything is replayed
@@ -161,12 +163,8 @@ def _conversation(c: _Conversation, where: str) -> Conversation:
     if asked_at < last:
         raise ValidationError(f"{where}.asked_at", "is before the last turn")
     questions: list[GoldQuestion] = []
-    qids: set[str] = set()
     for n, q in enumerate(c.questions):
         at = f"{where}.questions[{n}]"
-        if q.id in qids:
-            raise ValidationError(f"{at}.id", f"{q.id!r} names two questions")
-        qids.add(q.id)
         missing = [e for e in q.evidence if e not in tids]
         if missing:
             raise ValidationError(
