@@ -57,8 +57,9 @@ bench: $(STAMP)
 
 # Recall on conversations: MADial-Bench (shipped, MIT), synthetic and long multi-session pairs,
 # beside BM25, dense and RRF baselines; a few minutes on 2 cores (the vectors are kept between runs).
+# DATA=FILE asks your own conversations instead (docs/recall-bench.md gives the file's format).
 bench-recall: $(STAMP)
-	$(BIN)/tutor-memory bench-recall --out bench-results
+	$(BIN)/tutor-memory bench-recall --out bench-results $(if $(DATA),--data "$(DATA)")
 
 openapi: $(STAMP)
 	$(BIN)/tutor-memory openapi > infra/openapi.json
