@@ -148,6 +148,10 @@ def test_a_file_that_is_not_json_says_where_it_broke(tmp_path: Path) -> None:
     broken.write_text('{"conversations": [\n  {"id": "ana",}\n]}', encoding="utf-8")
     with pytest.raises(ValidationError, match=r"is not JSON \(line 2, column"):
         read_conversations(broken)
+    deep = tmp_path / "deep.json"
+    deep.write_text("[" * 100_000 + "]" * 100_000, encoding="utf-8")
+    with pytest.raises(ValidationError, match="nests arrays or objects too deeply"):
+        read_conversations(deep)
     latin1 = tmp_path / "latin1.json"
     latin1.write_bytes('{"conversations": "ol\u00e1"}'.encode("latin-1"))
     with pytest.raises(ValidationError, match="is not UTF-8 text"):

@@ -109,6 +109,8 @@ def read_conversations(path: Path) -> list[Conversation]:
         raise ValidationError(
             str(path), f"is not JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})"
         ) from None
+    except RecursionError:  # the decoder recurses once per level of nesting
+        raise ValidationError(str(path), "nests arrays or objects too deeply") from None
     return parse_conversations(raw)
 
 
