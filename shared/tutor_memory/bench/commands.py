@@ -96,7 +96,8 @@ def add_bench_commands(subparsers: Any) -> None:
     recall.add_argument(
         "--limit",
         type=_positive,
-        help="at most N MADial dialogues and N questions per synthetic pair (a quick look)",
+        help="at most N MADial dialogues and N questions per synthetic pair or per "
+        "conversation of --data (a quick look)",
     )
     recall.add_argument(
         "--seed", type=int, help="the synthetic and long conversations' seed (default 7)"
