@@ -209,3 +209,17 @@ def test_the_long_set_written_in_the_format_reads_back_as_the_same_conversations
         assert [[by_tid[t] for t in q.gold] for q in mine.questions] == [
             [their_text[t] for t in q.gold] for q in theirs.questions
         ]
+
+
+def test_a_long_replay_says_how_far_its_embedding_has_come() -> None:
+    """A team's file of thousands of turns takes minutes to embed (~22 texts/s): the bench
+    tells of each batch instead of falling silent."""
+    from tutor_memory.bench.embedding import WARM_BATCH, CachedEmbedder, HashEmbedder
+
+    heard: list[tuple[int, int]] = []
+    texts = [f"line {n}" for n in range(2 * WARM_BATCH + 5)]
+    embedder = CachedEmbedder(HashEmbedder())
+    embedder.warm(passages=texts, progress=lambda done, total: heard.append((done, total)))
+    total = len(texts)
+    assert heard == [(WARM_BATCH, total), (2 * WARM_BATCH, total), (total, total)]
+    assert embedder.embedded == total

@@ -62,11 +62,19 @@ class CachedEmbedder:
         if callable(warm_up):
             warm_up()
 
-    def warm(self, passages: Sequence[str] = (), queries: Sequence[str] = ()) -> None:
+    def warm(
+        self,
+        passages: Sequence[str] = (),
+        queries: Sequence[str] = (),
+        progress: Callable[[int, int], None] | None = None,
+    ) -> None:
         """Embed these texts now, in large batches: the engine embeds ~22 passages/s in a
-        batch of 100 but ~6/s in batches of 8, and a replay flushes small batches."""
+        batch of 100 but ~6/s in batches of 8, and a replay flushes small batches.
+        ``progress(done, total)`` hears of the passages after each batch."""
         for start in range(0, len(passages), WARM_BATCH):
             self.embed_passages(passages[start : start + WARM_BATCH])
+            if progress is not None:
+                progress(min(start + WARM_BATCH, len(passages)), len(passages))
         for start in range(0, len(queries), WARM_BATCH):
             self.embed_queries(queries[start : start + WARM_BATCH])
 
