@@ -160,3 +160,37 @@ def test_a_file_is_refused_whole_and_beside_the_built_in_sets_flags(
         "error: conversations[1].questions[0].evidence: t7 is not a turn of this conversation\n"
     )
     assert not out.exists()  # nothing replayed, nothing written
+
+
+def test_a_question_asked_mid_conversation_knows_only_what_was_said_before_it(
+    tmp_path: Path,
+) -> None:
+    """A file's question with its own time: recall, the block and the baselines all answer
+    from the turns said by then (the same words come back later, and must not be found)."""
+    said = [
+        ("student", "my cat Luna is sick, she will not eat"),
+        ("tutor", "I'm sorry, I hope Luna gets better soon."),
+        ("student", "can we do fractions today?"),
+        ("student", "Luna the cat is fine again, she eats everything"),
+        ("tutor", "Great news about Luna!"),
+        ("student", "my cat Luna caught a mouse"),
+    ]
+    turns = [
+        {"id": f"t{n}", "at": f"2025-03-0{n}T10:00:00+00:00", "role": role, "text": text}
+        for n, (role, text) in enumerate(said, start=1)
+    ]
+    question = {
+        "id": "cat",
+        "text": "How is my cat Luna?",
+        "evidence": ["t1"],
+        "asked_at": "2025-03-03T12:00:00+00:00",
+    }
+    chats = tmp_path / "chats.json"
+    document = {"conversations": [{"id": "ana", "turns": turns, "questions": [question]}]}
+    chats.write_text(json.dumps(document), encoding="utf-8")
+    report = run_recall_bench(tmp_path / "out", data=chats, embedder="hash", log=lambda _line: None)
+    (row,) = report["data"]["details"]
+    assert row["dense"]["packed"] == 3  # every turn said by the third day, none after
+    assert 1 <= row["bm25"]["packed"] <= 2  # the two earlier turns that name Luna
+    assert 1 <= row["recall"]["packed"] <= 3
+    assert row["recall"]["in_budget"] and row["block_covered"]

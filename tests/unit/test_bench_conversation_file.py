@@ -70,6 +70,19 @@ def test_sessions_end_after_thirty_minutes_without_a_turn_or_follow_the_file() -
 def test_an_explicit_time_to_ask_is_kept() -> None:
     (c,) = parse_conversations(_file(asked_at="2025-04-01T09:00:00+02:00"))
     assert c.asked_at == datetime(2025, 4, 1, 7, tzinfo=UTC)
+    assert c.questions[0].asked_at is None  # asked with the rest
+
+
+def test_a_question_may_be_asked_mid_conversation_but_not_before_its_evidence() -> None:
+    raw = _file()
+    raw["conversations"][0]["questions"][0]["asked_at"] = "2025-03-01T10:30:00+00:00"
+    (c,) = parse_conversations(raw)
+    assert c.questions[0].asked_at == datetime(2025, 3, 1, 10, 30, tzinfo=UTC)
+    assert c.asked_at == datetime(2025, 3, 2, 11, tzinfo=UTC)  # the rest: a day after the last
+    raw["conversations"][0]["questions"][0]["evidence"] = ["t3"]  # said at 11:00
+    assert (
+        _refused(raw) == "conversations[0].questions[0].asked_at: is before its evidence was said"
+    )
 
 
 @pytest.mark.parametrize(

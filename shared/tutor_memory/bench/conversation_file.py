@@ -34,8 +34,10 @@ pack, and why evidence was missed. The file is one JSON document:
   question to count as found); ``category`` is a free label the report groups by;
 * ``language`` (en, es, id, ur, ar) only groups the report; by default the language most of
   the student's turns are written in;
-* ``asked_at``: when every question is asked, after the last turn; by default a day after
-  it, as the built-in sets ask.
+* ``asked_at``: when the questions are asked, after the last turn; by default a day after
+  it, as the built-in sets ask. A question may carry its own ``asked_at``, anywhere after its
+  evidence: it is then asked in the middle of the conversation, and what was said after it is
+  known neither to recall nor to the baselines.
 
 Unknown fields are refused (a misspelt ``evidance`` would otherwise pass silently), and an
 error names its place: ``conversations[0].questions[2].evidence: t9 is not a turn of this
@@ -47,7 +49,7 @@ from __future__ import annotations
 import json
 from collections import Counter
 from collections.abc import Sequence
-from datetime import timedelta
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Annotated, Any, Final, Literal
 
@@ -84,6 +86,7 @@ class _Question(_Strict):
     text: Annotated[str, StringConstraints(strip_whitespace=True, min_length=1)]
     evidence: Annotated[list[_Label], Field(min_length=1)]
     category: _Label = "question"
+    asked_at: AwareDatetime | None = None
 
 
 class _Conversation(_Strict):
@@ -147,7 +150,7 @@ def _conversation(c: _Conversation, where: str) -> Conversation:
     _unique([q.id for q in c.questions], f"{where}.questions", "questions")
     sessions = _sessions(c.turns, where)
     lines: list[Utterance] = []
-    tids: dict[str, tuple[int, str]] = {}  # the file's turn id → (session, the bench's tid)
+    tids: dict[str, tuple[int, str, datetime]] = {}  # turn id → (session, the bench's tid, at)
     for n, (turn, session) in enumerate(zip(c.turns, sessions, strict=True)):
         at = f"{where}.turns[{n}]"
         if n and turn.at < c.turns[n - 1].at:
@@ -158,7 +161,7 @@ def _conversation(c: _Conversation, where: str) -> Conversation:
         except ValidationError as exc:
             raise ValidationError(f"{at}.{exc.field}", exc.problem) from None
         tid = f"{c.id}/{turn.id}"
-        tids[turn.id] = (session, tid)
+        tids[turn.id] = (session, tid, turn.at)
         lines.append(Utterance(tid, session, turn.at, turn.role, turn.text))
     last = c.turns[-1].at
     asked_at = c.asked_at or last + ASKED_AFTER
@@ -172,9 +175,15 @@ def _conversation(c: _Conversation, where: str) -> Conversation:
             raise ValidationError(
                 f"{at}.evidence", f"{missing[0]} is not a turn of this conversation"
             )
+        if q.asked_at is not None:
+            told = max(tids[e][2] for e in q.evidence)
+            if q.asked_at < told:
+                raise ValidationError(f"{at}.asked_at", "is before its evidence was said")
         gold = tuple(dict.fromkeys(tids[e][1] for e in q.evidence))
         spans = len({tids[e][0] for e in q.evidence})
-        questions.append(GoldQuestion(f"{c.id}/{q.id}", q.category, q.text, gold, spans))
+        questions.append(
+            GoldQuestion(f"{c.id}/{q.id}", q.category, q.text, gold, spans, q.asked_at)
+        )
     language = c.language or _language(c.turns)
     return Conversation(
         pair, language, "student", "tutor", tuple(lines), tuple(questions), asked_at

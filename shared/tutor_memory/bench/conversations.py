@@ -67,6 +67,9 @@ class GoldQuestion:
     text: str
     gold: tuple[str, ...]  # the tids of the evidence lines
     sessions: int  # how many sessions the evidence spans
+    # asked mid-conversation (a file's question, ``conversation_file``): what was said after
+    # it is not known yet; None: asked with the rest, at ``Conversation.asked_at``
+    asked_at: datetime | None = None
 
 
 @dataclass(frozen=True)

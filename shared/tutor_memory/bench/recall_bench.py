@@ -342,7 +342,7 @@ def synthetic_cases(
                     qid=q.qid,
                     pair=c.pair,
                     question=q.text,
-                    at=c.asked_at,
+                    at=q.asked_at or c.asked_at,
                     relevant=tuple(episode_of[t] for t in q.gold),
                     category=q.category,
                     language=c.language,
@@ -385,10 +385,13 @@ def evaluate(
                 for item in found.items
             ]
         }
-        lexical = bm25[case.pair].rank(case.question)
+        # What was said after the question is not known yet, to the baselines as to recall
+        # (a question asked mid-conversation; the built-in sets ask after the last line).
+        known = corpora[case.pair]
+        lexical = _said_by(bm25[case.pair].rank(case.question), known, case.at)
         rankings["bm25"] = rendered(lexical, corpora[case.pair], case.at)
         if case.pair in dense:
-            meaning = dense[case.pair].rank(case.question)
+            meaning = _said_by(dense[case.pair].rank(case.question), known, case.at)
             rankings["dense"] = rendered(meaning, corpora[case.pair], case.at)
             fused = rrf([lexical, meaning])
             rankings["rrf"] = rendered(fused, corpora[case.pair], case.at)
@@ -432,6 +435,11 @@ def summarise(results: Sequence[CaseResult]) -> dict[str, dict[str, float | int]
         summary["in_budget"] = round(fmean(float(s.in_budget) for s in rows), 3)
         out[method] = summary
     return out
+
+
+def _said_by(ranked: list[str], episodes: Mapping[str, Episode], at: datetime) -> list[str]:
+    """The ranked episodes recorded at ``at`` or before."""
+    return [i for i in ranked if episodes[i].at <= at]
 
 
 def block_summary(results: Sequence[CaseResult]) -> dict[str, float | int]:
