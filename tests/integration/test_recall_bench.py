@@ -121,6 +121,24 @@ def test_the_long_set_can_be_asked_in_its_other_shapes(tmp_path: Path) -> None:
     ) in text
 
 
+def test_the_long_set_can_be_asked_and_recorded_as_the_product_gets_them(tmp_path: Path) -> None:
+    argv = ["bench-recall", "--out", str(tmp_path), "--only", "long", "--limit", "1"]
+    flags = ["--embedder", "none", "--first-person", "--no-speaker-names"]
+    assert run_bench_command(_parser().parse_args([*argv, *flags])) == 0
+    written = json.loads((tmp_path / "bench-recall.json").read_text(encoding="utf-8"))
+    assert written["meta"]["first_person"] is True and written["long"]["questions"] == 8
+    assert written["meta"]["speaker_names"] is False
+    asked = [d["question"] for d in written["long"]["details"]]
+    own = generate_long_conversations(7, first_person=True)
+    assert asked == [c.questions[0].text for c in own]  # the first story of each pair
+    assert asked[0] == "Do you remember what happened to my ankle?"
+    text = (tmp_path / "bench-recall.txt").read_text(encoding="utf-8")
+    assert (
+        "Long conversations (bench/long_conversations.py), asked in the student's own words, "
+        "no speaker's name before a line (seed 7)"
+    ) in text
+
+
 def test_a_file_of_your_own_conversations_is_asked_alone(tmp_path: Path) -> None:
     """``--data``: the shipped example, replayed and asked like the long set, nothing else."""
     argv = ["bench-recall", "--out", str(tmp_path), "--data", str(EXAMPLE)]

@@ -20,6 +20,7 @@ from tutor_memory.bench.long_conversations import (
     cast,
     generate_long_conversations,
 )
+from tutor_memory.bench.long_first_person import FIRST_PERSON
 from tutor_memory.bench.long_words import CATEGORIES, WORDS, content_words, words
 
 MAX_DISTINCT_TEXTS = 5_000
@@ -179,14 +180,17 @@ def test_paraphrase_and_reply_questions_share_no_content_word_with_their_gold(
                     )
 
 
+@pytest.mark.parametrize("first_person", [False, True], ids=["named", "first-person"])
 @pytest.mark.parametrize("language", sorted(WORDS))
-def test_the_words_keep_their_promises_for_every_cast(language: str) -> None:
-    """Checked on the templates with every cast, not only the ones a plan happens to use."""
+def test_the_words_keep_their_promises_for_every_cast(language: str, first_person: bool) -> None:
+    """Checked on the templates with every cast, not only the ones a plan happens to use; the
+    questions in the student's own words keep the same promises."""
     w = WORDS[language]
     for nth in range(len(w.students)):
         people = cast(w, nth)
         for story in w.stories:
-            question = people.fill(story.question, month=w.months[0])
+            template = FIRST_PERSON[language][story.key] if first_person else story.question
+            question = people.fill(template, month=w.months[0])
             evidence = [people.fill(e) for e in story.evidence]
             if story.category in ("paraphrase", "reply"):
                 for line in evidence:
@@ -345,3 +349,40 @@ def test_with_merged_turns_the_student_tells_a_fact_inside_a_longer_message() ->
                 assert said.text.startswith(f"{people.student}: ")
                 longer += len(said.text) > len(f"{people.student}: {fact}") + 1
     assert longer > 100  # nearly every fact the student tells (a few have nothing to add)
+
+
+def test_in_the_first_person_the_same_history_is_asked_in_the_students_words() -> None:
+    """The turn's question is the student's own message: the same lines, the same evidence,
+    every question reworded and naming no one."""
+    named = generate_long_conversations(7)
+    own = generate_long_conversations(7, first_person=True)
+    for a, b, people in zip(named, own, _casts(named), strict=True):
+        assert a.lines == b.lines and a.asked_at == b.asked_at
+        assert [(q.qid, q.gold, q.category, q.sessions) for q in a.questions] == [
+            (q.qid, q.gold, q.category, q.sessions) for q in b.questions
+        ]
+        assert set(FIRST_PERSON[b.language]) == {s.key for s in WORDS[b.language].stories}
+        for before, after in zip(a.questions, b.questions, strict=True):
+            assert before.text != after.text
+            assert not any(name in after.text for name in (people.student, people.tutor))
+            if after.category == "dated":  # still names its month, the same one
+                months = WORDS[b.language].months
+                named_in = [m for m in months if re.search(rf"\b{m}\b", before.text)]
+                assert named_in and all(re.search(rf"\b{m}\b", after.text) for m in named_in)
+
+
+def test_without_speaker_names_the_same_lines_are_recorded_as_the_product_records_them() -> None:
+    """No line begins with its speaker's name (the episode's kind says who spoke); the name is
+    left only where someone says it, in a greeting or a story."""
+    named = generate_long_conversations(7)
+    plain = generate_long_conversations(7, speaker_names=False)
+    for a, b, people in zip(named, plain, _casts(named), strict=True):
+        assert a.questions == b.questions and a.asked_at == b.asked_at
+        assert [(u.tid, u.role, u.at) for u in a.lines] == [(u.tid, u.role, u.at) for u in b.lines]
+        for before, after in zip(a.lines, b.lines, strict=True):
+            speaker = people.student if before.role == "student" else people.tutor
+            assert not after.text.startswith(f"{speaker}: ")
+            assert before.text in (after.text, f"{speaker}: {after.text}")
+        said = [u.text for u in b.lines]
+        assert any(people.student in text for text in said)  # "Hi Maya! How are you today?"
+        assert sum(people.student in text for text in said) < len(said) / 5

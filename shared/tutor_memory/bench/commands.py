@@ -113,6 +113,18 @@ def add_bench_commands(subparsers: Any) -> None:
         help="the long set's student tells each fact inside a longer message",
     )
     recall.add_argument(
+        "--first-person",
+        action="store_true",
+        help="the long set's questions in the student's own words ('what kind of dog do I "
+        "have?'), as the turn gets them",
+    )
+    recall.add_argument(
+        "--no-speaker-names",
+        action="store_true",
+        help="the long set's lines without their speaker's name before them, as the product "
+        "records a chat",
+    )
+    recall.add_argument(
         "--embedder",
         choices=("none", "local"),
         default="local",
@@ -133,6 +145,8 @@ _BUILT_IN_ONLY: Final[dict[str, Callable[[argparse.Namespace], bool]]] = {
     "--seed": lambda args: args.seed is not None,
     "--long-answers": lambda args: args.long_answers,
     "--merged-turns": lambda args: args.merged_turns,
+    "--first-person": lambda args: args.first_person,
+    "--no-speaker-names": lambda args: args.no_speaker_names,
 }
 
 
@@ -255,6 +269,8 @@ def _recall(args: argparse.Namespace) -> int:
         embedder=args.embedder,
         long_answers=args.long_answers,
         merged_turns=args.merged_turns,
+        first_person=args.first_person,
+        speaker_names=not args.no_speaker_names,
         data=args.data,
         log=lambda line: print(line, file=sys.stderr),
     )

@@ -29,6 +29,11 @@ distinct texts become paragraphs, which shifts what the pair's "typical" text is
 ``merged_turns`` the student tells each story line (its facts, its near misses, its prompts)
 inside a longer message, as students write: small talk before it, a question on the subject
 after it, or both (``_merged``); what is added shares no word with the story's question.
+With ``first_person`` the same history is asked as the student asks (``long_first_person``:
+"What kind of dog do I have?"), the turn's own shape; the questions name no one. Without
+``speaker_names`` no line begins with its speaker's name, as the product records a chat (the
+episode's kind says who spoke) and as many transcripts are kept: the student's name is then
+said only where someone says it ("Hi Maya! How are you?").
 
 Every story line is said exactly once in its pair (gold text is unique), while the filler
 repeats. Each pair asks one question per story (18), a day after its last session
@@ -40,7 +45,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 from typing import Final
 
@@ -51,6 +56,7 @@ from tutor_memory.bench.conversations import (
     append_session,
     gold_questions,
 )
+from tutor_memory.bench.long_first_person import FIRST_PERSON
 from tutor_memory.bench.long_words import WORDS, LongStory, LongWords, Subject, content_words
 from tutor_memory.domain.episodes import Pair
 
@@ -141,6 +147,8 @@ def generate_long_conversations(
     *,
     long_answers: bool = False,
     merged_turns: bool = False,
+    first_person: bool = False,
+    speaker_names: bool = True,
 ) -> list[Conversation]:
     seen: dict[str, int] = {}
     conversations = []
@@ -149,7 +157,17 @@ def generate_long_conversations(
         seen[language] = nth + 1
         rng = random.Random(f"long/{seed}/{i}/{language}/{size}")
         conversations.append(
-            _conversation(rng, i, WORDS[language], nth, size, long_answers, merged_turns)
+            _conversation(
+                rng,
+                i,
+                WORDS[language],
+                nth,
+                size,
+                long_answers,
+                merged_turns,
+                first_person,
+                speaker_names,
+            )
         )
     return conversations
 
@@ -244,6 +262,8 @@ def _conversation(
     size: int,
     long_answers: bool = False,
     merged_turns: bool = False,
+    first_person: bool = False,
+    speaker_names: bool = True,
 ) -> Conversation:
     people = cast(w, nth)
     subject = w.subjects[nth % len(w.subjects)]
@@ -357,11 +377,14 @@ def _conversation(
         append_session(lines, where, pair, session, START + timedelta(days=days[session]), hour,
                        script, rng)  # fmt: skip
 
+    if not speaker_names:  # as the product records a chat: the episode's kind says who spoke
+        lines = [replace(u, text=_unnamed(u, people)) for u in lines]
     asked_at = START + timedelta(days=asked_day, hours=18)
     questions = gold_questions(
         pair,
         [(s.key, len(s.evidence), s.category) for s in w.stories],
-        [s.question for s in w.stories],
+        # the student's own words (``long_first_person``): the history stays the same
+        [FIRST_PERSON[w.language][s.key] if first_person else s.question for s in w.stories],
         where,
         lines,
         lambda question, month: people.fill(question, month=w.months[month - 1]),
@@ -369,6 +392,12 @@ def _conversation(
     return Conversation(
         pair, w.language, people.student, people.tutor, tuple(lines), questions, asked_at
     )
+
+
+def _unnamed(line: Utterance, people: Cast) -> str:
+    """A line without its speaker's leading name ("Maya: I got 72!" → "I got 72!")."""
+    speaker = people.student if line.role == "student" else people.tutor
+    return line.text.removeprefix(f"{speaker}: ")
 
 
 def _long_answer(

@@ -524,12 +524,16 @@ def run_recall_bench(
     block: bool = True,
     long_answers: bool = False,
     merged_turns: bool = False,
+    first_person: bool = False,
+    speaker_names: bool = True,
     data: Path | None = None,
     log: Callable[[str], None] = print,
 ) -> dict[str, Any]:
     """Run the bench; ``limit`` caps the MADial dialogues and each synthetic pair's questions;
     ``long_answers`` gives the long set's tutor a chat model's paragraphs, ``merged_turns``
-    its student messages that tell a fact among other things. ``data``: a file of your own
+    its student messages that tell a fact among other things, ``first_person`` its questions
+    in the student's own words ("what kind of dog do I have?"); without ``speaker_names`` its
+    lines do not begin with their speaker's name. ``data``: a file of your own
     conversations (``bench.conversation_file``), asked instead of the built-in sets."""
     cpu, wall = time.process_time(), time.perf_counter()
     own = None
@@ -549,6 +553,8 @@ def run_recall_bench(
             "seed": seed,
             "long_answers": long_answers,
             "merged_turns": merged_turns,
+            "first_person": first_person,
+            "speaker_names": speaker_names,
             "data": None if data is None else data.name,
             "methods": {
                 "recall": "TutorMemory.recall with the product's defaults, items in its order",
@@ -591,7 +597,11 @@ def run_recall_bench(
 
             log("long conversations:")
             long = generate_long_conversations(
-                seed, long_answers=long_answers, merged_turns=merged_turns
+                seed,
+                long_answers=long_answers,
+                merged_turns=merged_turns,
+                first_person=first_person,
+                speaker_names=speaker_names,
             )
             report["long"] = _synthetic(app, long, limit, block, log)
     finally:
@@ -782,6 +792,10 @@ def tables(report: Mapping[str, Any]) -> str:
             title += ", the tutor's explanations as paragraphs"
         if name == "long" and meta.get("merged_turns"):
             title += ", the student's facts inside longer messages"
+        if name == "long" and meta.get("first_person"):
+            title += ", asked in the student's own words"
+        if name == "long" and meta.get("speaker_names") is False:
+            title += ", no speaker's name before a line"
         if name == "data":  # your file's, not a generator's: no seed
             title = title.format(data=meta.get("data"))
         else:
