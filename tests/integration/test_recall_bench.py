@@ -129,8 +129,12 @@ def test_the_long_set_can_be_asked_and_recorded_as_the_product_gets_them(tmp_pat
     assert written["meta"]["first_person"] is True and written["long"]["questions"] == 8
     assert written["meta"]["speaker_names"] is False
     asked = [d["question"] for d in written["long"]["details"]]
-    own = generate_long_conversations(7, first_person=True)
+    own = generate_long_conversations(7, first_person=True, speaker_names=False)
     assert asked == [c.questions[0].text for c in own]  # the first story of each pair
+    # the lines replayed are the unnamed ones ("Maya: ok" and "ok" are one text there)
+    distinct = [p["distinct_lines"] for p in written["long"]["pairs"]]
+    assert distinct == [len({u.text for u in c.lines}) for c in own]
+    assert distinct != [len({u.text for u in c.lines}) for c in generate_long_conversations(7)]
     assert asked[0] == "Do you remember what happened to my ankle?"
     text = (tmp_path / "bench-recall.txt").read_text(encoding="utf-8")
     assert (
