@@ -130,7 +130,7 @@ def test_a_question_may_be_asked_mid_conversation_but_not_before_its_evidence() 
         ),
         (
             lambda c: c.update(language="fr"),
-            "conversations[0].language: Input should be 'en', 'es', 'id', 'ur' or 'ar'",
+            "conversations[0].language: must be one of en, es, id, ur, ar",
         ),
         (
             lambda c: c.update(asked_at="2025-03-01T10:30:00+00:00"),

@@ -91,7 +91,7 @@ class _Question(_Strict):
 
 class _Conversation(_Strict):
     id: str
-    language: Literal["en", "es", "id", "ur", "ar"] | None = None
+    language: str | None = None  # one of the registry's (checked with the conversation)
     turns: Annotated[list[_Turn], Field(min_length=1)]
     questions: Annotated[list[_Question], Field(min_length=1)]
     asked_at: AwareDatetime | None = None
@@ -146,6 +146,8 @@ def _conversation(c: _Conversation, where: str) -> Conversation:
         pair = Pair(c.id, "conversation")
     except ValidationError as exc:
         raise ValidationError(f"{where}.id", exc.problem) from None
+    if c.language is not None and c.language not in LANGUAGES:
+        raise ValidationError(f"{where}.language", f"must be one of {', '.join(LANGUAGES)}")
     _unique([t.id for t in c.turns], f"{where}.turns", "turns")
     _unique([q.id for q in c.questions], f"{where}.questions", "questions")
     sessions = _sessions(c.turns, where)
