@@ -141,6 +141,16 @@ def cast(w: LongWords, nth: int) -> Cast:
     )
 
 
+@dataclass(frozen=True)
+class Shape:
+    """How a pair's chat is told and asked (see the module); the default is the plain set."""
+
+    long_answers: bool = False
+    merged_turns: bool = False
+    first_person: bool = False
+    speaker_names: bool = True
+
+
 def generate_long_conversations(
     seed: int = 7,
     plan: Sequence[tuple[str, int]] = PLAN,
@@ -150,25 +160,14 @@ def generate_long_conversations(
     first_person: bool = False,
     speaker_names: bool = True,
 ) -> list[Conversation]:
+    shape = Shape(long_answers, merged_turns, first_person, speaker_names)
     seen: dict[str, int] = {}
     conversations = []
     for i, (language, size) in enumerate(plan, start=1):
         nth = seen.get(language, 0)
         seen[language] = nth + 1
         rng = random.Random(f"long/{seed}/{i}/{language}/{size}")
-        conversations.append(
-            _conversation(
-                rng,
-                i,
-                WORDS[language],
-                nth,
-                size,
-                long_answers,
-                merged_turns,
-                first_person,
-                speaker_names,
-            )
-        )
+        conversations.append(_conversation(rng, i, WORDS[language], nth, size, shape))
     return conversations
 
 
@@ -260,10 +259,7 @@ def _conversation(
     w: LongWords,
     nth: int,
     size: int,
-    long_answers: bool = False,
-    merged_turns: bool = False,
-    first_person: bool = False,
-    speaker_names: bool = True,
+    shape: Shape,
 ) -> Conversation:
     people = cast(w, nth)
     subject = w.subjects[nth % len(w.subjects)]
@@ -288,7 +284,7 @@ def _conversation(
     def story_line(template: str, key: tuple[str, int] | None = None, question: str = "") -> Said:
         role: Role = "tutor" if template.startswith("{t}") else "student"
         text = people.fill(template, day=rng.choice(w.days))
-        if merged_turns and role == "student":
+        if shape.merged_turns and role == "student":
             text = _merged(rng, w, people, subject, text, question)
         return role, text, key
 
@@ -308,7 +304,7 @@ def _conversation(
         k = favourite if rng.random() < FAVOURITE_SHARE else rng.randrange(len(subject.concepts))
         concept, explanation = subject.concepts[k]
         template = w.ask[0] if k == favourite else rng.choice(w.ask)
-        if long_answers:
+        if shape.long_answers:
             explanation = _long_answer(rng, subject.concepts, k, rng.choice(w.check))
         exchange = [said("student", template, c=concept), said("tutor", explanation, vary=False)]
         if rng.random() < 0.3:
@@ -377,14 +373,14 @@ def _conversation(
         append_session(lines, where, pair, session, START + timedelta(days=days[session]), hour,
                        script, rng)  # fmt: skip
 
-    if not speaker_names:  # as the product records a chat: the episode's kind says who spoke
+    if not shape.speaker_names:  # as the product records a chat: the episode's kind says who spoke
         lines = [replace(u, text=_unnamed(u, people)) for u in lines]
     asked_at = START + timedelta(days=asked_day, hours=18)
     questions = gold_questions(
         pair,
         [(s.key, len(s.evidence), s.category) for s in w.stories],
         # the student's own words (``long_first_person``): the history stays the same
-        [FIRST_PERSON[w.language][s.key] if first_person else s.question for s in w.stories],
+        [FIRST_PERSON[w.language][s.key] if shape.first_person else s.question for s in w.stories],
         where,
         lines,
         lambda question, month: people.fill(question, month=w.months[month - 1]),
