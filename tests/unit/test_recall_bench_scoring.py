@@ -76,6 +76,25 @@ def test_bm25_ranks_only_episodes_that_share_a_word() -> None:
     assert bm25.rank("zebra") == []
 
 
+@pytest.mark.parametrize(
+    ("language", "texts", "question"),
+    [
+        ("es", ["el perro de Lucía", "la casa de la playa"], "¿de quién es la casa?"),
+        ("id", ["kucing yang lucu", "rumah dan kebun"], "rumah yang mana?"),
+        ("ur", ["میری بلی بیمار ہے", "اسکول کا گھر"], "گھر کہاں ہے؟"),
+        ("ar", ["قطتي في البيت", "المدرسة في المدينة"], "المدرسة في أي مدينة؟"),
+    ],
+)
+def test_bm25_leaves_out_the_function_words_of_the_pairs_language(
+    language: str, texts: list[str], question: str
+) -> None:
+    """A plain BM25 for a Spanish pair drops "la", "de", as it drops "the" for an English
+    one: otherwise every line sharing a function word with the question is a hit."""
+    own = Bm25(["1", "2"], texts, language)
+    assert own.rank(question) == ["2"]
+    assert len(Bm25(["1", "2"], texts).rank(question)) == 2  # English stop words keep them
+
+
 def test_published_lists_score_what_the_folders_readme_says() -> None:
     """The shipped files and the scoring agree with the README's table (bge-m3, openai)."""
     dialogues = madial_dialogues()

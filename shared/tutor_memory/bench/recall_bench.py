@@ -366,11 +366,11 @@ def evaluate(
     corpora: dict[Pair, dict[str, Episode]] = {}
     bm25: dict[Pair, Bm25] = {}
     dense: dict[Pair, Dense] = {}
-    for pair in dict.fromkeys(c.pair for c in cases):
+    for pair, language in {c.pair: c.language for c in cases}.items():
         episodes = {e.episode_id: e for e in app.memory.history(pair)}
         corpora[pair] = episodes
         ids, texts = list(episodes), [e.text for e in episodes.values()]
-        bm25[pair] = Bm25(ids, texts)
+        bm25[pair] = Bm25(ids, texts, language)
         if embedder is not None:
             dense[pair] = Dense(ids, texts, embedder)
 
@@ -558,7 +558,7 @@ def run_recall_bench(
             "data": None if data is None else data.name,
             "methods": {
                 "recall": "TutorMemory.recall with the product's defaults, items in its order",
-                "bm25": "bm25s (Lucene), k1 1.2, b 0.75, small English stopword list",
+                "bm25": "bm25s (Lucene), k1 1.2, b 0.75, the pair's language's stop list",
                 "dense": "the embedder: query: vs passage:, cosine, every episode",
                 "rrf": f"reciprocal rank fusion of bm25 and dense, k = {RRF_K}",
             },

@@ -101,14 +101,22 @@ def words(text: str, stopwords: frozenset[str]) -> list[str]:
 
 
 class Bm25:
-    """BM25 over one pair's episodes; ``rank`` keeps only the episodes sharing a word."""
+    """BM25 over one pair's episodes; ``rank`` keeps only the episodes sharing a word.
 
-    def __init__(self, ids: Sequence[str], texts: Sequence[str]) -> None:
+    Without its language's function words, as a plain BM25 is set up: bm25s's English list,
+    else the language's standard stop list (Snowball's for es and id, Lucene's for ar, ours
+    for ur: ``domain.languages``). Stop words only: no stemming, no folding."""
+
+    def __init__(self, ids: Sequence[str], texts: Sequence[str], language: str = "en") -> None:
         import bm25s
         from bm25s.stopwords import STOPWORDS_EN
 
+        from tutor_memory.domain.languages import language as pack
+
         self.ids = list(ids)
-        self.stopwords = frozenset(STOPWORDS_EN)
+        self.stopwords = frozenset(
+            STOPWORDS_EN if language == "en" else (w.casefold() for w in pack(language).stopwords)
+        )
         self.model: Any = bm25s.BM25(k1=BM25_K1, b=BM25_B)
         self.model.index([words(t, self.stopwords) for t in texts], show_progress=False)
 
