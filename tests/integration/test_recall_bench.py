@@ -32,6 +32,14 @@ def report(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     )
 
 
+def _bench(out: Path, *flags: str) -> tuple[dict[str, Any], str]:
+    """``tutor-memory bench-recall --out OUT --embedder none FLAGS``: its JSON and its table."""
+    args = _parser().parse_args(["bench-recall", "--out", str(out), "--embedder", "none", *flags])
+    assert run_bench_command(args) == 0
+    written = json.loads((out / "bench-recall.json").read_text(encoding="utf-8"))
+    return written, (out / "bench-recall.txt").read_text(encoding="utf-8")
+
+
 def _is_summary(summary: dict[str, Any], n: int) -> bool:
     shares = [summary[key] for key in ("R@5", "R@10", "R@20", "in_budget")]
     return summary["n"] == n and all(0.0 <= s <= 1.0 for s in shares)
@@ -89,24 +97,18 @@ def test_the_table_names_every_method_and_the_published_lists(report: dict[str, 
 
 
 def test_the_command_writes_the_json_and_the_table(tmp_path: Path) -> None:
-    argv = ["bench-recall", "--out", str(tmp_path), "--only", "madial", "--limit", "3"]
-    args = _parser().parse_args([*argv, "--embedder", "none"])
-    assert run_bench_command(args) == 0
-    written = json.loads((tmp_path / "bench-recall.json").read_text(encoding="utf-8"))
+    written, text = _bench(tmp_path, "--only", "madial", "--limit", "3")
     assert written["madial"]["questions"] == 3 and "synthetic" not in written
     assert written["madial_per_student"]["questions"] == 3
     assert set(written["madial"]["methods"]) == {"recall", "bm25"}  # no embedder: no dense
-    text = (tmp_path / "bench-recall.txt").read_text(encoding="utf-8")
     assert "MADial-Bench (en), each child's memories their own pair" in text
     assert "MADial-Bench (en), both children's memories in one pair" in text
 
 
 def test_the_long_set_can_be_asked_in_its_other_shapes(tmp_path: Path) -> None:
     """The tutor explaining in paragraphs and the student's facts inside longer messages."""
-    argv = ["bench-recall", "--out", str(tmp_path), "--only", "long", "--limit", "1"]
-    args = _parser().parse_args([*argv, "--embedder", "none", "--long-answers", "--merged-turns"])
-    assert run_bench_command(args) == 0
-    written = json.loads((tmp_path / "bench-recall.json").read_text(encoding="utf-8"))
+    shape = ("--long-answers", "--merged-turns")
+    written, text = _bench(tmp_path, "--only", "long", "--limit", "1", *shape)
     assert written["meta"]["long_answers"] is True and written["meta"]["merged_turns"] is True
     assert set(written) == {"meta", "long"} and written["long"]["questions"] == 8  # one a pair
     # the pairs asked are the shaped ones, not the default set under another title
@@ -114,7 +116,6 @@ def test_the_long_set_can_be_asked_in_its_other_shapes(tmp_path: Path) -> None:
     shaped = generate_long_conversations(7, long_answers=True, merged_turns=True)
     assert distinct == [len({u.text for u in c.lines}) for c in shaped]
     assert distinct != [len({u.text for u in c.lines}) for c in generate_long_conversations(7)]
-    text = (tmp_path / "bench-recall.txt").read_text(encoding="utf-8")
     assert (
         "Long conversations (bench/long_conversations.py), the tutor's explanations as "
         "paragraphs, the student's facts inside longer messages (seed 7)"
@@ -122,10 +123,8 @@ def test_the_long_set_can_be_asked_in_its_other_shapes(tmp_path: Path) -> None:
 
 
 def test_the_long_set_can_be_asked_and_recorded_as_the_product_gets_them(tmp_path: Path) -> None:
-    argv = ["bench-recall", "--out", str(tmp_path), "--only", "long", "--limit", "1"]
-    flags = ["--embedder", "none", "--first-person", "--no-speaker-names"]
-    assert run_bench_command(_parser().parse_args([*argv, *flags])) == 0
-    written = json.loads((tmp_path / "bench-recall.json").read_text(encoding="utf-8"))
+    shape = ("--first-person", "--no-speaker-names")
+    written, text = _bench(tmp_path, "--only", "long", "--limit", "1", *shape)
     assert written["meta"]["first_person"] is True and written["long"]["questions"] == 8
     assert written["meta"]["speaker_names"] is False
     asked = [d["question"] for d in written["long"]["details"]]
@@ -136,7 +135,6 @@ def test_the_long_set_can_be_asked_and_recorded_as_the_product_gets_them(tmp_pat
     assert distinct == [len({u.text for u in c.lines}) for c in own]
     assert distinct != [len({u.text for u in c.lines}) for c in generate_long_conversations(7)]
     assert asked[0] == "Do you remember what happened to my ankle?"
-    text = (tmp_path / "bench-recall.txt").read_text(encoding="utf-8")
     assert (
         "Long conversations (bench/long_conversations.py), asked in the student's own words, "
         "no speaker's name before a line (seed 7)"
@@ -145,9 +143,7 @@ def test_the_long_set_can_be_asked_and_recorded_as_the_product_gets_them(tmp_pat
 
 def test_a_file_of_your_own_conversations_is_asked_alone(tmp_path: Path) -> None:
     """``--data``: the shipped example, replayed and asked like the long set, nothing else."""
-    argv = ["bench-recall", "--out", str(tmp_path), "--data", str(EXAMPLE)]
-    assert run_bench_command(_parser().parse_args([*argv, "--embedder", "none"])) == 0
-    written = json.loads((tmp_path / "bench-recall.json").read_text(encoding="utf-8"))
+    written, text = _bench(tmp_path, "--data", str(EXAMPLE))
     assert set(written) == {"meta", "data"} and written["meta"]["data"] == "conversations.json"
     data = written["data"]
     assert [(p["pair"], p["language"], p["lines"]) for p in data["pairs"]] == [
@@ -159,7 +155,6 @@ def test_a_file_of_your_own_conversations_is_asked_alone(tmp_path: Path) -> None
     assert data["multi_session"]["several sessions"]["methods"]["recall"]["n"] == 1
     assert data["block"]["n"] == 5
     assert [d["qid"] for d in data["details"]][:1] == ["maya-biology/dog"]
-    text = (tmp_path / "bench-recall.txt").read_text(encoding="utf-8")
     assert "Conversations from conversations.json: 2 pairs (language and lines: en 12, es 6)" in (
         text
     )

@@ -1,5 +1,6 @@
 """The recall bench (``tutor-memory bench-recall``): does recall find the right memory in long
-conversations? Three sets, the same scoring, beside plain baselines computed in the same run.
+conversations? Three sets (or a file of your own), the same scoring, beside plain baselines
+computed in the same run.
 
 **MADial-Bench** (English, MIT; shipped in ``tutor_memory/data/madial-bench``): the 160 dated
 memories of the archive (two children's, ``madial_owners``) are replayed as one pair's history,
@@ -27,7 +28,12 @@ words, evidence over 2–4 sessions, near misses), replayed and asked the same w
 ``long_answers`` the tutor explains as a chat model writes, a paragraph of several sentences
 (``long_conversations._long_answer``), so that a quarter to a third of a pair's distinct texts
 are long answers beside the student's short lines; with ``merged_turns`` the student tells
-each story line inside a longer message (``long_conversations._merged``).
+each story line inside a longer message (``long_conversations._merged``); with
+``first_person`` the questions are the student's own words (``long_first_person``); without
+``speaker_names`` no line begins with its speaker's name.
+
+**Your own conversations** (``data``, ``conversation_file``): a team's chats in a documented JSON
+format, replayed and asked as the long set is, instead of the three sets.
 
 For every question: ``TutorMemory.recall(pair, question, at=…)`` with the product's defaults
 (the use case itself, asked for its trace: which pools found each candidate and whether the
@@ -389,12 +395,11 @@ def evaluate(
         # (a question asked mid-conversation; the built-in sets ask after the last line).
         known = corpora[case.pair]
         lexical = _said_by(bm25[case.pair].rank(case.question), known, case.at)
-        rankings["bm25"] = rendered(lexical, corpora[case.pair], case.at)
+        rankings["bm25"] = rendered(lexical, known, case.at)
         if case.pair in dense:
             meaning = _said_by(dense[case.pair].rank(case.question), known, case.at)
-            rankings["dense"] = rendered(meaning, corpora[case.pair], case.at)
-            fused = rrf([lexical, meaning])
-            rankings["rrf"] = rendered(fused, corpora[case.pair], case.at)
+            rankings["dense"] = rendered(meaning, known, case.at)
+            rankings["rrf"] = rendered(rrf([lexical, meaning]), known, case.at)
         covered: bool | None = None
         dropped = False
         if block:
@@ -536,11 +541,11 @@ def run_recall_bench(
     lines do not begin with their speaker's name. ``data``: a file of your own
     conversations (``bench.conversation_file``), asked instead of the built-in sets."""
     cpu, wall = time.process_time(), time.perf_counter()
-    own = None
+    own: tuple[str, list[Conversation]] | None = None  # the file's name and conversations
     if data is not None:  # read and checked whole before anything is written
         from tutor_memory.bench.conversation_file import read_conversations
 
-        own = read_conversations(data)
+        own = (data.name, read_conversations(data))
     out.mkdir(parents=True, exist_ok=True)
     store = out / "recall-store"
     shutil.rmtree(store, ignore_errors=True)
@@ -555,7 +560,7 @@ def run_recall_bench(
             "merged_turns": merged_turns,
             "first_person": first_person,
             "speaker_names": speaker_names,
-            "data": None if data is None else data.name,
+            "data": None if own is None else own[0],
             "methods": {
                 "recall": "TutorMemory.recall with the product's defaults, items in its order",
                 "bm25": "bm25s (Lucene), k1 1.2, b 0.75, the pair's language's stop list",
@@ -570,8 +575,8 @@ def run_recall_bench(
     report["meta"]["block_budget_tokens"] = app.turns.budget_tokens
     try:
         if own is not None:
-            log(f"conversations from {data.name if data else 'the file'}:")
-            report["data"] = _synthetic(app, own, limit, block, log)
+            log(f"conversations from {own[0]}:")
+            report["data"] = _synthetic(app, own[1], limit, block, log)
         builtin = own is None  # your own conversations are asked alone
         if builtin and only in (None, "madial"):
             log("MADial-Bench (en), both children's memories in one pair:")
