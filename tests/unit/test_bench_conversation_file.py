@@ -67,6 +67,56 @@ def test_sessions_end_after_thirty_minutes_without_a_turn_or_follow_the_file() -
     assert spread.questions[0].sessions == 2
 
 
+def test_a_session_dated_by_its_first_turn_spaces_the_rest_a_minute_apart() -> None:
+    """Public multi-session sets date their sessions, not their turns."""
+    turns = [
+        _turn("t1", "2025-03-01T10:00:00+00:00", text="my cat Luna is sick", session="s1"),
+        {"id": "t2", "role": "tutor", "text": "I'm sorry to hear that.", "session": "s1"},
+        {"id": "t3", "role": "student", "text": "thanks", "session": "s1"},
+        _turn("t4", "2025-03-08T10:00:00+00:00", text="she is better now", session="s2"),
+        {"id": "t5", "role": "tutor", "text": "Great news!", "session": "s2"},
+    ]
+    (c,) = parse_conversations(_file(turns=turns))
+    assert [u.at.strftime("%d %H:%M") for u in c.lines] == [
+        "01 10:00", "01 10:01", "01 10:02", "08 10:00", "08 10:01",
+    ]  # fmt: skip
+    assert [u.session for u in c.lines] == [0, 0, 0, 1, 1]
+    assert c.asked_at == datetime(2025, 3, 9, 10, 1, tzinfo=UTC)  # a day after the last turn
+    for turn in turns:  # no sessions given: the gap still tells them apart
+        del turn["session"]
+    (derived,) = parse_conversations(_file(turns=turns))
+    assert [u.session for u in derived.lines] == [0, 0, 0, 1, 1]
+
+
+@pytest.mark.parametrize(
+    ("untimed", "sessions", "message"),
+    [
+        (0, None, "conversations[0].turns[0].at: is needed for the first turn"),
+        (2, ["a", "a", "b"], "conversations[0].turns[2].at: is needed for a turn that starts"),
+    ],
+)
+def test_the_first_turn_and_each_given_session_need_a_time(
+    untimed: int, sessions: list[str] | None, message: str
+) -> None:
+    raw = _file()
+    turns = raw["conversations"][0]["turns"]
+    del turns[untimed]["at"]
+    for turn, label in zip(turns, sessions or [], strict=False):
+        turn["session"] = label
+    assert _refused(raw).startswith(message)
+
+
+def test_a_time_before_an_untimed_turn_above_says_where_that_turn_was_put() -> None:
+    raw = _file()
+    turns = raw["conversations"][0]["turns"]
+    del turns[1]["at"]  # 10:01, a minute after the first
+    turns[2]["at"] = "2025-03-01T10:00:30+00:00"
+    assert _refused(raw) == (
+        "conversations[0].turns[2].at: is before the turn above it (oldest first; a turn "
+        "without a time is a minute after the one above it)"
+    )
+
+
 def test_an_explicit_time_to_ask_is_kept() -> None:
     (c,) = parse_conversations(_file(asked_at="2025-04-01T09:00:00+02:00"))
     assert c.asked_at == datetime(2025, 4, 1, 7, tzinfo=UTC)

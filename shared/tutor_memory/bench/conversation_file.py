@@ -30,6 +30,11 @@ pack, and why evidence was missed. The file is one JSON document:
   time with its zone; ``session`` is optional — given for every turn or for none; without
   it a session ends after more than ``SESSION_GAP`` without a turn (the usual inactivity
   rule of web analytics; it is also the gap after which a reply stops answering a turn);
+* ``at`` may be left out of a turn that continues a session: it is then said ``TURN_STEP``
+  after the turn above. Public multi-session sets often date their sessions and not their
+  turns; give each session's first turn the session's time and leave the rest out. The
+  first turn needs a time, and so does each turn that starts a given ``session`` (a session
+  begins when its people meet again, which no step can guess);
 * ``questions``: ``evidence`` names the turns that answer it (all must be in the pack for the
   question to count as found); ``category`` is a free label the report groups by;
 * ``language`` (en, es, id, ur, ar) only groups the report; by default the language most of
@@ -63,6 +68,10 @@ from tutor_memory.domain.errors import ValidationError
 from tutor_memory.domain.language import LANGUAGES, detect_language
 
 SESSION_GAP: Final = C.CONTEXT_MAX_GAP  # 30 minutes
+# A chat's turns are seconds to minutes apart; any step under SESSION_GAP keeps an untimed
+# turn in the session above it and a reply the answer to the turn before it.
+TURN_STEP: Final = timedelta(minutes=1)
+_UNTIMED: Final = "; a turn without a time is a minute after the one above it"
 ASKED_AFTER: Final = timedelta(days=1)  # the built-in sets ask a day after the last session
 _SHOWN: Final = 2  # problems named after the first one (a file with many says how many more)
 
@@ -75,7 +84,7 @@ class _Strict(BaseModel):
 
 class _Turn(_Strict):
     id: _Label
-    at: AwareDatetime
+    at: AwareDatetime | None = None  # None: TURN_STEP after the turn above (see the module)
     role: Literal["student", "tutor"]
     text: str
     session: _Label | int | None = None
@@ -150,22 +159,22 @@ def _conversation(c: _Conversation, where: str) -> Conversation:
         raise ValidationError(f"{where}.language", f"must be one of {', '.join(LANGUAGES)}")
     _unique([t.id for t in c.turns], f"{where}.turns", "turns")
     _unique([q.id for q in c.questions], f"{where}.questions", "questions")
-    sessions = _sessions(c.turns, where)
+    given = _given_sessions(c.turns, where)
+    times = _times(c.turns, given, where)
+    sessions = given or _derived_sessions(times)
     lines: list[Utterance] = []
     tids: dict[str, tuple[int, str, datetime]] = {}  # turn id → (session, the bench's tid, at)
-    for n, (turn, session) in enumerate(zip(c.turns, sessions, strict=True)):
+    for n, (turn, session, when) in enumerate(zip(c.turns, sessions, times, strict=True)):
         at = f"{where}.turns[{n}]"
-        if n and turn.at < c.turns[n - 1].at:
-            raise ValidationError(f"{at}.at", "is before the turn above it (oldest first)")
         try:  # the log's own rules for a text and a time, before anything is replayed
             kind = Kind.QUESTION if turn.role == "student" else Kind.ANSWER
-            NewEpisode(pair, kind, turn.text, turn.at)
+            NewEpisode(pair, kind, turn.text, when)
         except ValidationError as exc:
             raise ValidationError(f"{at}.{exc.field}", exc.problem) from None
         tid = f"{c.id}/{turn.id}"
-        tids[turn.id] = (session, tid, turn.at)
-        lines.append(Utterance(tid, session, turn.at, turn.role, turn.text))
-    last = c.turns[-1].at
+        tids[turn.id] = (session, tid, when)
+        lines.append(Utterance(tid, session, when, turn.role, turn.text))
+    last = times[-1]
     asked_at = c.asked_at or last + ASKED_AFTER
     if asked_at < last:
         raise ValidationError(f"{where}.asked_at", "is before the last turn")
@@ -192,20 +201,45 @@ def _conversation(c: _Conversation, where: str) -> Conversation:
     )
 
 
-def _sessions(turns: Sequence[_Turn], where: str) -> list[int]:
-    """Each turn's session, numbered from 0 in order of appearance (see the module)."""
+def _given_sessions(turns: Sequence[_Turn], where: str) -> list[int] | None:
+    """Each turn's session as the file gives it, numbered from 0 in order of appearance;
+    None when the file gives none (see the module)."""
     given = [t.session is not None for t in turns]
-    if any(given) and not all(given):
+    if not any(given):
+        return None
+    if not all(given):
         n = given.index(not given[0])
         raise ValidationError(
             f"{where}.turns[{n}].session", "is given for some turns and not others"
         )
-    if all(given):
-        numbers: dict[str | int, int] = {}
-        return [numbers.setdefault(t.session, len(numbers)) for t in turns if t.session is not None]
-    out, session = [], 0
+    numbers: dict[str | int, int] = {}
+    return [numbers.setdefault(t.session, len(numbers)) for t in turns if t.session is not None]
+
+
+def _times(turns: Sequence[_Turn], sessions: Sequence[int] | None, where: str) -> list[datetime]:
+    """Each turn's time: its own, or ``TURN_STEP`` after the turn above (see the module)."""
+    out: list[datetime] = []
     for n, turn in enumerate(turns):
-        if n and turn.at - turns[n - 1].at > SESSION_GAP:
+        at = f"{where}.turns[{n}].at"
+        if turn.at is None:
+            if not n:
+                raise ValidationError(at, "is needed for the first turn")
+            if sessions is not None and sessions[n] != sessions[n - 1]:
+                raise ValidationError(at, "is needed for a turn that starts a session")
+            out.append(out[-1] + TURN_STEP)
+            continue
+        if n and turn.at < out[-1]:
+            untimed = "" if turns[n - 1].at is not None else _UNTIMED
+            raise ValidationError(at, f"is before the turn above it (oldest first{untimed})")
+        out.append(turn.at)
+    return out
+
+
+def _derived_sessions(times: Sequence[datetime]) -> list[int]:
+    """A session ends after more than ``SESSION_GAP`` without a turn."""
+    out, session = [], 0
+    for n, when in enumerate(times):
+        if n and when - times[n - 1] > SESSION_GAP:
             session += 1
         out.append(session)
     return out
