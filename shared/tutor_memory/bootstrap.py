@@ -379,6 +379,7 @@ def build_app(
     Lambda handler imports this module at its cold start and builds the App on its first
     event."""
     from tutor_memory.adapters.file_readers import read_file
+    from tutor_memory.domain.profile import names_of
     from tutor_memory.settings import Settings
     from tutor_memory.usecases.episodes import Episodes
     from tutor_memory.usecases.erasure import Erasing
@@ -390,8 +391,12 @@ def build_app(
 
     settings = settings or Settings.from_env()
     ports = ports or build_ports(settings, clock=clock, credentials=credentials)
+    profiles = build_profiles(settings, ports, credentials)
     memory = TutorMemory(
-        ports, index_context=settings.index_context, anchor=build_anchor(settings, credentials)
+        ports,
+        index_context=settings.index_context,
+        anchor=build_anchor(settings, credentials),
+        student_names=lambda student_id: names_of(profiles.in_force(student_id)),
     )
     uploaded = build_uploaded_files(settings, credentials)
     maps = MapUseCases(
@@ -403,7 +408,6 @@ def build_app(
         keep_file=getattr(uploaded, "keep", None),  # the embedded store's own copies
     )
     learning = Learning(ports, memory, derive=derive_lazily)
-    profiles = build_profiles(settings, ports, credentials)
     turns = Turns(
         ports,
         memory,

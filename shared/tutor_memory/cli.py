@@ -460,9 +460,13 @@ def _run(args: argparse.Namespace) -> int:
                 f"today's rules (generation {done.generation}); no episode was touched"
             )
         return 0
+    if args.command == "recall":  # the whole app: recall reads the student's profile too
+        app = build_app(settings)
+        try:
+            return _recall(app.memory, pair, args)
+        finally:
+            app.close()
     memory = build_service(settings)
-    if args.command == "recall":
-        return _recall(memory, pair, args)
 
     if args.command in ("log", "verify", "checkpoint", "reindex") and (
         memory.ports.store.head(pair) is None

@@ -337,10 +337,10 @@ class Memory:
         key: str = "",
         due: date | None = None,
     ) -> StatementResponse:
-        """State something about the student — ``aspect``: preference, accommodation,
-        language, goal (``due``: its date) or other; it supersedes what was said before on the
-        aspect (and ``key``). Said by this handle's caller (the service, a teacher, the
-        student)."""
+        """State something about the student — ``aspect``: name (what they are called;
+        recall reads it too), preference, accommodation, language, goal (``due``: its date)
+        or other; it supersedes what was said before on the aspect (and ``key``). Said by
+        this handle's caller (the service, a teacher, the student)."""
         body = _body(ProfileRequest, value=value, key=key, due=due)
         return self.backend.set_profile(student_id, aspect, body)
 

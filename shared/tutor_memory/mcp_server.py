@@ -334,8 +334,9 @@ def build_server(memory: Memory) -> MCPServer:
     @server.tool()
     @_tool
     def profile(student_id: StudentId) -> ProfileResponse:
-        """What holds about the student in every subject (preferences, accommodations, the
-        language of instruction, goals with dates), and everything said about them."""
+        """What holds about the student in every subject (their name, preferences,
+        accommodations, the language of instruction, goals with dates), and everything said
+        about them."""
         return memory.profile(student_id)
 
     @server.tool()
@@ -343,7 +344,7 @@ def build_server(memory: Memory) -> MCPServer:
     def set_profile(
         student_id: StudentId,
         aspect: Annotated[
-            Literal["preference", "accommodation", "language", "goal", "other"],
+            Literal["name", "preference", "accommodation", "language", "goal", "other"],
             Field(description="what the statement is about"),
         ],
         value: Annotated[str, Field(description="the statement, as a tutor should read it")],
@@ -361,7 +362,7 @@ def build_server(memory: Memory) -> MCPServer:
     def retract_profile(
         student_id: StudentId,
         aspect: Annotated[
-            Literal["preference", "accommodation", "language", "goal", "other"],
+            Literal["name", "preference", "accommodation", "language", "goal", "other"],
             Field(description="what to forget"),
         ],
         key: Annotated[str, Field(description="which one of the aspect")] = "",

@@ -14,7 +14,10 @@ from tutor_memory.bench.commands import run_bench_command
 from tutor_memory.bench.conversations import generate_conversations
 from tutor_memory.bench.long_conversations import generate_long_conversations
 from tutor_memory.bench.recall_bench import madial_owners, run_recall_bench, tables
+from tutor_memory.bootstrap import build_app
 from tutor_memory.cli import _parser, main
+from tutor_memory.domain.profile import names_of
+from tutor_memory.settings import Settings, on_folder
 
 METHODS = {"recall", "bm25", "dense", "rrf"}
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "conversations.json"
@@ -139,6 +142,28 @@ def test_the_long_set_can_be_asked_and_recorded_as_the_product_gets_them(tmp_pat
         "Long conversations (bench/long_conversations.py), asked in the student's own words, "
         "no speaker's name before a line (seed 7)"
     ) in text
+
+
+def test_with_student_names_each_pairs_profile_names_its_student(tmp_path: Path) -> None:
+    """``--student-names``: the profile's name aspect set for every long pair, and recall (not
+    only the turn's block) reads it: named questions on unnamed lines are answered otherwise."""
+    shape = ("--only", "long", "--limit", "1", "--no-speaker-names")
+    plain, _ = _bench(tmp_path / "plain", *shape)
+    named, _ = _bench(tmp_path / "named", *shape, "--student-names")
+    assert plain["meta"]["student_names"] is False and named["meta"]["student_names"] is True
+    app = build_app(on_folder(Settings(embedder="none"), tmp_path / "named" / "recall-store"))
+    try:
+        students = {c.pair.student_id: c.student for c in generate_long_conversations(7)}
+        assert {s: names_of(app.profiles.in_force(s)) for s in students} == {
+            s: (name,) for s, name in students.items()
+        }
+    finally:
+        app.close()
+
+    def seqs(report: dict[str, Any]) -> list[list[str]]:  # an id's seq: the same line in both
+        return [[i.split("-")[0] for i in d["recall_top10"]] for d in report["long"]["details"]]
+
+    assert seqs(plain) != seqs(named)
 
 
 def test_a_file_of_your_own_conversations_is_asked_alone(tmp_path: Path) -> None:

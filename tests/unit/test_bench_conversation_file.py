@@ -123,6 +123,12 @@ def test_an_explicit_time_to_ask_is_kept() -> None:
     assert c.questions[0].asked_at is None  # asked with the rest
 
 
+def test_the_students_name_is_given_to_the_pairs_profile_when_the_file_knows_it() -> None:
+    (unnamed,) = parse_conversations(_file())
+    (named,) = parse_conversations(_file(student_name="Ana"))
+    assert (unnamed.profile_name, named.profile_name) == (None, "Ana")
+
+
 def test_a_question_may_be_asked_mid_conversation_but_not_before_its_evidence() -> None:
     raw = _file()
     raw["conversations"][0]["questions"][0]["asked_at"] = "2025-03-01T10:30:00+00:00"

@@ -13,8 +13,8 @@ from tutor_memory.domain.profile import Aspect
 from tutor_memory.domain.profile_phrases import heard
 
 TODAY = date(2026, 12, 3)
-P, A, L, G, OT = (Aspect.PREFERENCE, Aspect.ACCOMMODATION, Aspect.LANGUAGE, Aspect.GOAL,
-                 Aspect.OTHER)  # fmt: skip
+P, A, L, G, OT, N = (Aspect.PREFERENCE, Aspect.ACCOMMODATION, Aspect.LANGUAGE, Aspect.GOAL,
+                    Aspect.OTHER, Aspect.NAME)  # fmt: skip
 
 # (message, the aspect it states, or None: not a statement about the student)
 LABELLED: dict[str, list[tuple[str, Aspect | None]]] = {
@@ -39,6 +39,10 @@ LABELLED: dict[str, list[tuple[str, Aspect | None]]] = {
         ("The test tube broke in the lab.", None),
         ("Translate cell into Spanish.", None),
         ("What did we cover in May?", None),
+        ("Hi! My name is Maya and I am in year 8.", N),
+        ("my name's Sam Lee", N),
+        ("My name is spelled wrong on the worksheet.", None),
+        ("What is my name?", None),
     ],
     "es": [
         ("Prefiero ejemplos primero y luego la regla.", P),
@@ -60,6 +64,10 @@ LABELLED: dict[str, list[tuple[str, Aspect | None]]] = {
         ("El tubo de ensayo se rompió en el laboratorio.", None),
         ("¿Cómo se dice célula en inglés?", None),
         ("¿Qué vimos en mayo?", None),
+        ("Hola, me llamo Lucía y tengo doce años.", N),
+        ("Mi nombre es Ana María.", N),
+        ("Mi nombre está mal escrito en la hoja.", None),
+        ("¿Cómo me llamo?", None),
     ],
     "id": [
         ("Saya lebih suka contoh dulu, baru aturannya.", P),
@@ -81,6 +89,10 @@ LABELLED: dict[str, list[tuple[str, Aspect | None]]] = {
         ("Tabung reaksinya pecah di lab.", None),
         ("Apa bahasa Inggrisnya sel?", None),
         ("Apa yang kita pelajari bulan Mei?", None),
+        ("Halo, nama saya Putri.", N),
+        ("Namaku Dewi Lestari, kelas 8.", N),
+        ("nama saya belum ada di daftar", None),
+        ("Siapa nama saya?", None),
     ],
     "ur": [
         ("مجھے زیادہ پسند ہے کہ آپ پہلے مثالیں دیں۔", P),
@@ -102,6 +114,10 @@ LABELLED: dict[str, list[tuple[str, Aspect | None]]] = {
         ("لیب میں ٹیسٹ ٹیوب ٹوٹ گئی۔", None),
         ("سیل کو انگریزی میں کیا کہتے ہیں؟", None),
         ("ہم نے مئی میں کیا پڑھا؟", None),
+        ("السلام علیکم، میرا نام مریم ہے۔", N),
+        ("میرا نام علی ہے", N),
+        ("میرا نام فہرست میں نہیں ہے۔", None),
+        ("میرا نام لکھنا بھول گیا", None),
     ],
     "ar": [
         ("أفضل أن تعطيني أمثلة أولا.", P),
@@ -123,6 +139,10 @@ LABELLED: dict[str, list[tuple[str, Aspect | None]]] = {
         ("انكسر أنبوب الاختبار في المختبر.", None),
         ("كيف نقول خلية بالإنجليزية؟", None),
         ("ماذا درسنا في مايو؟", None),
+        ("مرحبا، اسمي مريم.", N),
+        ("اسمي أحمد", N),
+        ("اسمي مكتوب خطأ في الورقة.", None),
+        ("اسمي في القائمة؟", None),
     ],
 }
 
@@ -155,3 +175,18 @@ def test_a_goal_keeps_its_date_and_a_need_its_key() -> None:
     assert need is not None and need.key == "dyslexia"
     language = heard("آئندہ اردو میں سمجھائیں۔", TODAY)
     assert language is not None and language.value == "Urdu"
+
+
+@pytest.mark.parametrize(
+    ("message", "name"),
+    [
+        ("Hi! My name is Maya and I am in year 8.", "Maya"),  # a function word ends it
+        ("Mi nombre es Ana María.", "Ana María"),  # two words, its accent as written
+        ("Namaku Dewi Lestari, kelas 8.", "Dewi Lestari"),  # the clause ends it
+        ("السلام علیکم، میرا نام مریم ہے۔", "مریم"),  # Urdu's copula after it
+        ("اسمي أحمد", "أحمد"),
+    ],
+)
+def test_a_name_is_kept_as_the_student_wrote_it(message: str, name: str) -> None:
+    found = heard(message, TODAY)
+    assert found is not None and (found.aspect, found.key, found.value) == (Aspect.NAME, "", name)

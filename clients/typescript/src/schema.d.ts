@@ -4538,7 +4538,7 @@ export interface operations {
             path: {
                 student_id: string;
                 /** @description what the statement is about (domain/profile.py) */
-                aspect: "preference" | "accommodation" | "language" | "goal" | "other";
+                aspect: "name" | "preference" | "accommodation" | "language" | "goal" | "other";
             };
             cookie?: never;
         };
@@ -4689,7 +4689,7 @@ export interface operations {
             path: {
                 student_id: string;
                 /** @description what the statement is about (domain/profile.py) */
-                aspect: "preference" | "accommodation" | "language" | "goal" | "other";
+                aspect: "name" | "preference" | "accommodation" | "language" | "goal" | "other";
             };
             cookie?: never;
         };

@@ -127,7 +127,7 @@ StudentId = Annotated[str, Path(pattern=_ID_PATTERN, max_length=C.MAX_ID_CHARS)]
 SubjectId = Annotated[str, Path(pattern=_ID_PATTERN, max_length=C.MAX_ID_CHARS)]
 ClassId = Annotated[str, Path(pattern=_ID_PATTERN, max_length=C.MAX_ID_CHARS)]
 AspectName = Annotated[
-    Literal["preference", "accommodation", "language", "goal", "other"],
+    Literal["name", "preference", "accommodation", "language", "goal", "other"],
     Path(description="what the statement is about (domain/profile.py)"),
 ]
 ProfileKey = Annotated[

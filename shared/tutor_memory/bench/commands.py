@@ -125,6 +125,12 @@ def add_bench_commands(subparsers: Any) -> None:
         "records a chat",
     )
     recall.add_argument(
+        "--student-names",
+        action="store_true",
+        help="each built-in conversation's profile names its student (the profile's name "
+        "aspect), as a product that knows its students' names",
+    )
+    recall.add_argument(
         "--embedder",
         choices=("none", "local"),
         default="local",
@@ -147,6 +153,7 @@ _BUILT_IN_ONLY: Final[dict[str, Callable[[argparse.Namespace], bool]]] = {
     "--merged-turns": lambda args: args.merged_turns,
     "--first-person": lambda args: args.first_person,
     "--no-speaker-names": lambda args: args.no_speaker_names,
+    "--student-names": lambda args: args.student_names,
 }
 
 
@@ -271,6 +278,7 @@ def _recall(args: argparse.Namespace) -> int:
         merged_turns=args.merged_turns,
         first_person=args.first_person,
         speaker_names=not args.no_speaker_names,
+        student_names=args.student_names,
         data=args.data,
         log=lambda line: print(line, file=sys.stderr),
     )

@@ -39,6 +39,9 @@ pack, and why evidence was missed. The file is one JSON document:
   question to count as found); ``category`` is a free label the report groups by;
 * ``language`` (en, es, id, ur, ar) only groups the report; by default the language most of
   the student's turns are written in;
+* ``student_name``: what the student is called, when the team knows it — the pair's profile
+  is given it (its ``name`` aspect) before the questions are asked, as a product that knows
+  its students sets it;
 * ``asked_at``: when the questions are asked, after the last turn; by default a day after
   it, as the built-in sets ask. A question may carry its own ``asked_at``, anywhere after its
   evidence: it is then asked in the middle of the conversation, and what was said after it is
@@ -101,6 +104,7 @@ class _Question(_Strict):
 class _Conversation(_Strict):
     id: str
     language: str | None = None  # one of the registry's (checked with the conversation)
+    student_name: _Label | None = None  # the profile's name aspect, when the team knows it
     turns: Annotated[list[_Turn], Field(min_length=1)]
     questions: Annotated[list[_Question], Field(min_length=1)]
     asked_at: AwareDatetime | None = None
@@ -197,7 +201,14 @@ def _conversation(c: _Conversation, where: str) -> Conversation:
         )
     language = c.language or _language(c.turns)
     return Conversation(
-        pair, language, "student", "tutor", tuple(lines), tuple(questions), asked_at
+        pair,
+        language,
+        "student",
+        "tutor",
+        tuple(lines),
+        tuple(questions),
+        asked_at,
+        profile_name=c.student_name,
     )
 
 

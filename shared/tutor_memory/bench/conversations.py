@@ -81,6 +81,9 @@ class Conversation:
     lines: tuple[Utterance, ...]
     questions: tuple[GoldQuestion, ...]
     asked_at: datetime
+    # The name the pair's profile gives the student (its ``name`` aspect), as a product that
+    # knows its students' names sets it; None: the profile names no one.
+    profile_name: str | None = None
 
 
 def generate_conversations(

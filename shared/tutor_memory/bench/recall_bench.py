@@ -59,7 +59,7 @@ import re
 import shutil
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from importlib import resources
 from importlib.resources.abc import Traversable
@@ -86,6 +86,7 @@ from tutor_memory.bench.retrieval import (
 from tutor_memory.bootstrap import App, build_app
 from tutor_memory.domain.block import work_line
 from tutor_memory.domain.episodes import AnswerEvidence, Episode, Kind, NewEpisode, Pair
+from tutor_memory.domain.profile import Aspect, names_of
 from tutor_memory.ports import FixedClock
 from tutor_memory.settings import Settings, on_folder
 from tutor_memory.usecases.recall import Recall
@@ -340,6 +341,9 @@ def synthetic_cases(
     ]
     ids = _replay(app, episodes, log)
     episode_of = dict(zip((u.tid for c in conversations for u in c.lines), ids, strict=True))
+    for c in conversations:
+        if c.profile_name is not None and app.profiles is not None:
+            app.profiles.set(c.pair.student_id, Aspect.NAME, c.profile_name, said_by="service")
     cases = []
     for c in conversations:
         for q in c.questions[:limit]:
@@ -382,9 +386,16 @@ def evaluate(
 
     results = []
     recall = Recall(app.ports)  # the use case app.memory.recall calls, asked for its trace
+    profiles = app.profiles
+    names = {
+        pair: names_of(profiles.in_force(pair.student_id)) if profiles is not None else ()
+        for pair in corpora
+    }  # the student's names, as app.memory.recall reads them from the profile
     for n, case in enumerate(cases, start=1):
         trace: dict[str, tuple[tuple[str, ...], str]] = {}
-        found = recall.recall(case.pair, case.question, at=case.at, trace=trace)
+        found = recall.recall(
+            case.pair, case.question, at=case.at, trace=trace, names=names[case.pair]
+        )
         rankings: dict[str, list[Ranked]] = {
             "recall": [
                 Ranked(item.collapsed_ids, work_line(item, now=case.at, tz=tz))
@@ -531,6 +542,7 @@ def run_recall_bench(
     merged_turns: bool = False,
     first_person: bool = False,
     speaker_names: bool = True,
+    student_names: bool = False,
     data: Path | None = None,
     log: Callable[[str], None] = print,
 ) -> dict[str, Any]:
@@ -538,8 +550,9 @@ def run_recall_bench(
     ``long_answers`` gives the long set's tutor a chat model's paragraphs, ``merged_turns``
     its student messages that tell a fact among other things, ``first_person`` its questions
     in the student's own words ("what kind of dog do I have?"); without ``speaker_names`` its
-    lines do not begin with their speaker's name. ``data``: a file of your own
-    conversations (``bench.conversation_file``), asked instead of the built-in sets."""
+    lines do not begin with their speaker's name; with ``student_names`` each synthetic and
+    long pair's profile names its student. ``data``: a file of your own conversations
+    (``bench.conversation_file``), asked instead of the built-in sets."""
     cpu, wall = time.process_time(), time.perf_counter()
     own: tuple[str, list[Conversation]] | None = None  # the file's name and conversations
     if data is not None:  # read and checked whole before anything is written
@@ -560,6 +573,7 @@ def run_recall_bench(
             "merged_turns": merged_turns,
             "first_person": first_person,
             "speaker_names": speaker_names,
+            "student_names": student_names,
             "data": None if own is None else own[0],
             "methods": {
                 "recall": "TutorMemory.recall with the product's defaults, items in its order",
@@ -596,7 +610,7 @@ def run_recall_bench(
         if builtin and only in (None, "synthetic"):
             log("synthetic conversations:")
             convs = conversations if conversations is not None else generate_conversations(seed)
-            report["synthetic"] = _synthetic(app, convs, limit, block, log)
+            report["synthetic"] = _synthetic(app, _named(convs, student_names), limit, block, log)
         if builtin and only in (None, "long") and conversations is None:
             from tutor_memory.bench.long_conversations import generate_long_conversations
 
@@ -608,12 +622,19 @@ def run_recall_bench(
                 first_person=first_person,
                 speaker_names=speaker_names,
             )
-            report["long"] = _synthetic(app, long, limit, block, log)
+            report["long"] = _synthetic(app, _named(long, student_names), limit, block, log)
     finally:
         app.close()
     report["meta"]["cpu_seconds"] = round(time.process_time() - cpu, 1)
     report["meta"]["wall_seconds"] = round(time.perf_counter() - wall, 1)
     return report
+
+
+def _named(conversations: Sequence[Conversation], named: bool) -> Sequence[Conversation]:
+    """The conversations with their profile naming the student, when ``named``."""
+    if not named:
+        return conversations
+    return [replace(c, profile_name=c.student) for c in conversations]
 
 
 def _madial(

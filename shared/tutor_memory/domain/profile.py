@@ -9,6 +9,8 @@ belief does). A statement with an empty value retracts the aspect.
 ==============  ===================================================  =========================
 aspect          what it holds                                        key
 ==============  ===================================================  =========================
+name            what the student is called, as they want to be       "" (one at a time)
+                addressed ("Maya", "Maya Lopez")
 preference      how the student wants to be taught ("examples        "" (one at a time)
                 first", "short answers")
 accommodation   what the student needs ("I have dyslexia, keep       the need's word
@@ -21,7 +23,9 @@ other           anything else the student asks to be remembered      "" (one at 
 ==============  ===================================================  =========================
 
 Every subject's block shows the current statements under ABOUT THE STUDENT, each with who said
-it and when, a goal's date as days from today ("in 12 days").
+it and when, a goal's date as days from today ("in 12 days"). The name also tells recall who the
+student is: in a question, the student's own name says whom it is about, not what
+(``names_of``; ``usecases.recall``).
 """
 
 from __future__ import annotations
@@ -38,6 +42,7 @@ from tutor_memory.domain.errors import ValidationError
 
 
 class Aspect(StrEnum):
+    NAME = "name"
     PREFERENCE = "preference"
     ACCOMMODATION = "accommodation"
     LANGUAGE = "language"
@@ -132,15 +137,30 @@ def first_break(statements: Sequence[Statement]) -> str | None:
 
 
 def current(statements: Sequence[Statement]) -> list[Statement]:
-    """The statements in force: the latest per aspect and key, retractions removed; what a
-    student needs first (accommodations, the language), then how they like to be taught, their
-    goals by date, the rest (the order a tight budget keeps them in)."""
+    """The statements in force: the latest per aspect and key, retractions removed; who the
+    student is and what they need first (the name, accommodations, the language), then how
+    they like to be taught, their goals by date, the rest (the order a tight budget keeps
+    them in)."""
     latest: dict[tuple[Aspect, str], Statement] = {}
     for s in sorted(statements, key=lambda s: s.seq):
         latest[(s.aspect, s.key)] = s
-    order = [Aspect.ACCOMMODATION, Aspect.LANGUAGE, Aspect.PREFERENCE, Aspect.GOAL, Aspect.OTHER]
+    order = [
+        Aspect.NAME,
+        Aspect.ACCOMMODATION,
+        Aspect.LANGUAGE,
+        Aspect.PREFERENCE,
+        Aspect.GOAL,
+        Aspect.OTHER,
+    ]
     kept = [s for s in latest.values() if not s.retracts]
     return sorted(kept, key=lambda s: (order.index(s.aspect), s.due or date.max, s.key, s.seq))
+
+
+def names_of(statements: Sequence[Statement]) -> tuple[str, ...]:
+    """The words of the student's name in force among ``statements`` (the profile's ``current``
+    statements, or its whole history): ("Maya", "Lopez") for "Maya Lopez"; () when none."""
+    named = [s for s in current(statements) if s.aspect is Aspect.NAME]
+    return tuple(named[0].value.split()) if named else ()
 
 
 _MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")

@@ -1,11 +1,12 @@
 """A student's message that says something about the student themselves (pure).
 
-"I prefer examples first", "please always keep it short", "I have dyslexia", "explain in
-Urdu", "my chemistry exam is on 12 May", "remember that I play the violin" — in any of the
-five languages — become profile statements (``domain/profile.py``); a claim about the subject
-("remember that osmosis is …") stays teaching, and a question about the subject stays a
-question. The rule per aspect is in ``languages/base.py`` (the ``profile_*`` fields); the
-words are each pack's. Checked in order: language, goal, accommodation, preference, other.
+"My name is Maya", "I prefer examples first", "please always keep it short", "I have
+dyslexia", "explain in Urdu", "my chemistry exam is on 12 May", "remember that I play the
+violin" — in any of the five languages — become profile statements (``domain/profile.py``); a
+claim about the subject ("remember that osmosis is …") stays teaching, and a question about the
+subject stays a question. The rule per aspect is in ``languages/base.py`` (the ``profile_*``
+fields); the words are each pack's. Checked in order: name, language, goal, accommodation,
+preference, other.
 """
 
 from __future__ import annotations
@@ -16,12 +17,17 @@ from datetime import date
 from functools import cache
 
 from tutor_memory.domain import constants as C
-from tutor_memory.domain.language import detect_language, fold
+from tutor_memory.domain.language import detect_language, fold, is_stopword
 from tutor_memory.domain.languages import LANGUAGES, Language
 from tutor_memory.domain.profile import Aspect
 from tutor_memory.domain.timewords import dates_in
 
 _WORD = re.compile(r"[^\W_]+")
+# A word as written, its marks kept inside it (an accent typed as a combining mark, Arabic
+# vowel marks): the name is kept as the student wrote it, each word folded only to be matched.
+_WRITTEN = re.compile(r"(?:[^\W_]|[\u0300-\u036f\u0610-\u061a\u064b-\u065f\u0670])+")
+# Where a name stops at the latest: the end of a clause, in the three scripts' punctuation
+_CLAUSE_END = re.compile(r"[.,!?;:\n\u060c\u061b\u061f\u06d4]")
 
 
 @dataclass(frozen=True)
@@ -73,8 +79,45 @@ def _value(text: str) -> str:
     return value[: C.MAX_PROFILE_VALUE_CHARS]
 
 
+def _name_in(pack: Language, text: str) -> str | None:
+    """The name a ``profile_name_cues`` phrase introduces, as written (see ``languages/base``
+    for the rule), or None."""
+    cues = _phrases(pack.code, "profile_name_cues")
+    if not cues:
+        return None
+    for clause in _CLAUSE_END.split(text):
+        written = _WRITTEN.findall(clause)
+        folded = [fold(w) for w in written]
+        for cue in cues:
+            n = len(cue)
+            for i in range(len(folded) - n + 1):
+                if tuple(folded[i : i + n]) == cue:
+                    name = _name_after(pack, written[i + n :], folded[i + n :])
+                    if name is not None:
+                        return name
+    return None
+
+
+def _name_after(pack: Language, written: list[str], folded: list[str]) -> str | None:
+    if pack.script == "latin":  # capitals tell a name: one or two capitalised words
+        name: list[str] = []
+        for word, plain in zip(written, folded, strict=True):
+            if len(name) == 2 or not word[0].isupper() or is_stopword(plain, pack.code):
+                break
+            name.append(word)
+        return " ".join(name) or None
+    # No capitals: one word, and nothing after it but a closing word ("ہے") in its clause
+    closers = {w for phrase in _phrases(pack.code, "profile_name_closers") for w in phrase}
+    if not written or is_stopword(folded[0], pack.code) or folded[0] in closers:
+        return None
+    return written[0] if all(w in closers for w in folded[1:]) else None
+
+
 def _heard_in(pack: Language, text: str, words: tuple[str, ...], today: date) -> Heard | None:
     code = pack.code
+    name = _name_in(pack, text)
+    if name is not None:
+        return Heard(Aspect.NAME, "", _value(name))
     self_said = _has(words, _phrases(code, "profile_self"))
     if _has(words, _phrases(code, "profile_language_cues")):
         named = _first(words, _languages(code))

@@ -6,10 +6,11 @@ block all read this one value instead of reading the text again.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta, tzinfo
 
-from tutor_memory.domain.language import detect_language, distinctive_terms
+from tutor_memory.domain.language import analyse, detect_language, distinctive_terms
 from tutor_memory.domain.recall import Routes
 from tutor_memory.domain.record_question import is_record_question
 from tutor_memory.domain.routing import F32
@@ -63,6 +64,19 @@ class Question:
 
     def with_routes(self, routes: Routes) -> Question:
         return replace(self, routes=routes)
+
+    def without_names(self, names: Sequence[str]) -> Question:
+        """The question with the student's own ``names`` (``profile.names_of``) out of its
+        terms: "What kind of dog does Maya have?" is about a dog. The name says whom it asks
+        about — every memory of the pair is about the student — and the tutor's "Hi Maya!",
+        said once a session, holds it in too few lines to be an everyday word, so that every
+        greeting matched the question by words. Analysed in the question's language, as its
+        terms were. The text is not changed: its vector is the one the turn already asked for.
+        """
+        if not names or not self.terms:
+            return self
+        named = set(analyse(" ".join(names), self.language))
+        return replace(self, terms=tuple(t for t in self.terms if t not in named))
 
 
 def understand(question: str | None, now: datetime, tz: tzinfo) -> Question:

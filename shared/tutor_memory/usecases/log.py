@@ -153,12 +153,15 @@ class TutorMemory:
         *,
         index_context: bool = True,
         anchor: CheckpointAnchor | None = None,
+        student_names: Callable[[str], Sequence[str]] | None = None,
     ) -> None:
         self.ports = ports
         # Whether a conversational episode is indexed with the turn it responds to (its terms
         # and its vector; see ``domain.context``): the setting ``TUTOR_MEMORY_INDEX_CONTEXT``.
         self.index_context = index_context
         self.anchor = anchor
+        # The name a student's profile gives them (None: no profiles kept); recall reads it.
+        self.student_names = student_names
         self._recall = Recall(ports)
 
     # --- the log ----------------------------------------------------------------------------
@@ -527,8 +530,14 @@ class TutorMemory:
         also_ids: Sequence[str] | Callable[[], Sequence[str]] = (),
         record: bool = False,
         before_search: Callable[[], None] | None = None,
+        names: Sequence[str] | Callable[[], Sequence[str]] | None = None,
     ) -> RecallResult:
-        """What the pair's history recalls for a question (see ``usecases.recall``)."""
+        """What the pair's history recalls for a question (see ``usecases.recall``).
+        ``names``: the student's own names, when the caller has read the profile already (the
+        turn does); otherwise the profile is read here, beside recall's other reads."""
+        if names is None:
+            asks = question.asked if isinstance(question, Question) else bool(question)
+            names = self._names_soon(pair) if asks else ()
         return self._recall.recall(
             pair,
             question,
@@ -538,7 +547,16 @@ class TutorMemory:
             also_ids=also_ids,
             record=record,
             before_search=before_search,
+            names=names,
         )
+
+    def _names_soon(self, pair: Pair) -> Callable[[], Sequence[str]]:
+        """The student's names, read on the way (``ports.reads.soon``) and awaited when
+        recall asks for them."""
+        if self.student_names is None:
+            return tuple
+        names_soon = self.ports.reads.soon(self.student_names, pair.student_id)
+        return names_soon.result
 
     def _stamped(self, new: NewEpisode) -> NewEpisode:
         evidence = new.evidence

@@ -56,6 +56,7 @@ class Recall:
         record: bool = False,
         before_search: Callable[[], None] | None = None,
         trace: dict[str, tuple[tuple[str, ...], str]] | None = None,
+        names: Sequence[str] | Callable[[], Sequence[str]] = (),
     ) -> RecallResult:
         """Widen (four pools over the whole history, or inside a named time), then cut.
 
@@ -67,6 +68,8 @@ class Recall:
         and before the index is asked (the turn checks there, beside its first reads, that the
         index has caught up with the log). ``trace`` (for the recall bench) is filled with each
         candidate's pools and fate: "match", "demoted" (kept below the matches) or "dropped".
+        ``names`` are the student's own (``Question.without_names``); a callable is asked once
+        the question's vector is in, so the profile's read can still be on its way.
         """
         now = at or self.ports.clock.now()
         timings: dict[str, float] = {}
@@ -74,7 +77,7 @@ class Recall:
         if not isinstance(question, Question):
             question = understand(question, now, ZoneInfo(self.ports.timezone))
         pool, sizes, question = self._gather(
-            pair, question, now, also_ids, before_search, timings, tick
+            pair, question, now, also_ids, before_search, timings, tick, names
         )
         tick = time.perf_counter()
         candidates = pool.values()
@@ -114,13 +117,14 @@ class Recall:
         before_search: Callable[[], None] | None,
         timings: dict[str, float],
         tick: float,
+        names: Sequence[str] | Callable[[], Sequence[str]],
     ) -> tuple[Candidates, dict[str, int], Question]:
         """The four pools (and the record question's evidence), and the question with its
         vector and routes filled in. Reads that need nothing from the question go out together
         with its embedding: in the cloud, one wait for all of them (ARCHITECTURE rule 10: at
         most three per turn)."""
         soon, store, index = self.ports.reads.soon, self.ports.store, self.ports.index
-        text, terms = question.text, question.terms
+        text = question.text
         scope = question.scope(now)
         recent_soon = soon(store.recent, pair, C.RECALL_RECENT_POOL, scope)
         names_soon = soon(store.concept_names, pair) if text else None
@@ -132,6 +136,9 @@ class Recall:
         if text and embedder is not None:
             # Remembered for a question asked again; awaited when the turn started it early.
             question = question.with_vector(self.ports.queries.vector(embedder, text))
+        if question.terms:
+            question = question.without_names(names() if callable(names) else names)
+        terms = question.terms
         timings["understand"], tick = _lap(tick)
 
         pool = Candidates()

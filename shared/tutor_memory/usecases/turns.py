@@ -35,7 +35,7 @@ from tutor_memory.domain.files import FileRecord
 from tutor_memory.domain.mapblock import render_map_section
 from tutor_memory.domain.mapfocus import map_focus
 from tutor_memory.domain.nightly import SelfModel, WorkingSet
-from tutor_memory.domain.profile import Statement
+from tutor_memory.domain.profile import Statement, names_of
 from tutor_memory.domain.profile import line as profile_line
 from tutor_memory.domain.prompt import is_memory_section, place_block
 from tutor_memory.domain.question import understand
@@ -305,6 +305,8 @@ class Turns:
                 if record
                 else ()
             ),
+            # the student's names, from the profile read above (not read a second time)
+            names=(lambda: names_of(profile_soon.result())) if profile_soon else (),
         )
         beliefs, from_working_set = beliefs_soon.result()
         recall = self._as_corrected(pair, recall, head_soon.result())

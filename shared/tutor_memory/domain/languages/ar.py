@@ -312,4 +312,6 @@ AR: Final = Language(
         "ur": ("الأردية", "بالأردية", "الاردو", "بالاردو"),
         "ar": ("العربية", "بالعربية"),
     },
+    profile_name_cues=_phrases("اسمي"),
+    profile_name_closers=(),
 )

@@ -427,7 +427,13 @@ class Language:
     #                   method of the subject: "I prefer the second method" is not one);
     #   other         — a ``profile_remember_cues`` phrase about the student ("remember that
     #                   I …"); a claim about the subject ("remember that osmosis …") stays
-    #                   teaching.
+    #                   teaching;
+    #   name          — a ``profile_name_cues`` phrase ("my name is", "me llamo") and the name
+    #                   right after it, ended by the sentence or a function word; in Latin
+    #                   letters each word of a name is capitalised (one or two words: "my name
+    #                   is spelled wrong" names no one), in the Arabic script (no capitals)
+    #                   the name is one word that ends its sentence, after it only one of
+    #                   ``profile_name_closers`` (Urdu's "ہے": "میرا نام مریم ہے").
     profile_self: tuple[str, ...]
     profile_preference_cues: tuple[str, ...]
     profile_teaching_words: tuple[str, ...]
@@ -436,3 +442,5 @@ class Language:
     profile_goal_words: tuple[str, ...]
     profile_language_cues: tuple[str, ...]
     profile_languages: Mapping[str, tuple[str, ...]]  # language code → its names here
+    profile_name_cues: tuple[str, ...]
+    profile_name_closers: tuple[str, ...] = field(metadata=_OPTIONAL)

@@ -363,4 +363,6 @@ EN: Final = Language(
         "ur": ("urdu",),
         "ar": ("arabic",),
     },
+    profile_name_cues=_phrases("my name is, my name's"),
+    profile_name_closers=(),
 )

@@ -387,4 +387,6 @@ ES: Final = Language(
         "ur": ("urdu",),
         "ar": ("árabe",),
     },
+    profile_name_cues=_phrases("me llamo, mi nombre es"),
+    profile_name_closers=(),
 )

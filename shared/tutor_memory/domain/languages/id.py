@@ -334,4 +334,6 @@ ID: Final = Language(
         "ur": ("urdu", "bahasa urdu"),
         "ar": ("arab", "bahasa arab"),
     },
+    profile_name_cues=_phrases("nama saya, nama aku, namaku"),
+    profile_name_closers=(),
 )

@@ -309,4 +309,6 @@ UR: Final = Language(
         "ur": ("اردو",),
         "ar": ("عربی",),
     },
+    profile_name_cues=_phrases("میرا نام"),
+    profile_name_closers=_phrases("ہے"),
 )

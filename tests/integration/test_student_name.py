@@ -1,0 +1,133 @@
+"""The student's name in the profile (``name`` aspect): a question that names the student is
+about what it asks, not about every line that says the name. A tutor says "Hi Maya!" once a
+session: in too few lines to be an everyday word, so without the name every greeting matched
+"What is Maya's dog called?" by words and took the block's room. In five languages, through
+the library as a tutoring product calls it (lexical recall alone: no embedder)."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+
+from tutor_memory import Memory
+from tutor_memory.settings import Settings
+
+SETTINGS = Settings(embedder="none", turn_deadline_s=30.0)
+START = datetime(2026, 1, 5, 16, tzinfo=UTC)
+SESSIONS = 12  # one greeting each: the name is said in 12 of 133 lines, under the gate's tenth
+
+# name, the fact (said once, in the first session), the question naming the student, the
+# tutor's greeting, and a student's and a tutor's line of each session's work
+LANGUAGES = {
+    "en": ("Maya", "We adopted a dog last spring, his name is Biscuit.",
+           "What is Maya's dog called?", "Hi Maya! How are you today?",
+           "can you check exercise {k}", "Exercise {k} looks right."),
+    "es": ("Lucía", "Adoptamos un perro la primavera pasada, se llama Galleta.",
+           "¿Cómo se llama el perro de Lucía?", "¡Hola Lucía! ¿Cómo estás hoy?",
+           "¿puedes revisar el ejercicio {k}?", "El ejercicio {k} está bien."),
+    "id": ("Putri", "Kami mengadopsi anjing musim semi lalu, namanya Biskuit.",
+           "Siapa nama anjing Putri?", "Hai Putri! Apa kabar hari ini?",
+           "bisa cek latihan {k}?", "Latihan {k} sudah benar."),
+    "ur": ("مریم", "ہمارے کتے کا نام بسکٹ ہے، ہم نے اسے پچھلی بہار گود لیا۔",
+           "مریم کے کتے کا نام کیا ہے؟", "السلام علیکم مریم! آج آپ کیسی ہیں؟",
+           "کیا آپ مشق {k} دیکھ سکتے ہیں؟", "مشق {k} ٹھیک ہے۔"),
+    "ar": ("مريم", "عندنا كلب جديد اسمه بسكويت، تبنيناه في الربيع الماضي.",
+           "ما اسم كلب مريم؟", "مرحبا مريم! كيف حالك اليوم؟",
+           "هل يمكنك مراجعة التمرين {k}؟", "التمرين {k} صحيح."),
+}  # fmt: skip
+
+
+def _history(memory: Memory, student: str, lang: str) -> None:
+    _name, fact, _question, greeting, work, checked = LANGUAGES[lang]
+    pair = memory.pair(student, "biology")
+    for session in range(SESSIONS):
+        at = START + timedelta(days=7 * session)
+        pair.record_answer(greeting, at=at)
+        if session == 0:
+            pair.record_question(fact, at=at + timedelta(seconds=30))
+        for j in range(5):
+            k = 10 * session + j
+            at += timedelta(minutes=1)
+            pair.record_question(work.format(k=k), at=at)
+            pair.record_answer(checked.format(k=k), at=at + timedelta(seconds=20))
+
+
+@pytest.mark.parametrize("lang", list(LANGUAGES))
+def test_the_students_name_in_a_question_does_not_make_every_greeting_a_match(
+    lang: str, tmp_path: Path
+) -> None:
+    name, fact, question, greeting, *_ = LANGUAGES[lang]
+    asked = START + timedelta(days=7 * SESSIONS)
+    with Memory.local(tmp_path / "tm", settings=SETTINGS, ready=False) as memory:
+        for student in ("named", "unnamed"):
+            _history(memory, student, lang)
+        memory.set_profile("named", "name", name)
+        named = memory.pair("named", "biology")
+        unnamed = memory.pair("unnamed", "biology")
+
+        # Without the name in the profile, the greetings match by the name and crowd the block.
+        before = unnamed.recall(question, at=asked)
+        assert greeting in [item.summary for item in before.items]
+        assert greeting in unnamed.turn(question, at=asked).block
+
+        # With it, the question is about the dog: the fact comes first, no greeting matches.
+        after = named.recall(question, at=asked)
+        assert len(after.terms) == len(before.terms) - 1  # the name, and only the name, left out
+        assert after.items[0].summary == fact
+        assert greeting not in [item.summary for item in after.items]
+        block = named.turn(question, at=asked).block
+        assert fact in block and greeting not in block
+        assert f"- name: {name} (said by the service" in block  # ABOUT THE STUDENT
+
+
+def test_the_name_retracted_or_replaced_is_what_recall_reads(tmp_path: Path) -> None:
+    name, _fact, question, greeting, *_ = LANGUAGES["en"]
+    asked = START + timedelta(days=7 * SESSIONS)
+    with Memory.local(tmp_path / "tm", settings=SETTINGS, ready=False) as memory:
+        _history(memory, "s1", "en")
+        pair = memory.pair("s1", "biology")
+        memory.set_profile("s1", "name", f"{name} Lopez")  # every word of it is the name
+        assert "lopez" not in pair.recall(f"Where does Lopez live? {question}", at=asked).terms
+        memory.set_profile("s1", "name", "Mai")  # a new name replaces the old
+        assert greeting in [item.summary for item in pair.recall(question, at=asked).items]
+        memory.retract_profile("s1", "name")
+        assert "mai" in pair.recall("Is Mai here?", at=asked).terms
+
+
+def test_a_name_the_student_gives_in_one_subject_is_read_in_another(tmp_path: Path) -> None:
+    name, fact, question, greeting, *_ = LANGUAGES["es"]
+    asked = START + timedelta(days=7 * SESSIONS)
+    with Memory.local(tmp_path / "tm", settings=SETTINGS, ready=False) as memory:
+        _history(memory, "s1", "es")
+        memory.pair("s1", "chemistry").record_question("Hola, me llamo Lucía.", at=START)
+        (said,) = memory.profile("s1").current
+        assert (said.aspect, said.value, said.said_by) == ("name", name, "student")
+        block = memory.pair("s1", "biology").turn(question, at=asked).block
+        assert fact in block and greeting not in block
+
+
+def test_the_command_line_recalls_with_the_name_as_the_library_does(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from tutor_memory.cli import main
+
+    name, fact, question, greeting, *_ = LANGUAGES["en"]
+    store = tmp_path / "tm"
+    with Memory.local(store, settings=SETTINGS, ready=False) as memory:
+        _history(memory, "s1", "en")
+    monkeypatch.setenv("TUTOR_MEMORY_EMBEDDER", "none")
+    where = ["--store", str(store), "--student", "s1"]
+    asked = (START + timedelta(days=7 * SESSIONS)).isoformat()
+    ask = ["recall", *where, "--subject", "biology", "--at", asked, "--json", question]
+    assert main(ask) == 0
+    before = json.loads(capsys.readouterr().out)
+    assert main(["profile", "set", "name", name, *where]) == 0
+    capsys.readouterr()
+    assert main(ask) == 0
+    after = json.loads(capsys.readouterr().out)
+    assert "maya" in before["terms"] and "maya" not in after["terms"]
+    assert greeting in [i["summary"] for i in before["items"]]
+    assert after["items"][0]["summary"] == fact
