@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from tutor_memory import Memory
+from tutor_memory.domain.errors import ValidationError
 from tutor_memory.settings import Settings
 
 SETTINGS = Settings(embedder="none", turn_deadline_s=30.0)
@@ -131,3 +132,21 @@ def test_the_command_line_recalls_with_the_name_as_the_library_does(
     assert "maya" in before["terms"] and "maya" not in after["terms"]
     assert greeting in [i["summary"] for i in before["items"]]
     assert after["items"][0]["summary"] == fact
+
+
+@pytest.mark.parametrize(
+    "value", ["my dog is called Biscuit and he", "Maya 2", "Maya !!", "Ana María García López Ruiz"]
+)
+def test_a_sentence_given_as_a_name_is_refused_and_nothing_is_written(
+    value: str, tmp_path: Path
+) -> None:
+    """Recall drops a name's words from every question: a sentence kept as a name would hide
+    its words from the lexical pool for good."""
+    with Memory.local(tmp_path / "tm", settings=SETTINGS, ready=False) as memory:
+        memory.set_profile("s1", "name", "Maya")
+        with pytest.raises(ValidationError) as refused:
+            memory.set_profile("s1", "name", value)
+        assert refused.value.field == "value" and "at most 4 words" in refused.value.problem
+        with pytest.raises(ValidationError, match="a name has no key"):
+            memory.set_profile("s1", "name", "Mai", key="nickname")
+        assert [(s.aspect, s.value) for s in memory.profile("s1").current] == [("name", "Maya")]

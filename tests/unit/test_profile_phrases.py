@@ -143,6 +143,7 @@ LABELLED: dict[str, list[tuple[str, Aspect | None]]] = {
         ("اسمي أحمد", N),
         ("اسمي مكتوب خطأ في الورقة.", None),
         ("اسمي في القائمة؟", None),
+        ("اسمي ١٢٣", None),
     ],
 }
 

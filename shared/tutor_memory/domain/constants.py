@@ -40,6 +40,9 @@ MAX_PAGE_ITEMS: Final = 500  # ours: a page of a list route (its default is 100)
 MAX_CLASS_MEMBERS: Final = 2_000  # ours: teachers or students of one class (a year group fits)
 MAX_PROFILE_KEY_CHARS: Final = 120  # ours: an aspect's key (a need's word, a goal's date)
 MAX_PROFILE_VALUE_CHARS: Final = 300  # ours: a statement about the student, one or two lines
+# ours: a name is a few words ("María José García López"); recall drops its words from every
+# question, so a sentence given as a name would blind the lexical pool to its words
+MAX_NAME_WORDS: Final = 4
 
 # The times a client may give (an episode's or a turn's ``at``), in UTC after conversion: none
 # before the Unix epoch (no tutoring history is older; every store and index can order it), none

@@ -111,6 +111,14 @@ def check_statement(aspect: Aspect | str, key: str, value: str) -> tuple[Aspect,
         raise ValidationError("value", f"must be at most {C.MAX_PROFILE_VALUE_CHARS} characters")
     if any(ord(ch) < 32 for ch in key + value):
         raise ValidationError("value", "must not contain control characters")
+    if parsed is Aspect.NAME and value:
+        words = value.split()
+        if len(words) > C.MAX_NAME_WORDS or not all(any(ch.isalpha() for ch in w) for w in words):
+            raise ValidationError(
+                "value", f"a name is at most {C.MAX_NAME_WORDS} words, each with a letter"
+            )
+        if key:
+            raise ValidationError("key", "a name has no key (one at a time)")
     return parsed, key, value
 
 

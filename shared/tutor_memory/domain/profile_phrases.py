@@ -110,6 +110,8 @@ def _name_after(pack: Language, written: list[str], folded: list[str]) -> str | 
     closers = {w for phrase in _phrases(pack.code, "profile_name_closers") for w in phrase}
     if not written or is_stopword(folded[0], pack.code) or folded[0] in closers:
         return None
+    if not any(ch.isalpha() for ch in written[0]):  # "اسمي ١٢٣": digits name no one
+        return None
     return written[0] if all(w in closers for w in folded[1:]) else None
 
 
