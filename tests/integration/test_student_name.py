@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -150,3 +151,32 @@ def test_a_sentence_given_as_a_name_is_refused_and_nothing_is_written(
         with pytest.raises(ValidationError, match="a name has no key"):
             memory.set_profile("s1", "name", "Mai", key="nickname")
         assert [(s.aspect, s.value) for s in memory.profile("s1").current] == [("name", "Maya")]
+
+
+def test_both_backends_read_the_name_alike(tmp_path: Path, cloud: Any) -> None:
+    """DynamoDB (moto) and the embedded store: the same history, the same name, the same
+    block, and recall on its own reads the name from each backend's profile log."""
+    from tutor_memory.bootstrap import build_app, lambda_app
+    from tutor_memory.domain.episodes import Kind, Pair
+    from tutor_memory.settings import on_folder
+
+    name, fact, question, greeting, work, checked = LANGUAGES["id"]
+    asked = START + timedelta(days=7 * SESSIONS)
+    blocks, terms = [], []
+    for app in (build_app(on_folder(SETTINGS, tmp_path / "tm")), lambda_app()):
+        pair = Pair("s1", "bio")
+        assert app.profiles is not None
+        app.profiles.set("s1", "name", name, said_by="service")
+        for session in range(SESSIONS):
+            at = START + timedelta(days=7 * session)
+            app.episodes.add(pair, Kind.ANSWER, greeting, at=at)
+            if session == 0:
+                app.episodes.add(pair, Kind.QUESTION, fact, at=at + timedelta(seconds=30))
+            for j in range(5):
+                at += timedelta(minutes=1)
+                app.episodes.add(pair, Kind.QUESTION, work.format(k=10 * session + j), at=at)
+                app.episodes.add(pair, Kind.ANSWER, checked.format(k=10 * session + j), at=at)
+        blocks.append(app.turns.turn(pair, question, at=asked).block)
+        terms.append(app.memory.recall(pair, question, at=asked).terms)
+    assert blocks[0] == blocks[1] and fact in blocks[0] and greeting not in blocks[0]
+    assert terms[0] == terms[1] and "putri" not in terms[0]
