@@ -149,8 +149,9 @@ def test_with_student_names_each_pairs_profile_names_its_student(tmp_path: Path)
     only the turn's block) reads it: named questions on unnamed lines are answered otherwise."""
     shape = ("--only", "long", "--limit", "1", "--no-speaker-names")
     plain, _ = _bench(tmp_path / "plain", *shape)
-    named, _ = _bench(tmp_path / "named", *shape, "--student-names")
+    named, text = _bench(tmp_path / "named", *shape, "--student-names")
     assert plain["meta"]["student_names"] is False and named["meta"]["student_names"] is True
+    assert "no speaker's name before a line, each profile naming its student (seed 7)" in text
     app = build_app(on_folder(Settings(embedder="none"), tmp_path / "named" / "recall-store"))
     try:
         students = {c.pair.student_id: c.student for c in generate_long_conversations(7)}

@@ -822,6 +822,8 @@ def tables(report: Mapping[str, Any]) -> str:
             title += ", asked in the student's own words"
         if name == "long" and meta.get("speaker_names") is False:
             title += ", no speaker's name before a line"
+        if name in ("synthetic", "long") and meta.get("student_names"):
+            title += ", each profile naming its student"
         if name == "data":  # your file's, not a generator's: no seed
             title = title.format(data=meta.get("data"))
         else:
