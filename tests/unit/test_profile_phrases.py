@@ -183,6 +183,7 @@ def test_a_goal_keeps_its_date_and_a_need_its_key() -> None:
     [
         ("Hi! My name is Maya and I am in year 8.", "Maya"),  # a function word ends it
         ("Mi nombre es Ana María.", "Ana María"),  # two words, its accent as written
+        ("My name is O'Brien.", "O'Brien"),  # as written between its words too
         ("Namaku Dewi Lestari, kelas 8.", "Dewi Lestari"),  # the clause ends it
         ("السلام علیکم، میرا نام مریم ہے۔", "مریم"),  # Urdu's copula after it
         ("اسمي أحمد", "أحمد"),

@@ -86,33 +86,34 @@ def _name_in(pack: Language, text: str) -> str | None:
     if not cues:
         return None
     for clause in _CLAUSE_END.split(text):
-        written = _WRITTEN.findall(clause)
-        folded = [fold(w) for w in written]
+        spans = list(_WRITTEN.finditer(clause))
+        folded = [fold(m.group()) for m in spans]
         for cue in cues:
             n = len(cue)
             for i in range(len(folded) - n + 1):
                 if tuple(folded[i : i + n]) == cue:
-                    name = _name_after(pack, written[i + n :], folded[i + n :])
-                    if name is not None:
-                        return name
+                    words = _name_after(pack, [m.group() for m in spans[i + n :]], folded[i + n :])
+                    if words:  # as written between its words too: "O'Brien", "Jean-Luc"
+                        return clause[spans[i + n].start() : spans[i + n + words - 1].end()]
     return None
 
 
-def _name_after(pack: Language, written: list[str], folded: list[str]) -> str | None:
+def _name_after(pack: Language, written: list[str], folded: list[str]) -> int:
+    """How many of the words after the cue are the name (0: none)."""
     if pack.script == "latin":  # capitals tell a name: one or two capitalised words
-        name: list[str] = []
+        count = 0
         for word, plain in zip(written, folded, strict=True):
-            if len(name) == 2 or not word[0].isupper() or is_stopword(plain, pack.code):
+            if count == 2 or not word[0].isupper() or is_stopword(plain, pack.code):
                 break
-            name.append(word)
-        return " ".join(name) or None
+            count += 1
+        return count
     # No capitals: one word, and nothing after it but a closing word ("ہے") in its clause
     closers = {w for phrase in _phrases(pack.code, "profile_name_closers") for w in phrase}
     if not written or is_stopword(folded[0], pack.code) or folded[0] in closers:
-        return None
+        return 0
     if not any(ch.isalpha() for ch in written[0]):  # "اسمي ١٢٣": digits name no one
-        return None
-    return written[0] if all(w in closers for w in folded[1:]) else None
+        return 0
+    return 1 if all(w in closers for w in folded[1:]) else 0
 
 
 def _heard_in(pack: Language, text: str, words: tuple[str, ...], today: date) -> Heard | None:
