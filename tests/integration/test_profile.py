@@ -79,6 +79,18 @@ def test_a_claim_about_the_subject_still_teaches_the_map(tmp_path: Path) -> None
         assert taught.taught is not None and memory.profile("s1").history == []
 
 
+def test_a_name_said_in_passing_leaves_the_rest_of_the_message_to_teach(tmp_path: Path) -> None:
+    with Memory.local(tmp_path / "tm", settings=SETTINGS, ready=False) as memory:
+        said = memory.pair("s1", "biology").record_question(
+            "My name is Maya. Remember that osmosis is water crossing a membrane."
+        )
+        assert said.taught is not None  # the map learnt it
+        (name,) = memory.profile("s1").current  # and the profile heard the name
+        assert (name.aspect, name.value) == ("name", "Maya")
+        plain = memory.pair("s2", "biology").record_question("Hi, my name is Sam.")
+        assert plain.taught is None and memory.profile("s2").current[0].value == "Sam"
+
+
 def test_the_profile_yields_to_the_questions_evidence_when_the_budget_is_tight(
     tmp_path: Path,
 ) -> None:

@@ -58,7 +58,7 @@ from tutor_memory.domain.errors import NotFoundError, ValidationError
 
 # NotTeachingError lives with the domain's errors (a remote client raises it too); raised here.
 from tutor_memory.domain.errors import NotTeachingError as NotTeachingError
-from tutor_memory.domain.profile import Statement
+from tutor_memory.domain.profile import Aspect, Statement
 from tutor_memory.domain.profile_phrases import Heard, heard
 from tutor_memory.domain.teaching import detect_teaching
 from tutor_memory.ports import AppendResult, Ports
@@ -173,8 +173,11 @@ class Episodes:
         about = self._about_student(text, at) if kind is Kind.QUESTION and self.profiles else None
         if about is not None and self.profiles is not None:
             # "I have dyslexia", "remember that I …": the student, in every subject; not a
-            # note on this subject's map. The message stays in the log as it was said.
-            appended = self.memory.record(
+            # note on this subject's map. The message stays in the log as it was said. A name
+            # is said in passing ("My name is Maya. Remember that osmosis …"): the rest of
+            # the message may still teach the map.
+            taught = self.maps.teach(pair, text, **common) if about.aspect is Aspect.NAME else None
+            appended = taught.append if taught is not None else self.memory.record(
                 pair, kind, text, evidence=given, summary=summary, concepts=concepts,
                 salience=salience, **common,
             )  # fmt: skip
@@ -184,7 +187,7 @@ class Episodes:
                 statement = self.profiles.hear(
                     pair.student_id, text, at=appended.episode.at, source=source, found=about
                 )
-            return Added(appended, profile=statement)
+            return Added(appended, taught=taught, profile=statement)
         if kind in (Kind.QUESTION, Kind.TAUGHT):
             taught = self.maps.teach(pair, text, **common)
             if taught is not None:
