@@ -15,7 +15,8 @@ description) and are not mismatches:
 * **what the text says** — a ``taught`` message without a note that does not itself teach
   (``not-teaching``: "remember that …" does);
 * **two fields together** — a quiz whose ``score`` exceeds its ``maximum``; a profile statement
-  with a ``due`` date whose aspect, in the path, is not a goal;
+  with a ``due`` date whose aspect, in the path, is not a goal; a name (the path's aspect) of
+  more than four words or a word without a letter, or with a ``key``;
 * **bytes** — a body over the server's byte limit (413, refused unread): JSON Schema bounds
   each string's characters, not the bytes of the whole body;
 * **a correction and what it corrects** — the field a correction may change and the value it
@@ -104,6 +105,10 @@ def documented_refusal(response: Any, case: Any) -> bool:
         return True  # two fields together
     if field == "due" and "only a goal" in detail:
         return True  # two fields together: the path's aspect, the body's date
+    if (field == "value" and "a name is at most" in detail) or (
+        field == "key" and "a name has no key" in detail
+    ):
+        return True  # two fields together: the path's aspect, the body's value or key
     if field == "evidence.file_id" and "is registered" in detail:
         return True  # stored state: the pair's files
     if field in ("file_id", "evidence.file_id") and "any script" in detail:

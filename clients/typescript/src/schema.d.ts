@@ -840,11 +840,14 @@ export interface components {
             due?: string | null;
             /**
              * Key
-             * @description which one of the aspect: a need's word, a goal's name ('' for one only)
+             * @description which one of the aspect: a need's word, a goal's name ('' for one only; a name has none: a 422 naming key)
              * @default
              */
             key?: string;
-            /** Value */
+            /**
+             * Value
+             * @description the statement, as a tutor should read it; for the name aspect the name, at most 4 words each with a letter (else a 422 naming value: the aspect is the path's)
+             */
             value: string;
         };
         /**

@@ -683,12 +683,16 @@ class ProfileRequest(Strict):
     value: str = Field(
         min_length=1,
         max_length=C.MAX_PROFILE_VALUE_CHARS,
+        description="the statement, as a tutor should read it; for the name aspect the name, "
+        f"at most {C.MAX_NAME_WORDS} words each with a letter (else a 422 naming value: the "
+        "aspect is the path's)",
         json_schema_extra={"pattern": PROFILE_VALUE_PATTERN},
     )
     key: str = Field(
         default="",
         max_length=C.MAX_PROFILE_KEY_CHARS,
-        description="which one of the aspect: a need's word, a goal's name ('' for one only)",
+        description="which one of the aspect: a need's word, a goal's name ('' for one only; a "
+        "name has none: a 422 naming key)",
         json_schema_extra={"pattern": PROFILE_KEY_PATTERN},
     )
     due: date | None = Field(
