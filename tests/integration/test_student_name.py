@@ -7,6 +7,7 @@ the library as a tutoring product calls it (lexical recall alone: no embedder)."
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -42,19 +43,25 @@ LANGUAGES = {
 }  # fmt: skip
 
 
-def _history(memory: Memory, student: str, lang: str) -> None:
+def _said(lang: str) -> Iterator[tuple[str, str, datetime]]:
+    """The pair's history: (kind, text, time), oldest first."""
     _name, fact, _question, greeting, work, checked = LANGUAGES[lang]
-    pair = memory.pair(student, "biology")
     for session in range(SESSIONS):
         at = START + timedelta(days=7 * session)
-        pair.record_answer(greeting, at=at)
+        yield "answer", greeting, at
         if session == 0:
-            pair.record_question(fact, at=at + timedelta(seconds=30))
+            yield "question", fact, at + timedelta(seconds=30)
         for j in range(5):
             k = 10 * session + j
             at += timedelta(minutes=1)
-            pair.record_question(work.format(k=k), at=at)
-            pair.record_answer(checked.format(k=k), at=at + timedelta(seconds=20))
+            yield "question", work.format(k=k), at
+            yield "answer", checked.format(k=k), at + timedelta(seconds=20)
+
+
+def _history(memory: Memory, student: str, lang: str) -> None:
+    pair = memory.pair(student, "biology")
+    for kind, text, at in _said(lang):
+        (pair.record_question if kind == "question" else pair.record_answer)(text, at=at)
 
 
 @pytest.mark.parametrize("lang", list(LANGUAGES))
@@ -160,22 +167,15 @@ def test_both_backends_read_the_name_alike(tmp_path: Path, cloud: Any) -> None:
     from tutor_memory.domain.episodes import Kind, Pair
     from tutor_memory.settings import on_folder
 
-    name, fact, question, greeting, work, checked = LANGUAGES["id"]
+    name, fact, question, greeting, *_ = LANGUAGES["id"]
     asked = START + timedelta(days=7 * SESSIONS)
     blocks, terms = [], []
     for app in (build_app(on_folder(SETTINGS, tmp_path / "tm")), lambda_app()):
         pair = Pair("s1", "bio")
         assert app.profiles is not None
         app.profiles.set("s1", "name", name, said_by="service")
-        for session in range(SESSIONS):
-            at = START + timedelta(days=7 * session)
-            app.episodes.add(pair, Kind.ANSWER, greeting, at=at)
-            if session == 0:
-                app.episodes.add(pair, Kind.QUESTION, fact, at=at + timedelta(seconds=30))
-            for j in range(5):
-                at += timedelta(minutes=1)
-                app.episodes.add(pair, Kind.QUESTION, work.format(k=10 * session + j), at=at)
-                app.episodes.add(pair, Kind.ANSWER, checked.format(k=10 * session + j), at=at)
+        for kind, text, at in _said("id"):
+            app.episodes.add(pair, Kind(kind), text, at=at)
         blocks.append(app.turns.turn(pair, question, at=asked).block)
         terms.append(app.memory.recall(pair, question, at=asked).terms)
     assert blocks[0] == blocks[1] and fact in blocks[0] and greeting not in blocks[0]

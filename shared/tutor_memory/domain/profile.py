@@ -164,11 +164,10 @@ def current(statements: Sequence[Statement]) -> list[Statement]:
     return sorted(kept, key=lambda s: (order.index(s.aspect), s.due or date.max, s.key, s.seq))
 
 
-def names_of(statements: Sequence[Statement]) -> tuple[str, ...]:
-    """The words of the student's name in force among ``statements`` (the profile's ``current``
-    statements, or its whole history): ("Maya", "Lopez") for "Maya Lopez"; () when none."""
-    named = [s for s in current(statements) if s.aspect is Aspect.NAME]
-    return tuple(named[0].value.split()) if named else ()
+def names_of(in_force: Sequence[Statement]) -> tuple[str, ...]:
+    """The words of the student's name among the statements in force (``current``): ("Maya",
+    "Lopez") for "Maya Lopez"; () when none."""
+    return next((tuple(s.value.split()) for s in in_force if s.aspect is Aspect.NAME), ())
 
 
 _MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
