@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from tutor_memory.bench import recall_bench
 from tutor_memory.bench.commands import run_bench_command
 from tutor_memory.bench.conversations import generate_conversations
 from tutor_memory.bench.long_conversations import generate_long_conversations
@@ -144,27 +145,41 @@ def test_the_long_set_can_be_asked_and_recorded_as_the_product_gets_them(tmp_pat
     ) in text
 
 
-def test_with_student_names_each_pairs_profile_names_its_student(tmp_path: Path) -> None:
+def test_with_student_names_each_pairs_profile_names_its_student(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """``--student-names``: the profile's name aspect set for every long pair, and recall (not
-    only the turn's block) reads it: named questions on unnamed lines are answered otherwise."""
+    only the turn's block) reads it: named questions on unnamed lines are answered otherwise.
+    Without the flag the replay hears the names where the product would, in the tutor's
+    greetings ("Hi Maya!"), and recall is the same; replayed as the log alone, it is not."""
     shape = ("--only", "long", "--limit", "1", "--no-speaker-names")
     plain, _ = _bench(tmp_path / "plain", *shape)
     named, text = _bench(tmp_path / "named", *shape, "--student-names")
+    with monkeypatch.context() as deaf:
+        deaf.setattr(recall_bench, "_hear", lambda _app, _results: None)
+        unheard, _ = _bench(tmp_path / "unheard", *shape)
     assert plain["meta"]["student_names"] is False and named["meta"]["student_names"] is True
     assert "no speaker's name before a line, each profile naming its student (seed 7)" in text
-    app = build_app(on_folder(Settings(embedder="none"), tmp_path / "named" / "recall-store"))
-    try:
-        students = {c.pair.student_id: c.student for c in generate_long_conversations(7)}
-        assert {s: names_of(app.profiles.in_force(s)) for s in students} == {
-            s: (name,) for s, name in students.items()
-        }
-    finally:
-        app.close()
+    students = {c.pair.student_id: c.student for c in generate_long_conversations(7)}
+    for run, said in (("named", {None}), ("plain", {"conversation"})):
+        app = build_app(on_folder(Settings(embedder="none"), tmp_path / run / "recall-store"))
+        try:
+            assert {s: names_of(app.profiles.in_force(s)) for s in students} == {
+                s: (name,) for s, name in students.items()
+            }
+            sources = {
+                st.source and st.source.split("/")[0]
+                for s in students
+                for st in app.profiles.in_force(s)
+            }
+            assert sources == said  # set by the flag; heard in an answer of the pair
+        finally:
+            app.close()
 
     def seqs(report: dict[str, Any]) -> list[list[str]]:  # an id's seq: the same line in both
         return [[i.split("-")[0] for i in d["recall_top10"]] for d in report["long"]["details"]]
 
-    assert seqs(plain) != seqs(named)
+    assert seqs(unheard) != seqs(named) and seqs(plain) == seqs(named)
 
 
 def test_a_file_of_your_own_conversations_is_asked_alone(tmp_path: Path) -> None:

@@ -10,7 +10,7 @@ from datetime import date
 import pytest
 
 from tutor_memory.domain.profile import Aspect
-from tutor_memory.domain.profile_phrases import heard
+from tutor_memory.domain.profile_phrases import addressed, heard
 
 TODAY = date(2026, 12, 3)
 P, A, L, G, OT, N = (Aspect.PREFERENCE, Aspect.ACCOMMODATION, Aspect.LANGUAGE, Aspect.GOAL,
@@ -192,3 +192,45 @@ def test_a_goal_keeps_its_date_and_a_need_its_key() -> None:
 def test_a_name_is_kept_as_the_student_wrote_it(message: str, name: str) -> None:
     found = heard(message, TODAY)
     assert found is not None and (found.aspect, found.key, found.value) == (Aspect.NAME, "", name)
+
+
+@pytest.mark.parametrize(
+    ("line", "name"),
+    [
+        ("Hi Maya! How are you today?", "Maya"),
+        ("Welcome back, Maya.", "Maya"),  # the cue's clause, then the name's
+        ("Well done, Maya Lopez!", "Maya Lopez"),
+        ("Jordan: Hi Maya, ready to start?", "Maya"),  # after a speaker's label
+        ("¡Hola Lucía! ¿Qué tal el día?", "Lucía"),
+        ("Hasta la próxima, Ana María.", "Ana María"),
+        ("Halo Putri! Apa kabar?", "Putri"),
+        ("Selamat datang lagi, Dewi.", "Dewi"),
+        ("السلام علیکم عائشہ! آج کا دن کیسا رہا؟", "عائشہ"),
+        ("شاباش عائشہ، پھر بات ہو گی۔", "عائشہ"),
+        ("أهلا ليلى! كيف كان يومك؟", "ليلى"),
+        ("أحسنت يا ليلى. نتكلم قريبا.", "ليلى"),  # after the vocative particle
+    ],
+)
+def test_a_tutor_calling_the_student_by_name_is_heard_as_written(line: str, name: str) -> None:
+    assert addressed(line) == name
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Hi there! Ready?",  # no capital: no name
+        "hi maya",
+        "Thanks, that helps.",
+        "Hi Maya how are you",  # the name must end its clause
+        "How are you today, Maya?",  # no greeting opens it
+        "Osmosis moves water. Hello, World!",  # not the message's opening: a program's output
+        "A note for later: Hi Maya",  # a label is one or two words
+        "¿Qué tal, Lucía?",
+        "Halo semuanya!",
+        "آج آپ کیسی ہیں، مریم؟",
+        "مرحبا ١٢٣",  # digits name no one
+        "كيف حالك اليوم يا مريم؟",
+    ],
+)
+def test_a_tutors_line_that_calls_no_one_names_no_one(line: str) -> None:
+    assert addressed(line) is None

@@ -128,7 +128,8 @@ def add_bench_commands(subparsers: Any) -> None:
         "--student-names",
         action="store_true",
         help="each built-in conversation's profile names its student (the profile's name "
-        "aspect), as a product that knows its students' names",
+        "aspect), as a product that knows its students' names (without it, a name is known "
+        "only where the product hears one: 'my name is …', the tutor's 'Hi Maya!')",
     )
     recall.add_argument(
         "--embedder",

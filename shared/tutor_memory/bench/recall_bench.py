@@ -7,9 +7,10 @@ memories of the archive (two children's, ``madial_owners``) are replayed as one 
 and again in a store of its own as each child's own pair (the published lists' protocol: each
 searched the asking child's memories only), oldest first, through
 ``TutorMemory.record_many`` (each a ``question`` episode — something the student said — at noon
-UTC on its date, its text the event sentence), so vectors and index terms are the product's.
-Each of the 160 dialogues asks one question: every dialogue line before its first test turn
-(the query of the folder's README baselines), as a chat shows it — ``Bart: I ate so many
+UTC on its date, its text the event sentence), so vectors and index terms are the product's;
+then each line is heard as the product's doors hear it (``_hear``: the profile). Each of the
+160 dialogues asks one question: every dialogue line before its first test turn (the query of
+the folder's README baselines), as a chat shows it — ``Bart: I ate so many
 fries!``, the speaker's name kept, the file's markup (``<Bart>``, the quotes) dropped — joined
 by line breaks. Every question is asked at the same moment, noon UTC on the day after the newest
 memory (``madial_at``), so that "today" in a dialogue names a day with no memory in it, as it
@@ -87,7 +88,7 @@ from tutor_memory.bootstrap import App, build_app
 from tutor_memory.domain.block import work_line
 from tutor_memory.domain.episodes import AnswerEvidence, Episode, Kind, NewEpisode, Pair
 from tutor_memory.domain.profile import Aspect, names_of
-from tutor_memory.ports import FixedClock
+from tutor_memory.ports import AppendResult, FixedClock
 from tutor_memory.settings import Settings, on_folder
 from tutor_memory.usecases.recall import Recall
 
@@ -268,7 +269,24 @@ def _replay(app: App, episodes: Sequence[NewEpisode], log: Callable[[str], None]
 
         embedder.warm(passages=texts, progress=every_minute_or_so)
     results = app.memory.record_many(episodes, batch_size=256)
+    _hear(app, results)
     return [r.episode.episode_id for r in results]
+
+
+def _hear(app: App, results: Sequence[AppendResult]) -> None:
+    """What the product's doors hear in the replayed lines (``Episodes.add``): a student's
+    message about the student ("my name is Maya"), a tutor's line that calls the student by
+    name ("Hi Maya!"). ``record_many`` writes the log alone, as it was said."""
+    profiles = app.profiles
+    if profiles is None:
+        return
+    for result in results:
+        ep = result.episode
+        source = f"{ep.pair.subject_id}/{ep.episode_id}"
+        if ep.kind is Kind.QUESTION:
+            profiles.hear(ep.pair.student_id, ep.text, at=ep.at, source=source)
+        elif ep.kind is Kind.ANSWER:
+            profiles.hear_tutor(ep.pair.student_id, ep.text, at=ep.at, source=source)
 
 
 # --- the two sets ---------------------------------------------------------------------------
@@ -551,7 +569,8 @@ def run_recall_bench(
     its student messages that tell a fact among other things, ``first_person`` its questions
     in the student's own words ("what kind of dog do I have?"); without ``speaker_names`` its
     lines do not begin with their speaker's name; with ``student_names`` each synthetic and
-    long pair's profile names its student. ``data``: a file of your own conversations
+    long pair's profile names its student (otherwise only what the replay hears: ``_hear``).
+    ``data``: a file of your own conversations
     (``bench.conversation_file``), asked instead of the built-in sets."""
     cpu, wall = time.process_time(), time.perf_counter()
     own: tuple[str, list[Conversation]] | None = None  # the file's name and conversations

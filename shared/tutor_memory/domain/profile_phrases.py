@@ -116,6 +116,49 @@ def _name_after(pack: Language, written: list[str], folded: list[str]) -> int:
     return 1 if all(w in closers for w in folded[1:]) else 0
 
 
+def _address_in(pack: Language, text: str) -> str | None:
+    """The name a ``profile_address_cues`` phrase calls the student by, as written (see
+    ``languages/base`` for the rule), or None. The cue opens the message, or follows a
+    speaker's label ("Jordan: Hi Maya!"): a greeting opens a message, while "Hello, World!"
+    inside an answer is a program's output."""
+    cues = _phrases(pack.code, "profile_address_cues")
+    particles = {w for phrase in _phrases(pack.code, "profile_address_particles") for w in phrase}
+    clauses = _CLAUSE_END.split(text)
+    opening = 1
+    if len(clauses) > 1 and text[len(clauses[0])] == ":" and len(clauses[0].split()) <= 2:
+        opening = 2  # "Jordan: …" or "Ms Rivera: …"
+    for at, clause in enumerate(clauses[:opening]):
+        spans = list(_WRITTEN.finditer(clause))
+        folded = [fold(m.group()) for m in spans]
+        for cue in cues:
+            if tuple(folded[: len(cue)]) != cue:
+                continue
+            where, rest = clause, spans[len(cue) :]
+            if not rest and at + 1 < len(clauses):  # "Welcome back, Maya!": the next clause
+                where = clauses[at + 1]
+                rest = list(_WRITTEN.finditer(where))
+            if rest and fold(rest[0].group()) in particles:  # "أهلا يا ليلى"
+                rest = rest[1:]
+            written = [m.group() for m in rest]
+            count = _name_after(pack, written, [fold(w) for w in written])
+            if count and count == len(rest):  # the name ends its clause: "Hi Maya how…" no
+                return where[rest[0].start() : rest[count - 1].end()]
+    return None
+
+
+def addressed(text: str) -> str | None:
+    """The name a tutor's line calls the student by ("Hi Maya!", "¡Hola Lucía!", "أهلا يا
+    ليلى"), as written, or None: the line's own language first, then the others."""
+    if not _WORD.search(text):
+        return None
+    first = detect_language(text)
+    for code in [first, *(code for code in LANGUAGES if code != first)]:
+        name = _address_in(LANGUAGES[code], text)
+        if name is not None:
+            return _value(name)
+    return None
+
+
 def _heard_in(pack: Language, text: str, words: tuple[str, ...], today: date) -> Heard | None:
     code = pack.code
     name = _name_in(pack, text)

@@ -8,14 +8,16 @@ teaching the map. Each kind goes to the use case it belongs to:
 kind           what happens
 =============  ===========================================================================
 question       read for an explicit instruction to remember: one teaches the map (and is
-               recorded as ``taught``); any other question is recorded as it was asked
+               recorded as ``taught``); any other question is recorded as it was asked;
+               one about the student ("my name is …") tells their profile
 taught         teaches the map; a message that is no instruction is refused, unless it
                carries its note (a recorded history keeps it as it was told)
 check          ``Learning.record_check``: tied to its concept, moves the belief, and a pass
                confirms the concept on the map
 quiz           recorded with its score
 answer         ``Turns.record_answer``: the recalled ids must exist; the cited file's
-               fingerprint is stamped
+               fingerprint is stamped; one that opens by calling the student by name
+               ("Hi Maya!") tells a profile that holds no name (``Profiles.hear_tutor``)
 consolidation  recorded as told (a history may carry the nightly loop's day summaries)
 correction     ``Episodes.correct`` (a corrected check moves its belief, as a check with that
                verdict would); recorded as told from a history
@@ -59,7 +61,7 @@ from tutor_memory.domain.errors import NotFoundError, ValidationError
 # NotTeachingError lives with the domain's errors (a remote client raises it too); raised here.
 from tutor_memory.domain.errors import NotTeachingError as NotTeachingError
 from tutor_memory.domain.profile import Aspect, Statement
-from tutor_memory.domain.profile_phrases import Heard, heard
+from tutor_memory.domain.profile_phrases import Heard, addressed, heard
 from tutor_memory.domain.teaching import detect_teaching
 from tutor_memory.ports import AppendResult, Ports
 from tutor_memory.usecases.learning import CheckResult, Learning
@@ -209,19 +211,19 @@ class Episodes:
             return Added(result.append, check=result)
         if kind is Kind.ANSWER:
             cited = given if isinstance(given, AnswerEvidence) else AnswerEvidence()
-            return Added(
-                self.turns.record_answer(
-                    pair,
+            answered = self.turns.record_answer(
+                pair, text, recalled_ids=recalled_ids, file_id=cited.file_id, page=cited.page,
+                summary=summary, concepts=concepts, salience=salience, **common,
+            )  # fmt: skip
+            statement = None
+            if self.profiles is not None and answered.created:  # "Hi Maya!": the student's name
+                statement = self.profiles.hear_tutor(
+                    pair.student_id,
                     text,
-                    recalled_ids=recalled_ids,
-                    file_id=cited.file_id,
-                    page=cited.page,
-                    summary=summary,
-                    concepts=concepts,
-                    salience=salience,
-                    **common,
+                    at=answered.episode.at,
+                    source=f"{pair.subject_id}/{answered.episode.episode_id}",
                 )
-            )
+            return Added(answered, profile=statement)
         return Added(
             self.memory.record(
                 pair,
@@ -374,4 +376,6 @@ def _log_only(new: NewEpisode) -> bool:
     """Whether the episode's whole use case is the append (so it may be batched)."""
     if new.kind is Kind.QUESTION:
         return detect_teaching(new.text) is None and heard(new.text, new.at.date()) is None
-    return new.kind in (Kind.QUIZ, Kind.ANSWER, Kind.CONSOLIDATION)
+    if new.kind is Kind.ANSWER:  # "Hi Maya!" may name the student
+        return addressed(new.text) is None
+    return new.kind in (Kind.QUIZ, Kind.CONSOLIDATION)

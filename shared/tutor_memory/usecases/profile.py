@@ -4,6 +4,7 @@ a student's message, read what is in force. One profile per student, shared by e
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import date, datetime
 
 from tutor_memory.domain.errors import ConflictError, ValidationError
@@ -14,9 +15,10 @@ from tutor_memory.domain.profile import (
     check_statement,
     current,
     first_break,
+    names_of,
     seal,
 )
-from tutor_memory.domain.profile_phrases import Heard, heard
+from tutor_memory.domain.profile_phrases import Heard, addressed, heard
 from tutor_memory.ports import Clock, ProfileLog
 
 _ATTEMPTS = 5  # a sequence taken by another writer: read the head again, re-seal
@@ -28,8 +30,19 @@ class Profiles:
         self.clock = clock
 
     def _append(self, draft: Statement) -> Statement:
+        sealed = self._append_unless(draft, None)
+        assert sealed is not None  # nothing to be unless
+        return sealed
+
+    def _append_unless(
+        self, draft: Statement, unless: Callable[[list[Statement]], bool] | None
+    ) -> Statement | None:
+        """Append ``draft``, or nothing when ``unless`` holds of the history it would follow
+        (read again on each attempt, so that a writer in between is seen)."""
         for _ in range(_ATTEMPTS):
             history = self.log.statements(draft.student_id)
+            if unless is not None and unless(history):
+                return None
             sealed = seal(draft, history[-1] if history else None)
             try:
                 self.log.append_statement(sealed)
@@ -98,6 +111,23 @@ class Profiles:
                 source=source,
             )
         )  # fmt: skip
+
+    def hear_tutor(
+        self, student_id: str, text: str, *, at: datetime | None, source: str
+    ) -> Statement | None:
+        """A tutor's line that calls the student by name ("Hi Maya!", ``addressed``), recorded
+        as the service's statement of the student's name — only while the profile holds no
+        name: a name the student, a teacher or the service stated stays (a nickname in a
+        greeting does not replace it), and so does the first one heard. None otherwise."""
+        name = addressed(text)
+        if name is None:
+            return None
+        _aspect, _key, value = check_statement(Aspect.NAME, "", name)
+        draft = Statement(
+            student_id=student_id, seq=0, aspect=Aspect.NAME, key="", value=value,
+            said_by=Speaker.SERVICE, at=at or self.clock.now(), source=source,
+        )  # fmt: skip
+        return self._append_unless(draft, lambda history: bool(names_of(current(history))))
 
     def history(self, student_id: str) -> list[Statement]:
         return self.log.statements(student_id)

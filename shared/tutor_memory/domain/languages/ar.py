@@ -314,4 +314,9 @@ AR: Final = Language(
     },
     profile_name_cues=_phrases("اسمي"),
     profile_name_closers=(),
+    profile_address_cues=_phrases(
+        "أهلا, مرحبا, السلام عليكم, صباح الخير, مساء الخير, أهلا وسهلا, أهلا بعودتك, مرحبا بعودتك, "
+        "أحسنت, شكرا, مع السلامة, إلى اللقاء, مبروك, سعيد برؤيتك, سعيدة برؤيتك, بالتوفيق"
+    ),
+    profile_address_particles=_phrases("يا"),
 )

@@ -444,3 +444,11 @@ class Language:
     profile_languages: Mapping[str, tuple[str, ...]]  # language code → its names here
     profile_name_cues: tuple[str, ...]
     profile_name_closers: tuple[str, ...] = field(metadata=_OPTIONAL)
+    # The tutor addressing the student by name ("Hi Maya!", "Welcome back, Maya", "أهلا يا
+    # ليلى"): a ``profile_address_cues`` phrase (a greeting, a thanks, a praise, a goodbye)
+    # that begins a clause, then — after a comma or one of ``profile_address_particles``
+    # (Arabic's vocative "يا"), or straight away — the name, which ends its clause: the same
+    # name rule as above (capitalised words in Latin letters, one word in the Arabic script).
+    # Heard in the tutor's lines only, and only while the profile holds no name.
+    profile_address_cues: tuple[str, ...]
+    profile_address_particles: tuple[str, ...] = field(metadata=_OPTIONAL)

@@ -365,4 +365,11 @@ EN: Final = Language(
     },
     profile_name_cues=_phrases("my name is, my name's"),
     profile_name_closers=(),
+    profile_address_cues=_phrases(
+        "hi, hello, hey, hiya, welcome, welcome back, good morning, good afternoon, good evening, "
+        "well done, good job, great job, nice work, great work, good work, thanks, thank you, bye, "
+        "goodbye, see you, see you soon, see you next time, congratulations, good luck, "
+        "nice to see you, good to see you, great to see you"
+    ),
+    profile_address_particles=(),
 )

@@ -389,4 +389,12 @@ ES: Final = Language(
     },
     profile_name_cues=_phrases("me llamo, mi nombre es"),
     profile_name_closers=(),
+    profile_address_cues=_phrases(
+        "hola, buenos días, buenas tardes, buenas noches, bienvenido, bienvenida, "
+        "bienvenido otra vez, bienvenida otra vez, bienvenido de nuevo, bienvenida de nuevo, "
+        "muy bien, bien hecho, buen trabajo, gracias, muchas gracias, adiós, hasta luego, "
+        "hasta pronto, hasta la próxima, hasta mañana, felicidades, enhorabuena, qué bien verte, "
+        "me alegra verte, buena suerte"
+    ),
+    profile_address_particles=(),
 )

@@ -336,4 +336,11 @@ ID: Final = Language(
     },
     profile_name_cues=_phrases("nama saya, nama aku, namaku"),
     profile_name_closers=(),
+    profile_address_cues=_phrases(
+        "hai, halo, selamat pagi, selamat siang, selamat sore, selamat malam, selamat datang, "
+        "selamat datang kembali, selamat datang lagi, bagus, hebat, kerja bagus, terima kasih, "
+        "makasih, sampai jumpa, sampai jumpa lagi, sampai nanti, selamat, senang bertemu lagi, "
+        "senang ketemu lagi, semangat"
+    ),
+    profile_address_particles=(),
 )

@@ -311,4 +311,9 @@ UR: Final = Language(
     },
     profile_name_cues=_phrases("میرا نام"),
     profile_name_closers=_phrases("ہے"),
+    profile_address_cues=_phrases(
+        "السلام علیکم, وعلیکم السلام, سلام, ہیلو, خوش آمدید, شاباش, بہت خوب, شکریہ, اللہ حافظ, "
+        "خدا حافظ, مبارک ہو, صبح بخیر"
+    ),
+    profile_address_particles=(),
 )
