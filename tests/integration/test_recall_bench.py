@@ -153,13 +153,16 @@ def test_with_student_names_each_pairs_profile_names_its_student(
     Without the flag the replay hears the names where the product would, in the tutor's
     greetings ("Hi Maya!"), and recall is the same; replayed as the log alone, it is not."""
     shape = ("--only", "long", "--limit", "1", "--no-speaker-names")
-    plain, _ = _bench(tmp_path / "plain", *shape)
+    plain, heard = _bench(tmp_path / "plain", *shape)
     named, text = _bench(tmp_path / "named", *shape, "--student-names")
     with monkeypatch.context() as deaf:
         deaf.setattr(recall_bench, "_hear", lambda _app, _results: None)
         unheard, _ = _bench(tmp_path / "unheard", *shape)
     assert plain["meta"]["student_names"] is False and named["meta"]["student_names"] is True
     assert "no speaker's name before a line, each profile naming its student (seed 7)" in text
+    assert "the student's name known in 8 of 8 pairs (set 8, said by the student 0" in text
+    assert "8 of 8 pairs (set 0, said by the student 0, heard in the tutor's greeting 8)" in heard
+    assert [p["student_name"]["from"] for p in plain["long"]["pairs"]] == ["tutor"] * 8
     students = {c.pair.student_id: c.student for c in generate_long_conversations(7)}
     for run, said in (("named", {None}), ("plain", {"conversation"})):
         app = build_app(on_folder(Settings(embedder="none"), tmp_path / run / "recall-store"))

@@ -59,6 +59,7 @@ import os
 import re
 import shutil
 import time
+from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
@@ -715,6 +716,7 @@ def _synthetic(
                 "first": c.lines[0].at.date().isoformat(),
                 "last": c.lines[-1].at.date().isoformat(),
                 "asked_at": c.asked_at.isoformat(),
+                "student_name": _known_name(app, c.pair.student_id),
             }
             for c in conversations
         ],
@@ -730,6 +732,29 @@ def _synthetic(
         "by_language": _groups(results, lambda r: r.case.language),
         "details": details(results),
     }
+
+
+def _known_name(app: App, student_id: str) -> dict[str, str] | None:
+    """The student's name recall read, and how the profile came to hold it: ``set`` (the
+    flag, or the file's ``student_name``), ``student`` (their "my name is …") or ``tutor``
+    (the tutor's "Hi Maya!")."""
+    if app.profiles is None:
+        return None
+    for s in app.profiles.in_force(student_id):
+        if s.aspect is Aspect.NAME:
+            how = "set" if s.source is None else s.said_by.value
+            return {"value": s.value, "from": "tutor" if how == "service" else how}
+    return None
+
+
+def _names_line(pairs: Sequence[Mapping[str, Any]]) -> str:
+    known = [p["student_name"] for p in pairs if p.get("student_name")]
+    counts = Counter(k["from"] for k in known)
+    return (
+        f"the student's name known in {len(known)} of {len(pairs)} pairs (set {counts['set']}, "
+        f"said by the student {counts['student']}, heard in the tutor's greeting "
+        f"{counts['tutor']})"
+    )
 
 
 # --- the printed tables ---------------------------------------------------------------------
@@ -881,6 +906,7 @@ def tables(report: Mapping[str, Any]) -> str:
                 f"{lang} {_share(g['methods']['recall']['in_budget'])}" for lang, g in langs.items()
             )
         )
+        out.append(_names_line(s["pairs"]))
         out.append(_window_line(s["windows"]))
         out.append(_block_line(s["block"], meta["block_budget_tokens"]))
         out.append(_failure_line(s.get("failures")))
