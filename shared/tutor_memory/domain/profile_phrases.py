@@ -116,31 +116,30 @@ def _name_after(pack: Language, written: list[str], folded: list[str]) -> int:
     return 1 if all(w in closers for w in folded[1:]) else 0
 
 
-def _address_in(pack: Language, text: str) -> str | None:
+_Clause = tuple[str, list[re.Match[str]], list[str]]  # the clause, its words, folded
+
+
+def _clause(text: str) -> _Clause:
+    spans = list(_WRITTEN.finditer(text))
+    return text, spans, [fold(m.group()) for m in spans]
+
+
+def _address_in(pack: Language, clauses: list[_Clause], opening: int) -> str | None:
     """The name a ``profile_address_cues`` phrase calls the student by, as written (see
-    ``languages/base`` for the rule), or None. The cue opens the message, or follows a
-    speaker's label ("Jordan: Hi Maya!"): a greeting opens a message, while "Hello, World!"
-    inside an answer is a program's output."""
+    ``languages/base`` for the rule), or None; the cue begins one of the first ``opening``
+    clauses."""
     cues = _phrases(pack.code, "profile_address_cues")
     particles = {w for phrase in _phrases(pack.code, "profile_address_particles") for w in phrase}
-    clauses = _CLAUSE_END.split(text)
-    opening = 1
-    if len(clauses) > 1 and text[len(clauses[0])] == ":" and len(clauses[0].split()) <= 2:
-        opening = 2  # "Jordan: …" or "Ms Rivera: …"
-    for at, clause in enumerate(clauses[:opening]):
-        spans = list(_WRITTEN.finditer(clause))
-        folded = [fold(m.group()) for m in spans]
+    for at, (clause, spans, folded) in enumerate(clauses[:opening]):
         for cue in cues:
             if tuple(folded[: len(cue)]) != cue:
                 continue
-            where, rest = clause, spans[len(cue) :]
+            where, rest, plain = clause, spans[len(cue) :], folded[len(cue) :]
             if not rest and at + 1 < len(clauses):  # "Welcome back, Maya!": the next clause
-                where = clauses[at + 1]
-                rest = list(_WRITTEN.finditer(where))
-            if rest and fold(rest[0].group()) in particles:  # "أهلا يا ليلى"
-                rest = rest[1:]
-            written = [m.group() for m in rest]
-            count = _name_after(pack, written, [fold(w) for w in written])
+                where, rest, plain = clauses[at + 1]
+            if plain and plain[0] in particles:  # "أهلا يا ليلى"
+                rest, plain = rest[1:], plain[1:]
+            count = _name_after(pack, [m.group() for m in rest], plain)
             if count and count == len(rest):  # the name ends its clause: "Hi Maya how…" no
                 return where[rest[0].start() : rest[count - 1].end()]
     return None
@@ -148,12 +147,22 @@ def _address_in(pack: Language, text: str) -> str | None:
 
 def addressed(text: str) -> str | None:
     """The name a tutor's line calls the student by ("Hi Maya!", "¡Hola Lucía!", "أهلا يا
-    ليلى"), as written, or None: the line's own language first, then the others."""
-    if not _WORD.search(text):
+    ليلى"), as written, or None. The greeting opens the message, or follows a speaker's label
+    ("Jordan: Hi Maya!"): a greeting opens a message, while "Hello, World!" inside an answer
+    is a program's output. Only the opening is read (its own language first, then the
+    others'): a long answer costs no more than a greeting."""
+    split = _CLAUSE_END.split(text, maxsplit=3)
+    opening = 1
+    if len(split) > 1 and text[len(split[0])] == ":" and len(split[0].split()) <= 2:
+        opening = 2  # "Jordan: …" or "Ms Rivera: …"
+    split = split[: opening + 1]  # the name may be the clause after the cue's
+    head = " ".join(split)
+    if not _WORD.search(head):
         return None
-    first = detect_language(text)
+    clauses = [_clause(c) for c in split]
+    first = detect_language(head)
     for code in [first, *(code for code in LANGUAGES if code != first)]:
-        name = _address_in(LANGUAGES[code], text)
+        name = _address_in(LANGUAGES[code], clauses, opening)
         if name is not None:
             return _value(name)
     return None
