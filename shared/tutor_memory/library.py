@@ -453,7 +453,8 @@ class PairMemory:
         idempotency_key: str | None = None,
     ) -> EpisodeResponse:
         """The tutor's answer, with the memory ids of the turn that produced it and the file
-        (and page) it cited."""
+        (and page) it cited. One that opens by calling the student by name ("Hi Maya!") tells
+        a profile that holds no name what the student is called."""
         # As data, judged with the episode: a bad page is refused as "evidence.page", as over REST
         cited = {"file_id": file_id, "page": page} if file_id or page is not None else None
         return self._record(
