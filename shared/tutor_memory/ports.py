@@ -844,6 +844,12 @@ class ProfileLog(Protocol):
         """Deletes every statement of the student (their bytes too); how many there were."""
         ...
 
+    def erase_statements(self, student_id: str, seqs: Sequence[int], at: datetime) -> int:
+        """Erases these statements' words (``domain.profile.erased``: key, value and date;
+        their bytes too), keeping each one's place, link and hash; how many it erased (one
+        erased before is not counted again)."""
+        ...
+
     def close(self) -> None: ...
 
 

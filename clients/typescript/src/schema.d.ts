@@ -1439,6 +1439,8 @@ export interface components {
             at: string;
             /** Due */
             due: string | null;
+            /** Erased At */
+            erased_at?: string | null;
             /** Key */
             key: string;
             /** Line */

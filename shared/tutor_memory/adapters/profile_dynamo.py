@@ -7,7 +7,8 @@ shredding that erases the student leaves their profile unreadable in every backu
 from __future__ import annotations
 
 import json
-from datetime import date
+from collections.abc import Sequence
+from datetime import date, datetime
 from typing import Any
 
 from pynamodb.attributes import BinaryAttribute, UnicodeAttribute
@@ -18,7 +19,7 @@ from tutor_memory.adapters.student_keys import StudentKeys
 from tutor_memory.adapters.tenant_credentials import Credentials, credential_kwargs
 from tutor_memory.domain.chain import format_time, parse_time
 from tutor_memory.domain.errors import ConflictError
-from tutor_memory.domain.profile import Aspect, Speaker, Statement
+from tutor_memory.domain.profile import Aspect, Speaker, Statement, erased
 from tutor_memory.domain.tenancy import DEFAULT_TENANT, key_prefix
 
 
@@ -57,12 +58,13 @@ class DynamoProfileLog:
         self._model = ProfileItem
         self._keys = keys
 
-    def append_statement(self, statement: Statement) -> None:
-        s = statement
-        envelope = {
+    def _item(self, s: Statement) -> Any:
+        envelope: dict[str, Any] = {
             "seq": s.seq, "aspect": s.aspect.value, "said_by": s.said_by.value,
             "at": format_time(s.at), "prev_hash": s.prev_hash, "hash": s.hash,
         }  # fmt: skip
+        if s.erased_at is not None:
+            envelope["erased_at"] = format_time(s.erased_at)
         body = json.dumps(
             {"key": s.key, "value": s.value, "source": s.source,
              "due": None if s.due is None else s.due.isoformat()},
@@ -77,6 +79,11 @@ class DynamoProfileLog:
             item.sealed = self._keys.seal(key, body.encode("utf-8"), self._where(s))
         else:
             item.body = body
+        return item
+
+    def append_statement(self, statement: Statement) -> None:
+        s = statement
+        item = self._item(s)
         try:
             item.save(condition=self._model.sk.does_not_exist())
         except PutError as exc:
@@ -113,9 +120,23 @@ class DynamoProfileLog:
                     source=body.get("source"),
                     prev_hash=envelope["prev_hash"],
                     hash=envelope["hash"],
+                    erased_at=(
+                        parse_time(envelope["erased_at"]) if envelope.get("erased_at") else None
+                    ),
                 )
             )
         return found
+
+    def erase_statements(self, student_id: str, seqs: Sequence[int], at: datetime) -> int:
+        """Each statement written again in place, its words gone (``domain.profile.erased``):
+        the item's body, plain or sealed, holds only where it was heard."""
+        wanted = set(seqs)
+        done = 0
+        for s in self.statements(student_id):
+            if s.seq in wanted and s.erased_at is None:
+                self._item(erased(s, at)).save(condition=self._model.sk.exists())
+                done += 1
+        return done
 
     def erase_profile(self, student_id: str) -> int:
         items = list(self._model.query(profile_pk(student_id, self.prefix), consistent_read=True))

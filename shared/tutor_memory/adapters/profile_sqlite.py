@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import sqlite3
 import threading
-from datetime import date
+from collections.abc import Sequence
+from datetime import date, datetime
 from pathlib import Path
 
 from tutor_memory.domain.chain import format_time, parse_time
@@ -26,6 +27,7 @@ CREATE TABLE IF NOT EXISTS statements (
     source TEXT,
     prev_hash TEXT NOT NULL,
     hash TEXT NOT NULL,
+    erased_at TEXT,
     PRIMARY KEY (student, seq)
 );
 """
@@ -39,6 +41,9 @@ class SqliteProfileLog:
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA secure_delete=ON")
         self._db.executescript(_SCHEMA)
+        columns = {row[1] for row in self._db.execute("PRAGMA table_info(statements)")}
+        if "erased_at" not in columns:  # a profile written before statements could be erased
+            self._db.execute("ALTER TABLE statements ADD COLUMN erased_at TEXT")
         self._lock = threading.Lock()
 
     def append_statement(self, statement: Statement) -> None:
@@ -46,13 +51,11 @@ class SqliteProfileLog:
         row = (
             s.student_id, s.seq, s.aspect.value, s.key, s.value, s.said_by.value,
             format_time(s.at), None if s.due is None else s.due.isoformat(), s.source,
-            s.prev_hash, s.hash,
+            s.prev_hash, s.hash, None if s.erased_at is None else format_time(s.erased_at),
         )  # fmt: skip
         with self._lock:
             try:
-                self._db.execute(
-                    "INSERT INTO statements VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", row
-                )
+                self._db.execute(f"INSERT INTO statements ({_COLUMNS}) VALUES ({_MARKS})", row)
             except sqlite3.IntegrityError:
                 raise ConflictError(
                     f"statement {s.seq} of {s.student_id}'s profile is already written"
@@ -61,9 +64,25 @@ class SqliteProfileLog:
     def statements(self, student_id: str) -> list[Statement]:
         with self._lock:
             rows = self._db.execute(
-                "SELECT * FROM statements WHERE student = ? ORDER BY seq", (student_id,)
+                f"SELECT {_COLUMNS} FROM statements WHERE student = ? ORDER BY seq",
+                (student_id,),
             ).fetchall()
         return [_statement(r) for r in rows]
+
+    def erase_statements(self, student_id: str, seqs: Sequence[int], at: datetime) -> int:
+        wanted = sorted(set(seqs))
+        if not wanted:
+            return 0
+        marks = ", ".join("?" * len(wanted))
+        with self._lock:
+            done = self._db.execute(
+                "UPDATE statements SET key = '', value = '', due = NULL, erased_at = ? "
+                f"WHERE student = ? AND erased_at IS NULL AND seq IN ({marks})",
+                (format_time(at), student_id, *wanted),
+            )
+            # secure_delete overwrites the freed cells; then no copy is left in the WAL
+            self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        return done.rowcount
 
     def erase_profile(self, student_id: str) -> int:
         with self._lock:
@@ -76,8 +95,12 @@ class SqliteProfileLog:
             self._db.close()
 
 
+_COLUMNS = "student, seq, aspect, key, value, said_by, at, due, source, prev_hash, hash, erased_at"
+_MARKS = ", ".join("?" * len(_COLUMNS.split(", ")))
+
+
 def _statement(row: tuple[object, ...]) -> Statement:
-    student, seq, aspect, key, value, said_by, at, due, source, prev_hash, hash_ = row
+    student, seq, aspect, key, value, said_by, at, due, source, prev_hash, hash_, erased = row
     return Statement(
         student_id=str(student),
         seq=int(seq),  # type: ignore[call-overload]
@@ -90,4 +113,5 @@ def _statement(row: tuple[object, ...]) -> Statement:
         source=None if source is None else str(source),
         prev_hash=str(prev_hash),
         hash=str(hash_),
+        erased_at=None if erased is None else parse_time(str(erased)),
     )

@@ -712,6 +712,8 @@ class StatementResponse(Model):
     due: date | None
     source: str | None
     line: str  # as the block shows it
+    # When the episode it was heard in was erased: its key, value and date are gone
+    erased_at: datetime | None = None
 
     @classmethod
     def of(cls, s: Statement, now: datetime) -> "StatementResponse":
@@ -720,7 +722,7 @@ class StatementResponse(Model):
         return cls(
             seq=s.seq, aspect=s.aspect.value, key=s.key, value=s.value,
             said_by=s.said_by.value, at=s.at, due=s.due, source=s.source,
-            line=line(s, now=now) if s.value else "",
+            line=line(s, now=now) if s.value else "", erased_at=s.erased_at,
         )  # fmt: skip
 
 

@@ -31,7 +31,7 @@ student is: in a question, the student's own name says whom it is about, not wha
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, date, datetime, tzinfo
 from enum import StrEnum
@@ -74,10 +74,29 @@ class Statement:
     source: str | None = None  # where it was heard: "<subject>/<episode id>"
     prev_hash: str = GENESIS_HASH
     hash: str = ""
+    # When the episode it was heard in was erased (``erased``): its words (key, value, date)
+    # are gone; its place in the log, its link and its hash stay. Not part of the hash.
+    erased_at: datetime | None = None
 
     @property
     def retracts(self) -> bool:
-        return self.value == ""
+        return self.value == "" and self.erased_at is None
+
+
+def erased(s: Statement, at: datetime) -> Statement:
+    """``s`` with its words gone (the episode it was heard in was erased): the key, the value
+    and the date are the student's words; who said it, when, where and the links are not."""
+    return replace(s, key="", value="", due=None, erased_at=at)
+
+
+def heard_in(statements: Sequence[Statement], sources: Callable[[str], bool]) -> list[int]:
+    """The sequences of the statements heard in an episode ``sources`` accepts (by their
+    ``source``, "<subject>/<episode id>"), not erased yet."""
+    return [
+        s.seq
+        for s in statements
+        if s.source is not None and s.erased_at is None and sources(s.source)
+    ]
 
 
 def _canonical(s: Statement) -> bytes:
@@ -131,14 +150,16 @@ def seal(draft: Statement, previous: Statement | None) -> Statement:
 
 
 def first_break(statements: Sequence[Statement]) -> str | None:
-    """Where the log stops verifying (None: intact), in words."""
+    """Where the log stops verifying (None: intact), in words. An erased statement's words
+    are gone, so its own hash can no longer be recomputed; its place is still checked (its
+    sequence, its link, and the next statement's link to its hash)."""
     prev, expected = GENESIS_HASH, 1
     for s in statements:
         if s.seq != expected:
             return f"statement {expected} is missing (found {s.seq})"
         if s.prev_hash != prev:
             return f"statement {s.seq}: its link does not follow statement {s.seq - 1}"
-        if link_hash(prev, _canonical(s)) != s.hash:
+        if s.erased_at is None and link_hash(prev, _canonical(s)) != s.hash:
             return f"statement {s.seq}: content changed"
         prev, expected = s.hash, expected + 1
     return None
@@ -151,7 +172,8 @@ def current(statements: Sequence[Statement]) -> list[Statement]:
     them in)."""
     latest: dict[tuple[Aspect, str], Statement] = {}
     for s in sorted(statements, key=lambda s: s.seq):
-        latest[(s.aspect, s.key)] = s
+        if s.erased_at is None:  # an erased statement was never said: the one before holds
+            latest[(s.aspect, s.key)] = s
     order = [
         Aspect.NAME,
         Aspect.ACCOMMODATION,

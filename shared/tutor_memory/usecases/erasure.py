@@ -513,6 +513,7 @@ class Erasing:
             scope=scope,
         )
         result.erased[str(pair)] = [e.seq for e in gone]
+        self._erase_heard(pair, lambda source: source.startswith(f"{pair.subject_id}/"), result.at)
         self.store.purge_pair(pair)
         if self.ports.index is not None:
             self.ports.index.delete_pair(pair)
@@ -568,6 +569,7 @@ class Erasing:
         if derived:
             result.derived[str(pair)] = [e.seq for e in derived]
         ids |= {e.episode_id for e in derived}
+        self._erase_heard(pair, {f"{pair.subject_id}/{i}" for i in ids}.__contains__, at)
         if self.ports.index is not None:
             self.ports.index.delete_episodes(pair, sorted(ids))
             # The next episode's document may hold an erased body as its context: rebuilt.
@@ -604,6 +606,18 @@ class Erasing:
         return erase_with_entry(
             self.store, pair, seqs, at=at, reason=reason, requested_by=requested_by, scope=scope
         )
+
+    def _erase_heard(self, pair: Pair, sources: Callable[[str], bool], at: datetime) -> None:
+        """What the student's profile heard in the erased episodes ("I have dyslexia", the
+        tutor's "Hi Maya!") goes with them: its words, in every subject's block."""
+        if self.profiles is None:
+            return
+        count = self.profiles.erase_heard(pair.student_id, sources, at)
+        if count:
+            log.info(
+                "erased %d profile statements heard in %s's erased episodes", count, pair,
+                extra={"pair": str(pair), "operator_action": "erase"},
+            )  # fmt: skip
 
     def _uncount_checks(self, pair: Pair, seqs: Sequence[int]) -> None:
         """The beliefs' marker counts the checks it applied, against the head's count of the

@@ -100,7 +100,11 @@ class Inspector:
         said = self.profiles.history(student_id)
         shown = []
         for s in current(said):
-            before = [p for p in said if (p.aspect, p.key) == (s.aspect, s.key) and p.seq < s.seq]
+            before = [
+                p
+                for p in said
+                if (p.aspect, p.key) == (s.aspect, s.key) and p.seq < s.seq and not p.erased_at
+            ]
             shown.append(
                 {
                     "aspect": s.aspect.value,

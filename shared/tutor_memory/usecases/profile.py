@@ -15,6 +15,7 @@ from tutor_memory.domain.profile import (
     check_statement,
     current,
     first_break,
+    heard_in,
     names_of,
     seal,
 )
@@ -128,6 +129,17 @@ class Profiles:
             said_by=Speaker.SERVICE, at=at or self.clock.now(), source=source,
         )  # fmt: skip
         return self._append_unless(draft, lambda history: bool(names_of(current(history))))
+
+    def erase_heard(
+        self, student_id: str, sources: Callable[[str], bool], at: datetime | None = None
+    ) -> int:
+        """Erase the words of the statements heard in the episodes ``sources`` accepts (by
+        "<subject>/<episode id>"): an erased episode takes what was heard in it along, and
+        the statement before it on the same aspect holds again. How many were erased."""
+        seqs = heard_in(self.log.statements(student_id), sources)
+        if not seqs:
+            return 0
+        return self.log.erase_statements(student_id, seqs, at or self.clock.now())
 
     def history(self, student_id: str) -> list[Statement]:
         return self.log.statements(student_id)

@@ -1,0 +1,154 @@
+"""What the profile heard in an episode goes when the episode is erased: "Remember that I keep
+a pet …" erased takes the statement's words out of the profile log, every subject's block, the
+profile's history and export, and the bytes of both backends; the statement before it on the
+same aspect holds again, and the log still verifies. Erasing a pair takes what was heard in
+that subject; another subject's statements stay."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import boto3
+
+from tutor_memory import Memory
+from tutor_memory.adapters.profile_sqlite import SqliteProfileLog
+from tutor_memory.bootstrap import App, build_app
+from tutor_memory.domain.block import PROFILE_HEADER
+from tutor_memory.domain.episodes import Kind, Pair
+from tutor_memory.domain.profile import Aspect, Speaker, Statement, current, first_break, seal
+from tutor_memory.settings import Settings, on_folder
+
+from .conftest import REGION, TABLE
+
+SETTINGS = Settings(embedder="none", turn_deadline_s=30.0)
+T0 = datetime(2026, 4, 30, 9, tzinfo=UTC)
+MARKER = "Zanzibarquokka"
+FIRST = "I prefer examples first, then the rule."
+LATER = "Please always explain step by step."
+PET = f"Remember that I keep a pet {MARKER}."
+EXAM = "My chemistry exam is on 12 May."
+
+
+def _said(app: App) -> dict[str, str]:
+    """Biology hears a preference, a later one and the pet; chemistry the exam. Their ids."""
+    biology, chemistry = Pair("s1", "biology"), Pair("s1", "chemistry")
+    ids = {}
+    for n, (pair, text) in enumerate(
+        [(biology, FIRST), (biology, LATER), (biology, PET), (chemistry, EXAM)]
+    ):
+        added = app.episodes.add(pair, Kind.QUESTION, text, at=T0 + timedelta(minutes=n))
+        assert added.profile is not None
+        ids[text] = added.episode.episode_id
+    return ids
+
+
+def _block(app: App) -> str:
+    return app.turns.turn(
+        Pair("s1", "chemistry"), "What is a mole?", at=T0 + timedelta(days=1)
+    ).block
+
+
+def _erase_and_check(app: App) -> None:
+    ids = _said(app)
+    assert app.erasing is not None and app.profiles is not None
+    assert LATER in _block(app) and MARKER in _block(app)
+
+    app.erasing.erase_episode(Pair("s1", "biology"), ids[LATER], reason="typed by mistake")
+    app.erasing.erase_episode(Pair("s1", "biology"), ids[PET], reason="asked by the student")
+    block = _block(app)
+    assert FIRST in block and LATER not in block and MARKER not in block  # the one before holds
+    history = app.profiles.history("s1")
+    assert first_break(history) is None  # the log still verifies
+    gone = [s for s in history if s.erased_at is not None]
+    assert [(s.aspect, s.key, s.value, s.due) for s in gone] == [
+        (Aspect.PREFERENCE, "", "", None),
+        (Aspect.OTHER, "", "", None),
+    ]
+    assert all(MARKER not in json.dumps(s.__dict__, default=str) for s in history)
+    assert [s.value for s in current(history)] == [FIRST, EXAM]
+
+    app.erasing.erase_pair(Pair("s1", "biology"), reason="the family asked")
+    assert [s.value for s in current(app.profiles.history("s1"))] == [EXAM]  # chemistry's stays
+    assert EXAM in _block(app) and FIRST not in _block(app)
+    assert first_break(app.profiles.history("s1")) is None
+
+
+def test_an_erased_episode_takes_what_the_profile_heard_in_it_on_the_embedded_store(
+    tmp_path: Path,
+) -> None:
+    folder = tmp_path / "tm"
+    app = build_app(on_folder(SETTINGS, folder))
+    try:
+        _erase_and_check(app)
+    finally:
+        app.close()
+    for path in folder.rglob("*"):
+        if path.is_file() and path.name.startswith("profile"):
+            assert MARKER.encode() not in path.read_bytes(), path.name
+
+
+def test_an_erased_episode_takes_what_the_profile_heard_in_it_on_dynamodb(cloud: Any) -> None:
+    from tutor_memory.bootstrap import lambda_app
+
+    _erase_and_check(lambda_app())
+    items = boto3.client("dynamodb", region_name=REGION).scan(TableName=TABLE)["Items"]
+    profile = [i for i in items if "PROFILE#" in i["pk"]["S"]]
+    assert len(profile) == 4 and MARKER not in json.dumps(profile)
+
+
+def test_the_export_and_the_library_say_a_statement_was_erased(tmp_path: Path) -> None:
+    """A tutor's "Hi Maya!" heard, its answer erased: the name goes, the history says when,
+    the export carries the erased statement without its words, and a greeting tells it again."""
+    with Memory.local(tmp_path / "tm", settings=SETTINGS, ready=False) as memory:
+        pair = memory.pair("s1", "biology")
+        hello = pair.record_answer("Hi Maya! Ready?", at=T0)
+        assert [s.value for s in memory.profile("s1").current] == ["Maya"]
+        memory.erase("s1", "biology", hello.id, reason="typed by mistake")
+        profile = memory.profile("s1")
+        assert profile.current == [] and profile.intact
+        (said,) = profile.history
+        assert (said.aspect, said.value, said.said_by) == ("name", "", "service")
+        assert said.erased_at is not None and said.line == ""
+        exported = memory.export("s1").profile
+        assert [(s["value"], s["erased_at"] is not None) for s in exported] == [("", True)]
+        pair.record_answer("Hello Maya, shall we start?", at=T0 + timedelta(days=1))
+        assert [s.value for s in memory.profile("s1").current] == ["Maya"]
+
+
+def test_a_profile_written_before_erasure_existed_is_read_and_erased(tmp_path: Path) -> None:
+    """The embedded log's file without the ``erased_at`` column (written by an earlier
+    version) gains it when opened, and its statements read as they were."""
+    import sqlite3
+
+    path = tmp_path / "profile.db"
+    old = sqlite3.connect(path)
+    old.execute(
+        "CREATE TABLE statements (student TEXT NOT NULL, seq INTEGER NOT NULL, aspect TEXT "
+        "NOT NULL, key TEXT NOT NULL, value TEXT NOT NULL, said_by TEXT NOT NULL, at TEXT NOT "
+        "NULL, due TEXT, source TEXT, prev_hash TEXT NOT NULL, hash TEXT NOT NULL, PRIMARY KEY "
+        "(student, seq))"
+    )
+    first = seal(
+        Statement("s1", 0, Aspect.NAME, "", "Maya", Speaker.STUDENT, T0, source="b/e1"), None
+    )
+    old.execute(
+        "INSERT INTO statements VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        ("s1", 1, "name", "", "Maya", "student", "2026-04-30T09:00:00.000000Z", None, "b/e1",
+         first.prev_hash, first.hash),
+    )  # fmt: skip
+    old.commit()
+    old.close()
+    log = SqliteProfileLog(path)
+    try:
+        assert log.statements("s1") == [first]
+        assert log.erase_statements("s1", [1], T0) == 1
+        assert log.erase_statements("s1", [1], T0) == 0  # erased once
+        (gone,) = log.statements("s1")
+        assert (gone.value, gone.erased_at, gone.hash) == ("", T0, first.hash)
+        assert first_break([gone]) is None
+    finally:
+        log.close()
+    assert PROFILE_HEADER  # the block's header the tests above read under
