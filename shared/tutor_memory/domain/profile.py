@@ -4,7 +4,9 @@ A per-student log, hash-chained like a pair's (``sha256(prev ‖ "\\n" ‖ canon
 ``0…0``), of statements about the student. Each has an **aspect** from a small set, a **key**
 within it, a **value**, who said it (the student, a teacher, the service) and when; a later
 statement on the same aspect and key supersedes the earlier, which stays in the history (as a
-belief does). A statement with an empty value retracts the aspect.
+belief does). A statement with an empty value retracts the aspect. A statement heard in an
+episode (its ``source``) loses its words when that episode is erased (``erased``): it keeps its
+place and link, and the statement before it on the aspect holds again.
 
 ==============  ===================================================  =========================
 aspect          what it holds                                        key
