@@ -88,7 +88,7 @@ from tutor_memory.bench.retrieval import (
 from tutor_memory.bootstrap import App, build_app
 from tutor_memory.domain.block import work_line
 from tutor_memory.domain.episodes import AnswerEvidence, Episode, Kind, NewEpisode, Pair
-from tutor_memory.domain.profile import Aspect, names_of
+from tutor_memory.domain.profile import Aspect, Speaker, names_of
 from tutor_memory.ports import AppendResult, FixedClock
 from tutor_memory.settings import Settings, on_folder
 from tutor_memory.usecases.recall import Recall
@@ -278,16 +278,9 @@ def _hear(app: App, results: Sequence[AppendResult]) -> None:
     """What the product's doors hear in the replayed lines (``Episodes.add``): a student's
     message about the student ("my name is Maya"), a tutor's line that calls the student by
     name ("Hi Maya!"). ``record_many`` writes the log alone, as it was said."""
-    profiles = app.profiles
-    if profiles is None:
-        return
-    for result in results:
-        ep = result.episode
-        source = f"{ep.pair.subject_id}/{ep.episode_id}"
-        if ep.kind is Kind.QUESTION:
-            profiles.hear(ep.pair.student_id, ep.text, at=ep.at, source=source)
-        elif ep.kind is Kind.ANSWER:
-            profiles.hear_tutor(ep.pair.student_id, ep.text, at=ep.at, source=source)
+    if app.profiles is not None:
+        for result in results:
+            app.profiles.hear_episode(result.episode)
 
 
 # --- the two sets ---------------------------------------------------------------------------
@@ -742,8 +735,10 @@ def _known_name(app: App, student_id: str) -> dict[str, str] | None:
         return None
     for s in app.profiles.in_force(student_id):
         if s.aspect is Aspect.NAME:
-            how = "set" if s.source is None else s.said_by.value
-            return {"value": s.value, "from": "tutor" if how == "service" else how}
+            if s.source is None:
+                return {"value": s.value, "from": "set"}
+            heard_from = "student" if s.said_by is Speaker.STUDENT else "tutor"
+            return {"value": s.value, "from": heard_from}
     return None
 
 

@@ -91,6 +91,16 @@ def erased(s: Statement, at: datetime) -> Statement:
     return replace(s, key="", value="", due=None, erased_at=at)
 
 
+def heard_at(subject_id: str, episode_id: str) -> str:
+    """A statement's ``source``: the episode it was heard in, "<subject>/<episode id>" (ids
+    hold no "/": ``episodes.check_id``)."""
+    return f"{subject_id}/{episode_id}"
+
+
+def heard_in_subject(source: str, subject_id: str) -> bool:
+    return source.split("/", 1)[0] == subject_id
+
+
 def heard_in(statements: Sequence[Statement], sources: Callable[[str], bool]) -> list[int]:
     """The sequences of the statements heard in an episode ``sources`` accepts (by their
     ``source``, "<subject>/<episode id>"), not erased yet."""

@@ -185,10 +185,7 @@ class Episodes:
             )  # fmt: skip
             statement = None
             if appended.created:
-                source = f"{pair.subject_id}/{appended.episode.episode_id}"
-                statement = self.profiles.hear(
-                    pair.student_id, text, at=appended.episode.at, source=source, found=about
-                )
+                statement = self.profiles.hear_episode(appended.episode, found=about)
             return Added(appended, taught=taught, profile=statement)
         if kind in (Kind.QUESTION, Kind.TAUGHT):
             taught = self.maps.teach(pair, text, **common)
@@ -217,12 +214,7 @@ class Episodes:
             )  # fmt: skip
             statement = None
             if self.profiles is not None and answered.created:  # "Hi Maya!": the student's name
-                statement = self.profiles.hear_tutor(
-                    pair.student_id,
-                    text,
-                    at=answered.episode.at,
-                    source=f"{pair.subject_id}/{answered.episode.episode_id}",
-                )
+                statement = self.profiles.hear_episode(answered.episode)
             return Added(answered, profile=statement)
         return Added(
             self.memory.record(

@@ -79,6 +79,7 @@ from tutor_memory.domain.episodes import (
 )
 from tutor_memory.domain.errors import ConflictError, NotFoundError, ValidationError
 from tutor_memory.domain.nightly import consolidation, day_window, night_name
+from tutor_memory.domain.profile import heard_at, heard_in_subject
 from tutor_memory.ports import Ports, Store
 from tutor_memory.usecases.learning import Learning
 from tutor_memory.usecases.log import APPLIED_BELIEFS, TutorMemory
@@ -513,7 +514,10 @@ class Erasing:
             scope=scope,
         )
         result.erased[str(pair)] = [e.seq for e in gone]
-        self._erase_heard(pair, lambda source: source.startswith(f"{pair.subject_id}/"), result.at)
+        if scope != "student":  # a student's erasure deleted their whole profile first
+            self._erase_heard(
+                pair, lambda source: heard_in_subject(source, pair.subject_id), result.at
+            )
         self.store.purge_pair(pair)
         if self.ports.index is not None:
             self.ports.index.delete_pair(pair)
@@ -569,7 +573,7 @@ class Erasing:
         if derived:
             result.derived[str(pair)] = [e.seq for e in derived]
         ids |= {e.episode_id for e in derived}
-        self._erase_heard(pair, {f"{pair.subject_id}/{i}" for i in ids}.__contains__, at)
+        self._erase_heard(pair, {heard_at(pair.subject_id, i) for i in ids}.__contains__, at)
         if self.ports.index is not None:
             self.ports.index.delete_episodes(pair, sorted(ids))
             # The next episode's document may hold an erased body as its context: rebuilt.

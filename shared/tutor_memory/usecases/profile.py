@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import date, datetime
 
+from tutor_memory.domain.episodes import Episode, Kind
 from tutor_memory.domain.errors import ConflictError, ValidationError
 from tutor_memory.domain.profile import (
     Aspect,
@@ -15,6 +16,7 @@ from tutor_memory.domain.profile import (
     check_statement,
     current,
     first_break,
+    heard_at,
     heard_in,
     names_of,
     seal,
@@ -140,6 +142,18 @@ class Profiles:
         if not seqs:
             return 0
         return self.log.erase_statements(student_id, seqs, at or self.clock.now())
+
+    def hear_episode(self, episode: Episode, found: Heard | None = None) -> Statement | None:
+        """What a recorded line tells the profile: a student's message about the student
+        (``hear``; ``found``: what ``heard`` read in it already), a tutor's greeting by name
+        (``hear_tutor``). Nothing for any other kind."""
+        student, text, at = episode.pair.student_id, episode.text, episode.at
+        source = heard_at(episode.pair.subject_id, episode.episode_id)
+        if episode.kind in (Kind.QUESTION, Kind.TAUGHT):
+            return self.hear(student, text, at=at, source=source, found=found)
+        if episode.kind is Kind.ANSWER:
+            return self.hear_tutor(student, text, at=at, source=source)
+        return None
 
     def history(self, student_id: str) -> list[Statement]:
         return self.log.statements(student_id)
