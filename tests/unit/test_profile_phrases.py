@@ -209,6 +209,10 @@ def test_a_name_is_kept_as_the_student_wrote_it(message: str, name: str) -> None
         ("شاباش عائشہ، پھر بات ہو گی۔", "عائشہ"),
         ("أهلا ليلى! كيف كان يومك؟", "ليلى"),
         ("أحسنت يا ليلى. نتكلم قريبا.", "ليلى"),  # after the vocative particle
+        ("Welcome back Maya!", "Maya"),  # the longer cue, then the name
+        ("Halo, Dik Putri!", "Putri"),  # a title before the name
+        ("Thank you, Miss Rivera.", "Rivera"),
+        ("Gracias, señorita Ana.", "Ana"),
     ],
 )
 def test_a_tutor_calling_the_student_by_name_is_heard_as_written(line: str, name: str) -> None:
@@ -233,4 +237,28 @@ def test_a_tutor_calling_the_student_by_name_is_heard_as_written(line: str, name
     ],
 )
 def test_a_tutors_line_that_calls_no_one_names_no_one(line: str) -> None:
+    assert addressed(line) is None
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Hello, World! is the first program most people write.",
+        "Good job, Einstein!",
+        "Hi Everyone!",
+        "Welcome Back!",  # the cue is "welcome back", not "welcome" and a name
+        "Great work, Champ.",
+        "¡Hola, Mundo!",
+        "¡Muy bien, Campeón!",
+        "Halo, Dik!",
+        "Kerja bagus, Juara!",
+        "السلام علیکم بیٹا! آج کیا پڑھیں گے؟",
+        "شکریہ جی",
+        "أحسنت يا بطل!",
+        "مرحبا بالعالم",
+    ],
+)
+def test_what_a_tutor_calls_a_student_that_is_not_a_name_names_no_one(line: str) -> None:
+    """An endearment, a praise, a title or the world is not the student's name: heard as one,
+    it would show under ABOUT THE STUDENT in every subject and leave every question."""
     assert addressed(line) is None

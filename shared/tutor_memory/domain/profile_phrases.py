@@ -124,11 +124,18 @@ def _clause(text: str) -> _Clause:
     return text, spans, [fold(m.group()) for m in spans]
 
 
+@cache
+def _cues_longest_first(code: str) -> tuple[tuple[str, ...], ...]:
+    """The address cues, longer first: "Welcome Back!" is the cue "welcome back", not
+    "welcome" and a name."""
+    return tuple(sorted(_phrases(code, "profile_address_cues"), key=len, reverse=True))
+
+
 def _address_in(pack: Language, clauses: list[_Clause], opening: int) -> str | None:
     """The name a ``profile_address_cues`` phrase calls the student by, as written (see
     ``languages/base`` for the rule), or None; the cue begins one of the first ``opening``
     clauses."""
-    cues = _phrases(pack.code, "profile_address_cues")
+    cues = _cues_longest_first(pack.code)
     particles = {w for phrase in _phrases(pack.code, "profile_address_particles") for w in phrase}
     for at, (clause, spans, folded) in enumerate(clauses[:opening]):
         for cue in cues:
@@ -139,18 +146,52 @@ def _address_in(pack: Language, clauses: list[_Clause], opening: int) -> str | N
                 where, rest, plain = clauses[at + 1]
             if plain and plain[0] in particles:  # "أهلا يا ليلى"
                 rest, plain = rest[1:], plain[1:]
+            # "Good job, Champ!" calls no one; "Dik Putri", "querida Lucía" call Putri, Lucía
+            title = _epithets_before(plain)
+            rest, plain = rest[title:], plain[title:]
             count = _name_after(pack, [m.group() for m in rest], plain)
             if count and count == len(rest):  # the name ends its clause: "Hi Maya how…" no
+                # "Maya Dear" calls her Maya
+                while count > 1 and (plain[count - 1],) in _epithets().get(plain[count - 1], ()):
+                    count -= 1
                 return where[rest[0].start() : rest[count - 1].end()]
+            break  # the longest cue that opens the clause is the one said
     return None
+
+
+@cache
+def _epithets() -> dict[str, tuple[tuple[str, ...], ...]]:
+    """Every language's ``profile_address_epithets`` by first word, longer first ("teman
+    teman" is one epithet, not "teman" and a name): a line is read in the other languages too
+    when its own finds nothing (an Urdu greeting may be taken for Arabic)."""
+    every = {p for code in LANGUAGES for p in _phrases(code, "profile_address_epithets") if p}
+    by_first: dict[str, list[tuple[str, ...]]] = {}
+    for phrase in sorted(every, key=lambda p: (-len(p), p)):
+        by_first.setdefault(phrase[0], []).append(phrase)
+    return {word: tuple(phrases) for word, phrases in by_first.items()}
+
+
+def _epithets_before(words: list[str]) -> int:
+    """How many of ``words`` (folded), from the first, are epithets (``_epithets``)."""
+    epithets, at = _epithets(), 0
+    while at < len(words):
+        phrase = next(
+            (p for p in epithets.get(words[at], ()) if tuple(words[at : at + len(p)]) == p), None
+        )
+        if phrase is None:
+            return at
+        at += len(phrase)
+    return at
 
 
 def addressed(text: str) -> str | None:
     """The name a tutor's line calls the student by ("Hi Maya!", "¡Hola Lucía!", "أهلا يا
     ليلى"), as written, or None. The greeting opens the message, or follows a speaker's label
     ("Jordan: Hi Maya!"): a greeting opens a message, while "Hello, World!" inside an answer
-    is a program's output. Only the opening is read (its own language first, then the
-    others'): a long answer costs no more than a greeting."""
+    is a program's output. What a tutor calls a student that is not a name ("Good job,
+    Champ!", "Hello, World!", "شاباش بیٹا") names no one (``profile_address_epithets``).
+    Only the opening is read (its own language first, then the others'): a long answer costs
+    no more than a greeting."""
     split = _CLAUSE_END.split(text, maxsplit=3)
     opening = 1
     if len(split) > 1 and text[len(split[0])] == ":" and len(split[0].split()) <= 2:

@@ -452,3 +452,8 @@ class Language:
     # Heard in the tutor's lines only, and only while the profile holds no name.
     profile_address_cues: tuple[str, ...]
     profile_address_particles: tuple[str, ...] = field(metadata=_OPTIONAL)
+    # What a tutor calls a student, or a class, that is not a name ("Good job, Champ!",
+    # "Hello, World!", "Halo, Dik Putri!", "شاباش بیٹا", "أحسنت يا بطل"): words of endearment,
+    # praise, kinship and politeness, and the group or the world. Such a word names no one;
+    # before a name it is a title and the name follows ("Dik Putri" calls her Putri).
+    profile_address_epithets: tuple[str, ...]

@@ -372,4 +372,10 @@ EN: Final = Language(
         "nice to see you, good to see you, great to see you"
     ),
     profile_address_particles=(),
+    profile_address_epithets=_phrases(
+        "world, everyone, everybody, all, class, team, guys, folks, there, again, friend, "
+        "friends, buddy, pal, mate, champ, champion, genius, einstein, superstar, star, "
+        "rockstar, hero, legend, sir, madam, miss, dear, sweetie, honey, kiddo, kid, kids, "
+        "student, students"
+    ),
 )

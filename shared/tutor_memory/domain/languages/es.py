@@ -397,4 +397,10 @@ ES: Final = Language(
         "me alegra verte, buena suerte"
     ),
     profile_address_particles=(),
+    profile_address_epithets=_phrases(
+        "mundo, todos, todas, clase, equipo, chicos, chicas, amigo, amiga, amigos, amigas, "
+        "campeón, campeona, genio, crack, estrella, héroe, heroína, cariño, querido, querida, "
+        "señor, señora, señorita, profe, estudiante, estudiantes, alumno, alumna, compañero, "
+        "compañera, peque, nene, nena, joven"
+    ),
 )

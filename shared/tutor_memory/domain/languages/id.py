@@ -343,4 +343,9 @@ ID: Final = Language(
         "senang ketemu lagi, semangat"
     ),
     profile_address_particles=(),
+    profile_address_epithets=_phrases(
+        "dunia, semua, semuanya, kalian, teman, teman-teman, kawan, kelas, tim, adik, adek, "
+        "dik, nak, kak, kakak, juara, jenius, bintang, sayang, pak, bapak, bu, ibu, mas, mbak, "
+        "murid, siswa, siswi"
+    ),
 )

@@ -316,4 +316,8 @@ UR: Final = Language(
         "خدا حافظ, مبارک ہو, صبح بخیر"
     ),
     profile_address_particles=(),
+    profile_address_epithets=_phrases(
+        "بیٹا, بیٹی, بیٹے, بچو, بچے, بچی, دوست, دوستو, سب, سبھی, جی, یار, بھائی, "
+        "بہن, صاحب, دنیا, طالب علم"
+    ),
 )
