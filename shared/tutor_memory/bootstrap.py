@@ -113,6 +113,21 @@ def build_embedder(settings: Settings) -> Embedder | None:
             dimension=settings.embedding_dimension,
             model_id=settings.bedrock_embedding_model,
         )
+    if settings.embedder == "http":
+        from tutor_memory.adapters.http_embedder import HttpEmbedder
+
+        assert settings.embedder_url and settings.embedder_model and settings.embedder_dimension
+        # (validated in settings: http needs the three)
+        key = settings.embedder_api_key
+        return HttpEmbedder(
+            url=settings.embedder_url,
+            model=settings.embedder_model,
+            dimension=settings.embedder_dimension,
+            api_key=None if key is None else key.get_secret_value(),
+            query_prefix=settings.embedder_query_prefix,
+            passage_prefix=settings.embedder_passage_prefix,
+            input_type=settings.embedder_input_type,
+        )
     from tutor_memory.adapters.local_embedder import LocalEmbedder
 
     return LocalEmbedder(query_threads=settings.turn_threads, batch_threads=settings.batch_threads)

