@@ -279,3 +279,33 @@ def test_the_recall_bench_measures_a_model_behind_an_endpoint(
     assert written["meta"]["embedding_model"] == "http/e5-small/384"
     assert "dense (http/e5-small/384)" in (out / "bench-recall.txt").read_text(encoding="utf-8")
     assert all("recall" in row and "dense" in row for row in written["data"]["details"])
+
+
+def test_a_turn_whose_question_cannot_be_embedded_recalls_by_words(
+    recorder: str, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The endpoint fails (503 past its retries) when the question is asked: the turn still
+    gives a block, by words and recency, and the log says so without the question's words."""
+    settings = Settings.from_env(
+        {
+            "TUTOR_MEMORY_EMBEDDER": "http",
+            "TUTOR_MEMORY_EMBEDDER_URL": recorder,
+            "TUTOR_MEMORY_EMBEDDER_MODEL": "m",
+            "TUTOR_MEMORY_EMBEDDER_DIMENSION": "3",
+            "TUTOR_MEMORY_TURN_DEADLINE": "30",
+        }
+    )
+    app = build_app(on_folder(settings, tmp_path / "tm"))
+    pair = Pair("s1", "biology")
+    for n, text in enumerate(["Osmosis moves water across a membrane", "I like football"]):
+        app.episodes.add(pair, Kind.QUESTION, text, at=T0 + timedelta(days=n))
+    _Recorder.plan = [(503, {})] * 3
+    asked = "Can you explain osmosis to me again?"
+    turn = app.turns.turn(pair, asked, at=T0 + timedelta(days=5))
+    assert not turn.dropped and "Osmosis moves water" in turn.block
+    assert turn.recall is not None and turn.recall.mode is Mode.RELEVANT  # "osmosis", by words
+    assert "recall by words only this turn" in caplog.text and "503" in caplog.text
+    assert asked not in caplog.text and "osmosis to me" not in caplog.text
+    # The next turn asks the endpoint again: a failure is not remembered as the answer.
+    again = app.turns.turn(pair, asked, at=T0 + timedelta(days=6))
+    assert "Osmosis moves water" in again.block and _Recorder.plan == []

@@ -6,6 +6,7 @@ reads the text again.
 
 from __future__ import annotations
 
+import logging
 import time
 from collections.abc import Callable, Sequence
 from datetime import datetime
@@ -14,6 +15,7 @@ from zoneinfo import ZoneInfo
 
 from tutor_memory.domain import constants as C
 from tutor_memory.domain.episodes import Episode, Pair
+from tutor_memory.domain.errors import EmbedderError
 from tutor_memory.domain.question import Question, understand
 from tutor_memory.domain.recall import (
     Candidates,
@@ -26,6 +28,8 @@ from tutor_memory.domain.recall import (
 from tutor_memory.domain.routing import ConceptVectors
 from tutor_memory.domain.timewindow import TimeWindow
 from tutor_memory.ports import ConceptVectorSource, Hits, Ports
+
+log = logging.getLogger(__name__)
 
 
 def _besides(*found: Sequence[str], pooled: Sequence[str]) -> list[str]:
@@ -135,7 +139,13 @@ class Recall:
         embedder = self.ports.embedder
         if text and embedder is not None:
             # Remembered for a question asked again; awaited when the turn started it early.
-            question = question.with_vector(self.ports.queries.vector(embedder, text))
+            # A model that cannot answer (a remote one down, throttled past its retries) costs
+            # this turn its meaning, not its block: recall goes on by words and recency, as
+            # with no embedder, and says so in the log (the error holds no student's words).
+            try:
+                question = question.with_vector(self.ports.queries.vector(embedder, text))
+            except EmbedderError as exc:
+                log.warning("recall by words only this turn: %s", exc)
         if question.terms:
             question = question.without_names(names() if callable(names) else names)
         terms = question.terms
