@@ -56,7 +56,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Annotated, Any, Final, Literal
@@ -65,6 +65,7 @@ from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, StringConstrai
 from pydantic import ValidationError as PydanticValidationError
 
 from tutor_memory.bench.conversations import Conversation, GoldQuestion, Utterance
+from tutor_memory.bench.locomo import from_locomo, is_locomo
 from tutor_memory.domain import constants as C
 from tutor_memory.domain.episodes import Kind, NewEpisode, Pair
 from tutor_memory.domain.errors import ValidationError
@@ -114,9 +115,12 @@ class _File(_Strict):
     conversations: Annotated[list[_Conversation], Field(min_length=1)]
 
 
-def read_conversations(path: Path) -> list[Conversation]:
+def read_conversations(
+    path: Path, note: Callable[[str], None] | None = None
+) -> list[Conversation]:
     """The file's conversations, checked whole (see the module); a ``ValidationError`` names
-    the first problem's place."""
+    the first problem's place. LoCoMo's own file is read too (``bench.locomo``): ``note`` is
+    told what of it is asked."""
     try:
         raw = json.loads(path.read_text(encoding="utf-8"))
     except UnicodeDecodeError:
@@ -127,6 +131,15 @@ def read_conversations(path: Path) -> list[Conversation]:
         ) from None
     except RecursionError:  # the decoder recurses once per level of nesting
         raise ValidationError(str(path), "nests arrays or objects too deeply") from None
+    if is_locomo(raw):
+        raw, skipped = from_locomo(raw)
+        if note is not None:
+            asked = sum(len(c["questions"]) for c in raw["conversations"])
+            note(
+                f"LoCoMo's layout: {len(raw['conversations'])} conversations, {asked} "
+                f"questions of categories 1-4 asked; not asked: {skipped.adversarial} "
+                f"adversarial (category 5), {skipped.no_evidence} naming no line"
+            )
     return parse_conversations(raw)
 
 

@@ -579,7 +579,7 @@ def run_recall_bench(
     if data is not None:  # read and checked whole before anything is written
         from tutor_memory.bench.conversation_file import read_conversations
 
-        own = (data.name, read_conversations(data))
+        own = (data.name, read_conversations(data, note=log))
     out.mkdir(parents=True, exist_ok=True)
     store = out / "recall-store"
     shutil.rmtree(store, ignore_errors=True)
