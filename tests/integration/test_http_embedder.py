@@ -119,10 +119,10 @@ class _Recorder(BaseHTTPRequestHandler):
         body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
         type(self).seen.append((dict(self.headers), body))
         status, answer = type(self).plan.pop(0) if type(self).plan else (200, None)
-        if answer is None:
+        if answer is None:  # a vector of each text's length, so that rows can be told apart
             rows = [
-                {"index": i, "embedding": [float(i + 1)] * type(self).dimension}
-                for i in range(len(body["input"]))
+                {"index": i, "embedding": [float(len(text))] + [1.0] * (type(self).dimension - 1)}
+                for i, text in enumerate(body["input"])
             ][::-1]  # out of order: the index decides
             answer = {"object": "list", "data": rows}
         raw = answer if isinstance(answer, bytes) else json.dumps(answer).encode()
@@ -147,7 +147,7 @@ def test_the_request_is_openais_with_the_key_the_sides_and_batches(recorder: str
     progress: list[tuple[int, int]] = []
     embedder = _embedder(
         recorder, api_key="sk-test", query_prefix="query: ", passage_prefix="passage: ",
-        batch_size=2,
+        batch_size=2, max_concurrency=1,
     )  # fmt: skip
     rows = embedder.embed_passages(["a", "b", "c"], on_progress=lambda *p: progress.append(p))
     assert rows.shape == (3, 3) and np.allclose(np.linalg.norm(rows, axis=1), 1.0)
@@ -161,6 +161,18 @@ def test_the_request_is_openais_with_the_key_the_sides_and_batches(recorder: str
     assert b2["input"] == ["passage: c"] and b3["input"] == ["query: why?"]
     assert progress == [(2, 3), (3, 3)]
     assert all("input_type" not in body for _, body in _Recorder.seen)
+
+
+def test_batches_in_flight_together_keep_the_texts_order(recorder: str) -> None:
+    """A replay's batches go a few at once; each text still gets its own row."""
+    texts = ["x" * n for n in range(1, 12)]
+    progress: list[int] = []
+    rows = _embedder(recorder, batch_size=2, max_concurrency=4).embed_passages(
+        texts, on_progress=lambda done, _total: progress.append(done)
+    )
+    expected = np.array([[n, 1.0, 1.0] for n in range(1, 12)], dtype=np.float32)
+    np.testing.assert_allclose(rows, expected / np.linalg.norm(expected, axis=1, keepdims=True))
+    assert progress == [2, 4, 6, 8, 10, 11] and len(_Recorder.seen) == 6
 
 
 def test_input_type_is_sent_when_asked_and_long_texts_are_cut(recorder: str) -> None:

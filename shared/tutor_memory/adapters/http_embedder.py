@@ -32,7 +32,8 @@ import base64
 import binascii
 import json
 import threading
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Final
 from urllib.parse import urlsplit, urlunsplit
 
@@ -54,6 +55,8 @@ DEFAULT_BATCH_SIZE: Final = 32
 # languages (a token is at least one character); a server with a shorter window (E5's 512)
 # cuts the rest itself or says 400. A turn's text is far shorter.
 MAX_INPUT_CHARS: Final = 8_000
+# Batches in flight during a long run (a replay, a file's concepts), as the cloud embedder's.
+DEFAULT_MAX_CONCURRENCY: Final = 4
 # As the cloud embedder's (bedrock_embedder): a question's embedding fails fast, not hangs.
 DEFAULT_MAX_ATTEMPTS: Final = 3
 DEFAULT_CONNECT_TIMEOUT_S: Final = 2.0
@@ -106,12 +109,15 @@ class HttpEmbedder:
         passage_prefix: str = "",
         input_type: bool = False,
         batch_size: int = DEFAULT_BATCH_SIZE,
+        max_concurrency: int = DEFAULT_MAX_CONCURRENCY,
         max_attempts: int = DEFAULT_MAX_ATTEMPTS,
         connect_timeout_s: float = DEFAULT_CONNECT_TIMEOUT_S,
         read_timeout_s: float = DEFAULT_READ_TIMEOUT_S,
     ) -> None:
         if batch_size < 1:
             raise ValueError(f"batch_size must be at least 1, not {batch_size}")
+        if max_concurrency < 1:
+            raise ValueError(f"max_concurrency must be at least 1, not {max_concurrency}")
         if max_attempts < 1:
             raise ValueError(f"max_attempts must be at least 1, not {max_attempts}")
         self._profile = http_profile(model, dimension)
@@ -121,6 +127,7 @@ class HttpEmbedder:
         self._prefixes = {"query": query_prefix, "passage": passage_prefix}
         self._input_type = input_type
         self._batch_size = batch_size
+        self._concurrency = max_concurrency
         self._headers = {"Content-Type": "application/json", "Accept": "application/json"}
         if api_key:
             self._headers["Authorization"] = f"Bearer {api_key}"
@@ -162,7 +169,10 @@ class HttpEmbedder:
         with self._lock:
             if self._pool is None:
                 self._pool = urllib3.PoolManager(
-                    retries=self._retries, timeout=self._timeout, headers=self._headers
+                    retries=self._retries,
+                    timeout=self._timeout,
+                    headers=self._headers,
+                    maxsize=self._concurrency,  # a connection kept for each batch in flight
                 )
             return self._pool
 
@@ -177,11 +187,31 @@ class HttpEmbedder:
                 raise EmbedderError(self.model, f"text {position} is empty")
         out = np.empty((len(items), self._profile.dimension), dtype=np.float32)
         prefix = self._prefixes[side]
-        for start in range(0, len(items), self._batch_size):
-            batch = [prefix + t[:MAX_INPUT_CHARS] for t in items[start : start + self._batch_size]]
-            out[start : start + len(batch)] = self._embed_batch(batch, side)
+        batches = [
+            [prefix + t[:MAX_INPUT_CHARS] for t in items[start : start + self._batch_size]]
+            for start in range(0, len(items), self._batch_size)
+        ]
+        if len(batches) == 1 or self._concurrency == 1:
+            rows: Iterable[Vectors] = (self._embed_batch(b, side) for b in batches)
+            return self._gather(out, rows, len(items), on_progress)
+        # A replay's batches are mostly waiting on the network: a few in flight at once.
+        pool = ThreadPoolExecutor(max_workers=min(self._concurrency, len(batches)))
+        try:  # map keeps the order; the first failure is raised here, in order
+            rows = pool.map(lambda b: self._embed_batch(b, side), batches)
+            return self._gather(out, rows, len(items), on_progress)
+        finally:
+            pool.shutdown(wait=True, cancel_futures=True)  # after a failure, send no more
+
+    @staticmethod
+    def _gather(
+        out: Vectors, rows: Iterable[Vectors], total: int, on_progress: ProgressCallback | None
+    ) -> Vectors:
+        done = 0
+        for batch in rows:
+            out[done : done + len(batch)] = batch
+            done += len(batch)
             if on_progress is not None:
-                on_progress(start + len(batch), len(items))
+                on_progress(done, total)
         return out
 
     def _embed_batch(self, batch: list[str], side: str) -> Vectors:

@@ -115,9 +115,7 @@ class _File(_Strict):
     conversations: Annotated[list[_Conversation], Field(min_length=1)]
 
 
-def read_conversations(
-    path: Path, note: Callable[[str], None] | None = None
-) -> list[Conversation]:
+def read_conversations(path: Path, note: Callable[[str], None] | None = None) -> list[Conversation]:
     """The file's conversations, checked whole (see the module); a ``ValidationError`` names
     the first problem's place. LoCoMo's own file is read too (``bench.locomo``): ``note`` is
     told what of it is asked."""
