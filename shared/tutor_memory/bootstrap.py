@@ -161,7 +161,9 @@ def build_index(
     from tutor_memory.adapters.embedded_index import EmbeddedIndex
 
     return EmbeddedIndex(
-        settings.index_path, dimension=embedder.profile.dimension if embedder else None
+        settings.index_path,
+        dimension=embedder.profile.dimension if embedder else None,
+        model=embedder.profile.name if embedder else None,
     )
 
 

@@ -40,6 +40,7 @@ the same hits on both.
 
 from __future__ import annotations
 
+import logging
 import math
 import re
 import sqlite3
@@ -76,6 +77,17 @@ def ranking_form() -> str:
     not build it (the same hits, not the same speed)."""
     return "C loop" if _ranking is not None else "numpy"
 
+
+log = logging.getLogger(__name__)
+
+_INSERT: Final = "INSERT OR REPLACE INTO docs VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+# A new row's id is one past the largest held, which falls under the model's mark when the
+# newest rows were deleted since it was set (``_model_watermark``): given explicitly then.
+_INSERT_PAST: Final = (
+    "INSERT OR REPLACE INTO docs (rowid, pair, episode_id, seq, kind, at, vector, length, "
+    "fts_rowid) VALUES ((SELECT MAX(COALESCE(MAX(rowid), 0) + 1, ?) FROM docs), "
+    "?, ?, ?, ?, ?, ?, ?, ?)"
+)
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS docs (
@@ -116,6 +128,11 @@ CREATE TABLE IF NOT EXISTS pair_stats (
     pair TEXT PRIMARY KEY,
     documents INTEGER NOT NULL
 ) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS vector_model (  -- one row: whose vectors the file's documents hold
+    id INTEGER PRIMARY KEY CHECK (id = 1),
+    model TEXT NOT NULL,  -- the embedder profile's name
+    from_rowid INTEGER NOT NULL  -- documents written before it hold another model's vectors
+);
 CREATE TABLE IF NOT EXISTS index_stats (  -- one row: BM25's N and total length, and deletions
     id INTEGER PRIMARY KEY CHECK (id = 1),
     documents INTEGER NOT NULL,  -- documents with at least one term
@@ -623,9 +640,12 @@ def _best(
 class EmbeddedIndex:
     """:class:`tutor_memory.ports.EpisodeIndex` on SQLite and numpy."""
 
-    def __init__(self, path: str | Path = ":memory:", dimension: int | None = None) -> None:
+    def __init__(
+        self, path: str | Path = ":memory:", dimension: int | None = None, model: str | None = None
+    ) -> None:
         self.path = str(path)
         self.dimension = dimension
+        self._from_rowid = 0  # vectors are read from documents at or past this row
         if self.path != ":memory:":
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
         self._conn = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
@@ -648,6 +668,40 @@ class EmbeddedIndex:
             if "fts_rowid" not in columns:  # a file written before the column existed
                 self._conn.execute("ALTER TABLE docs ADD COLUMN fts_rowid INTEGER")
             self._build_postings()
+            if model is not None:
+                self._from_rowid = self._model_watermark(model)
+
+    def _model_watermark(self, model: str) -> int:
+        """The first row whose vector ``model`` wrote. Vectors of two models are never
+        compared (their cosines mean nothing to each other, and their sizes may differ): when
+        the embedder changes, the documents written before are read by words and recency only,
+        until ``reindex`` writes them again with this model's vectors. A file written before
+        the model was recorded is taken as this model's unless its vectors are of another
+        size."""
+        held = self._conn.execute("SELECT model, from_rowid FROM vector_model").fetchone()
+        if held is not None and held[0] == model:
+            return int(held[1])
+        last = self._conn.execute("SELECT COALESCE(MAX(rowid), 0) FROM docs").fetchone()[0]
+        if held is None:
+            blob = self._conn.execute(
+                "SELECT vector FROM docs WHERE vector IS NOT NULL LIMIT 1"
+            ).fetchone()
+            fits = blob is None or self.dimension is None or len(blob[0]) == 4 * self.dimension
+            start, before = (0, None) if fits else (int(last) + 1, "a model of another size")
+        else:
+            start, before = int(last) + 1, str(held[0])
+        self._conn.execute(
+            "INSERT OR REPLACE INTO vector_model (id, model, from_rowid) VALUES (1, ?, ?)",
+            (model, start),
+        )
+        if before is not None:
+            log.warning(
+                "the search index at %s holds vectors of %s; the embedder is now %s: the "
+                "documents indexed before now are found by words and recency only until each "
+                "pair is reindexed (tutor-memory reindex --student S --subject T)",
+                self.path, before, model,
+            )  # fmt: skip
+        return start
 
     def close(self) -> None:
         self._conn.close()
@@ -744,10 +798,11 @@ class EmbeddedIndex:
                     ).lastrowid
                     at = format_time(doc.at)
                     length = len(doc.terms.split())
-                    self._conn.execute(
-                        "INSERT OR REPLACE INTO docs VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                        (key, doc.episode_id, doc.seq, doc.kind, at, blob, length, fts_rowid),
-                    )
+                    values = (key, doc.episode_id, doc.seq, doc.kind, at, blob, length, fts_rowid)
+                    if self._from_rowid:  # after a change of model: never a row under its mark
+                        self._conn.execute(_INSERT_PAST, (self._from_rowid, *values))
+                    else:
+                        self._conn.execute(_INSERT, values)
                     self._add_terms(key, doc.episode_id, doc.seq, at, length, doc.terms)
             except BaseException:
                 self._conn.execute("ROLLBACK")
@@ -929,8 +984,8 @@ class EmbeddedIndex:
                     return cached
                 new = self._conn.execute(
                     "SELECT episode_id, seq, at, vector FROM docs "
-                    "WHERE rowid > ? AND pair = ? AND vector IS NOT NULL",
-                    (cached.seen_rowid, key),
+                    "WHERE rowid > ? AND rowid >= ? AND pair = ? AND vector IS NOT NULL",
+                    (cached.seen_rowid, self._from_rowid, key),
                 ).fetchall()
                 ats = _micros_of([r[2] for r in new]) if new else np.zeros(0, np.int64)
                 rows = [(r[0], int(r[1]), int(a), r[3]) for r, a in zip(new, ats, strict=True)]
@@ -959,8 +1014,9 @@ class EmbeddedIndex:
         each row in time order, then the vectors streamed into their places, each distinct
         vector stored once (no sort of the rows with their vectors in SQLite)."""
         light = self._conn.execute(
-            "SELECT rowid, episode_id, seq, at FROM docs WHERE pair = ? AND vector IS NOT NULL",
-            (key,),
+            "SELECT rowid, episode_id, seq, at FROM docs "
+            "WHERE pair = ? AND vector IS NOT NULL AND rowid >= ?",
+            (key, self._from_rowid),
         ).fetchall()
         n = len(light)
         seqs = np.array([r[2] for r in light], dtype=np.int64)
@@ -973,7 +1029,8 @@ class EmbeddedIndex:
         # resident memory (the pages are only reserved).
         matrix = np.empty((n, dim), dtype=np.float32)
         cursor = self._conn.execute(
-            "SELECT rowid, vector FROM docs WHERE pair = ? AND vector IS NOT NULL", (key,)
+            "SELECT rowid, vector FROM docs WHERE pair = ? AND vector IS NOT NULL AND rowid >= ?",
+            (key, self._from_rowid),
         )
         while rows := cursor.fetchmany(4096):
             for rowid, blob in rows:
@@ -1166,8 +1223,8 @@ class EmbeddedIndex:
             rows = self._conn.execute(
                 "SELECT d.episode_id, d.seq, t.terms, d.vector FROM docs d "
                 "LEFT JOIN doc_terms t ON t.rowid = d.fts_rowid "
-                "WHERE d.pair = ? AND d.vector IS NOT NULL ORDER BY d.seq",
-                (_pair_key(pair),),
+                "WHERE d.pair = ? AND d.vector IS NOT NULL AND d.rowid >= ? ORDER BY d.seq",
+                (_pair_key(pair), self._from_rowid),
             ).fetchall()
         return [(str(i), int(seq), terms, bytes(vector)) for i, seq, terms, vector in rows]
 
