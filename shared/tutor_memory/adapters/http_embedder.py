@@ -45,16 +45,17 @@ from tutor_memory.adapters.embedder_profiles import ProgressCallback
 from tutor_memory.domain.errors import EmbedderError
 from tutor_memory.ports import EmbedderProfile, Vectors
 
-__all__ = ["MAX_INPUT_CHARS", "HttpEmbedder", "http_profile"]
+__all__ = ["MAX_INPUT_BYTES", "HttpEmbedder", "http_profile"]
 
 # Texts per request: OpenAI takes up to 2,048, small servers far fewer; ours. A replay's
 # progress callback fires once a request.
 DEFAULT_BATCH_SIZE: Final = 32
-# The longest text sent, in characters (ours). The model's own limit is in its tokens, which
-# only the server can count: OpenAI's 8,191 tokens hold 8,000 characters in any of the five
-# languages (a token is at least one character); a server with a shorter window (E5's 512)
-# cuts the rest itself or says 400. A turn's text is far shorter.
-MAX_INPUT_CHARS: Final = 8_000
+# The longest text sent, in UTF-8 bytes (ours). The model's own limit is in its tokens, which
+# only the server can count: a byte-level tokenizer (OpenAI's) makes at most one token of a
+# byte, so 8,000 bytes stay under its 8,191 tokens in any script (an Urdu letter is two
+# bytes); a server with a shorter window (E5's 512) cuts the rest itself or says 400. A
+# turn's text is far shorter.
+MAX_INPUT_BYTES: Final = 8_000
 # Batches in flight during a long run (a replay, a file's concepts), as the cloud embedder's.
 DEFAULT_MAX_CONCURRENCY: Final = 4
 # As the cloud embedder's (bedrock_embedder): a question's embedding fails fast, not hangs.
@@ -188,7 +189,7 @@ class HttpEmbedder:
         out = np.empty((len(items), self._profile.dimension), dtype=np.float32)
         prefix = self._prefixes[side]
         batches = [
-            [prefix + t[:MAX_INPUT_CHARS] for t in items[start : start + self._batch_size]]
+            [prefix + _cut(t) for t in items[start : start + self._batch_size]]
             for start in range(0, len(items), self._batch_size)
         ]
         if len(batches) == 1 or self._concurrency == 1:
@@ -272,6 +273,14 @@ class HttpEmbedder:
             raise EmbedderError(self.model, "answered an empty or invalid embedding")
         result: Vectors = (vectors / norms).astype(np.float32, copy=False)
         return result
+
+
+def _cut(text: str) -> str:
+    """``text`` within ``MAX_INPUT_BYTES`` of UTF-8, cut between characters."""
+    raw = text.encode("utf-8")
+    if len(raw) <= MAX_INPUT_BYTES:
+        return text
+    return raw[:MAX_INPUT_BYTES].decode("utf-8", errors="ignore")
 
 
 def _vector(embedding: Any) -> np.ndarray[Any, np.dtype[np.float32]]:
