@@ -157,6 +157,7 @@ def build_index(
             engine=settings.opensearch_engine,
             custom_ids=settings.opensearch_auth != "aoss",  # Serverless vector collections
             serverless=settings.opensearch_auth == "aoss",
+            model=embedder.profile.name if embedder else None,
         )
     from tutor_memory.adapters.embedded_index import EmbeddedIndex
 

