@@ -66,6 +66,7 @@ from pydantic import ValidationError as PydanticValidationError
 
 from tutor_memory.bench.conversations import Conversation, GoldQuestion, Utterance
 from tutor_memory.bench.locomo import from_locomo, is_locomo
+from tutor_memory.bench.longmemeval import from_longmemeval, is_longmemeval
 from tutor_memory.domain import constants as C
 from tutor_memory.domain.episodes import Kind, NewEpisode, Pair
 from tutor_memory.domain.errors import ValidationError
@@ -117,8 +118,8 @@ class _File(_Strict):
 
 def read_conversations(path: Path, note: Callable[[str], None] | None = None) -> list[Conversation]:
     """The file's conversations, checked whole (see the module); a ``ValidationError`` names
-    the first problem's place. LoCoMo's own file is read too (``bench.locomo``): ``note`` is
-    told what of it is asked."""
+    the first problem's place. LoCoMo's and LongMemEval's own files are read too
+    (``bench.locomo``, ``bench.longmemeval``): ``note`` is told what of them is asked."""
     try:
         raw = json.loads(path.read_text(encoding="utf-8"))
     except UnicodeDecodeError:
@@ -129,15 +130,24 @@ def read_conversations(path: Path, note: Callable[[str], None] | None = None) ->
         ) from None
     except RecursionError:  # the decoder recurses once per level of nesting
         raise ValidationError(str(path), "nests arrays or objects too deeply") from None
+    said = None
     if is_locomo(raw):
-        raw, skipped = from_locomo(raw)
-        if note is not None:
-            asked = sum(len(c["questions"]) for c in raw["conversations"])
-            note(
-                f"LoCoMo's layout: {len(raw['conversations'])} conversations, {asked} "
-                f"questions of categories 1-4 asked; not asked: {skipped.adversarial} "
-                f"adversarial (category 5), {skipped.no_evidence} naming no line"
-            )
+        raw, locomo = from_locomo(raw)
+        asked = sum(len(c["questions"]) for c in raw["conversations"])
+        said = (
+            f"LoCoMo's layout: {len(raw['conversations'])} conversations, {asked} questions of "
+            f"categories 1-4 asked; not asked: {locomo.adversarial} adversarial (category 5), "
+            f"{locomo.no_evidence} naming no line"
+        )
+    elif is_longmemeval(raw):
+        raw, lme = from_longmemeval(raw)
+        said = (
+            f"LongMemEval's layout: {len(raw['conversations'])} questions asked, each over its "
+            f"own history; not asked: {lme.abstention} abstention (_abs), {lme.no_evidence} "
+            f"marking no turn; {lme.turns_cut} turns cut to {C.MAX_TEXT_CHARS:,} characters"
+        )
+    if said is not None and note is not None:
+        note(said)
     return parse_conversations(raw)
 
 

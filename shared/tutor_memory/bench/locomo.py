@@ -45,6 +45,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any, Final
 
+from tutor_memory.bench.ids import fit_id, unique
 from tutor_memory.domain.errors import ValidationError
 
 CATEGORIES: Final = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop"}
@@ -90,6 +91,7 @@ def from_locomo(raw: Sequence[Mapping[str, Any]]) -> tuple[dict[str, Any], Skipp
     """LoCoMo's samples as a ``--data`` document (``conversation_file``'s layout), and what
     was not asked (see the module). A ``ValidationError`` names a sample's place."""
     conversations, adversarial, no_evidence = [], 0, 0
+    pairs: set[str] = set()
     for n, sample in enumerate(raw):
         where = f"[{n}]"
         chat = sample["conversation"]
@@ -119,7 +121,7 @@ def from_locomo(raw: Sequence[Mapping[str, Any]]) -> tuple[dict[str, Any], Skipp
             )
         sample_id = str(sample.get("sample_id") or f"locomo-{n}")
         conversations.append(
-            {"id": re.sub(r"[^A-Za-z0-9._@-]", "-", sample_id)[:128], "language": "en",
+            {"id": unique(fit_id(sample_id, f"locomo-{n}"), pairs), "language": "en",
              "turns": turns, "questions": questions}
         )  # fmt: skip
     return {"conversations": conversations}, Skipped(adversarial, no_evidence)
@@ -148,7 +150,8 @@ def _turns(chat: Mapping[str, Any], student: str, where: str) -> list[dict[str, 
                 continue
             speaker = _text(line.get("speaker"), f"{place}.speaker")
             turn = {
-                "id": _unique_id(str(line.get("dia_id") or f"D{number}:{m + 1}"), taken),
+                # a repeated dia_id (the evidence names the first) gets a suffix
+                "id": unique(str(line.get("dia_id") or f"D{number}:{m + 1}"), taken),
                 "session": number,
                 "role": "student" if speaker == student else "tutor",
                 "text": f"{speaker}: {text}",
@@ -167,16 +170,6 @@ def _said(line: Mapping[str, Any]) -> str:
     if caption:
         return f"{text} (photo: {caption})" if text else f"(photo: {caption})"
     return text
-
-
-def _unique_id(dia_id: str, taken: set[str]) -> str:
-    """The line's ``dia_id``; a repeated one (the evidence names the first) gets a suffix."""
-    unique, n = dia_id, 1
-    while unique in taken:
-        n += 1
-        unique = f"{dia_id}#{n}"
-    taken.add(unique)
-    return unique
 
 
 def _text(value: Any, where: str) -> str:
