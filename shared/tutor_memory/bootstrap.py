@@ -116,13 +116,12 @@ def build_embedder(settings: Settings) -> Embedder | None:
     if settings.embedder == "http":
         from tutor_memory.adapters.http_embedder import HttpEmbedder
 
-        assert settings.embedder_url and settings.embedder_model and settings.embedder_dimension
-        # (validated in settings: http needs the three)
+        assert settings.embedder_url and settings.embedder_model  # validated in settings
         key = settings.embedder_api_key
         return HttpEmbedder(
             url=settings.embedder_url,
             model=settings.embedder_model,
-            dimension=settings.embedder_dimension,
+            dimension=settings.embedding_dimension,
             api_key=None if key is None else key.get_secret_value(),
             query_prefix=settings.embedder_query_prefix,
             passage_prefix=settings.embedder_passage_prefix,

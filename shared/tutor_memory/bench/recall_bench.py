@@ -248,7 +248,11 @@ def open_bench_app(
     env = {
         # the endpoint's own variables (its URL, model, size, key, sides) from the environment
         **(
-            {k: v for k, v in os.environ.items() if k.startswith("TUTOR_MEMORY_EMBEDDER_")}
+            {
+                k: v
+                for k, v in os.environ.items()
+                if k.startswith("TUTOR_MEMORY_EMBEDDER_") or k == "TUTOR_MEMORY_EMBEDDING_DIMENSION"
+            }
             if embedder == "http"
             else {}
         ),
