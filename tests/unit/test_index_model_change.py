@@ -58,6 +58,11 @@ def test_a_new_model_never_reads_the_old_models_vectors(
     new.add([_doc(4, 3)])
     assert _hits(new, 3) == {"e4"}
     assert new.vectors(PAIR, ["e1", "e4"]).keys() == {"e4"}
+    new.close()
+    caplog.clear()
+    with caplog.at_level(logging.WARNING):  # opened again before the reindex: said again
+        new = EmbeddedIndex(path, dimension=3, model="http/m/3")
+    assert "found by words" in caplog.text and _hits(new, 3) == {"e4"}
     # Reindexed (written again with the new model's vectors): every document is read again.
     new.add([_doc(n, 3) for n in range(1, 4)])
     assert _hits(new, 3) == {"e1", "e2", "e3", "e4"}

@@ -80,10 +80,9 @@ def ranking_form() -> str:
 
 log = logging.getLogger(__name__)
 
-_INSERT: Final = "INSERT OR REPLACE INTO docs VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
-# A new row's id is one past the largest held, which falls under the model's mark when the
-# newest rows were deleted since it was set (``_model_watermark``): given explicitly then.
-_INSERT_PAST: Final = (
+# A new row's id, given: one past the largest held, and never under the model's mark (the
+# newest rows may have been deleted since it was set, ``_model_watermark``).
+_INSERT: Final = (
     "INSERT OR REPLACE INTO docs (rowid, pair, episode_id, seq, kind, at, vector, length, "
     "fts_rowid) VALUES ((SELECT MAX(COALESCE(MAX(rowid), 0) + 1, ?) FROM docs), "
     "?, ?, ?, ?, ?, ?, ?, ?)"
@@ -680,7 +679,17 @@ class EmbeddedIndex:
         size."""
         held = self._conn.execute("SELECT model, from_rowid FROM vector_model").fetchone()
         if held is not None and held[0] == model:
-            return int(held[1])
+            start = int(held[1])
+            if self._conn.execute(  # a rowid range: no scan
+                "SELECT 1 FROM docs WHERE rowid < ? AND vector IS NOT NULL LIMIT 1", (start,)
+            ).fetchone():
+                log.warning(
+                    "the search index at %s holds documents indexed before its embedder "
+                    "became %s: they are found by words and recency only until each pair is "
+                    "reindexed (tutor-memory reindex --student S --subject T)",
+                    self.path, model,
+                )  # fmt: skip
+            return start
         last = self._conn.execute("SELECT COALESCE(MAX(rowid), 0) FROM docs").fetchone()[0]
         if held is None:
             blob = self._conn.execute(
@@ -798,11 +807,11 @@ class EmbeddedIndex:
                     ).lastrowid
                     at = format_time(doc.at)
                     length = len(doc.terms.split())
-                    values = (key, doc.episode_id, doc.seq, doc.kind, at, blob, length, fts_rowid)
-                    if self._from_rowid:  # after a change of model: never a row under its mark
-                        self._conn.execute(_INSERT_PAST, (self._from_rowid, *values))
-                    else:
-                        self._conn.execute(_INSERT, values)
+                    self._conn.execute(
+                        _INSERT,
+                        (self._from_rowid, key, doc.episode_id, doc.seq, doc.kind, at, blob,
+                         length, fts_rowid),
+                    )  # fmt: skip
                     self._add_terms(key, doc.episode_id, doc.seq, at, length, doc.terms)
             except BaseException:
                 self._conn.execute("ROLLBACK")
@@ -984,8 +993,8 @@ class EmbeddedIndex:
                     return cached
                 new = self._conn.execute(
                     "SELECT episode_id, seq, at, vector FROM docs "
-                    "WHERE rowid > ? AND rowid >= ? AND pair = ? AND vector IS NOT NULL",
-                    (cached.seen_rowid, self._from_rowid, key),
+                    "WHERE rowid > ? AND pair = ? AND vector IS NOT NULL",
+                    (max(cached.seen_rowid, self._from_rowid - 1), key),
                 ).fetchall()
                 ats = _micros_of([r[2] for r in new]) if new else np.zeros(0, np.int64)
                 rows = [(r[0], int(r[1]), int(a), r[3]) for r, a in zip(new, ats, strict=True)]
