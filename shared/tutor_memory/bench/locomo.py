@@ -42,7 +42,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from typing import Any, Final
 
 from tutor_memory.bench.ids import fit_id, unique
@@ -51,22 +51,9 @@ from tutor_memory.domain.errors import ValidationError
 CATEGORIES: Final = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop"}
 ADVERSARIAL: Final = 5
 _SESSION: Final = re.compile(r"^session_(\d+)$")
-_WHEN: Final = re.compile(
-    r"^\s*(\d{1,2}):(\d{2})\s*([ap])\.?m\.?\s+on\s+(\d{1,2})\s+([A-Za-z]+),?\s+(\d{4})\s*$",
-    re.IGNORECASE,
-)
+# The session times' form, read as C's strptime reads English month names (full or short).
+_WHEN_FORMS: Final = ("%I:%M %p on %d %B, %Y", "%I:%M %p on %d %b, %Y")
 _EVIDENCE: Final = re.compile(r"D\d+:\d+")
-_MONTHS: Final = {
-    name: n
-    for n, names in enumerate(
-        [("january", "jan"), ("february", "feb"), ("march", "mar"), ("april", "apr"),
-         ("may",), ("june", "jun"), ("july", "jul"), ("august", "aug"),
-         ("september", "sep", "sept"), ("october", "oct"), ("november", "nov"),
-         ("december", "dec")],
-        start=1,
-    )
-    for name in names
-}  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -180,15 +167,10 @@ def _text(value: Any, where: str) -> str:
 
 def _when(value: Any, where: str) -> datetime:
     """``"1:56 pm on 8 May, 2023"`` as a UTC time."""
-    found = _WHEN.match(str(value or ""))
-    month = _MONTHS.get(found.group(5).lower()) if found else None
-    if found is None or month is None:
-        raise ValidationError(where, f"is not a time like '1:56 pm on 8 May, 2023' ({value!r})")
-    hour, minute, half, day, _, year = found.groups()
-    hour24 = int(hour) % 12 + (12 if half.lower() == "p" else 0)
-    try:
-        return datetime(int(year), month, int(day), tzinfo=UTC) + timedelta(
-            hours=hour24, minutes=int(minute)
-        )
-    except ValueError as exc:
-        raise ValidationError(where, f"is not a date ({exc})") from None
+    said = " ".join(str(value or "").split()).upper()  # AM/PM and month names, any case
+    for form in _WHEN_FORMS:
+        try:
+            return datetime.strptime(said, form).replace(tzinfo=UTC)
+        except ValueError:
+            continue
+    raise ValidationError(where, f"is not a time like '1:56 pm on 8 May, 2023' ({value!r})")
