@@ -483,7 +483,7 @@ def build_profiles(
 
         in_memory = str(settings.sqlite_path) == ":memory:"
         log = SqliteProfileLog(":memory:" if in_memory else settings.home / "profile.db")
-    return Profiles(log, ports.clock)
+    return Profiles(log, ports.clock, ports.store)
 
 
 def limit_blas_threads(threads: int) -> None:

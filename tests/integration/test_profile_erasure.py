@@ -2,11 +2,14 @@
 a pet …" erased takes the statement's words out of the profile log, every subject's block, the
 profile's history and export, and the bytes of both backends; the statement before it on the
 same aspect holds again, and the log still verifies. Erasing a pair takes what was heard in
-that subject; another subject's statements stay."""
+that subject; another subject's statements stay. A statement blanked by someone who can write
+the profile, with no erasure of its episode behind it, is a break of the log.
+"""
 
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -17,8 +20,16 @@ from tutor_memory import Memory
 from tutor_memory.adapters.profile_sqlite import SqliteProfileLog
 from tutor_memory.bootstrap import App, build_app
 from tutor_memory.domain.block import PROFILE_HEADER
+from tutor_memory.domain.chain import GENESIS_HASH, link_hash
 from tutor_memory.domain.episodes import Kind, Pair
-from tutor_memory.domain.profile import Aspect, Speaker, Statement, current, first_break, seal
+from tutor_memory.domain.profile import (
+    Aspect,
+    Speaker,
+    Statement,
+    canonical_v1,
+    current,
+    first_break,
+)
 from tutor_memory.settings import Settings, on_folder
 
 from .conftest import REGION, TABLE
@@ -62,6 +73,7 @@ def _erase_and_check(app: App) -> None:
     assert FIRST in block and LATER not in block and MARKER not in block  # the one before holds
     history = app.profiles.history("s1")
     assert first_break(history) is None  # the log still verifies
+    assert app.profiles.verify("s1") is None  # and each erased statement's episode is erased
     gone = [s for s in history if s.erased_at is not None]
     assert [(s.aspect, s.key, s.value, s.due) for s in gone] == [
         (Aspect.PREFERENCE, "", "", None),
@@ -72,6 +84,7 @@ def _erase_and_check(app: App) -> None:
 
     app.erasing.erase_pair(Pair("s1", "biology"), reason="the family asked")
     assert [s.value for s in current(app.profiles.history("s1"))] == [EXAM]  # chemistry's stays
+    assert app.profiles.verify("s1") is None
     block = _block(app)
     assert PROFILE_HEADER in block and EXAM in block and FIRST not in block
     assert first_break(app.profiles.history("s1")) is None
@@ -119,6 +132,11 @@ def test_the_export_and_the_library_say_a_statement_was_erased(tmp_path: Path) -
         assert [s.value for s in memory.profile("s1").current] == ["Maya"]
 
 
+def sealed_v1(s: Statement) -> Statement:
+    """The first statement of a log as the release before version 2 sealed it."""
+    return replace(s, prev_hash=GENESIS_HASH, hash=link_hash(GENESIS_HASH, canonical_v1(s)))
+
+
 def test_a_profile_written_before_erasure_existed_is_read_and_erased(tmp_path: Path) -> None:
     """The embedded log's file without the ``erased_at`` column (written by an earlier
     version) gains it when opened, and its statements read as they were."""
@@ -132,8 +150,8 @@ def test_a_profile_written_before_erasure_existed_is_read_and_erased(tmp_path: P
         "NULL, due TEXT, source TEXT, prev_hash TEXT NOT NULL, hash TEXT NOT NULL, PRIMARY KEY "
         "(student, seq))"
     )
-    first = seal(
-        Statement("s1", 0, Aspect.NAME, "", "Maya", Speaker.STUDENT, T0, source="b/e1"), None
+    first = sealed_v1(
+        Statement("s1", 1, Aspect.NAME, "", "Maya", Speaker.STUDENT, T0, source="b/e1")
     )
     old.execute(
         "INSERT INTO statements VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -152,3 +170,92 @@ def test_a_profile_written_before_erasure_existed_is_read_and_erased(tmp_path: P
         assert first_break([gone]) is None
     finally:
         log.close()
+
+
+# --- a statement blanked without an erasure ----------------------------------------------------
+
+
+def _forge(app: App, forge: Any) -> str | None:
+    """Biology hears a preference and the pet; the service sets the language. ``forge`` then
+    writes to the profile's storage as someone with write access would; what verify says."""
+    assert app.profiles is not None
+    ids = _said(app)
+    app.profiles.set("s1", "language", "Urdu", said_by="service")
+    assert app.profiles.verify("s1") is None
+    forge(app, ids)
+    return app.profiles.verify("s1")
+
+
+def _sql(app: App, statement: str, *args: object) -> None:
+    db = app.profiles.log._db  # type: ignore[union-attr]
+    db.execute(statement, args)
+
+
+def test_a_statement_blanked_without_an_erasure_is_a_break(tmp_path: Path) -> None:
+    """The preference heard in an episode that was never erased, blanked in place (the
+    adapter's own erasure, as a writer with access could call it): a break naming the
+    statement, and the library's ``intact`` says so."""
+    with Memory.local(tmp_path / "tm", settings=SETTINGS, ready=False) as memory:
+        app = memory.backend.app  # type: ignore[attr-defined]
+        said = _forge(app, lambda app, ids: app.profiles.log.erase_statements("s1", [2], T0))
+        assert said == "statement 2: erased, but the episode it was heard in is not"
+        assert memory.profile("s1").intact is False
+        assert LATER not in _block(app)  # what the forgery did: the preference is gone
+
+
+def test_a_statement_set_by_the_service_cannot_be_erased_in_place(tmp_path: Path) -> None:
+    app = build_app(on_folder(SETTINGS, tmp_path / "tm"))
+    try:
+        said = _forge(
+            app,
+            lambda app, ids: _sql(
+                app, "UPDATE statements SET value = '', salt = NULL, erased_at = ? WHERE seq = 5",
+                "2026-05-01T00:00:00.000000Z",
+            ),
+        )  # fmt: skip
+        assert said == "statement 5: erased, but it was not heard in an episode"
+    finally:
+        app.close()
+
+
+def test_an_erased_statement_is_still_checked_and_so_are_the_words(tmp_path: Path) -> None:
+    """Version 2: an erased statement's envelope still verifies (its aspect changed is a
+    break), a kept statement's words are held to their commitment, and a statement may not
+    be relabelled as sealed by the release before (whose erased statements were not checked)."""
+    app = build_app(on_folder(SETTINGS, tmp_path / "tm"))
+    try:
+        assert app.erasing is not None and app.profiles is not None
+        ids = _said(app)
+        app.erasing.erase_episode(Pair("s1", "biology"), ids[PET], reason="asked by the student")
+        assert app.profiles.verify("s1") is None
+        (gone,) = [s for s in app.profiles.history("s1") if s.erased_at is not None]
+        assert (gone.salt, gone.commitment is not None) == (None, True)
+        _sql(app, "UPDATE statements SET aspect = 'goal' WHERE seq = ?", gone.seq)
+        assert app.profiles.verify("s1") == f"statement {gone.seq}: content changed"
+        _sql(app, "UPDATE statements SET aspect = 'other' WHERE seq = ?", gone.seq)
+        assert app.profiles.verify("s1") is None
+        _sql(app, "UPDATE statements SET value = 'short answers' WHERE seq = 1")
+        assert app.profiles.verify("s1") == "statement 1: its words changed"
+        _sql(app, "UPDATE statements SET value = ? WHERE seq = 1", FIRST)
+        _sql(app, "UPDATE statements SET version = 1, value = '', erased_at = ? WHERE seq = 2",
+             "2026-05-01T00:00:00.000000Z")  # fmt: skip
+        assert app.profiles.verify("s1") == "statement 2: sealed under version 1 after version 2"
+    finally:
+        app.close()
+
+
+def test_a_statement_blanked_without_an_erasure_is_a_break_on_dynamodb(cloud: Any) -> None:
+    from tutor_memory.bootstrap import lambda_app
+
+    app = lambda_app()
+    said = _forge(app, lambda app, ids: app.profiles.log.erase_statements("s1", [3], T0))
+    assert said == "statement 3: erased, but the episode it was heard in is not"
+    app.erasing.erase_episode(Pair("s1", "biology"), ids_of_pet(app), reason="asked")
+    assert app.profiles.verify("s1") is None  # erased with its episode: intact again
+
+
+def ids_of_pet(app: App) -> str:
+    """The pet's episode: the statement's source says where it was heard."""
+    (pet,) = [s for s in app.profiles.history("s1") if s.aspect is Aspect.OTHER]
+    assert pet.source is not None
+    return pet.source.split("/", 1)[1]

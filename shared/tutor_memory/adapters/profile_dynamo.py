@@ -65,11 +65,15 @@ class DynamoProfileLog:
         }  # fmt: skip
         if s.erased_at is not None:
             envelope["erased_at"] = format_time(s.erased_at)
-        body = json.dumps(
-            {"key": s.key, "value": s.value, "source": s.source,
-             "due": None if s.due is None else s.due.isoformat()},
-            ensure_ascii=False,
-        )  # fmt: skip
+        if s.version >= 2:  # the form and the commitment; the salt is the words' (in the body)
+            envelope["v"], envelope["commitment"] = s.version, s.commitment
+        words: dict[str, Any] = {
+            "key": s.key, "value": s.value, "source": s.source,
+            "due": None if s.due is None else s.due.isoformat(),
+        }  # fmt: skip
+        if s.salt is not None:
+            words["salt"] = s.salt
+        body = json.dumps(words, ensure_ascii=False)
         item = self._model(
             profile_pk(s.student_id, self.prefix), f"{s.seq:012d}", envelope=json.dumps(envelope)
         )
@@ -123,6 +127,9 @@ class DynamoProfileLog:
                     erased_at=(
                         parse_time(envelope["erased_at"]) if envelope.get("erased_at") else None
                     ),
+                    version=int(envelope.get("v", 1)),
+                    salt=body.get("salt"),
+                    commitment=envelope.get("commitment"),
                 )
             )
         return found

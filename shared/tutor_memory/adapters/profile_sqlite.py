@@ -28,6 +28,9 @@ CREATE TABLE IF NOT EXISTS statements (
     prev_hash TEXT NOT NULL,
     hash TEXT NOT NULL,
     erased_at TEXT,
+    version INTEGER NOT NULL DEFAULT 1,
+    salt TEXT,
+    commitment TEXT,
     PRIMARY KEY (student, seq)
 );
 """
@@ -42,8 +45,14 @@ class SqliteProfileLog:
         self._db.execute("PRAGMA secure_delete=ON")
         self._db.executescript(_SCHEMA)
         columns = {row[1] for row in self._db.execute("PRAGMA table_info(statements)")}
-        if "erased_at" not in columns:  # a profile written before statements could be erased
-            self._db.execute("ALTER TABLE statements ADD COLUMN erased_at TEXT")
+        for column, kind in (  # a profile written before statements could be erased, or
+            ("erased_at", "TEXT"),  # before version 2 (statements sealed before read as 1)
+            ("version", "INTEGER NOT NULL DEFAULT 1"),
+            ("salt", "TEXT"),
+            ("commitment", "TEXT"),
+        ):
+            if column not in columns:
+                self._db.execute(f"ALTER TABLE statements ADD COLUMN {column} {kind}")
         self._lock = threading.Lock()
 
     def append_statement(self, statement: Statement) -> None:
@@ -52,6 +61,7 @@ class SqliteProfileLog:
             s.student_id, s.seq, s.aspect.value, s.key, s.value, s.said_by.value,
             format_time(s.at), None if s.due is None else s.due.isoformat(), s.source,
             s.prev_hash, s.hash, None if s.erased_at is None else format_time(s.erased_at),
+            s.version, s.salt, s.commitment,
         )  # fmt: skip
         with self._lock:
             try:
@@ -76,7 +86,8 @@ class SqliteProfileLog:
         marks = ", ".join("?" * len(wanted))
         with self._lock:
             done = self._db.execute(
-                "UPDATE statements SET key = '', value = '', due = NULL, erased_at = ? "
+                "UPDATE statements SET key = '', value = '', due = NULL, salt = NULL, "
+                "erased_at = ? "
                 f"WHERE student = ? AND erased_at IS NULL AND seq IN ({marks})",
                 (format_time(at), student_id, *wanted),
             )
@@ -95,12 +106,16 @@ class SqliteProfileLog:
             self._db.close()
 
 
-_COLUMNS = "student, seq, aspect, key, value, said_by, at, due, source, prev_hash, hash, erased_at"
+_COLUMNS = (
+    "student, seq, aspect, key, value, said_by, at, due, source, prev_hash, hash, erased_at, "
+    "version, salt, commitment"
+)
 _MARKS = ", ".join("?" * len(_COLUMNS.split(", ")))
 
 
 def _statement(row: tuple[object, ...]) -> Statement:
-    student, seq, aspect, key, value, said_by, at, due, source, prev_hash, hash_, erased = row
+    (student, seq, aspect, key, value, said_by, at, due, source, prev_hash, hash_, erased,
+     version, salt, commitment) = row  # fmt: skip
     return Statement(
         student_id=str(student),
         seq=int(seq),  # type: ignore[call-overload]
@@ -114,4 +129,7 @@ def _statement(row: tuple[object, ...]) -> Statement:
         prev_hash=str(prev_hash),
         hash=str(hash_),
         erased_at=None if erased is None else parse_time(str(erased)),
+        version=int(version),  # type: ignore[call-overload]
+        salt=None if salt is None else str(salt),
+        commitment=None if commitment is None else str(commitment),
     )

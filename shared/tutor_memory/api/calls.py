@@ -59,7 +59,6 @@ from tutor_memory.domain.errors import ForbiddenError, NotFoundError, Validation
 from tutor_memory.domain.filetext import UnreadableFileError
 from tutor_memory.domain.paging import check_cursor, check_limit
 from tutor_memory.domain.profile import current as current_statements
-from tutor_memory.domain.profile import first_break
 
 if TYPE_CHECKING:
     from tutor_memory.bootstrap import App
@@ -160,7 +159,7 @@ def profile(app: App, student_id: str) -> ProfileResponse:
         student_id=student_id,
         current=[StatementResponse.of(s, now) for s in current_statements(said)],
         history=[StatementResponse.of(s, now) for s in said],
-        intact=first_break(said) is None,
+        intact=found.verify(student_id, said) is None,
     )
 
 

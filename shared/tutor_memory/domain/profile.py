@@ -8,6 +8,17 @@ belief does). A statement with an empty value retracts the aspect. A statement h
 episode (its ``source``) loses its words when that episode is erased (``erased``): it keeps its
 place and link, and the statement before it on the aspect holds again.
 
+Sealing (version 2, as a pair's chain: ``domain.chain``): the link hashes an *envelope* — the
+student, sequence, aspect, who said it, when, where it was heard, and ``words``, a salted
+commitment ``sha256(salt ‖ {key, value, due})`` — so that the words and their salt can be
+erased and every statement, erased or not, is still checked. Statements sealed before
+(version 1) hash their words directly: erased, only their place is checked. An erased statement
+must have been heard in an episode that is erased in its pair's log (where each erasure is an
+entry of the chain, held to the anchored checkpoints): a statement blanked by someone with write
+access to the profile, with no erasure behind it, is a break (``first_break``). What this log
+cannot show by itself (it has no checkpoint of its own): a writer who re-hashes it from some
+statement on.
+
 ==============  ===================================================  =========================
 aspect          what it holds                                        key
 ==============  ===================================================  =========================
@@ -39,7 +50,7 @@ from datetime import UTC, date, datetime, tzinfo
 from enum import StrEnum
 
 from tutor_memory.domain import constants as C
-from tutor_memory.domain.chain import GENESIS_HASH, format_time, link_hash
+from tutor_memory.domain.chain import GENESIS_HASH, commit, format_time, link_hash, new_salt
 from tutor_memory.domain.errors import ValidationError
 
 
@@ -79,6 +90,11 @@ class Statement:
     # When the episode it was heard in was erased (``erased``): its words (key, value, date)
     # are gone; its place in the log, its link and its hash stay. Not part of the hash.
     erased_at: datetime | None = None
+    # The form it was sealed under (``seal``): 1, its words in the hash; 2, an envelope with a
+    # salted commitment to its words (the salt goes with the words when erased).
+    version: int = 1
+    salt: str | None = None
+    commitment: str | None = None
 
     @property
     def retracts(self) -> bool:
@@ -88,7 +104,7 @@ class Statement:
 def erased(s: Statement, at: datetime) -> Statement:
     """``s`` with its words gone (the episode it was heard in was erased): the key, the value
     and the date are the student's words; who said it, when, where and the links are not."""
-    return replace(s, key="", value="", due=None, erased_at=at)
+    return replace(s, key="", value="", due=None, salt=None, erased_at=at)
 
 
 def heard_at(subject_id: str, episode_id: str) -> str:
@@ -111,7 +127,36 @@ def heard_in(statements: Sequence[Statement], sources: Callable[[str], bool]) ->
     ]
 
 
-def _canonical(s: Statement) -> bytes:
+def _json(body: dict[str, object]) -> bytes:
+    return json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
+
+
+def canonical_words(s: Statement) -> bytes:
+    """What a version-2 statement commits to: its words."""
+    return _json(
+        {"key": s.key, "value": s.value, "due": None if s.due is None else s.due.isoformat()}
+    )
+
+
+def canonical_envelope(s: Statement, commitment: str) -> bytes:
+    """What a version-2 statement's link hashes: everything but its words, and their
+    commitment."""
+    return _json(
+        {
+            "v": 2,
+            "student": s.student_id,
+            "seq": s.seq,
+            "aspect": s.aspect.value,
+            "said_by": s.said_by.value,
+            "at": format_time(s.at),
+            "source": s.source,
+            "words": commitment,
+        }
+    )
+
+
+def canonical_v1(s: Statement) -> bytes:
+    """What a version-1 statement's link hashes (statements sealed before version 2)."""
     body = {
         "student": s.student_id,
         "seq": s.seq,
@@ -123,7 +168,7 @@ def _canonical(s: Statement) -> bytes:
         "due": None if s.due is None else s.due.isoformat(),
         "source": s.source,
     }
-    return json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
+    return _json(body)
 
 
 def check_statement(aspect: Aspect | str, key: str, value: str) -> tuple[Aspect, str, str]:
@@ -153,26 +198,52 @@ def check_statement(aspect: Aspect | str, key: str, value: str) -> tuple[Aspect,
     return parsed, key, value
 
 
-def seal(draft: Statement, previous: Statement | None) -> Statement:
-    """``draft`` chained after ``previous`` (None: the first of the log)."""
+def seal(draft: Statement, previous: Statement | None, salt: str | None = None) -> Statement:
+    """``draft`` chained after ``previous`` (None: the first of the log), under version 2
+    with ``salt`` (a new one when not given)."""
     prev = previous.hash if previous is not None else GENESIS_HASH
     seq = previous.seq + 1 if previous is not None else 1
-    placed = replace(draft, seq=seq, prev_hash=prev, hash="")
-    return replace(placed, hash=link_hash(prev, _canonical(placed)))
+    salt = salt or new_salt()
+    placed = replace(draft, seq=seq, prev_hash=prev, hash="", erased_at=None, version=2)
+    commitment = commit(salt, canonical_words(placed))
+    digest = link_hash(prev, canonical_envelope(placed, commitment))
+    return replace(placed, hash=digest, salt=salt, commitment=commitment)
 
 
-def first_break(statements: Sequence[Statement]) -> str | None:
-    """Where the log stops verifying (None: intact), in words. An erased statement's words
-    are gone, so its own hash can no longer be recomputed; its place is still checked (its
-    sequence, its link, and the next statement's link to its hash)."""
-    prev, expected = GENESIS_HASH, 1
+def first_break(
+    statements: Sequence[Statement], heard_erased: Callable[[str], bool] | None = None
+) -> str | None:
+    """Where the log stops verifying (None: intact), in words. Each statement's place (its
+    sequence, its link); a version-2 statement's envelope always, its words while it has
+    them; a version-1 statement's words while it has them (erased, its hash can no longer be
+    recomputed). An erased statement must have been heard in an episode, and — given
+    ``heard_erased`` ("<subject>/<episode id>" → is that episode erased in its pair's log) —
+    that episode must be erased: anything else was blanked without an erasure."""
+    prev, expected, version = GENESIS_HASH, 1, 1
     for s in statements:
         if s.seq != expected:
             return f"statement {expected} is missing (found {s.seq})"
         if s.prev_hash != prev:
             return f"statement {s.seq}: its link does not follow statement {s.seq - 1}"
-        if s.erased_at is None and link_hash(prev, _canonical(s)) != s.hash:
+        if s.version < version:  # every statement is sealed under the newest form
+            return f"statement {s.seq}: sealed under version {s.version} after version {version}"
+        version = s.version
+        if s.version >= 2:
+            if s.commitment is None or link_hash(prev, canonical_envelope(s, s.commitment)) != (
+                s.hash
+            ):
+                return f"statement {s.seq}: content changed"
+            if s.erased_at is None and (
+                s.salt is None or commit(s.salt, canonical_words(s)) != s.commitment
+            ):
+                return f"statement {s.seq}: its words changed"
+        elif s.erased_at is None and link_hash(prev, canonical_v1(s)) != s.hash:
             return f"statement {s.seq}: content changed"
+        if s.erased_at is not None:
+            if s.source is None:
+                return f"statement {s.seq}: erased, but it was not heard in an episode"
+            if heard_erased is not None and not heard_erased(s.source):
+                return f"statement {s.seq}: erased, but the episode it was heard in is not"
         prev, expected = s.hash, expected + 1
     return None
 

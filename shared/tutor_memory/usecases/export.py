@@ -448,6 +448,7 @@ def statement_json(s: Statement) -> dict[str, Any]:
         "due": None if s.due is None else s.due.isoformat(),
         "source": s.source,
         "hash": s.hash,
+        "commitment": s.commitment,  # version 2: the words' (the salt is never exported)
         "erased_at": None if s.erased_at is None else format_time(s.erased_at),
     }
 

@@ -4,10 +4,10 @@ a student's message, read what is in force. One profile per student, shared by e
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import date, datetime
 
-from tutor_memory.domain.episodes import Episode, Kind
+from tutor_memory.domain.episodes import Episode, Kind, Pair
 from tutor_memory.domain.errors import ConflictError, ValidationError
 from tutor_memory.domain.profile import (
     Aspect,
@@ -22,15 +22,17 @@ from tutor_memory.domain.profile import (
     seal,
 )
 from tutor_memory.domain.profile_phrases import Heard, addressed, heard
-from tutor_memory.ports import Clock, ProfileLog
+from tutor_memory.ports import Clock, ProfileLog, Store
 
 _ATTEMPTS = 5  # a sequence taken by another writer: read the head again, re-seal
 
 
 class Profiles:
-    def __init__(self, log: ProfileLog, clock: Clock) -> None:
+    def __init__(self, log: ProfileLog, clock: Clock, store: Store | None = None) -> None:
         self.log = log
         self.clock = clock
+        # The pairs' logs: an erased statement is checked against the episode it was heard in
+        self.store = store
 
     def _append(self, draft: Statement) -> Statement:
         sealed = self._append_unless(draft, None)
@@ -161,8 +163,24 @@ class Profiles:
     def in_force(self, student_id: str) -> list[Statement]:
         return current(self.log.statements(student_id))
 
-    def verify(self, student_id: str) -> str | None:
-        return first_break(self.log.statements(student_id))
+    def verify(self, student_id: str, history: Sequence[Statement] | None = None) -> str | None:
+        """Where the student's profile log stops verifying (None: intact); ``history``: the
+        statements already read. Each erased statement's episode must be erased in its pair's
+        log (when this memory keeps the pairs' logs)."""
+        said = self.log.statements(student_id) if history is None else history
+        store = self.store
+        if store is None:
+            return first_break(said)
+
+        def heard_erased(source: str) -> bool:
+            subject_id, _, episode_id = source.partition("/")
+            try:
+                episode = store.get(Pair(student_id, subject_id), episode_id)
+            except ValueError:  # not a pair's id: no episode was heard there
+                return False
+            return episode is not None and episode.erased
+
+        return first_break(said, heard_erased)
 
     def erase(self, student_id: str) -> int:
         return self.log.erase_profile(student_id)
