@@ -59,7 +59,9 @@ def add_profile_command(subparsers: Any) -> None:
         "profile", help="what holds about a student in every subject: show, set, retract"
     )
     actions = profile.add_subparsers(dest="action", required=True, metavar="ACTION")
-    show = actions.add_parser("show", help="the statements in force, and their history")
+    show = actions.add_parser(
+        "show", help="the statements in force, their history, and whether the log verifies"
+    )
     put = actions.add_parser("set", help="state something about the student")
     put.add_argument("aspect", choices=[a.value for a in Aspect], help="what it is about")
     put.add_argument("value", help="the statement, as a tutor should read it")
@@ -82,7 +84,7 @@ def run_profile_command(args: argparse.Namespace, app: App) -> int:
     from datetime import date
 
     from tutor_memory.domain.errors import ValidationError
-    from tutor_memory.domain.profile import current, line
+    from tutor_memory.domain.profile import current, line, profile_report
     from tutor_memory.usecases.export import statement_json
 
     profiles = app.profiles
@@ -105,6 +107,7 @@ def run_profile_command(args: argparse.Namespace, app: App) -> int:
             print(f"statement {done.seq}: {done.aspect.value} {what}")
         return 0
     said = profiles.history(args.student)
+    broken = profiles.verify(args.student, said)
     now = app.ports.clock.now()
     if args.json:
         print(
@@ -112,6 +115,8 @@ def run_profile_command(args: argparse.Namespace, app: App) -> int:
                 {
                     "current": [statement_json(s) for s in current(said)],
                     "history": [statement_json(s) for s in said],
+                    "intact": broken is None,
+                    "report": profile_report(said, broken),
                 },
                 ensure_ascii=False,
             )
@@ -121,7 +126,9 @@ def run_profile_command(args: argparse.Namespace, app: App) -> int:
             print(line(s, now=now))
         if not said:
             print(f"nothing is held about {args.student}")
-    return 0
+        else:  # as `verify` says it of a pair's chain
+            print(f"log: {profile_report(said, broken)}")
+    return 0 if broken is None else 1
 
 
 def run_keys_command(args: argparse.Namespace, app: App) -> int:

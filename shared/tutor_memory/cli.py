@@ -48,7 +48,7 @@ EXIT_OK, EXIT_REFUSED, EXIT_USAGE = 0, 1, 2
 EXIT_CODES = """exit codes:
   0  done (also when the reader of the output stops early, as `| head` does)
   1  not found or refused: no such store, pair, file or belief; input the memory refuses;
-     a port in use; a broken chain (verify)
+     a port in use; a broken chain (verify) or profile log (profile show)
   2  usage: an unknown command or flag, a missing argument, a flag value that does not parse
 
 Commands that add to a store (ingest, teach, record) create its folder on first use; the

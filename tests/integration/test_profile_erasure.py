@@ -259,3 +259,30 @@ def ids_of_pet(app: App) -> str:
     (pet,) = [s for s in app.profiles.history("s1") if s.aspect is Aspect.OTHER]
     assert pet.source is not None
     return pet.source.split("/", 1)[1]
+
+
+def test_the_profile_says_where_its_log_stops_verifying(
+    tmp_path: Path, monkeypatch: Any, capsys: Any
+) -> None:
+    """`profile show` and the library's profile give the log's report, as `verify` does a
+    pair's: "intact: N statements", or the first break (exit code 1 on the command line)."""
+    from tutor_memory.cli import main
+
+    store = tmp_path / "tm"
+    with Memory.local(store, settings=SETTINGS, ready=False) as memory:
+        _said(memory.backend.app)  # type: ignore[attr-defined]
+        assert memory.profile("s1").report == "intact: 4 statements"
+    monkeypatch.setenv("TUTOR_MEMORY_EMBEDDER", "none")
+    show = ["profile", "show", "--store", str(store), "--student", "s1"]
+    assert main(show) == 0
+    assert capsys.readouterr().out.splitlines()[-1] == "log: intact: 4 statements"
+    log = SqliteProfileLog(store / "profile.db")
+    log.erase_statements("s1", [2], T0)  # as a writer with access could
+    log.close()
+    assert main([*show, "--json"]) == 1
+    shown = json.loads(capsys.readouterr().out)
+    broken = "broken: statement 2: erased, but the episode it was heard in is not"
+    assert (shown["intact"], shown["report"]) == (False, broken)
+    with Memory.local(store, settings=SETTINGS, ready=False) as memory:
+        profile = memory.profile("s1")
+        assert (profile.intact, profile.report) == (False, broken)

@@ -861,6 +861,8 @@ export interface components {
             history: components["schemas"]["StatementResponse"][];
             /** Intact */
             intact: boolean;
+            /** Report */
+            report: string;
             /** Student Id */
             student_id: string;
         };

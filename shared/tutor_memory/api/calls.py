@@ -59,6 +59,7 @@ from tutor_memory.domain.errors import ForbiddenError, NotFoundError, Validation
 from tutor_memory.domain.filetext import UnreadableFileError
 from tutor_memory.domain.paging import check_cursor, check_limit
 from tutor_memory.domain.profile import current as current_statements
+from tutor_memory.domain.profile import profile_report
 
 if TYPE_CHECKING:
     from tutor_memory.bootstrap import App
@@ -155,11 +156,13 @@ def profile(app: App, student_id: str) -> ProfileResponse:
     found = _profiles(app)
     now = app.ports.clock.now()
     said = found.history(student_id)
+    broken = found.verify(student_id, said)
     return ProfileResponse(
         student_id=student_id,
         current=[StatementResponse.of(s, now) for s in current_statements(said)],
         history=[StatementResponse.of(s, now) for s in said],
-        intact=found.verify(student_id, said) is None,
+        intact=broken is None,
+        report=profile_report(said, broken),
     )
 
 

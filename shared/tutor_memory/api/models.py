@@ -733,6 +733,8 @@ class ProfileResponse(Model):
     current: list[StatementResponse]
     history: list[StatementResponse]
     intact: bool  # the profile's hash chain verifies
+    # "intact: N statements", or where it stops verifying ("statement 2: its words changed")
+    report: str
 
 
 class ClassRequest(Strict):

@@ -248,6 +248,15 @@ def first_break(
     return None
 
 
+def profile_report(statements: Sequence[Statement], broken: str | None) -> str:
+    """The log's state in one line: "intact: 3 statements" or where it stops verifying
+    (``first_break``)."""
+    if broken is not None:
+        return f"broken: {broken}"
+    count = len(statements)
+    return f"intact: {count} statement{'' if count == 1 else 's'}"
+
+
 def current(statements: Sequence[Statement]) -> list[Statement]:
     """The statements in force: the latest per aspect and key, retractions removed; who the
     student is and what they need first (the name, accommodations, the language), then how
