@@ -131,7 +131,9 @@ def detect_language(text: str) -> str:
     than Latin ones): the language of a letter only it writes (``own_letters``: Urdu ٹ ڈ ڑ ں
     ے ہ ھ); else the most function-word hits (``detection_markers``), one more vote for a
     text with any of its ``vote_letters`` (Urdu keyboards' ک ی against Arabic's ك ي ى ة;
-    Spanish ¿ ¡ ñ or an accent). Ties go to the script's default (English, Arabic).
+    Spanish ¿ ¡ ñ or an accent). Ties go to the script's default (English, Arabic). A
+    Latin-script text with more of a language's ``latin_markers`` than the best of those is
+    that language in Latin letters (Roman Urdu: "mujhe samajh nahi aaya" is ``ur``).
     """
     raw = unicodedata.normalize("NFKC", text)
     # An ASCII text has no Arabic letter (the script test read a character at a time is the
@@ -153,8 +155,18 @@ def detect_language(text: str) -> str:
         for pack in candidates
     }
     best = max(scores.values())
+    if script == "latin":  # a language of another script written in Latin letters (Roman Urdu)
+        for pack in _latin_writers():
+            if sum(w in pack.latin_markers for w in words) > best:
+                return pack.code
     # dicts keep insertion order, so the script's default wins a tie
     return next(lang for lang, score in scores.items() if score == best)
+
+
+@cache
+def _latin_writers() -> tuple[Language, ...]:
+    """The languages of another script that their speakers also write in Latin letters."""
+    return tuple(pack for pack in PACKS.values() if pack.script != "latin" and pack.latin_markers)
 
 
 @cache

@@ -100,7 +100,9 @@ def _name_in(pack: Language, text: str) -> str | None:
 
 def _name_after(pack: Language, written: list[str], folded: list[str]) -> int:
     """How many of the words after the cue are the name (0: none)."""
-    if pack.script == "latin":  # capitals tell a name: one or two capitalised words
+    # Capitals tell a name in Latin letters (Roman Urdu's "mera naam Ali hai" too): one or
+    # two capitalised words
+    if pack.script == "latin" or (written and _in_latin_letters(written[0])):
         count = 0
         for word, plain in zip(written, folded, strict=True):
             if count == 2 or not word[0].isupper() or is_stopword(plain, pack.code):
@@ -114,6 +116,12 @@ def _name_after(pack: Language, written: list[str], folded: list[str]) -> int:
     if not any(ch.isalpha() for ch in written[0]):  # "اسمي ١٢٣": digits name no one
         return 0
     return 1 if all(w in closers for w in folded[1:]) else 0
+
+
+def _in_latin_letters(word: str) -> bool:
+    """Whether ``word`` begins with a letter of the Latin blocks (Basic Latin to Latin
+    Extended-B: "Ali", "Ángel")."""
+    return word[0].isalpha() and word[0] <= "\u024f"
 
 
 _Clause = tuple[str, list[re.Match[str]], list[str]]  # the clause, its words, folded

@@ -69,6 +69,7 @@ AR: Final = Language(
     stopword_proclitics=frozenset("وفبلك"),
     # --- Language detection ---
     detection_markers=_words("ما هي هو في على إلى هل كيف لماذا ماذا التي الذي هذا هذه عن مع"),
+    latin_markers=frozenset(),
     own_letters=frozenset(),
     vote_letters=frozenset("كيىة"),
     # --- Time: relative phrases and month names ---

@@ -118,6 +118,12 @@ class Language:
     # Letters this language writes and the others of its script do not: one of them settles
     # the script question (Urdu ٹ ڈ ڑ ں ے ہ ھ ۓ).
     own_letters: frozenset[str] = field(metadata=_OPTIONAL)
+    # Function words of this language as its speakers also write it in Latin letters (Roman
+    # Urdu: "mujhe samajh nahi aaya"). A Latin-script text with more of them than any Latin
+    # language's markers is this language. Words another of our languages writes are left out
+    # (Indonesian "hai", hi, "main", play, "agar", so that, "gaya", style, "wali", guardian;
+    # English "main"), so a tie, and any line of theirs, stays theirs.
+    latin_markers: frozenset[str] = field(metadata=_OPTIONAL)
     # Characters that give a text one vote: keyboard evidence (Urdu keyboards type keheh ک and
     # Farsi yeh ی, Arabic ones kaf ك, yeh ي, alef maksura ى and teh marbuta ة; Urdu writes ہ or
     # ۃ) or marks the others of its script never use (Spanish ¿ ¡ ñ and accents).

@@ -53,6 +53,7 @@ EN: Final = Language(
         "it this that these those with for from about can could should would we you my our "
         "they be been have has not explain tell please between difference"
     ),
+    latin_markers=frozenset(),
     own_letters=frozenset(),
     vote_letters=frozenset(),
     # --- Time: relative phrases and month names ---

@@ -70,6 +70,7 @@ ES: Final = Language(
         "están hay pero sobre también mi yo nosotros entre explica explícame diferencia muy "
         "más ser fue era"
     ),
+    latin_markers=frozenset(),
     own_letters=frozenset(),
     vote_letters=frozenset("¿¡ñáéíóúü"),
     # --- Time: relative phrases and month names ---

@@ -46,6 +46,7 @@ ID: Final = Language(
         "saya kita kami aku kamu pada dalam bisa juga akan sudah ada atau seperti tentang "
         "antara perbedaan apakah siapa kapan dimana berapa karena oleh sebagai tolong jelaskan"
     ),
+    latin_markers=frozenset(),
     own_letters=frozenset(),
     vote_letters=frozenset(),
     # --- Time: relative phrases and month names ---

@@ -6,14 +6,22 @@ words; this compact hand-written list replaces it. Deliberately absent: ہوا (
 also "air", a science topic) and nouns of any kind.
 
 Stemming: Urdu has no stemmer in Snowball: after folding, one regular inflection ending is
-stripped (خلیہ/خلیے/خلیوں → خلي), nothing more.
+stripped (خلیہ/خلیے/خلیوں → خلي), nothing more. A word in Latin letters in an Urdu text is an
+English term ("DNA", "cells") or Roman Urdu: it is stemmed as English is, so "photosynthesis kya
+hai?" finds what an English answer said of photosynthesis.
+
+Roman Urdu (Urdu in Latin letters, how most students type it on a phone) is read as Urdu:
+``latin_markers`` detects it, and the function words, asking words, time phrases and the
+profile's cues have their Roman spellings beside the Urdu script's (the commonest spellings;
+Roman Urdu has no standard one). Not read in Roman spelling yet: month names (English ones are
+used), teaching phrases, record questions.
 """
 
 from __future__ import annotations
 
 from typing import Final
 
-from tutor_memory.domain.languages.base import Language
+from tutor_memory.domain.languages.base import Language, snowball
 from tutor_memory.domain.languages.base import phrases as _phrases
 from tutor_memory.domain.languages.base import words as _words
 
@@ -23,7 +31,12 @@ from tutor_memory.domain.languages.base import words as _words
 _SUFFIXES: Final = ("ياں", "يوں", "وں", "يں", "اں", "ے", "ه", "ي", "ا")
 
 
+_ENGLISH: Final = snowball("english")
+
+
 def _stem(word: str) -> str:
+    if word.isascii():  # an English term, or Roman Urdu: see the module's docstring
+        return _ENGLISH(word)
     for suffix in _SUFFIXES:
         if word.endswith(suffix) and len(word) - len(suffix) >= 3:
             return word[: -len(suffix)]
@@ -62,26 +75,63 @@ UR: Final = Language(
         # negation and politeness
         "نہیں نہ مت براہ کرم مہربانی ذرا"
     ),
-    stopword_additions=frozenset(),
+    # Roman Urdu's function words (the list above in Latin letters, common spellings)
+    stopword_additions=_words(
+        "ka ki ke kay ko se mein main mai par pe tak ne hi bhi to aur ya lekin magar keh kyunke "
+        "kyunki jo jis jab tab ab yahan wahan agar phir sath saath baad pehle liye liay wala "
+        "wali wale bare baare tarah taraf jaisa jaise jaisi sirf bas bohat bahut zyada ziada "
+        "kam kuch sab har koi kisi kis kya kiya kyun kyon kaise kaisa kaisi kahan kab kaun "
+        "konsa konsi konse kitna kitni kitne aaj kal parson hum tum aap woh wo yeh ye is us in "
+        "un unhon unhein isay usay humein hamara hamari hamare mera meri mere mujhe mujh "
+        "tumhara tumhari tumhare tumhe apna apni apne khud hai hain tha thi thay the ho hun "
+        "hoon hui hue hota hoti hotay hotey hona hoga hogi ga gi ge raha rahi rahe sakta sakti "
+        "sakte kar karta karti karte karna karne karen karo kare kiye gaya gayi gaye jata jati "
+        "jatay jana jaye diya di dein de dena liya li le lena aaya aayi aaye aata aati chahiye "
+        "nahi nahin nai na mat "
+        "please plz zara"
+    ),
     stopword_exceptions=frozenset(),
     asking_words=_words(
-        "بتائیں بتاؤ بتا سمجھائیں سمجھاؤ وضاحت مطلب فرق سمجھ یاد پڑھا پڑھی پڑھے سیکھا سیکھی سیکھے"
+        "بتائیں بتاؤ بتا سمجھائیں سمجھاؤ وضاحت مطلب فرق سمجھ یاد پڑھا پڑھی پڑھے سیکھا سیکھی سیکھے "
+        "batao bataen bataein batayen bata samjhao samjhaen samjhayen samjhaein wazahat matlab "
+        "farq samajh yaad parha parhi parhe seekha seekhi seekhe"
     ),
     stopword_proclitics=frozenset(),
     # --- Language detection ---
     # Arabic-script languages: words of one language that the other does not write.
     detection_markers=_words("ہے ہیں کا کے نہیں میں کیا کو سے تھا تھی تھے بھی اور یہ وہ ہم آپ"),
+    latin_markers=_words(
+        "nahi nahin kya kyun kyon kaise kaisa kaisi kahan kaun mujhe mujh mera meri mere humne "
+        "humein hamara hamari aap aapka aapki aapko tum tumhe tumhara tha thi thay hain raha "
+        "rahi rahe karna karo karta karti bhi aur yeh woh apna apni apne kuch bohat bahut abhi "
+        "lekin magar samajh samjha samjhao batao bataen shukriya liye wala wale sakta sakte "
+        "chahiye mein hoga hogi gaye theek parha parhi parhe parhna parhaya seekha seekhi "
+        "seekhe pehle baad hua hui aaj kal parson parsoon hafte hafta mahine mahina pichle "
+        "pichhle pichla pichhla guzishta"
+    ),
     own_letters=frozenset("ٹڈڑںےہھۓ"),
     vote_letters=frozenset("کی"),
     # --- Time: relative phrases and month names ---
     relative_phrases={
-        "today": ("آج",),
+        "today": ("آج", "aaj", "aj"),
         # کل and پرسوں point both ways in time; timewords reads them (both_ways_days).
-        "yesterday": ("کل", "گزشتہ روز", "گزشتہ کل"),
-        "day_before_yesterday": ("پرسوں",),
-        "this_week": ("اس ہفتے", "اس ہفتہ"),
-        "last_week": ("پچھلے ہفتے", "پچھلا ہفتہ", "گزشتہ ہفتے", "گزشتہ ہفتہ", "گذشتہ ہفتے"),
-        "this_month": ("اس مہینے", "اس مہینہ", "اس ماہ"),
+        "yesterday": ("کل", "گزشتہ روز", "گزشتہ کل", "kal", "guzishta roz"),
+        "day_before_yesterday": ("پرسوں", "parson", "parsoon"),
+        "this_week": ("اس ہفتے", "اس ہفتہ", "is hafte", "iss hafte", "is hafta", "iss hafta"),
+        "last_week": (
+            "پچھلے ہفتے",
+            "پچھلا ہفتہ",
+            "گزشتہ ہفتے",
+            "گزشتہ ہفتہ",
+            "گذشتہ ہفتے",
+            "pichle hafte",
+            "pichhle hafte",
+            "pichla hafta",
+            "pichhla hafta",
+            "guzishta hafte",
+            "guzishta hafta",
+        ),
+        "this_month": ("اس مہینے", "اس مہینہ", "اس ماہ", "is mahine", "iss mahine", "is maah"),
         "last_month": (
             "پچھلے مہینے",
             "پچھلا مہینہ",
@@ -89,59 +139,88 @@ UR: Final = Language(
             "گزشتہ مہینے",
             "گزشتہ ماہ",
             "گذشتہ ماہ",
+            "pichle mahine",
+            "pichhle mahine",
+            "pichla mahina",
+            "pichhla mahina",
+            "guzishta mahine",
+            "guzishta maah",
         ),
     },
-    not_a_time=("آج کل",),
-    both_ways_days=_words("کل پرسوں"),
-    future_markers=_words("گا گی گے ہوگا ہوگی ہوگے ہونگے ہونگی ہوںگے ہوںگی"),
-    past_markers=_words("نے تھا تھی تھے تھیں"),
+    not_a_time=("آج کل", "aaj kal", "aj kal"),
+    both_ways_days=_words("کل پرسوں kal parson parsoon"),
+    future_markers=_words(
+        "گا گی گے ہوگا ہوگی ہوگے ہونگے ہونگی ہوںگے ہوںگی ga gi ge hoga hogi honge"
+    ),
+    past_markers=_words("نے تھا تھی تھے تھیں ne tha thi thay the thein"),
     total_nouns=_words("تعداد رقبہ رقم وزن مجموعہ حجم ملا آبادی لمبائی قیمت"),
     today_blockers=frozenset(),
     month_locales=("ur",),
     ambiguous_month_words=frozenset(),
     own_month_words=frozenset(),
     excluded_month_words=frozenset(),
-    month_cues_before=_words("پچھلے گزشتہ اس مہینے ماہ"),
-    month_cues_after=_words("میں سے تک"),
-    last_words=_words("پچھلے پچھلا گزشتہ گذشتہ"),
-    next_words=_words("اگلے اگلا آئندہ"),
+    month_cues_before=_words("پچھلے گزشتہ اس مہینے ماہ pichle pichhle guzishta mahine maah"),
+    # Roman Urdu names the months in English ("July mein"): the English names are every
+    # language's month words already; these make "March se pehle" a date
+    month_cues_after=_words("میں سے تک mein se tak"),
+    last_words=_words("پچھلے پچھلا گزشتہ گذشتہ pichle pichhle pichla pichhla guzishta"),
+    next_words=_words("اگلے اگلا آئندہ agle agla aainda"),
     year_connectors=_words("سال"),
     # --- Time: does a question ask about a time? ---
     time_question_cues={
-        "fillers": _phrases("اور, تو, اچھا, سر, میم, جی, ذرا, پلیز, براہ کرم, ہاں"),
-        "openers": _phrases("کیا, بتائیں, بتاؤ, یاد دلائیں, یاد دلاؤ"),
+        "fillers": _phrases(
+            "اور, تو, اچھا, سر, میم, جی, ذرا, پلیز, براہ کرم, ہاں, "
+            "aur, to, acha, accha, sir, miss, jee, ji, zara, please, haan"
+        ),
+        "openers": _phrases(
+            "کیا, بتائیں, بتاؤ, یاد دلائیں, یاد دلاؤ, kya, bataen, bataein, batao, yaad dilao, "
+            "yaad dilaen"
+        ),
         "weak_openers": _phrases(""),
         "anywhere": _phrases(
             "کون, کونسا, کونسی, کونسے, کب, کہاں, کیسے, کیسا, کیسی, کیوں, کتنا, کتنی, کتنے, کس, "
             "کن, بتائیں, بتاؤ, بتا, بتادیں, بتا دیں, دلائیں, دلاؤ, یاد نہیں, بھول گیا, بھول گئی, "
-            "جاننا چاہتا, جاننا چاہتی"
+            "جاننا چاہتا, جاننا چاہتی, "
+            "kaun, konsa, konsi, konse, kab, kahan, kaise, kaisa, kaisi, kyun, kyon, kitna, "
+            "kitni, kitne, kis, kin, bataen, batao, bata, bata den, yaad nahi, bhool gaya, "
+            "bhool gayi, janna chahta, janna chahti"
         ),
-        "ellipsis": _phrases("اور, کا, کی, کے, کیا, میں, بارے, بات, سے"),
+        "ellipsis": _phrases(
+            "اور, کا, کی, کے, کیا, میں, بارے, بات, سے, aur, ka, ki, ke, kya, mein, bare, baare, "
+            "baat, se"
+        ),
         "recall": _phrases(
             "ہم نے, دلائیں, دلاؤ, یاد نہیں, خلاصہ, سبق, اسباق, موضوع, موضوعات, سیشن, غلط, غلطی, "
-            "غلطیاں, سوالات, پہنچے, رکے, چھوڑا"
+            "غلطیاں, سوالات, پہنچے, رکے, چھوڑا, "
+            "humne, hum ne, dilao, dilaen, yaad nahi, khulasa, sabaq, mauzu, session, ghalat, "
+            "ghalti, ghaltiyan, sawalat, pohanche, ruke, chhora"
         ),
         "study": _phrases(
-            "پڑھا, پڑھی, پڑھے, سیکھا, سیکھی, سیکھے, پڑھایا, سمجھایا, بتایا, دہرایا, دہرائے"
+            "پڑھا, پڑھی, پڑھے, سیکھا, سیکھی, سیکھے, پڑھایا, سمجھایا, بتایا, دہرایا, دہرائے, "
+            "parha, parhi, parhe, seekha, seekhi, seekhe, parhaya, samjhaya, bataya, dohraya"
         ),
         "topic": _phrases(
-            "سمجھائیں, سمجھاؤ, سمجھا دیں, وضاحت, مطلب, کیا ہے, کیا ہوتا, کیا ہوتی, مدد"
+            "سمجھائیں, سمجھاؤ, سمجھا دیں, وضاحت, مطلب, کیا ہے, کیا ہوتا, کیا ہوتی, مدد, "
+            "samjhaen, samjhao, samjha den, wazahat, matlab, kya hai, kya hota, kya hoti, madad"
         ),
         "plan": _phrases(
             "گا, گی, گے, ہوگا, ہوگی, ہوگے, ہونگے, ہونگی, ہوں گے, چاہیے, چاہئے, سکتے, سکتی, سکتا, "
-            "سکیں"
+            "سکیں, ga, gi, ge, hoga, hogi, honge, chahiye, sakte, sakti, sakta"
         ),
-        "past": _phrases("نے, تھا, تھی, تھے, تھیں"),
-        "clause_breaks": _phrases("کیونکہ, لیکن, مگر, اس لیے, اس لئے, تاکہ, جبکہ, حالانکہ"),
+        "past": _phrases("نے, تھا, تھی, تھے, تھیں, ne, tha, thi, thay, the"),
+        "clause_breaks": _phrases(
+            "کیونکہ, لیکن, مگر, اس لیے, اس لئے, تاکہ, جبکہ, حالانکہ, kyunke, kyunki, lekin, magar, "
+            "is liye, taake, jabke"
+        ),
     },
     verb_question_word="کیا",
     verb_question_auxiliaries=_words("تھا تھی تھے تھیں ہے ہیں گیا گئی گئے ہو جا اور"),
     bounds_before={},
     bounds_after={
-        "since": _phrases("سے, سے اب تک, سے لے کر"),
-        "after": _phrases("کے بعد, کے بعد سے"),
-        "before": _phrases("سے پہلے"),
-        "until": _phrases("تک"),
+        "since": _phrases("سے, سے اب تک, سے لے کر, se, se ab tak, se le kar"),
+        "after": _phrases("کے بعد, کے بعد سے, ke baad, ke baad se"),
+        "before": _phrases("سے پہلے, se pehle"),
+        "until": _phrases("تک, tak"),
     },
     time_proclitics="",
     # --- Teaching phrases ---
@@ -275,49 +354,66 @@ UR: Final = Language(
     record_cue_blockers=_phrases(
         "اس سوال, یہ سوال, اس جواب, یہ جواب, اس قدم, اس مرحلے, اس مساوات, اس جملے, یہاں"
     ),
-    profile_self=_phrases("میں, میرا, میری, میرے, مجھے, مجھ"),
+    profile_self=_phrases(
+        "میں, میرا, میری, میرے, مجھے, مجھ, main, mein, mera, meri, mere, mujhe, mujh"
+    ),
     profile_preference_cues=_phrases(
         "مجھے پسند ہے, مجھے زیادہ پسند ہے, میں ترجیح دیتا ہوں, میں ترجیح دیتی ہوں, "
         "مجھے بہتر سمجھ آتا ہے, مجھے بہتر سمجھ آتی ہے, براہ کرم ہمیشہ, پلیز ہمیشہ, ہمیشہ سمجھائیں, "
-        "ہمیشہ مثال"
+        "ہمیشہ مثال, mujhe pasand hai, mujhe zyada pasand hai, main tarjeeh deta hoon, "
+        "main tarjeeh deti hoon, mujhe behtar samajh aata hai, mujhe behtar samajh aati hai, "
+        "please hamesha, hamesha samjhaen, hamesha misal"
     ),
     profile_teaching_words=_phrases(
         "مثال, مثالیں, مثالوں, قدم بہ قدم, مرحلہ وار, آسان, مختصر, چھوٹے, آہستہ, تصویریں, "
-        "ڈایاگرام, سمجھائیں, سمجھانا, وضاحت, جواب, خلاصہ, جملے"
+        "ڈایاگرام, سمجھائیں, سمجھانا, وضاحت, جواب, خلاصہ, جملے, misal, misalen, misalon, "
+        "qadam ba qadam, step by step, aasan, mukhtasar, chhote, aahista, tasveerein, diagram, "
+        "samjhaen, samjhana, wazahat, jawab, khulasa, jumle"
     ),
     profile_remember_cues=_phrases(
         "یاد رکھیں کہ میں, یاد رکھیں کہ مجھے, یاد رکھیں کہ میرا, یاد رکھیں کہ میری, "
-        "یاد رکھنا کہ میں, یاد رکھنا کہ مجھے, یہ یاد رکھیں کہ میں, مت بھولیں کہ میں"
+        "یاد رکھنا کہ میں, یاد رکھنا کہ مجھے, یہ یاد رکھیں کہ میں, مت بھولیں کہ میں, "
+        "yaad rakhen ke main, yaad rakhen ke mujhe, yaad rakhen ke mera, yaad rakhen ke meri, "
+        "yaad rakhna ke main, yaad rakhna ke mujhe, yaad rakhna ke mera, yaad rakhna ke meri, "
+        "yaad rakhna main, yaad rakhna mujhe, mat bhoolna ke main, mat bhoolen ke main"
     ),
     profile_needs={
-        "dyslexia": _phrases("ڈسلیکسیا"),
-        "adhd": _phrases("اے ڈی ایچ ڈی, توجہ کی کمی"),
-        "autism": _phrases("آٹزم"),
-        "extra time": _phrases("اضافی وقت, زیادہ وقت"),
-        "hearing": _phrases("کم سنائی, سماعت کا آلہ, بہرا, بہری"),
-        "sight": _phrases("کم نظر, کمزور نظر, رنگ کوری, بڑے حروف"),
-        "short sentences": _phrases("چھوٹے جملے, مختصر جملے"),
+        "dyslexia": _phrases("ڈسلیکسیا, dyslexia"),
+        "adhd": _phrases("اے ڈی ایچ ڈی, توجہ کی کمی, adhd, tawajju ki kami"),
+        "autism": _phrases("آٹزم, autism"),
+        "extra time": _phrases("اضافی وقت, زیادہ وقت, extra time, izafi waqt, zyada waqt"),
+        "hearing": _phrases("کم سنائی, سماعت کا آلہ, بہرا, بہری, kam sunai, hearing aid"),
+        "sight": _phrases("کم نظر, کمزور نظر, رنگ کوری, بڑے حروف, kam nazar, kamzor nazar"),
+        "short sentences": _phrases("چھوٹے جملے, مختصر جملے, chhote jumle, mukhtasar jumle"),
     },
-    profile_goal_words=_phrases("امتحان, امتحانات, ٹیسٹ, پرچہ, اولمپیاڈ"),
+    profile_goal_words=_phrases(
+        "امتحان, امتحانات, ٹیسٹ, پرچہ, اولمپیاڈ, imtihan, imtehan, exam, exams, test, paper, "
+        "olympiad"
+    ),
     profile_language_cues=_phrases(
-        "میں سمجھائیں, میں سمجھاؤ, میں بتائیں, میں جواب دیں, میں پڑھائیں, میں بات کریں, میں لکھیں"
+        "میں سمجھائیں, میں سمجھاؤ, میں بتائیں, میں جواب دیں, میں پڑھائیں, میں بات کریں, میں لکھیں, "
+        "mein samjhaen, mein samjhao, mein bataen, mein batao, mein jawab den, mein parhaen, "
+        "mein baat karen, mein likhen"
     ),
     profile_languages={
-        "en": ("انگریزی",),
-        "es": ("ہسپانوی",),
-        "id": ("انڈونیشی", "انڈونیشین"),
-        "ur": ("اردو",),
-        "ar": ("عربی",),
+        "en": ("انگریزی", "angrezi", "english"),
+        "es": ("ہسپانوی", "hispanvi", "spanish"),
+        "id": ("انڈونیشی", "انڈونیشین", "indonesian"),
+        "ur": ("اردو", "urdu"),
+        "ar": ("عربی", "arabi", "arabic"),
     },
-    profile_name_cues=_phrases("میرا نام"),
+    profile_name_cues=_phrases("میرا نام, mera naam, mera name"),
     profile_name_closers=_phrases("ہے"),
     profile_address_cues=_phrases(
         "السلام علیکم, وعلیکم السلام, سلام, ہیلو, خوش آمدید, شاباش, بہت خوب, شکریہ, اللہ حافظ, "
-        "خدا حافظ, مبارک ہو, صبح بخیر"
+        "خدا حافظ, مبارک ہو, صبح بخیر, assalam o alaikum, assalamualaikum, asalam o alaikum, "
+        "salam, walaikum assalam, khush amdeed, shabash, bohat khoob, bahut khoob, shukriya, "
+        "allah hafiz, khuda hafiz, mubarak ho, subah bakhair"
     ),
     profile_address_particles=(),
     profile_address_epithets=_phrases(
         "بیٹا, بیٹی, بیٹے, بچو, بچے, بچی, دوست, دوستو, سب, سبھی, جی, یار, بھائی, "
-        "بہن, صاحب, دنیا, طالب علم"
+        "بہن, صاحب, دنیا, طالب علم, beta, beti, betay, bacho, bachay, bachi, dost, dosto, sab, "
+        "jee, ji, yaar, bhai, behen, sahab, duniya, talib ilm"
     ),
 )
