@@ -408,11 +408,12 @@ def build_app(
 
     settings = settings or Settings.from_env()
     ports = ports or build_ports(settings, clock=clock, credentials=credentials)
-    profiles = build_profiles(settings, ports, credentials)
+    anchor = build_anchor(settings, credentials)
+    profiles = build_profiles(settings, ports, credentials, anchor)
     memory = TutorMemory(
         ports,
         index_context=settings.index_context,
-        anchor=build_anchor(settings, credentials),
+        anchor=anchor,
         student_names=lambda student_id: names_of(profiles.in_force(student_id)),
     )
     uploaded = build_uploaded_files(settings, credentials)
@@ -459,7 +460,10 @@ def build_app(
 
 
 def build_profiles(
-    settings: Settings, ports: Ports, credentials: Credentials | None = None
+    settings: Settings,
+    ports: Ports,
+    credentials: Credentials | None = None,
+    anchor: CheckpointAnchor | None = None,
 ) -> Profiles:
     """The students' profiles: in their own file beside the embedded store (``profile.db``;
     in memory for a store in memory), or in the DynamoDB table, sealed under the students'
@@ -483,7 +487,7 @@ def build_profiles(
 
         in_memory = str(settings.sqlite_path) == ":memory:"
         log = SqliteProfileLog(":memory:" if in_memory else settings.home / "profile.db")
-    return Profiles(log, ports.clock, ports.store)
+    return Profiles(log, ports.clock, ports.store, anchor)
 
 
 def limit_blas_threads(threads: int) -> None:

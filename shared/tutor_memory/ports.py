@@ -38,7 +38,7 @@ from tutor_memory.domain.conceptmap import ConceptDraft, ConceptMap
 from tutor_memory.domain.episodes import Episode, Kind, NewEpisode, Pair
 from tutor_memory.domain.files import FileRecord
 from tutor_memory.domain.filetext import FileText
-from tutor_memory.domain.profile import Statement
+from tutor_memory.domain.profile import AnchoredProfileCheckpoint, ProfileCheckpoint, Statement
 from tutor_memory.domain.recall import TermCounts as TermCounts  # re-exported: the index port
 from tutor_memory.domain.routing import ConceptVectors
 from tutor_memory.domain.timewindow import TimeWindow
@@ -873,3 +873,11 @@ class CheckpointAnchor(Protocol):
         """Whether its MAC verifies under this anchor's key (False: forged, edited, or signed
         under another key)."""
         ...
+
+    # A student's profile log (``domain.profile``), the same way, apart from the pairs' chains.
+
+    def anchor_profile(self, checkpoint: ProfileCheckpoint) -> AnchoredProfileCheckpoint: ...
+
+    def newest_profile(self, student_id: str) -> AnchoredProfileCheckpoint | None: ...
+
+    def authentic_profile(self, anchored: AnchoredProfileCheckpoint) -> bool: ...

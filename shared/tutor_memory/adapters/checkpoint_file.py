@@ -4,6 +4,8 @@ local key (``ports.CheckpointAnchor``).
 * ``<folder>/checkpoints.jsonl`` — one anchored checkpoint per line
   (``chain.AnchoredCheckpoint.to_dict``), only ever opened for appending (``O_APPEND``): this
   adapter has no way to rewrite or remove a line, and a line is written whole by one ``write``.
+* ``<folder>/profile-checkpoints.jsonl`` — the students' profile logs' checkpoints, the same
+  way (``profile.AnchoredProfileCheckpoint``), under the same key.
 * ``<folder>/checkpoint.key`` — 32 random bytes, created once with mode 0600 (made complete
   under another name and linked into place, so two processes never see half a key); every
   line carries an HMAC-SHA256 of ``chain.checkpoint_message`` under it, and the key's
@@ -27,17 +29,27 @@ import json
 import logging
 import os
 import secrets
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any, TypeVar
 
 from tutor_memory.domain.chain import AnchoredCheckpoint, Checkpoint, checkpoint_message
 from tutor_memory.domain.episodes import Pair
 from tutor_memory.domain.errors import StoreError
+from tutor_memory.domain.profile import (
+    AnchoredProfileCheckpoint,
+    ProfileCheckpoint,
+    profile_checkpoint_message,
+)
 
 CHECKPOINTS = "checkpoints.jsonl"
+PROFILE_CHECKPOINTS = "profile-checkpoints.jsonl"
 KEY = "checkpoint.key"
 KEY_BYTES = 32  # ours: HMAC-SHA256's block is 64 bytes; 256 random bits are its strength
 
 log = logging.getLogger(__name__)
+
+_Kept = TypeVar("_Kept")
 
 
 def key_fingerprint(key: bytes) -> str:
@@ -95,50 +107,90 @@ class FileAnchor:
         return key
 
     def anchor(self, checkpoint: Checkpoint) -> AnchoredCheckpoint:
-        key = self._make_key()
         point = Checkpoint(checkpoint.pair, checkpoint.seq, checkpoint.head_hash, checkpoint.at)
-        mac = hmac.new(key, checkpoint_message(point), hashlib.sha256).hexdigest()
-        anchored = AnchoredCheckpoint(point, key_fingerprint(key), mac)
-        line = json.dumps(anchored.to_dict(), sort_keys=True, separators=(",", ":")) + "\n"
-        fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+        key_id, mac = self._sign(checkpoint_message(point))
+        anchored = AnchoredCheckpoint(point, key_id, mac)
+        self._append(self.path, anchored.to_dict())
+        return AnchoredCheckpoint(point, key_id, mac, self._where(CHECKPOINTS))
+
+    def newest(self, pair: Pair) -> AnchoredCheckpoint | None:
+        found: AnchoredCheckpoint | None = None
+        for number, anchored in self._lines(self.path, AnchoredCheckpoint.from_dict):
+            if anchored.pair == pair:
+                where = self._where(CHECKPOINTS, number)
+                found = AnchoredCheckpoint(
+                    anchored.checkpoint, anchored.key_id, anchored.mac, where
+                )
+        return found
+
+    def authentic(self, anchored: AnchoredCheckpoint) -> bool:
+        return self._verify(checkpoint_message(anchored.checkpoint), anchored.key_id, anchored.mac)
+
+    def anchor_profile(self, checkpoint: ProfileCheckpoint) -> AnchoredProfileCheckpoint:
+        key_id, mac = self._sign(profile_checkpoint_message(checkpoint))
+        anchored = AnchoredProfileCheckpoint(checkpoint, key_id, mac)
+        self._append(self.folder / PROFILE_CHECKPOINTS, anchored.to_dict())
+        return AnchoredProfileCheckpoint(checkpoint, key_id, mac, self._where(PROFILE_CHECKPOINTS))
+
+    def newest_profile(self, student_id: str) -> AnchoredProfileCheckpoint | None:
+        found: AnchoredProfileCheckpoint | None = None
+        path = self.folder / PROFILE_CHECKPOINTS
+        for number, anchored in self._lines(path, AnchoredProfileCheckpoint.from_dict):
+            if anchored.checkpoint.student_id == student_id:
+                where = self._where(PROFILE_CHECKPOINTS, number)
+                found = AnchoredProfileCheckpoint(
+                    anchored.checkpoint, anchored.key_id, anchored.mac, where
+                )
+        return found
+
+    def authentic_profile(self, anchored: AnchoredProfileCheckpoint) -> bool:
+        message = profile_checkpoint_message(anchored.checkpoint)
+        return self._verify(message, anchored.key_id, anchored.mac)
+
+    def _sign(self, message: bytes) -> tuple[str, str]:
+        key = self._make_key()
+        return key_fingerprint(key), hmac.new(key, message, hashlib.sha256).hexdigest()
+
+    def _verify(self, message: bytes, key_id: str, mac: str) -> bool:
+        key = self._read_key()
+        if key is None or key_id != key_fingerprint(key):
+            return False
+        expected = hmac.new(key, message, hashlib.sha256).hexdigest()
+        return hmac.compare_digest(expected, mac)
+
+    @staticmethod
+    def _append(path: Path, data: dict[str, object]) -> None:
+        """One line, written whole by one ``write`` to a file only ever opened for appending."""
+        line = json.dumps(data, sort_keys=True, separators=(",", ":")) + "\n"
+        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
         try:
             os.write(fd, line.encode("utf-8"))
             os.fsync(fd)
         except OSError as exc:
-            raise StoreError(f"cannot append a checkpoint to {self.path}: {exc}") from exc
+            raise StoreError(f"cannot append a checkpoint to {path}: {exc}") from exc
         finally:
             os.close(fd)
-        return AnchoredCheckpoint(point, anchored.key_id, mac, self._where())
 
-    def newest(self, pair: Pair) -> AnchoredCheckpoint | None:
-        found: AnchoredCheckpoint | None = None
+    @staticmethod
+    def _lines(path: Path, parse: Callable[[dict[str, Any]], _Kept]) -> Iterator[tuple[int, _Kept]]:
+        """Each line's checkpoint (``parse``), with its number; a line that does not parse is
+        skipped (and logged): it names nothing to hold against."""
         try:
-            handle = self.path.open(encoding="utf-8", errors="replace")
+            handle = path.open(encoding="utf-8", errors="replace")
         except FileNotFoundError:
-            return None
+            return
         except OSError as exc:
-            raise StoreError(f"cannot read the checkpoints in {self.path}: {exc}") from exc
+            raise StoreError(f"cannot read the checkpoints in {path}: {exc}") from exc
         with handle:
             for number, line in enumerate(handle, start=1):
                 if not line.strip():
                     continue
                 try:
-                    anchored = AnchoredCheckpoint.from_dict(json.loads(line))
+                    kept = parse(json.loads(line))
                 except (ValueError, KeyError, TypeError) as exc:
-                    log.warning("%s line %d skipped: %s", CHECKPOINTS, number, exc)
+                    log.warning("%s line %d skipped: %s", path.name, number, exc)
                     continue
-                if anchored.pair == pair:
-                    found = AnchoredCheckpoint(
-                        anchored.checkpoint, anchored.key_id, anchored.mac, self._where(number)
-                    )
-        return found
+                yield number, kept
 
-    def authentic(self, anchored: AnchoredCheckpoint) -> bool:
-        key = self._read_key()
-        if key is None or anchored.key_id != key_fingerprint(key):
-            return False
-        expected = hmac.new(key, checkpoint_message(anchored.checkpoint), hashlib.sha256)
-        return hmac.compare_digest(expected.hexdigest(), anchored.mac)
-
-    def _where(self, line: int | None = None) -> str:
-        return f"{CHECKPOINTS}" + ("" if line is None else f" line {line}")
+    def _where(self, name: str, line: int | None = None) -> str:
+        return name + ("" if line is None else f" line {line}")

@@ -9,6 +9,8 @@ compliance mode, signed by a KMS HMAC key (``ports.CheckpointAnchor``).
   default retention (compliance mode, ``template.yaml``) keeps every object version from being
   deleted or overwritten by anyone, the account's root user included, until it expires. The
   functions' roles may put and get objects, never delete one or shorten a retention.
+* A student's profile log is anchored the same way under ``<prefix><student>/-profile/``
+  (no subject id begins with "-"), its checkpoints in their own signed format.
 * The key sorts the newest checkpoint of a pair first (time and sequence counted down), so
   ``newest`` is one ``ListObjectsV2`` of one key and one ``GetObject``.
 
@@ -27,6 +29,11 @@ from botocore.exceptions import BotoCoreError, ClientError
 from tutor_memory.domain.chain import AnchoredCheckpoint, Checkpoint, checkpoint_message
 from tutor_memory.domain.episodes import Pair
 from tutor_memory.domain.errors import StoreError
+from tutor_memory.domain.profile import (
+    AnchoredProfileCheckpoint,
+    ProfileCheckpoint,
+    profile_checkpoint_message,
+)
 
 MAC_ALGORITHM = "HMAC_SHA_256"
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
@@ -34,14 +41,22 @@ _LAST_MICROSECOND = 10**17 - 1  # past the year 5000 in microseconds: the time c
 _LAST_SEQ = 10**12 - 1
 
 
-def object_key(prefix: str, checkpoint: Checkpoint) -> str:
-    """Where a checkpoint is kept: under its pair, the newest (latest time, then highest
-    sequence) first in the bucket's listing order."""
-    pair = checkpoint.pair
+# Where a student's profile checkpoints are kept, beside their pairs': no subject id begins
+# with "-" (``episodes.check_id``), so no pair's folder can be this one.
+PROFILE_FOLDER = "-profile"
+
+
+def object_key(prefix: str, checkpoint: Checkpoint | ProfileCheckpoint) -> str:
+    """Where a checkpoint is kept: under its pair (a profile's: under its student's
+    ``PROFILE_FOLDER``), the newest (latest time, then highest sequence) first in the
+    bucket's listing order."""
+    if isinstance(checkpoint, Checkpoint):
+        folder = f"{checkpoint.pair.student_id}/{checkpoint.pair.subject_id}/"
+    else:
+        folder = f"{checkpoint.student_id}/{PROFILE_FOLDER}/"
     micros = (checkpoint.at - _EPOCH) // timedelta(microseconds=1)
     return (
-        f"{prefix}{pair.student_id}/{pair.subject_id}/"
-        f"{_LAST_MICROSECOND - micros:017d}-{_LAST_SEQ - checkpoint.seq:012d}.json"
+        f"{prefix}{folder}{_LAST_MICROSECOND - micros:017d}-{_LAST_SEQ - checkpoint.seq:012d}.json"
     )
 
 
@@ -80,38 +95,71 @@ class S3Anchor:
 
     def anchor(self, checkpoint: Checkpoint) -> AnchoredCheckpoint:
         point = Checkpoint(checkpoint.pair, checkpoint.seq, checkpoint.head_hash, checkpoint.at)
+        key_id, mac = self._sign(checkpoint_message(point))
+        key = self._keep(point, AnchoredCheckpoint(point, key_id, mac).to_dict())
+        return AnchoredCheckpoint(point, key_id, mac, self._where(key))
+
+    def anchor_profile(self, checkpoint: ProfileCheckpoint) -> AnchoredProfileCheckpoint:
+        key_id, mac = self._sign(profile_checkpoint_message(checkpoint))
+        key = self._keep(checkpoint, AnchoredProfileCheckpoint(checkpoint, key_id, mac).to_dict())
+        return AnchoredProfileCheckpoint(checkpoint, key_id, mac, self._where(key))
+
+    def newest_profile(self, student_id: str) -> AnchoredProfileCheckpoint | None:
+        found = self._newest(f"{self.prefix}{student_id}/{PROFILE_FOLDER}/", student_id)
+        if found is None:
+            return None
+        key, body = found
+        try:
+            return AnchoredProfileCheckpoint.from_dict(json.loads(body), self._where(key))
+        except (ValueError, KeyError, TypeError) as exc:  # as ``newest`` says
+            point = ProfileCheckpoint(student_id, _seq_of(key), "", _EPOCH)
+            return AnchoredProfileCheckpoint(point, "", "", self._where(key) + f" ({exc})")
+
+    def authentic_profile(self, anchored: AnchoredProfileCheckpoint) -> bool:
+        return self._verify(profile_checkpoint_message(anchored.checkpoint), anchored.mac)
+
+    def _sign(self, message: bytes) -> tuple[str, str]:
+        """The KMS key's name for itself and the MAC of ``message``, in hex."""
         try:
             signed = self.kms().generate_mac(
-                KeyId=self.key_id, Message=checkpoint_message(point), MacAlgorithm=MAC_ALGORITHM
+                KeyId=self.key_id, Message=message, MacAlgorithm=MAC_ALGORITHM
             )
         except (ClientError, BotoCoreError) as exc:
             raise StoreError(f"cannot sign a checkpoint with {self.key_id}: {exc}") from exc
-        anchored = AnchoredCheckpoint(point, str(signed["KeyId"]), bytes(signed["Mac"]).hex())
+        return str(signed["KeyId"]), bytes(signed["Mac"]).hex()
+
+    def _keep(self, point: Checkpoint | ProfileCheckpoint, data: dict[str, Any]) -> str:
         key = object_key(self.prefix, point)
         try:
             # A bucket under Object Lock takes a write only with a checksum of its body.
             self.s3().put_object(
                 Bucket=self.bucket,
                 Key=key,
-                Body=json.dumps(anchored.to_dict(), sort_keys=True).encode("utf-8"),
+                Body=json.dumps(data, sort_keys=True).encode("utf-8"),
                 ContentType="application/json",
                 ChecksumAlgorithm="SHA256",
             )
         except (ClientError, BotoCoreError) as exc:
             raise StoreError(f"cannot keep a checkpoint in {self._where(key)}: {exc}") from exc
-        return AnchoredCheckpoint(point, anchored.key_id, anchored.mac, self._where(key))
+        return key
 
-    def newest(self, pair: Pair) -> AnchoredCheckpoint | None:
-        prefix = f"{self.prefix}{pair.student_id}/{pair.subject_id}/"
+    def _newest(self, prefix: str, what: object) -> tuple[str, bytes] | None:
+        """The key and body of the newest object under ``prefix`` (the first listed)."""
         try:
             listed = self.s3().list_objects_v2(Bucket=self.bucket, Prefix=prefix, MaxKeys=1)
             found = listed.get("Contents") or []
             if not found:
                 return None
             key = str(found[0]["Key"])
-            body = self.s3().get_object(Bucket=self.bucket, Key=key)["Body"].read()
+            return key, bytes(self.s3().get_object(Bucket=self.bucket, Key=key)["Body"].read())
         except (ClientError, BotoCoreError) as exc:
-            raise StoreError(f"cannot read the checkpoints of {pair}: {exc}") from exc
+            raise StoreError(f"cannot read the checkpoints of {what}: {exc}") from exc
+
+    def newest(self, pair: Pair) -> AnchoredCheckpoint | None:
+        found = self._newest(f"{self.prefix}{pair.student_id}/{pair.subject_id}/", pair)
+        if found is None:
+            return None
+        key, body = found
         try:
             anchored = AnchoredCheckpoint.from_dict(json.loads(body), self._where(key))
         except (ValueError, KeyError, TypeError) as exc:
@@ -123,18 +171,18 @@ class S3Anchor:
         return anchored  # under another pair's name: verify reports it as that pair's
 
     def authentic(self, anchored: AnchoredCheckpoint) -> bool:
-        if not anchored.mac:
+        return self._verify(checkpoint_message(anchored.checkpoint), anchored.mac)
+
+    def _verify(self, message: bytes, mac_hex: str) -> bool:
+        if not mac_hex:
             return False
         try:
-            mac = bytes.fromhex(anchored.mac)
+            mac = bytes.fromhex(mac_hex)
         except ValueError:
             return False
         try:
             answer = self.kms().verify_mac(
-                KeyId=self.key_id,
-                Message=checkpoint_message(anchored.checkpoint),
-                MacAlgorithm=MAC_ALGORITHM,
-                Mac=mac,
+                KeyId=self.key_id, Message=message, MacAlgorithm=MAC_ALGORITHM, Mac=mac
             )
         except ClientError as exc:
             if exc.response.get("Error", {}).get("Code") == "KMSInvalidMacException":

@@ -152,7 +152,9 @@ def _canonical_value(value: Any) -> Any:
     raise TypeError(f"no canonical form for {type(value).__name__}")
 
 
-def _canonical_json(content: Mapping[str, Any]) -> bytes:
+def canonical_json(content: Mapping[str, Any]) -> bytes:
+    """The chain's canonical JSON (the module's docstring): what every signed or hashed form is
+    written in."""
     return json.dumps(
         _canonical_value(dict(content)), sort_keys=True, separators=(",", ":"), ensure_ascii=False
     ).encode("utf-8")
@@ -174,12 +176,12 @@ def canonical_content(episode: NewEpisode | Episode, seq: int) -> bytes:
         "recalled": list(episode.recalled_ids),
         "ref": episode.ref,
     }
-    return _canonical_json(content)
+    return canonical_json(content)
 
 
 def canonical_body(episode: NewEpisode | Episode) -> bytes:
     """Version 2's body: what erasure removes."""
-    return _canonical_json(
+    return canonical_json(
         {
             "summary": episode.summary,
             "text": episode.text,
@@ -198,7 +200,7 @@ def commit(salt: str, body: bytes) -> str:
 
 def canonical_envelope(episode: NewEpisode | Episode, seq: int, commitment: str) -> bytes:
     """Version 2's envelope: what stays after an erasure, and what the link hashes."""
-    return _canonical_json(
+    return canonical_json(
         {
             "v": 2,
             "pair": {"student": episode.pair.student_id, "subject": episode.pair.subject_id},
@@ -459,7 +461,7 @@ class Erasure:
     digest: str
 
     def canonical(self) -> bytes:
-        return _canonical_json(
+        return canonical_json(
             {
                 "v": 1,
                 "pair": {"student": self.pair.student_id, "subject": self.pair.subject_id},
@@ -665,7 +667,7 @@ ANCHOR_FORMAT = "tm-anchored-checkpoint-1"
 def checkpoint_message(checkpoint: Checkpoint) -> bytes:
     """The bytes an anchored checkpoint's MAC signs: the pair, the length, the head's hash and
     the time, in the chain's canonical JSON (the ids are not signed, nor kept by an anchor)."""
-    return _canonical_json(
+    return canonical_json(
         {
             "format": ANCHOR_FORMAT,
             "student_id": checkpoint.pair.student_id,

@@ -15,9 +15,10 @@ erased and every statement, erased or not, is still checked. Statements sealed b
 (version 1) hash their words directly: erased, only their place is checked. An erased statement
 must have been heard in an episode that is erased in its pair's log (where each erasure is an
 entry of the chain, held to the anchored checkpoints): a statement blanked by someone with write
-access to the profile, with no erasure behind it, is a break (``first_break``). What this log
-cannot show by itself (it has no checkpoint of its own): a writer who re-hashes it from some
-statement on.
+access to the profile, with no erasure behind it, is a break (``first_break``). A log re-hashed
+from some statement on shows against its **anchored checkpoint** (:class:`ProfileCheckpoint`,
+signed and kept where the store's writer cannot rewrite it, as a pair's are: anchored after
+every statement, ``checkpoint_break``).
 
 ==============  ===================================================  =========================
 aspect          what it holds                                        key
@@ -44,13 +45,22 @@ student is: in a question, the student's own name says whom it is about, not wha
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from datetime import UTC, date, datetime, tzinfo
 from enum import StrEnum
+from typing import Any
 
 from tutor_memory.domain import constants as C
-from tutor_memory.domain.chain import GENESIS_HASH, commit, format_time, link_hash, new_salt
+from tutor_memory.domain.chain import (
+    GENESIS_HASH,
+    canonical_json,
+    commit,
+    format_time,
+    link_hash,
+    new_salt,
+    parse_time,
+)
 from tutor_memory.domain.errors import ValidationError
 
 
@@ -245,6 +255,109 @@ def first_break(
             if heard_erased is not None and not heard_erased(s.source):
                 return f"statement {s.seq}: erased, but the episode it was heard in is not"
         prev, expected = s.hash, expected + 1
+    return None
+
+
+# --- anchored checkpoints ---------------------------------------------------------------------
+
+PROFILE_ANCHOR_FORMAT = "tm-anchored-profile-checkpoint-1"
+
+
+@dataclass(frozen=True)
+class ProfileCheckpoint:
+    """A point of a student's profile log (its length and head hash, at a time): a later log
+    must extend it unchanged. Length 0 (the genesis hash): an empty log, as a student's
+    erasure leaves it."""
+
+    student_id: str
+    seq: int
+    head_hash: str
+    at: datetime
+
+
+def profile_checkpoint_message(checkpoint: ProfileCheckpoint) -> bytes:
+    """The bytes an anchored profile checkpoint's MAC signs; its own format, so that no
+    signature of a pair's checkpoint (``chain.checkpoint_message``) passes for one."""
+    return canonical_json(
+        {
+            "format": PROFILE_ANCHOR_FORMAT,
+            "student_id": checkpoint.student_id,
+            "seq": checkpoint.seq,
+            "head_hash": checkpoint.head_hash,
+            "at": format_time(checkpoint.at),
+        }
+    )
+
+
+@dataclass(frozen=True)
+class AnchoredProfileCheckpoint:
+    """A profile checkpoint signed (a MAC of :func:`profile_checkpoint_message`) and kept out
+    of the store writer's reach (``ports.CheckpointAnchor``)."""
+
+    checkpoint: ProfileCheckpoint
+    key_id: str
+    mac: str  # lowercase hex
+    where: str = field(default="", compare=False)
+
+    def to_dict(self) -> dict[str, Any]:
+        cp = self.checkpoint
+        return {
+            "format": PROFILE_ANCHOR_FORMAT,
+            "student_id": cp.student_id,
+            "seq": cp.seq,
+            "head_hash": cp.head_hash,
+            "at": format_time(cp.at),
+            "key_id": self.key_id,
+            "mac": self.mac,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any], where: str = "") -> AnchoredProfileCheckpoint:
+        """Raises ValueError (or KeyError, TypeError) on anything but one."""
+        if data.get("format") != PROFILE_ANCHOR_FORMAT:
+            raise ValueError(f"not an anchored profile checkpoint ({data.get('format')!r})")
+        point = ProfileCheckpoint(
+            str(data["student_id"]),
+            int(data["seq"]),
+            str(data["head_hash"]),
+            parse_time(str(data["at"])),
+        )
+        return cls(point, str(data["key_id"]), str(data["mac"]), where)
+
+
+def head_checkpoint(
+    student_id: str, statements: Sequence[Statement], at: datetime
+) -> ProfileCheckpoint:
+    """The log as it stands, as a checkpoint."""
+    last = statements[-1] if statements else None
+    return ProfileCheckpoint(
+        student_id, last.seq if last else 0, last.hash if last else GENESIS_HASH, at
+    )
+
+
+def checkpoint_break(
+    statements: Sequence[Statement], anchored: AnchoredProfileCheckpoint, authentic: bool
+) -> str | None:
+    """Where the log stops extending its newest anchored checkpoint (None: it does)."""
+    cp = anchored.checkpoint
+    where = f" ({anchored.where})" if anchored.where else ""
+    if not authentic:
+        return (
+            f"its newest anchored checkpoint{where}, of statement {cp.seq}, does not carry a "
+            "valid signature of this anchor's key"
+        )
+    if cp.seq == 0:
+        return None
+    if len(statements) < cp.seq:
+        return (
+            f"statement {len(statements) + 1} is missing: the anchored checkpoint of "
+            f"{format_time(cp.at)[:10]} names statement {cp.seq}"
+        )
+    if statements[cp.seq - 1].hash != cp.head_hash:
+        return (
+            f"statement {cp.seq} is not the one anchored on {format_time(cp.at)[:10]}: the "
+            "log was rewritten"
+        )
     return None
 
 

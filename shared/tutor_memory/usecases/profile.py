@@ -4,35 +4,50 @@ a student's message, read what is in force. One profile per student, shared by e
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Sequence
 from datetime import date, datetime
 
 from tutor_memory.domain.episodes import Episode, Kind, Pair
-from tutor_memory.domain.errors import ConflictError, ValidationError
+from tutor_memory.domain.errors import ConflictError, StoreError, ValidationError
 from tutor_memory.domain.profile import (
+    AnchoredProfileCheckpoint,
     Aspect,
     Speaker,
     Statement,
     check_statement,
+    checkpoint_break,
     current,
     first_break,
+    head_checkpoint,
     heard_at,
     heard_in,
     names_of,
     seal,
 )
 from tutor_memory.domain.profile_phrases import Heard, addressed, heard
-from tutor_memory.ports import Clock, ProfileLog, Store
+from tutor_memory.ports import CheckpointAnchor, Clock, ProfileLog, Store
+
+log = logging.getLogger(__name__)
 
 _ATTEMPTS = 5  # a sequence taken by another writer: read the head again, re-seal
 
 
 class Profiles:
-    def __init__(self, log: ProfileLog, clock: Clock, store: Store | None = None) -> None:
+    def __init__(
+        self,
+        log: ProfileLog,
+        clock: Clock,
+        store: Store | None = None,
+        anchor: CheckpointAnchor | None = None,
+    ) -> None:
         self.log = log
         self.clock = clock
         # The pairs' logs: an erased statement is checked against the episode it was heard in
         self.store = store
+        # Where the log's checkpoints are signed and kept (the pairs' anchor): one after every
+        # statement (a student says a few), so a log re-hashed after it shows
+        self.anchor = anchor
 
     def _append(self, draft: Statement) -> Statement:
         sealed = self._append_unless(draft, None)
@@ -53,6 +68,7 @@ class Profiles:
                 self.log.append_statement(sealed)
             except ConflictError:
                 continue
+            self.anchor_checkpoint(draft.student_id, [*history, sealed])
             return sealed
         raise ConflictError(f"{draft.student_id}'s profile is being written by others: retry")
 
@@ -169,18 +185,60 @@ class Profiles:
         log (when this memory keeps the pairs' logs)."""
         said = self.log.statements(student_id) if history is None else history
         store = self.store
-        if store is None:
-            return first_break(said)
+        heard_erased = None
+        if store is not None:
 
-        def heard_erased(source: str) -> bool:
-            subject_id, _, episode_id = source.partition("/")
-            try:
-                episode = store.get(Pair(student_id, subject_id), episode_id)
-            except ValueError:  # not a pair's id: no episode was heard there
-                return False
-            return episode is not None and episode.erased
+            def heard_erased(source: str) -> bool:
+                subject_id, _, episode_id = source.partition("/")
+                try:
+                    episode = store.get(Pair(student_id, subject_id), episode_id)
+                except ValueError:  # not a pair's id: no episode was heard there
+                    return False
+                return episode is not None and episode.erased
 
-        return first_break(said, heard_erased)
+        broken = first_break(said, heard_erased)
+        anchor = self.anchor
+        newest = anchor.newest_profile(student_id) if anchor is not None else None
+        if broken is not None or anchor is None or newest is None:
+            return broken
+        return checkpoint_break(said, newest, anchor.authentic_profile(newest))
+
+    def anchor_checkpoint(
+        self, student_id: str, history: Sequence[Statement] | None = None
+    ) -> AnchoredProfileCheckpoint | None:
+        """Sign and keep the log's head (when this memory has an anchor, the log verifies and
+        its newest checkpoint names another head). A failure to anchor is logged, not raised:
+        the statement is written, and the next one anchors again."""
+        if self.anchor is None:
+            return None
+        said = self.log.statements(student_id) if history is None else history
+        try:
+            if self.verify(student_id, said) is not None:
+                log.warning(
+                    "profile of %s not anchored: its log does not verify", student_id,
+                    extra={"operator_action": "anchor"},
+                )  # fmt: skip
+                return None
+            point = head_checkpoint(student_id, said, self.clock.now())
+            newest = self.anchor.newest_profile(student_id)
+            if newest is not None and (newest.checkpoint.seq, newest.checkpoint.head_hash) == (
+                point.seq,
+                point.head_hash,
+            ):
+                return newest
+            return self.anchor.anchor_profile(point)
+        except StoreError as exc:
+            log.warning(
+                "profile of %s not anchored: %s", student_id, exc,
+                extra={"operator_action": "anchor"},
+            )  # fmt: skip
+            return None
 
     def erase(self, student_id: str) -> int:
-        return self.log.erase_profile(student_id)
+        """Delete the student's whole profile; an empty log is anchored after it, so that the
+        profile a later statement starts verifies (the checkpoints before stay where they are
+        kept: they can be neither rewritten nor removed)."""
+        count = self.log.erase_profile(student_id)
+        if self.anchor is not None and self.anchor.newest_profile(student_id) is not None:
+            self.anchor.anchor_profile(head_checkpoint(student_id, [], self.clock.now()))
+        return count
