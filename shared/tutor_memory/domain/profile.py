@@ -275,18 +275,20 @@ class ProfileCheckpoint:
     at: datetime
 
 
+def _checkpoint_fields(checkpoint: ProfileCheckpoint) -> dict[str, Any]:
+    return {
+        "format": PROFILE_ANCHOR_FORMAT,
+        "student_id": checkpoint.student_id,
+        "seq": checkpoint.seq,
+        "head_hash": checkpoint.head_hash,
+        "at": format_time(checkpoint.at),
+    }
+
+
 def profile_checkpoint_message(checkpoint: ProfileCheckpoint) -> bytes:
     """The bytes an anchored profile checkpoint's MAC signs; its own format, so that no
     signature of a pair's checkpoint (``chain.checkpoint_message``) passes for one."""
-    return canonical_json(
-        {
-            "format": PROFILE_ANCHOR_FORMAT,
-            "student_id": checkpoint.student_id,
-            "seq": checkpoint.seq,
-            "head_hash": checkpoint.head_hash,
-            "at": format_time(checkpoint.at),
-        }
-    )
+    return canonical_json(_checkpoint_fields(checkpoint))
 
 
 @dataclass(frozen=True)
@@ -300,16 +302,7 @@ class AnchoredProfileCheckpoint:
     where: str = field(default="", compare=False)
 
     def to_dict(self) -> dict[str, Any]:
-        cp = self.checkpoint
-        return {
-            "format": PROFILE_ANCHOR_FORMAT,
-            "student_id": cp.student_id,
-            "seq": cp.seq,
-            "head_hash": cp.head_hash,
-            "at": format_time(cp.at),
-            "key_id": self.key_id,
-            "mac": self.mac,
-        }
+        return {**_checkpoint_fields(self.checkpoint), "key_id": self.key_id, "mac": self.mac}
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any], where: str = "") -> AnchoredProfileCheckpoint:

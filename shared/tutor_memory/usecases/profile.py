@@ -28,7 +28,7 @@ from tutor_memory.domain.profile import (
 from tutor_memory.domain.profile_phrases import Heard, addressed, heard
 from tutor_memory.ports import CheckpointAnchor, Clock, ProfileLog, Store
 
-log = logging.getLogger(__name__)
+logger = logging.getLogger(__name__)
 
 _ATTEMPTS = 5  # a sequence taken by another writer: read the head again, re-seal
 
@@ -182,8 +182,15 @@ class Profiles:
     def verify(self, student_id: str, history: Sequence[Statement] | None = None) -> str | None:
         """Where the student's profile log stops verifying (None: intact); ``history``: the
         statements already read. Each erased statement's episode must be erased in its pair's
-        log (when this memory keeps the pairs' logs)."""
+        log (when this memory keeps the pairs' logs), and the log must extend its newest
+        anchored checkpoint (when it has an anchor)."""
         said = self.log.statements(student_id) if history is None else history
+        return self._check(student_id, said)[0]
+
+    def _check(
+        self, student_id: str, said: Sequence[Statement]
+    ) -> tuple[str | None, AnchoredProfileCheckpoint | None]:
+        """The first break, and the newest anchored checkpoint (read once)."""
         store = self.store
         heard_erased = None
         if store is not None:
@@ -199,9 +206,9 @@ class Profiles:
         broken = first_break(said, heard_erased)
         anchor = self.anchor
         newest = anchor.newest_profile(student_id) if anchor is not None else None
-        if broken is not None or anchor is None or newest is None:
-            return broken
-        return checkpoint_break(said, newest, anchor.authentic_profile(newest))
+        if broken is None and anchor is not None and newest is not None:
+            broken = checkpoint_break(said, newest, anchor.authentic_profile(newest))
+        return broken, newest
 
     def anchor_checkpoint(
         self, student_id: str, history: Sequence[Statement] | None = None
@@ -213,14 +220,14 @@ class Profiles:
             return None
         said = self.log.statements(student_id) if history is None else history
         try:
-            if self.verify(student_id, said) is not None:
-                log.warning(
+            broken, newest = self._check(student_id, said)
+            if broken is not None:
+                logger.warning(
                     "profile of %s not anchored: its log does not verify", student_id,
                     extra={"operator_action": "anchor"},
                 )  # fmt: skip
                 return None
             point = head_checkpoint(student_id, said, self.clock.now())
-            newest = self.anchor.newest_profile(student_id)
             if newest is not None and (newest.checkpoint.seq, newest.checkpoint.head_hash) == (
                 point.seq,
                 point.head_hash,
@@ -228,7 +235,7 @@ class Profiles:
                 return newest
             return self.anchor.anchor_profile(point)
         except StoreError as exc:
-            log.warning(
+            logger.warning(
                 "profile of %s not anchored: %s", student_id, exc,
                 extra={"operator_action": "anchor"},
             )  # fmt: skip
