@@ -213,15 +213,16 @@ def test_stopword_lists_are_folded_like_the_text(lang: str) -> None:
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_stopword_lists_are_short_lists_of_function_words(lang: str) -> None:
     # Snowball's and Lucene's lists run to 120–350 words with our additions; the web-derived
-    # lists used before ran to 700–1,200 and carried content words. Urdu's is counted in each
-    # of its two scripts (its Latin spellings are Roman Urdu's).
+    # lists used before ran to 700–1,200 and carried content words. Urdu's is counted in its
+    # own script; its Latin words are Roman Urdu's and English's (read in Urdu text), each
+    # list short.
     words = stopwords(lang)
-    for script in ({w for w in words if w.isascii()}, {w for w in words if not w.isascii()}):
-        assert len(script) < 400
-    assert (
-        max(len({w for w in words if w.isascii()}), len(words - {w for w in words if w.isascii()}))
-        > 100
-    )
+    if lang == "ur":
+        english = stopwords("en")
+        roman = {w for w in words if w.isascii()} - english
+        assert 100 < len(roman) < 400 and english <= words
+        words = words - english - roman
+    assert 100 < len(words) < 400
 
 
 # (sentence, words that must stay as terms, function words that must go), in every language:

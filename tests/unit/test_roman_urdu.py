@@ -62,6 +62,8 @@ def test_an_english_term_in_roman_urdu_finds_the_english_answer() -> None:
     assert analyse(question) == ["photosynthesi"]
     assert set(distinctive_terms(question)) <= set(analyse(answer))
     assert analyse("mujhe cells ki membrane samjhao") == ["cell", "membran"]
+    # English mixed in: its function words are no subject's words either
+    assert analyse("What is osmosis? mujhe samajh nahi aaya") == ["osmosi"]
 
 
 @pytest.mark.parametrize(

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from typing import Final
 
+from tutor_memory.domain.languages import en as _en  # the module: one pack a module
 from tutor_memory.domain.languages.base import Language, snowball
 from tutor_memory.domain.languages.base import phrases as _phrases
 from tutor_memory.domain.languages.base import words as _words
@@ -32,6 +33,7 @@ _SUFFIXES: Final = ("ياں", "يوں", "وں", "يں", "اں", "ے", "ه", "ي"
 
 
 _ENGLISH: Final = snowball("english")
+_ENGLISH_FUNCTION_WORDS: Final = _en.EN.stopwords | _en.EN.stopword_additions | _en.EN.asking_words
 
 
 def _stem(word: str) -> str:
@@ -75,8 +77,11 @@ UR: Final = Language(
         # negation and politeness
         "نہیں نہ مت براہ کرم مہربانی ذرا"
     ),
-    # Roman Urdu's function words (the list above in Latin letters, common spellings)
-    stopword_additions=_words(
+    # Roman Urdu's function words (the list above in Latin letters, common spellings), and
+    # English's: a line that mixes in English ("what is osmosis? mujhe samajh nahi aaya") is
+    # read as Urdu, and its English function and asking words are no more a subject's words
+    stopword_additions=_ENGLISH_FUNCTION_WORDS
+    | _words(
         "ka ki ke kay ko se mein main mai par pe tak ne hi bhi to aur ya lekin magar keh kyunke "
         "kyunki jo jis jab tab ab yahan wahan agar phir sath saath baad pehle liye liay wala "
         "wali wale bare baare tarah taraf jaisa jaise jaisi sirf bas bohat bahut zyada ziada "
