@@ -54,8 +54,9 @@ def said(app: App) -> None:
         app.profiles.set("s1", aspect, value, key=key, said_by="service")
 
 
-def kept(folder: Path) -> list[dict[str, object]]:
-    return [json.loads(line) for line in (folder / PROFILE_CHECKPOINTS).read_text().splitlines()]
+def kept(folder: Path, student: str = "s1") -> list[dict[str, object]]:
+    path = folder / PROFILE_CHECKPOINTS / f"{student}.jsonl"
+    return [json.loads(line) for line in path.read_text().splitlines()]
 
 
 def rewrite_from(app: App, folder: Path, seq: int) -> None:
@@ -88,6 +89,7 @@ def test_every_statement_is_anchored_and_a_rewritten_log_is_a_break(tmp_path: Pa
             (1, "s1"), (2, "s1"), (3, "s1"), (4, "s1"),
         ]  # fmt: skip
         assert app.profiles.verify("s1") is None
+        assert [f.name for f in (folder / PROFILE_CHECKPOINTS).iterdir()] == ["s1.jsonl"]
         assert app.profiles.anchor_checkpoint("s1") is not None
         assert len(kept(folder)) == 4  # the head anchored already: nothing new
 
@@ -120,11 +122,11 @@ def test_a_tail_cut_and_a_forged_checkpoint_are_breaks(tmp_path: Path) -> None:
         head = app.profiles.history("s1")[-1]
         point = ProfileCheckpoint("s1", 3, head.hash, T0 + timedelta(hours=1))
         forged = AnchoredProfileCheckpoint(point, kept(folder)[0]["key_id"], "00" * 32)  # type: ignore[arg-type]
-        with (folder / PROFILE_CHECKPOINTS).open("a") as handle:
+        with (folder / PROFILE_CHECKPOINTS / "s1.jsonl").open("a") as handle:
             handle.write(json.dumps(forged.to_dict()) + "\n")
         assert app.profiles.verify("s1") == (
-            f"its newest anchored checkpoint ({PROFILE_CHECKPOINTS} line 5), of statement 3, "
-            "does not carry a valid signature of this anchor's key"
+            f"its newest anchored checkpoint ({PROFILE_CHECKPOINTS}/s1.jsonl line 5), of "
+            "statement 3, does not carry a valid signature of this anchor's key"
         )
     finally:
         app.close()
