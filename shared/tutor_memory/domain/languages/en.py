@@ -380,3 +380,7 @@ EN: Final = Language(
         "student, students"
     ),
 )
+
+# English's function and asking words, for a language whose texts mix English in (Roman Urdu
+# lines: ``ur``'s stopwords take them). A set, not a pack: one pack a module.
+FUNCTION_WORDS: Final = EN.stopwords | EN.stopword_additions | EN.asking_words

@@ -21,10 +21,10 @@ from __future__ import annotations
 
 from typing import Final
 
-from tutor_memory.domain.languages import en as _en  # the module: one pack a module
 from tutor_memory.domain.languages.base import Language, snowball
 from tutor_memory.domain.languages.base import phrases as _phrases
 from tutor_memory.domain.languages.base import words as _words
+from tutor_memory.domain.languages.en import FUNCTION_WORDS as _ENGLISH_FUNCTION_WORDS
 
 # Folded: plural and oblique endings of nouns and adjectives (-یاں -یوں -وں -یں -اں) and the
 # gender/number vowels (-ے -ه -ي -ا). One ending, longest first, and a stem of at least three
@@ -33,7 +33,6 @@ _SUFFIXES: Final = ("ياں", "يوں", "وں", "يں", "اں", "ے", "ه", "ي"
 
 
 _ENGLISH: Final = snowball("english")
-_ENGLISH_FUNCTION_WORDS: Final = _en.EN.stopwords | _en.EN.stopword_additions | _en.EN.asking_words
 
 
 def _stem(word: str) -> str:
