@@ -551,12 +551,13 @@ def same_as(note: str) -> tuple[str, str] | None:
                         return pair
     # Verb-final: "X اور Y ایک ہی ہیں" (the joining word, then an ending).
     for lang, pack in PACKS.items():
-        if not pack.same_as_join:
+        if not pack.same_as_joins:
             continue
+        joins = _fold_set(pack.same_as_joins)
         for ending in _compile(pack.same_as_endings):
             n = len(ending)
             if len(words) > n + 2 and tuple(folded[-n:]) == ending:
-                ands = [i for i, w in enumerate(folded[:-n]) if w == fold(pack.same_as_join)]
+                ands = [i for i, w in enumerate(folded[:-n]) if w in joins]
                 if len(ands) == 1:
                     return _two_names(note, words[: ands[0]], words[ands[0] + 1 : -n], lang)
     return None

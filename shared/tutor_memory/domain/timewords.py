@@ -516,14 +516,14 @@ def _is_fragment(words: list[str], times: list[_Found]) -> bool:
 
 
 def _verb_question_asks(words: list[str], pack: Language) -> bool:
-    """A question word that is also a verb (Urdu کیا, "did") asks unless it stands where the
+    """A question word that is also a verb (Urdu کیا, "kya": "did") asks unless it stands where the
     verb stands: last in its clause, or before an auxiliary ("کام کیا تھا")."""
-    if not pack.verb_question_word:
+    if not pack.verb_question_words:
         return False
-    kya = _phrase(pack.verb_question_word)[0]
+    kya = _folded(pack.verb_question_words)
     aux = _folded(pack.verb_question_auxiliaries)
     for i, word in enumerate(words):
-        if word == kya and i + 1 < len(words) and words[i + 1] not in aux:
+        if word in kya and i + 1 < len(words) and words[i + 1] not in aux:
             return True
     return False
 

@@ -130,7 +130,7 @@ AR: Final = Language(
         "past": _phrases("كان, كانت, كنا, لقد, قد, درسنا, تعلمنا, فعلنا, ناقشنا, تحدثنا, راجعنا"),
         "clause_breaks": _phrases("لأن, لان, لأنني, لانني, لكن, لكني, لكنني, ولكن, بينما, رغم"),
     },
-    verb_question_word="",
+    verb_question_words=frozenset(),
     verb_question_auxiliaries=frozenset(),
     bounds_before={
         "since": _phrases("منذ, اعتبارا من, ابتداء من"),
@@ -195,7 +195,7 @@ AR: Final = Language(
         "يعرف باسم",
         "تعرف باسم",
     ),
-    same_as_join="",
+    same_as_joins=frozenset(),
     same_as_endings=(),
     teaching_articles=frozenset(),
     teaching_name_ends=_words("اسم بمثابة على مثل"),

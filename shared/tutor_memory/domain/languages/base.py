@@ -213,10 +213,10 @@ class Language:
     # - clause_breaks: subordinators that start a new clause ("because", "pero", "karena",
     #   "کیونکہ", "لأن"): "explain osmosis because I have a test today".
     time_question_cues: Mapping[str, tuple[str, ...]]
-    # A question word that is also a verb: Urdu کیا is also "did" ("میں نے کام کیا"); it is
-    # read as a question only where a verb cannot stand: not last in its clause and not before
-    # one of ``verb_question_auxiliaries`` ("کام کیا تھا").
-    verb_question_word: str = field(metadata=_OPTIONAL)
+    # Question words that are also a verb: Urdu کیا (Roman "kya", "kia") is also "did" ("میں
+    # نے کام کیا"); one is read as a question only where a verb cannot stand: not last in its
+    # clause and not before one of ``verb_question_auxiliaries`` ("کام کیا تھا").
+    verb_question_words: frozenset[str] = field(metadata=_OPTIONAL)
     verb_question_auxiliaries: frozenset[str] = field(metadata=_OPTIONAL)
     # Bounds: a time phrase after one of these is an open interval, not the period itself.
     # "since March" and "after March" run to now; "before March" stops at March's start;
@@ -275,14 +275,14 @@ class Language:
     # before its verb: ``naming_verbs_after``).
     teaching_naming: tuple[str, ...] = field(metadata=_OPTIONAL)
     # "X is the same as Y" inside a taught note: Y is another name of X (an alias). Urdu says
-    # "X اور Y ایک ہی ہیں": ``same_as_join``, then one of ``same_as_endings``.
+    # "X اور Y ایک ہی ہیں": one of ``same_as_joins``, then one of ``same_as_endings``.
     teaching_same_as: tuple[str, ...] = field(metadata=_OPTIONAL)
     # "X means Y", "X is called Y": the words between a name and what it is called, so a
     # taught note is stored as its claim "X = Y" (``teaching.detect_teaching``'s ``claim``).
     # Only phrasings whose left side is the thing named: "the powerhouse is what we call X"
     # reads the other way round and is not here.
     teaching_means: tuple[str, ...]
-    same_as_join: str = field(metadata=_OPTIONAL)
+    same_as_joins: frozenset[str] = field(metadata=_OPTIONAL)
     same_as_endings: tuple[str, ...] = field(metadata=_OPTIONAL)
     # Articles and determiners dropped before a named thing ("the mitochondria" →
     # mitochondria, "a la mitocondria" → mitocondria). Arabic and Urdu have none as separate

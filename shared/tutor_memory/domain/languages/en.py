@@ -127,7 +127,7 @@ EN: Final = Language(
         ),
         "clause_breaks": _phrases("because, cause, cuz, coz, but, so, although, though"),
     },
-    verb_question_word="",
+    verb_question_words=frozenset(),
     verb_question_auxiliaries=frozenset(),
     bounds_before={
         "since": _phrases("since, starting from"),
@@ -217,7 +217,7 @@ EN: Final = Language(
         "is known as",
         "are known as",
     ),
-    same_as_join="",
+    same_as_joins=frozenset(),
     same_as_endings=(),
     teaching_articles=_words("the a an our this that these those its their"),
     teaching_name_ends=_words("as is are was were"),

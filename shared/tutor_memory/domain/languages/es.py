@@ -142,7 +142,7 @@ ES: Final = Language(
         ),
         "clause_breaks": _phrases("porque, pero, aunque, ya que, asi que, sino"),
     },
-    verb_question_word="",
+    verb_question_words=frozenset(),
     verb_question_auxiliaries=frozenset(),
     bounds_before={
         "since": _phrases("desde, partir de"),
@@ -213,7 +213,7 @@ ES: Final = Language(
         "es llamado",
         "es llamada",
     ),
-    same_as_join="",
+    same_as_joins=frozenset(),
     same_as_endings=(),
     teaching_articles=_words(
         "a al el la los las un una unos unas lo nuestro nuestra nuestros nuestras"

@@ -120,7 +120,7 @@ ID: Final = Language(
             "meskipun"
         ),
     },
-    verb_question_word="",
+    verb_question_words=frozenset(),
     verb_question_auxiliaries=frozenset(),
     bounds_before={
         "since": _phrases("sejak, semenjak, mulai"),
@@ -203,7 +203,7 @@ ID: Final = Language(
         "juga disebut",
         "dikenal sebagai",
     ),
-    same_as_join="",
+    same_as_joins=frozenset(),
     same_as_endings=(),
     teaching_articles=_words("si sang para"),
     teaching_name_ends=_words("sebagai adalah yaitu yakni ialah merupakan dengan itu"),

@@ -11,10 +11,12 @@ English term ("DNA", "cells") or Roman Urdu: it is stemmed as English is, so "ph
 hai?" finds what an English answer said of photosynthesis.
 
 Roman Urdu (Urdu in Latin letters, how most students type it on a phone) is read as Urdu:
-``latin_markers`` detects it, and the function words, asking words, time phrases and the
-profile's cues have their Roman spellings beside the Urdu script's (the commonest spellings;
-Roman Urdu has no standard one). Not read in Roman spelling yet: month names (English ones are
-used), teaching phrases, record questions.
+``latin_markers`` detects it, and the function words, asking words, time phrases, the
+profile's cues, the record question's phrases and cues, and the teaching phrases have their
+Roman spellings beside the Urdu script's (the commonest spellings; Roman Urdu has no standard
+one: "galat"/"ghalat", "maine"/"mene"). Month names are not given Roman spellings: Roman Urdu
+writes the English ones, which every language reads. Document furniture (headings, glossary
+columns, definitions) stays in the script: files are printed in it.
 """
 
 from __future__ import annotations
@@ -111,7 +113,11 @@ UR: Final = Language(
         "lekin magar samajh samjha samjhao batao bataen shukriya liye wala wale sakta sakte "
         "chahiye mein hoga hogi gaye theek parha parhi parhe parhna parhaya seekha seekhi "
         "seekhe pehle baad hua hui aaj kal parson parsoon hafte hafta mahine mahina pichle "
-        "pichhle pichla pichhla guzishta"
+        "pichhle pichla pichhla guzishta maine mainay mene hamne hum hamare galat ghalat galti "
+        "ghalti galtiyan ghaltiyan galtiyon ghaltiyon sawal sawaal sawalon jawab kiya kiye hoon "
+        "yaad rakho rakhen rakhein rakhna rakhiye ko ki kin kis kab kitna kitni kitne zindagi "
+        "pani samjho samjhen samjhein samjhiye sab cheez dobara dohrana karte kar hota hoti hote "
+        "sahi kamzor kamzori kamzoriyan mushkil behtar chahta chahti kehte kehti kahte"
     ),
     own_letters=frozenset("ٹڈڑںےہھۓ"),
     vote_letters=frozenset("کی"),
@@ -217,8 +223,11 @@ UR: Final = Language(
             "is liye, taake, jabke"
         ),
     },
-    verb_question_word="کیا",
-    verb_question_auxiliaries=_words("تھا تھی تھے تھیں ہے ہیں گیا گئی گئے ہو جا اور"),
+    verb_question_words=_words("کیا kya kia"),
+    verb_question_auxiliaries=_words(
+        "تھا تھی تھے تھیں ہے ہیں گیا گئی گئے ہو جا اور tha thi thay the thin hai hain gaya gayi "
+        "gaye ho ja aur"
+    ),
     bounds_before={},
     bounds_after={
         "since": _phrases("سے, سے اب تک, سے لے کر, se, se ab tak, se le kar"),
@@ -240,17 +249,37 @@ UR: Final = Language(
         "ذہن میں رکھیں کہ",
         "مت بھولو کہ",
         "نہ بھولیں کہ",
+        "yaad rakho ke",
+        "yaad rakho ki",
+        "yaad rakhen ke",
+        "yaad rakhein ke",
+        "yaad rakhiye ke",
+        "yaad rakhna ke",
+        "ye yaad rakho ke",
+        "yeh yaad rakho ke",
+        "ye yaad rakhen ke",
+        "zehan mein rakho ke",
+        "zehan mein rakhen ke",
+        "mat bhoolo ke",
+        "mat bhoolna ke",
+        "na bhoolen ke",
     ),
     teaching_that_with_pronoun=frozenset(),
     # Urdu puts the verb last ("X کو Y سمجھو"): see treat_verbs_after.
     teaching_treat=(),
     teaching_treat_as=frozenset(),  # the object marker کو ends X instead (object_markers)
     treat_as_optional=False,
-    object_markers=_words("کو"),
-    treat_verbs_after=_words("سمجھو سمجھیں سمجھیے سمجھئے سمجھنا مانو مانیں مانیے مانئے ماننا"),
-    naming_verbs_after=_words("کہتے کہتی کہتا پکارتے پکارتی"),
-    treat_manner_words=_words("اچھی اچھے اچھا غور ٹھیک دوبارہ پوری پورا مکمل دھیان آسانی"),
-    genitives=_words("کا کی کے"),
+    object_markers=_words("کو ko"),
+    treat_verbs_after=_words(
+        "سمجھو سمجھیں سمجھیے سمجھئے سمجھنا مانو مانیں مانیے مانئے ماننا samjho samjhen samjhein "
+        "samjhiye samjhna mano manen manein maniye manna"
+    ),
+    naming_verbs_after=_words("کہتے کہتی کہتا پکارتے پکارتی kehte kehti kehta kahte kahti pukarte"),
+    treat_manner_words=_words(
+        "اچھی اچھے اچھا غور ٹھیک دوبارہ پوری پورا مکمل دھیان آسانی achhi achhe achha acchi acche "
+        "accha ghaur ghor theek thik dobara poori poora mukammal dhyan aasani"
+    ),
+    genitives=_words("کا کی کے ka ki ke"),
     teaching_lead_ins=(
         "براہ کرم",
         "برائے مہربانی",
@@ -260,6 +289,10 @@ UR: Final = Language(
         "اب",
         "ذرا",
         "بس",
+        "meherbani kar ke",
+        "meharbani kar ke",
+        "zara",
+        "bas",
     ),
     teaching_question_openers=(
         "کیا",
@@ -274,17 +307,61 @@ UR: Final = Language(
         "کتنی",
         "کتنے",
         "کس",
+        "kya",
+        "kia",
+        "kaun",
+        "kyun",
+        "kyon",
+        "kaise",
+        "kaisa",
+        "kaisi",
+        "kab",
+        "kahan",
+        "kitna",
+        "kitni",
+        "kitne",
+        "kis",
     ),
     teaching_naming=(),
     teaching_same_as=(),
     # "X کا مطلب ہے Y" (X means Y), "X سے مراد ہے Y", "X یعنی Y" (X, that is, Y).
-    teaching_means=("کا مطلب ہے", "کا مطلب یہ ہے کہ", "سے مراد ہے", "یعنی"),
-    same_as_join="اور",
-    same_as_endings=("ایک ہی ہیں", "ایک ہی ہے", "ایک ہی چیز ہیں", "ایک ہی چیز ہے"),
+    teaching_means=(
+        "کا مطلب ہے",
+        "کا مطلب یہ ہے کہ",
+        "سے مراد ہے",
+        "یعنی",
+        "ka matlab hai",
+        "ka matlab ye hai ke",
+        "ka matlab yeh hai ke",
+        "se murad hai",
+        "yani",
+        "yaani",
+    ),
+    same_as_joins=_words("اور aur"),
+    same_as_endings=(
+        "ایک ہی ہیں",
+        "ایک ہی ہے",
+        "ایک ہی چیز ہیں",
+        "ایک ہی چیز ہے",
+        "ek hi hain",
+        "ek hi hai",
+        "ek hi cheez hain",
+        "ek hi cheez hai",
+    ),
     teaching_articles=frozenset(),
     teaching_name_ends=frozenset(),  # Urdu names end at the object marker کو
     definite_article="",
-    teaching_frames=("ہماری کلاس میں", "اس کلاس میں", "میری کلاس میں", "ہماری جماعت میں"),
+    teaching_frames=(
+        "ہماری کلاس میں",
+        "اس کلاس میں",
+        "میری کلاس میں",
+        "ہماری جماعت میں",
+        "hamari class mein",
+        "hamari class main",
+        "is class mein",
+        "meri class mein",
+        "hamari jamaat mein",
+    ),
     noun_phrase_verb_endings=(),
     noun_phrase_noun_endings=(),
     noun_phrase_adjective_endings=(),
@@ -330,33 +407,95 @@ UR: Final = Language(
         "میری پیش رفت",
         "ہم نے کیا پڑھا",
         "ہم نے کیا کیا",
+        # Roman Urdu, in its common spellings
+        "maine kya galat",
+        "maine kya ghalat",
+        "mene kya galat",
+        "mene kya ghalat",
+        "main ne kya galat",
+        "meri galtiyan",
+        "meri ghaltiyan",
+        "humne kya seekha",
+        "hum ne kya seekha",
+        "hamne kya seekha",
+        "maine kya seekha",
+        "mene kya seekha",
+        "meri progress",
+        "humne kya parha",
+        "hum ne kya parha",
+        "hamne kya parha",
+        "humne kya padha",
+        "hum ne kya padha",
+        "humne kya kiya",
+        "hum ne kya kiya",
     ),
-    record_question_more_phrases=("کیا غلط کیا", "کیا غلطیاں کیں", "اب تک کیا سیکھا"),
+    record_question_more_phrases=(
+        "کیا غلط کیا",
+        "کیا غلطیاں کیں",
+        "اب تک کیا سیکھا",
+        "kya galat kiya",
+        "kya ghalat kiya",
+        "kya galat kia",
+        "kya ghalat kia",
+        "kya galtiyan ki",
+        "kya galtiyan kin",
+        "ab tak kya seekha",
+        "ab tak kya parha",
+    ),
     record_question_owned=(
         "اپنی غلطیوں",
         "اپنی غلطیاں",
         "میری غلطیوں",
         "میری کمزوریاں",
         "میری کمزوری",
+        "apni galtiyon",
+        "apni ghaltiyon",
+        "apni galtiyan",
+        "apni ghaltiyan",
+        "meri galtiyon",
+        "meri ghaltiyon",
+        "meri kamzoriyan",
+        "meri kamzori",
     ),
-    record_question_lookalikes=("پڑھا کہ", "سیکھا کہ", "پڑھا تھا کہ", "سیکھا تھا کہ"),
+    record_question_lookalikes=(
+        "پڑھا کہ",
+        "سیکھا کہ",
+        "پڑھا تھا کہ",
+        "سیکھا تھا کہ",
+        "parha ke",
+        "parha ki",
+        "padha ke",
+        "seekha ke",
+        "parha tha ke",
+        "seekha tha ke",
+    ),
     record_cues={
         "self": _phrases(
             "میں نے, ہم نے, میری, میرا, میرے, مجھے, مجھ سے, ہماری, ہمارا, ہمارے, ہمیں, ہوں, اپنی, "
-            "اپنے"
+            "اپنے, maine, mainay, mene, main ne, humne, hum ne, hamne, meri, mera, mere, mujhe, "
+            "mujh se, mujhse, hamari, hamara, hamare, humein, hamein, hoon, hun, apni, apne, main"
         ),
         "record": _phrases(
             "غلط, غلطی, غلطیاں, غلطیوں, سیکھا, سیکھی, سیکھے, پڑھا, پڑھی, پڑھے, ترقی, پیش رفت, "
-            "بہتری, بہتر, کارکردگی, کمزور, کمزوری, کمزوریاں, مشکل"
+            "بہتری, بہتر, کارکردگی, کمزور, کمزوری, کمزوریاں, مشکل, galat, ghalat, galti, ghalti, "
+            "galtiyan, ghaltiyan, galtiyon, ghaltiyon, seekha, seekhi, seekhe, sikha, sikhi, "
+            "parha, parhi, parhe, padha, padhi, padhe, taraqqi, progress, behtari, behtar, "
+            "karkardagi, performance, kamzor, kamzori, kamzoriyan, mushkil"
         ),
         "frame": _phrases(
             "میں نے, ہم نے, اب تک, ابھی تک, آج تک, بار بار, اکثر, ہمیشہ, کرتا ہوں, کرتی ہوں, "
             "رہا ہوں, رہی ہوں, ہوتی ہے, پچھلی بار, چکا, چکی, چکے, ترقی, پیش رفت, کارکردگی, "
-            "کمزوریاں, سب سے, ہوا ہوں, ہوئی ہوں"
+            "کمزوریاں, سب سے, ہوا ہوں, ہوئی ہوں, maine, mainay, mene, main ne, humne, hum ne, "
+            "hamne, ab tak, abhi tak, aaj tak, baar baar, bar bar, aksar, hamesha, karta hoon, "
+            "karti hoon, karta hun, karti hun, raha hoon, rahi hoon, hoti hai, pichli baar, "
+            "chuka, chuki, chuke, taraqqi, progress, karkardagi, performance, kamzoriyan, sab se, "
+            "hua hoon, hui hoon, gaya hoon, gayi hoon, گیا ہوں, گئی ہوں"
         ),
     },
     record_cue_blockers=_phrases(
-        "اس سوال, یہ سوال, اس جواب, یہ جواب, اس قدم, اس مرحلے, اس مساوات, اس جملے, یہاں"
+        "اس سوال, یہ سوال, اس جواب, یہ جواب, اس قدم, اس مرحلے, اس مساوات, اس جملے, یہاں, "
+        "is sawal, ye sawal, yeh sawal, is jawab, ye jawab, yeh jawab, is qadam, is marhale, "
+        "is jumle, yahan"
     ),
     profile_self=_phrases(
         "میں, میرا, میری, میرے, مجھے, مجھ, main, mein, mera, meri, mere, mujhe, mujh"
