@@ -524,8 +524,9 @@ def build_anchor(
 ) -> CheckpointAnchor | None:
     """Where signed checkpoints of the chains are kept, out of the store writer's reach: the
     bucket under Object Lock the deployment names (signed by its KMS HMAC key), else, for the
-    embedded store on disk, an append-only file beside its log (``checkpoints.jsonl``, signed
-    with ``checkpoint.key``); none for a store in memory or DynamoDB without a bucket."""
+    embedded store on disk, append-only files beside its log (one a pair:
+    ``checkpoints/<student>/<subject>.jsonl``, signed with ``checkpoint.key``); none for a
+    store in memory or DynamoDB without a bucket."""
     if settings.checkpoint_bucket is not None:
         from tutor_memory.adapters.checkpoint_s3 import S3Anchor
         from tutor_memory.domain.tenancy import path_prefix

@@ -53,8 +53,9 @@ variable                               meaning (default)
 ``TUTOR_MEMORY_CHECKPOINT_BUCKET``     an S3 bucket under Object Lock (compliance mode) where
                                        signed checkpoints of the chains are kept, one object
                                        each (none: the embedded store keeps them in
-                                       ``<home>/checkpoints.jsonl``, signed with
-                                       ``<home>/checkpoint.key``; DynamoDB keeps none)
+                                       ``<home>/checkpoints/<student>/<subject>.jsonl``,
+                                       signed with ``<home>/checkpoint.key``; DynamoDB keeps
+                                       none)
 ``TUTOR_MEMORY_CHECKPOINT_KEY_ID``     the KMS HMAC key (id, ARN or alias) that signs them
                                        (required with the bucket, and only with it)
 ``TUTOR_MEMORY_TURN_DEADLINE``         seconds a turn waits for its block (``2.5``)

@@ -245,7 +245,7 @@ def plant_checkpoint(anchor: CheckpointAnchor, forged: chain.AnchoredCheckpoint)
     """Put a checkpoint where the anchor keeps them, without its key (as someone with write
     access to the file, or PutObject on the bucket, but not the key, could)."""
     if isinstance(anchor, FileAnchor):
-        with anchor.path.open("a", encoding="utf-8") as handle:
+        with anchor.pair_path(forged.checkpoint.pair).open("a", encoding="utf-8") as handle:
             handle.write(json.dumps(forged.to_dict()) + "\n")
         return
     assert isinstance(anchor, S3Anchor)

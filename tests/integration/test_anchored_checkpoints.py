@@ -18,7 +18,7 @@ import pytest
 from botocore.exceptions import ClientError
 from moto import mock_aws
 
-from tutor_memory.adapters.checkpoint_file import CHECKPOINTS, KEY, FileAnchor
+from tutor_memory.adapters.checkpoint_file import CHECKPOINTS, KEY, PAIR_CHECKPOINTS, FileAnchor
 from tutor_memory.adapters.checkpoint_s3 import S3Anchor
 from tutor_memory.bootstrap import App, build_anchor, build_app
 from tutor_memory.cli import main
@@ -51,8 +51,31 @@ def write(app: App, pair: Pair, at: datetime, n: int = 4) -> list[str]:
 
 
 def lines(folder: Path) -> list[dict[str, object]]:
-    path = folder / CHECKPOINTS
-    return [json.loads(line) for line in path.read_text().splitlines()] if path.exists() else []
+    """Every pair's anchored checkpoints, pair by pair (their files in name order)."""
+    return [
+        json.loads(line)
+        for path in sorted((folder / PAIR_CHECKPOINTS).glob("*/*.jsonl"))
+        for line in path.read_text().splitlines()
+    ]
+
+
+def cut_tail(folder: Path, pair: Pair, keep: int) -> None:
+    """Delete the pair's episodes after ``keep`` and move its head back to match, in SQL (as
+    someone with the store's file and no key could): the log and its head agree."""
+    conn = sqlite3.connect(folder / "memory.db", isolation_level=None)
+    key = (pair.student_id, pair.subject_id)
+    conn.execute(
+        "DELETE FROM episodes WHERE student_id = ? AND subject_id = ? AND seq > ?", (*key, keep)
+    )
+    last = conn.execute(
+        "SELECT hash FROM episodes WHERE student_id = ? AND subject_id = ? AND seq = ?",
+        (*key, keep),
+    ).fetchone()[0]
+    conn.execute(
+        "UPDATE chain_heads SET seq = ?, hash = ? WHERE student_id = ? AND subject_id = ?",
+        (keep, last, *key),
+    )
+    conn.close()
 
 
 def cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -73,11 +96,13 @@ def test_the_local_key_is_made_once_private_and_checkpoints_are_only_appended(
     first = anchor.anchor(chain.Checkpoint(PAIR, 3, "a" * 64, MORNING))
     key = (folder / KEY).read_bytes()
     assert len(key) == 32 and stat.S_IMODE((folder / KEY).stat().st_mode) == 0o600
-    written = (folder / CHECKPOINTS).read_text()
+    own = anchor.pair_path(PAIR)
+    assert own == folder / PAIR_CHECKPOINTS / "s-anchor" / "biology.jsonl"
+    written = own.read_text()
     again = FileAnchor(folder)  # another process: the same key
     second = again.anchor(chain.Checkpoint(PAIR, 5, "b" * 64, AFTER))
     assert (folder / KEY).read_bytes() == key
-    assert (folder / CHECKPOINTS).read_text().startswith(written)  # appended, never rewritten
+    assert own.read_text().startswith(written)  # appended, never rewritten
     assert again.newest(PAIR) == second and anchor.authentic(first) and anchor.authentic(second)
     assert again.newest(QUIET) is None
     assert not anchor.authentic(replace(second, mac="0" * 64))
@@ -86,6 +111,66 @@ def test_the_local_key_is_made_once_private_and_checkpoints_are_only_appended(
     (folder / KEY).unlink()  # a key lost (or replaced) verifies nothing it did not sign
     (folder / KEY).write_bytes(b"\0" * 32)
     assert not FileAnchor(folder).authentic(second)
+
+
+def test_each_pair_keeps_its_own_file_and_a_line_naming_another_pair_is_not_its(
+    tmp_path: Path,
+) -> None:
+    """One file a pair, so a night's lookups read one pair's nights, not every pair's; on a
+    filesystem that folds case two pairs may share a file, and each line says whose it is."""
+    folder = tmp_path / "tm"
+    anchor = FileAnchor(folder)
+    mine = anchor.anchor(chain.Checkpoint(PAIR, 3, "a" * 64, MORNING))
+    theirs = anchor.anchor(chain.Checkpoint(QUIET, 7, "b" * 64, MORNING))
+    assert anchor.pair_path(PAIR) != anchor.pair_path(QUIET)
+    for pair in (PAIR, QUIET):
+        assert len(anchor.pair_path(pair).read_text().splitlines()) == 1
+    with anchor.pair_path(PAIR).open("a", encoding="utf-8") as handle:
+        handle.write(json.dumps(theirs.to_dict()) + "\n")  # the other pair's line, moved here
+    assert anchor.newest(PAIR) == mine and anchor.newest(QUIET) == theirs
+    assert not (folder / CHECKPOINTS).exists()  # the shared file of before is never written
+
+
+def test_a_store_anchored_in_the_shared_file_of_before_still_verifies_against_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Stores anchored before one file a pair kept every pair's checkpoints in one file. A
+    pair with no file of its own has its newest there: a tail cut is still a break; its next
+    checkpoint goes to its own file, which then holds its newest; the old file is not touched."""
+    folder = tmp_path / "tm"
+    app = open_app(folder, MORNING)
+    write(app, PAIR, MORNING, n=5)
+    write(app, QUIET, MORNING, n=2)
+    for pair in (PAIR, QUIET):
+        assert app.memory.anchor_checkpoint(pair).anchored
+    app.close()
+    # The layout of before: both pairs' lines in the one shared file, no file a pair.
+    shared = folder / CHECKPOINTS
+    shared.write_text(
+        "".join(p.read_text() for p in sorted((folder / PAIR_CHECKPOINTS).glob("*/*.jsonl")))
+    )
+    for path in (folder / PAIR_CHECKPOINTS).glob("*/*.jsonl"):
+        path.unlink()
+    before = shared.read_bytes()
+
+    app = open_app(folder, AFTER)
+    report = app.memory.verify_chain(PAIR)
+    assert report.intact and report.checkpoint_seq == 5
+    write(app, PAIR, AFTER, n=1)
+    anchored = app.memory.anchor_checkpoint(PAIR)
+    assert anchored.anchored and anchored.checkpoint is not None
+    assert anchored.checkpoint.where == f"{PAIR_CHECKPOINTS}/s-anchor/biology.jsonl"
+    assert app.memory.verify_chain(PAIR).checkpoint_seq == 6
+    assert app.memory.verify_chain(QUIET).checkpoint_seq == 2  # still read from the old file
+    assert shared.read_bytes() == before
+    app.close()
+
+    # A tail cut of the pair anchored only in the old file: the old file's checkpoint remembers.
+    cut_tail(folder, QUIET, keep=1)
+    where = ["--store", str(folder), "--student", QUIET.student_id, "--subject", QUIET.subject_id]
+    code, out, _ = cli(capsys, "verify", *where, "--json")
+    report = json.loads(out)
+    assert code == 1 and (report["break_seq"], report["break_kind"]) == (2, "checkpoint mismatch")
 
 
 # --- the cloud anchor --------------------------------------------------------------------------
@@ -189,24 +274,14 @@ def test_the_cli_anchors_a_checkpoint_and_verify_catches_a_tail_cut_with_its_hea
     code, out, _ = cli(capsys, "checkpoint", *where, "--json")
     shown = json.loads(out)
     assert code == 0 and shown["seq"] == 5 and shown["anchored"]["new"] is True
-    assert shown["anchored"]["where"] == CHECKPOINTS
+    assert shown["anchored"]["where"] == f"{PAIR_CHECKPOINTS}/s-anchor/biology.jsonl"
     code, out, _ = cli(capsys, "checkpoint", *where, "--json")
     assert code == 0 and json.loads(out)["anchored"]["new"] is False  # nothing new to anchor
 
     # The last two episodes deleted and the head moved back to the third: the log and its head
     # agree with each other; only the anchored checkpoint remembers there were five.
-    conn = sqlite3.connect(folder / "memory.db", isolation_level=None)
-    key = (PAIR.student_id, PAIR.subject_id)
-    conn.execute("DELETE FROM episodes WHERE student_id = ? AND subject_id = ? AND seq > 3", key)
-    third = conn.execute(
-        "SELECT hash FROM episodes WHERE student_id = ? AND subject_id = ? AND seq = 3", key
-    ).fetchone()[0]
-    conn.execute(
-        "UPDATE chain_heads SET seq = 3, hash = ? WHERE student_id = ? AND subject_id = ?",
-        (third, *key),
-    )
-    conn.close()
-    assert ids[3] and third
+    cut_tail(folder, PAIR, keep=3)
+    assert ids[3]
     code, out, _ = cli(capsys, "verify", *where, "--json")
     report = json.loads(out)
     assert code == 1 and (report["break_seq"], report["break_kind"]) == (5, "checkpoint mismatch")

@@ -1,21 +1,27 @@
 """The embedded store's checkpoint anchor: an append-only file beside the store, signed with a
 local key (``ports.CheckpointAnchor``).
 
-* ``<folder>/checkpoints.jsonl`` — one anchored checkpoint per line
-  (``chain.AnchoredCheckpoint.to_dict``), only ever opened for appending (``O_APPEND``): this
-  adapter has no way to rewrite or remove a line, and a line is written whole by one ``write``.
+* ``<folder>/checkpoints/<student>/<subject>.jsonl`` — a pair's anchored checkpoints, one per
+  line (``chain.AnchoredCheckpoint.to_dict``), only ever opened for appending (``O_APPEND``):
+  this adapter has no way to rewrite or remove a line, and a line is written whole by one
+  ``write``. One file a pair: a night reads each pair's newest twice, and in one file for
+  every pair a lookup read every pair's nights (169 ms CPU at 30,000 lines, so a night of
+  1,000 pairs cost minutes and grew with every night).
+* ``<folder>/checkpoints.jsonl`` — where every pair's checkpoints went before (read, never
+  written): a pair with no file of its own yet has its newest there. It is read once a
+  process and indexed (again only if it changed).
 * ``<folder>/profile-checkpoints/<student>.jsonl`` — a student's profile log's checkpoints,
   the same way (``profile.AnchoredProfileCheckpoint``), under the same key: one file a student,
-  since one is anchored after every statement and read before the next (in one file for every
-  student, finding a student's newest cost 78 ms CPU at 20,000 lines).
+  since one is anchored after every statement and read before the next.
 * ``<folder>/checkpoint.key`` — 32 random bytes, created once with mode 0600 (made complete
   under another name and linked into place, so two processes never see half a key); every
   line carries an HMAC-SHA256 of ``chain.checkpoint_message`` under it, and the key's
   fingerprint (``key_id``).
 
-The newest checkpoint of a pair is its last line in the file. A line that does not parse is
-skipped (and logged): it names no pair to hold it against. The file is read whole for a pair
-(a verification, a night's anchoring; never a turn): one line per pair per night, ~200 bytes.
+The newest checkpoint of a pair is the last line naming it in its file (on a filesystem that
+folds case, "Ali" and "ali" share a file: each line says whose it is). A line that does not
+parse is skipped (and logged): it names no pair to hold it against. A pair's file is read
+whole (a verification, a night's anchoring; never a turn): one line a night, ~200 bytes.
 
 What this guards against: a store edited behind the memory's back (an SQL client, a copied or
 restored file, a migration) without the key. Someone who can also read the key file can sign
@@ -44,7 +50,8 @@ from tutor_memory.domain.profile import (
     profile_checkpoint_message,
 )
 
-CHECKPOINTS = "checkpoints.jsonl"
+CHECKPOINTS = "checkpoints.jsonl"  # every pair's, before one file a pair: read, never written
+PAIR_CHECKPOINTS = "checkpoints"  # a folder: one folder a student, one file a subject
 PROFILE_CHECKPOINTS = "profile-checkpoints"  # a folder: one file a student
 KEY = "checkpoint.key"
 KEY_BYTES = 32  # ours: HMAC-SHA256's block is 64 bytes; 256 random bits are its strength
@@ -67,6 +74,8 @@ class FileAnchor:
         self.path = self.folder / CHECKPOINTS
         self.key_path = self.folder / KEY
         self._key: bytes | None = None
+        # the shared file's newest line a pair, and the (size, mtime) it was read at
+        self._shared: tuple[tuple[int, int], dict[Pair, AnchoredCheckpoint]] | None = None
 
     def _read_key(self) -> bytes | None:
         if self._key is None:
@@ -112,18 +121,51 @@ class FileAnchor:
         point = Checkpoint(checkpoint.pair, checkpoint.seq, checkpoint.head_hash, checkpoint.at)
         key_id, mac = self._sign(checkpoint_message(point))
         anchored = AnchoredCheckpoint(point, key_id, mac)
-        self._append(self.path, anchored.to_dict())
-        return AnchoredCheckpoint(point, key_id, mac, self._where(CHECKPOINTS))
+        name = self._pair_file(point.pair)
+        (self.folder / name).parent.mkdir(parents=True, exist_ok=True)
+        self._append(self.folder / name, anchored.to_dict())
+        return AnchoredCheckpoint(point, key_id, mac, self._where(name))
+
+    def pair_path(self, pair: Pair) -> Path:
+        """The file a pair's checkpoints are appended to."""
+        return self.folder / self._pair_file(pair)
 
     def newest(self, pair: Pair) -> AnchoredCheckpoint | None:
         found: AnchoredCheckpoint | None = None
-        for number, anchored in self._lines(self.path, AnchoredCheckpoint.from_dict):
-            if anchored.pair == pair:
-                where = self._where(CHECKPOINTS, number)
+        name = self._pair_file(pair)
+        for number, anchored in self._lines(self.folder / name, AnchoredCheckpoint.from_dict):
+            if anchored.pair == pair:  # a line moved here names another pair
+                where = self._where(name, number)
                 found = AnchoredCheckpoint(
                     anchored.checkpoint, anchored.key_id, anchored.mac, where
                 )
-        return found
+        return found if found is not None else self._newest_shared(pair)
+
+    def _newest_shared(self, pair: Pair) -> AnchoredCheckpoint | None:
+        """A pair's newest line in the file every pair shared before, indexed once (the
+        whole file is read again only when its size or time changed)."""
+        try:
+            info = self.path.stat()
+        except FileNotFoundError:
+            return None
+        except OSError as exc:
+            raise StoreError(f"cannot read the checkpoints in {self.path}: {exc}") from exc
+        seen = (info.st_size, info.st_mtime_ns)
+        if self._shared is None or self._shared[0] != seen:
+            newest: dict[Pair, AnchoredCheckpoint] = {}
+            for number, anchored in self._lines(self.path, AnchoredCheckpoint.from_dict):
+                where = self._where(CHECKPOINTS, number)
+                newest[anchored.pair] = AnchoredCheckpoint(
+                    anchored.checkpoint, anchored.key_id, anchored.mac, where
+                )
+            self._shared = (seen, newest)
+        return self._shared[1].get(pair)
+
+    @staticmethod
+    def _pair_file(pair: Pair) -> str:
+        """The pair's file under the folder (ids are plain ASCII, never "." or "..", and
+        start with a letter or digit: ``episodes.check_id``)."""
+        return f"{PAIR_CHECKPOINTS}/{pair.student_id}/{pair.subject_id}.jsonl"
 
     def authentic(self, anchored: AnchoredCheckpoint) -> bool:
         return self._verify(checkpoint_message(anchored.checkpoint), anchored.key_id, anchored.mac)
