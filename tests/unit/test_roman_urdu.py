@@ -15,7 +15,14 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from tutor_memory.domain.language import analyse, detect_language, distinctive_terms
+from tutor_memory.domain.language import (
+    analyse,
+    detect_language,
+    distinctive_terms,
+    fold,
+    stopwords,
+)
+from tutor_memory.domain.languages import language
 from tutor_memory.domain.profile import Aspect
 from tutor_memory.domain.profile_phrases import addressed, heard
 from tutor_memory.domain.record_question import is_record_question
@@ -58,6 +65,15 @@ def test_roman_urdu_is_detected_as_urdu(text: str) -> None:
 )
 def test_a_line_that_shares_a_word_with_roman_urdu_keeps_its_language(text: str, lang: str) -> None:
     assert detect_language(text) == lang
+
+
+@pytest.mark.parametrize("lang", ["en", "es", "id"])
+def test_no_roman_urdu_marker_is_a_function_word_of_a_latin_language(lang: str) -> None:
+    """A marker that is also a Latin language's function word (Indonesian "hai", "ke", "tak")
+    would count for Urdu in that language's every line."""
+    markers = {fold(w) for w in language("ur").latin_markers}
+    theirs = stopwords(lang) | {fold(w) for w in language(lang).detection_markers}
+    assert sorted(markers & theirs) == []
 
 
 def test_an_english_term_in_roman_urdu_finds_the_english_answer() -> None:
