@@ -32,6 +32,8 @@ KNOWN = {"cytoplasm": "Cytoplasm", "osmosis": "Osmosis", "cell membrane": "Cell 
         "can you quiz me again?",
         "tolong tanya saya lagi",
         "مجھ سے سوال پوچھو",
+        "mujh se sawal poocho",  # Urdu in Latin letters
+        "mujhe dobara samjhao",
         "اسألني الأسئلة",
     ],
 )

@@ -385,7 +385,11 @@ UR: Final = Language(
         "چوتھا پانچواں"
     ),
     leading_articles=frozenset(),
-    question_words=_words("کیا کیوں کیسے کیسا کیسی کہاں کب کون کتنا کتنی کتنے"),
+    # Roman spellings too; not "kin" or "kis": English "kin selection" is a concept's name
+    question_words=_words(
+        "کیا کیوں کیسے کیسا کیسی کہاں کب کون کتنا کتنی کتنے kya kia kyun kyon kaise kaisa kaisi "
+        "kahan kab kaun kitna kitni kitne"
+    ),
     copulas=_words("ہے ہیں"),
     copula_last=True,
     definition_markers=("ایک", "سے مراد"),
@@ -395,9 +399,19 @@ UR: Final = Language(
     alias_phrases=(),
     alias_phrases_after_name=_phrases("بھی کہا جاتا ہے, بھی کہتے ہیں"),
     # --- Utterances ---
-    utterance_verbs=_words("پوچھو پوچھیں دو دیں دکھاؤ دکھائیں چاہیے چاہتا چاہتی کرو کریں شروع چلو"),
-    utterance_pronouns=_words("میں مجھے میرا میری ہم ہمیں آپ تم یہ وہ"),
-    utterance_fillers=_words("اچھا ٹھیک ہاں نہیں اب شکریہ جی"),
+    # Roman spellings too, none a word of another language's concept names ("mere", "main",
+    # "do" and "den" are English or Spanish words; these lists are read for every language)
+    utterance_verbs=_words(
+        "پوچھو پوچھیں دو دیں دکھاؤ دکھائیں چاہیے چاہتا چاہتی کرو کریں شروع چلو poocho pucho "
+        "poochen puchen dikhao dikhayen chahiye chahta chahti karo karen chalo samjhao samjhaen "
+        "batao bataen"
+    ),
+    utterance_pronouns=_words(
+        "میں مجھے میرا میری ہم ہمیں آپ تم یہ وہ mujhe mujhse meri humein hamein aap"
+    ),
+    utterance_fillers=_words(
+        "اچھا ٹھیک ہاں نہیں اب شکریہ جی acha achha theek haan nahi nahin shukriya"
+    ),
     # --- Record questions ---
     record_question_phrases=(
         "میں نے کیا غلط",
