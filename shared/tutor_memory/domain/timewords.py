@@ -221,8 +221,12 @@ class _Found:
     size: int = 0  # how many words it spans there
 
 
-def _relative_at(words: list[str], i: int, lang: str) -> tuple[_Found | None, int]:
-    """A relative phrase starting at ``i``: (what it names or None, words consumed)."""
+def _relative_at(
+    words: list[str], i: int, lang: str, present: frozenset[str]
+) -> tuple[_Found | None, int]:
+    """A relative phrase starting at ``i``: (what it names or None, words consumed).
+    ``present``: the clause's words as a set (read once a clause, not once a phrase: a clause
+    of thousands of "kal" read them all again at each, 6 s CPU at 18,000 characters)."""
     table = _relative_phrases()
     for size in (4, 3, 2, 1):
         key = tuple(words[i : i + size])
@@ -235,8 +239,8 @@ def _relative_at(words: list[str], i: int, lang: str) -> tuple[_Found | None, in
                 return None, 0  # Arabic كل is "all", not a day
             if i + 1 < len(words) and words[i + 1] in _folded(pack.total_nouns):
                 return None, 1  # کل رقبہ: the total area
-            future = any(w in _folded(pack.future_markers) for w in words)
-            past = any(w in _folded(pack.past_markers) for w in words)
+            future = not present.isdisjoint(_folded(pack.future_markers))
+            past = not present.isdisjoint(_folded(pack.past_markers))
             if future and not past:
                 return None, 1  # کل ٹیسٹ ہوگا: tomorrow, not a memory
         if kind == "today" and pack.today_blockers:
@@ -442,12 +446,15 @@ def _sentences(folded: str, lang: str) -> list[_Sentence]:
 # --- time phrases in a clause -------------------------------------------------------------------
 
 
-def _time_at(words: list[str], i: int, lang: str, today: date) -> tuple[_Found | None, int]:
-    """A time phrase (with its bound, if any) starting at ``i``: (found or None, words used)."""
+def _time_at(
+    words: list[str], i: int, lang: str, today: date, present: frozenset[str]
+) -> tuple[_Found | None, int]:
+    """A time phrase (with its bound, if any) starting at ``i``: (found or None, words used);
+    ``present``: the clause's words as a set."""
     skip = next((len(p) for p in _NOT_A_TIME if tuple(words[i : i + len(p)]) == p), 0)
     if skip:
         return None, skip
-    found, used = _relative_at(words, i, lang)
+    found, used = _relative_at(words, i, lang, present)
     if found is None and not used:
         found, used = _month_at(words, i, lang, today)
     bound: Bound = ""
@@ -457,7 +464,7 @@ def _time_at(words: list[str], i: int, lang: str, today: date) -> tuple[_Found |
             if tuple(words[i : i + len(key)]) != key:
                 continue
             j = i + len(key)
-            found, used = _relative_at(words, j, lang) if j < len(words) else (None, 0)
+            found, used = _relative_at(words, j, lang, present) if j < len(words) else (None, 0)
             if found is None and not used and j < len(words):
                 found, used = _month_at(words, j, lang, today, cued=True)
             if found is not None:
@@ -478,9 +485,10 @@ def _time_at(words: list[str], i: int, lang: str, today: date) -> tuple[_Found |
 
 def _times(words: list[str], lang: str, today: date) -> list[_Found]:
     out = []
+    present = frozenset(words)
     i = 0
     while i < len(words):
-        found, used = _time_at(words, i, lang, today)
+        found, used = _time_at(words, i, lang, today, present)
         if found is not None:
             out.append(found)
         i += max(used, 1)
