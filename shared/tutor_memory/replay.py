@@ -95,7 +95,7 @@ from tutor_memory.domain.episodes import (
 from tutor_memory.domain.errors import TutorMemoryError, ValidationError
 from tutor_memory.domain.files import fingerprint
 from tutor_memory.domain.filetext import UnreadableFileError
-from tutor_memory.domain.teaching import detect_teaching
+from tutor_memory.domain.teaching import check_note_fits, detect_teaching
 from tutor_memory.ports import Embedder, EmbedderProfile, Ports, Vectors
 from tutor_memory.usecases.erasure import RecordedErasure, check_reason
 from tutor_memory.usecases.export import EXPORT_FORMAT, MANIFEST
@@ -335,6 +335,8 @@ def _evidence(kind: Kind, data: dict[str, Any]) -> Evidence:
     (as teaching stores it)."""
     if kind is Kind.TAUGHT and not data.get("evidence"):
         intent = detect_teaching(str(data["text"]))
+        if intent is not None:
+            check_note_fits(intent.claim)
         return TaughtEvidence(intent.claim if intent else str(data["text"]))
     return evidence_from_dict(kind, data.get("evidence"))
 

@@ -76,6 +76,7 @@ def refusals(alice: PairMemory) -> list[tuple[str, str]]:
     calls: list[Any] = [
         lambda: alice.record_taught("Osmosis is boring"),
         lambda: alice.record_answer("a", recalled_ids=["e9-000000000000"]),
+        lambda: alice.record_taught("Remember that osmosis is " + "water, " * 400),
         lambda: alice.belief_history("nothing"),
     ]
     for call in calls:
@@ -99,4 +100,9 @@ def test_the_remote_door_refuses_as_the_local_one_does(
     assert local[1] == (
         "ValidationError",
         "recalled_ids: no episode 'e9-000000000000' in this pair",
+    )
+    assert local[2] == (
+        "ValidationError",
+        "text: teaches a note of 2809 characters; a taught note holds at most 2000: say what "
+        "to remember in fewer words",
     )

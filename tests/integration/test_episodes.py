@@ -58,6 +58,34 @@ def test_a_taught_message_that_is_no_instruction_is_refused_unless_it_carries_it
     assert kept.episode.evidence == TaughtEvidence("osmosis bores them")
 
 
+# "Remember that …" followed by a pasted page: a note longer than a taught note may hold.
+LONG_NOTE = "Remember that osmosis is " + "the movement of water across a membrane, " * 60
+
+
+def test_a_remember_that_message_with_a_page_after_it_is_kept_as_a_question(
+    app: App, pair: Pair
+) -> None:
+    """Before, the map took the page as the note and then the log refused the episode: the
+    student's message was lost and the map changed without it."""
+    added = app.episodes.add(pair, "question", LONG_NOTE)
+    assert added.taught is None and added.episode.kind is Kind.QUESTION
+    assert added.episode.text == LONG_NOTE
+    assert app.maps.maps.load_map(pair).concepts == {}
+
+
+def test_a_taught_message_whose_note_is_too_long_is_refused_and_nothing_is_written(
+    app: App, pair: Pair
+) -> None:
+    app.episodes.add(pair, "question", "Remember that the Golgi body is the post office")
+    before = app.maps.maps.load_map(pair)
+    with pytest.raises(ValidationError, match="a taught note holds at most 2000") as refused:
+        app.episodes.add(pair, "taught", LONG_NOTE)
+    assert refused.value.field == "text"
+    assert app.maps.maps.load_map(pair) == before
+    head = app.ports.store.head(pair)
+    assert head is not None and head.seq == 1
+
+
 @pytest.mark.parametrize(
     ("kind", "extra", "says"),
     [

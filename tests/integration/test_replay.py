@@ -98,17 +98,20 @@ def test_bad_lines_are_reported_by_number_and_nothing_is_built(tmp_path: Path) -
         {**GOOD[2], "evidence": {"topic": "osmosis", "verdict": "maybe"}},
         {**GOOD[3], "recalled_refs": ["nope"]},
         {**GOOD[0], "colour": "blue"},
+        # a taught line whose instruction is followed by a page: no note that long
+        {**GOOD[0], "kind": "taught", "text": "Remember that osmosis is " + "water, " * 400},
     ]
     history = write(tmp_path / "h.jsonl", rows)
     store = tmp_path / "replayed"
     with pytest.raises(ReplayError) as caught:
         replay(history, store, lambda folder: build_app(on_folder(Settings(), folder)))
-    assert [n for n, _ in caught.value.problems] == [2, 3, 4, 5, 6]
+    assert [n for n, _ in caught.value.problems] == [2, 3, 4, 5, 6, 7]
     message = str(caught.value)
     assert "line 3: kind: unknown kind 'gossip'" in message
     assert "line 4: evidence.verdict" in message
     assert "line 5: recalled_refs: no earlier line has ref 'nope'" in message
     assert "line 6: colour: is not a field" in message
+    assert "line 7: text: teaches a note of 2809 characters" in message
     assert not store.exists() and not (tmp_path / "replayed.partial").exists()
 
 

@@ -50,6 +50,7 @@ from tutor_memory.domain.languages import Language, language
 __all__ = [
     "TeachingIntent",
     "TeachingKind",
+    "check_note_fits",
     "claim_of",
     "detect_teaching",
     "route_taught",
@@ -588,6 +589,17 @@ def _two_names(
 
 
 # --- the claim a note makes ---------------------------------------------------------------------
+
+
+def check_note_fits(claim: str) -> None:
+    """A ``ValidationError`` naming the message's ``text`` when what it teaches is longer than
+    a taught note may hold (``MAX_NOTE_CHARS``): an instruction followed by a pasted page."""
+    if len(claim) > C.MAX_NOTE_CHARS:
+        raise ValidationError(
+            "text",
+            f"teaches a note of {len(claim)} characters; a taught note holds at most "
+            f"{C.MAX_NOTE_CHARS}: say what to remember in fewer words",
+        )
 
 
 def claim_of(note: str, kind: TeachingKind = TeachingKind.REMEMBER) -> str:

@@ -188,7 +188,7 @@ class Episodes:
                 statement = self.profiles.hear_episode(appended.episode, found=about)
             return Added(appended, taught=taught, profile=statement)
         if kind in (Kind.QUESTION, Kind.TAUGHT):
-            taught = self.maps.teach(pair, text, **common)
+            taught = self.maps.teach(pair, text, explicit=kind is Kind.TAUGHT, **common)
             if taught is not None:
                 return Added(taught.append, taught=taught)
             if kind is Kind.TAUGHT and given is None:

@@ -41,7 +41,13 @@ from tutor_memory.domain.episodes import (
 from tutor_memory.domain.errors import ValidationError, retry_on_conflict
 from tutor_memory.domain.files import FileRecord, fingerprint
 from tutor_memory.domain.filetext import FileText, UnreadableFileError
-from tutor_memory.domain.teaching import detect_teaching, route_taught, same_as, short_name
+from tutor_memory.domain.teaching import (
+    check_note_fits,
+    detect_teaching,
+    route_taught,
+    same_as,
+    short_name,
+)
 from tutor_memory.domain.validator import validate
 from tutor_memory.ports import AppendResult, Embedder, Extractor, MapStore, Ports
 from tutor_memory.usecases.log import TutorMemory
@@ -248,11 +254,21 @@ class MapUseCases:
         ref: str | None = None,
         idempotency_key: str | None = None,
         request_hash: str | None = None,
+        explicit: bool = False,
     ) -> TeachResult | None:
-        """Only an explicit instruction teaches; a question never does (None: not teaching)."""
+        """Only an explicit instruction teaches; a question never does (None: not teaching).
+
+        A note longer than a taught note may be (``MAX_NOTE_CHARS``) is a passage, not a note:
+        a student's message that says "remember that …" and then pastes a page is kept as a
+        question and teaches nothing; a message sent as ``taught`` (``explicit``) is refused,
+        naming its text. Either way before the map is touched: nothing is half-written."""
         intent = detect_teaching(message)
         if intent is None:
             return None
+        if len(intent.claim) > C.MAX_NOTE_CHARS and not explicit:
+            return None
+        check_note_fits(intent.claim)
+        evidence = TaughtEvidence(intent.claim)  # checked before the map is written
         when = at or self.ports.clock.now()
         naming = same_as(intent.note)  # "X is the same as Y": another name, not a note
 
@@ -295,7 +311,7 @@ class MapUseCases:
             pair,
             Kind.TAUGHT,
             message,
-            evidence=TaughtEvidence(intent.claim),
+            evidence=evidence,
             concepts=[taught.name],
             at=when,
             ref=ref,
