@@ -66,6 +66,7 @@ from tutor_memory.api.models import (
     StanceResponse,
     StatementResponse,
     TaughtBody,
+    TurnRequest,
     TurnResponse,
 )
 from tutor_memory.domain import constants as C
@@ -383,8 +384,11 @@ class PairMemory:
         at: datetime | None = None,
         budget_tokens: int | None = None,
     ) -> TurnResponse:
-        """The memory block for the tutor's next prompt (``.block``), and the ids it holds."""
-        return self.backend.turn(self.pair, question, at, budget_tokens)
+        """The memory block for the tutor's next prompt (``.block``), and the ids it holds.
+        Checked as the REST route checks it (a question of at most 20,000 characters, a budget
+        of 50–100,000 tokens), whichever door: both refuse alike."""
+        body = _body(TurnRequest, question=question, at=at, budget_tokens=budget_tokens)
+        return self.backend.turn(self.pair, body.question, body.at, body.budget_tokens)
 
     def prompt(
         self,

@@ -77,6 +77,11 @@ def refusals(alice: PairMemory) -> list[tuple[str, str]]:
         lambda: alice.record_taught("Osmosis is boring"),
         lambda: alice.record_answer("a", recalled_ids=["e9-000000000000"]),
         lambda: alice.record_taught("Remember that osmosis is " + "water, " * 400),
+        # a turn's limits are the operation's, not the transport's: the local door had none
+        # (a budget of -5 gave an empty block)
+        lambda: alice.turn("What is osmosis? " * 1200),
+        lambda: alice.turn("What is osmosis?", budget_tokens=-5),
+        lambda: alice.turn("What is osmosis?", budget_tokens=10**9),
         lambda: alice.belief_history("nothing"),
     ]
     for call in calls:
@@ -106,3 +111,8 @@ def test_the_remote_door_refuses_as_the_local_one_does(
         "text: teaches a note of 2809 characters; a taught note holds at most 2000: say what "
         "to remember in fewer words",
     )
+    assert local[3:6] == [
+        ("ValidationError", "question: String should have at most 20000 characters"),
+        ("ValidationError", "budget_tokens: Input should be greater than or equal to 50"),
+        ("ValidationError", "budget_tokens: Input should be less than or equal to 100000"),
+    ]
