@@ -80,8 +80,10 @@ from tutor_memory.domain.paging import (
     check_cursor,
     check_limit,
 )
+from tutor_memory.domain.profile import check_aspect
 from tutor_memory.local_backend import LocalBackend
 from tutor_memory.remote_backend import NotServedError, RemoteBackend
+from tutor_memory.usecases.erasure import check_reason
 
 if TYPE_CHECKING:
     from tutor_memory.bootstrap import App
@@ -265,7 +267,8 @@ class Memory:
         Asking again erases nothing more."""
         if episode_id is not None and subject_id is None:
             raise ValidationError("subject_id", "an episode is erased within its pair")
-        return self.backend.erase(student_id, subject_id, episode_id, reason)
+        # checked here, so that both doors refuse a bad reason in the same words
+        return self.backend.erase(student_id, subject_id, episode_id, check_reason(reason))
 
     def export(
         self,
@@ -343,12 +346,12 @@ class Memory:
         or other; it supersedes what was said before on the aspect (and ``key``). Said by
         this handle's caller (the service, a teacher, the student)."""
         body = _body(ProfileRequest, value=value, key=key, due=due)
-        return self.backend.set_profile(student_id, aspect, body)
+        return self.backend.set_profile(student_id, check_aspect(aspect).value, body)
 
     def retract_profile(self, student_id: str, aspect: str, *, key: str = "") -> StatementResponse:
         """Nothing of the aspect (and ``key``) holds any more; what was said stays in the
         history."""
-        return self.backend.retract_profile(student_id, aspect, key)
+        return self.backend.retract_profile(student_id, check_aspect(aspect).value, key)
 
     def close(self) -> None:
         self.backend.close()

@@ -26,7 +26,6 @@ from tutor_memory.domain.errors import (
     TutorMemoryError,
     ValidationError,
 )
-from tutor_memory.library import PairMemory
 
 from .test_library import KEYS, REGION, SETTINGS, SignatureChecking, served  # noqa: F401
 
@@ -70,9 +69,10 @@ def test_each_problem_type_comes_back_as_the_error_it_was_mapped_from(
         assert isinstance(back, ModelCallError) and back.retryable == raised.retryable
 
 
-def refusals(alice: PairMemory) -> list[tuple[str, str]]:
+def refusals(memory: Memory) -> list[tuple[str, str]]:
     said = []
-    alice.record_question("What is osmosis?")
+    alice = memory.pair("alice", "biology")
+    asked = alice.record_question("What is osmosis?")
     calls: list[Any] = [
         lambda: alice.record_taught("Osmosis is boring"),
         lambda: alice.record_answer("a", recalled_ids=["e9-000000000000"]),
@@ -83,6 +83,12 @@ def refusals(alice: PairMemory) -> list[tuple[str, str]]:
         lambda: alice.turn("What is osmosis?", budget_tokens=-5),
         lambda: alice.turn("What is osmosis?", budget_tokens=10**9),
         lambda: alice.belief_history("nothing"),
+        # the remote door said "query.reason: String should have …" and "path.aspect: Input
+        # should be …": the same refusals in other words, naming other fields
+        lambda: memory.erase("alice", "biology", asked.id, reason=""),
+        lambda: memory.erase("alice", "biology", asked.id, reason="x" * 600),
+        lambda: memory.set_profile("alice", "hobby", "chess"),
+        lambda: memory.retract_profile("alice", "hobby"),
     ]
     for call in calls:
         with pytest.raises(TutorMemoryError) as caught:
@@ -97,9 +103,9 @@ def test_the_remote_door_refuses_as_the_local_one_does(
 ) -> None:
     url, _ = served
     with Memory.local(tmp_path / "local", settings=SETTINGS) as memory:
-        local = refusals(memory.pair("alice", "biology"))
+        local = refusals(memory)
     with Memory.remote(url, region=REGION, credentials=KEYS) as memory:
-        remote = refusals(memory.pair("alice", "biology"))
+        remote = refusals(memory)
     assert remote == local
     assert local[0][0] == "NotTeachingError"
     assert local[1] == (
@@ -115,4 +121,11 @@ def test_the_remote_door_refuses_as_the_local_one_does(
         ("ValidationError", "question: String should have at most 20000 characters"),
         ("ValidationError", "budget_tokens: Input should be greater than or equal to 50"),
         ("ValidationError", "budget_tokens: Input should be less than or equal to 100000"),
+    ]
+    aspects = "name, preference, accommodation, language, goal, other"
+    assert local[7:] == [
+        ("ValidationError", "reason: must not be empty"),
+        ("ValidationError", "reason: is 600 characters; the limit is 500"),
+        ("ValidationError", f"aspect: must be one of {aspects}"),
+        ("ValidationError", f"aspect: must be one of {aspects}"),
     ]

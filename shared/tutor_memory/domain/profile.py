@@ -181,14 +181,19 @@ def canonical_v1(s: Statement) -> bytes:
     return _json(body)
 
 
-def check_statement(aspect: Aspect | str, key: str, value: str) -> tuple[Aspect, str, str]:
-    """The aspect, key and value as kept; a ValidationError naming the field otherwise."""
+def check_aspect(aspect: Aspect | str) -> Aspect:
+    """The aspect; a ValidationError naming it otherwise."""
     try:
-        parsed = Aspect(aspect)
+        return Aspect(aspect)
     except ValueError:
         raise ValidationError(
             "aspect", f"must be one of {', '.join(a.value for a in Aspect)}"
         ) from None
+
+
+def check_statement(aspect: Aspect | str, key: str, value: str) -> tuple[Aspect, str, str]:
+    """The aspect, key and value as kept; a ValidationError naming the field otherwise."""
+    parsed = check_aspect(aspect)
     key = " ".join(key.split())
     value = " ".join(value.split())
     if len(key) > C.MAX_PROFILE_KEY_CHARS:
