@@ -91,6 +91,31 @@ def test_a_name_said_in_passing_leaves_the_rest_of_the_message_to_teach(tmp_path
         assert plain.taught is None and memory.profile("s2").current[0].value == "Sam"
 
 
+@pytest.mark.parametrize(
+    ("message", "name"),
+    [
+        ("Remember that my name is Maya", "Maya"),
+        ("Recuerda que me llamo Lucía", "Lucía"),
+        ("Ingat bahwa nama saya Putri", "Putri"),
+        ("یاد رکھو کہ میرا نام علی ہے", "علی"),
+        ("yaad rakho ke mera naam Ali hai", "Ali"),  # Urdu in Latin letters
+        ("تذكر أن اسمي مريم", "مريم"),
+    ],
+)
+def test_remembering_the_students_own_name_names_them_and_teaches_nothing(
+    tmp_path: Path, message: str, name: str
+) -> None:
+    """The note is the name: before, the map gained a concept "name" ("naam Ali", "نام علی")
+    whose taught note was the student's name."""
+    with Memory.local(tmp_path / "tm", settings=SETTINGS, ready=False) as memory:
+        pair = memory.pair("s1", "biology")
+        said = pair.record_question(message)
+        assert said.kind == "question" and said.taught is None
+        assert pair.map().concepts == {}
+        (heard,) = memory.profile("s1").current
+        assert (heard.aspect, heard.value) == ("name", name)
+
+
 def test_the_profile_yields_to_the_questions_evidence_when_the_budget_is_tight(
     tmp_path: Path,
 ) -> None:

@@ -177,8 +177,13 @@ class Episodes:
             # "I have dyslexia", "remember that I …": the student, in every subject; not a
             # note on this subject's map. The message stays in the log as it was said. A name
             # is said in passing ("My name is Maya. Remember that osmosis …"): the rest of
-            # the message may still teach the map.
-            taught = self.maps.teach(pair, text, **common) if about.aspect is Aspect.NAME else None
+            # the message may still teach the map — unless what it asks to remember is the
+            # name itself ("Remember that my name is Maya" put a concept "name" on the map).
+            taught = (
+                self.maps.teach(pair, text, **common)
+                if about.aspect is Aspect.NAME and not self._remembers_the_student(text, at)
+                else None
+            )
             appended = taught.append if taught is not None else self.memory.record(
                 pair, kind, text, evidence=given, summary=summary, concepts=concepts,
                 salience=salience, **common,
@@ -278,6 +283,11 @@ class Episodes:
     def _about_student(self, text: str, at: datetime | None) -> Heard | None:
         when = at or self.ports.clock.now()
         return heard(text, when.date())
+
+    def _remembers_the_student(self, text: str, at: datetime | None) -> bool:
+        """Whether what the message asks to remember is itself about the student."""
+        intent = detect_teaching(text)
+        return intent is not None and self._about_student(intent.note, at) is not None
 
     def add_many(
         self,
