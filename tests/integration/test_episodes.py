@@ -58,6 +58,30 @@ def test_a_taught_message_that_is_no_instruction_is_refused_unless_it_carries_it
     assert kept.episode.evidence == TaughtEvidence("osmosis bores them")
 
 
+@pytest.mark.parametrize(
+    "message",
+    [
+        "Remember that you promised to quiz me",
+        "Remember that we have a test tomorrow",
+        "Recuerda que tú me prometiste un examen",
+        "Ingat bahwa kita ada ujian besok",
+        "یاد رکھو کہ آپ نے کوئز کا وعدہ کیا تھا",
+        "yaad rakho ke aap ne quiz ka wada kiya tha",
+        "تذكر أنك وعدتني باختبار",
+    ],
+)
+def test_remember_that_about_the_people_talking_is_kept_and_teaches_nothing(
+    app: App, pair: Pair, message: str
+) -> None:
+    """Before, each minted a concept on the subject's map ("promised", "test tomorrow")
+    with readiness 1.0, riding in every block."""
+    added = app.episodes.add(pair, "question", message)
+    assert added.taught is None and added.episode.kind is Kind.QUESTION
+    assert app.maps.maps.load_map(pair).concepts == {}
+    # sent as taught, the client says it is teaching: it is taught
+    assert app.episodes.add(pair, "taught", message).taught is not None
+
+
 # "Remember that …" followed by a pasted page: a note longer than a taught note may hold.
 LONG_NOTE = "Remember that osmosis is " + "the movement of water across a membrane, " * 60
 

@@ -28,6 +28,10 @@ about the Golgi body, not the cell.
 
 Words are matched folded (``language.fold``) and whole, so "Tenga en cuenta" and "tenga en
 cuenta", "تذكّر" and "تذكر" match alike; notes and names keep the text as the person wrote it.
+
+A student's instruction about the people talking ("remember that you promised to quiz me")
+is not the subject: :func:`about_the_conversation` says so, and the map's use case keeps such
+a message as a question (as it does a note longer than a note may be, :func:`check_note_fits`).
 """
 
 from __future__ import annotations
@@ -50,6 +54,7 @@ from tutor_memory.domain.languages import Language, language
 __all__ = [
     "TeachingIntent",
     "TeachingKind",
+    "about_the_conversation",
     "check_note_fits",
     "claim_of",
     "detect_teaching",
@@ -589,6 +594,29 @@ def _two_names(
 
 
 # --- the claim a note makes ---------------------------------------------------------------------
+
+
+def about_the_conversation(intent: TeachingIntent) -> bool:
+    """Whether a "remember that" note is about the people talking rather than the subject: it
+    names nothing (its claim is the note itself) and its first word, past a class frame ("in
+    our class"), is one of its language's ``utterance_pronouns`` — "you promised to quiz me",
+    "we have a test tomorrow", "it was hard for me", "تذكر أنك وعدتني …". Such a message is
+    kept as what it is (the log remembers it); a concept "promised" with readiness 1.0 in every
+    block would not be the subject. Pro-drop phrasings ("recuerda que prometiste …") are not
+    caught: no pronoun says who."""
+    if intent.kind is not TeachingKind.REMEMBER or intent.claim != intent.note:
+        return False
+    words = _scan(intent.note)
+    frames = _lists().frames
+    i = 0
+    while i < len(words) and (n := _match(words, i, frames)):
+        i += n
+    return i < len(words) and words[i].folded in _pronouns(intent.language)
+
+
+@cache
+def _pronouns(lang: str) -> frozenset[str]:
+    return _fold_set(language(lang).utterance_pronouns)
 
 
 def check_note_fits(claim: str) -> None:

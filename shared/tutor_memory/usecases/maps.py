@@ -42,6 +42,7 @@ from tutor_memory.domain.errors import ValidationError, retry_on_conflict
 from tutor_memory.domain.files import FileRecord, fingerprint
 from tutor_memory.domain.filetext import FileText, UnreadableFileError
 from tutor_memory.domain.teaching import (
+    about_the_conversation,
     check_note_fits,
     detect_teaching,
     route_taught,
@@ -265,7 +266,9 @@ class MapUseCases:
         intent = detect_teaching(message)
         if intent is None:
             return None
-        if len(intent.claim) > C.MAX_NOTE_CHARS and not explicit:
+        if not explicit and (
+            len(intent.claim) > C.MAX_NOTE_CHARS or about_the_conversation(intent)
+        ):
             return None
         check_note_fits(intent.claim)
         evidence = TaughtEvidence(intent.claim)  # checked before the map is written

@@ -244,7 +244,8 @@ AR: Final = Language(
     alias_phrases_after_name=(),
     # --- Utterances ---
     utterance_verbs=_words("اسألني اسأل أعطني اعطني أرني ساعدني أريد اريد ابدأ لنبدأ هيا"),
-    utterance_pronouns=_words("أنا انا لي نحن أنت انت هذا هذه ذلك"),
+    # with "that I / we / you" as one word (أنني، أننا، أنك): a note about the people talking
+    utterance_pronouns=_words("أنا انا لي نحن أنت انت هذا هذه ذلك أنني أننا بأننا أنك أنكم"),
     utterance_fillers=_words("حسنا طيب الآن نعم لا شكرا يعني"),
     # --- Record questions ---
     record_question_phrases=(
