@@ -262,7 +262,9 @@ class MapUseCases:
         A note longer than a taught note may be (``MAX_NOTE_CHARS``) is a passage, not a note:
         a student's message that says "remember that …" and then pastes a page is kept as a
         question and teaches nothing; a message sent as ``taught`` (``explicit``) is refused,
-        naming its text. Either way before the map is touched: nothing is half-written."""
+        naming its text. Either way before the map is touched: nothing is half-written. A
+        student's note about the people talking ("you promised to quiz me":
+        ``about_the_conversation``) teaches nothing either; sent as ``taught``, it does."""
         intent = detect_teaching(message)
         if intent is None:
             return None
