@@ -64,6 +64,8 @@ def test_a_taught_message_that_is_no_instruction_is_refused_unless_it_carries_it
         "Remember that you promised to quiz me",
         "Remember that we have a test tomorrow",
         "Recuerda que tú me prometiste un examen",
+        "Recuerda que prometiste hacerme un examen",  # no pronoun: the verb says who
+        "Recuerda que tenemos examen mañana",
         "Ingat bahwa kita ada ujian besok",
         "یاد رکھو کہ آپ نے کوئز کا وعدہ کیا تھا",
         "yaad rakho ke aap ne quiz ka wada kiya tha",

@@ -600,10 +600,11 @@ def about_the_conversation(intent: TeachingIntent) -> bool:
     """Whether a "remember that" note is about the people talking rather than the subject: it
     names nothing (its claim is the note itself) and its first word, past a class frame ("in
     our class"), is one of its language's ``utterance_pronouns`` — "you promised to quiz me",
-    "we have a test tomorrow", "it was hard for me", "تذكر أنك وعدتني …". Such a message is
-    kept as what it is (the log remembers it); a concept "promised" with readiness 1.0 in every
-    block would not be the subject. Pro-drop phrasings ("recuerda que prometiste …") are not
-    caught: no pronoun says who."""
+    "we have a test tomorrow", "it was hard for me", "تذكر أنك وعدتني …" — or, where the
+    pronoun is dropped, with a verb whose ending says "you" or "we" (the language's
+    ``conversation_verb_endings``: "recuerda que prometiste …"). Such a message is kept as
+    what it is (the log remembers it); a concept "promised" with readiness 1.0 in every block
+    would not be the subject."""
     if intent.kind is not TeachingKind.REMEMBER or intent.claim != intent.note:
         return False
     words = _scan(intent.note)
@@ -611,12 +612,22 @@ def about_the_conversation(intent: TeachingIntent) -> bool:
     i = 0
     while i < len(words) and (n := _match(words, i, frames)):
         i += n
-    return i < len(words) and words[i].folded in _pronouns(intent.language)
+    if i >= len(words):
+        return False
+    first = words[i].folded
+    return first in _pronouns(intent.language) or any(
+        first.endswith(e) and len(first) > len(e) for e in _verb_endings(intent.language)
+    )
 
 
 @cache
 def _pronouns(lang: str) -> frozenset[str]:
     return _fold_set(language(lang).utterance_pronouns)
+
+
+@cache
+def _verb_endings(lang: str) -> tuple[str, ...]:
+    return tuple(fold(e) for e in language(lang).conversation_verb_endings)
 
 
 def check_note_fits(claim: str) -> None:

@@ -248,6 +248,7 @@ AR: Final = Language(
     utterance_pronouns=_words("أنا انا لي نحن أنت انت هذا هذه ذلك أنني أننا بأننا أنك أنكم"),
     utterance_fillers=_words("حسنا طيب الآن نعم لا شكرا يعني"),
     # --- Record questions ---
+    conversation_verb_endings=(),
     record_question_phrases=(
         "ماذا أخطأت",
         "ما الذي أخطأت",

@@ -381,6 +381,10 @@ class Language:
     utterance_verbs: frozenset[str]
     utterance_pronouns: frozenset[str]
     utterance_fillers: frozenset[str]
+    # A language that drops its pronouns says who in the verb: the endings of the verb forms of
+    # "you" and "we" ("prometiste", "tenemos"), for a "remember that" note that opens with one
+    # (``teaching.about_the_conversation``). Empty where the pronoun is written.
+    conversation_verb_endings: tuple[str, ...] = field(metadata=_OPTIONAL)
 
     # --- Record questions: the student asks about their own record (SPEC §7; ours) -------------
     # Phrases, folded and matched as whole words anywhere in the question.

@@ -275,6 +275,7 @@ EN: Final = Language(
     utterance_pronouns=_words("i me my we us our you your it this that"),
     utterance_fillers=_words("ok okay so well now yes no yeah hmm um uh right sure thanks"),
     # --- Record questions ---
+    conversation_verb_endings=(),
     record_question_phrases=(
         "what did i get wrong",
         "what have i got wrong",

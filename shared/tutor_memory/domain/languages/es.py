@@ -306,6 +306,9 @@ ES: Final = Language(
         "bueno ahora pues vale sí si no claro gracias oye entonces todos pasos"
     ),
     # --- Record questions ---
+    # tú's preterite (prometiste, dijiste) and nosotros' present and preterite (tenemos,
+    # vimos): "recuerda que prometiste hacerme un examen", "… tenemos examen mañana"
+    conversation_verb_endings=("aste", "iste", "amos", "emos", "imos"),
     record_question_phrases=(
         "qué hice mal",
         "en qué me equivoqué",

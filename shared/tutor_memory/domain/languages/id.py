@@ -258,6 +258,7 @@ ID: Final = Language(
     utterance_pronouns=_words("aku saya kami kita kamu anda ini itu"),
     utterance_fillers=_words("oke ok baik nah sekarang ya tidak iya terima kasih yuk dong"),
     # --- Record questions ---
+    conversation_verb_endings=(),
     record_question_phrases=(
         "apa yang salah",
         "salah saya",

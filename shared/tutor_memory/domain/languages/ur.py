@@ -413,6 +413,7 @@ UR: Final = Language(
         "اچھا ٹھیک ہاں نہیں اب شکریہ جی acha achha theek haan nahi nahin shukriya"
     ),
     # --- Record questions ---
+    conversation_verb_endings=(),
     record_question_phrases=(
         "میں نے کیا غلط",
         "میری غلطیاں",
