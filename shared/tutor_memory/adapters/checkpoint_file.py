@@ -38,6 +38,7 @@ import logging
 import os
 import secrets
 from collections.abc import Callable, Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -59,6 +60,7 @@ KEY_BYTES = 32  # ours: HMAC-SHA256's block is 64 bytes; 256 random bits are its
 log = logging.getLogger(__name__)
 
 _Kept = TypeVar("_Kept")
+_Anchored = TypeVar("_Anchored", AnchoredCheckpoint, AnchoredProfileCheckpoint)
 
 
 def key_fingerprint(key: bytes) -> str:
@@ -122,7 +124,6 @@ class FileAnchor:
         key_id, mac = self._sign(checkpoint_message(point))
         anchored = AnchoredCheckpoint(point, key_id, mac)
         name = self._pair_file(point.pair)
-        (self.folder / name).parent.mkdir(parents=True, exist_ok=True)
         self._append(self.folder / name, anchored.to_dict())
         return AnchoredCheckpoint(point, key_id, mac, self._where(name))
 
@@ -131,15 +132,24 @@ class FileAnchor:
         return self.folder / self._pair_file(pair)
 
     def newest(self, pair: Pair) -> AnchoredCheckpoint | None:
-        found: AnchoredCheckpoint | None = None
-        name = self._pair_file(pair)
-        for number, anchored in self._lines(self.folder / name, AnchoredCheckpoint.from_dict):
-            if anchored.pair == pair:  # a line moved here names another pair
-                where = self._where(name, number)
-                found = AnchoredCheckpoint(
-                    anchored.checkpoint, anchored.key_id, anchored.mac, where
-                )
+        found = self._newest_in(
+            self._pair_file(pair), AnchoredCheckpoint.from_dict, lambda a: a.pair == pair
+        )
         return found if found is not None else self._newest_shared(pair)
+
+    def _newest_in(
+        self,
+        name: str,
+        parse: Callable[[dict[str, Any]], _Anchored],
+        owns: Callable[[_Anchored], bool],
+    ) -> _Anchored | None:
+        """The last line of the file ``name`` that ``owns`` (a line moved from another pair's or
+        student's file is not theirs), with where it is kept."""
+        found: tuple[int, _Anchored] | None = None
+        for number, anchored in self._lines(self.folder / name, parse):
+            if owns(anchored):
+                found = number, anchored
+        return None if found is None else replace(found[1], where=self._where(name, found[0]))
 
     def _newest_shared(self, pair: Pair) -> AnchoredCheckpoint | None:
         """A pair's newest line in the file every pair shared before, indexed once (the
@@ -154,10 +164,7 @@ class FileAnchor:
         if self._shared is None or self._shared[0] != seen:
             newest: dict[Pair, AnchoredCheckpoint] = {}
             for number, anchored in self._lines(self.path, AnchoredCheckpoint.from_dict):
-                where = self._where(CHECKPOINTS, number)
-                newest[anchored.pair] = AnchoredCheckpoint(
-                    anchored.checkpoint, anchored.key_id, anchored.mac, where
-                )
+                newest[anchored.pair] = replace(anchored, where=self._where(CHECKPOINTS, number))
             self._shared = (seen, newest)
         return self._shared[1].get(pair)
 
@@ -174,22 +181,15 @@ class FileAnchor:
         key_id, mac = self._sign(profile_checkpoint_message(checkpoint))
         anchored = AnchoredProfileCheckpoint(checkpoint, key_id, mac)
         name = self._profile_file(checkpoint.student_id)
-        (self.folder / PROFILE_CHECKPOINTS).mkdir(exist_ok=True)
         self._append(self.folder / name, anchored.to_dict())
         return AnchoredProfileCheckpoint(checkpoint, key_id, mac, self._where(name))
 
     def newest_profile(self, student_id: str) -> AnchoredProfileCheckpoint | None:
-        found: AnchoredProfileCheckpoint | None = None
-        name = self._profile_file(student_id)
-        for number, anchored in self._lines(
-            self.folder / name, AnchoredProfileCheckpoint.from_dict
-        ):
-            if anchored.checkpoint.student_id == student_id:  # a line moved here names another
-                where = self._where(name, number)
-                found = AnchoredProfileCheckpoint(
-                    anchored.checkpoint, anchored.key_id, anchored.mac, where
-                )
-        return found
+        return self._newest_in(
+            self._profile_file(student_id),
+            AnchoredProfileCheckpoint.from_dict,
+            lambda a: a.checkpoint.student_id == student_id,
+        )
 
     @staticmethod
     def _profile_file(student_id: str) -> str:
@@ -214,8 +214,10 @@ class FileAnchor:
 
     @staticmethod
     def _append(path: Path, data: dict[str, object]) -> None:
-        """One line, written whole by one ``write`` to a file only ever opened for appending."""
+        """One line, written whole by one ``write`` to a file only ever opened for appending
+        (its folders made first)."""
         line = json.dumps(data, sort_keys=True, separators=(",", ":")) + "\n"
+        path.parent.mkdir(parents=True, exist_ok=True)
         fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
         try:
             os.write(fd, line.encode("utf-8"))
