@@ -229,6 +229,22 @@ def test_a_concept_topic_ref_or_id_with_a_control_character_is_a_422(door: Door)
     assert written(door) == 1
 
 
+def test_a_ref_concept_or_topic_too_long_is_refused_in_characters(door: Door) -> None:
+    # pydantic said "Value should have at most 256 items after validation" of a long ref
+    sent = {"kind": "question", "text": "Why?", "ref": "r" * 257, "concepts": ["c" * 121]}
+    problem = refused(door("POST", f"{BASE}/episodes", body(sent)), 422, "body.ref")
+    said = {f["field"]: f["problem"] for f in problem["fields"]}
+    assert said == {
+        "body.ref": "String should have at most 256 characters",
+        "body.concepts.0": "String should have at most 120 characters",
+    }
+    quiz = {"kind": "quiz", "text": "Q", "evidence": {"score": 1, "maximum": 2, "topics": ["t"]}}
+    quiz["evidence"]["topics"] = ["t" * 121]  # type: ignore[index]
+    problem = refused(door("POST", f"{BASE}/episodes", body(quiz)), 422, "body.evidence.topics.0")
+    assert "at most 120 characters" in problem["detail"] and "items" not in problem["detail"]
+    assert written(door) == 0
+
+
 # --- bytes that are not UTF-8 ------------------------------------------------------------------
 
 

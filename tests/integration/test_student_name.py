@@ -167,6 +167,8 @@ def test_a_sentence_given_as_a_name_is_refused_and_nothing_is_written(
         with pytest.raises(ValidationError) as refused:
             memory.set_profile("s1", "name", value)
         assert refused.value.field == "value" and "at most 4 words" in refused.value.problem
+        with pytest.raises(ValidationError, match="a word of a name is at most 35 characters"):
+            memory.set_profile("s1", "name", "Maya " + "L" * 36)
         with pytest.raises(ValidationError, match="a name has no key"):
             memory.set_profile("s1", "name", "Mai", key="nickname")
         assert [(s.aspect, s.value) for s in memory.profile("s1").current] == [("name", "Maya")]

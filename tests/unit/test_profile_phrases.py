@@ -262,3 +262,45 @@ def test_what_a_tutor_calls_a_student_that_is_not_a_name_names_no_one(line: str)
     """An endearment, a praise, a title or the world is not the student's name: heard as one,
     it would show under ABOUT THE STUDENT in every subject and leave every question."""
     assert addressed(line) is None
+
+
+LONG = "Q" + "w" * 35  # 36 characters: longer than a word of a name may be (35)
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        f"My name is {LONG}.",
+        f"Me llamo {LONG} y tengo sueño.",
+        f"Nama saya {LONG}.",
+        f"میرا نام {'ق' * 36} ہے۔",
+        f"اسمي {'ق' * 36}",
+        f"mera naam {LONG} hai",
+    ],
+)
+def test_a_word_longer_than_a_name_is_no_name(message: str) -> None:
+    """A pasted string or a key held down after "my name is" would ride in every block of
+    every subject as the student's name."""
+    found = heard(message, TODAY)
+    assert found is None or found.aspect is not Aspect.NAME
+
+
+def test_the_longest_word_of_a_name_is_still_a_name() -> None:
+    longest = "K" + "e" * 34  # 35 characters
+    found = heard(f"My name is {longest}.", TODAY)
+    assert found is not None and found.value == longest
+    assert addressed(f"Hi {longest}!") == longest
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        f"Hi {LONG}!",
+        f"¡Hola {LONG}!",
+        f"Halo {LONG}!",
+        f"السلام علیکم {'ع' * 36}!",
+        f"أهلا {'ل' * 36}!",
+    ],
+)
+def test_a_tutor_calling_a_word_longer_than_a_name_names_no_one(line: str) -> None:
+    assert addressed(line) is None

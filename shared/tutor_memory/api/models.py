@@ -15,6 +15,7 @@ from pydantic import (
     BeforeValidator,
     ConfigDict,
     Field,
+    StringConstraints,
     ValidationInfo,
     ValidatorFunctionWrapHandler,
     field_validator,
@@ -150,6 +151,21 @@ Visible = Annotated[
 ]
 # A name or a client's id: visible, and no control character (a concept, a topic, a ref).
 Name = Annotated[str, AfterValidator(named), Field(json_schema_extra={"pattern": NAME_PATTERN})]
+# ... of at most ``n`` characters. The length goes before the check: a bound given to a field
+# of ``Name | None`` or ``list[Name]`` applies after it, and pydantic then says "at most 256
+# items after validation" of a string that is too long.
+NameRef = Annotated[
+    str,
+    StringConstraints(min_length=1, max_length=C.MAX_REF_CHARS),
+    AfterValidator(named),
+    Field(json_schema_extra={"pattern": NAME_PATTERN}),
+]
+ConceptName = Annotated[
+    str,
+    StringConstraints(min_length=1, max_length=C.MAX_CONCEPT_CHARS),
+    AfterValidator(named),
+    Field(json_schema_extra={"pattern": NAME_PATTERN}),
+]
 # An id as the API makes them (students, subjects, teachers, episodes): plain ASCII.
 Id = Annotated[
     str,
@@ -273,9 +289,7 @@ class QuizBody(Strict):
         description=f"more than 0: at least {MIN_QUIZ_MAXIMUM} (points are kept to "
         f"{C.FRACTION_DECIMALS} decimals)",
     )
-    topics: list[Annotated[Name, Field(min_length=1, max_length=C.MAX_CONCEPT_CHARS)]] = Field(
-        default_factory=list, max_length=C.MAX_CONCEPTS_PER_EPISODE
-    )
+    topics: list[ConceptName] = Field(default_factory=list, max_length=C.MAX_CONCEPTS_PER_EPISODE)
 
 
 def _page_needs_its_file(schema: dict[str, Any]) -> None:
@@ -372,18 +386,14 @@ class EpisodeRequest(Strict):
     at: Moment | None = Field(
         default=None, description=f"when it happened (RFC 3339), {_MOMENT_RANGE}; default: now"
     )
-    ref: Name | None = Field(
-        default=None, min_length=1, max_length=C.MAX_REF_CHARS, description="your own id for it"
-    )
+    ref: NameRef | None = Field(default=None, description="your own id for it")
     summary: str = Field(
         default="",
         max_length=C.MAX_SUMMARY_CHARS,
         description="one line (default: the text's)",
         json_schema_extra={"pattern": ONE_LINE_PATTERN},
     )
-    concepts: list[Annotated[Name, Field(min_length=1, max_length=C.MAX_CONCEPT_CHARS)]] = Field(
-        default_factory=list, max_length=C.MAX_CONCEPTS_PER_EPISODE
-    )
+    concepts: list[ConceptName] = Field(default_factory=list, max_length=C.MAX_CONCEPTS_PER_EPISODE)
     salience: Number | None = Field(default=None, ge=0, le=1, description="default: the kind's")
     evidence: Evidence | None = Field(
         default=None,

@@ -43,6 +43,10 @@ MAX_PROFILE_VALUE_CHARS: Final = 300  # ours: a statement about the student, one
 # ours: a name is a few words ("María José García López"); recall drops its words from every
 # question, so a sentence given as a name would blind the lexical pool to its words
 MAX_NAME_WORDS: Final = 4
+# A word of a name: the UK Government Data Standards Catalogue's length for a given name and
+# for a family name (35). A longer "name" is a paste or a keyboard held down, and it would ride
+# in every block of every subject.
+MAX_NAME_WORD_CHARS: Final = 35
 
 # The times a client may give (an episode's or a turn's ``at``), in UTC after conversion: none
 # before the Unix epoch (no tutoring history is older; every store and index can order it), none

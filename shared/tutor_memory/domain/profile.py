@@ -191,6 +191,11 @@ def check_aspect(aspect: Aspect | str) -> Aspect:
         ) from None
 
 
+def is_name_length(name: str) -> bool:
+    """Whether every word of ``name`` is no longer than a word of a name may be."""
+    return all(len(word) <= C.MAX_NAME_WORD_CHARS for word in name.split())
+
+
 def check_statement(aspect: Aspect | str, key: str, value: str) -> tuple[Aspect, str, str]:
     """The aspect, key and value as kept; a ValidationError naming the field otherwise."""
     parsed = check_aspect(aspect)
@@ -207,6 +212,10 @@ def check_statement(aspect: Aspect | str, key: str, value: str) -> tuple[Aspect,
         if len(words) > C.MAX_NAME_WORDS or not all(any(ch.isalpha() for ch in w) for w in words):
             raise ValidationError(
                 "value", f"a name is at most {C.MAX_NAME_WORDS} words, each with a letter"
+            )
+        if not is_name_length(value):
+            raise ValidationError(
+                "value", f"a word of a name is at most {C.MAX_NAME_WORD_CHARS} characters"
             )
         if key:
             raise ValidationError("key", "a name has no key (one at a time)")

@@ -19,7 +19,7 @@ from functools import cache
 from tutor_memory.domain import constants as C
 from tutor_memory.domain.language import detect_language, fold, is_stopword
 from tutor_memory.domain.languages import LANGUAGES, Language
-from tutor_memory.domain.profile import Aspect
+from tutor_memory.domain.profile import Aspect, is_name_length
 from tutor_memory.domain.timewords import dates_in
 
 _WORD = re.compile(r"[^\W_]+")
@@ -212,7 +212,7 @@ def addressed(text: str) -> str | None:
     first = detect_language(head)
     for code in [first, *(code for code in LANGUAGES if code != first)]:
         name = _address_in(LANGUAGES[code], clauses, opening)
-        if name is not None:
+        if name is not None and is_name_length(name):
             return _value(name)
     return None
 
@@ -220,7 +220,7 @@ def addressed(text: str) -> str | None:
 def _heard_in(pack: Language, text: str, words: tuple[str, ...], today: date) -> Heard | None:
     code = pack.code
     name = _name_in(pack, text)
-    if name is not None:
+    if name is not None and is_name_length(name):  # a longer word is no one's name
         return Heard(Aspect.NAME, "", _value(name))
     self_said = _has(words, _phrases(code, "profile_self"))
     if _has(words, _phrases(code, "profile_language_cues")):
