@@ -50,6 +50,7 @@ from tutor_memory.domain.episodes import (
     Kind,
     NewEpisode,
     Pair,
+    TaughtEvidence,
     check_client_key,
     check_id,
     evidence_from_dict,
@@ -272,6 +273,10 @@ class Episodes:
             pair, Kind.CORRECTION, reason, evidence=evidence, at=at, summary=summary,
             concepts=target.concepts, idempotency_key=idempotency_key, request_hash=request_hash,
         )  # fmt: skip
+        if isinstance(target.evidence, TaughtEvidence) and appended.created:
+            # the map shows the note in every block: the corrected one from now on
+            now = str(evidence.value)
+            self.maps.correct_note(pair, target, was=target.evidence.note, now=now)
         applied = self.learning.catch_up_beliefs(pair, new=appended.episode)
         key = concept_key(target.concepts[0]) if target.concepts else ""
         return Added(appended, corrected=applied.beliefs.get(key))

@@ -80,6 +80,7 @@ from tutor_memory.domain.episodes import (
 from tutor_memory.domain.errors import ConflictError, NotFoundError, ValidationError
 from tutor_memory.domain.nightly import consolidation, day_window, night_name
 from tutor_memory.domain.profile import heard_at, heard_in_subject
+from tutor_memory.domain.taughtmap import shapes_the_map
 from tutor_memory.ports import Ports, Store
 from tutor_memory.usecases.learning import Learning
 from tutor_memory.usecases.log import APPLIED_BELIEFS, TutorMemory
@@ -396,6 +397,7 @@ class Erasing:
         if isinstance(episode.evidence, FileEvidence):
             # Before the body: while it is there, a retry after a crash knows which file it was.
             self._forget_file(pair, episode)
+        self._forget_taught(pair, [episode])
         self._erase_bodies(pair, [episode.seq], result, requested_by, "episode")
         self._finish([pair])
         return result
@@ -448,12 +450,14 @@ class Erasing:
         """The retention period: erase the bodies of the pair's episodes dated before
         ``cutoff`` (the envelopes stay)."""
         result = ErasureResult("retention", C.ERASURE_REASON_RETENTION, self.ports.clock.now())
-        seqs = [
-            e.seq
+        old = [
+            e
             for e in self.ports.store.iter_episodes(pair)
             if e.at < cutoff and not e.erased and about_the_student(e)
         ]
-        if seqs:
+        if old:
+            self._forget_taught(pair, old)
+            seqs = [e.seq for e in old]
             self._erase_bodies(pair, seqs, result, "retention", "retention")
             self._finish([pair])
         return result
@@ -656,6 +660,15 @@ class Erasing:
         self.store.forget_file_version(pair, evidence.file_id, evidence.fingerprint, name=name)
         if self.maps is not None:
             self.maps.forget_file(pair, evidence.file_id, evidence.fingerprint)
+
+    def _forget_taught(self, pair: Pair, episodes: Sequence[Episode]) -> None:
+        """What the taught notes among ``episodes`` (and corrections of notes) put on the map:
+        taken off it before their bodies go (while they are there, a retry after a crash knows
+        which concepts they named). A note is the student's words: the map shows it in every
+        block (``taughtmap.without_taught``)."""
+        leaving = [e for e in episodes if shapes_the_map(e)]
+        if leaving and self.maps is not None:
+            self.maps.forget_taught(pair, leaving)
 
     def _consolidate_again(self, pair: Pair, day: date) -> None:
         """The day's summary without the erased episodes (a quiet day gets none). Written under

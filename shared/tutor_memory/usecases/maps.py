@@ -31,6 +31,7 @@ from tutor_memory.domain.conceptmap import (
 )
 from tutor_memory.domain.concepts import concept_key
 from tutor_memory.domain.episodes import (
+    Episode,
     FileEvidence,
     Kind,
     Pair,
@@ -41,6 +42,7 @@ from tutor_memory.domain.episodes import (
 from tutor_memory.domain.errors import ValidationError, retry_on_conflict
 from tutor_memory.domain.files import FileRecord, fingerprint
 from tutor_memory.domain.filetext import FileText, UnreadableFileError
+from tutor_memory.domain.taughtmap import corrected_note, without_taught
 from tutor_memory.domain.teaching import (
     about_the_conversation,
     check_note_fits,
@@ -226,6 +228,45 @@ class MapUseCases:
             forget,
             attempts=C.MAP_SAVE_ATTEMPTS,
             gave_up=f"the map of {pair} kept changing; {file_id} was not taken out of it",
+        )
+
+    def forget_taught(self, pair: Pair, leaving: Sequence[Episode]) -> ConceptMap:
+        """The map without what ``leaving`` (taught episodes and corrections of their notes,
+        read before their erasure) put on its taught layer, the rest of the log deciding what
+        each concept they named shows now (``taughtmap.without_taught``); saved with its
+        derived numbers and vectors recomputed, unchanged (not saved) when nothing changes."""
+        gone = {e.seq for e in leaving}
+
+        def forget() -> ConceptMap:
+            cmap = self.maps.load_map(pair)
+            kept = (e for e in self.ports.store.iter_episodes(pair) if e.seq not in gone)
+            updated = without_taught(cmap, leaving, kept)
+            if updated == cmap:
+                return cmap
+            derived = self.derive(updated)
+            return self.maps.save_map(pair, refresh_vectors(derived, self.ports.embedder))
+
+        return retry_on_conflict(
+            forget,
+            attempts=C.MAP_SAVE_ATTEMPTS,
+            gave_up=f"the map of {pair} kept changing; the erased notes were not taken off it",
+        )
+
+    def correct_note(self, pair: Pair, target: Episode, was: str, now: str) -> ConceptMap:
+        """The map after the taught ``target``'s note was corrected from ``was`` to ``now``
+        (``taughtmap.corrected_note``)."""
+
+        def correct() -> ConceptMap:
+            cmap = self.maps.load_map(pair)
+            updated = corrected_note(cmap, target, was, now)
+            if updated == cmap:
+                return cmap
+            return self.maps.save_map(pair, refresh_vectors(updated, self.ports.embedder))
+
+        return retry_on_conflict(
+            correct,
+            attempts=C.MAP_SAVE_ATTEMPTS,
+            gave_up=f"the map of {pair} kept changing; the corrected note was not put on it",
         )
 
     def refresh_vectors(self, pair: Pair) -> ConceptMap:

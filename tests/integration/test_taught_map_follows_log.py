@@ -1,0 +1,154 @@
+"""The map's taught layer follows the log. A student's "remember that osmosis is …" puts the
+note on the concept, and the block shows it under SUBJECT MAP in every turn. Erasing that
+message left the note — the student's words — on the map and in every block; correcting the
+note changed the episode and not the map, so the block said both. Now an erased note leaves the
+map (the previous note on the concept shows again, or none; a concept only the note put there
+goes), an erased "X is the same as Y" takes its name along, retention does the same, and a
+corrected note is what the map shows. Through the library in five languages, and on DynamoDB
+(moto) as on the embedded store."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tutor_memory import Memory, Role
+from tutor_memory.bootstrap import build_app
+from tutor_memory.domain.episodes import Kind, Pair
+from tutor_memory.samples import sample_subject
+from tutor_memory.settings import Settings, on_folder
+
+SETTINGS = Settings(embedder="none", turn_deadline_s=30.0)
+AT = datetime(2026, 3, 2, 9, tzinfo=UTC)
+ASKED = AT + timedelta(days=3)
+
+# Per language: a note the student asks to keep (its words marked by "zebra"), a second note on
+# the same concept, and the question asked of the turn.
+NOTES = {
+    "en": ("Remember that osmosis is water moving across a zebra membrane.",
+           "Remember that osmosis needs a partly permeable membrane.", "What is osmosis?"),
+    "es": ("Recuerda que la ósmosis es el paso del agua a través de una membrana zebra.",
+           "Recuerda que la ósmosis necesita una membrana semipermeable.",
+           "¿Qué es la ósmosis?"),
+    "id": ("Ingat bahwa osmosis adalah perpindahan air melalui membran zebra.",
+           "Ingat bahwa osmosis butuh membran semipermeabel.", "Apa itu osmosis?"),
+    "ur": ("یاد رکھو کہ اوسموسس پانی کا zebra جھلی سے گزرنا ہے۔",
+           "یاد رکھو کہ اوسموسس کے لیے نیم پارگمی جھلی چاہیے۔", "اوسموسس کیا ہے؟"),
+    "ar": ("تذكر أن التناضح هو انتقال الماء عبر غشاء zebra.",
+           "تذكر أن التناضح يحتاج غشاء شبه منفذ.", "ما هو التناضح؟"),
+}  # fmt: skip
+
+
+def notes(pair: Any) -> dict[str, str | None]:
+    return {c.name: c.taught_note for c in pair.map().concepts.values()}
+
+
+@pytest.mark.parametrize("lang", list(NOTES))
+def test_an_erased_note_leaves_the_map_and_every_block(lang: str, tmp_path: Path) -> None:
+    first, _second, question = NOTES[lang]
+    with Memory.local(tmp_path / "tm", settings=SETTINGS, ready=False) as memory:
+        pair = memory.pair("s1", "biology")
+        pair.record_question("hello", at=AT)
+        taught = pair.record_question(first, at=AT + timedelta(minutes=1))
+        assert taught.kind == "taught"
+        assert "zebra" in pair.turn(question, at=ASKED).block
+        memory.erase("s1", "biology", taught.id, reason="the student asked")
+        assert notes(pair) == {}  # the concept only the note put there went with it
+        assert "zebra" not in pair.turn(question, at=ASKED).block
+        assert pair.verify().intact
+
+
+@pytest.mark.parametrize("lang", list(NOTES))
+def test_the_earlier_note_shows_again_and_a_later_one_stays(lang: str, tmp_path: Path) -> None:
+    first, second, _question = NOTES[lang]
+    with Memory.local(tmp_path / "tm", settings=SETTINGS, ready=False) as memory:
+        pair = memory.pair("s1", "biology")
+        older = pair.record_question(first, at=AT)
+        newer = pair.record_question(second, at=AT + timedelta(minutes=1))
+        (name,) = notes(pair)
+        assert older.taught == newer.taught == name
+        second_note = notes(pair)[name]
+        assert second_note is not None and "zebra" not in second_note
+        memory.erase("s1", "biology", older.id, reason="the student asked")
+        assert notes(pair) == {name: second_note}  # a newer note stays
+        older = pair.record_question(first, at=AT + timedelta(minutes=2))
+        assert "zebra" in str(notes(pair)[name])
+        memory.erase("s1", "biology", older.id, reason="the student asked")
+        assert notes(pair) == {name: second_note}  # the earlier note shows again
+
+
+@pytest.mark.parametrize("lang", list(NOTES))
+def test_a_corrected_note_is_what_the_map_shows(lang: str, tmp_path: Path) -> None:
+    first, _second, question = NOTES[lang]
+    with Memory.local(tmp_path / "tm", settings=SETTINGS, ready=False) as memory:
+        pair = memory.pair("s1", "biology")
+        taught = pair.record_question(first, at=AT)
+        (name,) = notes(pair)
+        meant = str(notes(pair)[name]).replace("zebra", "giraffe")
+        fixed = pair.correct(taught.id, "note", meant, "a typo", at=AT + timedelta(days=1))
+        assert notes(pair) == {name: meant}
+        block = pair.turn(question, at=ASKED).block
+        assert "giraffe" in block and "zebra" not in block
+        memory.erase("s1", "biology", fixed.id, reason="the correction was a mistake")
+        assert "zebra" in str(notes(pair)[name])  # the note as the log tells it again
+
+
+def test_a_note_on_a_concept_of_the_files_leaves_the_concept(tmp_path: Path) -> None:
+    name, data = sample_subject()[0]  # the PDF: Mitochondria among its concepts
+    (tmp_path / name).write_bytes(data)
+    with Memory.local(tmp_path / "tm", settings=SETTINGS, ready=False) as memory:
+        pair = memory.pair("s1", "biology")
+        pair.ingest(tmp_path / name)
+        before = pair.map().concepts
+        (on_file,) = [c for c in before.values() if c.name.lower() == "mitochondria"]
+        taught = pair.record_question("Remember that mitochondria are the zebra of the cell.")
+        assert taught.taught == on_file.name
+        alias = pair.record_question("Remember that mitocondria is the same as mitochondria.")
+        after = pair.map().concepts[on_file.key]
+        assert "zebra" in str(after.taught_note) and "mitocondria" in after.aliases
+        memory.erase("s1", "biology", taught.id, reason="the student asked")
+        memory.erase("s1", "biology", alias.id, reason="the student asked")
+        assert pair.map().concepts[on_file.key] == before[on_file.key]  # as the file made it
+
+
+def test_retention_takes_the_old_notes_off_the_map(tmp_path: Path) -> None:
+    first, second, _question = NOTES["en"]
+    app = build_app(on_folder(SETTINGS, tmp_path / "tm"))
+    pair = Pair("s1", "biology")
+    app.episodes.add(pair, Kind.QUESTION, first, at=AT)
+    app.episodes.add(pair, Kind.QUESTION, "Remember that a diffusion zebra is slow.", at=AT)
+    app.episodes.add(pair, Kind.QUESTION, second, at=AT + timedelta(days=40))
+    assert app.erasing is not None
+    app.erasing.erase_older_than(pair, AT + timedelta(days=30))
+    taught = {c.name: c.taught_note for c in app.maps.maps.load_map(pair).concepts.values()}
+    assert list(taught) == ["osmosis"] and "zebra" not in str(taught)
+
+
+def test_both_backends_keep_the_same_map_after_an_erasure_and_a_correction(
+    tmp_path: Path, cloud: Any
+) -> None:
+    from tutor_memory.bootstrap import lambda_app
+
+    first, second, question = NOTES["es"]
+    seen = []
+    for app in (build_app(on_folder(SETTINGS, tmp_path / "tm")), lambda_app()):
+        pair = Pair("s1", "bio")
+        older = app.episodes.add(pair, Kind.QUESTION, first, at=AT).episode
+        newer = app.episodes.add(pair, Kind.QUESTION, second, at=AT).episode
+        app.episodes.correct(pair, newer.episode_id, "note", "la ósmosis mueve agua", "typo",
+                             by=Role.SERVICE, at=AT + timedelta(days=1))  # fmt: skip
+        assert app.erasing is not None
+        app.erasing.erase_episode(pair, older.episode_id, reason="the student asked")
+        cmap = app.maps.maps.load_map(pair)
+        seen.append(
+            (
+                {c.name: c.taught_note for c in cmap.concepts.values()},
+                app.turns.turn(pair, question, at=ASKED).block,
+            )
+        )
+    assert seen[0] == seen[1]
+    assert seen[0][0] == {"ósmosis": "la ósmosis mueve agua"}
+    assert "zebra" not in seen[0][1] and "la ósmosis mueve agua" in seen[0][1]
