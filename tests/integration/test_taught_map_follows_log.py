@@ -18,6 +18,7 @@ import pytest
 from tutor_memory import Memory, Role
 from tutor_memory.bootstrap import build_app
 from tutor_memory.domain.episodes import Kind, Pair
+from tutor_memory.domain.errors import StoreError
 from tutor_memory.samples import sample_subject
 from tutor_memory.settings import Settings, on_folder
 
@@ -152,3 +153,36 @@ def test_both_backends_keep_the_same_map_after_an_erasure_and_a_correction(
     assert seen[0] == seen[1]
     assert seen[0][0] == {"ósmosis": "la ósmosis mueve agua"}
     assert "zebra" not in seen[0][1] and "la ósmosis mueve agua" in seen[0][1]
+
+
+def test_a_store_failing_between_the_log_and_the_map_leaves_no_orphan_note(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The log is written first: a failed append writes nothing anywhere (the map got the
+    note before, which no episode held and no erasure could take off); a failed map save
+    leaves the episode, and the client's retry under its key puts the note on the map."""
+    first, _second, _question = NOTES["en"]
+    app = build_app(on_folder(SETTINGS, tmp_path / "tm"))
+    pair = Pair("s1", "biology")
+    app.episodes.add(pair, Kind.QUESTION, "hello", at=AT)
+    store, maps = app.ports.store, app.maps.maps
+
+    def failing(*_args: Any, **_kwargs: Any) -> Any:
+        raise StoreError("the store is unavailable")
+
+    with monkeypatch.context() as patch:
+        patch.setattr(store, "append", failing)
+        with pytest.raises(StoreError):
+            app.episodes.add(pair, Kind.QUESTION, first, at=AT, idempotency_key="m-1")
+    assert maps.load_map(pair).concepts == {}
+    with monkeypatch.context() as patch:
+        patch.setattr(maps, "save_map", failing)
+        with pytest.raises(StoreError):
+            app.episodes.add(pair, Kind.QUESTION, first, at=AT, idempotency_key="m-2")
+    assert maps.load_map(pair).concepts == {}
+    assert [e.kind for e in store.iter_episodes(pair)] == [Kind.QUESTION, Kind.TAUGHT]
+    again = app.episodes.add(pair, Kind.QUESTION, first, at=AT, idempotency_key="m-2")
+    assert not again.append.created
+    notes = {c.name: c.taught_note for c in maps.load_map(pair).concepts.values()}
+    assert notes == {"osmosis": "osmosis is water moving across a zebra membrane"}
+    assert [e.kind for e in store.iter_episodes(pair)] == [Kind.QUESTION, Kind.TAUGHT]

@@ -166,6 +166,7 @@ class Episodes:
             prior = self.memory.retried(pair, idempotency_key, request_hash)
             if prior is not None:
                 self.learning.catch_up(pair)
+                self.maps.reattach(pair, prior.episode)  # a note the map may not show yet
                 return Added(prior)
         common: dict[str, Any] = {
             "at": at,

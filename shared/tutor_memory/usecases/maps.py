@@ -16,6 +16,7 @@ from datetime import datetime
 import numpy as np
 
 from tutor_memory.domain import constants as C
+from tutor_memory.domain import corrections
 from tutor_memory.domain.conceptmap import (
     Concept,
     ConceptDraft,
@@ -44,6 +45,7 @@ from tutor_memory.domain.files import FileRecord, fingerprint
 from tutor_memory.domain.filetext import FileText, UnreadableFileError
 from tutor_memory.domain.taughtmap import corrected_note, without_taught
 from tutor_memory.domain.teaching import (
+    TeachingIntent,
     about_the_conversation,
     check_note_fits,
     detect_teaching,
@@ -252,6 +254,38 @@ class MapUseCases:
             gave_up=f"the map of {pair} kept changing; the erased notes were not taken off it",
         )
 
+    def reattach(self, pair: Pair, episode: Episode) -> None:
+        """A retried taught episode's note put on the map, where the first attempt stopped
+        between the log and the map: only while it is the newest taught episode naming its
+        concept and the map does not show it (as corrected since)."""
+        if episode.kind is not Kind.TAUGHT or episode.erased or not episode.concepts:
+            return
+        newest = self.ports.store.newest_touching(
+            pair, concept_key(episode.concepts[0]), Kind.TAUGHT
+        )
+        intent = detect_teaching(episode.text)
+        if newest is None or newest.seq != episode.seq or intent is None:
+            return
+        (episode,) = corrections.apply([episode], self.ports.store.corrections(pair))
+        assert isinstance(episode.evidence, TaughtEvidence)
+        note, naming = episode.evidence.note, same_as(intent.note)
+
+        def attach() -> None:
+            cmap = self.maps.load_map(pair)
+            key, taught, _new = placed(cmap, intent, naming)
+            if naming is None or key not in cmap.concepts:
+                taught = replace(taught, taught_note=note)
+            if cmap.concepts.get(key) == taught:
+                return
+            updated = replace(cmap, concepts={**cmap.concepts, key: taught})
+            self.maps.save_map(pair, refresh_vectors(self.derive(updated), self.ports.embedder))
+
+        retry_on_conflict(
+            attach,
+            attempts=C.MAP_SAVE_ATTEMPTS,
+            gave_up=f"the map of {pair} kept changing; the note was not attached",
+        )
+
     def correct_note(self, pair: Pair, target: Episode, was: str, now: str) -> ConceptMap:
         """The map after the taught ``target``'s note was corrected from ``was`` to ``now``
         (``taughtmap.corrected_note``)."""
@@ -318,41 +352,16 @@ class MapUseCases:
         when = at or self.ports.clock.now()
         naming = same_as(intent.note)  # "X is the same as Y": another name, not a note
 
-        def attach() -> tuple[str, Concept, bool]:
+        def attach() -> None:
             cmap = self.maps.load_map(pair)
-            named = [find_concept(n, cmap.concepts) for n in naming] if naming else []
-            one = {k for k in named if k is not None}
-            if naming and len(one) == 1:
-                # One side is on the map: the other is its name in another language or words.
-                key = one.pop()
-                node, new_node = cmap.concepts[key], False
-                taught = replace(node, aliases=other_names(node, naming))
-            else:
-                known = {key: c.name for key, c in cmap.concepts.items()}
-                key = route_taught(intent.note, known) or ""
-                label = "" if key else short_name(intent.note, intent.language)
-                if not key:
-                    # Not by exact name: the concept the note's subject is a form, a cognate or
-                    # an alias of ("mitocondria" taught in Spanish is Mitochondria's).
-                    key = find_concept(label, cmap.concepts) or concept_key(label)
-                if not key:
-                    raise ValidationError("text", "the note names nothing to attach it to")
-                new_node = key not in cmap.concepts
-                node = cmap.concepts.get(key) or Concept(key=key, name=label, layer=Layer.TAUGHT)
-                # The claim ("mitochondria = the powerhouse of the cell"), not the sentence: the
-                # sentence is the episode's text (issue 18).
-                taught = replace(node, taught_note=intent.claim)
-                if naming and not one:
-                    taught = replace(taught, aliases=other_names(taught, naming))
+            key, taught, _new = placed(cmap, intent, naming)
             updated = replace(cmap, concepts={**cmap.concepts, key: taught})
             self.maps.save_map(pair, refresh_vectors(self.derive(updated), self.ports.embedder))
-            return key, taught, new_node
 
-        key, taught, new_node = retry_on_conflict(
-            attach,
-            attempts=C.MAP_SAVE_ATTEMPTS,
-            gave_up=f"the map of {pair} kept changing; the note was not attached",
-        )
+        # The log first, then the map: a store failing between the two leaves a taught episode
+        # whose note a retry puts on the map (``reattach``), never a note on the map that no
+        # episode holds (and no erasure could take off it).
+        key, taught, new_node = placed(self.maps.load_map(pair), intent, naming)
         appended = self.memory.record(
             pair,
             Kind.TAUGHT,
@@ -364,4 +373,40 @@ class MapUseCases:
             idempotency_key=idempotency_key,
             request_hash=request_hash,
         )
+        if appended.created:
+            retry_on_conflict(
+                attach,
+                attempts=C.MAP_SAVE_ATTEMPTS,
+                gave_up=f"the map of {pair} kept changing; the note was not attached",
+            )
         return TeachResult(key, taught.name, new_node, intent.claim, appended)
+
+
+def placed(
+    cmap: ConceptMap, intent: TeachingIntent, naming: tuple[str, str] | None
+) -> tuple[str, Concept, bool]:
+    """Where a taught note goes on ``cmap``: the concept's key, the concept with the note,
+    and whether the note makes it (``naming``: the note's "X is the same as Y")."""
+    named = [find_concept(n, cmap.concepts) for n in naming] if naming else []
+    one = {k for k in named if k is not None}
+    if naming and len(one) == 1:
+        # One side is on the map: the other is its name in another language or words.
+        key = one.pop()
+        node = cmap.concepts[key]
+        return key, replace(node, aliases=other_names(node, naming)), False
+    known = {key: c.name for key, c in cmap.concepts.items()}
+    key = route_taught(intent.note, known) or ""
+    label = "" if key else short_name(intent.note, intent.language)
+    if not key:
+        # Not by exact name: the concept the note's subject is a form, a cognate or an
+        # alias of ("mitocondria" taught in Spanish is Mitochondria's).
+        key = find_concept(label, cmap.concepts) or concept_key(label)
+    if not key:
+        raise ValidationError("text", "the note names nothing to attach it to")
+    node = cmap.concepts.get(key) or Concept(key=key, name=label, layer=Layer.TAUGHT)
+    # The claim ("mitochondria = the powerhouse of the cell"), not the sentence: the
+    # sentence is the episode's text (issue 18).
+    taught = replace(node, taught_note=intent.claim)
+    if naming and not one:
+        taught = replace(taught, aliases=other_names(taught, naming))
+    return key, taught, key not in cmap.concepts
