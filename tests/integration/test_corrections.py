@@ -401,3 +401,51 @@ def test_correcting_a_question_on_a_concept_no_check_touched_makes_no_belief(
     assert fixed.episode.kind is Kind.CORRECTION
     assert app.learning.store.beliefs(pair) == []
     app.close()
+
+
+# A student's message stating their exam date, and the date they meant (the profile hears both)
+EXAM_DATES = {
+    "en": ("My chemistry exam is on 12 May.", "My chemistry exam is on 15 May."),
+    "es": ("Mi examen de química es el 12 de mayo.", "Mi examen de química es el 15 de mayo."),
+    "id": ("Ujian kimia saya tanggal 12 Mei.", "Ujian kimia saya tanggal 15 Mei."),
+    "ur": ("میرا کیمسٹری کا امتحان 12 مئی کو ہے۔", "میرا کیمسٹری کا امتحان 15 مئی کو ہے۔"),
+    "ar": ("امتحاني في الكيمياء يوم 12 مايو.", "امتحاني في الكيمياء يوم 15 مايو."),
+}
+
+
+def _profile(memory: Memory) -> list[tuple[str, str, str]]:
+    return [(s.aspect, s.key, s.value) for s in memory.profile("s1").current]
+
+
+@pytest.mark.parametrize("lang", list(EXAM_DATES))
+def test_a_corrected_message_is_what_the_profile_holds(lang: str, tmp_path: Path) -> None:
+    """The profile heard "my exam is on 12 May" and kept it after the message was corrected
+    to 15 May: the block said both. It hears the message as corrected; erasing the correction
+    gives the first date back; a later statement is never replaced by an old message's."""
+    said, meant = EXAM_DATES[lang]
+    with Memory.local(tmp_path / "tm", settings=SETTINGS, ready=False) as memory:
+        pair = memory.pair("s1", "chemistry")
+        message = pair.record_question(said, at=SAID)
+        assert _profile(memory) == [("goal", "2026-05-12", said)]
+        fixed = pair.correct(message.id, "text", meant, "the wrong date", at=SAID)
+        assert _profile(memory) == [("goal", "2026-05-15", meant)]
+        block = pair.turn("What is a mole?", at=SAID).block
+        assert "15 May, in 15 days" in block and "12 May, in 12 days" not in block
+        memory.erase("s1", "chemistry", fixed.id, reason="the correction was a mistake")
+        assert _profile(memory) == [("goal", "2026-05-12", said)]
+        # corrected to something that states nothing of the student: the goal is retracted
+        pair.correct(message.id, "text", "What is a mole?", "not what I meant", at=SAID)
+        assert _profile(memory) == []
+        assert memory.profile("s1").intact
+
+
+def test_a_name_corrected_and_a_later_statement_left_alone(tmp_path: Path) -> None:
+    with Memory.local(tmp_path / "tm", settings=SETTINGS, ready=False) as memory:
+        pair = memory.pair("s1", "biology")
+        message = pair.record_question("My name is Maya.", at=AT)
+        pair.correct(message.id, "text", "My name is Mia.", "typo", at=FIXED)
+        assert _profile(memory) == [("name", "", "Mia")]
+        other = pair.record_question("My name is Mya.", at=FIXED)
+        memory.set_profile("s1", "name", "Amelia")  # a teacher's, later
+        pair.correct(other.id, "text", "My name is Maya.", "typo", at=FIXED)
+        assert _profile(memory) == [("name", "", "Amelia")]  # the later statement stays

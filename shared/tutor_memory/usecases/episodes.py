@@ -274,6 +274,9 @@ class Episodes:
             pair, Kind.CORRECTION, reason, evidence=evidence, at=at, summary=summary,
             concepts=target.concepts, idempotency_key=idempotency_key, request_hash=request_hash,
         )  # fmt: skip
+        if target.kind is Kind.QUESTION and self.profiles is not None and appended.created:
+            # "My name is Maya" corrected to "… Mia": the profile hears the message as corrected
+            self.profiles.hear_corrected(target, str(evidence.value), appended.episode)
         if isinstance(target.evidence, TaughtEvidence) and appended.created:
             # the map shows the note in every block: the corrected one from now on
             now = str(evidence.value)

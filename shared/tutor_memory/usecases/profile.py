@@ -133,6 +133,35 @@ class Profiles:
             )
         )  # fmt: skip
 
+    def hear_corrected(self, episode: Episode, text: str, correction: Episode) -> list[Statement]:
+        """What the profile heard in a student's message, as the message reads corrected to
+        ``text`` ("My name is Maya" → "My name is Mia"): each statement heard in it that is
+        still in force gives way to what the corrected text states (retracted where it states
+        nothing of that aspect), and what it states is heard. Heard in ``correction``, so that
+        erasing the correction gives the first statements back. A statement of the message that
+        a later one replaced stays replaced: the profile is left as it is."""
+        student = episode.pair.student_id
+        source = heard_at(episode.pair.subject_id, episode.episode_id)
+        history = self.log.statements(student)
+        said = [s for s in history if s.source == source and s.erased_at is None]
+        was = [s for s in current(history) if s.source == source]
+        if said and not was:
+            return []
+        found = heard(text, episode.at.date())
+        fix = heard_at(correction.pair.subject_id, correction.episode_id)
+        out = []
+        for s in was:
+            if found is None or (found.aspect, found.key) != (s.aspect, s.key):
+                retracted = Statement(
+                    student_id=student, seq=0, aspect=s.aspect, key=s.key, value="",
+                    said_by=Speaker.STUDENT, at=correction.at, source=fix,
+                )  # fmt: skip
+                out.append(self._append(retracted))
+        if found is not None:
+            stated = self.hear(student, text, at=correction.at, source=fix, found=found)
+            out += [stated] if stated is not None else []
+        return out
+
     def hear_tutor(
         self, student_id: str, text: str, *, at: datetime | None, source: str
     ) -> Statement | None:
