@@ -217,41 +217,24 @@ class MapUseCases:
         """The map without what this file version put on it (its erasure), saved with its
         derived numbers and vectors recomputed; unchanged (not saved) when it holds nothing of
         that version."""
-
-        def forget() -> ConceptMap:
-            cmap = self.maps.load_map(pair)
-            updated = without_file(cmap, file_id, digest)
-            if updated == cmap:
-                return cmap
-            derived = self.derive(updated)
-            return self.maps.save_map(pair, refresh_vectors(derived, self.ports.embedder))
-
-        return retry_on_conflict(
-            forget,
-            attempts=C.MAP_SAVE_ATTEMPTS,
+        return self._change(
+            pair,
+            lambda cmap: without_file(cmap, file_id, digest),
             gave_up=f"the map of {pair} kept changing; {file_id} was not taken out of it",
         )
 
     def forget_taught(self, pair: Pair, leaving: Sequence[Episode]) -> ConceptMap:
         """The map without what ``leaving`` (taught episodes and corrections of their notes,
         read before their erasure) put on its taught layer, the rest of the log deciding what
-        each concept they named shows now (``taughtmap.without_taught``); saved with its
-        derived numbers and vectors recomputed, unchanged (not saved) when nothing changes."""
+        each concept they named shows now (``taughtmap.without_taught``)."""
         gone = {e.seq for e in leaving}
 
-        def forget() -> ConceptMap:
-            cmap = self.maps.load_map(pair)
+        def forget(cmap: ConceptMap) -> ConceptMap:
             kept = (e for e in self.ports.store.iter_episodes(pair) if e.seq not in gone)
-            updated = without_taught(cmap, leaving, kept)
-            if updated == cmap:
-                return cmap
-            derived = self.derive(updated)
-            return self.maps.save_map(pair, refresh_vectors(derived, self.ports.embedder))
+            return without_taught(cmap, leaving, kept)
 
-        return retry_on_conflict(
-            forget,
-            attempts=C.MAP_SAVE_ATTEMPTS,
-            gave_up=f"the map of {pair} kept changing; the erased notes were not taken off it",
+        return self._change(
+            pair, forget, gave_up=f"the map of {pair} kept changing; the erased notes stay on it"
         )
 
     def reattach(self, pair: Pair, episode: Episode) -> None:
@@ -260,9 +243,8 @@ class MapUseCases:
         concept and the map does not show it (as corrected since)."""
         if episode.kind is not Kind.TAUGHT or episode.erased or not episode.concepts:
             return
-        newest = self.ports.store.newest_touching(
-            pair, concept_key(episode.concepts[0]), Kind.TAUGHT
-        )
+        key = concept_key(episode.concepts[0])
+        newest = self.ports.store.newest_touching(pair, key, Kind.TAUGHT)
         intent = detect_teaching(episode.text)
         if newest is None or newest.seq != episode.seq or intent is None:
             return
@@ -270,38 +252,39 @@ class MapUseCases:
         assert isinstance(episode.evidence, TaughtEvidence)
         note, naming = episode.evidence.note, same_as(intent.note)
 
-        def attach() -> None:
-            cmap = self.maps.load_map(pair)
+        def attach(cmap: ConceptMap) -> ConceptMap:
             key, taught, _new = placed(cmap, intent, naming)
             if naming is None or key not in cmap.concepts:
                 taught = replace(taught, taught_note=note)
-            if cmap.concepts.get(key) == taught:
-                return
-            updated = replace(cmap, concepts={**cmap.concepts, key: taught})
-            self.maps.save_map(pair, refresh_vectors(self.derive(updated), self.ports.embedder))
+            return replace(cmap, concepts={**cmap.concepts, key: taught})
 
-        retry_on_conflict(
-            attach,
-            attempts=C.MAP_SAVE_ATTEMPTS,
-            gave_up=f"the map of {pair} kept changing; the note was not attached",
-        )
+        self._change(pair, attach, gave_up=f"the map of {pair} kept changing; retry")
 
     def correct_note(self, pair: Pair, target: Episode, was: str, now: str) -> ConceptMap:
         """The map after the taught ``target``'s note was corrected from ``was`` to ``now``
         (``taughtmap.corrected_note``)."""
+        return self._change(
+            pair,
+            lambda cmap: corrected_note(cmap, target, was, now),
+            gave_up=f"the map of {pair} kept changing; the corrected note is not on it",
+        )
 
-        def correct() -> ConceptMap:
+    def _change(
+        self, pair: Pair, change: Callable[[ConceptMap], ConceptMap], *, gave_up: str
+    ) -> ConceptMap:
+        """The pair's map as ``change`` makes it, saved under its version with its derived
+        numbers and vectors recomputed (read and changed again on a concurrent save);
+        unchanged, and not saved, when ``change`` changes nothing."""
+
+        def attempt() -> ConceptMap:
             cmap = self.maps.load_map(pair)
-            updated = corrected_note(cmap, target, was, now)
+            updated = change(cmap)
             if updated == cmap:
                 return cmap
-            return self.maps.save_map(pair, refresh_vectors(updated, self.ports.embedder))
+            derived = self.derive(updated)
+            return self.maps.save_map(pair, refresh_vectors(derived, self.ports.embedder))
 
-        return retry_on_conflict(
-            correct,
-            attempts=C.MAP_SAVE_ATTEMPTS,
-            gave_up=f"the map of {pair} kept changing; the corrected note was not put on it",
-        )
+        return retry_on_conflict(attempt, attempts=C.MAP_SAVE_ATTEMPTS, gave_up=gave_up)
 
     def refresh_vectors(self, pair: Pair) -> ConceptMap:
         """Compute the routing vectors a stored map lacks (a map saved before they existed, or
@@ -352,11 +335,9 @@ class MapUseCases:
         when = at or self.ports.clock.now()
         naming = same_as(intent.note)  # "X is the same as Y": another name, not a note
 
-        def attach() -> None:
-            cmap = self.maps.load_map(pair)
+        def attach(cmap: ConceptMap) -> ConceptMap:
             key, taught, _new = placed(cmap, intent, naming)
-            updated = replace(cmap, concepts={**cmap.concepts, key: taught})
-            self.maps.save_map(pair, refresh_vectors(self.derive(updated), self.ports.embedder))
+            return replace(cmap, concepts={**cmap.concepts, key: taught})
 
         # The log first, then the map: a store failing between the two leaves a taught episode
         # whose note a retry puts on the map (``reattach``), never a note on the map that no
@@ -374,11 +355,8 @@ class MapUseCases:
             request_hash=request_hash,
         )
         if appended.created:
-            retry_on_conflict(
-                attach,
-                attempts=C.MAP_SAVE_ATTEMPTS,
-                gave_up=f"the map of {pair} kept changing; the note was not attached",
-            )
+            waits = "the note is recorded; a retry under the same key puts it on the map"
+            self._change(pair, attach, gave_up=f"the map of {pair} kept changing: {waits}")
         return TeachResult(key, taught.name, new_node, intent.claim, appended)
 
 
