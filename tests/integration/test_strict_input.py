@@ -245,6 +245,31 @@ def test_a_ref_concept_or_topic_too_long_is_refused_in_characters(door: Door) ->
     assert written(door) == 0
 
 
+@pytest.mark.parametrize(
+    ("value", "problem"),
+    [
+        ("x" * 2001, "String should have at most 2000 characters"),
+        ("   ", "must contain a visible character (not only spaces, controls or invisible ones)"),
+        (True, "must be the corrected words (a string) or a number"),
+        (None, "must be the corrected words (a string) or a number"),
+        (["right"], "must be the corrected words (a string) or a number"),
+    ],
+)
+def test_a_correction_value_is_refused_as_what_was_given(
+    door: Door, value: Any, problem: str
+) -> None:
+    """pydantic named each member of the value's union: "body.value.function-after[functools.
+    partial(<function max_length_validator at 0x…>, max_length=2000)(), …]: Value should have
+    at most 2000 items after validation", and a second line for the number it was not."""
+    status, taught = door("POST", f"{BASE}/episodes", body({"kind": "question", "text": "Hi"}))
+    assert status == 201
+    sent = {"field": "text", "value": value, "reason": "a typo"}
+    path = f"{BASE}/episodes/{taught['id']}/corrections"
+    refused_as = refused(door("POST", path, body(sent)), 422, "body.value")
+    assert refused_as["fields"] == [{"field": "body.value", "problem": problem}]
+    assert written(door) == 1
+
+
 # --- bytes that are not UTF-8 ------------------------------------------------------------------
 
 

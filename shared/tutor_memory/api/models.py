@@ -149,6 +149,14 @@ def an_id(value: str) -> str:
 Visible = Annotated[
     str, AfterValidator(visible), Field(json_schema_extra={"pattern": VISIBLE_PATTERN})
 ]
+# Words of a correction (a note, a message): its length first, so that a refusal counts
+# characters ("at most 2000 items after validation" otherwise).
+Words = Annotated[
+    str,
+    StringConstraints(min_length=1, max_length=C.MAX_NOTE_CHARS),
+    AfterValidator(visible),
+    Field(json_schema_extra={"pattern": VISIBLE_PATTERN}),
+]
 # A name or a client's id: visible, and no control character (a concept, a topic, a ref).
 Name = Annotated[str, AfterValidator(named), Field(json_schema_extra={"pattern": NAME_PATTERN})]
 # ... of at most ``n`` characters. The length goes before the check: a bound given to a field
@@ -563,13 +571,34 @@ class CorrectionRequest(Strict):
     model_config = ConfigDict(json_schema_extra=_value_follows_field)
 
     field: Literal["verdict", "score", "note", "text"]
-    value: Annotated[Visible, Field(min_length=1, max_length=C.MAX_NOTE_CHARS)] | Number = Field(
+    value: Words | Number = Field(
         description="the corrected value: right or wrong, a number, or the corrected words"
     )
     reason: Visible = Field(min_length=1, max_length=C.MAX_NOTE_CHARS, description="why")
     at: Moment | None = Field(
         default=None, description=f"when it was corrected (RFC 3339), {_MOMENT_RANGE}; default: now"
     )
+
+    @field_validator("value", mode="wrap")
+    @classmethod
+    def _as_given(cls, value: Any, handler: ValidatorFunctionWrapHandler) -> Any:
+        """Refused as what was given, at ``value`` itself: words as words, a number as a
+        number (pydantic named each member of the union, "value.function-after[…]")."""
+        number = isinstance(value, int | float) and not isinstance(value, bool)
+        if not number and not isinstance(value, str):
+            raise PydanticCustomError(
+                "words_or_number", "must be the corrected words (a string) or a number"
+            )
+        try:
+            return handler(value)
+        except PydanticValidationError as exc:
+            words = not number
+            errors = [
+                _untagged(error, str(error["loc"][0]))
+                for error in exc.errors()
+                if error["loc"] and (str(error["loc"][0]) in ("float", "int")) != words
+            ]
+            raise PydanticValidationError.from_exception_data(exc.title, errors) from None
 
 
 class StanceRequest(Strict):
