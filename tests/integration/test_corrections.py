@@ -384,6 +384,34 @@ def test_an_export_with_corrections_replays_to_the_same_beliefs_and_block(tmp_pa
     assert after == before and "(corrected on 3 Mar)" in after[0]
 
 
+def test_a_replayed_correction_moves_the_map_and_the_profile_as_it_did(tmp_path: Path) -> None:
+    """A replayed history's correction came in as an episode and moved only the belief: the
+    replayed store's map showed the note as first taught, its profile the name first said."""
+    from tutor_memory.replay import replay
+
+    def seen(memory: Memory) -> tuple[Any, ...]:
+        pair = memory.pair("s1", "biology")
+        cmap = pair.map().concepts.values()
+        return (
+            [(c.name, c.taught_note) for c in cmap],
+            [(s.aspect, s.value) for s in memory.profile("s1").current],
+            pair.turn("osmosis", at=ASKED).block,
+        )
+
+    with Memory.local(tmp_path / "tm", settings=SETTINGS, ready=False) as memory:
+        pair = memory.pair("s1", "biology")
+        note = pair.record_question("Remember that osmosis moves water across a membrane.", at=AT)
+        named = pair.record_question("My name is Maya.", at=AT)
+        pair.correct(note.id, "note", "osmosis moves water into the cell", "typo", at=FIXED)
+        pair.correct(named.id, "text", "My name is Mia.", "typo", at=FIXED)
+        history = memory.export("s1").write(tmp_path / "export")
+        before = seen(memory)
+    assert before[:2] == ([("osmosis", "osmosis moves water into the cell")], [("name", "Mia")])
+    replay(history, tmp_path / "replayed", lambda folder: build_app(on_folder(SETTINGS, folder)))
+    with Memory.local(tmp_path / "replayed", settings=SETTINGS, ready=False) as memory:
+        assert seen(memory) == before
+
+
 @pytest.mark.parametrize("lang", list(WORDS))
 def test_correcting_a_question_on_a_concept_no_check_touched_makes_no_belief(
     lang: str, tmp_path: Path

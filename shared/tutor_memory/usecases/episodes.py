@@ -45,6 +45,7 @@ from tutor_memory.domain.episodes import (
     EVIDENCE_TYPES,
     AnswerEvidence,
     CheckEvidence,
+    CorrectionEvidence,
     Episode,
     Evidence,
     Kind,
@@ -205,6 +206,15 @@ class Episodes:
                 pair, kind, text, evidence=given, summary=summary, concepts=concepts,
                 salience=salience, **common,
             )  # fmt: skip
+            if appended.created and isinstance(given, CorrectionEvidence):
+                target = self.ports.store.get(pair, given.corrects)
+                if target is not None and not target.erased:
+                    earlier = [
+                        e for e in self.ports.store.corrections(pair)
+                        if e.seq < appended.episode.seq
+                    ]  # fmt: skip
+                    (target,) = corrections.apply([target], earlier)
+                    self._follow(pair, target, given, appended.episode)
             self.learning.catch_up_beliefs(pair, new=appended.episode)
             return Added(appended)
         if kind is Kind.CHECK:
@@ -274,16 +284,23 @@ class Episodes:
             pair, Kind.CORRECTION, reason, evidence=evidence, at=at, summary=summary,
             concepts=target.concepts, idempotency_key=idempotency_key, request_hash=request_hash,
         )  # fmt: skip
-        if target.kind is Kind.QUESTION and self.profiles is not None and appended.created:
-            # "My name is Maya" corrected to "… Mia": the profile hears the message as corrected
-            self.profiles.hear_corrected(target, str(evidence.value), appended.episode)
-        if isinstance(target.evidence, TaughtEvidence) and appended.created:
-            # the map shows the note in every block: the corrected one from now on
-            now = str(evidence.value)
-            self.maps.correct_note(pair, target, was=target.evidence.note, now=now)
+        if appended.created:
+            self._follow(pair, target, evidence, appended.episode)
         applied = self.learning.catch_up_beliefs(pair, new=appended.episode)
         key = concept_key(target.concepts[0]) if target.concepts else ""
         return Added(appended, corrected=applied.beliefs.get(key))
+
+    def _follow(
+        self, pair: Pair, target: Episode, fix: CorrectionEvidence, correction: Episode
+    ) -> None:
+        """What else reads the corrected episode follows the correction (``target`` as
+        corrected before it), whether it came by ``correct`` or in a replayed history: the
+        profile hears a message as corrected ("My name is Maya" → "… Mia"), and the map shows
+        a corrected note, in every block from now on."""
+        if target.kind is Kind.QUESTION and self.profiles is not None:
+            self.profiles.hear_corrected(target, str(fix.value), correction)
+        if isinstance(target.evidence, TaughtEvidence):
+            self.maps.correct_note(pair, target, was=target.evidence.note, now=str(fix.value))
 
     def _has_corrections(self, pair: Pair) -> bool:
         head = self.ports.store.head(pair)
