@@ -661,6 +661,12 @@ def _replay(args: argparse.Namespace, settings: Settings) -> int:
         on_progress=Progress("replaying"),
     )
     nights = consolidated = 0
+    if report.statements or report.statements_refused:
+        refused = report.statements_refused
+        print(
+            f"profile: {report.statements} statement(s) stated again"
+            + (f", {refused} refused by today's rules" if refused else "")
+        )
     if args.nightly and report.first_at and report.last_at:
         app = build_app(on_folder(settings, args.store))
         day, last = report.first_at.date(), report.last_at.date()
@@ -681,6 +687,8 @@ def _replay(args: argparse.Namespace, settings: Settings) -> int:
                 "seconds": report.seconds,
                 "ids_kept": report.ids_kept,
                 "ids_changed": report.ids_changed,
+                "profile_statements": report.statements,
+                "profile_statements_refused": report.statements_refused,
                 "first_changed": report.first_changed or None,
                 "nights": nights,
                 "consolidated": consolidated,

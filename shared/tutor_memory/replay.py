@@ -61,7 +61,7 @@ import shutil
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
-from datetime import datetime
+from datetime import date, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final, Protocol
 
@@ -406,6 +406,8 @@ class ReplayReport:
     ids_kept: int = 0  # lines of an export whose episode came back under the same id
     ids_changed: int = 0  # … and under another (a chain v1 episode, a file not exported, …)
     first_changed: str = ""  # the first of those: "line N: exported e3-…, replayed e3-…"
+    statements: int = 0  # profile statements of the export stated again (not heard in a line)
+    statements_refused: int = 0  # … that today's rules refuse (not stated)
     first_at: datetime | None = None
     last_at: datetime | None = None
     seconds: dict[str, float] = field(default_factory=dict)
@@ -558,7 +560,8 @@ def replay_into(
     write_start = time.perf_counter()
     salts = {(e.episode.pair, e.seq): e.salt for e in events if e.salt and e.seq}
     with given_salts(salts):
-        report.unreadable = _write(app, events, on_progress, report)
+        stated = _stated(history.parent / MANIFEST, events)
+        report.unreadable = _write(app, events, on_progress, report, stated)
     _remove_files(app, history.parent / MANIFEST, {e.episode.pair for e in events})
     written = time.perf_counter() - write_start
     embed = (
@@ -595,11 +598,66 @@ def _remove_files(app: ReplayApp, manifest: Path, pairs: set[Pair]) -> None:
                 app.memory.remove_file(pair, record["file_id"], at=_time("removed_at", removed))
 
 
+Stated = tuple[datetime, str, dict[str, Any]]  # when, the student, the statement as exported
+
+
+def _stated(manifest: Path, events: list[HistoryEvent]) -> list[Stated]:
+    """The profile statements a student's export lists that no episode says — set by a
+    teacher, the service or the student through the profile, or retracted — as (student,
+    statement), oldest first. Those heard in an episode are heard again as it is replayed;
+    an erased one was never said."""
+    try:
+        data = json.loads(manifest.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return []
+    if not isinstance(data, dict) or data.get("format") != EXPORT_FORMAT:
+        return []
+    students = {e.episode.pair.student_id for e in events}
+    student = data.get("student") or (next(iter(students)) if len(students) == 1 else None)
+    said = data.get("profile") or []
+    if not isinstance(student, str) or not isinstance(said, list):
+        return []
+    kept: list[tuple[int, Stated]] = []
+    for s in said:
+        if isinstance(s, dict) and s.get("source") is None and s.get("erased_at") is None:
+            try:
+                at = datetime.fromisoformat(str(s.get("at")).replace("Z", "+00:00"))
+                kept.append((int(s.get("seq") or 0), (at, student, s)))
+            except (TypeError, ValueError):
+                continue  # not a statement this format writes
+    return [stated for _seq, stated in sorted(kept, key=lambda k: k[0])]
+
+
+def _state(app: ReplayApp, stated: Stated, report: ReplayReport) -> None:
+    """One stated profile statement again, at its time, by whom it was said; one that today's
+    rules refuse (a name of five words) is counted, not stated."""
+    profiles = app.episodes.profiles
+    if profiles is None:
+        return
+    at, student, said = stated
+    try:
+        aspect, key, value, by = (
+            said["aspect"],
+            said.get("key") or "",
+            said["value"],
+            said["said_by"],
+        )
+        if value:
+            due = date.fromisoformat(said["due"]) if said.get("due") else None
+            profiles.set(student, aspect, value, said_by=by, key=key, due=due, at=at)
+        else:
+            profiles.retract(student, aspect, said_by=by, key=key, at=at)
+        report.statements += 1
+    except (KeyError, TypeError, ValueError, ValidationError):
+        report.statements_refused += 1
+
+
 def _write(
     app: ReplayApp,
     events: list[HistoryEvent],
     on_progress: Callable[[int, int], None] | None,
     report: ReplayReport | None = None,
+    stated: list[Stated] | None = None,
 ) -> int:
     """Write in file order, every episode through ``Episodes.add_many`` (which batches the
     embedding of those whose use case is the log alone) and every file arrival through
@@ -647,7 +705,13 @@ def _write(
         batch.clear()
 
     embedder = app.ports.embedder
+    # A stated profile statement goes in before the first event said after it (the events
+    # come pair by pair: across a student's subjects, at the first such event of the replay).
+    stated = list(stated or [])
     for position, event in enumerate(events):
+        while stated and stated[0][0] < event.episode.at:
+            flush()
+            _state(app, stated.pop(0), report)
         if isinstance(embedder, TimedEmbedder) and position % REPLAY_LOOKAHEAD == 0:
             ahead = events[position : position + REPLAY_LOOKAHEAD]
             embedder.prefetch(_passages_ahead(ahead))
@@ -697,6 +761,8 @@ def _write(
         if len(batch) >= 64:
             flush()
     flush()
+    for left in stated:
+        _state(app, left, report)
     _erase_again(app, erasures)
     for event, new_id in noted:
         for note in event.annotations:

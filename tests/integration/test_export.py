@@ -289,3 +289,49 @@ def test_memory_export_is_the_same_locally_remotely_and_awaited(
     awaited = asyncio.run(AsyncMemory(local).export("alice", "biology"))
     assert awaited.lines == mine.lines
     local.close()
+
+
+def test_what_was_stated_in_the_profile_comes_back_at_its_place(
+    tmp_path: Path, clock: FixedClock, capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:  # fmt: skip
+    """A student's export lists every profile statement, but replay only heard again what
+    the lines say: a teacher's accommodation, the service's name and a retraction were lost,
+    and with them what every block says about the student."""
+    from tutor_memory.cli import main
+    from tutor_memory.domain.profile import Speaker
+
+    source = make_app(tmp_path / "source", clock)
+    profiles = source.profiles
+    assert profiles is not None
+    student = PAIR.student_id
+    profiles.set(student, "name", "Amelia", said_by=Speaker.SERVICE, at=T0)
+    profiles.set(student, "accommodation", "extra time in tests", key="extra time",
+                 said_by=Speaker.TEACHER, at=T0)  # fmt: skip
+    profiles.set(student, "preference", "examples first", said_by=Speaker.TEACHER, at=T0)
+    # the student's own word on their name, later: it replaces the service's
+    source.episodes.add(PAIR, Kind.QUESTION, "My name is Maya.", at=T0 + timedelta(minutes=1))
+    profiles.retract(student, "preference", said_by=Speaker.TEACHER,
+                     at=T0 + timedelta(minutes=2))  # fmt: skip
+    source.episodes.add(PAIR, Kind.QUESTION, "What is osmosis?", at=T0 + timedelta(minutes=3))
+
+    def seen(app: App) -> tuple[Any, ...]:
+        assert app.profiles is not None
+        said = [(s.aspect, s.key, s.value, s.said_by) for s in app.profiles.in_force(student)]
+        return said, app.turns.turn(PAIR, "osmosis", at=T0 + timedelta(days=1)).block
+
+    before = seen(source)
+    assert [s[2] for s in before[0]] == ["Maya", "extra time in tests"]
+    history = source.exporting.student(student).write(tmp_path / "export")
+    source.memory.ports.close()
+    monkeypatch.setenv("TUTOR_MEMORY_EMBEDDER", "none")
+    assert main(["replay", str(history), "--store", str(tmp_path / "copy")]) == 0
+    assert "profile: 4 statement(s) stated again" in capsys.readouterr().out
+    assert seen(make_app(tmp_path / "copy", clock)) == before
+    # a statement today's rules refuse (an export of an older version) is counted, not stated
+    manifest = history.parent / "manifest.json"
+    data = json.loads(manifest.read_text(encoding="utf-8"))
+    data["profile"][0]["value"] = "A" + "a" * 40
+    manifest.write_text(json.dumps(data), encoding="utf-8")
+    assert main(["replay", str(history), "--store", str(tmp_path / "again")]) == 0
+    assert "3 statement(s) stated again, 1 refused by today's rules" in capsys.readouterr().out

@@ -91,11 +91,15 @@ class Export:
     # A student's export: their profile's statements, oldest first (every one, retracted and
     # superseded too: what was said about them, and when).
     profile: list[dict[str, Any]] = field(default_factory=list)
+    student: str | None = None  # a student's export: whose (their profile names no one)
     # Who read the record, when, through which operation (never what they asked).
     disclosures: list[dict[str, Any]] = field(default_factory=list)
 
     def manifest(self) -> dict[str, Any]:
-        found = {"format": EXPORT_FORMAT, "exported_at": format_time(self.at), "pairs": self.pairs}
+        found: dict[str, Any] = {"format": EXPORT_FORMAT, "exported_at": format_time(self.at)}
+        if self.student is not None:
+            found["student"] = self.student
+        found["pairs"] = self.pairs
         if self.profile:
             found["profile"] = self.profile
         if self.disclosures:
@@ -150,6 +154,7 @@ class Export:
                 files=files,
                 pairs=list(manifest.get("pairs") or []),
                 profile=list(manifest.get("profile") or []),
+                student=manifest.get("student"),
                 disclosures=list(manifest.get("disclosures") or []),
             )
         except (KeyError, TypeError, AttributeError, binascii.Error) as exc:
@@ -205,6 +210,7 @@ class Exporting:
             raise NotFoundError(f"no history for student {student_id!r}")
         export = self._export(sorted(pairs))
         export.profile = [statement_json(s) for s in said]
+        export.student = student_id
         return export
 
     def page(

@@ -98,14 +98,20 @@ class Profiles:
         )  # fmt: skip
 
     def retract(
-        self, student_id: str, aspect: Aspect | str, *, said_by: Speaker | str, key: str = ""
+        self,
+        student_id: str,
+        aspect: Aspect | str,
+        *,
+        said_by: Speaker | str,
+        key: str = "",
+        at: datetime | None = None,
     ) -> Statement:
         """Clears the aspect (and key): nothing of it is in force; its history stays."""
         parsed, key, _ = check_statement(aspect, key, "")
         return self._append(
             Statement(
                 student_id=student_id, seq=0, aspect=parsed, key=key, value="",
-                said_by=Speaker(said_by), at=self.clock.now(),
+                said_by=Speaker(said_by), at=at or self.clock.now(),
             )
         )  # fmt: skip
 
