@@ -661,12 +661,6 @@ def _replay(args: argparse.Namespace, settings: Settings) -> int:
         on_progress=Progress("replaying"),
     )
     nights = consolidated = 0
-    if report.statements or report.statements_refused:
-        refused = report.statements_refused
-        print(
-            f"profile: {report.statements} statement(s) stated again"
-            + (f", {refused} refused by today's rules" if refused else "")
-        )
     if args.nightly and report.first_at and report.last_at:
         app = build_app(on_folder(settings, args.store))
         day, last = report.first_at.date(), report.last_at.date()
@@ -705,6 +699,12 @@ def _replay(args: argparse.Namespace, settings: Settings) -> int:
         print(
             f"exported ids: {report.ids_kept} came back the same, {report.ids_changed} did not"
             + (f" (first: {report.first_changed})" if report.first_changed else "")
+        )
+    if report.statements or report.statements_refused:
+        refused = report.statements_refused
+        print(
+            f"profile: {report.statements} statement(s) stated again"
+            + (f", {refused} refused (malformed, or against today's rules)" if refused else "")
         )
     if args.nightly and report.first_at and report.last_at:
         print(f"ran {nights} nights in order; {consolidated} day(s) consolidated")

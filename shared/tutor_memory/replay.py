@@ -560,7 +560,7 @@ def replay_into(
     write_start = time.perf_counter()
     salts = {(e.episode.pair, e.seq): e.salt for e in events if e.salt and e.seq}
     with given_salts(salts):
-        stated = _stated(history.parent / MANIFEST, events)
+        stated = _stated(history.parent / MANIFEST, events, report)
         report.unreadable = _write(app, events, on_progress, report, stated)
     _remove_files(app, history.parent / MANIFEST, {e.episode.pair for e in events})
     written = time.perf_counter() - write_start
@@ -601,30 +601,41 @@ def _remove_files(app: ReplayApp, manifest: Path, pairs: set[Pair]) -> None:
 Stated = tuple[datetime, str, dict[str, Any]]  # when, the student, the statement as exported
 
 
-def _stated(manifest: Path, events: list[HistoryEvent]) -> list[Stated]:
+def _stated(manifest: Path, events: list[HistoryEvent], report: ReplayReport) -> list[Stated]:
     """The profile statements a student's export lists that no episode says — set by a
-    teacher, the service or the student through the profile, or retracted — as (student,
-    statement), oldest first. Those heard in an episode are heard again as it is replayed;
-    an erased one was never said."""
+    teacher, the service or the student through the profile, or retracted — as (when, student,
+    statement), oldest first. Those heard in an episode are heard again as it is replayed; an
+    erased one was never said. One this format never writes is counted as refused."""
     try:
         data = json.loads(manifest.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return []
     if not isinstance(data, dict) or data.get("format") != EXPORT_FORMAT:
         return []
+    said = data.get("profile") or []
     students = {e.episode.pair.student_id for e in events}
     student = data.get("student") or (next(iter(students)) if len(students) == 1 else None)
-    said = data.get("profile") or []
-    if not isinstance(student, str) or not isinstance(said, list):
+    try:
+        student = check_id("student", student) if said else None
+    except (ValidationError, TypeError):
+        student = None
+    if student is None or not isinstance(said, list):
+        report.statements_refused += len(said) if isinstance(said, list) else 1
         return []
     kept: list[tuple[int, Stated]] = []
     for s in said:
-        if isinstance(s, dict) and s.get("source") is None and s.get("erased_at") is None:
-            try:
-                at = datetime.fromisoformat(str(s.get("at")).replace("Z", "+00:00"))
-                kept.append((int(s.get("seq") or 0), (at, student, s)))
-            except (TypeError, ValueError):
-                continue  # not a statement this format writes
+        if not isinstance(s, dict):
+            report.statements_refused += 1
+            continue
+        if s.get("source") is not None or s.get("erased_at") is not None:
+            continue
+        try:
+            at = datetime.fromisoformat(str(s.get("at")).replace("Z", "+00:00"))
+            if at.tzinfo is None:
+                raise ValueError("a statement's time has its zone")
+            kept.append((int(s.get("seq") or 0), (at, student, s)))
+        except (TypeError, ValueError):
+            report.statements_refused += 1
     return [stated for _seq, stated in sorted(kept, key=lambda k: k[0])]
 
 
@@ -642,6 +653,8 @@ def _state(app: ReplayApp, stated: Stated, report: ReplayReport) -> None:
             said["value"],
             said["said_by"],
         )
+        if not all(isinstance(v, str) for v in (aspect, key, value, by)):
+            raise TypeError("a statement's aspect, key, value and said_by are strings")
         if value:
             due = date.fromisoformat(said["due"]) if said.get("due") else None
             profiles.set(student, aspect, value, said_by=by, key=key, due=due, at=at)

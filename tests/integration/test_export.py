@@ -332,6 +332,12 @@ def test_what_was_stated_in_the_profile_comes_back_at_its_place(
     manifest = history.parent / "manifest.json"
     data = json.loads(manifest.read_text(encoding="utf-8"))
     data["profile"][0]["value"] = "A" + "a" * 40
+    hostile = {**data["profile"][1], "source": None}
+    data["profile"] += [
+        {**hostile, "value": 5}, {**hostile, "said_by": "hacker"}, {**hostile, "at": "never"},
+        {**hostile, "at": "2026-07-12T15:00:00"}, {**hostile, "key": ["x"]}, "not a statement",
+    ]  # fmt: skip
     manifest.write_text(json.dumps(data), encoding="utf-8")
     assert main(["replay", str(history), "--store", str(tmp_path / "again")]) == 0
-    assert "3 statement(s) stated again, 1 refused by today's rules" in capsys.readouterr().out
+    said = capsys.readouterr().out
+    assert "3 statement(s) stated again, 7 refused (malformed, or against today's" in said
