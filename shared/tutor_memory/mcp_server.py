@@ -29,6 +29,7 @@ from tutor_memory.api.models import (
     BeliefPage,
     BeliefResponse,
     ChainResponse,
+    CorrectionValue,
     EpisodePage,
     EpisodeRequest,
     EpisodeResponse,
@@ -187,7 +188,8 @@ def build_server(memory: Memory) -> MCPServer:
             Field(description="a check's verdict, a quiz's score, a note, a message's text"),
         ],
         value: Annotated[
-            str | float, Field(description="the corrected value: right/wrong, a number, words")
+            CorrectionValue,
+            Field(description="the corrected value: right/wrong, a number, words"),
         ],
         reason: Annotated[str, Field(description="why it was wrong")],
         at: Annotated[datetime | None, Field(description="when (default: now)")] = None,

@@ -180,6 +180,13 @@ def test_an_agent_corrects_over_mcp_and_a_refusal_is_the_tools_error(tmp_path: P
                 **ids, "episode_id": check.id, "field": "verdict", "value": "right",
                 "reason": "again",
             }))  # fmt: skip
+        # the value refused as given, once (not as "value.str" and "value.float")
+        with pytest.raises(Exception, match="must be the corrected words") as refused:
+            asyncio.run(server.call_tool("correct", {
+                **ids, "episode_id": check.id, "field": "verdict", "value": None,
+                "reason": "again",
+            }))  # fmt: skip
+        assert "value.str" not in str(refused.value) and "value.float" not in str(refused.value)
 
 
 def test_the_nightly_calibration_counts_a_corrected_check_once(tmp_path: Path) -> None:

@@ -18,6 +18,7 @@ from pydantic import (
     StringConstraints,
     ValidationInfo,
     ValidatorFunctionWrapHandler,
+    WrapValidator,
     field_validator,
     model_validator,
 )
@@ -563,6 +564,30 @@ def _value_follows_field(schema: dict[str, Any]) -> None:
     ]
 
 
+def _as_given(value: Any, handler: ValidatorFunctionWrapHandler) -> Any:
+    """Refused as what was given, at ``value`` itself: words as words, a number as a
+    number (pydantic named each member of the union, "value.function-after[…]")."""
+    number = isinstance(value, int | float) and not isinstance(value, bool)
+    if not number and not isinstance(value, str):
+        raise PydanticCustomError(
+            "words_or_number", "must be the corrected words (a string) or a number"
+        )
+    try:
+        return handler(value)
+    except PydanticValidationError as exc:
+        words = not number
+        errors = [
+            _untagged(error, str(error["loc"][0]))
+            for error in exc.errors()
+            if error["loc"] and (str(error["loc"][0]) in ("float", "int")) != words
+        ]
+        raise PydanticValidationError.from_exception_data(exc.title, errors) from None
+
+
+# A correction's value (the API's body and the MCP tool's argument): words, or a number.
+CorrectionValue = Annotated[Words | Number, WrapValidator(_as_given)]
+
+
 class CorrectionRequest(Strict):
     """A correction of an earlier episode (issue 30): the field that was wrong and its value.
     A check's ``verdict`` (right, wrong), a quiz's ``score``, a taught note's ``note``, a
@@ -571,34 +596,13 @@ class CorrectionRequest(Strict):
     model_config = ConfigDict(json_schema_extra=_value_follows_field)
 
     field: Literal["verdict", "score", "note", "text"]
-    value: Words | Number = Field(
+    value: CorrectionValue = Field(
         description="the corrected value: right or wrong, a number, or the corrected words"
     )
     reason: Visible = Field(min_length=1, max_length=C.MAX_NOTE_CHARS, description="why")
     at: Moment | None = Field(
         default=None, description=f"when it was corrected (RFC 3339), {_MOMENT_RANGE}; default: now"
     )
-
-    @field_validator("value", mode="wrap")
-    @classmethod
-    def _as_given(cls, value: Any, handler: ValidatorFunctionWrapHandler) -> Any:
-        """Refused as what was given, at ``value`` itself: words as words, a number as a
-        number (pydantic named each member of the union, "value.function-after[…]")."""
-        number = isinstance(value, int | float) and not isinstance(value, bool)
-        if not number and not isinstance(value, str):
-            raise PydanticCustomError(
-                "words_or_number", "must be the corrected words (a string) or a number"
-            )
-        try:
-            return handler(value)
-        except PydanticValidationError as exc:
-            words = not number
-            errors = [
-                _untagged(error, str(error["loc"][0]))
-                for error in exc.errors()
-                if error["loc"] and (str(error["loc"][0]) in ("float", "int")) != words
-            ]
-            raise PydanticValidationError.from_exception_data(exc.title, errors) from None
 
 
 class StanceRequest(Strict):
