@@ -239,6 +239,23 @@ def test_both_backends_show_the_same_corrected_block(tmp_path: Path, cloud: Any)
     assert "(corrected on 3 Mar)" in texts[0] and texts[0] == texts[1]
 
 
+def test_both_backends_hear_a_corrected_message_alike(tmp_path: Path, cloud: Any) -> None:
+    from tutor_memory.bootstrap import lambda_app
+
+    said, meant = EXAM_DATES["ar"]
+    seen = []
+    for app in (build_app(on_folder(SETTINGS, tmp_path / "tm")), lambda_app()):
+        assert app.profiles is not None
+        pair = Pair("s1", "chemistry")
+        message = app.episodes.add(pair, Kind.QUESTION, said, at=SAID).episode
+        app.episodes.correct(pair, message.episode_id, "text", meant, "the wrong date",
+                             by=Role.STUDENT, at=SAID)  # fmt: skip
+        in_force = app.profiles.in_force("s1")
+        seen.append(([(s.aspect, s.key, s.value) for s in in_force],
+                     app.turns.turn(pair, "ما هو المول؟", at=SAID).block))  # fmt: skip
+    assert seen[0] == seen[1] and seen[0][0] == [("goal", "2026-05-15", meant)]
+
+
 def test_the_inspector_shows_each_correction_beside_what_it_corrected(tmp_path: Path) -> None:
     from tutor_memory.inspector_html import render_page
 
