@@ -407,7 +407,7 @@ class ReplayReport:
     ids_changed: int = 0  # … and under another (a chain v1 episode, a file not exported, …)
     first_changed: str = ""  # the first of those: "line N: exported e3-…, replayed e3-…"
     statements: int = 0  # profile statements of the export stated again (not heard in a line)
-    statements_refused: int = 0  # … that today's rules refuse (not stated)
+    statements_refused: int = 0  # … not stated: malformed, or refused by today's rules
     first_at: datetime | None = None
     last_at: datetime | None = None
     seconds: dict[str, float] = field(default_factory=dict)
@@ -640,8 +640,8 @@ def _stated(manifest: Path, events: list[HistoryEvent], report: ReplayReport) ->
 
 
 def _state(app: ReplayApp, stated: Stated, report: ReplayReport) -> None:
-    """One stated profile statement again, at its time, by whom it was said; one that today's
-    rules refuse (a name of five words) is counted, not stated."""
+    """One stated profile statement again, at its time, by whom it was said; one that is
+    malformed or that today's rules refuse (a name of five words) is counted, not stated."""
     profiles = app.episodes.profiles
     if profiles is None:
         return
