@@ -267,9 +267,10 @@ def test_ingestion_and_teaching_store_the_vectors_with_the_map(
     embedder.passages.clear()
     message = "Remember that in our class we call osmosis water sneaking in"
     maps.teach(pair, message)
-    # The taught concept alone is re-embedded for the map; then the `taught` episode itself.
+    # The `taught` episode itself (the log is written first); then the taught concept alone
+    # is re-embedded for the map.
     osmosis = maps.maps.load_map(pair).concepts["osmosis"]
-    assert embedder.passages == [concept_text(osmosis), message]
+    assert embedder.passages == [message, concept_text(osmosis)]
 
 
 def test_recall_routes_a_paraphrase_with_the_one_question_vector(
