@@ -29,7 +29,7 @@ from tutor_memory.api.models import (
     BeliefPage,
     BeliefResponse,
     ChainResponse,
-    CorrectionValue,
+    CorrectionArgument,
     EpisodePage,
     EpisodeRequest,
     EpisodeResponse,
@@ -188,7 +188,7 @@ def build_server(memory: Memory) -> MCPServer:
             Field(description="a check's verdict, a quiz's score, a note, a message's text"),
         ],
         value: Annotated[
-            CorrectionValue,
+            CorrectionArgument,
             Field(description="the corrected value: right/wrong, a number, words"),
         ],
         reason: Annotated[str, Field(description="why it was wrong")],

@@ -187,6 +187,13 @@ def test_an_agent_corrects_over_mcp_and_a_refusal_is_the_tools_error(tmp_path: P
                 "reason": "again",
             }))  # fmt: skip
         assert "value.str" not in str(refused.value) and "value.float" not in str(refused.value)
+        # words too long: in the memory's words, as the API and the library say it
+        with pytest.raises(Exception) as refused:
+            asyncio.run(server.call_tool("correct", {
+                **ids, "episode_id": check.id, "field": "verdict", "value": "w" * 2001,
+                "reason": "again",
+            }))  # fmt: skip
+        assert str(refused.value).endswith("value: String should have at most 2000 characters")
 
 
 def test_the_nightly_calibration_counts_a_corrected_check_once(tmp_path: Path) -> None:

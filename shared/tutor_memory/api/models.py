@@ -564,18 +564,22 @@ def _value_follows_field(schema: dict[str, Any]) -> None:
     ]
 
 
-def _as_given(value: Any, handler: ValidatorFunctionWrapHandler) -> Any:
-    """Refused as what was given, at ``value`` itself: words as words, a number as a
-    number (pydantic named each member of the union, "value.function-after[…]")."""
-    number = isinstance(value, int | float) and not isinstance(value, bool)
-    if not number and not isinstance(value, str):
+def _words_or_number(value: Any) -> Any:
+    """``value``, if it is a string or a number (not a flag, a list or null)."""
+    if isinstance(value, bool) or not isinstance(value, str | int | float):
         raise PydanticCustomError(
             "words_or_number", "must be the corrected words (a string) or a number"
         )
+    return value
+
+
+def _as_given(value: Any, handler: ValidatorFunctionWrapHandler) -> Any:
+    """Refused as what was given, at ``value`` itself: words as words, a number as a
+    number (pydantic named each member of the union, "value.function-after[…]")."""
+    words = isinstance(_words_or_number(value), str)
     try:
         return handler(value)
     except PydanticValidationError as exc:
-        words = not number
         errors = [
             _untagged(error, str(error["loc"][0]))
             for error in exc.errors()
@@ -584,8 +588,11 @@ def _as_given(value: Any, handler: ValidatorFunctionWrapHandler) -> Any:
         raise PydanticValidationError.from_exception_data(exc.title, errors) from None
 
 
-# A correction's value (the API's body and the MCP tool's argument): words, or a number.
+# A correction's value: words, or a number.
 CorrectionValue = Annotated[Words | Number, WrapValidator(_as_given)]
+# ... as the MCP tool takes it: of the right type (the library then judges it as the API does,
+# in its words: the tool's own argument check would answer in pydantic's format)
+CorrectionArgument = Annotated[str | float, BeforeValidator(_words_or_number)]
 
 
 class CorrectionRequest(Strict):
