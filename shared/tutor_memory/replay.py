@@ -47,6 +47,11 @@ sealed and erased again by the erasure use case (``Erasing.restore_envelope``,
 ``Erasing.erase_as_recorded``), a file told without its bytes is registered and recorded by
 the log's (``TutorMemory.record_told_file``).
 
+The pairs of a history are replayed interleaved by time, each pair's lines in their own order
+(``in_time_order``): a student's profile is one log for all their subjects. A student's export's
+manifest also lists the profile: what no line says (a teacher's accommodation, a retraction) is
+stated again at its time.
+
 A replay never writes into a live store: the target folder must not exist yet. It is built
 beside it under a temporary name and renamed into place only when every line has been written;
 a bad line stops the replay before anything is written (or, with ``skip_bad``, is skipped and
@@ -55,10 +60,12 @@ counted).
 
 from __future__ import annotations
 
+import heapq
 import json
 import re
 import shutil
 import time
+from collections import deque
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import date, datetime
@@ -544,6 +551,7 @@ def replay_into(
     if problems and not skip_bad:
         raise ReplayError(problems)
     report.skipped = len(problems)
+    events = in_time_order(events)
     if app.erasing is None and any(
         e.erased is not None or not about_the_student(e.episode) for e in events
     ):
@@ -596,6 +604,28 @@ def _remove_files(app: ReplayApp, manifest: Path, pairs: set[Pair]) -> None:
             stored = app.ports.store.file(pair, record["file_id"])
             if removed and stored is not None and not stored.removed:
                 app.memory.remove_file(pair, record["file_id"], at=_time("removed_at", removed))
+
+
+def in_time_order(events: Sequence[HistoryEvent]) -> list[HistoryEvent]:
+    """Every pair's events in their own order, the pairs' interleaved by time (then by their
+    place in the file). An export writes a student's subjects pair by pair, but the profile
+    is one log for all of them: replayed pair by pair, "my name is Mia" said in chemistry
+    before "my name is Maya" in biology came back after it, and the student was Mia again."""
+    queues: dict[Pair, deque[tuple[int, HistoryEvent]]] = {}
+    for place, event in enumerate(events):
+        queues.setdefault(event.episode.pair, deque()).append((place, event))
+    if len(queues) < 2:
+        return list(events)
+    heap = [(q[0][1].episode.at, q[0][0], pair) for pair, q in queues.items()]
+    heapq.heapify(heap)
+    ordered = []
+    while heap:
+        _at, _place, pair = heapq.heappop(heap)
+        queue = queues[pair]
+        ordered.append(queue.popleft()[1])
+        if queue:
+            heapq.heappush(heap, (queue[0][1].episode.at, queue[0][0], pair))
+    return ordered
 
 
 Stated = tuple[datetime, str, dict[str, Any]]  # when, the student, the statement as exported
@@ -718,8 +748,7 @@ def _write(
         batch.clear()
 
     embedder = app.ports.embedder
-    # A stated profile statement goes in before the first event said after it (the events
-    # come pair by pair: across a student's subjects, at the first such event of the replay).
+    # A stated profile statement goes in before the first event said after it.
     stated = list(stated or [])
     for position, event in enumerate(events):
         while stated and stated[0][0] < event.episode.at:

@@ -341,3 +341,27 @@ def test_what_was_stated_in_the_profile_comes_back_at_its_place(
     assert main(["replay", str(history), "--store", str(tmp_path / "again")]) == 0
     said = capsys.readouterr().out
     assert "3 statement(s) stated again, 7 refused (malformed, or against today's" in said
+
+
+def test_a_students_subjects_are_replayed_in_time_order_for_the_profile(
+    tmp_path: Path, clock: FixedClock
+) -> None:
+    """The export writes a student's subjects pair by pair; replayed so, "my name is Mia" said
+    in chemistry came back after "my name is Maya" said later in biology, and the replayed
+    profile named the student Mia. Each pair's own order stays (its chain comes back)."""
+    source = make_app(tmp_path / "source", clock)
+    source.episodes.add(PAIR, Kind.QUESTION, "My name is Ana.", at=T0)
+    source.episodes.add(OTHER, Kind.QUESTION, "My name is Mia.", at=T0 + timedelta(days=1))
+    source.episodes.add(PAIR, Kind.QUESTION, "My name is Maya.", at=T0 + timedelta(days=2))
+    source.episodes.add(OTHER, Kind.QUESTION, "What is an ion?", at=T0 + timedelta(days=3))
+    assert source.profiles is not None
+    before = [(s.aspect, s.value) for s in source.profiles.in_force(PAIR.student_id)]
+    assert before == [("name", "Maya")]
+    history = source.exporting.student(PAIR.student_id).write(tmp_path / "export")
+    report = replay(history, tmp_path / "copy", lambda f: make_app(f, clock))
+    assert report.ids_kept == report.events == 4
+    copy = make_app(tmp_path / "copy", clock)
+    assert copy.profiles is not None
+    assert [(s.aspect, s.value) for s in copy.profiles.in_force(PAIR.student_id)] == before
+    for pair in (PAIR, OTHER):
+        assert copy.memory.ports.store.head(pair) == source.memory.ports.store.head(pair)
