@@ -508,3 +508,19 @@ def test_a_name_corrected_and_a_later_statement_left_alone(tmp_path: Path) -> No
         memory.set_profile("s1", "name", "Amelia")  # a teacher's, later
         pair.correct(other.id, "text", "My name is Maya.", "typo", at=FIXED)
         assert _profile(memory) == [("name", "", "Amelia")]  # the later statement stays
+
+
+def test_two_corrections_for_the_same_reason_are_two_lines(tmp_path: Path) -> None:
+    """A correction's text is its reason: two corrections "a typo" of two episodes were one
+    memory to recall's collapse, shown once as the first's line "(and 1 more time like it)"."""
+    with Memory.local(tmp_path / "tm", settings=SETTINGS, ready=False) as memory:
+        pair = memory.pair("s1", "biology")
+        note = pair.record_question("Remember that osmosis moves water across a membrane.", at=AT)
+        dog = pair.record_question("My dog is called Rex.", at=AT)
+        pair.correct(note.id, "note", "osmosis moves water into the cell", "a typo", at=FIXED)
+        pair.correct(dog.id, "text", "My dog is called Biscuit.", "a typo", at=FIXED)
+        block = pair.turn("What did I correct about osmosis and my dog?", at=ASKED).block
+        fixes = [line for line in block.splitlines() if "corrected an earlier record" in line]
+        assert len(fixes) == 2 and "more time like it" not in block
+        assert any("Biscuit" in line for line in fixes)
+        assert any("into the cell" in line for line in fixes)

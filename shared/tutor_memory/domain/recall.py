@@ -98,7 +98,13 @@ from numpy.typing import NDArray
 
 from tutor_memory.domain import constants as C
 from tutor_memory.domain.concepts import concept_key
-from tutor_memory.domain.episodes import SYSTEM_KINDS, CheckEvidence, Episode, Kind
+from tutor_memory.domain.episodes import (
+    SYSTEM_KINDS,
+    CheckEvidence,
+    CorrectionEvidence,
+    Episode,
+    Kind,
+)
 from tutor_memory.domain.excerpt import analysed_sentences
 from tutor_memory.domain.language import analysed
 from tutor_memory.domain.routing import F32, ConceptVectors, concept_cosines, routed_by_meaning
@@ -620,11 +626,16 @@ def score(candidate: Candidate, now: datetime) -> float:
 
 def collapse_key(ep: Episode) -> tuple[str, str, str]:
     """Same kind and the same text once case, width and spacing are folded; a check also
-    needs the same topic and verdict (a right and a wrong answer are not one memory)."""
+    needs the same topic and verdict (a right and a wrong answer are not one memory), and a
+    correction the same episode, field and value (its text is only why: two corrections "a
+    typo" of two episodes are two memories)."""
     text = _folded(ep.text)
     detail = ""
-    if isinstance(ep.evidence, CheckEvidence):
-        detail = f"{ep.evidence.topic.casefold()}|{ep.evidence.verdict}"
+    evidence = ep.evidence
+    if isinstance(evidence, CheckEvidence):
+        detail = f"{evidence.topic.casefold()}|{evidence.verdict}"
+    elif isinstance(evidence, CorrectionEvidence):
+        detail = f"{evidence.corrects}|{evidence.field}|{evidence.value}"
     return ep.kind.value, text, detail
 
 
