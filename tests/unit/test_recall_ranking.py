@@ -16,6 +16,7 @@ from tutor_memory.domain.episodes import (
     Kind,
     NewEpisode,
     Pair,
+    QuizEvidence,
     TaughtEvidence,
 )
 from tutor_memory.domain.language import analyse
@@ -104,6 +105,22 @@ def test_identical_questions_collapse_into_one_that_counts_them() -> None:
     assert cell.count == 5 and cell.episode.seq == 5  # the newest stands for the others
     assert cell.first_at == copies[0].at and cell.last_at == copies[-1].at
     assert cell.collapsed_ids[0] == copies[0].episode_id
+
+
+def test_a_quiz_collapses_only_with_the_same_score() -> None:
+    """Two "Weekly quiz on cells" of 3/10 and 9/10 were one memory, shown as "quiz: 9/10
+    (and 1 more time like it)": the tutor read the student's 3/10 as a second 9/10."""
+    scores = ((1, 3.0, 14), (2, 9.0, 7), (3, 9.0, 1))
+    quizzes = [
+        ep(s, "Weekly quiz on cells", days_ago=d, kind=Kind.QUIZ,
+           evidence=QuizEvidence(score=score, maximum=10.0, topics=("osmosis",)))
+        for s, score, d in scores
+    ]  # fmt: skip
+    pool = Candidates()
+    pool.add_lexical([(e, 3.0, ()) for e in quizzes])
+    items, _ = rank(pool.values(), now=NOW, has_question=True, limit=10)
+    shown = sorted((i.episode.seq, i.count) for i in items)
+    assert shown == [(1, 1), (3, 2)]  # 3/10 alone; the two 9/10 as one, counted
 
 
 def test_a_narration_is_not_recalled_when_narrations_are_excluded() -> None:

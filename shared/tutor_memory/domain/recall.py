@@ -104,6 +104,7 @@ from tutor_memory.domain.episodes import (
     CorrectionEvidence,
     Episode,
     Kind,
+    QuizEvidence,
 )
 from tutor_memory.domain.excerpt import analysed_sentences
 from tutor_memory.domain.language import analysed
@@ -626,14 +627,17 @@ def score(candidate: Candidate, now: datetime) -> float:
 
 def collapse_key(ep: Episode) -> tuple[str, str, str]:
     """Same kind and the same text once case, width and spacing are folded; a check also
-    needs the same topic and verdict (a right and a wrong answer are not one memory), and a
-    correction the same episode, field and value (its text is only why: two corrections "a
-    typo" of two episodes are two memories)."""
+    needs the same topic and verdict (a right and a wrong answer are not one memory), a quiz
+    the same score (3/10 and 9/10 on "Weekly quiz" are two), and a correction the same
+    episode, field and value (its text is only why: two corrections "a typo" of two episodes
+    are two memories)."""
     text = _folded(ep.text)
     detail = ""
     evidence = ep.evidence
     if isinstance(evidence, CheckEvidence):
         detail = f"{evidence.topic.casefold()}|{evidence.verdict}"
+    elif isinstance(evidence, QuizEvidence):
+        detail = f"{evidence.score!r}/{evidence.maximum!r}"
     elif isinstance(evidence, CorrectionEvidence):
         detail = f"{evidence.corrects}|{evidence.field}|{evidence.value}"
     return ep.kind.value, text, detail
