@@ -524,3 +524,27 @@ def test_two_corrections_for_the_same_reason_are_two_lines(tmp_path: Path) -> No
         assert len(fixes) == 2 and "more time like it" not in block
         assert any("Biscuit" in line for line in fixes)
         assert any("into the cell" in line for line in fixes)
+
+
+def test_a_corrected_check_no_longer_collapses_with_the_ones_it_matched(tmp_path: Path) -> None:
+    """Recall collapsed the episodes as recorded and the block showed them corrected: two
+    checks on osmosis marked wrong, the second corrected to right, became one line "right
+    (and 1 more time like it)" — the student's wrong answer shown as right. And two quizzes of
+    3/10, one corrected to 8/10, as "8/10 (and 1 more time like it)"."""
+    with Memory.local(tmp_path / "tm", settings=SETTINGS, ready=False) as memory:
+        pair = memory.pair("s1", "biology")
+        pair.record_check("Explain osmosis", topic="osmosis", verdict="wrong", at=AT)
+        fixed = pair.record_check("Explain osmosis", topic="osmosis", verdict="wrong",
+                                  at=AT + timedelta(hours=1))  # fmt: skip
+        pair.record_quiz("Weekly quiz", score=3, maximum=10, topics=["osmosis"], at=AT)
+        typed = pair.record_quiz("Weekly quiz", score=3, maximum=10, topics=["osmosis"],
+                                 at=AT + timedelta(hours=1))  # fmt: skip
+        pair.correct(fixed.id, "verdict", "right", "marked wrong by mistake", at=FIXED)
+        pair.correct(typed.id, "score", 8, "typed wrong", at=FIXED)
+        block = pair.turn("What did I get wrong about osmosis so far?", at=ASKED).block
+        lines = [line for line in block.splitlines() if line.startswith("- 2 Mar")]
+        assert "- 2 Mar · check on osmosis: wrong" in lines
+        assert "- 2 Mar · check on osmosis: right (corrected on 3 Mar)" in lines
+        assert "- 2 Mar · quiz: 3/10 on osmosis" in lines
+        assert "- 2 Mar · quiz: 8/10 on osmosis (corrected on 3 Mar)" in lines
+        assert "more time like it" not in block

@@ -98,6 +98,7 @@ from numpy.typing import NDArray
 
 from tutor_memory.domain import constants as C
 from tutor_memory.domain.concepts import concept_key
+from tutor_memory.domain.corrections import apply_newest
 from tutor_memory.domain.episodes import (
     SYSTEM_KINDS,
     CheckEvidence,
@@ -269,6 +270,16 @@ class Candidates:
             cand = self.by_id.get(episode_id)
             if cand is not None and cand.lexical == 0.0:
                 cand.lexical = value / best
+
+    def correct(self, fixes: Mapping[str, Episode]) -> None:
+        """Candidates read as corrected (``corrections.apply_newest``; ``fixes``: each corrected
+        episode's newest correction): what collapses with what is what the block will show —
+        two wrong checks of which one was corrected to right are two memories, not one "right
+        (and 1 more time like it)"."""
+        for cand in self.by_id.values():
+            if cand.episode.episode_id in fixes:
+                (cand.episode,) = apply_newest([cand.episode], fixes)
+                cand.key = _key_of(cand.episode)
 
     def add_concept(self, episodes: Iterable[Episode]) -> None:
         for ep in episodes:

@@ -13,8 +13,10 @@ from typing import Any
 from tutor_memory.domain import chain
 from tutor_memory.domain import constants as C
 from tutor_memory.domain.annotations import Annotation, AnnotationKind
+from tutor_memory.domain.chain import ChainHead
 from tutor_memory.domain.classmaps import folded_files
 from tutor_memory.domain.context import context_of, context_words, may_respond
+from tutor_memory.domain.corrections import newest_by_target
 from tutor_memory.domain.episodes import (
     INTERNAL_KEY_PREFIXES,
     SYSTEM_KINDS,
@@ -531,13 +533,18 @@ class TutorMemory:
         record: bool = False,
         before_search: Callable[[], None] | None = None,
         names: Sequence[str] | Callable[[], Sequence[str]] | None = None,
+        corrections: Callable[[], Mapping[str, Episode]] | None = None,
     ) -> RecallResult:
         """What the pair's history recalls for a question (see ``usecases.recall``).
         ``names``: the student's own names, when the caller has read the profile already (the
-        turn does); otherwise the profile is read here, beside recall's other reads."""
+        turn does); otherwise the profile is read here, beside recall's other reads.
+        ``corrections``: each corrected episode's newest correction, likewise (the turn reads
+        them with its chain head; otherwise read here, for a pair whose head counts one)."""
         if names is None:
             asks = question.asked if isinstance(question, Question) else bool(question)
             names = self._names_soon(pair) if asks else ()
+        if corrections is None:
+            corrections = self.ports.reads.soon(self.corrections_of, pair).result
         return self._recall.recall(
             pair,
             question,
@@ -548,7 +555,16 @@ class TutorMemory:
             record=record,
             before_search=before_search,
             names=names,
+            corrections=corrections,
         )
+
+    def corrections_of(self, pair: Pair, head: ChainHead | None = None) -> dict[str, Episode]:
+        """Each corrected episode's newest correction (``corrections.newest_by_target``); one
+        read more only for a pair whose chain head (``head``, else read) counts a correction."""
+        head = head if head is not None else self.ports.store.head(pair)
+        if head is None or not head.counts.get(Kind.CORRECTION.value, 0):
+            return {}
+        return newest_by_target(self.ports.store.corrections(pair))
 
     def _names_soon(self, pair: Pair) -> Callable[[], Sequence[str]]:
         """The student's names, read on the way (``ports.reads.soon``) and awaited when

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from itertools import chain
 from zoneinfo import ZoneInfo
@@ -61,6 +61,7 @@ class Recall:
         before_search: Callable[[], None] | None = None,
         trace: dict[str, tuple[tuple[str, ...], str]] | None = None,
         names: Sequence[str] | Callable[[], Sequence[str]] = (),
+        corrections: Callable[[], Mapping[str, Episode]] | None = None,
     ) -> RecallResult:
         """Widen (four pools over the whole history, or inside a named time), then cut.
 
@@ -74,6 +75,8 @@ class Recall:
         candidate's pools and fate: "match", "demoted" (kept below the matches) or "dropped".
         ``names`` are the student's own (``Question.without_names``); a callable is asked once
         the question's vector is in, so the profile's read can still be on its way.
+        ``corrections`` gives each corrected episode's newest correction (asked once the
+        candidates are in): they are ranked and collapsed as corrected.
         """
         now = at or self.ports.clock.now()
         timings: dict[str, float] = {}
@@ -84,6 +87,9 @@ class Recall:
             pair, question, now, also_ids, before_search, timings, tick, names
         )
         tick = time.perf_counter()
+        fixes = corrections() if corrections is not None else None
+        if fixes:
+            pool.correct(fixes)
         candidates = pool.values()
         items, mode = rank(
             candidates,

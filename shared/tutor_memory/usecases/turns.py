@@ -16,7 +16,7 @@ from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
 from concurrent.futures import wait as futures_wait
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 from zoneinfo import ZoneInfo
@@ -294,6 +294,7 @@ class Turns:
         # focus and the block all read this one value.
         asked = understand(question, now, ZoneInfo(self.ports.timezone))
         record = asked.record
+        fixes_soon = soon(lambda: self.memory.corrections_of(pair, head_soon.result()))
         recall = self.memory.recall(
             pair,
             asked,
@@ -307,9 +308,9 @@ class Turns:
             ),
             # the student's names, from the profile read above (not read a second time)
             names=(lambda: names_of(profile_soon.result())) if profile_soon else (),
+            corrections=fixes_soon.result,
         )
         beliefs, from_working_set = beliefs_soon.result()
-        recall = self._as_corrected(pair, recall, head_soon.result())
         cmap = map_soon.result()
         section = render_map_section(
             cmap, budget, focus=map_focus(cmap, recall, beliefs, record=record)
@@ -349,20 +350,6 @@ class Turns:
             recall=recall,
             working_set=from_working_set,
         )
-
-    def _as_corrected(
-        self, pair: Pair, recall: RecallResult, head: ChainHead | None
-    ) -> RecallResult:
-        """The recalled episodes as corrected (``domain.corrections``): one more read, only for
-        a pair whose head counts a correction."""
-        if head is None or not head.counts.get(Kind.CORRECTION.value, 0):
-            return recall
-        fixes = corrections.newest_by_target(self.ports.store.corrections(pair))
-        if not any(item.episode.episode_id in fixes for item in recall.items):
-            return recall
-        shown = corrections.apply_newest([item.episode for item in recall.items], fixes)
-        items = [replace(item, episode=ep) for item, ep in zip(recall.items, shown, strict=True)]
-        return replace(recall, items=items)
 
     def _working_set(self, pair: Pair) -> WorkingSet | None:
         """The nightly loop's working set, if it wrote one (one document read)."""
