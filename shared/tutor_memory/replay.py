@@ -749,11 +749,11 @@ def _write(
 
     embedder = app.ports.embedder
     # A stated profile statement goes in before the first event said after it.
-    stated = list(stated or [])
+    due = deque(stated or ())
     for position, event in enumerate(events):
-        while stated and stated[0][0] < event.episode.at:
+        while due and due[0][0] < event.episode.at:
             flush()
-            _state(app, stated.pop(0), report)
+            _state(app, due.popleft(), report)
         if isinstance(embedder, TimedEmbedder) and position % REPLAY_LOOKAHEAD == 0:
             ahead = events[position : position + REPLAY_LOOKAHEAD]
             embedder.prefetch(_passages_ahead(ahead))
@@ -803,7 +803,7 @@ def _write(
         if len(batch) >= 64:
             flush()
     flush()
-    for left in stated:
+    for left in due:
         _state(app, left, report)
     _erase_again(app, erasures)
     for event, new_id in noted:

@@ -277,8 +277,7 @@ class Episodes:
         target = self.ports.store.get(pair, check_id("episode_id", episode_id))
         if target is None or target.erased:
             raise NotFoundError(f"no episode {episode_id} in {pair}")
-        earlier = self.ports.store.corrections(pair) if self._has_corrections(pair) else []
-        (target,) = corrections.apply([target], earlier)
+        (target,) = corrections.apply_newest([target], self.memory.corrections_of(pair))
         evidence, summary = corrections.correction_of(target, field, value, by=by)
         appended = self.memory.record(
             pair, Kind.CORRECTION, reason, evidence=evidence, at=at, summary=summary,
@@ -301,10 +300,6 @@ class Episodes:
             self.profiles.hear_corrected(target, str(fix.value), correction)
         if isinstance(target.evidence, TaughtEvidence):
             self.maps.correct_note(pair, target, was=target.evidence.note, now=str(fix.value))
-
-    def _has_corrections(self, pair: Pair) -> bool:
-        head = self.ports.store.head(pair)
-        return head is not None and head.counts.get(Kind.CORRECTION.value, 0) > 0
 
     def _about_student(self, text: str, at: datetime | None) -> Heard | None:
         when = at or self.ports.clock.now()
