@@ -9,8 +9,11 @@ student of a store. The store is ``--store FOLDER`` (the embedded default)
 or whatever the ``TUTOR_MEMORY_*`` settings configure.
 
 A tool's bad input or a refusal of the memory (an unknown pair, a check without its verdict)
-is a tool error the agent can read and correct, never a crash of the server. Tools run in worker
-threads (the SDK's), so a slow one does not hold the others back.
+is a tool error the agent can read and correct, never a crash of the server. Arguments are
+judged as the REST API judges a body: a misspelt or unknown argument is refused, not ignored
+(each tool's input schema says ``additionalProperties: false``), and a refusal names each
+argument and what is wrong with it, without the value sent or a link to pydantic's pages.
+Tools run in worker threads (the SDK's), so a slow one does not hold the others back.
 """
 
 from __future__ import annotations
@@ -18,10 +21,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import date, datetime
 from pathlib import Path
-from typing import Annotated, Literal, ParamSpec, TypeVar
+from typing import Annotated, Any, Literal, ParamSpec, TypeVar
 
-from mcp.server.mcpserver import MCPServer
-from mcp.server.mcpserver.exceptions import ToolError
+from mcp.server.mcpserver import Context, MCPServer
+from mcp.server.mcpserver.exceptions import ToolError, UnexpectedToolError
+from mcp.types import CallToolResult, InputRequiredResult
+from mcp.types import Tool as MCPTool
 from pydantic import BaseModel, Field, SkipValidation
 from pydantic import ValidationError as PydanticValidationError
 
@@ -92,12 +97,61 @@ class ConceptMapResponse(BaseModel):
     concepts: list[MapConcept]
 
 
-def refusal(exc: PydanticValidationError) -> str:
-    """A refused episode in words an agent acts on: each field and what is wrong with it (no
-    model name, no link to pydantic's pages)."""
+def refusal(exc: PydanticValidationError, whole: str = "episode") -> str:
+    """A refusal in words an agent acts on: each field and what is wrong with it (no model
+    name, no echo of the value, no link to pydantic's pages); ``whole`` names what a refusal
+    of no one field is about."""
     return "; ".join(
-        f"{'.'.join(str(p) for p in e['loc']) or 'episode'}: {e['msg']}" for e in exc.errors()
+        f"{'.'.join(str(p) for p in e['loc']) or whole}: {e['msg']}" for e in exc.errors()
     )
+
+
+class _Server(MCPServer):
+    """The SDK's server with each tool's arguments judged as the REST API judges a body
+    (``api.models``: a misspelt field is an error, not ignored)."""
+
+    _arguments: dict[str, frozenset[str]] | None = None
+
+    async def list_tools(self) -> list[MCPTool]:
+        # Said in each schema too, so that a client that checks its call before sending it
+        # knows what the server refuses.
+        return [
+            tool.model_copy(
+                update={"input_schema": {**tool.input_schema, "additionalProperties": False}}
+            )
+            for tool in await super().list_tools()
+        ]
+
+    async def call_tool(
+        self, name: str, arguments: dict[str, Any], context: Context[Any, Any] | None = None
+    ) -> CallToolResult | InputRequiredResult:
+        if self._arguments is None:
+            self._arguments = {
+                tool.name: frozenset(tool.input_schema.get("properties", {}))
+                for tool in await super().list_tools()
+            }
+        known = self._arguments.get(name)
+        unknown = sorted(set(arguments) - known) if known is not None else []
+        if known is not None and unknown:
+            takes = ", ".join(sorted(known))
+            raise ToolError(
+                f"Error executing tool {name}: the arguments are not valid: "
+                + "; ".join(
+                    f"{arg}: not an argument of {name} (it takes {takes})" for arg in unknown
+                )
+            )
+        try:
+            return await super().call_tool(name, arguments, context)
+        except UnexpectedToolError:
+            raise
+        except ToolError as exc:
+            cause = exc.__cause__  # the SDK's own check of the arguments against the schema
+            if isinstance(cause, PydanticValidationError):
+                raise ToolError(
+                    f"Error executing tool {name}: the arguments are not valid: "
+                    f"{refusal(cause, 'arguments')}"
+                ) from cause
+            raise
 
 
 def _tool(fn: Callable[P, R]) -> Callable[P, R]:
@@ -118,9 +172,7 @@ def _tool(fn: Callable[P, R]) -> Callable[P, R]:
 
 
 def build_server(memory: Memory) -> MCPServer:
-    server: MCPServer = MCPServer(
-        name="tutor-memory", instructions=INSTRUCTIONS, log_level="WARNING"
-    )
+    server: MCPServer = _Server(name="tutor-memory", instructions=INSTRUCTIONS, log_level="WARNING")
 
     def pair(student_id: str, subject_id: str) -> PairMemory:
         return memory.pair(student_id, subject_id)
@@ -132,11 +184,17 @@ def build_server(memory: Memory) -> MCPServer:
         subject_id: SubjectId,
         question: Annotated[str | None, Field(description="the student's message")] = None,
         at: Annotated[datetime | None, Field(description="as of this time (ISO 8601)")] = None,
+        # judged by the library, as the REST route judges it (50 to 100,000)
+        budget_tokens: Annotated[
+            int | None,
+            SkipValidation,
+            Field(description="the block's size in tokens, 50 to 100,000 (default: the store's)"),
+        ] = None,
     ) -> TurnResponse:
         """The memory block for the tutor's next prompt: what the student asked and was told
         before, what they struggle with, and the subject's map. Put ``block`` in the prompt;
         pass ``memory_ids`` as the answer's ``recalled_ids`` when you record it."""
-        return pair(student_id, subject_id).turn(question, at=at)
+        return pair(student_id, subject_id).turn(question, at=at, budget_tokens=budget_tokens)
 
     @server.tool()
     @_tool
@@ -161,6 +219,19 @@ def build_server(memory: Memory) -> MCPServer:
         ] = None,
         at: Annotated[datetime | None, Field(description="when (default: now)")] = None,
         ref: Annotated[str | None, Field(description="your own id for the message")] = None,
+        summary: Annotated[
+            str | None, SkipValidation, Field(description="one line (default: the text's)")
+        ] = None,
+        concepts: Annotated[
+            list[str] | None,
+            SkipValidation,
+            Field(description="the names of the map's concepts it is about"),
+        ] = None,
+        salience: Annotated[
+            float | None,
+            SkipValidation,
+            Field(description="how much it matters, 0 to 1 (default: the kind's)"),
+        ] = None,
         idempotency_key: Annotated[
             str | None, Field(description="a retry with the same key writes once")
         ] = None,
@@ -174,6 +245,9 @@ def build_server(memory: Memory) -> MCPServer:
             recalled_ids=recalled_ids or [],
             at=at,
             ref=ref,
+            summary="" if summary is None else summary,
+            concepts=concepts or [],
+            salience=salience,
         )
         return pair(student_id, subject_id).record(episode, idempotency_key=idempotency_key)
 

@@ -76,6 +76,23 @@ async def talk(store: Path) -> dict[str, Any]:
         seen["beliefs"] = await call("beliefs")
         seen["map"] = await call("map")
         seen["report"] = await call("report")
+        # Arguments the SDK checks, and arguments it would have ignored.
+        seen["schemas"] = {t.name: t.input_schema for t in (await session.list_tools()).tools}
+        seen["misspelt"] = await call("memory_block", question="osmosis", budget=300)
+        seen["wrong type"] = await call("recall", question=5)
+        seen["missing"] = await call("record", kind="question")
+        seen["small budget"] = await call("memory_block", question="osmosis", budget_tokens=120)
+        seen["budget too small"] = await call("memory_block", question="osmosis", budget_tokens=10)
+        seen["tagged"] = await call(
+            "record",
+            kind="question",
+            text="Why does salt water make cells shrink? My notes say water leaves them",
+            summary="salt water and shrinking cells",
+            concepts=["osmosis"],
+            salience=0.9,
+        )
+        seen["salience too high"] = await call("record", kind="question", text="hi", salience=3)
+        seen["recall tagged"] = await call("recall", question="osmosis")
     return seen
 
 
@@ -131,3 +148,55 @@ def test_a_check_without_its_verdict_is_refused_for_its_own_fields_only(
     said = text(seen["no verdict"])
     assert said.endswith("the episode is not valid: evidence.verdict: Field required"), said
     assert "errors.pydantic.dev" not in text(seen["bad kind"])
+
+
+def test_an_argument_no_tool_takes_is_refused_not_ignored(seen: dict[str, Any]) -> None:
+    """As the REST API refuses a misspelt field: an agent that wrote ``budget`` for
+    ``budget_tokens`` is told so, rather than given a block of the default size."""
+    said = text(seen["misspelt"])
+    assert seen["misspelt"].is_error
+    assert said == (
+        "Error executing tool memory_block: the arguments are not valid: budget: not an "
+        "argument of memory_block (it takes at, budget_tokens, question, student_id, "
+        "subject_id)"
+    ), said
+    for name, schema in seen["schemas"].items():  # and every schema says so
+        assert schema["additionalProperties"] is False, name
+
+
+def test_the_sdks_own_argument_errors_name_the_argument_without_the_value_or_a_link(
+    seen: dict[str, Any],
+) -> None:
+    expected = {
+        "wrong type": "recall: the arguments are not valid: question: Input should be a valid "
+        "string",
+        "missing": "record: the arguments are not valid: text: Field required",
+    }
+    for name, says in expected.items():
+        said = text(seen[name])
+        assert seen[name].is_error and said == f"Error executing tool {says}", said
+        assert "pydantic" not in said and "input_value" not in said and "Arguments" not in said
+
+
+def test_the_block_takes_its_budget_as_the_rest_route_does(seen: dict[str, Any]) -> None:
+    small = seen["small budget"]
+    assert not small.is_error
+    assert small.structured_content["tokens"] <= 120
+    assert small.structured_content["memory_ids"] == []  # the fixed lines leave no room
+    assert len(seen["block"].structured_content["memory_ids"]) > 0  # the default has room
+    refused = text(seen["budget too small"])
+    assert refused.endswith("budget_tokens: Input should be greater than or equal to 50"), refused
+
+
+def test_an_episode_is_recorded_with_its_summary_concepts_and_salience(
+    seen: dict[str, Any],
+) -> None:
+    tagged = seen["tagged"].structured_content
+    assert tagged["summary"] == "salt water and shrinking cells"
+    (item,) = [i for i in seen["recall tagged"].structured_content["result"]
+               if i["id"] == tagged["id"]]  # fmt: skip
+    assert item["summary"] == "salt water and shrinking cells"
+    # its text never says "osmosis": found by the concept it was tagged with
+    assert "concept" in item["pools"]
+    said = text(seen["salience too high"])
+    assert said.endswith("salience: Input should be less than or equal to 1"), said
