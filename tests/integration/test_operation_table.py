@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from tutor_memory import AsyncMemory, AsyncPairMemory, Memory, PairMemory
+from tutor_memory.api.models import EpisodeRequest
 from tutor_memory.api.operations import OPERATIONS
 from tutor_memory.api.routes import openapi_json
 from tutor_memory.bootstrap import build_app
@@ -80,7 +81,7 @@ def test_the_mcp_tools_are_the_tables(tmp_path: Path) -> None:
 REST_ONLY = {
     # the earlier names of `evidence` for those kinds, kept for existing REST callers
     "addEpisode": {"check", "quiz", "citation"},
-    # who asked is the caller the server acts for (its key), as in the library
+    # the erasure record names the door it came through: the library's ("library")
     "eraseEpisode": {"requested_by"},
     "erasePair": {"requested_by"},
     "eraseStudent": {"requested_by"},
@@ -118,6 +119,37 @@ def test_each_mcp_tool_takes_what_its_rest_operation_takes(tmp_path: Path) -> No
         tool = set(tools[op.mcp].input_schema["properties"])
         assert rest - tool == REST_ONLY.get(op.name, set()), op.name
         assert tool - rest == MCP_ONLY.get(op.name, set()), op.name
+
+
+# Where a library method's parameters may differ from its REST operation's, and why (the
+# pair's ids are the PairMemory handle's own, never a method's parameter).
+LIBRARY_DIFFERS = {
+    # the episode is one EpisodeRequest, the REST body's own model
+    "addEpisode": (set(EpisodeRequest.model_fields), {"episode"}),
+    "whyRecalled": ({"q"}, {"question"}),
+    # the erasure record names the door it came through ("library"; REST's default "api")
+    "eraseEpisode": ({"requested_by"}, set()),
+    "erasePair": ({"requested_by"}, {"episode_id"}),
+    "eraseStudent": ({"requested_by"}, {"episode_id", "subject_id"}),
+    # the library follows the pages itself and writes them to a file (`export_page` pages)
+    "exportPair": ({"next"}, {"out"}),
+    "exportStudent": ({"next"}, {"out", "subject_id"}),
+    # the file is read from a path; REST carries its name and content in the body
+    "putClassFile": ({"content", "name"}, {"file"}),
+}
+
+
+@pytest.mark.parametrize("op", [op for op in OPERATIONS if op.library], ids=lambda op: op.name)
+def test_each_library_method_takes_what_its_rest_operation_takes(op: Any) -> None:
+    document = json.loads(openapi_json())
+    rest = _rest_arguments(document, op.path, op.method)
+    owner, name = op.library.split(".")
+    method = getattr({"PairMemory": PairMemory, "Memory": Memory}[owner], name)
+    takes = set(inspect.signature(method).parameters) - {"self"}
+    if owner == "PairMemory":
+        rest -= {"student_id", "subject_id"}
+    rest_only, library_only = LIBRARY_DIFFERS.get(op.name, (set(), set()))
+    assert (rest - takes, takes - rest) == (rest_only, library_only)
 
 
 @pytest.fixture
