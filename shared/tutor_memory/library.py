@@ -33,7 +33,15 @@ from collections.abc import Callable, Coroutine, Sequence
 from datetime import date, datetime
 from pathlib import Path
 from types import TracebackType
-from typing import TYPE_CHECKING, Any, Concatenate, Literal, ParamSpec, Protocol, TypeVar
+from typing import (
+    TYPE_CHECKING,
+    Any,
+    Concatenate,
+    Literal,
+    ParamSpec,
+    Protocol,
+    TypeVar,
+)
 
 import pydantic
 
@@ -45,6 +53,7 @@ from tutor_memory.api.models import (
     ClassFileResponse,
     ClassRequest,
     ClassResponse,
+    ConceptName,
     CorrectionRequest,
     EpisodePage,
     EpisodeRequest,
@@ -72,7 +81,7 @@ from tutor_memory.api.models import (
 from tutor_memory.domain import constants as C
 from tutor_memory.domain.access import Caller, Role
 from tutor_memory.domain.conceptmap import ConceptMap
-from tutor_memory.domain.episodes import Pair
+from tutor_memory.domain.episodes import Pair, check_id
 from tutor_memory.domain.errors import ValidationError
 from tutor_memory.domain.paging import (
     DEFAULT_PAGE_ITEMS,
@@ -267,6 +276,8 @@ class Memory:
         Asking again erases nothing more."""
         if episode_id is not None and subject_id is None:
             raise ValidationError("subject_id", "an episode is erased within its pair")
+        if episode_id is not None:
+            check_id("episode_id", episode_id)
         # checked here, so that both doors refuse a bad reason in the same words
         return self.backend.erase(student_id, subject_id, episode_id, check_reason(reason))
 
@@ -309,10 +320,10 @@ class Memory:
         """Create or replace a class of the caller's tenant: its teachers and its students (a
         teacher reaches the students of their classes only)."""
         body = _body(ClassRequest, teachers=list(teachers), students=list(students))
-        return self.backend.set_class(class_id, body)
+        return self.backend.set_class(check_id("class_id", class_id), body)
 
     def get_class(self, class_id: str) -> ClassResponse:
-        return self.backend.get_class(class_id)
+        return self.backend.get_class(check_id("class_id", class_id))
 
     def ingest_class(
         self, class_id: str, subject_id: str, file: str | Path, *, file_id: str | None = None
@@ -323,7 +334,9 @@ class Memory:
         service or one of the class's teachers. Over REST the file goes in the request's body
         (``PUT /classes/{class_id}/subjects/{subject_id}/files/{file_id}``, at most 700,000
         bytes); a larger one through ``uploads/<tenant>/classes/<class>/<subject>/<file>``."""
-        return self.backend.ingest_class(class_id, subject_id, Path(file), file_id)
+        return self.backend.ingest_class(
+            check_id("class_id", class_id), subject_id, Path(file), file_id
+        )
 
     # --- the student's profile: what holds in every subject ---------------------------------
 
@@ -577,7 +590,8 @@ class PairMemory:
         first (``.beliefs``); pass the page's ``next`` for the following one (None after the
         last)."""
         check_cursor(next)
-        return self.backend.belief_history(self.pair, concept, check_limit(limit), next)
+        named = _concept("concept", concept)
+        return self.backend.belief_history(self.pair, named, check_limit(limit), next)
 
     def map(self) -> ConceptMap:
         """The pair's concept map."""
@@ -585,7 +599,8 @@ class PairMemory:
 
     def report(self, *, history: str | None = None) -> ReportResponse:
         """The report; ``history`` (a concept's name) adds that belief's history."""
-        return self.backend.report(self.pair, history)
+        named = None if history is None else _concept("history", history)
+        return self.backend.report(self.pair, named)
 
     def verify(self) -> ChainResponse:
         """Recompute the hash chain of the pair's episodes (``.intact``)."""
@@ -627,11 +642,11 @@ class PairMemory:
         """How far an answer answered the question: ``answered``, ``partial`` or
         ``could_not``."""
         checked = _body(StanceRequest, stance=stance)
-        return self.backend.set_stance(self.pair, answer_id, checked.stance)
+        return self.backend.set_stance(self.pair, check_id("answer_id", answer_id), checked.stance)
 
     def sources(self, answer_id: str) -> list[SourceResponse]:
         """The memories an answer was given with (its ``recalled_ids``), labelled."""
-        return self.backend.sources(self.pair, answer_id)
+        return self.backend.sources(self.pair, check_id("answer_id", answer_id))
 
     def remove_file(self, file_id: str) -> FileResponse:
         """Take a file out of the concept map; its history and arrival stay in the log."""
@@ -671,6 +686,18 @@ def _whole_export(backend: Backend, student_id: str, subject_id: str | None, lim
         history.extend(page.history)
         files.update(page.files)
     return Export.from_dict({"manifest": manifest, "history": history, "files": files})
+
+
+# A concept as a route names it (``api.models.ConceptName``): refused here, in front of either
+# backend, so that both doors refuse it alike before any read.
+_CONCEPT: pydantic.TypeAdapter[str] = pydantic.TypeAdapter(ConceptName)
+
+
+def _concept(field: str, value: str) -> str:
+    try:
+        return _CONCEPT.validate_python(value)
+    except pydantic.ValidationError as exc:
+        raise ValidationError(field, exc.errors()[0].get("msg", "is not valid")) from None
 
 
 def _body(model: type[R], **fields: Any) -> R:

@@ -30,6 +30,7 @@ from tutor_memory.api.models import (
 )
 from tutor_memory.api.routes import build_resolver
 from tutor_memory.bootstrap import build_app
+from tutor_memory.domain.episodes import Pair
 from tutor_memory.domain.errors import ForbiddenError, NotFoundError, ValidationError
 from tutor_memory.library import RemoteBackend
 from tutor_memory.samples import sample_subject
@@ -502,3 +503,49 @@ def test_a_bad_page_is_refused_as_the_domain_refuses_it_naming_the_field(tmp_pat
     ):
         memory.pair("s1", "bio").record_answer("x", file_id="f1", page=0)
     assert refused.value.field == "evidence.page"
+
+
+# What a route refuses in its path or query, both library doors refuse in front of the backend,
+# naming the same field (a concept with a control character was "no belief about …", a 404).
+BAD = "os\x00mosis"
+REFUSED_ALIKE = [
+    ("concept", lambda m: m.pair("alice", "biology").belief_history(BAD),
+     lambda b: b.belief_history(Pair("alice", "biology"), BAD, 20, None)),
+    ("concept", lambda m: m.pair("alice", "biology").belief_history("x" * 121),
+     lambda b: b.belief_history(Pair("alice", "biology"), "x" * 121, 20, None)),
+    # a blank name: the remote door used to send it as an empty path segment ("no route")
+    ("concept", lambda m: m.pair("alice", "biology").belief_history("   "), None),
+    ("history", lambda m: m.pair("alice", "biology").report(history=BAD),
+     lambda b: b.report(Pair("alice", "biology"), BAD)),
+    ("answer_id", lambda m: m.pair("alice", "biology").sources("e1 x"),
+     lambda b: b.sources(Pair("alice", "biology"), "e1 x")),
+    ("answer_id", lambda m: m.pair("alice", "biology").set_stance("e1 x", "answered"),
+     lambda b: b.set_stance(Pair("alice", "biology"), "e1 x", "answered")),
+    ("episode_id", lambda m: m.erase("alice", "biology", "e1 x", reason="asked"),
+     lambda b: b.erase("alice", "biology", "e1 x", "asked")),
+    ("class_id", lambda m: m.get_class("class 7"), lambda b: b.get_class("class 7")),
+    ("key", lambda m: m.retract_profile("alice", "preference", key="a\x00b"),
+     lambda b: b.retract_profile("alice", "preference", "a\x00b")),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("field", "library", "over_rest"), REFUSED_ALIKE)
+def test_a_path_the_api_refuses_is_refused_by_the_library_naming_the_same_field(
+    served: tuple[str, SignatureChecking], tmp_path: Path, field: str, library: Any, over_rest: Any
+) -> None:
+    url, _checking = served
+    with Memory.remote(url, region=REGION, credentials=KEYS) as remote:
+        remote.pair("alice", "biology").record_question("What is osmosis?")
+        if over_rest is not None:
+            with pytest.raises(ValidationError) as by_rest:  # the route's own refusal (a 422)
+                over_rest(remote.backend)
+            # the route names where the value was: "path.concept", "query.history"
+            assert by_rest.value.field.removeprefix("path.").removeprefix("query.") == field
+            assert "items" not in str(by_rest.value)  # a long name's length is in characters
+        with pytest.raises(ValidationError) as by_remote_library:
+            library(remote)
+    with Memory.local(tmp_path / "tm", settings=SETTINGS) as local:
+        local.pair("alice", "biology").record_question("What is osmosis?")
+        with pytest.raises(ValidationError) as by_local_library:
+            library(local)
+    assert by_remote_library.value.field == by_local_library.value.field == field

@@ -178,6 +178,7 @@ ConceptName = Annotated[
 # An id as the API makes them (students, subjects, teachers, episodes): plain ASCII.
 Id = Annotated[
     str,
+    StringConstraints(min_length=1, max_length=C.MAX_ID_CHARS),
     AfterValidator(an_id),
     Field(min_length=1, max_length=C.MAX_ID_CHARS, json_schema_extra={"pattern": ID_PATTERN}),
 ]

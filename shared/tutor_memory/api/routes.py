@@ -48,7 +48,7 @@ from aws_lambda_powertools.event_handler.openapi.exceptions import (
 from aws_lambda_powertools.event_handler.openapi.params import Header, Path, Query
 from aws_lambda_powertools.event_handler.openapi.types import OpenAPIResponse
 from aws_lambda_powertools.metrics import MetricUnit
-from pydantic import AfterValidator
+from pydantic import AfterValidator, StringConstraints
 
 from tutor_memory.api import calls
 from tutor_memory.api.access import described, quiet_wordy_loggers
@@ -153,8 +153,10 @@ FileId = Annotated[
     str, Path(max_length=C.MAX_ID_CHARS, json_schema_extra={"pattern": FILE_ID_PATTERN})
 ]
 # A concept as users name it: any script, but something visible and no control character.
+# The length before the check, so that a refusal counts characters, not "items" (api.models).
 ConceptName = Annotated[
     str,
+    StringConstraints(min_length=1, max_length=C.MAX_CONCEPT_CHARS),
     AfterValidator(named),
     Path(min_length=1, max_length=C.MAX_CONCEPT_CHARS, json_schema_extra={"pattern": NAME_PATTERN}),
 ]

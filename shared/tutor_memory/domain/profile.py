@@ -61,6 +61,7 @@ from tutor_memory.domain.chain import (
     new_salt,
     parse_time,
 )
+from tutor_memory.domain.episodes import has_control
 from tutor_memory.domain.errors import ValidationError
 
 
@@ -205,8 +206,9 @@ def check_statement(aspect: Aspect | str, key: str, value: str) -> tuple[Aspect,
         raise ValidationError("key", f"must be at most {C.MAX_PROFILE_KEY_CHARS} characters")
     if len(value) > C.MAX_PROFILE_VALUE_CHARS:
         raise ValidationError("value", f"must be at most {C.MAX_PROFILE_VALUE_CHARS} characters")
-    if any(ord(ch) < 32 for ch in key + value):
-        raise ValidationError("value", "must not contain control characters")
+    for name, text in (("key", key), ("value", value)):
+        if has_control(text):
+            raise ValidationError(name, "must not contain control characters")
     if parsed is Aspect.NAME and value:
         words = value.split()
         if len(words) > C.MAX_NAME_WORDS or not all(any(ch.isalpha() for ch in w) for w in words):
