@@ -81,7 +81,7 @@ from tutor_memory.api.models import (
 from tutor_memory.domain import constants as C
 from tutor_memory.domain.access import Caller, Role
 from tutor_memory.domain.conceptmap import ConceptMap
-from tutor_memory.domain.episodes import Pair, check_id
+from tutor_memory.domain.episodes import Pair, check_file_id, check_id
 from tutor_memory.domain.errors import ValidationError
 from tutor_memory.domain.paging import (
     DEFAULT_PAGE_ITEMS,
@@ -650,7 +650,7 @@ class PairMemory:
 
     def remove_file(self, file_id: str) -> FileResponse:
         """Take a file out of the concept map; its history and arrival stay in the log."""
-        return self.backend.remove_file(self.pair, file_id)
+        return self.backend.remove_file(self.pair, check_file_id("file_id", file_id))
 
     def export(self, *, out: str | Path | None = None, limit: int = C.MAX_PAGE_ITEMS) -> Export:
         """This pair's export, whole (see ``Memory.export``)."""

@@ -111,7 +111,7 @@ def documented_refusal(response: Any, case: Any) -> bool:
         return True  # two fields together: the path's aspect, the body's value or key
     if field == "evidence.file_id" and "is registered" in detail:
         return True  # stored state: the pair's files
-    if field in ("file_id", "evidence.file_id") and "any script" in detail:
+    if field in ("file_id", "path.file_id", "evidence.file_id") and "any script" in detail:
         return True  # letters of every script
     if field == "history" and "must name a concept" in detail:
         return True  # letters of every script

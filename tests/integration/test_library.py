@@ -517,6 +517,8 @@ REFUSED_ALIKE = [
     ("concept", lambda m: m.pair("alice", "biology").belief_history("   "), None),
     ("history", lambda m: m.pair("alice", "biology").report(history=BAD),
      lambda b: b.report(Pair("alice", "biology"), BAD)),
+    ("file_id", lambda m: m.pair("alice", "biology").remove_file("a/b"),
+     lambda b: b.remove_file(Pair("alice", "biology"), "a/b")),
     ("answer_id", lambda m: m.pair("alice", "biology").sources("e1 x"),
      lambda b: b.sources(Pair("alice", "biology"), "e1 x")),
     ("answer_id", lambda m: m.pair("alice", "biology").set_stance("e1 x", "answered"),

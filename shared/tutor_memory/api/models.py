@@ -35,9 +35,11 @@ from tutor_memory.domain.episodes import (
     ONE_LINE_PATTERN,
     SPACE_CLASS,
     VISIBLE_PATTERN,
+    check_file_id,
     has_control,
     has_visible,
 )
+from tutor_memory.domain.errors import ValidationError
 from tutor_memory.domain.profile import Statement
 
 if TYPE_CHECKING:
@@ -134,6 +136,15 @@ def named(value: str) -> str:
     if has_control(value):
         raise PydanticCustomError("control_character", "must not contain control characters")
     return value
+
+
+def a_file_id(value: str) -> str:
+    """``value``, if it may be a file id (``check_file_id``: its name's letters and digits in
+    any script, and . _ @ -), with the domain's words for a refusal."""
+    try:
+        return check_file_id("file_id", value)
+    except ValidationError as exc:
+        raise PydanticCustomError("file_id_characters", exc.problem) from None
 
 
 def an_id(value: str) -> str:

@@ -84,6 +84,7 @@ from tutor_memory.api.models import (
     StatementResponse,
     TurnRequest,
     TurnResponse,
+    a_file_id,
     named,
 )
 from tutor_memory.api.operations import EPISODE_LINKS, operation
@@ -148,9 +149,12 @@ EpisodeId = Annotated[
         "404, and an answer's route given an episode of another kind is a 422 naming it",
     ),
 ]
-# A file id keeps its name's script (check_file_id): the pattern admits what may be one.
+# A file id keeps its name's script (check_file_id): the pattern admits what may be one, and
+# one that may not is refused as the document says (a 422 naming it), not looked up.
 FileId = Annotated[
-    str, Path(max_length=C.MAX_ID_CHARS, json_schema_extra={"pattern": FILE_ID_PATTERN})
+    str,
+    AfterValidator(a_file_id),
+    Path(max_length=C.MAX_ID_CHARS, json_schema_extra={"pattern": FILE_ID_PATTERN}),
 ]
 # A concept as users name it: any script, but something visible and no control character.
 # The length before the check, so that a refusal counts characters, not "items" (api.models).
