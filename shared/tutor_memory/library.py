@@ -33,15 +33,7 @@ from collections.abc import Callable, Coroutine, Sequence
 from datetime import date, datetime
 from pathlib import Path
 from types import TracebackType
-from typing import (
-    TYPE_CHECKING,
-    Any,
-    Concatenate,
-    Literal,
-    ParamSpec,
-    Protocol,
-    TypeVar,
-)
+from typing import TYPE_CHECKING, Any, Concatenate, Literal, ParamSpec, Protocol, TypeVar
 
 import pydantic
 
