@@ -125,6 +125,12 @@ def add_bench_commands(subparsers: Any) -> None:
         "records a chat",
     )
     recall.add_argument(
+        "--echoing-tutor",
+        action="store_true",
+        help="the long set's tutor answers the student's news by saying its word back ('Oh, "
+        "pottery? Tell me more about that.'), as a chat model does",
+    )
+    recall.add_argument(
         "--student-names",
         action="store_true",
         help="each built-in conversation's profile names its student (the profile's name "
@@ -157,6 +163,7 @@ _BUILT_IN_ONLY: Final[dict[str, Callable[[argparse.Namespace], bool]]] = {
     "--first-person": lambda args: args.first_person,
     "--no-speaker-names": lambda args: args.no_speaker_names,
     "--student-names": lambda args: args.student_names,
+    "--echoing-tutor": lambda args: args.echoing_tutor,
 }
 
 
@@ -282,6 +289,7 @@ def _recall(args: argparse.Namespace) -> int:
         first_person=args.first_person,
         speaker_names=not args.no_speaker_names,
         student_names=args.student_names,
+        echoing_tutor=args.echoing_tutor,
         data=args.data,
         log=lambda line: print(line, file=sys.stderr),
     )

@@ -33,7 +33,9 @@ With ``first_person`` the same history is asked as the student asks (``long_firs
 "What kind of dog do I have?"), the turn's own shape; the questions name no one. Without
 ``speaker_names`` no line begins with its speaker's name, as the product records a chat (the
 episode's kind says who spoke) and as many transcripts are kept: the student's name is then
-said only where someone says it ("Hi Maya! How are you?").
+said only where someone says it ("Hi Maya! How are you?"). With ``echoing_tutor`` the tutor
+answers a student's news as a chat model does, saying its word back ("Oh, pottery? Tell me
+more about that.", ``long_words.ECHOES``) where the plain set's tutor says "I see.".
 
 Every story line is said exactly once in its pair (gold text is unique), while the filler
 repeats. Each pair asks one question per story (18), a day after its last session
@@ -57,7 +59,15 @@ from tutor_memory.bench.conversations import (
     gold_questions,
 )
 from tutor_memory.bench.long_first_person import FIRST_PERSON
-from tutor_memory.bench.long_words import WORDS, LongStory, LongWords, Subject, content_words
+from tutor_memory.bench.long_words import (
+    ECHOES,
+    WORDS,
+    LongStory,
+    LongWords,
+    Subject,
+    content_words,
+    echoed,
+)
 from tutor_memory.domain.episodes import Pair
 
 START: Final = datetime(2025, 8, 25, tzinfo=UTC)
@@ -149,6 +159,7 @@ class Shape:
     merged_turns: bool = False
     first_person: bool = False
     speaker_names: bool = True
+    echoing_tutor: bool = False
 
 
 def generate_long_conversations(
@@ -159,8 +170,9 @@ def generate_long_conversations(
     merged_turns: bool = False,
     first_person: bool = False,
     speaker_names: bool = True,
+    echoing_tutor: bool = False,
 ) -> list[Conversation]:
-    shape = Shape(long_answers, merged_turns, first_person, speaker_names)
+    shape = Shape(long_answers, merged_turns, first_person, speaker_names, echoing_tutor)
     seen: dict[str, int] = {}
     conversations = []
     for i, (language, size) in enumerate(plan, start=1):
@@ -288,10 +300,18 @@ def _conversation(
             text = _merged(rng, w, people, subject, text, question)
         return role, text, key
 
+    def reaction(to: str) -> Said:
+        """The tutor's answer to what the student told (``to``): a generic line, or with
+        ``echoing_tutor`` the news's own word said back, as a chat model answers."""
+        word = echoed(to, w.language, people.names) if shape.echoing_tutor else ""
+        if word:
+            return said("tutor", rng.choice(ECHOES[w.language]), echo=word)
+        return said("tutor", rng.choice(w.reaction))
+
     def answered(line: Said) -> list[Said]:
         """A story line and the other speaker's short answer to it."""
         if line[0] == "student":
-            return [line, said("tutor", rng.choice(w.reaction))]
+            return [line, reaction(line[1])]
         return [line, said("student", rng.choice(w.ack))]
 
     def filler() -> list[Said]:
@@ -327,9 +347,7 @@ def _conversation(
             if story.prompt:
                 asked = story_line(story.prompt)
                 follow = (
-                    said("tutor", rng.choice(w.reaction))
-                    if asked[0] == "tutor"
-                    else said("student", rng.choice(w.ack))
+                    reaction(line[1]) if asked[0] == "tutor" else said("student", rng.choice(w.ack))
                 )
                 exchanges.setdefault(session, []).append([asked, line, follow])
             else:

@@ -1813,4 +1813,49 @@ AR = LongWords(
 )
 
 WORDS: Final[dict[str, LongWords]] = {w.language: w for w in (EN, ES, ID, UR, AR)}
+
+# The tutor's answer to a student's news as a chat model writes it (``--echoing-tutor``): the
+# news's own word said back ("{echo}"), fitting good news and bad as ``reaction`` does.
+ECHOES: Final[dict[str, tuple[str, ...]]] = {
+    "en": (
+        "Oh, {echo}? Tell me more about that.",
+        "{echo}, really? Thanks for telling me.",
+        "Hmm, {echo}. How do you feel about it?",
+    ),
+    "es": (
+        "¿{echo}? Cuéntame más.",
+        "¿En serio, {echo}? Gracias por contármelo.",
+        "Mmm, {echo}. ¿Y cómo te sientes?",
+    ),
+    "id": (
+        "Oh, {echo}? Ceritakan lagi.",
+        "{echo}, ya? Terima kasih sudah cerita.",
+        "Hmm, {echo}. Bagaimana perasaanmu?",
+    ),
+    "ur": (
+        "اچھا، {echo}؟ مجھے اور بتاؤ۔",
+        "{echo}؟ بتانے کا شکریہ۔",
+        "ہمم، {echo}۔ تمہیں کیسا لگ رہا ہے؟",
+    ),
+    "ar": (
+        "حقًا، {echo}؟ أخبريني المزيد.",
+        "{echo}؟ شكرًا لأنك أخبرتني.",
+        "همم، {echo}. وكيف تشعرين؟",
+    ),
+}
+
+
+def echoed(text: str, language: str, names: Iterable[str] = ()) -> str:
+    """The word of ``text`` a tutor would say back: its longest content word as written (no
+    name, no stopword, no number; the first of equal length), or "" if it has none."""
+    keep = content_words(text, language, names)
+    best = ""
+    for token in re.findall(r"\w+", text):
+        folded = token.casefold()
+        kept = (_bare(folded) if language == "ar" else folded) in keep
+        if kept and not token.isdigit() and len(token) > len(best):
+            best = token
+    return best
+
+
 STOPWORDS: Final[dict[str, frozenset[str]]] = {k: w.stopwords for k, w in WORDS.items()}

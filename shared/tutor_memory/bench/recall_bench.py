@@ -567,6 +567,7 @@ def run_recall_bench(
     first_person: bool = False,
     speaker_names: bool = True,
     student_names: bool = False,
+    echoing_tutor: bool = False,
     data: Path | None = None,
     log: Callable[[str], None] = print,
 ) -> dict[str, Any]:
@@ -574,7 +575,8 @@ def run_recall_bench(
     ``long_answers`` gives the long set's tutor a chat model's paragraphs, ``merged_turns``
     its student messages that tell a fact among other things, ``first_person`` its questions
     in the student's own words ("what kind of dog do I have?"); without ``speaker_names`` its
-    lines do not begin with their speaker's name; with ``student_names`` each synthetic and
+    lines do not begin with their speaker's name; with ``echoing_tutor`` its tutor answers the
+    student's news by saying its word back; with ``student_names`` each synthetic and
     long pair's profile names its student (otherwise only what the replay hears: ``_hear``).
     ``data``: a file of your own conversations
     (``bench.conversation_file``), asked instead of the built-in sets."""
@@ -598,6 +600,7 @@ def run_recall_bench(
             "merged_turns": merged_turns,
             "first_person": first_person,
             "speaker_names": speaker_names,
+            "echoing_tutor": echoing_tutor,
             "student_names": student_names,
             "data": None if own is None else own[0],
             "methods": {
@@ -648,6 +651,7 @@ def run_recall_bench(
                 merged_turns=merged_turns,
                 first_person=first_person,
                 speaker_names=speaker_names,
+                echoing_tutor=echoing_tutor,
             )
             report["long"] = _synthetic(app, _named(long, student_names), limit, block, log)
     finally:
@@ -877,6 +881,8 @@ def tables(report: Mapping[str, Any]) -> str:
             title += ", asked in the student's own words"
         if name == "long" and meta.get("speaker_names") is False:
             title += ", no speaker's name before a line"
+        if name == "long" and meta.get("echoing_tutor"):
+            title += ", the tutor saying the student's news back"
         if name in ("synthetic", "long") and meta.get("student_names"):
             title += ", each profile naming its student"
         if name == "data":  # your file's, not a generator's: no seed
