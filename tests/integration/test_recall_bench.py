@@ -212,6 +212,8 @@ def test_a_file_is_refused_whole_and_beside_the_built_in_sets_flags(
     argv = ["bench-recall", "--out", str(out), "--embedder", "none", "--data"]
     assert main([*argv, str(EXAMPLE), "--only", "long"]) == 2
     assert "--only: picks among the built-in sets" in capsys.readouterr().err
+    assert main([*argv, str(EXAMPLE), "--echoing-tutor"]) == 2
+    assert "--echoing-tutor: picks among the built-in sets" in capsys.readouterr().err
     bad = json.loads(EXAMPLE.read_text(encoding="utf-8"))
     bad["conversations"][1]["questions"][0]["evidence"] = ["t7"]
     broken = tmp_path / "broken.json"

@@ -386,3 +386,26 @@ def test_without_speaker_names_the_same_lines_are_recorded_as_the_product_record
         said = [u.text for u in b.lines]
         assert any(people.student in text for text in said)  # "Hi Maya! How are you today?"
         assert sum(people.student in text for text in said) < len(said) / 5
+
+
+@pytest.mark.parametrize("language", ["en", "es", "id", "ur", "ar"])
+def test_an_echoing_tutor_says_the_students_news_back_in_every_language(language: str) -> None:
+    """As a chat model answers news: the same history, but the tutor's reply to a student's
+    line says that line's word back ("Oh, pottery? Tell me more about that.") where the plain
+    set's tutor says "I see."; the questions and their gold stay as they were."""
+    plain = [c for c in generate_long_conversations(7) if c.language == language]
+    echo = [c for c in generate_long_conversations(7, echoing_tutor=True) if c.language == language]
+    echoed = 0
+    for a, b, people in zip(plain, echo, _casts(plain), strict=True):
+        assert a.questions == b.questions and a.asked_at == b.asked_at
+        assert [(u.tid, u.role, u.at) for u in a.lines] == [(u.tid, u.role, u.at) for u in b.lines]
+        assert a.lines[0] == b.lines[0]
+        for i in range(1, len(a.lines)):
+            before, after, line = a.lines[i], b.lines[i], b.lines[i - 1]
+            if after.text == before.text:
+                continue
+            assert before.role == "tutor" and line.role == "student"  # only replies changed
+            news = content_words(line.text, language, people.names)
+            assert news & set(words(after.text, language)), (line.text, after.text)
+            echoed += 1
+    assert echoed > 60  # a reply to most of a pair's news and small talk
