@@ -130,9 +130,8 @@ class _Server(MCPServer):
                 tool.name: frozenset(tool.input_schema.get("properties", {}))
                 for tool in await super().list_tools()
             }
-        known = self._arguments.get(name)
-        unknown = sorted(set(arguments) - known) if known is not None else []
-        if known is not None and unknown:
+        known = self._arguments.get(name)  # None: no such tool, which the SDK refuses itself
+        if known is not None and (unknown := sorted(set(arguments) - known)):
             takes = ", ".join(sorted(known))
             raise ToolError(
                 f"Error executing tool {name}: the arguments are not valid: "

@@ -191,7 +191,7 @@ Id = Annotated[
     str,
     StringConstraints(min_length=1, max_length=C.MAX_ID_CHARS),
     AfterValidator(an_id),
-    Field(min_length=1, max_length=C.MAX_ID_CHARS, json_schema_extra={"pattern": ID_PATTERN}),
+    Field(json_schema_extra={"pattern": ID_PATTERN}),
 ]
 
 

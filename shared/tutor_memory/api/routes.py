@@ -162,7 +162,7 @@ ConceptName = Annotated[
     str,
     StringConstraints(min_length=1, max_length=C.MAX_CONCEPT_CHARS),
     AfterValidator(named),
-    Path(min_length=1, max_length=C.MAX_CONCEPT_CHARS, json_schema_extra={"pattern": NAME_PATTERN}),
+    Path(json_schema_extra={"pattern": NAME_PATTERN}),
 ]
 IdempotencyKey = Annotated[
     str | None,

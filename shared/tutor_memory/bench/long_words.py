@@ -1813,6 +1813,8 @@ AR = LongWords(
 )
 
 WORDS: Final[dict[str, LongWords]] = {w.language: w for w in (EN, ES, ID, UR, AR)}
+STOPWORDS: Final[dict[str, frozenset[str]]] = {k: w.stopwords for k, w in WORDS.items()}
+
 
 # The tutor's answer to a student's news as a chat model writes it (``--echoing-tutor``): the
 # news's own word said back ("{echo}"), fitting good news and bad as ``reaction`` does.
@@ -1856,6 +1858,3 @@ def echoed(text: str, language: str, names: Iterable[str] = ()) -> str:
         if kept and not token.isdigit() and len(token) > len(best):
             best = token
     return best
-
-
-STOPWORDS: Final[dict[str, frozenset[str]]] = {k: w.stopwords for k, w in WORDS.items()}
