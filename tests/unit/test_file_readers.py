@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import zipfile
+import zlib
 from importlib.resources import files
 
 import docx
@@ -12,12 +13,14 @@ from docx.enum.text import WD_BREAK
 from pypdf import PdfWriter
 
 from tutor_memory.adapters.file_readers import read_file
+from tutor_memory.domain import constants
 from tutor_memory.domain.constants import (
     MAX_DOCX_PARAGRAPHS,
     MAX_DOCX_XML_BYTES,
     MAX_FILE_BYTES,
     MAX_FILE_PAGES,
     MAX_FILE_TEXT_CHARS,
+    MAX_PDF_INFLATE_RATIO,
 )
 from tutor_memory.domain.errors import TutorMemoryError
 from tutor_memory.domain.filetext import (
@@ -123,6 +126,94 @@ def test_a_password_protected_pdf_is_refused() -> None:
     out = io.BytesIO()
     writer.write(out)
     assert refusal("locked.pdf", out.getvalue()) == "locked.pdf: the PDF is password-protected"
+
+
+def pdf_sharing_one_stream(content: bytes, pages: int) -> bytes:
+    """A PDF of ``pages`` pages that all draw the same compressed content stream (a few KB on
+    disk, as much parsing as ``pages`` copies of ``content``)."""
+    stream = zlib.compress(content, 9)
+    kids = b" ".join(b"%d 0 R" % (5 + i) for i in range(pages))
+    page = (
+        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 3 0 R "
+        b"/Resources << /Font << /F1 4 0 R >> >> >>"
+    )
+    objects = [
+        b"<< /Type /Catalog /Pages 2 0 R >>",
+        b"<< /Type /Pages /Kids [" + kids + b"] /Count %d >>" % pages,
+        b"<< /Length %d /Filter /FlateDecode >>\nstream\n" % len(stream) + stream + b"\nendstream",
+        b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+    ] + [page] * pages
+    out = bytearray(b"%PDF-1.4\n")
+    offsets = []
+    for number, body in enumerate(objects, start=1):
+        offsets.append(len(out))
+        out += b"%d 0 obj\n" % number + body + b"\nendobj\n"
+    xref = len(out)
+    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
+    out += b"".join(b"%010d 00000 n \n" % offset for offset in offsets)
+    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (
+        len(objects) + 1,
+        xref,
+    )
+    return bytes(out)
+
+
+def test_a_pdf_bomb_is_refused_before_its_content_is_parsed() -> None:
+    # 20 pages sharing one 2 MB stream of text operators, 7 KB on disk: read, it yielded 16 M
+    # characters for 108 s of CPU. Refused at its first page, before pypdf parses anything.
+    text = b"BT /F1 12 Tf 72 720 Td " + b"(word) Tj " * 200_000 + b"ET"
+    data = pdf_sharing_one_stream(text, 20)
+    assert len(data) < 10_000
+    assert refusal("bomb.pdf", data) == (
+        f"bomb.pdf: not a readable PDF (its pages' content inflates past "
+        f"{MAX_PDF_INFLATE_RATIO} times the file's size at page 1 of 20: a compression bomb?)"
+    )
+    # Content that draws and never writes (no text to cap) is counted alike, page by page.
+    drawing = b"0 0 m 1 1 l " * 60_000 + b"S"  # 720 KB a page, under the floor alone
+    assert "at page 2 of 3: a compression bomb?" in refusal(
+        "lines.pdf", pdf_sharing_one_stream(drawing, 3)
+    )
+
+
+def test_a_pdf_sharing_modest_content_reads_whole() -> None:
+    # The same layout with a real page's worth of content (a few KB) is no bomb.
+    line = b"(Osmosis moves water across a membrane.) Tj 0 -14 Td "
+    text = read_file(
+        "shared.pdf", pdf_sharing_one_stream(b"BT /F1 12 Tf 72 720 Td " + line * 40 + b"ET", 5)
+    )
+    assert len(text.pages) == 5
+    assert all("Osmosis moves water across a membrane." in p.text for p in text.pages)
+
+
+def test_a_pdf_of_vector_plots_reads_whole() -> None:
+    # matplotlib's PDFs of plots: the content decoded is ~3 times the file (a real figure's
+    # ratio, measured), well inside the bound.
+    matplotlib = pytest.importorskip("matplotlib")
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from matplotlib.backends.backend_pdf import PdfPages
+
+    out = io.BytesIO()
+    walk = [float(i % 97) * (1 + (i % 7)) for i in range(20_000)]
+    with PdfPages(out) as pdf:
+        for title in ("Osmosis over time", "Diffusion over time"):
+            figure, axes = plt.subplots()
+            axes.plot(walk)
+            axes.set_title(title)
+            pdf.savefig(figure)
+            plt.close(figure)
+    text = read_file("plots.pdf", out.getvalue())
+    assert len(text.pages) == 2 and "Osmosis over time" in text.pages[0].text
+
+
+def test_a_pdf_that_yields_more_text_than_a_file_may_is_refused(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The text bound of every kind (a PDF yielding 4 M characters would cost ~25 s to test).
+    monkeypatch.setattr(constants, "MAX_FILE_TEXT_CHARS", 1_000)
+    assert refusal("cell-biology.pdf", (SAMPLE / "cell-biology.pdf").read_bytes()) == (
+        "cell-biology.pdf: too much text (over 1,000 characters); send it in parts"
+    )
 
 
 # --- Markdown ------------------------------------------------------------------------------------
@@ -437,6 +528,17 @@ def test_binary_junk_named_as_text_is_refused() -> None:
 def test_a_file_over_the_size_bound_is_refused_unread() -> None:
     assert refusal("huge.txt", b"a" * (MAX_FILE_BYTES + 1)) == (
         "huge.txt: too large (20 MB; the limit is 20 MB)"
+    )
+
+
+@pytest.mark.parametrize("name", ["notes.txt", "notes.md", "glossary.csv"])
+def test_a_text_file_past_the_text_bound_is_refused(name: str) -> None:
+    # 4 M characters is the text of a textbook; a 19 MB Markdown file read for 34 s of CPU
+    # and 834 MB into the map. Under the size bound, refused once decoded.
+    data = ("osmosis, " * (MAX_FILE_TEXT_CHARS // 9 + 1)).encode()
+    assert len(data) < MAX_FILE_BYTES
+    assert refusal(name, data) == (
+        f"{name}: too much text (over {MAX_FILE_TEXT_CHARS:,} characters); send it in parts"
     )
 
 

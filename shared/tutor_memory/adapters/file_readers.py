@@ -45,7 +45,7 @@ from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from io import BytesIO
 from pathlib import PurePosixPath
-from typing import Final, cast
+from typing import Any, Final, cast
 from xml.etree import ElementTree as ET
 
 from tutor_memory.domain import constants as C
@@ -74,8 +74,10 @@ def read_file(
 
     Raises :class:`UnreadableFileError` naming the file and the reason when the file is empty,
     too large, of an unsupported type, broken, has no text (a scanned PDF), yields more than
-    ``MAX_FILE_TEXT_CHARS`` (DOCX), or takes longer than ``budget_s`` seconds of ``clock`` to
-    read (checked between a PDF's pages and every 64 KB of a DOCX's XML).
+    ``MAX_FILE_TEXT_CHARS`` (any kind), is a PDF whose pages' content inflates past
+    ``MAX_PDF_INFLATE_RATIO`` times the file (a compression bomb), or takes longer than
+    ``budget_s`` seconds of ``clock`` to read (checked between a PDF's pages and every 64 KB of
+    a DOCX's XML).
     """
     if not data:
         raise UnreadableFileError(name, "the file is empty")
@@ -134,6 +136,12 @@ def _too_many_pages(name: str, count: int) -> UnreadableFileError:
     )
 
 
+def _too_much_text(name: str) -> UnreadableFileError:
+    return UnreadableFileError(
+        name, f"too much text (over {C.MAX_FILE_TEXT_CHARS:,} characters); send it in parts"
+    )
+
+
 # --- text and Markdown ---------------------------------------------------------------------------
 
 _BOMS: Final = (
@@ -170,6 +178,8 @@ def _read_text(name: str, data: bytes, kind: FileKind) -> FileText:
     text = _decode(name, data)
     if not text.strip():
         raise UnreadableFileError(name, "the file has no text")
+    if len(text) > C.MAX_FILE_TEXT_CHARS:  # 20 MB of text is five textbooks: 35 s to read
+        raise _too_much_text(name)
     chunks = text.split("\f")
     if len(chunks) > C.MAX_FILE_PAGES:
         raise _too_many_pages(name, len(chunks))
@@ -427,21 +437,46 @@ def _read_pdf(name: str, data: bytes, budget: _Budget) -> FileText:
     if count > C.MAX_FILE_PAGES:
         raise _too_many_pages(name, count)
     pages = []
+    # What its pages' content may inflate to, and the text they may yield, all pages together
+    # (a stream shared by pages counts for each: each page parses it).
+    allowance = C.PDF_CONTENT_FLOOR_BYTES + C.MAX_PDF_INFLATE_RATIO * len(data)
+    content = chars = 0
     for number, page in enumerate(reader.pages, start=1):
         budget.check(f"after page {number - 1} of {count}")
         try:
-            raw = page.extract_text(extraction_mode="layout")
-        except Exception:
-            try:
-                raw = page.extract_text()
-            except Exception as exc:
+            content += _content_bytes(page)
+            if content > allowance:
                 raise UnreadableFileError(
-                    name, f"not a readable PDF (page {number}: {_reason(exc)})"
-                ) from exc
-        pages.append(Page(number, _tidy(raw)))
+                    name,
+                    f"not a readable PDF (its pages' content inflates past "
+                    f"{C.MAX_PDF_INFLATE_RATIO} times the file's size at page {number} of "
+                    f"{count}: a compression bomb?)",
+                )
+            try:
+                raw = page.extract_text(extraction_mode="layout")
+            except Exception:
+                raw = page.extract_text()
+        except UnreadableFileError:
+            raise
+        except Exception as exc:
+            raise UnreadableFileError(
+                name, f"not a readable PDF (page {number}: {_reason(exc)})"
+            ) from exc
+        text = _tidy(raw)
+        chars += len(text)
+        if chars > C.MAX_FILE_TEXT_CHARS:
+            raise _too_much_text(name)
+        pages.append(Page(number, text))
     if not any(p.text for p in pages):
         raise UnreadableFileError(name, "no extractable text (a scanned image?)")
     return FileText(name, "pdf", tuple(pages), _guess_sections(pages), _pdf_title(reader))
+
+
+def _content_bytes(page: Any) -> int:
+    """The size of a page's content streams, decoded (before they are parsed: decoding is
+    zlib's C, parsing is pypdf's Python and costs ~2.5 s a MB)."""
+    contents = page.get_contents()
+    return 0 if contents is None else len(contents.get_data())
 
 
 def _reason(exc: Exception) -> str:
@@ -616,10 +651,7 @@ class _DocxText:
             raise _too_many_pages(self.name, self.page + len(segments) - 1)
         self.chars += sum(map(len, segments))
         if self.chars > C.MAX_FILE_TEXT_CHARS:
-            raise UnreadableFileError(
-                self.name,
-                f"too much text (over {C.MAX_FILE_TEXT_CHARS:,} characters); send it in parts",
-            )
+            raise _too_much_text(self.name)
         page, texts = self.page, self.texts
         if level is not None and "".join(segments).strip():
             heading = " ".join("".join(segments).split())

@@ -214,6 +214,15 @@ FILE_ID_HASH_CHARS: Final = 10  # ours: hex digits of the name's sha256 that kee
 # parts). A full textbook: MAX_FILE_PAGES pages of ~3,100 characters (measured on generated
 # syllabi; a dense page holds ~4,000).
 MAX_FILE_TEXT_CHARS: Final = 4_000_000
+# ours: a PDF's page content (the drawing operators its text is read from, decoded) may total
+# at most this many times the file's size, past PDF_CONTENT_FLOOR_BYTES: the zip-bomb rule of
+# Apache POI (ZipSecureFile, inflate ratio at least 0.01). A PDF's content compresses a few
+# times, and several pages may share one stream, so a 7.5 KB file of 20 pages sharing a 2 MB
+# stream read 16 M characters in 108 s of CPU. Measured on real PDFs: decoded content / file
+# 0.6-1.1 for text (two manuals of 17 and 36 pages, the sample), 2.6-3.2 for matplotlib's
+# vector plots (100,000 points on a page); each parsed MB costs ~2.5 s of CPU.
+MAX_PDF_INFLATE_RATIO: Final = 100
+PDF_CONTENT_FLOOR_BYTES: Final = 1024 * 1024  # ours: a small file's figure; ~2.5 s of CPU
 # ours: a DOCX is a zip whose XML may inflate far beyond the upload (a zip bomb: 435 KB to
 # 95 MB read for 97 s). Its XML is read as a stream and refused past this many bytes, declared
 # or inflated (all parts together). Measured (there are no Word files here) on syllabi written
