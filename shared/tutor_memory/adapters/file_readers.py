@@ -30,7 +30,10 @@ Headings, by kind:
   the validator rejects the numbered ones ("Figure 2").
 
 PDF text is extracted in pypdf's layout mode, which keeps the blank lines between paragraphs
-that the extractor reads as paragraph breaks; plain mode is the fallback when layout fails.
+that the extractor reads as paragraph breaks; plain mode is the fallback when layout fails or
+finds nothing (layout mode does not read text inside form XObjects: a handout of slides).
+What a PDF costs is bounded before pypdf parses it: its pages' content (and the forms plain
+mode would draw) is decoded and counted against a hundred times the file's size.
 """
 
 from __future__ import annotations
@@ -441,21 +444,24 @@ def _read_pdf(name: str, data: bytes, budget: _Budget) -> FileText:
     # (a stream shared by pages counts for each: each page parses it).
     allowance = C.PDF_CONTENT_FLOOR_BYTES + C.MAX_PDF_INFLATE_RATIO * len(data)
     content = chars = 0
+
+    def bomb(number: int) -> UnreadableFileError:
+        return UnreadableFileError(
+            name,
+            f"not a readable PDF (its pages' content inflates past {C.MAX_PDF_INFLATE_RATIO} "
+            f"times the file's size at page {number} of {count}: a compression bomb?)",
+        )
+
     for number, page in enumerate(reader.pages, start=1):
         budget.check(f"after page {number - 1} of {count}")
         try:
             content += _content_bytes(page)
             if content > allowance:
-                raise UnreadableFileError(
-                    name,
-                    f"not a readable PDF (its pages' content inflates past "
-                    f"{C.MAX_PDF_INFLATE_RATIO} times the file's size at page {number} of "
-                    f"{count}: a compression bomb?)",
-                )
-            try:
-                raw = page.extract_text(extraction_mode="layout")
-            except Exception:
-                raw = page.extract_text()
+                raise bomb(number)
+            raw, drawn = _page_text(page, allowance - content)
+            content += drawn
+            if content > allowance:
+                raise bomb(number)
         except UnreadableFileError:
             raise
         except Exception as exc:
@@ -470,6 +476,69 @@ def _read_pdf(name: str, data: bytes, budget: _Budget) -> FileText:
     if not any(p.text for p in pages):
         raise UnreadableFileError(name, "no extractable text (a scanned image?)")
     return FileText(name, "pdf", tuple(pages), _guess_sections(pages), _pdf_title(reader))
+
+
+def _page_text(page: Any, room: int) -> tuple[str, int]:
+    """A page's text, and the bytes of form content it drew to read it.
+
+    Layout mode first: it keeps paragraph breaks, and draws no form XObject (a reused block
+    of content: a page imported whole, as a 4-up handout of slides is made). When it fails
+    or finds nothing, plain mode, which reads the text inside forms: but a form drawn many
+    times is parsed each time (a 1.2 KB file drawing one form 200 times: 16 M characters,
+    77 s), so first its cost is counted — the largest reachable form times the draws pypdf
+    may make (``MAX_PDF_FORM_DRAWS``; fewer when no form draws another) — and it runs only
+    when that fits ``room`` bytes (None of it drawn otherwise: the caller refuses the file)."""
+    try:
+        raw = page.extract_text(extraction_mode="layout")
+    except Exception:
+        raw = ""
+    if raw.strip():
+        return str(raw), 0
+    drawn = _form_bytes(page)
+    if drawn > room:
+        return "", drawn
+    from pypdf import apply_configuration
+
+    with apply_configuration(xform_maximum_invocations_per_extraction=C.MAX_PDF_FORM_DRAWS):
+        return str(page.extract_text()), drawn
+
+
+_DO: Final = re.compile(rb"(?<![^\s\]\)>/])Do(?![^\s\[\(</%])")  # the operator that draws a form
+
+
+def _form_bytes(page: Any) -> int:
+    """At most how many bytes of form content plain mode parses for ``page``. A form that
+    cannot be decoded counts nothing: pypdf skips it too."""
+    from pypdf.generic import DictionaryObject, StreamObject
+
+    contents = page.get_contents()
+    draws = len(_DO.findall(contents.get_data())) if contents is not None else 0
+    largest, nested, seen = 0, False, set()
+    stack = [(page.get("/Resources"), 0)]
+    while stack:
+        resources, depth = stack.pop()
+        resources = resources.get_object() if resources is not None else None
+        xobjects = resources.get("/XObject") if isinstance(resources, DictionaryObject) else None
+        xobjects = xobjects.get_object() if xobjects is not None else None
+        if not isinstance(xobjects, DictionaryObject) or depth > 16:
+            continue
+        for ref in xobjects.values():
+            form = ref.get_object()
+            if not isinstance(form, StreamObject) or id(form) in seen:
+                continue
+            seen.add(id(form))
+            if form.get("/Subtype") != "/Form":
+                continue
+            try:
+                data = form.get_data()
+            except Exception:
+                continue
+            largest = max(largest, len(data))
+            nested = nested or bool(_DO.search(data))
+            stack.append((form.get("/Resources"), depth + 1))
+    if not draws or not largest:
+        return 0
+    return largest * (C.MAX_PDF_FORM_DRAWS if nested else min(draws, C.MAX_PDF_FORM_DRAWS))
 
 
 def _content_bytes(page: Any) -> int:

@@ -223,6 +223,9 @@ MAX_FILE_TEXT_CHARS: Final = 4_000_000
 # vector plots (100,000 points on a page); each parsed MB costs ~2.5 s of CPU.
 MAX_PDF_INFLATE_RATIO: Final = 100
 PDF_CONTENT_FLOOR_BYTES: Final = 1024 * 1024  # ours: a small file's figure; ~2.5 s of CPU
+# ours: form XObjects one PDF page may draw while its text is read (pypdf's bound, 5,000 by
+# default): a 4-up or 16-up handout draws a form per slide, and a slide may draw its logo.
+MAX_PDF_FORM_DRAWS: Final = 64
 # ours: a DOCX is a zip whose XML may inflate far beyond the upload (a zip bomb: 435 KB to
 # 95 MB read for 97 s). Its XML is read as a stream and refused past this many bytes, declared
 # or inflated (all parts together). Measured (there are no Word files here) on syllabi written
