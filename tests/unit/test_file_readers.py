@@ -300,6 +300,26 @@ def test_markdown_inline_markup_is_dropped_but_the_page_keeps_the_files_words() 
     assert text.pages[0].text == raw.strip("\n")
 
 
+@pytest.mark.parametrize(
+    "unit",
+    ["[a](", "![a](", "[", "![", "<a ", " *a", "*a ", " _a"],
+)
+def test_a_long_line_of_unclosed_markup_is_read_as_its_text(unit: str) -> None:
+    # 240,000 characters on one line. The inline patterns once scanned such a line to its end
+    # from every opening: 8-22 s of CPU at 60 KB, growing with the square of the length (this
+    # line: over half an hour). Unclosed, nothing is markup: the words stay as written.
+    line = unit * (240_000 // len(unit))
+    text = read_file("notes.md", f"{line}\n\nOsmosis moves water.\n".encode())
+    first, rest = text.sections[0].text.split("\n\n")
+    assert (first.strip(), rest) == (line.strip(), "Osmosis moves water.")
+
+
+def test_closed_markup_inside_a_long_line_is_still_dropped() -> None:
+    line = "see [the membrane](https://example.org) *now* " * 5_000
+    text = read_file("notes.md", line.encode())
+    assert text.sections[0].text == ("see the membrane now " * 5_000).strip()
+
+
 def test_hashes_inside_a_code_fence_are_not_headings() -> None:
     text = read_file("notes.md", b"## Real\n\n```\n# not a heading\n```\n")
     assert titles(text) == ["Real"]
