@@ -314,6 +314,13 @@ def test_a_long_line_of_unclosed_markup_is_read_as_its_text(unit: str) -> None:
     assert (first.strip(), rest) == (line.strip(), "Osmosis moves water.")
 
 
+def test_a_heading_line_with_a_long_run_of_spaces_is_read() -> None:
+    # "# a", 240,000 spaces, "b": the heading pattern once retried its closing run at every
+    # character (20,000 spaces: 6 s of CPU). Its closing "##" is still cut.
+    text = read_file("notes.md", ("# a" + " " * 240_000 + "b\n\n## Osmosis ##\n").encode())
+    assert [s.title.split() for s in text.sections] == [["a", "b"], ["Osmosis"]]
+
+
 def test_closed_markup_inside_a_long_line_is_still_dropped() -> None:
     line = "see [the membrane](https://example.org) *now* " * 5_000
     text = read_file("notes.md", line.encode())
