@@ -109,6 +109,16 @@ def test_sentences_end_where_each_language_ends_them(text: str, expected: tuple[
     assert sentences(text) == expected
 
 
+@pytest.mark.parametrize("marks", [".", "?!", "…", ".)"])
+def test_a_message_of_marks_that_end_nothing_is_one_sentence(marks: str) -> None:
+    # 20,000 marks not followed by a space end no sentence. They were retried from each mark
+    # at each length: a message of 19,000 dots cost the next turn's block 7.5 s of CPU (the
+    # turn dropped); this line's length would have cost minutes.
+    line = "Osmosis " + marks * (20_000 // len(marks)) + "x"
+    assert sentences(f"{line} Water moves.") == (f"{line} Water moves.",)
+    assert sentences(f"{line}. Water moves.") == (f"{line}.", "Water moves.")
+
+
 # --- excerpts -------------------------------------------------------------------------------
 
 # Per language: a question, a long answer (five or six sentences, the evidence in the middle),
