@@ -8,6 +8,7 @@ Timeouts are set short for the tests; nothing here asserts how fast anything was
 
 from __future__ import annotations
 
+import http.client
 import json
 import logging
 import resource
@@ -20,6 +21,7 @@ from typing import Any
 
 import pytest
 
+from tutor_memory.api import local_server
 from tutor_memory.api.local_server import LISTEN_BACKLOG, THREADS, make_server
 from tutor_memory.api.routes import build_resolver
 from tutor_memory.bootstrap import App, build_app
@@ -282,3 +284,50 @@ def test_a_stalled_client_is_cut_off_while_every_worker_is_busy(tmp_path: Path) 
         server.server_close()
         app.close()
     assert statuses == [404] * (THREADS + 4)  # the slow ones were answered too, once released
+
+
+@pytest.mark.parametrize("megabytes", [5, 20])
+def test_a_body_far_over_the_limit_is_answered_413_not_reset(
+    served: tuple[App, int], megabytes: int
+) -> None:
+    # http.client sends the whole body before it reads, as most clients do. The server refuses
+    # the body unread; closed at once, its unread bytes made the kernel reset the connection,
+    # and past ~3 MB the client saw "connection reset by peer" instead of the 413.
+    _app, port = served
+    body = b'{"kind": "question", "text": "' + b"a" * (megabytes * 1_000_000) + b'"}'
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+    try:
+        connection.request(
+            "POST", f"{BASE}/episodes", body=body, headers={"Content-Type": "application/json"}
+        )
+        answer = connection.getresponse()
+        problem = json.loads(answer.read())
+    finally:
+        connection.close()
+    assert answer.status == 413
+    assert problem["type"] == "urn:tutor-memory:problem:payload-too-large"
+    assert ask(port) == 404  # and the server answers the next client (no such pair yet)
+
+
+def test_a_client_still_sending_after_its_refusal_is_read_then_closed(
+    served: tuple[App, int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The bytes that follow a refusal are read and dropped up to a bound, then the connection
+    # is closed: a client cannot keep the server reading for ever.
+    monkeypatch.setattr(local_server, "LINGER_BYTES", 2_000_000)
+    _app, port = served
+    head = (f"POST {BASE}/episodes HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+            f"Content-Length: {100_000_000}\r\n\r\n").encode()  # fmt: skip
+    with socket.create_connection(("127.0.0.1", port), timeout=60) as sock:
+        sock.sendall(head)
+        sent, refused = 0, False
+        while sent < 50_000_000:  # far past the bound; the server stops reading on the way
+            try:
+                sock.sendall(b"a" * 65536)
+            except OSError:
+                refused = True
+                break
+            sent += 65536
+        answer = _rest(sock)
+    assert refused and sent < 50_000_000
+    assert answer.startswith(b"HTTP/1.1 413 ")

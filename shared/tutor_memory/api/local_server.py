@@ -8,8 +8,10 @@ thread. Bound to 127.0.0.1 by default.
 
 Whatever a client sends, it gets an answer in the API's one error shape (problem+json) or, if
 it hung up, nothing and no error: a Content-Length that is not a number is a 400, one over
-the body limit a 413 (refused before the body is read); chunked bodies are refused (411, the
-API takes JSON bodies with a length), and so is a request framed twice (two Content-Lengths,
+the body limit a 413 (refused before the body is read; what the client still sends is then
+read and dropped, within bounds, so that it reads the 413 rather than a reset: ``_Channel``);
+chunked bodies are refused (411, the API takes JSON bodies with a length), and so is a
+request framed twice (two Content-Lengths,
 or one with a Transfer-Encoding: 400); bytes that do not begin as an HTTP request (a TLS
 handshake) are a 400 at once; a body or a query that is not UTF-8 is a 400, never read with
 U+FFFD in its place; a request that stalls for :data:`READ_TIMEOUT_S`, or is
@@ -64,6 +66,11 @@ LISTEN_BACKLOG = 1024  # ours: the kernel's queue of connections not yet accepte
 # slot until their timeout, and a normal request waited up to 22 s in the backlog.
 CONNECTION_LIMIT = 4096
 FILES_KEPT = 256  # descriptors kept beside the connections: the store, the index, logs, pipes
+# ours: after an answer that closes the connection, how long (and how much) the client's
+# remaining bytes are read and dropped (nginx's lingering_time is 30 s); silence for
+# READ_TIMEOUT_S ends it sooner.
+LINGER_S = 30.0
+LINGER_BYTES = 64 * 1024 * 1024
 SHUTDOWN_WAIT_S = 30  # how long shutdown waits for the loop and for a request being answered
 THREADS = 4  # waitress's worker threads (the resolver answers one at a time: make_server)
 
@@ -214,7 +221,54 @@ def _problem_task(access: Callable[[str, str, int, int, float, str], None]) -> t
 
 
 class _Channel(HTTPChannel):  # type: ignore[misc]
+    """waitress's channel with a lingering close (as nginx's ``lingering_close``): a refusal
+    sent before the body was read (413, 408, 400) is followed by a FIN, and what the client
+    still sends is read and dropped until it stops, :data:`LINGER_S` or :data:`LINGER_BYTES`.
+    Closed at once, the socket's unread bytes made the kernel answer with a reset, which can
+    reach the client before the answer: a 5 MB body got "connection reset" instead of 413."""
+
     parser_class = _Parser
+    lingering_since: float | None = None
+    lingered = 0
+
+    def handle_close(self) -> None:
+        if self.lingering_since is None and self.connected:
+            try:
+                self.socket.shutdown(socket.SHUT_WR)  # the answer is flushed: then a FIN
+            except OSError:
+                pass  # the client has gone: close now
+            else:
+                self.lingering_since = time.monotonic()
+                self.will_close = self.close_when_flushed = False
+                return
+        super().handle_close()
+
+    def readable(self) -> bool:
+        return self.lingering_since is not None or bool(super().readable())
+
+    def writable(self) -> bool:
+        return self.lingering_since is None and bool(super().writable())
+
+    def handle_read(self) -> None:
+        if self.lingering_since is None:
+            super().handle_read()
+            return
+        try:
+            data = self.recv(self.adj.recv_bytes)  # b"" once the client closes (then closed)
+        except OSError:
+            data = b""
+        self.lingered += len(data)
+        if not data or self.lingered > LINGER_BYTES:
+            self.finish()
+        else:
+            self.last_activity = time.time()
+
+    def finish(self) -> None:
+        """Closes the socket, lingering or not."""
+        if self.lingering_since is None:
+            self.lingering_since = time.monotonic()  # no second linger
+        if self.socket is not None:
+            super().handle_close()
 
 
 class _Server(TcpWSGIServer):  # type: ignore[misc]
@@ -225,7 +279,12 @@ class _Server(TcpWSGIServer):  # type: ignore[misc]
     def maintenance(self, now: float) -> None:
         cutoff = now - self.adj.channel_timeout
         late = time.monotonic() - self.request_deadline_s
+        lingered = time.monotonic() - LINGER_S
         for channel in list(self.active_channels.values()):
+            if channel.lingering_since is not None:  # its answer is sent: reading what is left
+                if channel.lingering_since < lingered or channel.last_activity < cutoff:
+                    channel.finish()
+                continue
             if channel.requests:
                 continue  # a request is being answered: its own deadlines apply
             pending = channel.request
