@@ -7,6 +7,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from tutor_memory.adapters.file_readers import read_upload
 from tutor_memory.api import calls
 from tutor_memory.api.models import (
     BeliefPage,
@@ -37,7 +38,6 @@ from tutor_memory.api.models import (
 )
 from tutor_memory.domain.access import Caller, Role
 from tutor_memory.domain.episodes import Pair
-from tutor_memory.domain.errors import ValidationError
 
 if TYPE_CHECKING:
     from tutor_memory.bootstrap import App
@@ -91,10 +91,7 @@ class LocalBackend:
         self._may("removeFile", pair.student_id, pair.subject_id)  # files: as their removal
         from tutor_memory.domain.episodes import file_id_for
 
-        try:
-            data = path.read_bytes()
-        except OSError as exc:
-            raise ValidationError("file", f"cannot read {path}: {exc.strerror}") from None
+        data = read_upload(path)
         return self.app.maps.ingest(pair, file_id or file_id_for(path.name), path.name, data)
 
     def recall(self, pair: Pair, question: str | None, at: datetime | None) -> RecallResponse:
@@ -187,10 +184,7 @@ class LocalBackend:
         self._may("putClassFile", None, subject_id)
         from tutor_memory.domain.episodes import file_id_for
 
-        try:
-            data = path.read_bytes()
-        except OSError as exc:
-            raise ValidationError("file", f"cannot read {path}: {exc.strerror}") from None
+        data = read_upload(path)
         name = path.name
         return calls.ingest_class_file(
             self.app, self.caller, class_id, subject_id, file_id or file_id_for(name), name, data

@@ -9,6 +9,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from tutor_memory.adapters.file_readers import read_upload
 from tutor_memory.api.models import (
     BeliefPage,
     BeliefResponse,
@@ -120,10 +121,7 @@ class RemoteBackend:
     def ingest_class(
         self, class_id: str, subject_id: str, path: Path, file_id: str | None
     ) -> ClassFileResponse:
-        try:
-            data = path.read_bytes()
-        except OSError as exc:
-            raise ValidationError("file", f"cannot read {path}: {exc.strerror}") from None
+        data = read_upload(path)
         name = path.name
         sent = {"name": name, "content": base64.b64encode(data).decode("ascii")}
         answer = self._call(

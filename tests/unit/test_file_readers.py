@@ -6,13 +6,14 @@ import io
 import zipfile
 import zlib
 from importlib.resources import files
+from pathlib import Path
 
 import docx
 import pytest
 from docx.enum.text import WD_BREAK
 from pypdf import PdfWriter
 
-from tutor_memory.adapters.file_readers import read_file
+from tutor_memory.adapters.file_readers import read_file, read_upload
 from tutor_memory.domain import constants
 from tutor_memory.domain.constants import (
     MAX_DOCX_PARAGRAPHS,
@@ -22,7 +23,7 @@ from tutor_memory.domain.constants import (
     MAX_FILE_TEXT_CHARS,
     MAX_PDF_INFLATE_RATIO,
 )
-from tutor_memory.domain.errors import TutorMemoryError
+from tutor_memory.domain.errors import TutorMemoryError, ValidationError
 from tutor_memory.domain.filetext import (
     FileText,
     Section,
@@ -30,6 +31,7 @@ from tutor_memory.domain.filetext import (
 )
 
 SAMPLE = files("tutor_memory") / "data" / "sample-subject"
+SAMPLE_PATH = Path(str(SAMPLE))
 
 
 def sample(name: str) -> FileText:
@@ -662,3 +664,29 @@ def test_a_pdf_read_within_its_budget_is_read_whole() -> None:
     data = (SAMPLE / "cell-biology.pdf").read_bytes()
     text = read_file("cell-biology.pdf", data, clock=Ticking(1.0), budget_s=120.0)
     assert len(text.pages) == 4
+
+
+# --- a path to read ------------------------------------------------------------------------------
+
+
+def test_an_upload_by_path_over_the_bound_is_refused_by_its_size(tmp_path: Path) -> None:
+    big = tmp_path / "chapter.pdf"
+    with big.open("wb") as file:  # sparse: 30 MB of size, nothing written
+        file.truncate(30 * 1024 * 1024)
+    with pytest.raises(UnreadableFileError) as caught:
+        read_upload(big)
+    assert str(caught.value) == "chapter.pdf: too large (30 MB; the limit is 20 MB)"
+
+
+def test_a_path_to_an_endless_device_is_read_no_further_than_the_bound() -> None:
+    # /dev/zero has no size and no end: read whole, it took all the memory there was.
+    with pytest.raises(UnreadableFileError) as caught:
+        read_upload(Path("/dev/zero"))
+    assert str(caught.value) == "zero: too large (over 20 MB; the limit is 20 MB)"
+
+
+def test_a_path_that_cannot_be_read_names_the_file(tmp_path: Path) -> None:
+    with pytest.raises(ValidationError) as caught:
+        read_upload(tmp_path / "missing.pdf")
+    assert caught.value.field == "file" and "No such file or directory" in str(caught.value)
+    assert read_upload(SAMPLE_PATH / "cell-biology.pdf")[:5] == b"%PDF-"

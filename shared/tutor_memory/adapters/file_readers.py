@@ -41,17 +41,20 @@ from __future__ import annotations
 import codecs
 import csv
 import io
+import os
 import re
+import stat
 import time
 import zipfile
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from io import BytesIO
-from pathlib import PurePosixPath
+from pathlib import Path, PurePosixPath
 from typing import Any, Final, cast
 from xml.etree import ElementTree as ET
 
 from tutor_memory.domain import constants as C
+from tutor_memory.domain.errors import ValidationError
 from tutor_memory.domain.filetext import (
     FileKind,
     FileText,
@@ -85,15 +88,35 @@ def read_file(
     if not data:
         raise UnreadableFileError(name, "the file is empty")
     if len(data) > C.MAX_FILE_BYTES:
-        raise UnreadableFileError(
-            name, f"too large ({_mb(len(data))} MB; the limit is {_mb(C.MAX_FILE_BYTES)} MB)"
-        )
+        raise _too_large(name, f"{_mb(len(data))} MB")
     kind = _kind(name, data)
     if kind == "pdf":
         return _read_pdf(name, data, _Budget(name, clock, budget_s))
     if kind == "docx":
         return _read_docx(name, data, _Budget(name, clock, budget_s))
     return _read_text(name, data, kind)
+
+
+def read_upload(path: Path) -> bytes:
+    """The bytes of the file at ``path`` for an upload, read only as far as the upload bound:
+    a larger file is refused by its size, and a path to a device or a pipe (/dev/zero) is read
+    no further than one byte past the bound, never whole. A path that cannot be read is a
+    ``ValidationError`` naming ``file``."""
+    try:
+        with path.open("rb") as file:
+            size = os.fstat(file.fileno()).st_size
+            if stat.S_ISREG(os.fstat(file.fileno()).st_mode) and size > C.MAX_FILE_BYTES:
+                raise _too_large(path.name, f"{_mb(size)} MB")
+            data = file.read(C.MAX_FILE_BYTES + 1)
+    except OSError as exc:
+        raise ValidationError("file", f"cannot read {path}: {exc.strerror}") from None
+    if len(data) > C.MAX_FILE_BYTES:
+        raise _too_large(path.name, f"over {_mb(C.MAX_FILE_BYTES)} MB")
+    return data
+
+
+def _too_large(name: str, size: str) -> UnreadableFileError:
+    return UnreadableFileError(name, f"too large ({size}; the limit is {_mb(C.MAX_FILE_BYTES)} MB)")
 
 
 def _mb(size: int) -> str:
