@@ -505,7 +505,7 @@ def _run(args: argparse.Namespace) -> int:
     if args.command == "verify":
         checkpoint = None
         if args.checkpoint is not None:
-            checkpoint = Checkpoint.from_dict(json.loads(args.checkpoint.read_text()))
+            checkpoint = _checkpoint_file(args.checkpoint)
         report = memory.verify_chain(pair, checkpoint)
         if args.json:
             print_json(
@@ -878,6 +878,29 @@ def _section_text(value: str | None) -> str | None:
         return Path(value[1:]).read_text(encoding="utf-8")
     except OSError as exc:
         raise ValidationError("section", f"cannot read {value[1:]!r}: {exc.strerror}") from None
+
+
+def _checkpoint_file(path: Path) -> Checkpoint:
+    """A checkpoint as the ``checkpoint`` command printed it; what is not one is refused,
+    named, never a traceback."""
+    try:
+        data = json.loads(path.read_bytes().decode("utf-8"))
+        if not isinstance(data, dict):
+            raise TypeError("not a JSON object")
+        return Checkpoint.from_dict(data)
+    except UnicodeDecodeError:
+        raise ValidationError("checkpoint", f"{path} is not UTF-8 text") from None
+    except json.JSONDecodeError as exc:
+        where = f"line {exc.lineno}, column {exc.colno}"
+        raise ValidationError("checkpoint", f"{path} is not JSON ({exc.msg} at {where})") from None
+    except RecursionError:
+        raise ValidationError("checkpoint", f"{path} nests too deeply to read") from None
+    except KeyError as exc:
+        raise ValidationError(
+            "checkpoint", f"{path} has no {exc.args[0]!r}: give what `checkpoint --json` printed"
+        ) from None
+    except (TypeError, ValueError, AttributeError) as exc:
+        raise ValidationError("checkpoint", f"{path} is not a checkpoint ({exc})") from None
 
 
 def _prompt(app: App, pair: Pair, args: argparse.Namespace) -> int:

@@ -206,6 +206,8 @@ def parse_line(line_no: int, raw: str, base: Path = Path(".")) -> HistoryEvent:
         data = json.loads(raw)
     except json.JSONDecodeError as exc:
         raise ValidationError("line", f"is not JSON ({exc.msg} at column {exc.colno})") from None
+    except RecursionError:  # as the API answers a body nested past the decoder's stack
+        raise ValidationError("line", "nests too deeply to read") from None
     if not isinstance(data, dict):
         raise ValidationError("line", "must be a JSON object")
     unknown = sorted(set(data) - set(REQUIRED) - set(OPTIONAL))
@@ -372,14 +374,20 @@ def _file_event(
 
 
 def parse_history(
-    lines: Iterable[str], base: Path = Path(".")
+    lines: Iterable[str | bytes], base: Path = Path(".")
 ) -> tuple[list[HistoryEvent], list[tuple[int, str]]]:
-    """Every event, and every problem as (line number, message). Refs are checked too."""
+    """Every event, and every problem as (line number, message). Refs are checked too. Lines
+    may come as bytes (a file read as it is): one that is not UTF-8 is a problem of its own."""
     events: list[HistoryEvent] = []
     problems: list[tuple[int, str]] = []
     seen_refs: set[tuple[Pair, str]] = set()
     seen_ids: set[tuple[Pair, str]] = set()
-    for line_no, raw in enumerate(lines, start=1):
+    for line_no, line in enumerate(lines, start=1):
+        try:
+            raw = line.decode("utf-8") if isinstance(line, bytes) else line
+        except UnicodeDecodeError as exc:
+            problems.append((line_no, f"line: is not UTF-8 text (byte {exc.start + 1})"))
+            continue
         if not raw.strip():
             continue
         try:
@@ -527,7 +535,7 @@ def replay(
 
 def _parse(history: Path) -> tuple[list[HistoryEvent], list[tuple[int, str]], float]:
     start = time.perf_counter()
-    with history.open(encoding="utf-8") as handle:
+    with history.open("rb") as handle:  # decoded line by line: a bad line is named, not raised
         events, problems = parse_history(handle, history.parent)
     return events, problems, time.perf_counter() - start
 

@@ -290,6 +290,31 @@ def test_the_cli_anchors_a_checkpoint_and_verify_catches_a_tail_cut_with_its_hea
     assert len(lines(folder)) == 1  # a broken chain is never anchored
 
 
+@pytest.mark.parametrize(
+    ("content", "said"),
+    [
+        (b"{not json", "is not JSON (Expecting property name enclosed in double quotes at line 1"),
+        (b'{"seq": 5}', "has no 'student_id': give what `checkpoint --json` printed"),
+        (b"[1, 2]", "is not a checkpoint (not a JSON object)"),
+        (b"\xff\xfe{}", "is not UTF-8 text"),
+        (b"[" * 100_000 + b"]" * 100_000, "nests too deeply to read"),
+    ],
+)
+def test_verify_names_a_checkpoint_file_that_is_not_one(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], content: bytes, said: str
+) -> None:
+    # Each was a traceback (JSONDecodeError, KeyError, UnicodeDecodeError, RecursionError).
+    folder = tmp_path / "tm"
+    app = open_app(folder, MORNING)
+    write(app, PAIR, MORNING, n=2)
+    app.close()
+    given = tmp_path / "head.json"
+    given.write_bytes(content)
+    where = ["--store", str(folder), "--student", PAIR.student_id, "--subject", PAIR.subject_id]
+    code, _, err = cli(capsys, "verify", *where, "--checkpoint", str(given))
+    assert code == 1 and err.startswith(f"error: checkpoint: {given} {said}")
+
+
 def test_an_erasure_anchors_its_entry_and_a_forged_record_beside_it_is_caught(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -123,6 +123,28 @@ def test_the_cli_reports_bad_lines_as_an_error(
     assert "line 2: line: is not JSON" in capsys.readouterr().err
 
 
+def test_lines_nested_past_reason_or_not_utf8_are_named_not_raised(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Each was a traceback (RecursionError, UnicodeDecodeError) and an exit code 1 with no line
+    # named; --skip-bad could not skip them.
+    history = tmp_path / "h.jsonl"
+    latin = json.dumps(dict(GOOD[0], text="¿Qué es la ósmosis?"), ensure_ascii=False)
+    history.write_bytes(
+        (json.dumps(GOOD[0]) + "\n").encode()
+        + b"[" * 100_000 + b"]" * 100_000 + b"\n"
+        + latin.encode("latin-1") + b"\n"
+        + (json.dumps(GOOD[4]) + "\n").encode()
+    )  # fmt: skip
+    assert main(["replay", str(history), "--store", str(tmp_path / "x")]) == 1
+    err = capsys.readouterr().err
+    assert "2 bad line(s), nothing written" in err
+    assert "line 2: line: nests too deeply to read" in err
+    assert "line 3: line: is not UTF-8 text (byte " in err
+    assert main(["replay", str(history), "--store", str(tmp_path / "y"), "--skip-bad"]) == 0
+    assert "skipped 2 bad line(s)" in capsys.readouterr().out
+
+
 def test_skip_bad_skips_and_counts(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     history = write(tmp_path / "h.jsonl", [GOOD[0], "{not json", GOOD[4]])
     store = tmp_path / "replayed"
