@@ -173,15 +173,12 @@ def run_classes_command(args: argparse.Namespace, app: App) -> int:
 
 
 def _ingest_class(args: argparse.Namespace, app: App) -> int:
+    from tutor_memory.adapters.file_readers import read_upload
     from tutor_memory.domain.access import Caller
     from tutor_memory.domain.episodes import file_id_for
-    from tutor_memory.domain.errors import ValidationError
 
     app.access.check_class(Caller(args.tenant, Role.SERVICE, "cli"), args.class_id)
-    try:
-        data = args.file.read_bytes()
-    except OSError as exc:
-        raise ValidationError("file", f"cannot read {args.file}: {exc.strerror}") from None
+    data = read_upload(args.file)
     name = args.file.name
     done = app.class_maps.ingest(
         args.class_id, args.subject_id, args.file_id or file_id_for(name), name, data

@@ -20,6 +20,7 @@ from tutor_memory.access_commands import (
     run_keys_command,
     run_profile_command,
 )
+from tutor_memory.adapters.file_readers import read_upload
 from tutor_memory.bench.commands import BENCH_COMMANDS, add_bench_commands, run_bench_command
 from tutor_memory.bootstrap import App, build_app, build_service
 from tutor_memory.commands import (
@@ -717,7 +718,7 @@ def _map_command(app: App, pair: Pair, args: argparse.Namespace) -> int:
         if not args.file.is_file():
             raise NotFoundError(f"no file {args.file}")
         file_id = args.file_id or file_id_for(name)
-        result = app.maps.ingest(pair, file_id, name, args.file.read_bytes())
+        result = app.maps.ingest(pair, file_id, name, read_upload(args.file))
         if args.json:
             return print_json(
                 {
@@ -875,9 +876,13 @@ def _section_text(value: str | None) -> str | None:
     if value is None or not value.startswith("@"):
         return value
     try:
-        return Path(value[1:]).read_text(encoding="utf-8")
+        return Path(value[1:]).read_bytes().decode("utf-8")
     except OSError as exc:
         raise ValidationError("section", f"cannot read {value[1:]!r}: {exc.strerror}") from None
+    except UnicodeDecodeError as exc:
+        raise ValidationError(
+            "section", f"{value[1:]!r} is not UTF-8 text (byte {exc.start + 1})"
+        ) from None
 
 
 def _checkpoint_file(path: Path) -> Checkpoint:

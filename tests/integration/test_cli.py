@@ -161,6 +161,33 @@ def test_ingesting_a_missing_file_is_one_line(
     assert (code, one_line_error(err)) == (1, f"error: no file {missing}")
 
 
+def test_ingesting_a_file_over_the_bound_is_one_line_and_unread(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    big = tmp_path / "lecture.pdf"
+    with big.open("wb") as file:  # 30 MB of size, nothing written: refused by its size
+        file.truncate(30 * 1024 * 1024)
+    code, _, err = run(capsys, "ingest", "--store", str(tmp_path / "tm"), *PAIR, str(big))
+    assert (code, one_line_error(err)) == (
+        1,
+        "error: lecture.pdf: too large (30 MB; the limit is 20 MB)",
+    )
+
+
+def test_a_prompt_section_file_that_is_not_utf8_is_one_line(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    latin = tmp_path / "system.txt"
+    latin.write_bytes("Eres un tutor amable y paciente.".encode("utf-16"))
+    store = ["--store", str(tmp_path / "tm"), *PAIR]
+    assert run(capsys, "teach", "Recuerda que la ósmosis mueve agua", *store)[0] == 0
+    code, _, err = run(capsys, "prompt", "hola", "--system", f"@{latin}", *store)
+    assert (code, one_line_error(err)) == (
+        1,
+        f"error: section: {str(latin)!r} is not UTF-8 text (byte 1)",
+    )
+
+
 def test_serving_on_a_busy_port_is_one_line(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
