@@ -612,7 +612,7 @@ def test_binary_junk_named_as_text_is_refused() -> None:
 
 def test_a_file_over_the_size_bound_is_refused_unread() -> None:
     assert refusal("huge.txt", b"a" * (MAX_FILE_BYTES + 1)) == (
-        "huge.txt: too large (20 MB; the limit is 20 MB)"
+        "huge.txt: too large (over 20 MB; the limit is 20 MB)"
     )
 
 

@@ -88,7 +88,7 @@ def read_file(
     if not data:
         raise UnreadableFileError(name, "the file is empty")
     if len(data) > C.MAX_FILE_BYTES:
-        raise _too_large(name, f"{_mb(len(data))} MB")
+        raise too_large(name, None)  # the data may be a bounded read's: how far over is unknown
     kind = _kind(name, data)
     if kind == "pdf":
         return _read_pdf(name, data, _Budget(name, clock, budget_s))
@@ -106,17 +106,19 @@ def read_upload(path: Path) -> bytes:
         with path.open("rb") as file:
             size = os.fstat(file.fileno()).st_size
             if stat.S_ISREG(os.fstat(file.fileno()).st_mode) and size > C.MAX_FILE_BYTES:
-                raise _too_large(path.name, f"{_mb(size)} MB")
+                raise too_large(path.name, size)
             data = file.read(C.MAX_FILE_BYTES + 1)
     except OSError as exc:
         raise ValidationError("file", f"cannot read {path}: {exc.strerror}") from None
     if len(data) > C.MAX_FILE_BYTES:
-        raise _too_large(path.name, f"over {_mb(C.MAX_FILE_BYTES)} MB")
+        raise too_large(path.name, None)
     return data
 
 
-def _too_large(name: str, size: str) -> UnreadableFileError:
-    return UnreadableFileError(name, f"too large ({size}; the limit is {_mb(C.MAX_FILE_BYTES)} MB)")
+def too_large(name: str, size: int | None) -> UnreadableFileError:
+    """The refusal of a file over ``MAX_FILE_BYTES`` (``size`` None: how far over is unknown)."""
+    said = f"{_mb(size)} MB" if size is not None else f"over {_mb(C.MAX_FILE_BYTES)} MB"
+    return UnreadableFileError(name, f"too large ({said}; the limit is {_mb(C.MAX_FILE_BYTES)} MB)")
 
 
 def _mb(size: int) -> str:

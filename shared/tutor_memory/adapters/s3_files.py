@@ -7,6 +7,7 @@ from typing import Any
 import boto3
 from botocore.exceptions import BotoCoreError, ClientError
 
+from tutor_memory.domain import constants as C
 from tutor_memory.domain.episodes import Pair
 from tutor_memory.domain.errors import NotFoundError, StoreError
 from tutor_memory.domain.files import fingerprint
@@ -36,13 +37,19 @@ class S3Files:
         return self._client
 
     def fetch(self, bucket: str, key: str, version_id: str | None = None) -> bytes:
-        """The object's bytes (the version the event named, so a later upload can't race it)."""
+        """The object's bytes (the version the event named, so a later upload can't race it),
+        read no further than one byte past the upload bound (a ranged read): a 5 GB object is
+        refused by the file reader as too large, not read into the function's memory."""
         extra = {"VersionId": version_id} if version_id else {}
         try:
-            body = self._s3().get_object(Bucket=bucket, Key=key, **extra)["Body"]
+            body = self._s3().get_object(
+                Bucket=bucket, Key=key, Range=f"bytes=0-{C.MAX_FILE_BYTES}", **extra
+            )["Body"]
             return bytes(body.read())
         except ClientError as exc:
             code = exc.response.get("Error", {}).get("Code", "")
+            if code == "InvalidRange":  # S3's answer to a range of an empty object
+                return b""
             if code in ("NoSuchKey", "NoSuchVersion", "404"):
                 raise NotFoundError(f"s3://{bucket}/{key} is gone ({code})") from exc
             raise StoreError(f"cannot read s3://{bucket}/{key}: {code or exc}") from exc
