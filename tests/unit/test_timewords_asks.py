@@ -63,6 +63,12 @@ JULY = (utc(2026, 7, 1), utc(2026, 8, 1))
         "Ayer estudié la ósmosis, ¿me la explicas otra vez?",
         "آج میرا اوسموسس کا ٹیسٹ ہے، کیا آپ اسے دوبارہ سمجھا سکتے ہیں؟",
         "درست التناضح أمس، اشرحه لي مرة أخرى",
+        # what someone was doing, told: no question, no window
+        "I was working on my project back in July.",
+        "En julio trabajábamos en la tienda de mi tío.",
+        "Bulan Juli aku lagi liburan di Bali.",
+        "جولائی میں ہم گاؤں گئے ہوئے تھے۔",
+        "في يوليو كنا في إجازة عند جدتي.",
     ],
 )
 def test_a_time_in_a_statement_is_not_a_filter(text: str) -> None:
@@ -131,6 +137,12 @@ def test_a_question_about_something_other_than_the_lessons_is_not_a_filter(text:
         ("لا أتذكر ماذا درسنا أمس", YESTERDAY),
         ("Rangkum materi minggu lalu dong", LAST_WEEK),  # too short to detect: "minggu lalu" is id
         ("والشهر الماضي؟", (utc(2026, 10, 1), utc(2026, 11, 1))),  # و written onto the time
+        # what we were doing: the past continuous and the imperfect (NOTES: everyday wording)
+        ("what were we working on back in July?", JULY),
+        ("¿qué estudiábamos la semana pasada?", LAST_WEEK),
+        ("minggu lalu kita lagi bahas apa?", LAST_WEEK),
+        ("پچھلے ہفتے ہم کیا پڑھ رہے تھے؟", LAST_WEEK),
+        ("ماذا كنا نتعلم الأسبوع الماضي؟", LAST_WEEK),
     ],
 )
 def test_a_question_about_a_time_is_a_filter(

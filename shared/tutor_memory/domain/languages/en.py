@@ -105,7 +105,7 @@ EN: Final = Language(
             "taught, you told, you explained, you showed, taught me, remind, recap, summarise, "
             "summarize, summary, lesson, lessons, session, sessions, topics, wrong, mistake, "
             "mistakes, miss, missed, did I do, did I get, we stop, we stopped, left off, we leave "
-            "off"
+            "off, were we"
         ),
         "study": _phrases(
             "study, studied, learn, learned, learnt, cover, covered, done, review, reviewed, "

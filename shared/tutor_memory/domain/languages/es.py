@@ -121,11 +121,13 @@ ES: Final = Language(
             "dijiste, recuerdame, recuerdas, resume, resumeme, resumen, tema, temas, clase, "
             "sesion, leccion, errores, equivoque, falle, fallado, mal, terminamos, acabamos, "
             "empezamos, comenzamos, dejamos, nos quedamos, quedamos, resolvimos, corregimos, "
-            "revisamos, analizamos"
+            "revisamos, analizamos, estudiabamos, veiamos, haciamos, trabajabamos, aprendiamos, "
+            "repasabamos, practicabamos, leiamos, hablabamos, tratabamos, estabamos"
         ),
         "study": _phrases(
             "estudie, aprendi, vi, lei, repase, practique, estudiado, aprendido, visto, hecho, "
-            "repasado, trabajado, hice"
+            "repasado, trabajado, hice, estudiando, viendo, repasando, aprendiendo, practicando, "
+            "trabajando, haciendo, leyendo"
         ),
         "topic": _phrases(
             "explica, explicame, explicas, define, ayudame, ayudas, que es, que son, que "
@@ -138,7 +140,8 @@ ES: Final = Language(
         "past": _phrases(
             "vimos, hicimos, estudiamos, aprendimos, hablamos, repasamos, hemos, habiamos, fue, "
             "fueron, era, estudie, aprendi, vi, hice, falle, equivoque, tuve, visto, estudiado, "
-            "hecho, aprendido, terminamos, acabamos, empezamos, comenzamos, dejamos, quedamos"
+            "hecho, aprendido, terminamos, acabamos, empezamos, comenzamos, dejamos, quedamos, "
+            "estudiabamos, veiamos, haciamos, trabajabamos, aprendiamos, repasabamos, estabamos"
         ),
         "clause_breaks": _phrases("porque, pero, aunque, ya que, asi que, sino"),
     },

@@ -203,11 +203,13 @@ UR: Final = Language(
             "ہم نے, دلائیں, دلاؤ, یاد نہیں, خلاصہ, سبق, اسباق, موضوع, موضوعات, سیشن, غلط, غلطی, "
             "غلطیاں, سوالات, پہنچے, رکے, چھوڑا, "
             "humne, hum ne, dilao, dilaen, yaad nahi, khulasa, sabaq, mauzu, session, ghalat, "
-            "ghalti, ghaltiyan, sawalat, pohanche, ruke, chhora"
+            "ghalti, ghaltiyan, sawalat, pohanche, ruke, chhora, ہم کیا کر رہے, hum kya kar rahe"
         ),
         "study": _phrases(
             "پڑھا, پڑھی, پڑھے, سیکھا, سیکھی, سیکھے, پڑھایا, سمجھایا, بتایا, دہرایا, دہرائے, "
-            "parha, parhi, parhe, seekha, seekhi, seekhe, parhaya, samjhaya, bataya, dohraya"
+            "parha, parhi, parhe, seekha, seekhi, seekhe, parhaya, samjhaya, bataya, dohraya, "
+            "پڑھ رہے, پڑھ رہا, پڑھ رہی, سیکھ رہے, سیکھ رہا, سیکھ رہی, دہرا رہے, "
+            "parh rahe, parh raha, parh rahi, seekh rahe, seekh raha, seekh rahi"
         ),
         "topic": _phrases(
             "سمجھائیں, سمجھاؤ, سمجھا دیں, وضاحت, مطلب, کیا ہے, کیا ہوتا, کیا ہوتی, مدد, "
