@@ -104,9 +104,9 @@ def read_upload(path: Path) -> bytes:
     ``ValidationError`` naming ``file``."""
     try:
         with path.open("rb") as file:
-            size = os.fstat(file.fileno()).st_size
-            if stat.S_ISREG(os.fstat(file.fileno()).st_mode) and size > C.MAX_FILE_BYTES:
-                raise too_large(path.name, size)
+            info = os.fstat(file.fileno())
+            if stat.S_ISREG(info.st_mode) and info.st_size > C.MAX_FILE_BYTES:
+                raise too_large(path.name, info.st_size)
             data = file.read(C.MAX_FILE_BYTES + 1)
     except OSError as exc:
         raise ValidationError("file", f"cannot read {path}: {exc.strerror}") from None
