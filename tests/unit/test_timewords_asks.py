@@ -65,6 +65,7 @@ JULY = (utc(2026, 7, 1), utc(2026, 8, 1))
         "درست التناضح أمس، اشرحه لي مرة أخرى",
         # what someone was doing, told: no question, no window
         "I was working on my project back in July.",
+        "I was studying for my exam in July, can you explain osmosis?",  # "I" then "was"
         "En julio trabajábamos en la tienda de mi tío.",
         "Bulan Juli aku lagi liburan di Bali.",
         "جولائی میں ہم گاؤں گئے ہوئے تھے۔",
@@ -139,6 +140,8 @@ def test_a_question_about_something_other_than_the_lessons_is_not_a_filter(text:
         ("والشهر الماضي؟", (utc(2026, 10, 1), utc(2026, 11, 1))),  # و written onto the time
         # what we were doing: the past continuous and the imperfect (NOTES: everyday wording)
         ("what were we working on back in July?", JULY),
+        ("what was I learning last week?", LAST_WEEK),
+        ("I want to know what we were studying last week", LAST_WEEK),  # a request after "I"
         ("¿qué estudiábamos la semana pasada?", LAST_WEEK),
         ("minggu lalu kita lagi bahas apa?", LAST_WEEK),
         ("پچھلے ہفتے ہم کیا پڑھ رہے تھے؟", LAST_WEEK),

@@ -347,6 +347,21 @@ def _match(words: Sequence[str], i: int, phrases: Phrases) -> int:
     return 0
 
 
+def _opens(words: Sequence[str], i: int, openers: Phrases) -> bool:
+    """An opener stands at ``i``; after "I" an auxiliary is no inversion ("I was…", "I have…"),
+    while a request verb still asks ("I want to know…", "I forgot…")."""
+    if i >= len(words) or not _match(words, i, openers):
+        return False
+    return not (isinstance(words[i], _AfterI) and words[i] in _question_openers_en())
+
+
+@cache
+def _question_openers_en() -> frozenset[str]:
+    """English words that open a question by standing first (the teaching pack's list:
+    question words and auxiliaries): only English drops its pronoun "I" from the tokens."""
+    return frozenset(fold(w) for w in language("en").teaching_question_openers)
+
+
 def _spans(words: Sequence[str], phrases: Phrases) -> list[tuple[int, int]]:
     """Every place a phrase of ``phrases`` occurs, as [start, end) word spans."""
     out = []
@@ -365,6 +380,14 @@ _PIECES = re.compile(r"[^\W_]+|[?!;.\n\u06d4\u061f\u061b,\u060c:¿¡]")
 _QUESTION_MARKS = frozenset("?\u061f")
 _SENTENCE_MARKS = frozenset("?!;.\n\u06d4\u061f\u061b")
 _CLAUSE_MARKS = frozenset(",\u060c:")
+
+
+class _AfterI(str):
+    """A word that followed the English pronoun "I", which tokens drop (a single Latin letter):
+    "I was studying in July" must not open with "was" as "was I studying…?" does. A str, so
+    every cue matches it as the word it is; only the opener checks look at the mark."""
+
+    __slots__ = ()
 
 
 @dataclass
@@ -392,7 +415,11 @@ def _sentences(folded: str, lang: str) -> list[_Sentence]:
             sentences.append(_Sentence(kept, question))
         clauses = [_Clause([])]
 
+    after_i = False
     for n, piece in enumerate(pieces):
+        if piece == "i":
+            after_i = True
+            continue
         if piece == ".":
             following = pieces[n + 1] if n + 1 < len(pieces) else ""
             if not following.isdigit():
@@ -406,7 +433,8 @@ def _sentences(folded: str, lang: str) -> list[_Sentence]:
         elif piece in "¿¡":
             clauses.append(_Clause([], opened_by_question_mark=piece == "¿"))
         elif folded_tokens(piece):
-            clauses[-1].words.append(piece)
+            clauses[-1].words.append(_AfterI(piece) if after_i else piece)
+        after_i = False
     close(False)
     # Subordinators start a new clause ("explain osmosis because I have a test today"), and so
     # does a second question joined by a filler ("what did we cover in July and what should I
@@ -417,7 +445,7 @@ def _sentences(folded: str, lang: str) -> list[_Sentence]:
         if _match(words, i, breaks):
             return True
         size = _match(words, i, fillers)
-        return bool(size) and bool(_match(words, i + size, openers))
+        return bool(size) and _opens(words, i + size, openers)
 
     for sentence in sentences:
         split: list[_Clause] = []
@@ -561,7 +589,7 @@ def _asks(clause: _Clause, times: list[_Found], lang: str, last: bool, sentence:
         if not step:
             break
         i += step
-    if _match(words, i, _cues_in(langs, "openers")):
+    if _opens(words, i, _cues_in(langs, "openers")):
         return True
     return sentence.question and bool(_match(words, i, _cues_in(langs, "weak_openers")))
 

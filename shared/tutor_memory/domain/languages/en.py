@@ -110,7 +110,9 @@ EN: Final = Language(
         "study": _phrases(
             "study, studied, learn, learned, learnt, cover, covered, done, review, reviewed, "
             "revise, revised, practise, practised, practiced, discuss, discussed, go over, went "
-            "over, gone over, go through, went through, work on, worked on"
+            "over, gone over, go through, went through, work on, worked on, studying, learning, "
+            "covering, reviewing, revising, practising, practicing, discussing, going over, "
+            "going through, working on"
         ),
         "topic": _phrases(
             "explain, define, describe, help, what is, what are, what does, how does, how do, "
