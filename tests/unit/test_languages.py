@@ -94,7 +94,7 @@ def test_every_pack_has_every_time_role_relative_kind_and_record_cue(code: str) 
     pack = language(code)
     assert set(pack.time_question_cues) == TIME_ROLES
     assert set(pack.relative_phrases) == RELATIVE_KINDS
-    assert set(pack.record_cues) == {"self", "record", "frame"}
+    assert set(pack.record_cues) == {"self", "record", "frame", "trait"}
     for bounds in (pack.bounds_before, pack.bounds_after):
         assert set(bounds) <= {"since", "after", "before", "until"}
 

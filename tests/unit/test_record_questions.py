@@ -251,12 +251,13 @@ def test_a_statement_of_past_study_before_a_request_is_not_a_record_question(lan
 # --- the labelled set of everyday wordings (tests/unit/data/record_questions.jsonl) -------------
 
 LABELLED = Path(__file__).parent / "data" / "record_questions.jsonl"
-# A floor at what the rule does today (measured when the set was written): it reads no ordinary
-# question as a record question, and fewer than half of the everyday ones ("what am I bad at?",
-# "which topics should I review?", "am I getting better at fractions?" are missed). Adding their
-# phrases overfits: a second set written afterwards gained nothing and got 7 of 20 ordinary
-# questions wrong, so the rule waits for a better idea; the floor keeps it from getting worse.
-RECORD_RECALL_FLOOR = 0.45
+# Floors at what the rule reads (measured when the sets were written). The first two sets
+# found the rule reading 28 of 60 everyday record questions and no ordinary one; adding their
+# phrasings to the phrase lists overfitted (no gain on the second set, 7 of 20 ordinary read
+# as record questions), the trait cue did not: 43 of 60, and on a third set written after it
+# 14 of 20 (5 before); that set's two false readings ("how can I get better at drawing
+# cells?") are why a request for advice is a blocker. No ordinary question may be read.
+RECORD_RECALL_FLOOR = 0.70
 
 
 def test_the_everyday_record_questions_are_read_no_worse_than_measured(

@@ -3,11 +3,13 @@
 The rule is the block's (``domain.block.is_record_question``, SPEC §7, issue 13): a phrase of
 the packs' ``record_question_phrases``, ``…_more_phrases`` or ``…_owned`` anywhere in the
 question, or the cue rule (a self, a record and a frame cue of the question's language in one
-asking clause) unless a ``record_cue_blockers`` phrase names the item at hand; look-alikes are
-blanked out first. What changes is how a phrase is looked for: the block tried each of the
-~90 phrases at each word (a 25-word question: ~5.7 ms CPU, the most of understanding it);
-here every phrase list is compiled once into a table from its first word, so a question costs
-one look-up per word (and one more for a word with an Arabic conjunction glued on).
+asking clause; or, in a clause that is a question, a self and a trait cue — the student's
+standing: "what am I bad at?", "¿estoy mejorando?") unless a ``record_cue_blockers`` phrase
+names the item at hand or asks for advice; look-alikes are blanked out first. What changes
+is how a phrase is looked for: the block tried each of the ~90 phrases at each word (a
+25-word question: ~5.7 ms CPU, the most of understanding it); here every phrase list is
+compiled once into a table from its first word, so a question costs one look-up per word (and
+one more for a word with an Arabic conjunction glued on).
 """
 
 from __future__ import annotations
@@ -130,11 +132,25 @@ def is_record_question(question: str | None) -> bool:
     # another (Arabic درست "I studied" is Urdu درست "correct").
     lang = detect_language(question)
     cues = _cues(lang)
-    clauses = _asking_clauses(question, lang)
-    return any(all(kind.occurs(clause) for kind in cues) for clause in clauses)
+    if any(all(kind.occurs(clause) for kind in cues) for clause in _asking_clauses(question, lang)):
+        return True
+    # A question about the student's standing ("what am I bad at?", "¿estoy mejorando?"):
+    # themselves and a trait of their record in a clause that asks, no frame needed.
+    self_cue, trait = cues[0], _traits(lang)
+    return any(
+        self_cue.occurs(clause) and trait.occurs(clause)
+        for clause in _asking_clauses(question, lang, questions_only=True)
+    )
 
 
-def _asking_clauses(question: str, lang: str) -> list[tuple[str, ...]]:
+@cache
+def _traits(lang: str) -> Phrases:
+    return Phrases.of(words_of(p) for p in language(lang).record_cues["trait"])
+
+
+def _asking_clauses(
+    question: str, lang: str, *, questions_only: bool = False
+) -> list[tuple[str, ...]]:
     """The clauses whose words the cue rule reads. In a message of one clause, that clause.
     Otherwise only the clauses that ask — followed by a question mark, opened by "¿", or
     starting with a question word — so that a statement about past study before a request
@@ -152,6 +168,6 @@ def _asking_clauses(question: str, lang: str) -> list[tuple[str, ...]]:
             asks = opened or mark in ("?", "\u061f") or bool(firsts & _question_words(lang))
             clauses.append((words, asks))
         opened = mark == "¿" or (opened and mark not in ("?", "\u061f"))
-    if len(clauses) <= 1:
+    if len(clauses) <= 1 and not questions_only:
         return [c for c, _ in clauses]
     return [c for c, asks in clauses if asks]

@@ -268,7 +268,7 @@ AR: Final = Language(
         "self": _phrases(
             "أنا, نحن, أخطأت, أخطأنا, أخطئ, تعلمت, تعلمنا, درست, درسنا, ارتكبت, ارتكبتها, "
             "ارتكبناها, أخطائي, مستواي, تقدمي, أدائي, ضعفي, أتقن, أتقنها, أتقنت, تحسنت, أقع, "
-            "فهمته, فهمتها, كنت"
+            "فهمته, فهمتها, كنت, أتحسن"
         ),
         "record": _phrases(
             "أخطأت, أخطأنا, أخطئ, خطأ, الخطأ, أخطاء, الأخطاء, أخطائي, خاطئ, خاطئة, تعلمت, تعلمنا, "
@@ -280,10 +280,15 @@ AR: Final = Language(
             "لم أتقن, لم أتقنها, فهمته, فهمتها, تقدمي, أدائي, ضعفي, حتى الآن, إلى الآن, لحد الآن, "
             "دائما, غالبا, كثيرا, عادة, المرة الماضية, الماضية, السابقة, كنت, تحسن, أضعف"
         ),
+        # the student's standing across the record (weak at, struggling, improving): asked
+        # about with themselves in a question, enough without a frame (``record_question``)
+        "trait": _phrases("ضعيف, ضعيفة, أضعف, ضعفي, صعوبة, أتحسن, تحسن, تحسنت, مستواي, تقدمي"),
     },
     record_cue_blockers=_phrases(
         "هذا السؤال, هذه المسألة, هذه المعادلة, هذه الإجابة, هذا الجواب, هذه الخطوة, هذا التمرين, "
         "هذه الجملة, هنا"
+        # a request for advice on improving is no question about the record
+        ", كيف يمكنني, كيف أستطيع"
     ),
     profile_self=_phrases("أنا, انا, لدي, لديّ, عندي, أحتاج, أفضل, أفضّل, امتحاني, اختباري"),
     profile_preference_cues=_phrases(

@@ -417,10 +417,16 @@ class Language:
     # than one ("hice" is self and frame, "أخطأت" all three). "What is the wrong way to
     # balance an equation?" has no self; "why is my answer wrong?" no frame: neither is a
     # record question.
+    #   trait  — the student's standing across the record (bad at, struggling, improving,
+    #            "débil", "lemah", "کمزور", "ضعيف"): with a self cue in a clause that is a
+    #            question it needs no frame ("what am I bad at?"); in a statement it is none
+    #            ("I am bad at drawing, can you describe the diagram?"). Measured on the
+    #            labelled everyday set (tests/unit/data/record_questions.jsonl).
     record_cues: Mapping[str, tuple[str, ...]]
     # The item at hand: a question about this step or this answer is about the work in front
     # of the student, not the record ("I think I did something wrong in this step"). One of
-    # these stops the cue rule (the phrase lists above still count).
+    # these stops the cue rule (the phrase lists above still count); so does a request for
+    # advice ("how can I get better at drawing cells?").
     record_cue_blockers: tuple[str, ...]
 
     # --- The student's profile: a message about the student themselves (issue 30; ours) -------

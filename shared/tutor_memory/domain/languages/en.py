@@ -325,11 +325,20 @@ EN: Final = Language(
             "often, lately, recently, last time, in the past, weakest, hardest, worst, progress, "
             "weaknesses"
         ),
+        # the student's standing across the record (weak at, struggling, improving): asked
+        # about with themselves in a question, enough without a frame (``record_question``)
+        "trait": _phrases(
+            "bad at, weak at, weak in, weakest, weaknesses, struggle, struggle with, "
+            "struggling, getting better, improving, improved, progress, worse at, better at, "
+            "hardest for me, trouble with"
+        ),
     },
     record_cue_blockers=_phrases(
         "this question, this problem, this equation, this answer, this exercise, this step, "
         "this sentence, this one, this part, step, here, get this, got this, got that, get it, "
         "getting this"
+        # a request for advice on improving is no question about the record
+        ", how can i, how could i"
     ),
     profile_self=_phrases("i, i'm, i am, my, me, myself, i've, i have"),
     profile_preference_cues=_phrases(

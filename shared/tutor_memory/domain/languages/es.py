@@ -339,7 +339,7 @@ ES: Final = Language(
             "yo, mi, mis, me, nosotros, nuestro, nuestra, nuestros, nuestras, he, hemos, hice, "
             "hicimos, sigo, seguimos, llevo, llevamos, cometí, cometimos, fallé, fallamos, "
             "equivoqué, equivocamos, aprendí, aprendimos, vimos, estudié, estudiamos, mejoré, "
-            "avancé, repasamos"
+            "avancé, repasamos, soy, estoy"
         ),
         "record": _phrases(
             "mal, error, errores, equivocado, equivocada, equivoqué, equivoco, equivocando, "
@@ -354,10 +354,18 @@ ES: Final = Language(
             "seguimos, llevo, llevamos, hasta ahora, hasta el momento, hasta hoy, siempre, "
             "a menudo, la última vez, progreso, más me cuesta, más me cuestan, dan peor, va peor"
         ),
+        # the student's standing across the record (weak at, struggling, improving): asked
+        # about with themselves in a question, enough without a frame (``record_question``)
+        "trait": _phrases(
+            "malo, mala, débil, débiles, flojo, floja, cuesta, cuestan, mejorando, mejorado, "
+            "progreso, peor"
+        ),
     },
     record_cue_blockers=_phrases(
         "esta pregunta, este problema, esta ecuación, esta respuesta, este ejercicio, este paso, "
         "esta oración, esta frase, aquí, en el paso"
+        # a request for advice on improving is no question about the record
+        ", cómo puedo, cómo podría"
     ),
     profile_self=_phrases("yo, mi, mis, me, tengo, soy, necesito, prefiero, aprendo, entiendo"),
     profile_preference_cues=_phrases(

@@ -296,10 +296,18 @@ ID: Final = Language(
             "masih lemah, masih sering, terus, kemajuan, perkembangan, kelemahan, "
             "apakah saya sudah"
         ),
+        # the student's standing across the record (weak at, struggling, improving): asked
+        # about with themselves in a question, enough without a frame (``record_question``)
+        "trait": _phrases(
+            "lemah, kelemahan, kesulitan, makin bagus, makin baik, meningkat, kemajuan, "
+            "perkembangan"
+        ),
     },
     record_cue_blockers=_phrases(
         "soal ini, jawaban ini, langkah ini, kalimat ini, persamaan ini, latihan ini, bagian ini, "
         "nomor ini, di sini"
+        # a request for advice on improving is no question about the record
+        ", bagaimana caranya, gimana caranya"
     ),
     profile_self=_phrases("saya, aku, ku, sy, punya saya"),
     profile_preference_cues=_phrases(

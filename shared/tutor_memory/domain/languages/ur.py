@@ -508,11 +508,19 @@ UR: Final = Language(
             "chuka, chuki, chuke, taraqqi, progress, karkardagi, performance, kamzoriyan, sab se, "
             "hua hoon, hui hoon, gaya hoon, gayi hoon, گیا ہوں, گئی ہوں"
         ),
+        # the student's standing across the record (weak at, struggling, improving): asked
+        # about with themselves in a question, enough without a frame (``record_question``)
+        "trait": _phrases(
+            "کمزور, کمزوری, کمزوریاں, مشکل ہوتی, بہتر ہو, ترقی, بہتری, kamzor, kamzori, "
+            "behtar ho, taraqqi"
+        ),
     },
     record_cue_blockers=_phrases(
         "اس سوال, یہ سوال, اس جواب, یہ جواب, اس قدم, اس مرحلے, اس مساوات, اس جملے, یہاں, "
         "is sawal, ye sawal, yeh sawal, is jawab, ye jawab, yeh jawab, is qadam, is marhale, "
         "is jumle, yahan"
+        # a request for advice on improving is no question about the record
+        ", کیسے ہو سکتا, کیسے ہو سکتی, کیسے کر سکتا, کیسے کر سکتی"
     ),
     profile_self=_phrases(
         "میں, میرا, میری, میرے, مجھے, مجھ, main, mein, mera, meri, mere, mujhe, mujh"
