@@ -187,6 +187,11 @@ def test_a_goal_keeps_its_date_and_a_need_its_key() -> None:
         ("Namaku Dewi Lestari, kelas 8.", "Dewi Lestari"),  # the clause ends it
         ("السلام علیکم، میرا نام مریم ہے۔", "مریم"),  # Urdu's copula after it
         ("اسمي أحمد", "أحمد"),
+        # the name the student wants to be called by
+        ("Call me Maya, please.", "Maya"),
+        ("Puedes llamarme Lucía.", "Lucía"),
+        ("Panggil aku Putri aja ya", "Putri"),
+        ("ناديني ليلى", "ليلى"),
     ],
 )
 def test_a_name_is_kept_as_the_student_wrote_it(message: str, name: str) -> None:
@@ -304,3 +309,17 @@ def test_the_longest_word_of_a_name_is_still_a_name() -> None:
 )
 def test_a_tutor_calling_a_word_longer_than_a_name_names_no_one(line: str) -> None:
     assert addressed(line) is None
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "call me when you are free",
+        "They call me lazy but I study hard",
+        "llámame cuando termines",
+        "panggil aku kalau sudah selesai ya",
+        "ناديني عندما تنتهي",
+    ],
+)
+def test_being_called_without_a_name_names_no_one(message: str) -> None:
+    assert heard(message, TODAY) is None

@@ -321,7 +321,7 @@ AR: Final = Language(
         "ur": ("الأردية", "بالأردية", "الاردو", "بالاردو"),
         "ar": ("العربية", "بالعربية"),
     },
-    profile_name_cues=_phrases("اسمي"),
+    profile_name_cues=_phrases("اسمي, ناديني, نادني"),
     profile_name_closers=(),
     profile_address_cues=_phrases(
         "أهلا, مرحبا, السلام عليكم, صباح الخير, مساء الخير, أهلا وسهلا, أهلا بعودتك, مرحبا بعودتك, "

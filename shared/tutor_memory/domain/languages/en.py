@@ -376,7 +376,7 @@ EN: Final = Language(
         "ur": ("urdu",),
         "ar": ("arabic",),
     },
-    profile_name_cues=_phrases("my name is, my name's"),
+    profile_name_cues=_phrases("my name is, my name's, call me, you can call me"),
     profile_name_closers=(),
     profile_address_cues=_phrases(
         "hi, hello, hey, hiya, welcome, welcome back, good morning, good afternoon, good evening, "

@@ -402,7 +402,7 @@ ES: Final = Language(
         "ur": ("urdu",),
         "ar": ("árabe",),
     },
-    profile_name_cues=_phrases("me llamo, mi nombre es"),
+    profile_name_cues=_phrases("me llamo, mi nombre es, llámame, puedes llamarme"),
     profile_name_closers=(),
     profile_address_cues=_phrases(
         "hola, buenos días, buenas tardes, buenas noches, bienvenido, bienvenida, "

@@ -344,7 +344,7 @@ ID: Final = Language(
         "ur": ("urdu", "bahasa urdu"),
         "ar": ("arab", "bahasa arab"),
     },
-    profile_name_cues=_phrases("nama saya, nama aku, namaku"),
+    profile_name_cues=_phrases("nama saya, nama aku, namaku, panggil aku, panggil saya"),
     profile_name_closers=(),
     profile_address_cues=_phrases(
         "hai, halo, selamat pagi, selamat siang, selamat sore, selamat malam, selamat datang, "
