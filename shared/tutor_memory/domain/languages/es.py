@@ -122,7 +122,8 @@ ES: Final = Language(
             "sesion, leccion, errores, equivoque, falle, fallado, mal, terminamos, acabamos, "
             "empezamos, comenzamos, dejamos, nos quedamos, quedamos, resolvimos, corregimos, "
             "revisamos, analizamos, estudiabamos, veiamos, haciamos, trabajabamos, aprendiamos, "
-            "repasabamos, practicabamos, leiamos, hablabamos, tratabamos, estabamos"
+            "repasabamos, practicabamos, leiamos, hablabamos, tratabamos, estabamos, estudiaba, "
+            "aprendia, repasaba, practicaba"
         ),
         "study": _phrases(
             "estudie, aprendi, vi, lei, repase, practique, estudiado, aprendido, visto, hecho, "
