@@ -313,7 +313,8 @@ def test_a_client_still_sending_after_its_refusal_is_read_then_closed(
     served: tuple[App, int], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # The bytes that follow a refusal are read and dropped up to a bound, then the connection
-    # is closed: a client cannot keep the server reading for ever.
+    # is closed: a client cannot keep the server reading for ever. (That it reads the 413
+    # first is the test above; once cut, what a reset leaves readable is the kernel's choice.)
     monkeypatch.setattr(local_server, "LINGER_BYTES", 2_000_000)
     _app, port = served
     head = (f"POST {BASE}/episodes HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
@@ -328,6 +329,5 @@ def test_a_client_still_sending_after_its_refusal_is_read_then_closed(
                 refused = True
                 break
             sent += 65536
-        answer = _rest(sock)
     assert refused and sent < 50_000_000
-    assert answer.startswith(b"HTTP/1.1 413 ")
+    assert ask(port) == 404  # and the next client is answered

@@ -494,10 +494,11 @@ def _read_pdf(name: str, data: bytes, budget: _Budget) -> FileText:
     for number, page in enumerate(reader.pages, start=1):
         budget.check(f"after page {number - 1} of {count}")
         try:
-            content += _content_bytes(page)
+            drawing = _content(page)
+            content += len(drawing)
             if content > allowance:
                 raise bomb(number)
-            raw, drawn = _page_text(page, allowance - content)
+            raw, drawn = _page_text(page, drawing, allowance - content)
             content += drawn
             if content > allowance:
                 raise bomb(number)
@@ -517,7 +518,7 @@ def _read_pdf(name: str, data: bytes, budget: _Budget) -> FileText:
     return FileText(name, "pdf", tuple(pages), _guess_sections(pages), _pdf_title(reader))
 
 
-def _page_text(page: Any, room: int) -> tuple[str, int]:
+def _page_text(page: Any, drawing: bytes, room: int) -> tuple[str, int]:
     """A page's text, and the bytes of form content it drew to read it.
 
     Layout mode first: it keeps paragraph breaks, and draws no form XObject (a reused block
@@ -526,14 +527,14 @@ def _page_text(page: Any, room: int) -> tuple[str, int]:
     times is parsed each time (a 1.2 KB file drawing one form 200 times: 16 M characters,
     77 s), so first its cost is counted — the largest reachable form times the draws pypdf
     may make (``MAX_PDF_FORM_DRAWS``; fewer when no form draws another) — and it runs only
-    when that fits ``room`` bytes (None of it drawn otherwise: the caller refuses the file)."""
+    when that fits ``room`` bytes (none of it drawn otherwise: the caller refuses the file)."""
     try:
         raw = page.extract_text(extraction_mode="layout")
     except Exception:
         raw = ""
     if raw.strip():
         return str(raw), 0
-    drawn = _form_bytes(page)
+    drawn = _form_bytes(page, drawing)
     if drawn > room:
         return "", drawn
     from pypdf import apply_configuration
@@ -545,13 +546,12 @@ def _page_text(page: Any, room: int) -> tuple[str, int]:
 _DO: Final = re.compile(rb"(?<![^\s\]\)>/])Do(?![^\s\[\(</%])")  # the operator that draws a form
 
 
-def _form_bytes(page: Any) -> int:
+def _form_bytes(page: Any, drawing: bytes) -> int:
     """At most how many bytes of form content plain mode parses for ``page``. A form that
     cannot be decoded counts nothing: pypdf skips it too."""
     from pypdf.generic import DictionaryObject, StreamObject
 
-    contents = page.get_contents()
-    draws = len(_DO.findall(contents.get_data())) if contents is not None else 0
+    draws = len(_DO.findall(drawing))
     largest, nested, seen = 0, False, set()
     stack = [(page.get("/Resources"), 0)]
     while stack:
@@ -580,11 +580,11 @@ def _form_bytes(page: Any) -> int:
     return largest * (C.MAX_PDF_FORM_DRAWS if nested else min(draws, C.MAX_PDF_FORM_DRAWS))
 
 
-def _content_bytes(page: Any) -> int:
-    """The size of a page's content streams, decoded (before they are parsed: decoding is
-    zlib's C, parsing is pypdf's Python and costs ~2.5 s a MB)."""
+def _content(page: Any) -> bytes:
+    """A page's content streams, decoded (before they are parsed: decoding is zlib's C,
+    parsing is pypdf's Python and costs ~2.5 s a MB)."""
     contents = page.get_contents()
-    return 0 if contents is None else len(contents.get_data())
+    return b"" if contents is None else bytes(contents.get_data())
 
 
 def _reason(exc: Exception) -> str:
