@@ -69,6 +69,10 @@ def known(*names: str) -> dict[str, str]:
         ),
         ("تذكر أن الخلية هي وحدة الحياة", "ar", "الخلية هي وحدة الحياة"),
         ("من فضلك تذكّر أنّ التناضح لا يحتاج طاقة.", "ar", "التناضح لا يحتاج طاقة"),
+        # "please remember" and "keep in mind" put otherwise (thirtieth round)
+        ("Tolong diingat bahwa sel adalah unit kehidupan", "id", "sel adalah unit kehidupan"),
+        ("دھیان رکھیں کہ خلیہ زندگی کی اکائی ہے", "ur", "خلیہ زندگی کی اکائی ہے"),
+        ("انتبه إلى أن الخلية هي وحدة الحياة", "ar", "الخلية هي وحدة الحياة"),
         # "that" fused with "we": the pronoun carries the subject, so it stays in the note
         (
             "تذكر أننا في صفنا نسمي الميتوكوندريا محطة الطاقة",

@@ -140,6 +140,7 @@ ID: Final = Language(
         "perlu diingat bahwa",
         "jangan lupa bahwa",
         "catat bahwa",
+        "diingat bahwa",
     ),
     teaching_that_with_pronoun=frozenset(),
     teaching_treat=("anggap", "anggaplah", "anggap saja", "perlakukan"),
