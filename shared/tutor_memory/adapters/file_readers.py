@@ -88,7 +88,7 @@ def read_file(
     if not data:
         raise UnreadableFileError(name, "the file is empty")
     if len(data) > C.MAX_FILE_BYTES:
-        raise too_large(name, None)  # the data may be a bounded read's: how far over is unknown
+        raise _too_large(name, None)  # the data may be a bounded read's: how far over is unknown
     kind = _kind(name, data)
     if kind == "pdf":
         return _read_pdf(name, data, _Budget(name, clock, budget_s))
@@ -106,16 +106,16 @@ def read_upload(path: Path) -> bytes:
         with path.open("rb") as file:
             info = os.fstat(file.fileno())
             if stat.S_ISREG(info.st_mode) and info.st_size > C.MAX_FILE_BYTES:
-                raise too_large(path.name, info.st_size)
+                raise _too_large(path.name, info.st_size)
             data = file.read(C.MAX_FILE_BYTES + 1)
     except OSError as exc:
         raise ValidationError("file", f"cannot read {path}: {exc.strerror}") from None
     if len(data) > C.MAX_FILE_BYTES:
-        raise too_large(path.name, None)
+        raise _too_large(path.name, None)
     return data
 
 
-def too_large(name: str, size: int | None) -> UnreadableFileError:
+def _too_large(name: str, size: int | None) -> UnreadableFileError:
     """The refusal of a file over ``MAX_FILE_BYTES`` (``size`` None: how far over is unknown)."""
     said = f"{_mb(size)} MB" if size is not None else f"over {_mb(C.MAX_FILE_BYTES)} MB"
     return UnreadableFileError(name, f"too large ({said}; the limit is {_mb(C.MAX_FILE_BYTES)} MB)")

@@ -6,26 +6,25 @@ server): it reads every connection on one event loop and buffers a whole request
 and body) before a worker thread sees it, so a slow or stalled client holds a socket, never a
 thread. Bound to 127.0.0.1 by default.
 
-Whatever a client sends, it gets an answer in the API's one error shape (problem+json) or, if
-it hung up, nothing and no error: a Content-Length that is not a number is a 400, one over
-the body limit a 413 (refused before the body is read; what the client still sends is then
-read and dropped, within bounds, so that it reads the 413 rather than a reset: ``_Channel``);
-chunked bodies are refused (411, the API takes JSON bodies with a length), and so is a
-request framed twice (two Content-Lengths,
-or one with a Transfer-Encoding: 400); bytes that do not begin as an HTTP request (a TLS
-handshake) are a 400 at once; a body or a query that is not UTF-8 is a 400, never read with
-U+FFFD in its place; a request that stalls for :data:`READ_TIMEOUT_S`, or is
-not whole within :data:`REQUEST_DEADLINE_S` however steadily it trickles in, is answered 408
-and closed; anything the resolver cannot answer is a logged 500. A client that hangs up is
-at most one info line, never a 500 (a request it reset before its answer may not have been
-carried out: nobody was told either way). At most :data:`CONNECTION_LIMIT` connections are
-open at once (more wait in a listen backlog of :data:`LISTEN_BACKLOG`): far above a crowd of
-idle ones (a thousand held open are a socket each, and the others are answered), watched with
-``poll()`` (``select()`` cannot see a descriptor numbered past 1,023), and within the process's
-open-file limit, whose soft value is raised toward its hard one when it is lower (logged, and
-the limit lowered to fit when the hard one is lower still). Each request leaves one access-log
-line: method, route template, status, bytes, milliseconds, correlation id, then the path's
-ids (``api.access``: never a query, a body or a concept's name).
+Whatever a client sends, it gets an answer in the API's one error shape (problem+json) or, if it
+hung up, nothing and no error: a Content-Length that is not a number is a 400, one over the body
+limit a 413 (refused before the body is read; what the client still sends is then read and
+dropped, within bounds, so that it reads the 413 rather than a reset: ``_Channel``); chunked
+bodies are refused (411, the API takes JSON bodies with a length), and so is a request framed
+twice (two Content-Lengths, or one with a Transfer-Encoding: 400); bytes that do not begin as an
+HTTP request (a TLS handshake) are a 400 at once; a body or a query that is not UTF-8 is a 400,
+never read with U+FFFD in its place; a request that stalls for :data:`READ_TIMEOUT_S`, or is not
+whole within :data:`REQUEST_DEADLINE_S` however steadily it trickles in, is answered 408 and
+closed; anything the resolver cannot answer is a logged 500. A client that hangs up is at most
+one info line, never a 500 (a request it reset before its answer may not have been carried out:
+nobody was told either way). At most :data:`CONNECTION_LIMIT` connections are open at once (more
+wait in a listen backlog of :data:`LISTEN_BACKLOG`): far above a crowd of idle ones (a thousand
+held open are a socket each, and the others are answered), watched with ``poll()`` (``select()``
+cannot see a descriptor numbered past 1,023), and within the process's open-file limit, whose
+soft value is raised toward its hard one when it is lower (logged, and the limit lowered to fit
+when the hard one is lower still). Each request leaves one access-log line: method, route
+template, status, bytes, milliseconds, correlation id, then the path's ids (``api.access``:
+never a query, a body or a concept's name).
 """
 
 from __future__ import annotations

@@ -132,14 +132,16 @@ def is_record_question(question: str | None) -> bool:
     # another (Arabic درست "I studied" is Urdu درست "correct").
     lang = detect_language(question)
     cues = _cues(lang)
-    if any(all(kind.occurs(clause) for kind in cues) for clause in _asking_clauses(question, lang)):
+    clauses = _clauses(question, lang)
+    # In a message of one clause, that clause; otherwise only the clauses that ask.
+    read = [c for c, _ in clauses] if len(clauses) <= 1 else [c for c, asks in clauses if asks]
+    if any(all(kind.occurs(clause) for kind in cues) for clause in read):
         return True
     # A question about the student's standing ("what am I bad at?", "¿estoy mejorando?"):
     # themselves and a trait of their record in a clause that asks, no frame needed.
     self_cue, trait = cues[0], _traits(lang)
     return any(
-        self_cue.occurs(clause) and trait.occurs(clause)
-        for clause in _asking_clauses(question, lang, questions_only=True)
+        asks and self_cue.occurs(clause) and trait.occurs(clause) for clause, asks in clauses
     )
 
 
@@ -148,14 +150,12 @@ def _traits(lang: str) -> Phrases:
     return Phrases.of(words_of(p) for p in language(lang).record_cues["trait"])
 
 
-def _asking_clauses(
-    question: str, lang: str, *, questions_only: bool = False
-) -> list[tuple[str, ...]]:
-    """The clauses whose words the cue rule reads. In a message of one clause, that clause.
-    Otherwise only the clauses that ask — followed by a question mark, opened by "¿", or
-    starting with a question word — so that a statement about past study before a request
-    ("Ayer estudié la ósmosis, ¿me la explicas otra vez?") is not read as asking about the
-    record: "estudié" alone is self, record and frame."""
+def _clauses(question: str, lang: str) -> list[tuple[tuple[str, ...], bool]]:
+    """Each clause's words and whether it asks — followed by a question mark, opened by "¿",
+    or starting with a question word. The cue rule reads only the asking ones when there are
+    several, so that a statement about past study before a request ("Ayer estudié la ósmosis,
+    ¿me la explicas otra vez?") is not read as asking about the record: "estudié" alone is
+    self, record and frame."""
     parts = _CLAUSE_END.split(question)
     clauses: list[tuple[tuple[str, ...], bool]] = []
     opened = False
@@ -168,6 +168,4 @@ def _asking_clauses(
             asks = opened or mark in ("?", "\u061f") or bool(firsts & _question_words(lang))
             clauses.append((words, asks))
         opened = mark == "¿" or (opened and mark not in ("?", "\u061f"))
-    if len(clauses) <= 1 and not questions_only:
-        return [c for c, _ in clauses]
-    return [c for c, asks in clauses if asks]
+    return clauses
