@@ -14,6 +14,7 @@ import unicodedata
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import wait as futures_wait
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from itertools import repeat
@@ -36,6 +37,7 @@ from tutor_memory.domain.chain import (
 from tutor_memory.domain.classmaps import CourseMap
 from tutor_memory.domain.conceptmap import ConceptDraft, ConceptMap
 from tutor_memory.domain.episodes import Episode, Kind, NewEpisode, Pair
+from tutor_memory.domain.errors import EmbedderError
 from tutor_memory.domain.files import FileRecord
 from tutor_memory.domain.filetext import FileText
 from tutor_memory.domain.profile import AnchoredProfileCheckpoint, ProfileCheckpoint, Statement
@@ -708,8 +710,16 @@ class QueryVectors:
             self._vectors[key] = start(_one_query, embedder, text)
             self._bound()
 
-    def vector(self, embedder: Embedder, text: str) -> NDArray[np.float32]:
-        """``text``'s query vector (float32, one row): remembered, awaited, or embedded now."""
+    def vector(
+        self, embedder: Embedder, text: str, *, left: Callable[[], float] | None = None
+    ) -> NDArray[np.float32]:
+        """``text``'s query vector (float32, one row): remembered, awaited, or embedded now.
+
+        ``left`` (the turn's): the seconds still left to wait for an embedding on its way,
+        read at least every ``C.QUERY_VECTOR_WAIT_SLICE_S`` (an injected timer too); once
+        none are left, ``EmbedderError`` (retryable). The embedding goes on and is remembered:
+        the question asked again finds it. A vector not on its way is embedded now, unbounded
+        (only a caller that did not start it with ``soon`` gets there)."""
         key = self.key(embedder, text)
         with self._lock:
             found = self._vectors.get(key)
@@ -728,12 +738,18 @@ class QueryVectors:
                     self._bound()
             return row
         try:
-            return found.result()
+            if left is None or _ready_within(found, left):
+                return found.result()
         except BaseException:
             with self._lock:
                 if self._vectors.get(key) is found:
                     del self._vectors[key]
             raise
+        raise EmbedderError(
+            embedder.profile.name,
+            "the question's vector was not ready in the time the turn gives it",
+            retryable=True,
+        )
 
     def _bound(self) -> None:
         while len(self._vectors) > max(self.kept, C.QUERY_VECTORS_PENDING):
@@ -741,6 +757,16 @@ class QueryVectors:
 
     def __len__(self) -> int:
         return len(self._vectors)
+
+
+def _ready_within(found: Future[Any], left: Callable[[], float]) -> bool:
+    """Whether ``found`` is done before ``left()`` reaches 0 (read in slices)."""
+    while not found.done():
+        remaining = left()
+        if remaining <= 0:
+            return False
+        futures_wait([found], timeout=min(remaining, C.QUERY_VECTOR_WAIT_SLICE_S))
+    return True
 
 
 def _one_query(embedder: Embedder, text: str) -> NDArray[np.float32]:

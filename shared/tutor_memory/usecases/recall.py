@@ -62,6 +62,7 @@ class Recall:
         trace: dict[str, tuple[tuple[str, ...], str]] | None = None,
         names: Sequence[str] | Callable[[], Sequence[str]] = (),
         corrections: Callable[[], Mapping[str, Episode]] | None = None,
+        vector_left: Callable[[], float] | None = None,
     ) -> RecallResult:
         """Widen (four pools over the whole history, or inside a named time), then cut.
 
@@ -76,7 +77,9 @@ class Recall:
         ``names`` are the student's own (``Question.without_names``); a callable is asked once
         the question's vector is in, so the profile's read can still be on its way.
         ``corrections`` gives each corrected episode's newest correction (asked once the
-        candidates are in): they are ranked and collapsed as corrected.
+        candidates are in): they are ranked and collapsed as corrected. ``vector_left`` (the
+        turn's): the seconds still left to wait for the question's vector; past them, recall
+        goes on by words, as when the model cannot answer.
         """
         now = at or self.ports.clock.now()
         timings: dict[str, float] = {}
@@ -84,7 +87,7 @@ class Recall:
         if not isinstance(question, Question):
             question = understand(question, now, ZoneInfo(self.ports.timezone))
         pool, sizes, question = self._gather(
-            pair, question, now, also_ids, before_search, timings, tick, names
+            pair, question, now, also_ids, before_search, timings, tick, names, vector_left
         )
         tick = time.perf_counter()
         fixes = corrections() if corrections is not None else None
@@ -128,6 +131,7 @@ class Recall:
         timings: dict[str, float],
         tick: float,
         names: Sequence[str] | Callable[[], Sequence[str]],
+        vector_left: Callable[[], float] | None = None,
     ) -> tuple[Candidates, dict[str, int], Question]:
         """The four pools (and the record question's evidence), and the question with its
         vector and routes filled in. Reads that need nothing from the question go out together
@@ -145,11 +149,13 @@ class Recall:
         embedder = self.ports.embedder
         if text and embedder is not None:
             # Remembered for a question asked again; awaited when the turn started it early.
-            # A model that cannot answer (a remote one down, throttled past its retries) costs
-            # this turn its meaning, not its block: recall goes on by words and recency, as
-            # with no embedder, and says so in the log (the error holds no student's words).
+            # A model that cannot answer (a remote one down, throttled past its retries) or
+            # not in the time the turn gives it (a long question) costs this turn its meaning,
+            # not its block: recall goes on by words and recency, as with no embedder, and
+            # says so in the log (the error holds no student's words).
             try:
-                question = question.with_vector(self.ports.queries.vector(embedder, text))
+                vector = self.ports.queries.vector(embedder, text, left=vector_left)
+                question = question.with_vector(vector)
             except EmbedderError as exc:
                 log.warning("recall by words only this turn: %s", exc)
         if question.terms:

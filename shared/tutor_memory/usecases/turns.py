@@ -158,7 +158,7 @@ class Turns:
         self.prepare(pair)
         start = self.timer()
         future = self._pool.submit(
-            self._build, pair, question, now, budget_tokens or self.budget_tokens
+            self._build, pair, question, now, budget_tokens or self.budget_tokens, start
         )
         self._building.add(future)
         future.add_done_callback(self._building.discard)
@@ -222,12 +222,21 @@ class Turns:
         sections.append((QUESTION_TITLE, question or ""))
         return PromptResult(tuple(place_block(sections, result.block)), result)
 
-    def _build(self, pair: Pair, question: str | None, now: datetime, budget: int) -> TurnResult:
+    def _build(
+        self, pair: Pair, question: str | None, now: datetime, budget: int, start: float
+    ) -> TurnResult:
         tick = time.perf_counter()
+
+        # How long recall may still wait for the question's vector (``C.TURN_MEANING_SHARE``):
+        # past it the turn recalls by words, so a long question's slow embedding costs the
+        # block its meaning, not the whole block.
+        def meaning_left() -> float:
+            return self.deadline_s * C.TURN_MEANING_SHARE - (self.timer() - start)
+
         try:
-            return self._build_once(pair, question, now, budget, tick, check=True)
+            return self._build_once(pair, question, now, budget, tick, meaning_left, check=True)
         except _CaughtUp:  # derived state was behind the log: repaired, so build again
-            return self._build_once(pair, question, now, budget, tick, check=False)
+            return self._build_once(pair, question, now, budget, tick, meaning_left, check=False)
 
     def _behind(
         self,
@@ -266,6 +275,7 @@ class Turns:
         now: datetime,
         budget: int,
         tick: float,
+        meaning_left: Callable[[], float],
         *,
         check: bool,
     ) -> TurnResult:
@@ -309,6 +319,7 @@ class Turns:
             # the student's names, from the profile read above (not read a second time)
             names=(lambda: names_of(profile_soon.result())) if profile_soon else (),
             corrections=fixes_soon.result,
+            vector_left=meaning_left,
         )
         beliefs, from_working_set = beliefs_soon.result()
         cmap = map_soon.result()
