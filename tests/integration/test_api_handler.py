@@ -218,6 +218,7 @@ def test_a_turn_emits_its_latency_drop_and_pool_metrics(
     names = {m["Name"] for m in emf[-1]["_aws"]["CloudWatchMetrics"][0]["Metrics"]}
     assert {"TurnLatency", "DroppedBlocks", "RecallPoolRecent", "RecallPoolLexical"} <= names
     assert emf[-1]["DroppedBlocks"] == 0.0 or emf[-1]["DroppedBlocks"] == [0.0]
+    assert "RecallWithoutMeaning" in names  # 1 when the model failed or was late
 
 
 def test_a_concept_is_found_by_the_name_users_see_with_the_path_percent_encoded(

@@ -355,6 +355,7 @@ def test_a_turn_whose_question_cannot_be_embedded_recalls_by_words(
     turn = app.turns.turn(pair, asked, at=T0 + timedelta(days=5))
     assert not turn.dropped and "Osmosis moves water" in turn.block
     assert turn.recall is not None and turn.recall.mode is Mode.RELEVANT  # "osmosis", by words
+    assert turn.recall.meaning_missed  # the API counts it (RecallWithoutMeaning)
     assert "recall by words only this turn" in caplog.text and "503" in caplog.text
     assert asked not in caplog.text and "osmosis to me" not in caplog.text
     # The next turn asks the endpoint again: a failure is not remembered as the answer.

@@ -194,11 +194,13 @@ def test_a_question_whose_embedding_is_late_gets_a_block_by_words_not_a_dropped_
     late = turns.turn(pair, asked)
     assert not late.dropped and "osmosis" in late.block
     assert late.recall is not None and late.recall.pool_sizes["semantic"] == 0
+    assert late.recall.meaning_missed
     assert "recall by words only this turn" in caplog.text and "not ready" in caplog.text
     assert "homework" not in caplog.text and "osmosis" not in caplog.text
     embedder.let_go.set()
     again = turns.turn(pair, asked)
     assert again.recall is not None and again.recall.pool_sizes["semantic"] > 0
+    assert not again.recall.meaning_missed
     assert embedder.asked == [asked]  # embedded once: the late vector was kept
     assert not again.dropped and "osmosis" in again.block
     turns.settle()

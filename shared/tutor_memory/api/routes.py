@@ -428,11 +428,14 @@ def problem_response(
 
 
 def record_turn_metrics(metrics: Metrics, result: TurnResult) -> None:
-    """Turn latency, dropped blocks and recall pool sizes (CloudWatch embedded metrics)."""
+    """Turn latency, dropped blocks, turns recalled without the question's meaning (the model
+    failed or was late) and recall pool sizes (CloudWatch embedded metrics)."""
     total = result.timings_ms.get("total", result.timings_ms.get("waited", 0.0))
     metrics.add_metric(name="TurnLatency", unit=MetricUnit.Milliseconds, value=total)
     metrics.add_metric(name="DroppedBlocks", unit=MetricUnit.Count, value=int(result.dropped))
     if result.recall is not None:
+        missed = int(result.recall.meaning_missed)
+        metrics.add_metric(name="RecallWithoutMeaning", unit=MetricUnit.Count, value=missed)
         for pool, size in sorted(result.recall.pool_sizes.items()):
             name = "RecallPool" + "".join(w.title() for w in pool.replace("'", "").split())
             metrics.add_metric(name=name, unit=MetricUnit.Count, value=size)

@@ -786,6 +786,9 @@ class RecallResult:
     # The question's cosine to each concept with a vector (``Routes.similarity``): the map's
     # focus orders the concepts it matches by it (domain/mapfocus.py).
     concept_similarity: Mapping[str, float] = field(default_factory=dict)
+    # A model was there to embed the question and gave no vector (it failed, or was late for
+    # the turn): recalled by words and recency this time.
+    meaning_missed: bool = False
 
 
 @dataclass(frozen=True)

@@ -119,6 +119,9 @@ class Recall:
             timings_ms=timings,
             meaning_keys=question.routes.meaning,
             concept_similarity=question.routes.similarity,
+            meaning_missed=(
+                bool(question.text) and self.ports.embedder is not None and question.vector is None
+            ),
         )
 
     def _gather(
