@@ -751,6 +751,12 @@ class QueryVectors:
             retryable=True,
         )
 
+    def clear(self) -> None:
+        """Forget every question (an erasure: the keys are students' words; embeddings on their
+        way finish unseen)."""
+        with self._lock:
+            self._vectors.clear()
+
     def _bound(self) -> None:
         while len(self._vectors) > max(self.kept, C.QUERY_VECTORS_PENDING):
             self._vectors.popitem(last=False)

@@ -59,6 +59,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from tutor_memory.adapters.text_keys import first_texts, vector_key
+from tutor_memory.domain import forgetting
 from tutor_memory.domain.chain import format_time
 from tutor_memory.domain.episodes import Pair
 from tutor_memory.domain.errors import StoreError
@@ -1324,3 +1325,8 @@ class EmbeddedIndex:
                 self._conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
             self._conn.execute("PRAGMA secure_delete = OFF")
         return 0
+
+
+# Caches of students' words: an erasure empties them (domain/forgetting.py).
+forgetting.lru(_term_words)
+forgetting.lru(_analysis)

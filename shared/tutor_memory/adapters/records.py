@@ -14,6 +14,7 @@ from functools import lru_cache
 from typing import Any
 
 from tutor_memory.domain import constants as C
+from tutor_memory.domain import forgetting
 from tutor_memory.domain.annotations import Annotation, AnnotationKind
 from tutor_memory.domain.chain import format_time, parse_time
 from tutor_memory.domain.classmaps import CourseMap
@@ -153,3 +154,8 @@ def course_to_blob(course: CourseMap) -> bytes:
 
 def course_from_blob(blob: bytes) -> CourseMap:
     return CourseMap.from_dict(json.loads(zlib.decompress(blob).decode("utf-8")))
+
+
+# Caches of students' words: an erasure empties them (domain/forgetting.py).
+forgetting.lru(_strings)
+forgetting.lru(map_from_blob)

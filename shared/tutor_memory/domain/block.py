@@ -121,6 +121,7 @@ from functools import lru_cache
 from typing import Final, Protocol
 
 from tutor_memory.domain import constants as C
+from tutor_memory.domain import forgetting
 from tutor_memory.domain.beliefs import Belief
 from tutor_memory.domain.calibration import Calibration
 from tutor_memory.domain.episodes import (
@@ -809,3 +810,7 @@ def build_block(
         record_question=record,
         dropped_items=len(kept) - len(shown),
     )
+
+
+# Caches of students' words: an erasure empties them (domain/forgetting.py).
+forgetting.lru(_shown_words)

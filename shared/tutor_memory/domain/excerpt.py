@@ -50,6 +50,7 @@ from itertools import pairwise
 from typing import Final
 
 from tutor_memory.domain import constants as C
+from tutor_memory.domain import forgetting
 from tutor_memory.domain.language import analyse, detect_language
 
 ELLIPSIS: Final = "…"
@@ -235,3 +236,8 @@ def excerpt(text: str, terms: Collection[str]) -> Excerpt | None:
     if len(shown) > limit:  # the first sentence alone is over the cap: its first words
         shown = _window(parts[0].split(" "), 0, False, len(parts) > 1, limit)
     return Excerpt(shown, False)
+
+
+# Caches of students' words: an erasure empties them (domain/forgetting.py).
+forgetting.lru(_split)
+forgetting.lru(_analysed_sentences)

@@ -45,6 +45,7 @@ from functools import cache, lru_cache
 from typing import Final
 
 from tutor_memory.domain import constants as C
+from tutor_memory.domain import forgetting
 from tutor_memory.domain.languages import LANGUAGES as PACKS
 from tutor_memory.domain.languages import Language, language
 
@@ -261,3 +262,8 @@ def analysed(text: str, lang: str | None = None) -> tuple[str, ...]:
 def distinctive_terms(text: str, lang: str | None = None) -> list[str]:
     """The terms of a question, each once, in order: what the lexical pool searches for."""
     return list(dict.fromkeys(analyse(text, lang)))
+
+
+# Caches of students' words: an erasure empties them (domain/forgetting.py).
+forgetting.lru(stem)
+forgetting.lru(analysed)

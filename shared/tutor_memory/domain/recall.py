@@ -97,6 +97,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from tutor_memory.domain import constants as C
+from tutor_memory.domain import forgetting
 from tutor_memory.domain.concepts import concept_key
 from tutor_memory.domain.corrections import apply_newest
 from tutor_memory.domain.episodes import (
@@ -857,3 +858,10 @@ def route_concepts(
             meaning_if_named=False,
         ).keys
     )
+
+
+# Caches of students' words: an erasure empties them (domain/forgetting.py).
+forgetting.remembers_words(_FACTS.clear, _FACTS.__len__)
+forgetting.lru(_tokens)
+forgetting.lru(_terms_of)
+forgetting.lru(_folded)

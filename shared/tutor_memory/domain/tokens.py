@@ -47,6 +47,8 @@ from collections.abc import Callable, Iterable
 from functools import lru_cache
 from typing import Final
 
+from tutor_memory.domain import forgetting
+
 TokenCounter = Callable[[str], int]
 
 
@@ -173,3 +175,7 @@ def fit_lines(lines: Iterable[str], budget: int, count: TokenCounter = count_tok
     while kept and count("\n".join(kept)) > budget:
         kept.pop()
     return kept
+
+
+# Caches of students' words: an erasure empties them (domain/forgetting.py).
+forgetting.lru(count_tokens)

@@ -78,6 +78,7 @@ from tutor_memory.domain.episodes import (
     erasure_text,
 )
 from tutor_memory.domain.errors import ConflictError, NotFoundError, ValidationError
+from tutor_memory.domain.forgetting import forget_words
 from tutor_memory.domain.nightly import consolidation, day_window, night_name
 from tutor_memory.domain.profile import heard_at, heard_in_subject
 from tutor_memory.domain.taughtmap import shapes_the_map
@@ -719,6 +720,10 @@ class Erasing:
                     "no checkpoint anchored after the erasure: %s", anchoring,
                     extra={"pair": str(pair), "operator_action": "erase"},
                 )  # fmt: skip
+        # Last: what this process remembers of students' words (decoded texts, their analyses,
+        # the questions' vectors) is keyed by the words, not the student, so all of it goes.
+        forget_words()
+        self.ports.queries.clear()
 
     # --- the night's purge --------------------------------------------------------------------
 

@@ -168,7 +168,18 @@ class SqliteErasure(SqliteBeliefs):
                     "AND subject_id = ?",
                     (prev, json.dumps(erased_from(counts, done), sort_keys=True), *key),
                 )
+        self._forget_decoded(pair)
         return done
+
+    def _forget_decoded(self, pair: Pair) -> None:
+        """Let go of the pair's episodes as decoded before (its view with them): the turn path
+        would not serve an erased one (it checks each row), but the process would still hold
+        its words."""
+        key = (pair.student_id, pair.subject_id)
+        with self._decoded_lock:
+            self._views.pop(key, None)
+            for gone in [k for k in self._decoded if (k[0], k[1]) == key]:
+                del self._decoded[gone]
 
     def _rename_concepts(self, conn: sqlite3.Connection, pair: Pair, names: Sequence[str]) -> None:
         """A concept's stored name comes from the first episode still touching it (or goes)."""
@@ -264,8 +275,7 @@ class SqliteErasure(SqliteBeliefs):
         registry, annotations, the queue, concept links and names. The log's envelopes and the
         erasure records stay."""
         key = (pair.student_id, pair.subject_id)
-        with self._decoded_lock:  # its concept links go without an erasure of the log
-            self._views.pop(key, None)
+        self._forget_decoded(pair)  # its concept links go without an erasure of the log
         with self._erasing() as conn:
             for table in (
                 "concept_maps",
