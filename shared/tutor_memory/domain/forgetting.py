@@ -5,8 +5,9 @@ they read — folded, analysed, stemmed, priced in tokens, the episode itself be
 so that the next turn does not derive it again. Those caches are keyed by the words, not by
 the student, so an erasure cannot pick one student's entries out: it forgets them all
 (``forget_words``), and the next turns derive again what they read, as after opening the
-memory (docs/export-and-erasure.md has the cost). Each cache says so where it is made (``remembers_words``, ``lru``); a test holds
-every ``lru_cache`` of the package to it or to its list of caches of fixed word lists.
+memory (docs/export-and-erasure.md has the cost). Each cache says so where it is made
+(``remembers_words``, ``lru``); a test holds every ``lru_cache`` of the package to it or to
+its list of caches of fixed word lists.
 """
 
 from __future__ import annotations
