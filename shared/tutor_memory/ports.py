@@ -711,15 +711,21 @@ class QueryVectors:
             self._bound()
 
     def vector(
-        self, embedder: Embedder, text: str, *, left: Callable[[], float] | None = None
+        self,
+        embedder: Embedder,
+        text: str,
+        *,
+        left: Callable[[], float] | None = None,
+        start: Callable[..., Future[Any]] | None = None,
     ) -> NDArray[np.float32]:
         """``text``'s query vector (float32, one row): remembered, awaited, or embedded now.
 
         ``left`` (the turn's): the seconds still left to wait for an embedding on its way,
         read at least every ``C.QUERY_VECTOR_WAIT_SLICE_S`` (an injected timer too); once
         none are left, ``EmbedderError`` (retryable). The embedding goes on and is remembered:
-        the question asked again finds it. A vector not on its way is embedded now, unbounded
-        (only a caller that did not start it with ``soon`` gets there)."""
+        the question asked again finds it. A vector not on its way is started with ``start``
+        (the turn's: one it started may have been forgotten since, by an erasure) and awaited
+        as above; without ``start``, embedded now, unbounded."""
         key = self.key(embedder, text)
         with self._lock:
             found = self._vectors.get(key)
@@ -728,6 +734,12 @@ class QueryVectors:
                     self._vectors.move_to_end(key)
                 else:  # remembered only until it was asked for
                     del self._vectors[key]
+        if found is None and start is not None:
+            found = start(_one_query, embedder, text)
+            if self.kept > 0:
+                with self._lock:
+                    found = self._vectors.setdefault(key, found)
+                    self._bound()
         if found is None:
             row = _one_query(embedder, text)
             if self.kept > 0:

@@ -172,7 +172,8 @@ class SlowEmbedder(CountingEmbedder):
         self.let_go = threading.Event()
 
     def embed_queries(self, texts: Sequence[str]) -> Vectors:
-        self.timer.now += 0.9 * DEADLINE_S  # past the meaning's share, inside the deadline
+        if self.timer.now == 0:  # past the meaning's share, inside the deadline
+            self.timer.now += 0.9 * DEADLINE_S
         self.let_go.wait(timeout=30)
         return super().embed_queries(texts)
 
@@ -203,6 +204,30 @@ def test_a_question_whose_embedding_is_late_gets_a_block_by_words_not_a_dropped_
     assert not again.recall.meaning_missed
     assert embedder.asked == [asked]  # embedded once: the late vector was kept
     assert not again.dropped and "osmosis" in again.block
+    turns.settle()
+
+
+def test_a_question_forgotten_between_its_start_and_its_wait_is_still_awaited_in_bounds(
+    turns_over_an_embedder: tuple[Turns, CountingEmbedder, Pair],
+) -> None:
+    """An erasure empties the remembered vectors, one on its way included: the turn starts its
+    question again and waits for it no longer than for the first (it used to embed it on its
+    own thread, however long that took)."""
+    built, _, pair = turns_over_an_embedder
+    timer = Timer()
+    embedder = SlowEmbedder(timer)
+    ports = dataclasses.replace(built.ports, embedder=embedder)
+    turns = Turns(ports, TutorMemory(ports), deadline_s=DEADLINE_S, timer=timer)
+    started = ports.queries.soon
+
+    def started_then_forgotten(*args: Any) -> None:
+        started(*args)
+        ports.queries.clear()  # as an erasure does
+
+    ports.queries.soon = started_then_forgotten  # type: ignore[method-assign]
+    turn = turns.turn(pair, "What did we say about osmosis?")
+    assert not turn.dropped and turn.recall is not None and turn.recall.meaning_missed
+    embedder.let_go.set()
     turns.settle()
 
 
