@@ -210,8 +210,8 @@ def test_a_turn_emits_its_latency_drop_and_pool_metrics(
 ) -> None:
     api("POST", f"{BASE}/episodes", {"kind": "question", "text": "What is osmosis?"})
     capsys.readouterr()
-    status, _ = api("POST", f"{BASE}/turn", {"question": "What is osmosis?"})
-    assert status == 200
+    status, answered = api("POST", f"{BASE}/turn", {"question": "What is osmosis?"})
+    assert status == 200 and answered["meaning_missed"] is False
     lines = [json.loads(line) for line in capsys.readouterr().out.splitlines() if line.strip()]
     emf = [line for line in lines if "_aws" in line]
     assert emf, "no embedded-metrics record was printed"

