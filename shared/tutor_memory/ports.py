@@ -721,7 +721,7 @@ class QueryVectors:
         """``text``'s query vector (float32, one row): remembered, awaited, or embedded now.
 
         ``left`` (the turn's): the seconds still left to wait for an embedding on its way,
-        read at least every ``C.QUERY_VECTOR_WAIT_SLICE_S`` (an injected timer too); once
+        read at least every ``C.DEADLINE_SLICE_S`` (an injected timer too); once
         none are left, ``EmbedderError`` (retryable). The embedding goes on and is remembered:
         the question asked again finds it. A vector not on its way is started with ``start``
         (the turn's: one it started may have been forgotten since, by an erasure) and awaited
@@ -750,7 +750,7 @@ class QueryVectors:
                     self._bound()
             return row
         try:
-            if left is None or _ready_within(found, left):
+            if left is None or ready_within(found, left):
                 return found.result()
         except BaseException:
             with self._lock:
@@ -777,13 +777,14 @@ class QueryVectors:
         return len(self._vectors)
 
 
-def _ready_within(found: Future[Any], left: Callable[[], float]) -> bool:
-    """Whether ``found`` is done before ``left()`` reaches 0 (read in slices). Only its
-    ``result`` is asked for (the cloud bench hands in a future of its own that counts waits);
-    its error, if it failed, is raised."""
+def ready_within(found: Future[Any], left: Callable[[], float]) -> bool:
+    """Whether ``found`` is done before ``left()`` (seconds, of the caller's timer) reaches 0,
+    read every ``C.DEADLINE_SLICE_S`` at least, so that an injected timer is read too. Only
+    its ``result`` is asked for (the cloud bench hands in a future of its own that counts
+    waits); its error, if it failed, is raised."""
     while True:
         try:
-            found.result(timeout=max(0.0, min(left(), C.QUERY_VECTOR_WAIT_SLICE_S)))
+            found.result(timeout=max(0.0, min(left(), C.DEADLINE_SLICE_S)))
             return True
         except FutureTimeout:
             if left() <= 0:

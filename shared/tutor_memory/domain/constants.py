@@ -292,8 +292,9 @@ TURN_DEADLINE_S: Final = 2.5  # article: the hard cap; past it the block is drop
 # (reads, search, ranking, the block) cost 75 ms CPU p95 at 100k distinct episodes through
 # the library door (docs/benchmarks.md), so the last fifth (0.5 s) leaves it over six times.
 TURN_MEANING_SHARE: Final = 0.8
-# ours: how often that wait reads the deadline (an injected timer too); the turn's own slice.
-QUERY_VECTOR_WAIT_SLICE_S: Final = 0.05
+# ours: how often a wait on the turn's deadline reads it (an injected timer too): the build's
+# and its question vector's.
+DEADLINE_SLICE_S: Final = 0.05
 # ours, for the template's turn alarm (template.yaml keeps the same numbers; a test compares):
 # the article dropped none of 155 blocks, whose 95% upper bound is 3/155 = 1.9% (the rule of
 # three), so a share above 2% is worse than anything that record allows; a period with fewer

@@ -41,7 +41,14 @@ from tutor_memory.domain.prompt import is_memory_section, place_block
 from tutor_memory.domain.question import understand
 from tutor_memory.domain.recall import RecalledItem, RecallResult
 from tutor_memory.domain.verify import check_course_citation
-from tutor_memory.ports import AppendResult, BeliefStore, MapStore, NightlyStore, Ports
+from tutor_memory.ports import (
+    AppendResult,
+    BeliefStore,
+    MapStore,
+    NightlyStore,
+    Ports,
+    ready_within,
+)
 from tutor_memory.usecases.log import APPLIED_BELIEFS, APPLIED_INDEX, TutorMemory
 
 
@@ -96,9 +103,6 @@ class Source:
 # The nightly loop's document names (usecases.nightly writes them, a turn reads them).
 SELF_MODEL_DOCUMENT = "self_model"
 WORKING_SET_DOCUMENT = "working_set"
-
-# The deadline is read at least this often while a build runs (an injected timer too).
-_DEADLINE_SLICE_S = 0.05
 
 Applied = tuple[int, int, dict[str, Any]]  # a derived-state marker: (through, version, body)
 
@@ -171,18 +175,14 @@ class Turns:
 
     def _within_deadline(self, future: Future[TurnResult], start: float) -> TurnResult:
         """The build's result if it comes before the deadline (measured with ``timer``), else
-        ``FutureTimeout``. Waited for in slices, so that an injected timer is read too."""
-        while True:
-            left = self.deadline_s - (self.timer() - start)
-            if left <= 0:
-                raise FutureTimeout
-            try:
-                result = future.result(timeout=min(left, _DEADLINE_SLICE_S))
-            except FutureTimeout:
-                continue
-            if self.timer() - start > self.deadline_s:
-                raise FutureTimeout
-            return result
+        ``FutureTimeout`` (``ports.ready_within``: an injected timer is read too)."""
+
+        def left() -> float:
+            return self.deadline_s - (self.timer() - start)
+
+        if not ready_within(future, left) or left() < 0:
+            raise FutureTimeout
+        return future.result()
 
     def prepare(self, pair: Pair) -> None:
         """Load the pair's state the turn path keeps (the embedded index's postings and
