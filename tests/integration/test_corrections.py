@@ -63,12 +63,15 @@ def test_a_wrong_check_corrected_to_right_moves_the_belief_as_a_right_check_woul
         # The same belief a right check gives, though the wrong verdict stays in the log.
         assert [b.line for b in mistaken.beliefs()] == [b.line for b in control.beliefs()]
         block = mistaken.turn(topic, at=ASKED).block
-        assert f"check on {topic}: right (corrected on 3 Mar)" in block
-        assert f"check on {topic}: right, not wrong" in block  # the correction's own line
+        # One line: the check as corrected, the correction's reason in its note (the
+        # correction's own line would say "right, not wrong" a second time).
+        assert f"check on {topic}: right (corrected on 3 Mar: marked wrong by mistake)" in block
+        assert f"check on {topic}: right, not wrong" not in block
         message = mistaken.record_question(said, at=AT)
         mistaken.correct(message.id, "text", meant, "I typed the wrong day", at=FIXED)
         block = mistaken.turn(meant, at=ASKED).block
-        assert f"{meant} (corrected on 3 Mar)" in block and said not in block
+        assert f"{meant} (corrected on 3 Mar: I typed the wrong day)" in block
+        assert said not in block and block.count(meant) == 1
         history = [line["kind"] for line in mistaken.export().to_dict()["history"]]
         assert history.count("check") == 1 and history.count("correction") == 2
         assert mistaken.verify().intact
@@ -79,7 +82,8 @@ def test_a_quiz_score_typed_wrong_and_refusals(tmp_path: Path) -> None:
         pair = memory.pair("s1", "biology")
         quiz = pair.record_quiz("Cells quiz", score=3, maximum=10, topics=["cells"], at=AT)
         pair.correct(quiz.id, "score", 8, "typed 3 for 8", at=FIXED)
-        assert "quiz: 8/10 on cells (corrected on 3 Mar)" in pair.turn("cells quiz", at=ASKED).block
+        block = pair.turn("cells quiz", at=ASKED).block
+        assert "quiz: 8/10 on cells (corrected on 3 Mar: typed 3 for 8)" in block
         with pytest.raises(ValidationError, match="maximum"):
             pair.correct(quiz.id, "score", 11, "too many")
         with pytest.raises(ValidationError, match="already says"):
@@ -243,7 +247,7 @@ def test_both_backends_show_the_same_corrected_block(tmp_path: Path, cloud: Any)
                              by=Role.SERVICE, at=FIXED)  # fmt: skip
         assert len(app.ports.store.corrections(pair)) == 1
         texts.append(app.turns.turn(pair, "osmosis", at=ASKED).block)
-    assert "(corrected on 3 Mar)" in texts[0] and texts[0] == texts[1]
+    assert "(corrected on 3 Mar: mistake)" in texts[0] and texts[0] == texts[1]
 
 
 def test_both_backends_hear_a_corrected_message_alike(tmp_path: Path, cloud: Any) -> None:
@@ -395,7 +399,8 @@ def test_the_issues_scenarios_in_each_language_through_each_door(door: Door, lan
     assert door.beliefs("biology")[0].startswith("struggles with")
     door.correct("biology", check, "right")
     assert door.beliefs("biology")[0].startswith("understands")
-    assert "right (corrected on 3 Mar)" in door.block("biology", topic, SAID)
+    fixed = "right (corrected on 3 Mar: marked wrong by mistake)"
+    assert fixed in door.block("biology", topic, SAID)
 
 
 def test_an_export_with_corrections_replays_to_the_same_beliefs_and_block(tmp_path: Path) -> None:
@@ -412,7 +417,7 @@ def test_an_export_with_corrections_replays_to_the_same_beliefs_and_block(tmp_pa
         pair = memory.pair("s1", "biology")
         after = (pair.turn("osmosis", at=ASKED).block, [b.line for b in pair.beliefs()])
         assert pair.verify().intact
-    assert after == before and "(corrected on 3 Mar)" in after[0]
+    assert after == before and "(corrected on 3 Mar: marked wrong by mistake)" in after[0]
 
 
 def test_a_replayed_correction_moves_the_map_and_the_profile_as_it_did(tmp_path: Path) -> None:
@@ -510,20 +515,25 @@ def test_a_name_corrected_and_a_later_statement_left_alone(tmp_path: Path) -> No
         assert _profile(memory) == [("name", "", "Amelia")]  # the later statement stays
 
 
-def test_two_corrections_for_the_same_reason_are_two_lines(tmp_path: Path) -> None:
+def test_two_corrections_for_the_same_reason_are_two_memories(tmp_path: Path) -> None:
     """A correction's text is its reason: two corrections "a typo" of two episodes were one
-    memory to recall's collapse, shown once as the first's line "(and 1 more time like it)"."""
+    memory to recall's collapse, shown once as the first's line "(and 1 more time like it)".
+    Each corrected episode is shown as corrected, with the reason in its note."""
     with Memory.local(tmp_path / "tm", settings=SETTINGS, ready=False) as memory:
         pair = memory.pair("s1", "biology")
         note = pair.record_question("Remember that osmosis moves water across a membrane.", at=AT)
         dog = pair.record_question("My dog is called Rex.", at=AT)
         pair.correct(note.id, "note", "osmosis moves water into the cell", "a typo", at=FIXED)
         pair.correct(dog.id, "text", "My dog is called Biscuit.", "a typo", at=FIXED)
-        block = pair.turn("What did I correct about osmosis and my dog?", at=ASKED).block
-        fixes = [line for line in block.splitlines() if "corrected an earlier record" in line]
-        assert len(fixes) == 2 and "more time like it" not in block
-        assert any("Biscuit" in line for line in fixes)
-        assert any("into the cell" in line for line in fixes)
+        question = "What did I correct about osmosis and my dog?"
+        fixes = [i for i in pair.recall(question, at=ASKED).items if i.kind == "correction"]
+        assert len(fixes) == 2 and all(i.count == 1 for i in fixes)
+        block = pair.turn(question, at=ASKED).block
+        fixed = [line for line in block.splitlines() if "(corrected on 3 Mar: a typo)" in line]
+        assert len(fixed) == 2 and "more time like it" not in block
+        assert any("Biscuit" in line for line in fixed)
+        assert any("into the cell" in line for line in fixed)
+        assert "corrected an earlier record" not in block  # each said once, on its own line
 
 
 def test_a_corrected_check_no_longer_collapses_with_the_ones_it_matched(tmp_path: Path) -> None:
@@ -544,7 +554,8 @@ def test_a_corrected_check_no_longer_collapses_with_the_ones_it_matched(tmp_path
         block = pair.turn("What did I get wrong about osmosis so far?", at=ASKED).block
         lines = [line for line in block.splitlines() if line.startswith("- 2 Mar")]
         assert "- 2 Mar · check on osmosis: wrong" in lines
-        assert "- 2 Mar · check on osmosis: right (corrected on 3 Mar)" in lines
+        right = "- 2 Mar · check on osmosis: right (corrected on 3 Mar: marked wrong by mistake)"
+        assert right in lines
         assert "- 2 Mar · quiz: 3/10 on osmosis" in lines
-        assert "- 2 Mar · quiz: 8/10 on osmosis (corrected on 3 Mar)" in lines
+        assert "- 2 Mar · quiz: 8/10 on osmosis (corrected on 3 Mar: typed wrong)" in lines
         assert "more time like it" not in block

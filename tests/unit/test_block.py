@@ -24,12 +24,14 @@ from tutor_memory.domain.block import (
     build_block,
     calibration_line,
     is_record_question,
+    without_shown_corrections,
 )
 from tutor_memory.domain.calibration import Calibration
 from tutor_memory.domain.episodes import (
     AnswerEvidence,
     CheckEvidence,
     ConsolidationEvidence,
+    CorrectionEvidence,
     Episode,
     Evidence,
     FileEvidence,
@@ -693,3 +695,38 @@ def test_a_student_message_that_asks_is_shown_as_asked_and_one_that_tells_as_sai
         f"- 6 Aug · you were asked: {question}",
         f"- 6 Aug · the student said: {statement}",
     ]
+
+
+def _corrected_check() -> tuple[Episode, Episode]:
+    check = replace(
+        episode(1, Kind.CHECK, at(9, 1), "Explain osmosis", CheckEvidence("osmosis", "right")),
+        corrected_at=at(9, 2),
+    )
+    fix = episode(
+        2, Kind.CORRECTION, at(9, 2), "check on osmosis: right",
+        CorrectionEvidence(check.episode_id, "verdict", "right", was="wrong"),
+    )  # fmt: skip
+    return check, replace(fix, text="marked wrong by mistake")
+
+
+def test_a_corrected_episode_and_its_correction_are_one_line_with_the_reason() -> None:
+    check, fix = _corrected_check()
+    text = build(items=[recalled(check, 0.9), recalled(fix, 0.8)]).text
+    assert "- 1 Sep · check on osmosis: right (corrected on 2 Sep: marked wrong by mistake)" in text
+    assert "corrected an earlier record" not in text
+
+
+def test_a_correction_whose_episode_is_not_shown_keeps_its_own_line() -> None:
+    """Recalled alone, the correction's line is the only place the fix is told."""
+    check, fix = _corrected_check()
+    text = build(items=[recalled(fix, 0.8)]).text
+    line = "- 2 Sep · the service corrected an earlier record: check on osmosis: right"
+    assert f"{line} (marked wrong by mistake)" in text
+    kept, reasons = without_shown_corrections([recalled(check, 0.9), recalled(fix, 0.8)])
+    assert [i.episode for i in kept] == [check] and reasons == {check.episode_id: fix.text}
+    # corrected again later, that correction not recalled: this reason is not the note's
+    later = replace(check, corrected_at=at(9, 5))
+    kept, reasons = without_shown_corrections([recalled(later, 0.9), recalled(fix, 0.8)])
+    assert [i.episode for i in kept] == [later] and reasons == {}
+    text = build(items=[recalled(later, 0.9), recalled(fix, 0.8)]).text
+    assert "check on osmosis: right (corrected on 5 Sep)\n" in text

@@ -24,6 +24,10 @@ the map last. Nothing is filtered by kind: the conversation *is* the record.
 
 An episode a later correction changed is shown as corrected, ending " (corrected on 22 Sep)"
 (``domain.corrections``: the turn reads the pair's corrections only when its head counts one).
+Where the correction that made it so is recalled too, its line is not shown beside it — it
+would say the corrected text a second time — and its reason joins the note instead:
+" (corrected on 22 Sep: a typo)" (``without_shown_corrections``). A correction whose episode is
+not shown keeps its own line: it is then the only place the fix is told.
 
 A day's summary (a consolidation) stands for its day only where none of the day's own
 episodes was recalled: never both in one block, the budget is not spent twice on one day.
@@ -307,15 +311,48 @@ def work_line(
 
 
 def _line(
-    item: RecalledItem, what: str, now: datetime, changed_files: Mapping[str, str], tz: tzinfo
+    item: RecalledItem,
+    what: str,
+    now: datetime,
+    changed_files: Mapping[str, str],
+    tz: tzinfo,
+    reasons: Mapping[str, str] | None = None,
 ) -> str:
     repeats = item.count - 1
     more = f" (and {repeats} more {'time' if repeats == 1 else 'times'} like it)" if repeats else ""
     note = _change_note(item, changed_files)
     fixed = item.episode.corrected_at
-    if fixed is not None:  # shown as corrected (domain.corrections): say when it was
-        note += f" (corrected on {short_date(fixed, now=now, tz=tz)})"
+    if fixed is not None:  # shown as corrected (domain.corrections): say when it was, and why
+        reason = (reasons or {}).get(item.episode.episode_id, "")
+        why = f": {_clip(reason, C.BLOCK_EXCERPT_CHARS)}" if reason.strip() else ""
+        note += f" (corrected on {short_date(fixed, now=now, tz=tz)}{why})"
     return f"- {_when(item, now, tz)} · {what}{more}{note}"
+
+
+def without_shown_corrections(
+    items: Sequence[RecalledItem],
+) -> tuple[list[RecalledItem], dict[str, str]]:
+    """``items`` without the corrections whose corrected episode is shown among them (its line
+    already says the corrected value and when), and for each such episode the reason of the
+    correction its note dates (the one at its ``corrected_at``): the note says it instead."""
+    corrected = {
+        item.episode.episode_id: item.episode.corrected_at
+        for item in items
+        if item.episode.corrected_at is not None
+    }
+    if not corrected:
+        return list(items), {}
+    kept: list[RecalledItem] = []
+    reasons: dict[str, str] = {}
+    for item in items:
+        ep = item.episode
+        evidence = ep.evidence
+        if isinstance(evidence, CorrectionEvidence) and evidence.corrects in corrected:
+            if ep.at == corrected[evidence.corrects]:
+                reasons[evidence.corrects] = ep.text
+            continue
+        kept.append(item)
+    return kept, reasons
 
 
 def _days(item: RecalledItem, tz: tzinfo) -> set[str]:
@@ -685,8 +722,10 @@ def build_block(
     # section is left out.
     kept: list[RecalledItem] = []
     whats: list[str] = []
+    reasons: dict[str, str] = {}  # a shown corrected episode's id: its correction's reason
     if not recall.window_empty:
         shown_items = [i for i in recall.items if about_the_student(i.episode)]  # no entry
+        shown_items, reasons = without_shown_corrections(shown_items)
         by_score = sorted(
             without_summarised_days(shown_items, tz),
             key=lambda i: (i.score, i.episode.at, i.episode.seq),
@@ -701,7 +740,8 @@ def build_block(
             order = diverse_order(kept, tz)
             kept, whats = [kept[k] for k in order], [whats[k] for k in order]
     item_lines = [
-        _line(item, what, now, changed_files, tz) for item, what in zip(kept, whats, strict=True)
+        _line(item, what, now, changed_files, tz, reasons)
+        for item, what in zip(kept, whats, strict=True)
     ]
     if recall.window_empty:
         work_section = _Section((), (), whole=True)

@@ -18,8 +18,9 @@ by mistake, a score typed wrong). The service (the tutoring product's backend) m
 **Reading.** Wherever the log is read for what it says — beliefs, the block, the report, the
 nightly tally, the calibration — the episode is read as corrected (:func:`apply`): the newest
 correction of each field wins, and the episode carries ``corrected_at`` so the block can say
-"(corrected on 3 May)". The correction itself stays in the log: recalled and shown as its own
-line, exported, verified, erasable like any episode. A corrected check counts once, with its
+"(corrected on 3 May: a typo)". The correction itself stays in the log: recalled (shown as its
+own line where the episode it corrects is not shown beside it, ``domain.block``), exported,
+verified, erasable like any episode. A corrected check counts once, with its
 corrected verdict.
 """
 
