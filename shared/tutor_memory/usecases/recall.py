@@ -157,7 +157,7 @@ class Recall:
             # not its block: recall goes on by words and recency, as with no embedder, and
             # says so in the log (the error holds no student's words).
             try:
-                aside = self.ports.reads.aside if vector_left is not None else None
+                aside = self.ports.reads.embedding(text) if vector_left is not None else None
                 vector = self.ports.queries.vector(embedder, text, left=vector_left, start=aside)
                 question = question.with_vector(vector)
             except EmbedderError as exc:

@@ -289,7 +289,7 @@ class Turns:
         # embedded again).
         text = (question or "").strip()
         if text and self.ports.embedder is not None:
-            self.ports.queries.soon(self.ports.embedder, text, self.ports.reads.aside)
+            self.ports.queries.soon(self.ports.embedder, text, self.ports.reads.embedding(text))
         head_soon = soon(self.ports.store.head, pair)
         marker_soon = soon(self.memory.applied, pair, APPLIED_BELIEFS)
         held_soon = soon(self._working_set, pair)
