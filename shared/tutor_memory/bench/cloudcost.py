@@ -112,13 +112,13 @@ class Waits:
 
     @contextmanager
     def instrument(self) -> Iterator[None]:
-        """Follow the turn's threads: the build, ``soon`` and ``aside`` (a DynamoDB store's
-        requests sent together: :meth:`follow`)."""
+        """Follow the turn's threads: the build, ``soon``, ``aside`` and ``aside_long`` (a
+        DynamoDB store's requests sent together: :meth:`follow`)."""
         from tutor_memory.ports import Reads
         from tutor_memory.usecases.turns import Turns
 
         waits = self
-        original_soon, original_aside = Reads.soon, Reads.aside
+        original_soon, original_aside, original_long = Reads.soon, Reads.aside, Reads.aside_long
         original_build = Turns._build
 
         def build(turns: Turns, *args: Any, **kwargs: Any) -> Any:
@@ -146,11 +146,13 @@ class Waits:
 
         Reads.soon = followed(original_soon)  # type: ignore[method-assign]
         Reads.aside = followed(original_aside)  # type: ignore[method-assign]
+        Reads.aside_long = followed(original_long)  # type: ignore[method-assign]
         Turns._build = build  # type: ignore[method-assign,assignment]
         try:
             yield
         finally:
             Reads.soon, Reads.aside = original_soon, original_aside  # type: ignore[method-assign]
+            Reads.aside_long = original_long  # type: ignore[method-assign]
             Turns._build = original_build  # type: ignore[method-assign]
 
     def follow(self, store: DynamoStore) -> None:
@@ -197,6 +199,9 @@ class _Joined:
 
     def exception(self, timeout: float | None = None) -> BaseException | None:
         return self.inner.exception(timeout)  # type: ignore[no-any-return]
+
+    def cancel(self) -> bool:  # a turn that gives up on a question's vector cancels it
+        return self.inner.cancel()  # type: ignore[no-any-return]
 
 
 @contextmanager
