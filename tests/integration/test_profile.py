@@ -89,6 +89,12 @@ def test_a_name_said_in_passing_leaves_the_rest_of_the_message_to_teach(tmp_path
         assert (name.aspect, name.value) == ("name", "Maya")
         plain = memory.pair("s2", "biology").record_question("Hi, my name is Sam.")
         assert plain.taught is None and memory.profile("s2").current[0].value == "Sam"
+        # Urdu's "call me …", the name between two phrases: heard, in every subject
+        memory.pair("s3", "chemistry").record_question("السلام علیکم، مجھے ماہ نور کہیں۔")
+        assert memory.profile("s3").current[0].value == "ماہ نور"
+        memory.pair("s3", "biology").record_question("اوسموسس کیا ہے؟")
+        turn = memory.pair("s3", "biology").turn("اوسموسس کیا ہے؟")
+        assert "ماہ نور" in turn.block
 
 
 @pytest.mark.parametrize(

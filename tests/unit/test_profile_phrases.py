@@ -118,6 +118,8 @@ LABELLED: dict[str, list[tuple[str, Aspect | None]]] = {
         ("میرا نام علی ہے", N),
         ("میرا نام فہرست میں نہیں ہے۔", None),
         ("میرا نام لکھنا بھول گیا", None),
+        ("مجھے مریم کہہ کر بلائیں۔", N),
+        ("مجھے کہیں اور جانا ہے۔", None),
     ],
     "ar": [
         ("أفضل أن تعطيني أمثلة أولا.", P),
@@ -192,6 +194,9 @@ def test_a_goal_keeps_its_date_and_a_need_its_key() -> None:
         ("Puedes llamarme Lucía.", "Lucía"),
         ("Panggil aku Putri aja ya", "Putri"),
         ("ناديني ليلى", "ليلى"),
+        ("مجھے مایا کہیں", "مایا"),  # Urdu's "call me": the name between two phrases
+        ("آپ مجھے ماہ نور کہہ کر بلائیں۔", "ماہ نور"),
+        ("mujhe Ayesha bulao", "Ayesha"),
     ],
 )
 def test_a_name_is_kept_as_the_student_wrote_it(message: str, name: str) -> None:
@@ -319,6 +324,10 @@ def test_a_tutor_calling_a_word_longer_than_a_name_names_no_one(line: str) -> No
         "llámame cuando termines",
         "panggil aku kalau sudah selesai ya",
         "ناديني عندما تنتهي",
+        "مجھے کہیں جانا ہے",  # "I have to go somewhere": no word between the phrases
+        "مجھے پانی کہیں نہیں ملا",  # "I found water nowhere": the clause goes on
+        "مجھے بیٹا کہیں",  # an epithet, not a name
+        "mujhe sach kaho",  # "tell me the truth": no capital
     ],
 )
 def test_being_called_without_a_name_names_no_one(message: str) -> None:

@@ -98,6 +98,57 @@ def _name_in(pack: Language, text: str) -> str | None:
     return None
 
 
+def _framed_name(pack: Language, text: str) -> str | None:
+    """The name between the two phrases of a ``profile_name_frames`` pair ("مجھے مریم کہیں"),
+    as written (see ``languages/base`` for the rule), or None."""
+    frames = _frames(pack.code)
+    if not frames:
+        return None
+    closers = {w for phrase in _phrases(pack.code, "profile_name_closers") for w in phrase}
+    for clause in _CLAUSE_END.split(text):
+        spans = list(_WRITTEN.finditer(clause))
+        folded = [fold(m.group()) for m in spans]
+        for before, after in frames:
+            for i in range(len(folded) - len(before) + 1):
+                if tuple(folded[i : i + len(before)]) != before:
+                    continue
+                start = i + len(before)
+                for count in (1, 2):
+                    end = start + count
+                    if tuple(folded[end : end + len(after)]) != after:
+                        continue
+                    if not all(w in closers for w in folded[end + len(after) :]):
+                        continue
+                    written = [m.group() for m in spans[start:end]]
+                    if _names_someone(pack, written, folded[start:end], closers):
+                        return clause[spans[start].start() : spans[end - 1].end()]
+    return None
+
+
+@cache
+def _frames(code: str) -> tuple[tuple[tuple[str, ...], tuple[str, ...]], ...]:
+    return tuple(
+        (_words(before), _words(after))
+        for before, afters in LANGUAGES[code].profile_name_frames.items()
+        for after in afters
+    )
+
+
+def _names_someone(
+    pack: Language, written: list[str], folded: list[str], closers: set[str]
+) -> bool:
+    """Whether the words between a frame's phrases are a name: letters, no function word,
+    closer or epithet, each capitalised in Latin letters."""
+    if _epithets_before(folded) or any(w in closers for w in folded):
+        return False
+    for word, plain in zip(written, folded, strict=True):
+        if is_stopword(plain, pack.code) or not word[0].isalpha():
+            return False
+        if _in_latin_letters(word) and not word[0].isupper():
+            return False
+    return True
+
+
 def _name_after(pack: Language, written: list[str], folded: list[str]) -> int:
     """How many of the words after the cue are the name (0: none)."""
     # Capitals tell a name in Latin letters (Roman Urdu's "mera naam Ali hai" too): one or
@@ -219,7 +270,7 @@ def addressed(text: str) -> str | None:
 
 def _heard_in(pack: Language, text: str, words: tuple[str, ...], today: date) -> Heard | None:
     code = pack.code
-    name = _name_in(pack, text)
+    name = _name_in(pack, text) or _framed_name(pack, text)
     if name is not None and is_name_length(name):  # a longer word is no one's name
         return Heard(Aspect.NAME, "", _value(name))
     self_said = _has(words, _phrases(code, "profile_self"))

@@ -325,6 +325,7 @@ AR: Final = Language(
     },
     profile_name_cues=_phrases("اسمي, ناديني, نادني"),
     profile_name_closers=(),
+    profile_name_frames={},  # the name follows its cue ("call me Maya")
     profile_address_cues=_phrases(
         "أهلا, مرحبا, السلام عليكم, صباح الخير, مساء الخير, أهلا وسهلا, أهلا بعودتك, مرحبا بعودتك, "
         "أحسنت, شكرا, مع السلامة, إلى اللقاء, مبروك, سعيد برؤيتك, سعيدة برؤيتك, بالتوفيق"

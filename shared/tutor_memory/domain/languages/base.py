@@ -450,6 +450,13 @@ class Language:
     #                   is spelled wrong" names no one), in the Arabic script (no capitals)
     #                   the name is one word that ends its sentence, after it only one of
     #                   ``profile_name_closers`` (Urdu's "ہے": "میرا نام مریم ہے").
+    #                   Where the name stands *between* two phrases ("call me X" in Urdu:
+    #                   "مجھے مریم کہیں", "mujhe Ayesha bulao"), ``profile_name_frames`` holds
+    #                   the pairs: one or two words between them (capitalised in Latin
+    #                   letters), none a function word, a closer or an epithet
+    #                   (``profile_address_epithets``: "مجھے بیٹا کہیں" names no one), and
+    #                   nothing after the second phrase in its clause but a closer ("مجھے
+    #                   پانی کہیں نہیں ملا", "I found water nowhere", names no one).
     profile_self: tuple[str, ...]
     profile_preference_cues: tuple[str, ...]
     profile_teaching_words: tuple[str, ...]
@@ -460,6 +467,9 @@ class Language:
     profile_languages: Mapping[str, tuple[str, ...]]  # language code → its names here
     profile_name_cues: tuple[str, ...]
     profile_name_closers: tuple[str, ...] = field(metadata=_OPTIONAL)
+    profile_name_frames: Mapping[str, tuple[str, ...]] = field(
+        metadata=_OPTIONAL
+    )  # before → afters
     # The tutor addressing the student by name ("Hi Maya!", "Welcome back, Maya", "أهلا يا
     # ليلى"): a ``profile_address_cues`` phrase (a greeting, a thanks, a praise, a goodbye)
     # that begins a clause, then — after a comma or one of ``profile_address_particles``

@@ -378,6 +378,7 @@ EN: Final = Language(
     },
     profile_name_cues=_phrases("my name is, my name's, call me, you can call me"),
     profile_name_closers=(),
+    profile_name_frames={},  # the name follows its cue ("call me Maya")
     profile_address_cues=_phrases(
         "hi, hello, hey, hiya, welcome, welcome back, good morning, good afternoon, good evening, "
         "well done, good job, great job, nice work, great work, good work, thanks, thank you, bye, "

@@ -405,6 +405,7 @@ ES: Final = Language(
     },
     profile_name_cues=_phrases("me llamo, mi nombre es, llámame, puedes llamarme"),
     profile_name_closers=(),
+    profile_name_frames={},  # the name follows its cue ("call me Maya")
     profile_address_cues=_phrases(
         "hola, buenos días, buenas tardes, buenas noches, bienvenido, bienvenida, "
         "bienvenido otra vez, bienvenida otra vez, bienvenido de nuevo, bienvenida de nuevo, "

@@ -347,6 +347,7 @@ ID: Final = Language(
     },
     profile_name_cues=_phrases("nama saya, nama aku, namaku, panggil aku, panggil saya"),
     profile_name_closers=(),
+    profile_name_frames={},  # the name follows its cue ("call me Maya")
     profile_address_cues=_phrases(
         "hai, halo, selamat pagi, selamat siang, selamat sore, selamat malam, selamat datang, "
         "selamat datang kembali, selamat datang lagi, bagus, hebat, kerja bagus, terima kasih, "

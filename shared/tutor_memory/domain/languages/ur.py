@@ -575,6 +575,13 @@ UR: Final = Language(
     },
     profile_name_cues=_phrases("میرا نام, mera naam, mera name"),
     profile_name_closers=_phrases("ہے"),
+    # "call me X": the name between "مجھے" (me) and the verb — say, call (by), may call
+    profile_name_frames={
+        "مجھے": _phrases(
+            "کہیں, کہو, کہہ کر بلائیں, کہہ کر بلاؤ, بلائیں, بلاؤ, کہہ سکتے ہیں, کہہ سکتی ہیں"
+        ),
+        "mujhe": _phrases("kahen, kahein, kaho, keh kar bulayen, keh kar bulao, bulayen, bulao"),
+    },
     profile_address_cues=_phrases(
         "السلام علیکم, وعلیکم السلام, سلام, ہیلو, خوش آمدید, شاباش, بہت خوب, شکریہ, اللہ حافظ, "
         "خدا حافظ, مبارک ہو, صبح بخیر, assalam o alaikum, assalamualaikum, asalam o alaikum, "
