@@ -30,6 +30,7 @@ FIXED = {
     "domain.language.stopwords",
     "domain.profile_phrases._cues_longest_first",
     "domain.profile_phrases._epithets",
+    "domain.profile_phrases._frames",
     "domain.profile_phrases._languages",
     "domain.profile_phrases._needs",
     "domain.profile_phrases._phrases",
