@@ -251,6 +251,32 @@ def test_a_question_is_answered_while_a_batch_of_passages_holds_the_engine(
     assert np.array_equal(answered[0], alone)
 
 
+def test_a_short_message_is_recorded_while_a_batch_holds_the_engine_and_a_long_one_waits(
+    embedder: LocalEmbedder,
+) -> None:
+    """A chat message recorded as it is said does not wait behind another pair's paragraphs
+    or file; a long one still takes its turn at the engine's every core."""
+    short, long = "Can we go over osmosis again?", "water crosses the membrane. " * 40
+    alone = embedder.embed_passages([short])
+    batched = embedder.embed_passages([short, long])
+    assert np.array_equal(alone[0], batched[0])  # the same vector either way
+    done: dict[str, np.ndarray[Any, Any]] = {}
+    with local_embedder._SHARED.batch_lock:  # another pair's long write is embedding
+        writers = {
+            text: threading.Thread(
+                target=lambda t=text: done.update({t: embedder.embed_passages([t])})
+            )
+            for text in (short, long)
+        }
+        for writer in writers.values():
+            writer.start()
+        writers[short].join(timeout=120)
+        assert not writers[short].is_alive(), "the short message waited for the batch"
+        assert writers[long].is_alive()  # it waits for the lock, whatever the machine's speed
+    writers[long].join(timeout=120)
+    assert np.array_equal(done[short], alone) and np.array_equal(done[long][0], batched[1])
+
+
 def test_warming_up_loads_the_model_before_any_question(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
