@@ -49,6 +49,19 @@ def test_superseding_a_row_that_is_no_longer_current_writes_nothing(store, pair:
     assert [b.belief_id for b in store.belief_history(pair, "osmosis")] == ["b-osmo1", "b-osmo2"]
 
 
+def test_a_row_whose_id_is_there_already_is_a_conflict_writing_nothing(store, pair: Pair) -> None:  # type: ignore[no-untyped-def]
+    first = row(pair, 1, Claim.STRUGGLES, 0.67)
+    store.add_belief(first, None)
+    second = row(pair, 2, Claim.UNDERSTANDS, 0.56)
+    store.add_belief(second, first)
+    # The first row's id again, superseding the current one: refused as a conflict (what a
+    # retry reads again), and the current row is still current.
+    with pytest.raises(ConflictError):
+        store.add_belief(replace(first, confidence=0.8), second)
+    assert store.beliefs(pair) == [second]
+    assert [b.belief_id for b in store.belief_history(pair, "osmosis")] == ["b-osmo1", "b-osmo2"]
+
+
 def test_retiring_keeps_every_row_and_leaves_none_current(store, pair: Pair) -> None:  # type: ignore[no-untyped-def]
     store.add_belief(row(pair, 1, Claim.STRUGGLES, 0.67), None)
     store.add_belief(row(pair, 1, Claim.UNDERSTANDS, 0.67, "cell"), None)

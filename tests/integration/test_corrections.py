@@ -250,6 +250,37 @@ def test_both_backends_show_the_same_corrected_block(tmp_path: Path, cloud: Any)
     assert "(corrected on 3 Mar: mistake)" in texts[0] and texts[0] == texts[1]
 
 
+def test_a_verdict_corrected_back_and_forth_at_one_time_keeps_the_pair_working(
+    tmp_path: Path, cloud: Any
+) -> None:
+    # A teacher's tool sends the session's time with each correction: wrong → right → wrong →
+    # right, all at one time. The last row says what the first correction's said; it was
+    # refused as a row already there, and every later check and turn of the pair with it.
+    from tutor_memory.bootstrap import lambda_app
+
+    seen = []
+    for app in (build_app(on_folder(SETTINGS, tmp_path / "tm")), lambda_app()):
+        pair = Pair("s1", "bio")
+        check = app.episodes.add(
+            pair, Kind.CHECK, "Explain osmosis", at=AT,
+            evidence={"topic": "osmosis", "verdict": "wrong"},
+        ).episode  # fmt: skip
+        lines = []
+        for verdict in ("right", "wrong", "right"):
+            app.episodes.correct(pair, check.episode_id, "verdict", verdict, "marked by mistake",
+                                 by=Role.SERVICE, at=FIXED)  # fmt: skip
+            lines.append([b.line() for b in app.learning.beliefs(pair)])
+        assert lines == [["understands osmosis (0.67)"], ["struggles with osmosis (0.67)"],
+                         ["understands osmosis (0.67)"]]  # fmt: skip
+        app.episodes.add(pair, Kind.CHECK, "Explain diffusion", at=ASKED,
+                         evidence={"topic": "diffusion", "verdict": "right"})  # fmt: skip
+        assert len(app.learning.beliefs(pair)) == 2
+        block = app.turns.turn(pair, "osmosis", at=ASKED).block
+        assert "understands osmosis (0.67)" in block and "understands diffusion (0.67)" in block
+        seen.append(block)
+    assert seen[0] == seen[1]
+
+
 def test_both_backends_hear_a_corrected_message_alike(tmp_path: Path, cloud: Any) -> None:
     from tutor_memory.bootstrap import lambda_app
 

@@ -156,6 +156,21 @@ def test_belief_ids_are_deterministic_and_differ_by_generation() -> None:
     assert a.belief_id == b.belief_id != c.belief_id
 
 
+def test_a_row_that_says_again_what_an_earlier_one_said_has_an_id_of_its_own() -> None:
+    # A verdict corrected and corrected back at one time: the third row says what the first
+    # correction's row said, on the same evidence at the same time; it supersedes another row.
+    topic, ids = Topic("osmosis", "Osmosis", True), ["e1-000000000001"]
+    start = next_belief(None, topic, [False], ids, pair=PAIR, at=AT)
+    rows = [start]
+    for passed in (True, False, True):
+        row = next_belief(rows[-1], topic, [passed], ids, pair=PAIR, at=AT + timedelta(days=1))
+        assert row is not None
+        rows.append(row)
+    assert rows[1] is not None and rows[3] is not None
+    assert (rows[1].claim, rows[1].confidence) == (rows[3].claim, rows[3].confidence)
+    assert len({r.belief_id for r in rows if r is not None}) == 4
+
+
 def test_the_block_line_reads_as_the_article_shows() -> None:
     rows = replay_checks([check(1, "cytoplasm", "right", 0)], KNOWN, generation=0)  # type: ignore[list-item]
     assert rows[0][0].line() == "understands Cytoplasm (0.67)"

@@ -81,21 +81,27 @@ def belief_id(
     evidence: Sequence[str],
     created_at: datetime,
     generation: int,
+    supersedes: str | None = None,
 ) -> str:
-    """Deterministic: the same history gives the same ids on every backend."""
-    body = json.dumps(
-        [
-            pair.student_id,
-            pair.subject_id,
-            concept,
-            claim.value,
-            f"{confidence:.2f}",
-            list(evidence),
-            format_time(created_at),
-            generation,
-        ],
-        ensure_ascii=False,
-    )
+    """Deterministic: the same history gives the same ids on every backend.
+
+    ``supersedes`` is the id of the row this one replaces: a concept's rows form a chain, so
+    a row that says again what an earlier one said (a verdict corrected and corrected back,
+    at one time) still has an id of its own — without it, the repeat's id was the earlier
+    row's, the write was refused, and every later check and turn of the pair with it."""
+    fields: list[object] = [
+        pair.student_id,
+        pair.subject_id,
+        concept,
+        claim.value,
+        f"{confidence:.2f}",
+        list(evidence),
+        format_time(created_at),
+        generation,
+    ]
+    if supersedes is not None:  # a concept's first row keeps the id it always had
+        fields.append(supersedes)
+    body = json.dumps(fields, ensure_ascii=False)
     return "b-" + hashlib.sha256(body.encode("utf-8")).hexdigest()[:16]
 
 
@@ -213,7 +219,16 @@ def next_belief(
     evidence = tuple(evidence_ids[-C.BELIEF_MAX_EVIDENCE :])
     return Belief(
         pair=pair,
-        belief_id=belief_id(pair, topic.key, claim, confidence, evidence, at, generation),
+        belief_id=belief_id(
+            pair,
+            topic.key,
+            claim,
+            confidence,
+            evidence,
+            at,
+            generation,
+            previous.belief_id if previous is not None else None,
+        ),
         concept_key=topic.key,
         concept_name=topic.name,
         claim=claim,

@@ -262,6 +262,7 @@ def decayed(belief: Belief, last_check_at: datetime | None, as_of: datetime) -> 
             belief.evidence_ids,
             as_of,
             belief.generation,
+            belief.belief_id,
         ),
         confidence=confidence,
         created_at=as_of,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sqlite3
 from datetime import datetime
 
 from tutor_memory.adapters.sqlite.connection import SqliteConnection
@@ -55,10 +56,15 @@ class SqliteBeliefs(SqliteConnection):
                         f"belief {supersedes.belief_id} is no longer current; nothing was written"
                     )
             marks = ", ".join("?" * len(record))
-            conn.execute(
-                f"INSERT INTO beliefs ({', '.join(record)}) VALUES ({marks})",
-                tuple(record.values()),
-            )
+            try:
+                conn.execute(
+                    f"INSERT INTO beliefs ({', '.join(record)}) VALUES ({marks})",
+                    tuple(record.values()),
+                )
+            except sqlite3.IntegrityError as exc:  # that row is there already: as DynamoDB's
+                raise ConflictError(  # condition says, a conflict (rolled back), not a crash
+                    f"belief {new.belief_id} was written meanwhile; nothing was written"
+                ) from exc
 
     def retire_beliefs(self, pair: Pair, at: datetime) -> int:
         with self._write() as conn:
