@@ -534,6 +534,37 @@ def test_a_corrected_message_is_what_the_profile_holds(lang: str, tmp_path: Path
         assert memory.profile("s1").intact
 
 
+@pytest.mark.parametrize("lang", list(EXAM_DATES))
+def test_a_message_corrected_back_and_forth_is_heard_as_it_reads_each_time(
+    lang: str, tmp_path: Path
+) -> None:
+    """The profile took a statement of the message's own earlier correction for a later
+    message's, and left it: "12 May" → "15 May" → "12 May" again still said 15 May, and a
+    message corrected to say nothing was never heard again. A replay hears it alike, and the
+    block shows no correction that a newer one replaced."""
+    from tutor_memory.replay import replay
+
+    said, meant = EXAM_DATES[lang]
+    with Memory.local(tmp_path / "tm", settings=SETTINGS, ready=False) as memory:
+        pair = memory.pair("s1", "chemistry")
+        message = pair.record_question(said, at=SAID)
+        seen = []
+        for text in (meant, said, "What is a mole?", meant):
+            pair.correct(message.id, "text", text, "the wrong date", at=SAID)
+            seen.append(_profile(memory))
+        assert seen == [[("goal", "2026-05-15", meant)], [("goal", "2026-05-12", said)], [],
+                        [("goal", "2026-05-15", meant)]]  # fmt: skip
+        # The record as its newest correction says, and no replaced correction's line: the
+        # third one matched the question's words and said "corrected … : What is a mole?".
+        block = pair.turn("What is a mole?", at=SAID).block
+        assert f"{meant} (corrected on" in block and "What is a mole? (" not in block
+        assert memory.profile("s1").intact
+        history = memory.export("s1").write(tmp_path / "export")
+    replay(history, tmp_path / "replayed", lambda folder: build_app(on_folder(SETTINGS, folder)))
+    with Memory.local(tmp_path / "replayed", settings=SETTINGS, ready=False) as memory:
+        assert _profile(memory) == [("goal", "2026-05-15", meant)]
+
+
 def test_a_name_corrected_and_a_later_statement_left_alone(tmp_path: Path) -> None:
     with Memory.local(tmp_path / "tm", settings=SETTINGS, ready=False) as memory:
         pair = memory.pair("s1", "biology")

@@ -276,7 +276,17 @@ class Candidates:
         """Candidates read as corrected (``corrections.apply_newest``; ``fixes``: each corrected
         episode's newest correction): what collapses with what is what the block will show —
         two wrong checks of which one was corrected to right are two memories, not one "right
-        (and 1 more time like it)"."""
+        (and 1 more time like it)". A correction a newer one of the same episode replaced is
+        no candidate: "corrected an earlier record: 15 May" is no longer what the record says."""
+        replaced = [
+            episode_id
+            for episode_id, cand in self.by_id.items()
+            if isinstance(evidence := cand.episode.evidence, CorrectionEvidence)
+            and (newest := fixes.get(evidence.corrects)) is not None
+            and newest.episode_id != episode_id
+        ]
+        for episode_id in replaced:
+            del self.by_id[episode_id]
         for cand in self.by_id.values():
             if cand.episode.episode_id in fixes:
                 (cand.episode,) = apply_newest([cand.episode], fixes)

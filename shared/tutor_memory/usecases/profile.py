@@ -5,7 +5,7 @@ a student's message, read what is in force. One profile per student, shared by e
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from datetime import date, datetime
 
 from tutor_memory.domain.episodes import Episode, Kind, Pair
@@ -139,24 +139,37 @@ class Profiles:
             )
         )  # fmt: skip
 
-    def hear_corrected(self, episode: Episode, text: str, correction: Episode) -> list[Statement]:
+    def hear_corrected(
+        self, episode: Episode, text: str, correction: Episode, earlier: Collection[str] = ()
+    ) -> list[Statement]:
         """What the profile heard in a student's message, as the message reads corrected to
         ``text`` ("My name is Maya" → "My name is Mia"): each statement heard in it that is
         still in force gives way to what the corrected text states (retracted where it states
         nothing of that aspect), and what it states is heard. Heard in ``correction``, so that
         erasing the correction gives the first statements back. A statement of the message that
-        a later one replaced stays replaced: the profile is left as it is."""
+        a later one replaced stays replaced: the profile is left as it is. ``earlier``: the
+        ids of the message's earlier corrections — what they stated is the message's own, not
+        a later message's ("Maya" → "Mia" → "Maya" again hears "Maya")."""
         student = episode.pair.student_id
-        source = heard_at(episode.pair.subject_id, episode.episode_id)
+        subject = episode.pair.subject_id
+        own = {heard_at(subject, episode.episode_id), *(heard_at(subject, e) for e in earlier)}
         history = self.log.statements(student)
-        said = [s for s in history if s.source == source and s.erased_at is None]
-        was = [s for s in current(history) if s.source == source]
+        said = [s for s in history if s.source in own and s.erased_at is None]
+        # The latest word on each aspect, a retraction included: one of the message's own
+        # (its text, or a correction of it) is the message's to replace.
+        latest: dict[tuple[Aspect, str], Statement] = {}
+        for s in sorted(history, key=lambda s: s.seq):
+            if s.erased_at is None:
+                latest[(s.aspect, s.key)] = s
+        was = [s for s in latest.values() if s.source in own]
         if said and not was:
             return []
         found = heard(text, episode.at.date())
         fix = heard_at(correction.pair.subject_id, correction.episode_id)
         out = []
         for s in was:
+            if s.retracts:
+                continue  # nothing of it in force: nothing to retract
             if found is None or (found.aspect, found.key) != (s.aspect, s.key):
                 retracted = Statement(
                     student_id=student, seq=0, aspect=s.aspect, key=s.key, value="",
