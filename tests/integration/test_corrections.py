@@ -565,6 +565,31 @@ def test_a_message_corrected_back_and_forth_is_heard_as_it_reads_each_time(
         assert _profile(memory) == [("goal", "2026-05-15", meant)]
 
 
+@pytest.mark.parametrize("lang", list(EXAM_DATES))
+def test_erasing_the_later_message_lets_the_correction_it_held_back_hold(
+    lang: str, tmp_path: Path
+) -> None:
+    """A message corrected while a later one said the same left the profile alone (the later
+    one stands); erasing that later message brought back the first message's old words,
+    though the message reads as corrected — and a replay of the export heard the correction."""
+    from tutor_memory.replay import replay
+
+    said, meant = EXAM_DATES[lang]
+    with Memory.local(tmp_path / "tm", settings=SETTINGS, ready=False) as memory:
+        pair = memory.pair("s1", "chemistry")
+        first = pair.record_question(said, at=SAID)
+        again = pair.record_question(said, at=SAID)
+        pair.correct(first.id, "text", meant, "the wrong date", at=SAID)
+        assert _profile(memory) == [("goal", "2026-05-12", said)]  # the later message stands
+        memory.erase("s1", "chemistry", again.id, reason="said twice")
+        assert _profile(memory) == [("goal", "2026-05-15", meant)]
+        assert memory.profile("s1").intact
+        history = memory.export("s1").write(tmp_path / "export")
+    replay(history, tmp_path / "replayed", lambda folder: build_app(on_folder(SETTINGS, folder)))
+    with Memory.local(tmp_path / "replayed", settings=SETTINGS, ready=False) as memory:
+        assert _profile(memory) == [("goal", "2026-05-15", meant)]
+
+
 def test_a_name_corrected_and_a_later_statement_left_alone(tmp_path: Path) -> None:
     with Memory.local(tmp_path / "tm", settings=SETTINGS, ready=False) as memory:
         pair = memory.pair("s1", "biology")

@@ -8,7 +8,8 @@ import logging
 from collections.abc import Callable, Collection, Sequence
 from datetime import date, datetime
 
-from tutor_memory.domain.episodes import Episode, Kind, Pair
+from tutor_memory.domain.corrections import newest_by_target
+from tutor_memory.domain.episodes import CorrectionEvidence, Episode, Kind, Pair
 from tutor_memory.domain.errors import ConflictError, StoreError, ValidationError
 from tutor_memory.domain.profile import (
     AnchoredProfileCheckpoint,
@@ -207,7 +208,47 @@ class Profiles:
         seqs = heard_in(self.log.statements(student_id), sources)
         if not seqs:
             return 0
-        return self.log.erase_statements(student_id, seqs, at or self.clock.now())
+        erased = self.log.erase_statements(student_id, seqs, at or self.clock.now())
+        self._follow_corrections(student_id)
+        return erased
+
+    def _follow_corrections(self, student_id: str) -> None:
+        """After an erasure: a statement in force again whose message was corrected since
+        gives way to the message as its newest correction reads. The correction was left
+        alone when it came ("Maya" corrected to "Mia" while a later message said "Maya"); the
+        erasure took that later message, and the old words are not what the message says —
+        a replay of the log hears the correction, and so does this."""
+        if self.store is None:
+            return
+        fixes: dict[str, list[Episode]] = {}  # a subject's corrections, read once
+        for s in current(self.log.statements(student_id)):
+            subject, _, episode_id = (s.source or "").partition("/")
+            if not episode_id:
+                continue  # set by a teacher or the service: no message to follow
+            pair = Pair(student_id, subject)
+            if subject not in fixes:
+                fixes[subject] = self.store.corrections(pair)
+            heard_in_episode = self.store.get(pair, episode_id)
+            if heard_in_episode is None:
+                continue
+            evidence = heard_in_episode.evidence
+            if isinstance(evidence, CorrectionEvidence):
+                target_id = evidence.corrects  # heard in an earlier correction of a message
+            else:
+                target_id = episode_id
+            newest = newest_by_target(fixes[subject]).get(target_id)
+            if newest is None or newest.episode_id == episode_id:
+                continue  # not corrected, or already heard as its newest correction reads
+            target = self.store.get(pair, target_id)
+            if target is None or target.erased or target.kind is not Kind.QUESTION:
+                continue
+            earlier = [
+                e.episode_id for e in fixes[subject]
+                if isinstance(e.evidence, CorrectionEvidence)
+                and e.evidence.corrects == target_id and e.seq < newest.seq
+            ]  # fmt: skip
+            assert isinstance(newest.evidence, CorrectionEvidence)  # newest_by_target's
+            self.hear_corrected(target, str(newest.evidence.value), newest, earlier)
 
     def hear_episode(self, episode: Episode, found: Heard | None = None) -> Statement | None:
         """What a recorded line tells the profile: a student's message about the student
