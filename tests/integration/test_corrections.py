@@ -233,16 +233,21 @@ def test_erasing_the_correction_gives_the_check_its_verdict_back(tmp_path: Path)
         assert pair.verify().intact
 
 
+def _osmosis_marked_wrong(app: Any, pair: Pair) -> Any:
+    """A check on osmosis marked wrong (to be corrected), written through the app's door."""
+    return app.episodes.add(
+        pair, Kind.CHECK, "Explain osmosis", at=AT,
+        evidence={"topic": "osmosis", "verdict": "wrong"},
+    ).episode  # fmt: skip
+
+
 def test_both_backends_show_the_same_corrected_block(tmp_path: Path, cloud: Any) -> None:
     from tutor_memory.bootstrap import lambda_app
 
     texts = []
     for app in (build_app(on_folder(SETTINGS, tmp_path / "tm")), lambda_app()):
         pair = Pair("s1", "bio")
-        check = app.episodes.add(
-            pair, Kind.CHECK, "Explain osmosis", at=AT,
-            evidence={"topic": "osmosis", "verdict": "wrong"},
-        ).episode  # fmt: skip
+        check = _osmosis_marked_wrong(app, pair)
         app.episodes.correct(pair, check.episode_id, "verdict", "right", "mistake",
                              by=Role.SERVICE, at=FIXED)  # fmt: skip
         assert len(app.ports.store.corrections(pair)) == 1
@@ -261,10 +266,7 @@ def test_a_verdict_corrected_back_and_forth_at_one_time_keeps_the_pair_working(
     seen = []
     for app in (build_app(on_folder(SETTINGS, tmp_path / "tm")), lambda_app()):
         pair = Pair("s1", "bio")
-        check = app.episodes.add(
-            pair, Kind.CHECK, "Explain osmosis", at=AT,
-            evidence={"topic": "osmosis", "verdict": "wrong"},
-        ).episode  # fmt: skip
+        check = _osmosis_marked_wrong(app, pair)
         lines = []
         for verdict in ("right", "wrong", "right"):
             app.episodes.correct(pair, check.episode_id, "verdict", verdict, "marked by mistake",
