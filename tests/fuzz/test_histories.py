@@ -29,7 +29,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from hypothesis import HealthCheck, given, note, settings
+from hypothesis import HealthCheck, example, given, note, settings
 from hypothesis import strategies as st
 
 from tutor_memory import Memory, PairMemory
@@ -52,6 +52,7 @@ SETTINGS = Settings(embedder="none")
 T0 = datetime(2026, 1, 1, 8, tzinfo=UTC)
 NOW = datetime(2026, 6, 30, 12, tzinfo=UTC)
 WORK = "EARLIER WORK WITH THIS STUDENT"
+BACK_AND_FORTH = ("right", "wrong", "right")  # a verdict corrected, corrected back, again
 MONTHS = {m: n for n, m in enumerate(["Jan", "Feb", "Mar", "Apr", "May", "Jun"], start=1)}
 
 MESSAGES = [
@@ -193,6 +194,14 @@ def _seen(memory: Memory) -> tuple[Any, ...]:
     )
 
 
+# What the drawn runs found, asked every time: a verdict corrected back and forth at one time
+# (it bricked the pair), a message corrected back to its own words, and a correction held back
+# by a later message that is then erased.
+@example([("check", "osmosis", 0, "wrong")] + [("correct", 0, "", v, None) for v in BACK_AND_FORTH])
+@example([("question", "My name is Maya.", 0), ("correct", 0, "My name is Mia.", "", None),
+          ("correct", 0, "My name is Maya.", "", None)])  # fmt: skip
+@example([("question", "My name is Maya.", 0), ("question", "My name is Maya.", 0),
+          ("correct", 0, "My name is Mia.", "", None), ("erase", 1)])  # fmt: skip
 @FUZZ
 @given(st.lists(step, min_size=5, max_size=50))
 def test_a_generated_history_replays_to_the_same_blocks_beliefs_and_profile(
