@@ -11,7 +11,9 @@ corrections of corrections and erasures among them. What must hold whatever the 
 * the block fits its budget, the same turn twice is the same block, its earlier work is
   oldest first with no line twice, and an erased episode is in neither its text nor its ids;
 * the chain and the profile verify, and the student's export replayed into a new store gives
-  the same blocks, beliefs and profile.
+  the same blocks, beliefs and profile;
+* the same history written to DynamoDB (moto) gives the same blocks, beliefs and profile as on
+  the embedded store.
 
 Two differences a replay has, known and left (the session notes say why): a tutor's greeting
 ("Hi Maya!") heard into the profile only after the student's own naming of themselves was
@@ -24,6 +26,7 @@ from __future__ import annotations
 import os
 import re
 import tempfile
+import uuid
 from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -31,11 +34,14 @@ from typing import Any
 
 from hypothesis import HealthCheck, example, given, note, settings
 from hypothesis import strategies as st
+from moto import mock_aws
 
 from tutor_memory import Memory, PairMemory
+from tutor_memory.adapters.dynamo import DynamoStore
 from tutor_memory.bootstrap import build_app
 from tutor_memory.domain.errors import NotFoundError, ValidationError
 from tutor_memory.domain.tokens import count_tokens
+from tutor_memory.local_backend import LocalBackend
 from tutor_memory.ports import FixedClock
 from tutor_memory.replay import replay
 from tutor_memory.settings import Settings, on_folder
@@ -222,3 +228,33 @@ def test_a_generated_history_replays_to_the_same_blocks_beliefs_and_profile(
         )
         with Memory.local(root / "b", settings=SETTINGS, clock=FixedClock(NOW)) as replayed:
             assert _seen(replayed) == before
+
+
+# DynamoDB on moto is slower: fewer cases (150 under `make fuzz`).
+ON_DYNAMODB = settings(FUZZ, max_examples=150 if LONG else 6)
+
+
+@ON_DYNAMODB
+@given(st.lists(step, min_size=5, max_size=40))
+def test_a_generated_history_is_the_same_on_dynamodb(steps: list[tuple[Any, ...]]) -> None:
+    note(repr(steps))
+    with tempfile.TemporaryDirectory() as folder, mock_aws():
+        root = Path(folder)
+        seen = []
+        with Memory.local(root / "embedded", settings=SETTINGS, clock=FixedClock(NOW)) as memory:
+            _record(memory, memory.pair("s1", "bio"), steps)
+            if not _has_history(memory.pair("s1", "bio")):
+                return
+            seen.append(_seen(memory))
+        table = f"fuzz-{uuid.uuid4().hex[:12]}"
+        DynamoStore(table, "us-east-1").create_table()
+        cloud = Settings(
+            backend="dynamodb", table_name=table, aws_region="us-east-1", embedder="none",
+            index_path=root / "index.db",  # the embedded index in OpenSearch's place (no moto)
+        )  # fmt: skip
+        app = build_app(cloud, clock=FixedClock(NOW))
+        assert isinstance(app.ports.store, DynamoStore)
+        with Memory(LocalBackend(app)) as memory:
+            _record(memory, memory.pair("s1", "bio"), steps)
+            seen.append(_seen(memory))
+        assert seen[1] == seen[0]
