@@ -161,6 +161,16 @@ def newest_by_target(corrections: Iterable[Episode]) -> dict[str, Episode]:
     return newest
 
 
+def corrected_before(corrections: Iterable[Episode], target_id: str, seq: int) -> list[str]:
+    """The ids of the corrections of episode ``target_id`` recorded before sequence ``seq``
+    (erased ones too: what was heard in them is the message's own, whatever became of it)."""
+    return [
+        e.episode_id for e in corrections
+        if isinstance(e.evidence, CorrectionEvidence)
+        and e.evidence.corrects == target_id and e.seq < seq
+    ]  # fmt: skip
+
+
 def apply(episodes: Sequence[Episode], corrections: Iterable[Episode]) -> list[Episode]:
     """``episodes`` as corrected: each one a correction names is read with its newest
     correction's value (and ``corrected_at``); the rest as they are, in the same order."""

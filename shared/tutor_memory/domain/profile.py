@@ -378,15 +378,21 @@ def profile_report(statements: Sequence[Statement], broken: str | None) -> str:
     return f"intact: {count} statement{'' if count == 1 else 's'}"
 
 
+def latest(statements: Sequence[Statement]) -> list[Statement]:
+    """The latest word on each aspect and key, a retraction included (in the order each
+    aspect was first said): what ``current`` keeps before it drops the retractions."""
+    last: dict[tuple[Aspect, str], Statement] = {}
+    for s in sorted(statements, key=lambda s: s.seq):
+        if s.erased_at is None:  # an erased statement was never said: the one before holds
+            last[(s.aspect, s.key)] = s
+    return list(last.values())
+
+
 def current(statements: Sequence[Statement]) -> list[Statement]:
     """The statements in force: the latest per aspect and key, retractions removed; who the
     student is and what they need first (the name, accommodations, the language), then how
     they like to be taught, their goals by date, the rest (the order a tight budget keeps
     them in)."""
-    latest: dict[tuple[Aspect, str], Statement] = {}
-    for s in sorted(statements, key=lambda s: s.seq):
-        if s.erased_at is None:  # an erased statement was never said: the one before holds
-            latest[(s.aspect, s.key)] = s
     order = [
         Aspect.NAME,
         Aspect.ACCOMMODATION,
@@ -395,7 +401,7 @@ def current(statements: Sequence[Statement]) -> list[Statement]:
         Aspect.GOAL,
         Aspect.OTHER,
     ]
-    kept = [s for s in latest.values() if not s.retracts]
+    kept = [s for s in latest(statements) if not s.retracts]
     return sorted(kept, key=lambda s: (order.index(s.aspect), s.due or date.max, s.key, s.seq))
 
 

@@ -297,11 +297,8 @@ class Episodes:
         profile hears a message as corrected ("My name is Maya" → "… Mia"), and the map shows
         a corrected note, in every block from now on."""
         if target.kind is Kind.QUESTION and self.profiles is not None:
-            earlier = [
-                e.episode_id for e in self.ports.store.corrections(pair)
-                if isinstance(e.evidence, CorrectionEvidence)
-                and e.evidence.corrects == target.episode_id and e.seq < correction.seq
-            ]  # fmt: skip
+            fixes = self.ports.store.corrections(pair)
+            earlier = corrections.corrected_before(fixes, target.episode_id, correction.seq)
             self.profiles.hear_corrected(target, str(fix.value), correction, earlier)
         if isinstance(target.evidence, TaughtEvidence):
             self.maps.correct_note(pair, target, was=target.evidence.note, now=str(fix.value))

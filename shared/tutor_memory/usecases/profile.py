@@ -8,7 +8,7 @@ import logging
 from collections.abc import Callable, Collection, Sequence
 from datetime import date, datetime
 
-from tutor_memory.domain.corrections import newest_by_target
+from tutor_memory.domain.corrections import corrected_before, newest_by_target
 from tutor_memory.domain.episodes import CorrectionEvidence, Episode, Kind, Pair
 from tutor_memory.domain.errors import ConflictError, StoreError, ValidationError
 from tutor_memory.domain.profile import (
@@ -23,6 +23,7 @@ from tutor_memory.domain.profile import (
     head_checkpoint,
     heard_at,
     heard_in,
+    latest,
     names_of,
     seal,
 )
@@ -158,11 +159,7 @@ class Profiles:
         said = [s for s in history if s.source in own and s.erased_at is None]
         # The latest word on each aspect, a retraction included: one of the message's own
         # (its text, or a correction of it) is the message's to replace.
-        latest: dict[tuple[Aspect, str], Statement] = {}
-        for s in sorted(history, key=lambda s: s.seq):
-            if s.erased_at is None:
-                latest[(s.aspect, s.key)] = s
-        was = [s for s in latest.values() if s.source in own]
+        was = [s for s in latest(history) if s.source in own]
         if said and not was:
             return []
         found = heard(text, episode.at.date())
@@ -221,6 +218,7 @@ class Profiles:
         if self.store is None:
             return
         fixes: dict[str, list[Episode]] = {}  # a subject's corrections, read once
+        newest_of: dict[str, dict[str, Episode]] = {}  # and each target's newest among them
         for s in current(self.log.statements(student_id)):
             subject, _, episode_id = (s.source or "").partition("/")
             if not episode_id:
@@ -228,6 +226,7 @@ class Profiles:
             pair = Pair(student_id, subject)
             if subject not in fixes:
                 fixes[subject] = self.store.corrections(pair)
+                newest_of[subject] = newest_by_target(fixes[subject])
             heard_in_episode = self.store.get(pair, episode_id)
             if heard_in_episode is None:
                 continue
@@ -236,17 +235,13 @@ class Profiles:
                 target_id = evidence.corrects  # heard in an earlier correction of a message
             else:
                 target_id = episode_id
-            newest = newest_by_target(fixes[subject]).get(target_id)
+            newest = newest_of[subject].get(target_id)
             if newest is None or newest.episode_id == episode_id:
                 continue  # not corrected, or already heard as its newest correction reads
             target = self.store.get(pair, target_id)
             if target is None or target.erased or target.kind is not Kind.QUESTION:
                 continue
-            earlier = [
-                e.episode_id for e in fixes[subject]
-                if isinstance(e.evidence, CorrectionEvidence)
-                and e.evidence.corrects == target_id and e.seq < newest.seq
-            ]  # fmt: skip
+            earlier = corrected_before(fixes[subject], target_id, newest.seq)
             assert isinstance(newest.evidence, CorrectionEvidence)  # newest_by_target's
             self.hear_corrected(target, str(newest.evidence.value), newest, earlier)
 
