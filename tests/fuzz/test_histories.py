@@ -15,10 +15,9 @@ corrections of corrections and erasures among them. What must hold whatever the 
 * the same history written to DynamoDB (moto) gives the same blocks, beliefs and profile as on
   the embedded store.
 
-Two differences a replay has, known and left (the session notes say why): a tutor's greeting
+One difference a replay has, known and left (the session notes say why): a tutor's greeting
 ("Hi Maya!") heard into the profile only after the student's own naming of themselves was
-erased, and a belief's name when back-dated checks spell its topic two ways ("ósmosis",
-"osmosis"). The replayed histories below avoid those two shapes.
+erased. The replayed histories below avoid that shape (the tutor never greets by name).
 """
 
 from __future__ import annotations
@@ -70,7 +69,7 @@ MESSAGES = [
     "Photosynthesis makes glucose from light. " * 12,
 ]  # fmt: skip
 ANSWERS = ["Good job.", "Osmosis moves water across a membrane.", "La ósmosis mueve agua."]
-TOPICS = ["osmosis", "cells", "التناضح", "difusión"]
+TOPICS = ["osmosis", "ósmosis", "cells", "التناضح", "difusión"]
 QUESTIONS = [
     "What did I get wrong so far?", "osmosis", "what is my name?", "¿cuándo es mi examen?",
     "hola", "pichle hafte humne kya parha tha?", "ماذا درسنا في مارس؟",
@@ -201,13 +200,16 @@ def _seen(memory: Memory) -> tuple[Any, ...]:
 
 
 # What the drawn runs found, asked every time: a verdict corrected back and forth at one time
-# (it bricked the pair), a message corrected back to its own words, and a correction held back
-# by a later message that is then erased.
+# (it bricked the pair), a message corrected back to its own words, a correction held back
+# by a later message that is then erased, and a back-dated check spelling its topic another
+# way before an erasure re-derives the beliefs.
 @example([("check", "osmosis", 0, "wrong")] + [("correct", 0, "", v, None) for v in BACK_AND_FORTH])
 @example([("question", "My name is Maya.", 0), ("correct", 0, "My name is Mia.", "", None),
           ("correct", 0, "My name is Maya.", "", None)])  # fmt: skip
 @example([("question", "My name is Maya.", 0), ("question", "My name is Maya.", 0),
           ("correct", 0, "My name is Mia.", "", None), ("erase", 1)])  # fmt: skip
+@example([("check", "ósmosis", 1, "right"), ("check", "osmosis", 0, "wrong"),
+          ("check", "cells", 2, "right"), ("erase", 2)])  # fmt: skip
 @FUZZ
 @given(st.lists(step, min_size=5, max_size=50))
 def test_a_generated_history_replays_to_the_same_blocks_beliefs_and_profile(

@@ -107,3 +107,65 @@ def test_an_idempotent_retry_of_a_check_updates_the_belief_once(app: App, pair: 
             pair, "Check on osmosis", CheckEvidence("osmosis", "wrong"), idempotency_key="chk-1"
         )
     assert len(app.learning.belief_history(pair, "osmosis")) == 1
+
+
+# A history whose checks come in out of time order and spell a topic two ways, with a verdict
+# corrected: (topic, verdict, day) for a check, ("correct", index of the check, verdict, day).
+_OUT_OF_ORDER = [
+    ("ósmosis", "right", 3),
+    ("osmosis", "wrong", 1),  # back-dated, spelled as the map does not spell it
+    ("cells", "right", 2),  # erased below
+    ("correct", 1, "right", 4),
+    ("Osmosis", "wrong", 0),
+]
+
+
+def _rows_after(app: App, pair: Pair, steps: list[tuple]) -> list[tuple]:  # type: ignore[type-arg]
+    """Each step in turn; the current generation's rows about osmosis (what each row says and
+    why, the checks it cites named by their topic and day), in the history's order."""
+    from tutor_memory.domain.access import Role
+
+    made: list[str] = []
+    for step in steps:
+        if step[0] == "correct":
+            _, which, verdict, day = step
+            fix = app.episodes.correct(pair, made[which], "verdict", verdict, "marked by mistake",
+                                       by=Role.SERVICE, at=T0 + timedelta(days=day))  # fmt: skip
+            made.append(fix.episode.episode_id)
+        else:
+            topic, verdict, day = step
+            made.append(check(app, pair, topic, verdict, day).append.episode.episode_id)
+    names = {e.episode_id: f"{e.text} on day {(e.at - T0).days}"
+             for e in app.ports.store.iter_episodes(pair)}  # fmt: skip
+    rows = app.learning.belief_history(pair, "osmosis")
+    generation = max(b.generation for b in rows)
+    out = []
+    for b in rows:
+        if b.generation == generation:
+            reason = b.reason
+            for episode_id, name in names.items():
+                reason = reason.replace(episode_id, name)
+            out.append((b.concept_name, b.line(), b.created_at, reason))
+    return out
+
+
+def test_erasing_a_check_rederives_what_recording_the_rest_would_have(tmp_path: Path) -> None:
+    """Re-derivation (an erasure of a check runs it) writes the rows that recording the rest
+    of the history one by one writes — names included: it read the checks by time and named
+    the belief after the latest by time ("ósmosis"), where recording (and a replay of the
+    export) names it after the check that made its last row ("osmosis")."""
+    settings = on_folder(Settings.from_env({"TUTOR_MEMORY_EMBEDDER": "none"}), tmp_path / "tm")
+    app = build_app(settings, clock=FixedClock(T0 + timedelta(days=9)))
+    kept = [s for s in _OUT_OF_ORDER if s[0] != "cells"]
+    never_had = _rows_after(app, Pair("s2", "bio"), kept)
+    erased = Pair("s1", "bio")
+    _rows_after(app, erased, _OUT_OF_ORDER)
+    cells = next(e for e in app.ports.store.iter_episodes(erased) if "cells" in e.text)
+    app.erasing.erase_episode(erased, cells.episode_id, reason="typed by mistake")
+    rederived = app.learning.belief_history(erased, "osmosis")
+    assert max(b.generation for b in rederived) == 1  # re-derived, not recorded
+    assert [b.line() for b in app.learning.beliefs(erased)] == ["understands Osmosis (0.63)"]
+    assert [b.line() for b in app.learning.beliefs(Pair("s2", "bio"))] == [
+        "understands Osmosis (0.63)"
+    ]
+    assert _rows_after(app, erased, []) == never_had

@@ -174,3 +174,19 @@ def test_a_row_that_says_again_what_an_earlier_one_said_has_an_id_of_its_own() -
 def test_the_block_line_reads_as_the_article_shows() -> None:
     rows = replay_checks([check(1, "cytoplasm", "right", 0)], KNOWN, generation=0)  # type: ignore[list-item]
     assert rows[0][0].line() == "understands Cytoplasm (0.67)"
+
+
+def test_replayed_checks_write_the_rows_recording_them_in_their_order_wrote() -> None:
+    # Recorded: "ósmosis" on day 2, then "osmosis" back-dated to day 0. Recording names the
+    # belief after the check that made its last row; re-derivation read the checks by time
+    # and named it after the latest by time ("ósmosis"), unlike a replay of the export.
+    rows = replay_checks(
+        [check(1, "ósmosis", "right", 2), check(2, "osmosis", "wrong", 0)],  # type: ignore[list-item]
+        {},
+        generation=1,
+    )
+    assert [(r.concept_name, r.confidence, r.created_at) for r, _ in rows] == [
+        ("ósmosis", 0.67, AT + timedelta(days=2)),
+        ("osmosis", 0.53, AT),
+    ]
+    assert rows[1][0].evidence_ids == ("e2-000000000002", "e1-000000000001")  # by time

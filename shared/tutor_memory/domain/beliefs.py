@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from bisect import insort
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -34,7 +35,7 @@ from typing import Any
 from tutor_memory.domain import constants as C
 from tutor_memory.domain.chain import format_time, parse_time
 from tutor_memory.domain.concepts import concept_key
-from tutor_memory.domain.episodes import CheckEvidence, Episode, Kind, Pair
+from tutor_memory.domain.episodes import CheckEvidence, CorrectionEvidence, Episode, Kind, Pair
 from tutor_memory.domain.language import fold, folded_tokens
 from tutor_memory.domain.languages import LANGUAGES
 
@@ -242,30 +243,50 @@ def next_belief(
 
 
 def replay_checks(
-    checks: Iterable[Episode], known: dict[str, str], *, generation: int
+    told: Iterable[Episode], known: dict[str, str], *, generation: int
 ) -> list[tuple[Belief, Belief | None]]:
-    """Every row the recorded checks warrant under today's rules, in order, each with the row
-    it supersedes (None for a concept's first). Used by re-derivation; touches no episode."""
-    outcomes: dict[str, list[bool]] = {}
-    evidence: dict[str, list[str]] = {}
+    """Every row the recorded checks warrant under today's rules, each with the row it
+    supersedes (None for a concept's first): the rows recording them would have written, one
+    by one in the order they were recorded. Each check, and each correction of one, is its
+    concept's occasion for a row, tallying every check of the concept recorded by then in the
+    order they happened, with its verdict as corrected by then — so a history re-derived
+    (after an erasure) gives the beliefs, names included, that recording the rest of it gives
+    (a back-dated check named "osmosis" after an "ósmosis" one names the belief, as it did).
+    Used by re-derivation; touches no episode."""
+    passed: dict[str, bool] = {}  # a check's id → its verdict as corrected so far
+    topics: dict[str, Topic] = {}  # a check's id → the concept it is about
+    tallied: dict[str, list[tuple[datetime, int, str]]] = {}  # a concept's checks by time
     current: dict[str, Belief] = {}
     rows: list[tuple[Belief, Belief | None]] = []
-    for check in checks:
-        if check.kind is not Kind.CHECK or not isinstance(check.evidence, CheckEvidence):
+    for told_one in sorted(told, key=lambda e: e.seq):
+        evidence = told_one.evidence
+        if told_one.erased:
             continue
-        topic = route_check(check.evidence, known)
-        if topic is None:
+        if told_one.kind is Kind.CHECK and isinstance(evidence, CheckEvidence):
+            routed = route_check(evidence, known)
+            if routed is None:
+                continue
+            topic, checked = routed, told_one.episode_id
+            passed[checked], topics[checked] = evidence.passed, topic
+            insort(tallied.setdefault(topic.key, []), (told_one.at, told_one.seq, checked))
+        elif (
+            isinstance(evidence, CorrectionEvidence)
+            and evidence.field == "verdict"
+            and evidence.corrects in topics
+        ):
+            topic = topics[evidence.corrects]
+            passed[evidence.corrects] = evidence.value == "right"
+        else:
             continue
-        outcomes.setdefault(topic.key, []).append(check.evidence.passed)
-        evidence.setdefault(topic.key, []).append(check.episode_id)
+        ids = [check_id for _at, _seq, check_id in tallied[topic.key]]
         previous = current.get(topic.key)
         row = next_belief(
             previous,
             topic,
-            outcomes[topic.key],
-            evidence[topic.key],
-            pair=check.pair,
-            at=check.at,
+            [passed[i] for i in ids],
+            ids,
+            pair=told_one.pair,
+            at=told_one.at,
             generation=generation,
         )
         if row is not None:

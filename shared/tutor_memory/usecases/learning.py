@@ -247,11 +247,7 @@ class Learning:
             e for e in self.ports.store.iter_episodes(pair)
             if e.kind in corrections.BELIEF_KINDS and not e.erased
         ]  # fmt: skip
-        checks = sorted(
-            (e for e in corrections.as_corrected(told) if e.kind is Kind.CHECK),
-            key=lambda e: (e.at, e.seq),
-        )
-        rows = replay_checks(checks, self.known_concepts(pair), generation=generation)
+        rows = replay_checks(told, self.known_concepts(pair), generation=generation)
         latest = {row.concept_key: row for row, _supersedes in rows}
         if not force and _claims(latest.values()) == _claims(self.store.beliefs(pair)):
             log.info(
