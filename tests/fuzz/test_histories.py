@@ -14,10 +14,6 @@ corrections of corrections and erasures among them. What must hold whatever the 
   the same blocks, beliefs and profile;
 * the same history written to DynamoDB (moto) gives the same blocks, beliefs and profile as on
   the embedded store.
-
-One difference a replay has, known and left (the session notes say why): a tutor's greeting
-("Hi Maya!") heard into the profile only after the student's own naming of themselves was
-erased. The replayed histories below avoid that shape (the tutor never greets by name).
 """
 
 from __future__ import annotations
@@ -68,7 +64,8 @@ MESSAGES = [
     "hi", "ok thanks", "mujhe samajh nahi aaya", "My dog is called Rex.",
     "Photosynthesis makes glucose from light. " * 12,
 ]  # fmt: skip
-ANSWERS = ["Good job.", "Osmosis moves water across a membrane.", "La ósmosis mueve agua."]
+ANSWERS = ["Good job.", "Osmosis moves water across a membrane.", "La ósmosis mueve agua.",
+           "Hi Maya! Ready?", "¡Hola Lucía! ¿Empezamos?"]  # fmt: skip
 TOPICS = ["osmosis", "ósmosis", "cells", "التناضح", "difusión"]
 QUESTIONS = [
     "What did I get wrong so far?", "osmosis", "what is my name?", "¿cuándo es mi examen?",
@@ -178,7 +175,11 @@ def test_a_generated_history_gives_a_block_that_holds(
         assert pair.turn(question, at=NOW, budget_tokens=budget).block == turn.block
         assert count_tokens(turn.block) <= budget and turn.tokens <= budget
         assert not set(erased) & set(turn.memory_ids)
-        kept = [str(e.get("text", "")) for e in pair.episodes(limit=500).episodes]
+        kept = [
+            str(e.get(field, ""))  # a correction's words stay when a message saying them goes
+            for e in pair.episodes(limit=500).episodes
+            for field in ("text", "summary")
+        ]
         for text in erased.values():
             if len(text.strip()) > 8 and not any(text in k for k in kept):
                 assert text not in turn.block.replace(question, "")
@@ -201,8 +202,9 @@ def _seen(memory: Memory) -> tuple[Any, ...]:
 
 # What the drawn runs found, asked every time: a verdict corrected back and forth at one time
 # (it bricked the pair), a message corrected back to its own words, a correction held back
-# by a later message that is then erased, and a back-dated check spelling its topic another
-# way before an erasure re-derives the beliefs.
+# by a later message that is then erased, a back-dated check spelling its topic another way
+# before an erasure re-derives the beliefs, and the student's naming erased after the tutor
+# greeted them by name.
 @example([("check", "osmosis", 0, "wrong")] + [("correct", 0, "", v, None) for v in BACK_AND_FORTH])
 @example([("question", "My name is Maya.", 0), ("correct", 0, "My name is Mia.", "", None),
           ("correct", 0, "My name is Maya.", "", None)])  # fmt: skip
@@ -210,6 +212,8 @@ def _seen(memory: Memory) -> tuple[Any, ...]:
           ("correct", 0, "My name is Mia.", "", None), ("erase", 1)])  # fmt: skip
 @example([("check", "ósmosis", 1, "right"), ("check", "osmosis", 0, "wrong"),
           ("check", "cells", 2, "right"), ("erase", 2)])  # fmt: skip
+@example([("question", "My name is Maya.", 0), ("answer", "Hi Maya! Ready?", 1),
+          ("erase", 0)])  # fmt: skip
 @FUZZ
 @given(st.lists(step, min_size=5, max_size=50))
 def test_a_generated_history_replays_to_the_same_blocks_beliefs_and_profile(

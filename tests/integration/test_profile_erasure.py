@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import boto3
+import pytest
 
 from tutor_memory import Memory
 from tutor_memory.adapters.profile_sqlite import SqliteProfileLog
@@ -30,6 +31,7 @@ from tutor_memory.domain.profile import (
     current,
     first_break,
 )
+from tutor_memory.ports import FixedClock
 from tutor_memory.settings import Settings, on_folder
 
 from .conftest import REGION, TABLE
@@ -130,6 +132,78 @@ def test_the_export_and_the_library_say_a_statement_was_erased(tmp_path: Path) -
         assert [(s["value"], s["erased_at"] is not None) for s in exported] == [("", True)]
         pair.record_answer("Hello Maya, shall we start?", at=T0 + timedelta(days=1))
         assert [s.value for s in memory.profile("s1").current] == ["Maya"]
+
+
+# A student naming themselves, and the tutor greeting them by name, in five languages
+NAMED = {
+    "en": ("My name is Maya.", "Hi Maya! Ready to start?", "Maya"),
+    "es": ("Me llamo Lucía.", "¡Hola Lucía! ¿Empezamos?", "Lucía"),
+    "id": ("Nama saya Putri.", "Halo Putri, siap mulai?", "Putri"),
+    "ur": ("میرا نام مریم ہے۔", "السلام علیکم مریم! شروع کریں؟", "مریم"),
+    "ar": ("اسمي مريم.", "أهلا يا مريم، هل نبدأ؟", "مريم"),
+}
+
+
+@pytest.mark.parametrize("lang", list(NAMED))
+def test_the_students_naming_erased_the_tutors_greeting_tells_the_name_as_a_replay_does(
+    lang: str, tmp_path: Path
+) -> None:
+    """The student named themselves, then the tutor greeted them by name in two subjects (not
+    heard: a name was in force). Erasing the student's message left the profile with no name
+    while the greetings stayed in the log, and a replay of the export heard the first: the
+    same history, two profiles. Now the erasure hears the first greeting, as the replay does."""
+    from tutor_memory.replay import replay
+
+    naming, greeting, name = NAMED[lang]
+    with Memory.local(tmp_path / "a", settings=SETTINGS, ready=False) as memory:
+        biology, chemistry = memory.pair("s1", "biology"), memory.pair("s1", "chemistry")
+        said = biology.record_question(naming, at=T0)
+        chemistry.record_answer(greeting, at=T0 + timedelta(days=1))
+        biology.record_answer(greeting, at=T0 + timedelta(days=2))
+        (stated,) = memory.profile("s1").current
+        assert (stated.value, stated.said_by) == (name, "student")
+        memory.erase("s1", "biology", said.id, reason="the student asked")
+        profile = memory.profile("s1")
+        (heard,) = profile.current
+        assert (heard.value, heard.said_by) == (name, "service") and profile.intact
+        assert heard.source is not None and heard.source.startswith("chemistry/")
+        history = memory.export("s1").write(tmp_path / "export")
+        seen = [(s.aspect, s.value, s.said_by, s.source) for s in profile.current]
+    replay(history, tmp_path / "b", lambda folder: build_app(on_folder(SETTINGS, folder)))
+    with Memory.local(tmp_path / "b", settings=SETTINGS, ready=False) as replayed:
+        again = [(s.aspect, s.value, s.said_by, s.source) for s in replayed.profile("s1").current]
+    assert again == seen
+
+
+def test_the_greeting_tells_the_name_after_the_erasure_on_dynamodb(cloud: Any) -> None:
+    from tutor_memory.bootstrap import lambda_app
+
+    app = lambda_app()
+    assert app.erasing is not None and app.profiles is not None
+    naming, greeting, name = NAMED["ar"]
+    biology, chemistry = Pair("s1", "biology"), Pair("s1", "chemistry")
+    said = app.episodes.add(biology, Kind.QUESTION, naming, at=T0).append.episode
+    hello = app.episodes.add(chemistry, Kind.ANSWER, greeting, at=T0 + timedelta(days=1))
+    assert hello.profile is None  # the student's own name holds
+    app.erasing.erase_episode(biology, said.episode_id, reason="the student asked")
+    (heard,) = current(app.profiles.history("s1"))
+    source = f"chemistry/{hello.append.episode.episode_id}"
+    assert (heard.value, heard.said_by, heard.source) == (name, Speaker.SERVICE, source)
+
+
+def test_a_name_a_teacher_retracted_is_not_told_again_by_an_earlier_greeting(
+    tmp_path: Path,
+) -> None:
+    clock = FixedClock(T0 + timedelta(hours=1))  # the teacher's retraction, after "Hi Maya!"
+    with Memory.local(tmp_path / "tm", settings=SETTINGS, clock=clock, ready=False) as memory:
+        pair = memory.pair("s1", "biology")
+        pair.record_answer("Hi Maya! Ready?", at=T0)
+        memory.retract_profile("s1", "name")  # not her name
+        said = pair.record_question("My name is Mia.", at=T0 + timedelta(hours=2))
+        pair.record_answer("Hi Mia! Shall we go on?", at=T0 + timedelta(hours=3))
+        memory.erase("s1", "biology", said.id, reason="the student asked")
+        (heard,) = memory.profile("s1").current
+        assert (heard.value, heard.said_by) == ("Mia", "service")
 
 
 def sealed_v1(s: Statement) -> Statement:

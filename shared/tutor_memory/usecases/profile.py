@@ -202,12 +202,43 @@ class Profiles:
         """Erase the words of the statements heard in the episodes ``sources`` accepts (by
         "<subject>/<episode id>"): an erased episode takes what was heard in it along, and
         the statement before it on the same aspect holds again. How many were erased."""
-        seqs = heard_in(self.log.statements(student_id), sources)
+        history = self.log.statements(student_id)
+        seqs = heard_in(history, sources)
         if not seqs:
             return 0
+        named = bool(names_of(current(history)))
         erased = self.log.erase_statements(student_id, seqs, at or self.clock.now())
         self._follow_corrections(student_id)
+        if named:
+            self._hear_a_greeting_again(student_id)
         return erased
+
+    def _hear_a_greeting_again(self, student_id: str) -> None:
+        """After an erasure took the name in force and left none: the tutor's first greeting
+        by name ("Hi Maya!") that the student's log still holds is heard. A greeting is heard
+        only while no name is in force, so the name the erased message stated had kept it
+        out; a replay of the log, which never saw that name, hears it — and so does this.
+        The first across the student's subjects is the earliest of each subject's first."""
+        history = self.log.statements(student_id)
+        if self.store is None or names_of(current(history)):
+            return
+        # A name retracted (by a teacher) stays retracted: only a greeting after it is heard.
+        cleared = max((s.at for s in latest(history) if s.aspect is Aspect.NAME), default=None)
+        firsts = []
+        for pair in self.store.pairs_of(student_id):
+            first = next(
+                (
+                    e for e in self.store.iter_episodes(pair)
+                    if e.kind is Kind.ANSWER and not e.erased and addressed(e.text) is not None
+                    and (cleared is None or e.at > cleared)
+                ),
+                None,
+            )  # fmt: skip
+            if first is not None:
+                firsts.append(first)
+        for greeting in sorted(firsts, key=lambda e: (e.at, e.pair.subject_id)):
+            if self.hear_episode(greeting) is not None:
+                return
 
     def _follow_corrections(self, student_id: str) -> None:
         """After an erasure: a statement in force again whose message was corrected since
