@@ -1,8 +1,9 @@
 """Generated histories through the library door (``make fuzz``; bounded in ``make test``).
 
 Where the REST and MCP fuzzers send one bad request at a time, this sends a whole history:
-questions, answers, checks and quizzes in five languages, at times out of order, with
-corrections of corrections and erasures among them. What must hold whatever the history:
+questions, answers, checks, quizzes and taught notes in five languages, at times out of
+order, with corrections of corrections, erasures and nights of the nightly loop among them.
+What must hold whatever the history:
 
 * every call answers or refuses with a domain error (a ``ValidationError``, a ``NotFoundError``
   for a pair with no record yet) — never a crash, and never a pair left broken for its next
@@ -34,6 +35,7 @@ from moto import mock_aws
 from tutor_memory import Memory, PairMemory
 from tutor_memory.adapters.dynamo import DynamoStore
 from tutor_memory.bootstrap import build_app
+from tutor_memory.domain.episodes import Pair
 from tutor_memory.domain.errors import NotFoundError, ValidationError
 from tutor_memory.domain.tokens import count_tokens
 from tutor_memory.local_backend import LocalBackend
@@ -53,6 +55,7 @@ SETTINGS = Settings(embedder="none")
 T0 = datetime(2026, 1, 1, 8, tzinfo=UTC)
 NOW = datetime(2026, 6, 30, 12, tzinfo=UTC)
 WORK = "EARLIER WORK WITH THIS STUDENT"
+PAIR = Pair("s1", "bio")
 BACK_AND_FORTH = ("right", "wrong", "right")  # a verdict corrected, corrected back, again
 MONTHS = {m: n for n, m in enumerate(["Jan", "Feb", "Mar", "Apr", "May", "Jun"], start=1)}
 
@@ -66,6 +69,11 @@ MESSAGES = [
 ]  # fmt: skip
 ANSWERS = ["Good job.", "Osmosis moves water across a membrane.", "La ósmosis mueve agua.",
            "Hi Maya! Ready?", "¡Hola Lucía! ¿Empezamos?"]  # fmt: skip
+TAUGHT = [
+    "Remember that osmosis needs a membrane.", "Recuerda que la ósmosis necesita una membrana.",
+    "Ingat bahwa osmosis butuh membran.", "یاد رکھیں کہ اوسموسس کے لیے جھلی ضروری ہے۔",
+    "تذكر أن التناضح يحتاج إلى غشاء.", "Remember that I keep a pet rabbit.",
+]  # fmt: skip
 TOPICS = ["osmosis", "ósmosis", "cells", "التناضح", "difusión"]
 QUESTIONS = [
     "What did I get wrong so far?", "osmosis", "what is my name?", "¿cuándo es mi examen?",
@@ -90,6 +98,8 @@ step = st.one_of(
         st.one_of(st.none(), day),
     ),
     st.tuples(st.just("erase"), st.integers(0, 60)),
+    st.tuples(st.just("teach"), st.sampled_from(TAUGHT), day),
+    st.tuples(st.just("night"), day),
 )
 
 
@@ -99,10 +109,15 @@ def _record(memory: Memory, pair: PairMemory, steps: Sequence[tuple[Any, ...]]) 
     erased: dict[str, str] = {}
     for kind, *args in steps:
         try:
-            if kind in ("question", "answer", "check", "quiz"):
+            if kind == "night":  # the nightly loop, as the scheduler runs it on this store
+                assert isinstance(memory.backend, LocalBackend)
+                memory.backend.app.nightly.run_pair(PAIR, (T0 + timedelta(days=args[0])).date())
+            elif kind in ("question", "answer", "check", "quiz", "teach"):
                 at = T0 + timedelta(days=args[1])
                 if kind == "question":
                     made = pair.record_question(args[0], at=at)
+                elif kind == "teach":
+                    made = pair.record_taught(args[0], at=at)
                 elif kind == "answer":
                     made = pair.record_answer(args[0], at=at)
                 elif kind == "check":
@@ -219,6 +234,9 @@ def _seen(memory: Memory) -> tuple[Any, ...]:
 def test_a_generated_history_replays_to_the_same_blocks_beliefs_and_profile(
     steps: list[tuple[Any, ...]],
 ) -> None:
+    # A replay writes the log again and runs no night (its `--nightly` runs every night): a
+    # night's belief decay and working set are not the log's to give back.
+    steps = [step for step in steps if step[0] != "night"]
     note(repr(steps))
     with tempfile.TemporaryDirectory() as folder:
         root = Path(folder)
