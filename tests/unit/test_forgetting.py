@@ -28,6 +28,8 @@ FIXED = {
     "domain.language._latin_writers",
     "domain.language._markers",
     "domain.language.stopwords",
+    "domain.plandates._day_phrases",
+    "domain.plandates._weekdays",
     "domain.profile_phrases._cues_longest_first",
     "domain.profile_phrases._epithets",
     "domain.profile_phrases._frames",

@@ -332,3 +332,56 @@ def test_a_tutor_calling_a_word_longer_than_a_name_names_no_one(line: str) -> No
 )
 def test_being_called_without_a_name_names_no_one(message: str) -> None:
     assert heard(message, TODAY) is None
+
+
+# A goal's day without a calendar date, written on Thursday 3 December 2026: (message, the
+# goal's day, or None: no goal heard).
+PLAN_DAYS: dict[str, list[tuple[str, date | None]]] = {
+    "en": [
+        ("My exam is on Friday.", date(2026, 12, 4)),
+        ("My biology test is tomorrow, help!", date(2026, 12, 4)),
+        ("I have a quiz today.", date(2026, 12, 3)),
+        ("My test is the day after tomorrow.", date(2026, 12, 5)),
+        ("My exam is on Thursday.", date(2026, 12, 10)),  # written on a Thursday: next week's
+        ("My test was on Friday.", None),  # the past
+        ("My exam is next Friday.", None),  # this week's or the following? not read
+    ],
+    "es": [
+        ("Mi examen es el viernes.", date(2026, 12, 4)),
+        ("Tengo examen mañana por la mañana.", date(2026, 12, 4)),
+        ("Mi prueba es pasado mañana.", date(2026, 12, 5)),
+        ("Tengo un examen por la mañana.", None),  # the morning, not tomorrow
+        ("Mi examen fue el lunes.", None),
+    ],
+    "id": [
+        ("Ujian saya hari Jumat.", date(2026, 12, 4)),
+        ("Ujianku besok.", date(2026, 12, 4)),  # "my exam": the suffix says whose
+        ("Ujian biologiku hari Minggu.", date(2026, 12, 6)),
+        ("Ulangan saya lusa.", date(2026, 12, 5)),
+        ("Ujian saya minggu depan.", None),  # next week: no day
+        ("Bukuku hilang besok.", None),  # no exam
+    ],
+    "ur": [
+        ("میرا امتحان جمعہ کو ہے۔", date(2026, 12, 4)),
+        ("میرا ٹیسٹ کل ہے۔", date(2026, 12, 4)),
+        ("میرا امتحان ہفتہ کو ہے۔", date(2026, 12, 5)),
+        ("mera imtihan kal hai", date(2026, 12, 4)),
+        ("میرا امتحان کل تھا۔", None),  # کل with a past marker: yesterday
+        ("میرے امتحان کے کل نمبر سو ہیں", None),  # the total marks
+    ],
+    "ar": [
+        ("امتحاني يوم الجمعة.", date(2026, 12, 4)),
+        ("امتحاني غدا.", date(2026, 12, 4)),
+        ("امتحاني بعد غد.", date(2026, 12, 5)),
+        ("كان امتحاني يوم الأحد.", None),
+    ],
+}
+
+
+@pytest.mark.parametrize("lang", list(PLAN_DAYS))
+def test_a_goal_on_a_weekday_or_tomorrow_has_its_day(lang: str) -> None:
+    found = [(text, heard(text, TODAY)) for text, _ in PLAN_DAYS[lang]]
+    got = [
+        (text, h.due if h is not None and h.aspect is Aspect.GOAL else None) for text, h in found
+    ]
+    assert got == PLAN_DAYS[lang]

@@ -19,8 +19,8 @@ from functools import cache
 from tutor_memory.domain import constants as C
 from tutor_memory.domain.language import detect_language, fold, is_stopword
 from tutor_memory.domain.languages import LANGUAGES, Language
+from tutor_memory.domain.plandates import plan_dates
 from tutor_memory.domain.profile import Aspect, is_name_length
-from tutor_memory.domain.timewords import dates_in
 
 _WORD = re.compile(r"[^\W_]+")
 # A word as written, its marks kept inside it (an accent typed as a combining mark, Arabic
@@ -278,8 +278,9 @@ def _heard_in(pack: Language, text: str, words: tuple[str, ...], today: date) ->
         named = _first(words, _languages(code))
         if named is not None:
             return Heard(Aspect.LANGUAGE, "", _NAMES[named])
-    if self_said and _has(words, _phrases(code, "profile_goal_words")):
-        dates = dates_in(text, today)
+    goal = _has(words, _phrases(code, "profile_goal_words"))
+    if (self_said and goal) or _owned_goal(pack, words):
+        dates = plan_dates(text, today, pack)
         if dates:
             return Heard(Aspect.GOAL, dates[0].isoformat(), _value(text), dates[0])
     need = _first(words, _needs(code))
@@ -292,6 +293,22 @@ def _heard_in(pack: Language, text: str, words: tuple[str, ...], today: date) ->
     if _has(words, _phrases(code, "profile_remember_cues")):
         return Heard(Aspect.OTHER, "", _value(text))
     return None
+
+
+def _owned_goal(pack: Language, words: tuple[str, ...]) -> bool:
+    """A goal word made the student's by a possessive ending, on it or on the word after it
+    (Indonesian "ujianku", "ujian biologiku": my exam, my biology exam)."""
+    if not pack.profile_self_suffixes:
+        return False
+    goals = {p[0] for p in _phrases(pack.code, "profile_goal_words") if len(p) == 1}
+    for i, word in enumerate(words):
+        for suffix in pack.profile_self_suffixes:
+            stem = word.removesuffix(suffix)
+            if stem == word or len(stem) < 2:
+                continue
+            if stem in goals or (i > 0 and words[i - 1] in goals):
+                return True
+    return False
 
 
 def heard(text: str, today: date) -> Heard | None:

@@ -86,7 +86,7 @@ AR: Final = Language(
     not_a_time=(),
     both_ways_days=frozenset(),
     future_markers=frozenset(),
-    past_markers=frozenset(),
+    past_markers=_words("كان كانت كنت"),  # a plan in the past (plandates)
     total_nouns=frozenset(),
     today_blockers=_words("في كل حتى إلى منذ طوال"),
     month_locales=("ar", "ar_SY"),
@@ -315,6 +315,15 @@ AR: Final = Language(
         "short sentences": _phrases("جمل قصيرة, جملا قصيرة"),
     },
     profile_goal_words=_phrases("امتحان, امتحاني, الامتحان, اختبار, اختباري, الاختبار, أولمبياد"),
+    plan_days={
+        0: ("اليوم",),
+        1: ("غدا", "غد", "بكرة", "بكره"),
+        2: ("بعد غد", "بعد غدا", "بعد بكرة"),
+    },
+    plan_day_blockers=_words("في كل حتى إلى منذ طوال"),  # "في اليوم": per day
+    ambiguous_weekday_words=frozenset(),
+    weekday_cues=frozenset(),
+    profile_self_suffixes=(),
     profile_language_cues=_phrases("اشرح لي, اشرح, علمني, أجبني, أجب, تحدث معي, اكتب, باللغة"),
     profile_languages={
         "en": ("الإنجليزية", "بالإنجليزية", "الانجليزية", "بالانجليزية"),

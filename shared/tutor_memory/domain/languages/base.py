@@ -143,7 +143,9 @@ class Language:
     # past, so the past reading wins, unless the sentence carries a future-tense marker
     # (``future_markers``) and no past one (``past_markers``: "کل ہم نے جو پڑھا تھا وہ امتحان
     # میں آئے گا؟" is about yesterday). The future reading names no memory, so it gives no
-    # window. Only read in text of this language: Arabic كل means "all".
+    # window. Only read in text of this language: Arabic كل means "all". A past marker also
+    # keeps a plan's day from being read ("my test was on Friday" is not next Friday;
+    # ``domain/plandates.py``).
     both_ways_days: frozenset[str] = field(metadata=_OPTIONAL)
     future_markers: frozenset[str] = field(metadata=_OPTIONAL)
     past_markers: frozenset[str] = field(metadata=_OPTIONAL)
@@ -434,8 +436,9 @@ class Language:
     # letters count here: "I" is the whole point). ``domain/profile_phrases.py`` has the rule:
     #   language      — a ``profile_language_cues`` phrase and a name of ``profile_languages``
     #                   ("explain in Urdu", "explícame en inglés");
-    #   goal          — a ``profile_goal_words`` word, a date (a day and a month name), and a
-    #                   ``profile_self`` word ("my chemistry exam is on 12 May");
+    #   goal          — a ``profile_goal_words`` word, a date (a day and a month name, a
+    #                   weekday, a ``plan_days`` word), and a ``profile_self`` word ("my
+    #                   chemistry exam is on 12 May", "my test is tomorrow");
     #   accommodation — a ``profile_needs`` phrase and a ``profile_self`` word ("I have
     #                   dyslexia"); the first phrase of its line is the need's key;
     #   preference    — a ``profile_preference_cues`` phrase ("I prefer", "please always")
@@ -463,6 +466,21 @@ class Language:
     profile_remember_cues: tuple[str, ...]
     profile_needs: Mapping[str, tuple[str, ...]]  # the need's key → its phrasings
     profile_goal_words: tuple[str, ...]
+    # A goal's day written without a calendar date ("my exam is tomorrow", "… on Friday";
+    # ``domain/plandates.py``). ``plan_days``: the words for 0, 1 and 2 days after the day the
+    # message was written (today, tomorrow, the day after). Weekday names come from CLDR: the
+    # next such day after the message's. ``plan_day_blockers``: a word right before a day
+    # word that makes it no day (Spanish "la mañana" is the morning, Arabic "في اليوم" per
+    # day). ``ambiguous_weekday_words``: a weekday name that is also an everyday word
+    # (Indonesian "minggu" is Sunday and a week, Urdu "ہفتہ" Saturday and a week), a day
+    # only beside one of ``weekday_cues`` ("hari Minggu", "ہفتہ کو").
+    # ``profile_self_suffixes``: a possessive ending that makes a goal word the student's
+    # own, on it or on the word after it (Indonesian "ujianku", "ujian biologiku").
+    plan_days: Mapping[int, tuple[str, ...]]
+    plan_day_blockers: frozenset[str] = field(metadata=_OPTIONAL)
+    ambiguous_weekday_words: frozenset[str] = field(metadata=_OPTIONAL)
+    weekday_cues: frozenset[str] = field(metadata=_OPTIONAL)
+    profile_self_suffixes: tuple[str, ...] = field(metadata=_OPTIONAL)
     profile_language_cues: tuple[str, ...]
     profile_languages: Mapping[str, tuple[str, ...]]  # language code → its names here
     profile_name_cues: tuple[str, ...]

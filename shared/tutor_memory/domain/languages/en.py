@@ -69,7 +69,8 @@ EN: Final = Language(
     not_a_time=("last week of",),
     both_ways_days=frozenset(),
     future_markers=frozenset(),
-    past_markers=frozenset(),
+    # a plan in the past (plandates)
+    past_markers=_words("was were had did got took failed passed"),
     total_nouns=frozenset(),
     today_blockers=frozenset(),
     month_locales=("en",),
@@ -365,6 +366,11 @@ EN: Final = Language(
         "short sentences": _phrases("short sentences"),
     },
     profile_goal_words=_phrases("exam, exams, test, tests, final, finals, quiz, olympiad, sat"),
+    plan_days={0: ("today",), 1: ("tomorrow",), 2: ("day after tomorrow",)},
+    plan_day_blockers=frozenset(),
+    ambiguous_weekday_words=frozenset(),
+    weekday_cues=frozenset(),
+    profile_self_suffixes=(),
     profile_language_cues=_phrases(
         "explain in, explain it in, explain things in, teach me in, answer in, answer me in, "
         "speak in, talk to me in, reply in, write in"

@@ -86,7 +86,8 @@ ES: Final = Language(
     not_a_time=("hoy en día", "hoy día"),
     both_ways_days=frozenset(),
     future_markers=frozenset(),
-    past_markers=frozenset(),
+    # a plan in the past (plandates)
+    past_markers=_words("fue fueron era tuve tuvo hice hizo saqué reprobé aprobé pasé"),
     total_nouns=frozenset(),
     today_blockers=frozenset(),
     month_locales=("es", "es_PE"),
@@ -392,6 +393,11 @@ ES: Final = Language(
         "short sentences": _phrases("frases cortas, oraciones cortas"),
     },
     profile_goal_words=_phrases("examen, exámenes, prueba, pruebas, final, finales, olimpiada"),
+    plan_days={0: ("hoy",), 1: ("mañana",), 2: ("pasado mañana",)},
+    plan_day_blockers=_words("la las esta esa aquella cada una toda"),  # "la mañana": morning
+    ambiguous_weekday_words=frozenset(),
+    weekday_cues=frozenset(),
+    profile_self_suffixes=(),
     profile_language_cues=_phrases(
         "explícame en, explica en, explícalo en, enséñame en, respóndeme en, responde en, "
         "háblame en, escribe en"

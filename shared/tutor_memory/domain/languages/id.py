@@ -62,7 +62,7 @@ ID: Final = Language(
     not_a_time=(),
     both_ways_days=frozenset(),
     future_markers=frozenset(),
-    past_markers=frozenset(),
+    past_markers=_words("sudah telah tadi"),  # a plan in the past (plandates)
     total_nouns=frozenset(),
     today_blockers=frozenset(),
     month_locales=("id",),
@@ -334,6 +334,11 @@ ID: Final = Language(
         "short sentences": _phrases("kalimat pendek, kalimat singkat"),
     },
     profile_goal_words=_phrases("ujian, tes, ulangan, olimpiade, uts, uas"),
+    plan_days={0: ("hari ini",), 1: ("besok", "esok"), 2: ("lusa",)},
+    plan_day_blockers=frozenset(),
+    ambiguous_weekday_words=_words("minggu"),  # Sunday, and a week
+    weekday_cues=_words("hari"),
+    profile_self_suffixes=("ku",),
     profile_language_cues=_phrases(
         "jelaskan dalam, jelaskan pakai, jelaskan dengan, ajari saya dalam, jawab dalam, "
         "jawab pakai, pakai bahasa, dalam bahasa"

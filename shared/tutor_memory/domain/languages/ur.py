@@ -163,7 +163,7 @@ UR: Final = Language(
         "گا گی گے ہوگا ہوگی ہوگے ہونگے ہونگی ہوںگے ہوںگی ga gi ge hoga hogi honge"
     ),
     past_markers=_words("نے تھا تھی تھے تھیں ne tha thi thay the thein"),
-    total_nouns=_words("تعداد رقبہ رقم وزن مجموعہ حجم ملا آبادی لمبائی قیمت"),
+    total_nouns=_words("تعداد رقبہ رقم وزن مجموعہ حجم ملا آبادی لمبائی قیمت نمبر"),
     today_blockers=frozenset(),
     month_locales=("ur",),
     ambiguous_month_words=frozenset(),
@@ -561,6 +561,11 @@ UR: Final = Language(
         "امتحان, امتحانات, ٹیسٹ, پرچہ, اولمپیاڈ, imtihan, imtehan, exam, exams, test, paper, "
         "olympiad"
     ),
+    plan_days={0: ("آج", "aaj"), 1: ("کل", "kal"), 2: ("پرسوں", "parson")},
+    plan_day_blockers=frozenset(),
+    ambiguous_weekday_words=_words("ہفتہ"),  # Saturday, and a week
+    weekday_cues=_words("کو بروز"),
+    profile_self_suffixes=(),
     profile_language_cues=_phrases(
         "میں سمجھائیں, میں سمجھاؤ, میں بتائیں, میں جواب دیں, میں پڑھائیں, میں بات کریں, میں لکھیں, "
         "mein samjhaen, mein samjhao, mein bataen, mein batao, mein jawab den, mein parhaen, "
