@@ -66,7 +66,7 @@ import re
 import shutil
 import time
 from collections import deque
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import date, datetime
 from pathlib import Path
@@ -559,7 +559,7 @@ def replay_into(
     if problems and not skip_bad:
         raise ReplayError(problems)
     report.skipped = len(problems)
-    events = in_time_order(events)
+    events = in_time_order(events, _heard_order(history.parent / MANIFEST))
     if app.erasing is None and any(
         e.erased is not None or not about_the_student(e.episode) for e in events
     ):
@@ -614,26 +614,91 @@ def _remove_files(app: ReplayApp, manifest: Path, pairs: set[Pair]) -> None:
                 app.memory.remove_file(pair, record["file_id"], at=_time("removed_at", removed))
 
 
-def in_time_order(events: Sequence[HistoryEvent]) -> list[HistoryEvent]:
+def in_time_order(
+    events: Sequence[HistoryEvent], heard: Mapping[tuple[str, str], int] | None = None
+) -> list[HistoryEvent]:
     """Every pair's events in their own order, the pairs' interleaved by time (then by their
     place in the file). An export writes a student's subjects pair by pair, but the profile
     is one log for all of them: replayed pair by pair, "my name is Mia" said in chemistry
-    before "my name is Maya" in biology came back after it, and the student was Mia again."""
+    before "my name is Maya" in biology came back after it, and the student was Mia again.
+
+    ``heard`` (an export's: ``_heard_order``) places the episodes the profile heard something
+    in, by (subject, id): those come in that order, whatever their times say. A pair's own
+    order is not always by time (a history written back-dated after an erasure, whose entry
+    has the erasure's time), and interleaving by time alone put chemistry's "my name is Maya"
+    before biology's where the profile had heard biology's first. An episode waits for the
+    ones placed before it while the others go on by time; if every pair's next episode is
+    waiting (an order no interleaving keeps), the one placed first goes."""
     queues: dict[Pair, deque[tuple[int, HistoryEvent]]] = {}
     for place, event in enumerate(events):
         queues.setdefault(event.episode.pair, deque()).append((place, event))
     if len(queues) < 2:
         return list(events)
-    heap = [(q[0][1].episode.at, q[0][0], pair) for pair, q in queues.items()]
-    heapq.heapify(heap)
-    ordered = []
-    while heap:
-        _at, _place, pair = heapq.heappop(heap)
+    heard = heard or {}
+
+    def rank(event: HistoryEvent) -> int | None:
+        if event.exported_id is None:
+            return None
+        return heard.get((event.episode.pair.subject_id, event.exported_id))
+
+    pending = sorted(r for e in events if (r := rank(e)) is not None)
+    waiting: dict[Pair, int] = {}  # a pair whose next episode waits, → its place in ``heard``
+    ready: list[tuple[datetime, int, Pair]] = []
+
+    def offer(pair: Pair) -> None:
         queue = queues[pair]
-        ordered.append(queue.popleft()[1])
-        if queue:
-            heapq.heappush(heap, (queue[0][1].episode.at, queue[0][0], pair))
+        if not queue:
+            return
+        place, event = queue[0]
+        placed = rank(event)
+        if placed is not None and placed != pending[0]:
+            waiting[pair] = placed
+        else:
+            heapq.heappush(ready, (event.episode.at, place, pair))
+
+    for pair in queues:
+        offer(pair)
+    ordered = []
+    while ready or waiting:
+        if ready:
+            _at, _place, pair = heapq.heappop(ready)
+        else:  # every next episode waits: the one placed first goes
+            pair = min(waiting, key=waiting.__getitem__)
+            del waiting[pair]
+        event = queues[pair].popleft()[1]
+        ordered.append(event)
+        placed = rank(event)
+        if placed is not None:
+            pending.remove(placed)
+            for other in [p for p, r in waiting.items() if pending and r == pending[0]]:
+                del waiting[other]
+                offer(other)
+        offer(pair)
     return ordered
+
+
+def _heard_order(manifest: Path) -> dict[tuple[str, str], int]:
+    """An export's episodes the profile heard a statement in, (subject, id) → the place of
+    the first such statement in the profile's log (what ``in_time_order`` keeps). Erased
+    statements are left out: their episodes say nothing when replayed. Empty without an
+    export's manifest."""
+    try:
+        data = json.loads(manifest.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    if not isinstance(data, dict) or data.get("format") != EXPORT_FORMAT:
+        return {}
+    said = data.get("profile")
+    order: dict[tuple[str, str], int] = {}
+    for s in said if isinstance(said, list) else []:
+        if not isinstance(s, dict) or s.get("erased_at") is not None:
+            continue
+        subject, _, episode_id = str(s.get("source") or "").partition("/")
+        seq = s.get("seq")
+        if episode_id and isinstance(seq, int) and not isinstance(seq, bool):
+            key = (subject, episode_id)
+            order[key] = min(seq, order.get(key, seq))
+    return order
 
 
 Stated = tuple[datetime, str, dict[str, Any]]  # when, the student, the statement as exported

@@ -100,6 +100,14 @@ step = st.one_of(
     st.tuples(st.just("erase"), st.integers(0, 60)),
     st.tuples(st.just("teach"), st.sampled_from(TAUGHT), day),
     st.tuples(st.just("night"), day),
+    # the student's other subject: the profile is one for both; the subject erased whole
+    st.tuples(
+        st.just("elsewhere"),
+        st.sampled_from(["question", "answer"]),
+        st.sampled_from(MESSAGES[5:9] + ANSWERS[3:]),
+        day,
+    ),
+    st.tuples(st.just("erase elsewhere")),
 )
 
 
@@ -109,7 +117,13 @@ def _record(memory: Memory, pair: PairMemory, steps: Sequence[tuple[Any, ...]]) 
     erased: dict[str, str] = {}
     for kind, *args in steps:
         try:
-            if kind == "night":  # the nightly loop, as the scheduler runs it on this store
+            if kind == "elsewhere":
+                other = memory.pair("s1", "chem")
+                record = other.record_question if args[0] == "question" else other.record_answer
+                record(args[1], at=T0 + timedelta(days=args[2]))
+            elif kind == "erase elsewhere":
+                memory.erase("s1", "chem", reason="the family asked")
+            elif kind == "night":  # the nightly loop, as the scheduler runs it on this store
                 assert isinstance(memory.backend, LocalBackend)
                 memory.backend.app.nightly.run_pair(PAIR, (T0 + timedelta(days=args[0])).date())
             elif kind in ("question", "answer", "check", "quiz", "teach"):
@@ -208,8 +222,10 @@ def test_a_generated_history_gives_a_block_that_holds(
 
 def _seen(memory: Memory) -> tuple[Any, ...]:
     pair = memory.pair("s1", "bio")
+    other = memory.pair("s1", "chem")
     return (
         [pair.turn(q, at=NOW).block for q in QUESTIONS],
+        [other.turn(q, at=NOW).block for q in QUESTIONS[2:4]] if _has_history(other) else [],
         [b.line for b in pair.beliefs()],
         [(s.aspect, s.key, s.value) for s in memory.profile("s1").current],
     )
@@ -218,8 +234,9 @@ def _seen(memory: Memory) -> tuple[Any, ...]:
 # What the drawn runs found, asked every time: a verdict corrected back and forth at one time
 # (it bricked the pair), a message corrected back to its own words, a correction held back
 # by a later message that is then erased, a back-dated check spelling its topic another way
-# before an erasure re-derives the beliefs, and the student's naming erased after the tutor
-# greeted them by name.
+# before an erasure re-derives the beliefs, the student's naming erased after the tutor
+# greeted them by name, and a name said in two subjects, the first back-dated after an erasure
+# (the pairs' interleaving by time put the second first).
 @example([("check", "osmosis", 0, "wrong")] + [("correct", 0, "", v, None) for v in BACK_AND_FORTH])
 @example([("question", "My name is Maya.", 0), ("correct", 0, "My name is Mia.", "", None),
           ("correct", 0, "My name is Maya.", "", None)])  # fmt: skip
@@ -229,6 +246,8 @@ def _seen(memory: Memory) -> tuple[Any, ...]:
           ("check", "cells", 2, "right"), ("erase", 2)])  # fmt: skip
 @example([("question", "My name is Maya.", 0), ("answer", "Hi Maya! Ready?", 1),
           ("erase", 0)])  # fmt: skip
+@example([("question", "What is osmosis?", 0), ("erase", 0), ("question", "My name is Maya.", 0),
+          ("elsewhere", "question", "My name is Mia.", 1)])  # fmt: skip
 @FUZZ
 @given(st.lists(step, min_size=5, max_size=50))
 def test_a_generated_history_replays_to_the_same_blocks_beliefs_and_profile(

@@ -71,7 +71,11 @@ def test_a_wrong_check_corrected_to_right_moves_the_belief_as_a_right_check_woul
         mistaken.correct(message.id, "text", meant, "I typed the wrong day", at=FIXED)
         block = mistaken.turn(meant, at=ASKED).block
         assert f"{meant} (corrected on 3 Mar: I typed the wrong day)" in block
-        assert said not in block and block.count(meant) == 1
+        # The message states a goal (its weekday): the profile holds it as corrected, and
+        # the earlier work shows the message once, as corrected.
+        about, work = block.split("EARLIER WORK")
+        assert f"- goal: {meant} (" in about
+        assert said not in block and work.count(meant) == 1
         history = [line["kind"] for line in mistaken.export().to_dict()["history"]]
         assert history.count("check") == 1 and history.count("correction") == 2
         assert mistaken.verify().intact

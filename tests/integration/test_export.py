@@ -365,3 +365,26 @@ def test_a_students_subjects_are_replayed_in_time_order_for_the_profile(
     assert [(s.aspect, s.value) for s in copy.profiles.in_force(PAIR.student_id)] == before
     for pair in (PAIR, OTHER):
         assert copy.memory.ports.store.head(pair) == source.memory.ports.store.head(pair)
+
+
+def test_what_the_profile_heard_is_replayed_in_the_order_it_heard_it(
+    tmp_path: Path, clock: FixedClock
+) -> None:
+    """A pair's own order is not always by time: biology's "my name is Maya" was written
+    back-dated, after a later question, and chemistry's "my name is Mia" after it. Interleaved
+    by time, the replay heard Mia first and named the student Maya; the export's profile says
+    which it heard first, and the replay keeps that order."""
+    source = make_app(tmp_path / "source", clock)
+    source.episodes.add(PAIR, Kind.QUESTION, "What is an ion?", at=T0 + timedelta(days=5))
+    source.episodes.add(PAIR, Kind.QUESTION, "My name is Maya.", at=T0)
+    source.episodes.add(OTHER, Kind.QUESTION, "My name is Mia.", at=T0 + timedelta(days=1))
+    assert source.profiles is not None
+    before = [(s.aspect, s.value) for s in source.profiles.in_force(PAIR.student_id)]
+    assert before == [("name", "Mia")]
+    history = source.exporting.student(PAIR.student_id).write(tmp_path / "export")
+    replay(history, tmp_path / "copy", lambda f: make_app(f, clock))
+    copy = make_app(tmp_path / "copy", clock)
+    assert copy.profiles is not None
+    assert [(s.aspect, s.value) for s in copy.profiles.in_force(PAIR.student_id)] == before
+    for pair in (PAIR, OTHER):
+        assert copy.memory.ports.store.head(pair) == source.memory.ports.store.head(pair)
