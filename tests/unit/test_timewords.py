@@ -394,3 +394,53 @@ def test_two_times_asked_about_together_give_the_first() -> None:
     # (test_timewords_asks.py).
     assert span("What did we do last week and in July?") == LAST_WEEK
     assert span("In July, and also last week?") == JULY_2026
+
+
+# --- weekdays, every language (asked on Wednesday 2 December 2026) ------------------------------
+WEDNESDAY = datetime(2026, 12, 2, 15, tzinfo=UTC)
+FRIDAY, MONDAY = (utc(2026, 11, 27), utc(2026, 11, 28)), (utc(2026, 11, 30), utc(2026, 12, 1))
+LAST_MONDAY = (utc(2026, 11, 23), utc(2026, 11, 24))
+WEEKDAYS: dict[str, list[tuple[str, tuple[datetime, datetime] | None]]] = {
+    "en": [
+        ("What did we study on Friday?", FRIDAY),
+        ("What did we cover last Friday?", FRIDAY),  # the last one before today
+        ("what did we do on Monday last week?", LAST_MONDAY),
+        ("What will we do next Friday?", None),  # not a memory
+        ("I have a test on Friday, can you explain osmosis?", None),  # not asking about it
+    ],
+    "es": [
+        ("¿Qué vimos el viernes?", FRIDAY),
+        ("¿Qué vimos el lunes de la semana pasada?", LAST_MONDAY),
+        ("¿Qué haremos el próximo viernes?", None),
+    ],
+    "id": [
+        ("Apa yang kita pelajari hari Jumat?", FRIDAY),
+        ("Apa yang kita pelajari hari Senin minggu lalu?", LAST_MONDAY),
+        ("Apa yang kita pelajari minggu lalu?", (utc(2026, 11, 23), utc(2026, 11, 30))),  # a week
+    ],
+    "ur": [
+        ("ہم نے جمعہ کو کیا پڑھا تھا؟", FRIDAY),
+        ("ہم نے پیر کو کیا پڑھا تھا؟", MONDAY),
+        ("پیر کی ہڈیوں کے بارے میں ہم نے کیا پڑھا تھا؟", None),  # the foot, not Monday
+        ("منگل سیارے کے بارے میں ہم نے کیا پڑھا تھا؟", None),  # Mars, not Tuesday
+    ],
+    "ar": [
+        ("ماذا درسنا يوم الجمعة؟", FRIDAY),
+        ("ماذا درسنا يوم الاثنين من الأسبوع الماضي؟", LAST_MONDAY),
+        ("ما الفرق بين الاثنين؟", None),  # "the two", not Monday
+    ],
+}
+
+
+@pytest.mark.parametrize("lang", list(WEEKDAYS))
+def test_a_question_about_a_weekday_asks_about_the_last_such_day(lang: str) -> None:
+    got = []
+    for text, _ in WEEKDAYS[lang]:
+        found = window(text, WEDNESDAY)
+        got.append((text, None if found is None else (found.start, found.end)))
+    assert got == WEEKDAYS[lang]
+
+
+def test_a_weekday_window_is_labelled_with_its_date() -> None:
+    found = window("What did we study on Friday?", WEDNESDAY)
+    assert found is not None and found.label == "Friday (27 Nov 2026)"

@@ -24,7 +24,7 @@ from functools import cache
 
 from tutor_memory.domain.language import fold, folded_tokens
 from tutor_memory.domain.languages import Language
-from tutor_memory.domain.timewords import dates_in
+from tutor_memory.domain.timewords import dates_in, weekday_at
 
 
 def _phrase(text: str) -> tuple[str, ...]:
@@ -43,20 +43,6 @@ def _day_phrases(pack: Language) -> tuple[tuple[tuple[str, ...], int], ...]:
     return tuple(sorted((t for t in table if t[0]), key=lambda t: -len(t[0])))
 
 
-@cache
-def _weekdays(pack: Language) -> dict[str, int]:
-    """The pack's weekday names (CLDR's, folded) → Monday 0 … Sunday 6."""
-    from babel.dates import get_day_names
-
-    table: dict[str, int] = {}
-    for context in ("format", "stand-alone"):
-        for weekday, name in get_day_names("wide", context=context, locale=pack.code).items():
-            key = _phrase(name)
-            if len(key) == 1:
-                table.setdefault(key[0], int(weekday))
-    return table
-
-
 def plan_dates(text: str, today: date, pack: Language) -> list[date]:
     """The days ``text`` plans for, read in ``pack``'s words: its calendar dates, else the
     first weekday or day word (see the module doc); empty when it names none."""
@@ -70,13 +56,10 @@ def plan_dates(text: str, today: date, pack: Language) -> list[date]:
 def _days_ahead(words: Sequence[str], pack: Language, weekday: int) -> int | None:
     """Days from the message's day (its ``weekday``) to the first day ``words`` name."""
     blockers = _folded(pack.plan_day_blockers)
-    nexts = _folded(pack.next_words)
-    ambiguous, cues = _folded(pack.ambiguous_weekday_words), _folded(pack.weekday_cues)
     if _folded(pack.past_markers) & set(words):
         return None  # "my test was on Friday": not a plan
     both_ways, totals = _folded(pack.both_ways_days), _folded(pack.total_nouns)
-    weekdays = _weekdays(pack)
-    for i, word in enumerate(words):
+    for i in range(len(words)):
         before = words[i - 1] if i > 0 else ""
         for phrase, ahead in _day_phrases(pack):
             end = i + len(phrase)
@@ -85,13 +68,7 @@ def _days_ahead(words: Sequence[str], pack: Language, weekday: int) -> int | Non
             if phrase[-1] in both_ways and end < len(words) and words[end] in totals:
                 continue  # کل نمبر: the total marks
             return ahead
-        day = weekdays.get(word)
-        if day is None:
-            continue
-        after = words[i + 1] if i + 1 < len(words) else ""
-        if before in nexts or after in nexts:
-            continue  # "next Friday": this week's or the following? not read
-        if word in ambiguous and not ({before, after} & cues):
-            continue  # "minggu depan" is next week
-        return (day - weekday - 1) % 7 + 1
+        day = weekday_at(words, i)  # "next Friday" (which?) and "minggu depan" (a week): None
+        if day is not None:
+            return (day[0] - weekday - 1) % 7 + 1
     return None

@@ -1,7 +1,7 @@
 """Time windows a question asks about: "what did we cover in July?", "¿qué vimos ayer?".
 
-``find_window`` reads month names (from Babel's CLDR data, in en, es, id, ur, ar and the
-Levantine/Iraqi Arabic calendar) and relative phrases (each pack's ``relative_phrases``) and
+``find_window`` reads month and weekday names (from Babel's CLDR data, in en, es, id, ur, ar
+and the Levantine/Iraqi Arabic calendar) and relative phrases (each pack's ``relative_phrases``) and
 returns the window the question asks about, or None. Deterministic: ``now`` is injected.
 
 **The rule: a time is a filter only where the question asks about it** (SPEC §3). A student
@@ -51,6 +51,11 @@ Decisions:
   word is one); month abbreviations count only next to a number (``languages.base`` explains
   each).
 - Urdu کل/پرسوں: the past reading unless the clause has a future marker (``both_ways_days``).
+- A weekday (CLDR's names) is the last such day before today ("on Friday" asked on a Friday is
+  a week ago; "last Friday" the same day), that week's when a week phrase follows ("on Monday
+  last week"); with a "next" word beside it, no window. A weekday name that is also an
+  everyday word counts only beside a cue (``ambiguous_weekday_words``: Urdu پیر is Monday and
+  a foot, "پیر کو" Monday; Arabic الاثنين is "the two", "يوم الاثنين" Monday).
 - Day arithmetic is done on ordinals and clamped: near year 1 or 9999 a window is cut at the
   calendar's end (``datetime.min``/``max`` in UTC), never an OverflowError.
 """
@@ -128,6 +133,48 @@ def _relative_phrases() -> dict[tuple[str, ...], tuple[str, str]]:
             for phrase in phrases:
                 table[_phrase(phrase)] = (kind, lang)
     return table
+
+
+@cache
+def _weekday_words() -> dict[str, tuple[int, str]]:
+    """Folded weekday name (CLDR's, each pack's language) → (Monday 0 … Sunday 6, language)."""
+    from babel.dates import get_day_names
+
+    table: dict[str, tuple[int, str]] = {}
+    for lang in LANGUAGES:
+        for context in ("format", "stand-alone"):
+            for weekday, name in get_day_names("wide", context=context, locale=lang).items():
+                key = _phrase(name)
+                if len(key) == 1:
+                    table.setdefault(key[0], (int(weekday), lang))
+    return table
+
+
+@cache
+def english_weekdays() -> dict[int, str]:
+    from babel.dates import get_day_names
+
+    return {int(k): str(v) for k, v in get_day_names("wide", locale="en").items()}
+
+
+def weekday_at(words: Sequence[str], i: int) -> tuple[int, str] | None:
+    """The weekday ``words[i]`` names, and its language, or None: not a weekday name, one that
+    is also an everyday word without a cue beside it (``ambiguous_weekday_words``: "minggu"
+    is a week, "hari Minggu" Sunday; Arabic "الاثنين" is "the two", "يوم الاثنين" Monday), or
+    one with a "next" word beside it ("next Friday": not a memory; for a plan, this week's or
+    the following?)."""
+    found = _weekday_words().get(words[i])
+    if found is None:
+        return None
+    pack = language(found[1])
+    beside = {words[i - 1] if i > 0 else "", words[i + 1] if i + 1 < len(words) else ""}
+    if words[i] in _folded(pack.ambiguous_weekday_words) and not beside & _folded(
+        pack.weekday_cues
+    ):
+        return None
+    if beside & _folded(pack.next_words):
+        return None
+    return found
 
 
 @cache
@@ -219,6 +266,7 @@ class _Found:
     lang: str = ""  # the language of a relative phrase ("minggu lalu": id); "" for a month
     at: int = 0  # where it starts in its clause
     size: int = 0  # how many words it spans there
+    weekday: int = 0  # a "weekday" kind's: Monday 0 … Sunday 6
 
 
 def _relative_at(
@@ -250,6 +298,16 @@ def _relative_at(
             if before in _folded(pack.today_blockers) or (article and after.startswith(article)):
                 return None, 1  # في اليوم: per day; اليوم الأول: the first day
         return _Found(kind, lang=phrase_lang), size
+    weekday = weekday_at(words, i)
+    if weekday is not None:  # "what did we do on Friday?": the last Friday before today
+        day, day_lang = weekday
+        # "on Monday last week", "el lunes de la semana pasada": that week's Monday
+        for j in range(i + 1, min(i + 4, len(words))):
+            week, size = _relative_at(words, j, lang, present)
+            if week is not None and week.kind in ("last_week", "this_week"):
+                kind = f"weekday of {week.kind.replace('_', ' ')}"
+                return _Found(kind, lang=day_lang, weekday=day), j + size - i
+        return _Found("weekday", lang=day_lang, weekday=day), 1
     return None, 0
 
 
@@ -731,6 +789,13 @@ def _period(found: _Found, today: date) -> tuple[int, int, str]:
             return day - 1, day, f"yesterday ({_day_label(day - 1)})"
         case "day_before_yesterday":
             return day - 2, day - 1, f"the day before yesterday ({_day_label(day - 2)})"
+        case "weekday":  # the last such day before today ("on Friday" asked on a Friday: a
+            # week ago; "today" says today)
+            start = day - ((today.weekday() - found.weekday - 1) % 7 + 1)
+            return start, start + 1, f"{english_weekdays()[found.weekday]} ({_day_label(start)})"
+        case "weekday of last week" | "weekday of this week":
+            start = monday - (7 if found.kind.endswith("last week") else 0) + found.weekday
+            return start, start + 1, f"{english_weekdays()[found.weekday]} ({_day_label(start)})"
         case "this_week":
             return monday, monday + 7, f"this week ({_range_label(monday, monday + 6)})"
         case "last_week":

@@ -321,8 +321,9 @@ AR: Final = Language(
         2: ("بعد غد", "بعد غدا", "بعد بكرة"),
     },
     plan_day_blockers=_words("في كل حتى إلى منذ طوال"),  # "في اليوم": per day
-    ambiguous_weekday_words=frozenset(),
-    weekday_cues=frozenset(),
+    # Monday and "the two", Sunday and "the one", Saturday and the Sabbath: with "يوم" only
+    ambiguous_weekday_words=_words("الاثنين الإثنين الأحد السبت"),
+    weekday_cues=_words("يوم"),
     profile_self_suffixes=(),
     profile_language_cues=_phrases("اشرح لي, اشرح, علمني, أجبني, أجب, تحدث معي, اكتب, باللغة"),
     profile_languages={

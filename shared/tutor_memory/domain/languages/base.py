@@ -469,7 +469,8 @@ class Language:
     # A goal's day written without a calendar date ("my exam is tomorrow", "… on Friday";
     # ``domain/plandates.py``). ``plan_days``: the words for 0, 1 and 2 days after the day the
     # message was written (today, tomorrow, the day after). Weekday names come from CLDR: the
-    # next such day after the message's. ``plan_day_blockers``: a word right before a day
+    # next such day after the message's (in a question about the lessons, ``timewords``, the
+    # last such day before it). ``plan_day_blockers``: a word right before a day
     # word that makes it no day (Spanish "la mañana" is the morning, Arabic "في اليوم" per
     # day). ``ambiguous_weekday_words``: a weekday name that is also an everyday word
     # (Indonesian "minggu" is Sunday and a week, Urdu "ہفتہ" Saturday and a week), a day

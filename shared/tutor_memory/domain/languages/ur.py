@@ -563,7 +563,8 @@ UR: Final = Language(
     ),
     plan_days={0: ("آج", "aaj"), 1: ("کل", "kal"), 2: ("پرسوں", "parson")},
     plan_day_blockers=frozenset(),
-    ambiguous_weekday_words=_words("ہفتہ"),  # Saturday, and a week
+    # Saturday and a week, Monday and a foot or a saint, Tuesday and Mars, Wednesday and Buddha
+    ambiguous_weekday_words=_words("ہفتہ پیر منگل بدھ"),
     weekday_cues=_words("کو بروز"),
     profile_self_suffixes=(),
     profile_language_cues=_phrases(
