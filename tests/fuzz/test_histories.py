@@ -235,8 +235,9 @@ def _seen(memory: Memory) -> tuple[Any, ...]:
 # (it bricked the pair), a message corrected back to its own words, a correction held back
 # by a later message that is then erased, a back-dated check spelling its topic another way
 # before an erasure re-derives the beliefs, the student's naming erased after the tutor
-# greeted them by name, and a name said in two subjects, the first back-dated after an erasure
-# (the pairs' interleaving by time put the second first).
+# greeted them by name, a name said in two subjects, the first back-dated after an erasure
+# (the pairs' interleaving by time put the second first), and a note erased after a check
+# confirmed the concept it put on the map.
 @example([("check", "osmosis", 0, "wrong")] + [("correct", 0, "", v, None) for v in BACK_AND_FORTH])
 @example([("question", "My name is Maya.", 0), ("correct", 0, "My name is Mia.", "", None),
           ("correct", 0, "My name is Maya.", "", None)])  # fmt: skip
@@ -248,6 +249,8 @@ def _seen(memory: Memory) -> tuple[Any, ...]:
           ("erase", 0)])  # fmt: skip
 @example([("question", "What is osmosis?", 0), ("erase", 0), ("question", "My name is Maya.", 0),
           ("elsewhere", "question", "My name is Mia.", 1)])  # fmt: skip
+@example([("teach", "Remember that osmosis needs a membrane.", 0),
+          ("check", "osmosis", 0, "right"), ("erase", 0)])  # fmt: skip
 @FUZZ
 @given(st.lists(step, min_size=5, max_size=50))
 def test_a_generated_history_replays_to_the_same_blocks_beliefs_and_profile(

@@ -62,6 +62,39 @@ def test_an_erased_note_leaves_the_map_and_every_block(lang: str, tmp_path: Path
         assert pair.verify().intact
 
 
+# Per language: the topic a check names, the concept the note put on the map
+TOPICS = {"en": "osmosis", "es": "ósmosis", "id": "osmosis", "ur": "اوسموسس", "ar": "التناضح"}
+
+
+@pytest.mark.parametrize("lang", list(NOTES))
+def test_a_concept_a_check_confirmed_goes_with_the_note_that_put_it_there(
+    lang: str, tmp_path: Path
+) -> None:
+    """The note put the concept on the map and a passing check confirmed it; erasing the note
+    left the concept (the check's confirmation kept it) where a replay of the export, which
+    never saw the note, has no such concept: a check puts none on the map. Now it goes, and
+    the check's belief stays."""
+    from tutor_memory.replay import replay
+
+    first, _second, question = NOTES[lang]
+    with Memory.local(tmp_path / "a", settings=SETTINGS, ready=False) as memory:
+        pair = memory.pair("s1", "biology")
+        taught = pair.record_question(first, at=AT)
+        checked = pair.record_check("Explain it", topic=TOPICS[lang], verdict="right", at=AT)
+        assert [c.confirmed for c in pair.map().concepts.values()] == [True]
+        memory.erase("s1", "biology", taught.id, reason="the student asked")
+        assert notes(pair) == {}
+        assert [b.line.split(" (")[0] for b in pair.beliefs()] == [f"understands {TOPICS[lang]}"]
+        seen = (pair.turn(question, at=ASKED).block, [b.line for b in pair.beliefs()])
+        assert checked.id in [e["id"] for e in pair.episodes().episodes]
+        history = memory.export("s1").write(tmp_path / "export")
+    replay(history, tmp_path / "b", lambda folder: build_app(on_folder(SETTINGS, folder)))
+    with Memory.local(tmp_path / "b", settings=SETTINGS, ready=False) as replayed:
+        again = replayed.pair("s1", "biology")
+        assert notes(again) == {}
+        assert (again.turn(question, at=ASKED).block, [b.line for b in again.beliefs()]) == seen
+
+
 @pytest.mark.parametrize("lang", list(NOTES))
 def test_the_earlier_note_shows_again_and_a_later_one_stays(lang: str, tmp_path: Path) -> None:
     first, second, _question = NOTES[lang]

@@ -43,8 +43,10 @@ def without_taught(
       naming it, as the kept corrections correct it; none when there is none.
     * The names a leaving "X is the same as Y" added as aliases go, unless a kept one adds
       them too.
-    * A concept that only notes put on the map (no file explains it, no check confirmed it)
-      left with no note and no other name goes, with every edge to it.
+    * A concept that only notes put on the map (no file explains it) left with no note and
+      no other name goes, with every edge to it — a check that confirmed it too: a check
+      puts no concept on the map, so the map the log would give without the note has none
+      (a replay of the export gives that map), and the check's belief stays either way.
     """
     touched = {k for e in leaving if (k := _node(e, cmap)) is not None}
     if not touched:
@@ -105,4 +107,4 @@ def _named(episodes: Iterable[Episode]) -> set[str]:
 
 
 def _only_taught(node: Concept) -> bool:
-    return node.layer is Layer.TAUGHT and not node.sources and not node.confirmed
+    return node.layer is Layer.TAUGHT and not node.sources
