@@ -559,7 +559,8 @@ def replay_into(
     if problems and not skip_bad:
         raise ReplayError(problems)
     report.skipped = len(problems)
-    events = in_time_order(events, _heard_order(history.parent / MANIFEST))
+    heard = _heard_order(history.parent / MANIFEST)
+    events = in_time_order(events, heard)
     if app.erasing is None and any(
         e.erased is not None or not about_the_student(e.episode) for e in events
     ):
@@ -577,7 +578,7 @@ def replay_into(
     salts = {(e.episode.pair, e.seq): e.salt for e in events if e.salt and e.seq}
     with given_salts(salts):
         stated = _stated(history.parent / MANIFEST, events, report)
-        report.unreadable = _write(app, events, on_progress, report, stated)
+        report.unreadable = _write(app, events, on_progress, report, stated, heard)
     _remove_files(app, history.parent / MANIFEST, {e.episode.pair for e in events})
     written = time.perf_counter() - write_start
     embed = (
@@ -742,6 +743,12 @@ def _stated(manifest: Path, events: list[HistoryEvent], report: ReplayReport) ->
     return [stated for _seq, stated in sorted(kept, key=lambda k: k[0])]
 
 
+def _seq(stated: Stated) -> int:
+    """A stated statement's place in the profile's log."""
+    seq = stated[2].get("seq")
+    return seq if isinstance(seq, int) else 0
+
+
 def _state(app: ReplayApp, stated: Stated, report: ReplayReport) -> None:
     """One stated profile statement again, at its time, by whom it was said; one that is
     malformed or that today's rules refuse (a name of five words) is counted, not stated."""
@@ -774,12 +781,16 @@ def _write(
     on_progress: Callable[[int, int], None] | None,
     report: ReplayReport | None = None,
     stated: list[Stated] | None = None,
+    heard: Mapping[tuple[str, str], int] | None = None,
 ) -> int:
     """Write in file order, every episode through ``Episodes.add_many`` (which batches the
     embedding of those whose use case is the log alone) and every file arrival through
     ingestion. Answers get their recalled ids once their sources exist; erased envelopes are
     sealed in their place and erased again at the end, in their records' order; annotations
-    follow. Returns the count of unreadable files."""
+    follow. Returns the count of unreadable files. ``stated``: the profile's statements no
+    line says, each stated before the first line said after it, or placed after it in the
+    profile's log (``heard``: a teacher's name set, then the student's own message written
+    back-dated — the student's came later and holds)."""
     report = report if report is not None else ReplayReport()
     ids_by_ref: dict[tuple[Pair, str], str] = {}
     ids_by_exported: dict[tuple[Pair, str], str] = {}
@@ -823,8 +834,12 @@ def _write(
     embedder = app.ports.embedder
     # A stated profile statement goes in before the first event said after it.
     due = deque(stated or ())
+    heard = heard or {}
     for position, event in enumerate(events):
-        while due and due[0][0] < event.episode.at:
+        placed = heard.get((event.episode.pair.subject_id, event.exported_id or ""))
+        while due and (
+            due[0][0] < event.episode.at or (placed is not None and _seq(due[0]) < placed)
+        ):
             flush()
             _state(app, due.popleft(), report)
         if isinstance(embedder, TimedEmbedder) and position % REPLAY_LOOKAHEAD == 0:

@@ -108,6 +108,9 @@ step = st.one_of(
         day,
     ),
     st.tuples(st.just("erase elsewhere")),
+    # a teacher's statement of the profile, and a retraction
+    st.tuples(st.just("set"), st.sampled_from([("name", "Zoe"), ("preference", "Diagrams first")])),
+    st.tuples(st.just("retract"), st.sampled_from(["name", "preference"])),
 )
 
 
@@ -123,6 +126,10 @@ def _record(memory: Memory, pair: PairMemory, steps: Sequence[tuple[Any, ...]]) 
                 record(args[1], at=T0 + timedelta(days=args[2]))
             elif kind == "erase elsewhere":
                 memory.erase("s1", "chem", reason="the family asked")
+            elif kind == "set":
+                memory.set_profile("s1", *args[0])
+            elif kind == "retract":
+                memory.retract_profile("s1", args[0])
             elif kind == "night":  # the nightly loop, as the scheduler runs it on this store
                 assert isinstance(memory.backend, LocalBackend)
                 memory.backend.app.nightly.run_pair(PAIR, (T0 + timedelta(days=args[0])).date())
@@ -236,8 +243,8 @@ def _seen(memory: Memory) -> tuple[Any, ...]:
 # by a later message that is then erased, a back-dated check spelling its topic another way
 # before an erasure re-derives the beliefs, the student's naming erased after the tutor
 # greeted them by name, a name said in two subjects, the first back-dated after an erasure
-# (the pairs' interleaving by time put the second first), and a note erased after a check
-# confirmed the concept it put on the map.
+# (the pairs' interleaving by time put the second first), a note erased after a check
+# confirmed the concept it put on the map, and a teacher's name before a back-dated message.
 @example([("check", "osmosis", 0, "wrong")] + [("correct", 0, "", v, None) for v in BACK_AND_FORTH])
 @example([("question", "My name is Maya.", 0), ("correct", 0, "My name is Mia.", "", None),
           ("correct", 0, "My name is Maya.", "", None)])  # fmt: skip
@@ -251,6 +258,7 @@ def _seen(memory: Memory) -> tuple[Any, ...]:
           ("elsewhere", "question", "My name is Mia.", 1)])  # fmt: skip
 @example([("teach", "Remember that osmosis needs a membrane.", 0),
           ("check", "osmosis", 0, "right"), ("erase", 0)])  # fmt: skip
+@example([("set", ("name", "Zoe")), ("question", "My name is Maya.", 0)])
 @FUZZ
 @given(st.lists(step, min_size=5, max_size=50))
 def test_a_generated_history_replays_to_the_same_blocks_beliefs_and_profile(

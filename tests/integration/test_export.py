@@ -367,6 +367,29 @@ def test_a_students_subjects_are_replayed_in_time_order_for_the_profile(
         assert copy.memory.ports.store.head(pair) == source.memory.ports.store.head(pair)
 
 
+def test_a_teachers_statement_is_replayed_before_a_later_back_dated_message(
+    tmp_path: Path, clock: FixedClock
+) -> None:
+    """A teacher set the name (stamped now), then the student's own "my name is Maya" came,
+    written back-dated: it holds. The replay stated the teacher's name at its time, after
+    every line before it, and the student was Zoe again; the profile's log says which came
+    first, and the replay keeps it."""
+    source = make_app(tmp_path / "source", clock)
+    assert source.profiles is not None
+    source.episodes.add(PAIR, Kind.QUESTION, "What is an ion?", at=T0 - timedelta(days=9))
+    source.profiles.set(PAIR.student_id, "name", "Zoe", said_by="teacher")
+    source.episodes.add(PAIR, Kind.QUESTION, "My name is Maya.", at=T0 - timedelta(days=3))
+    before = [(s.aspect, s.value, s.said_by) for s in source.profiles.in_force(PAIR.student_id)]
+    assert before == [("name", "Maya", "student")]
+    history = source.exporting.student(PAIR.student_id).write(tmp_path / "export")
+    replay(history, tmp_path / "copy", lambda f: make_app(f, clock))
+    copy = make_app(tmp_path / "copy", clock)
+    assert copy.profiles is not None
+    after = [(s.aspect, s.value, s.said_by) for s in copy.profiles.in_force(PAIR.student_id)]
+    assert after == before
+    assert [s.value for s in copy.profiles.history(PAIR.student_id)] == ["Zoe", "Maya"]
+
+
 def test_what_the_profile_heard_is_replayed_in_the_order_it_heard_it(
     tmp_path: Path, clock: FixedClock
 ) -> None:
