@@ -269,3 +269,40 @@ def test_the_inspector_shows_the_profile_and_what_each_statement_replaced(
     assert data["profile"][1]["replaced"] == ["I prefer examples first, then the rule."]
     assert 'id="profile"' in page and "Please always explain step by step." in page
     assert "(replaced: I prefer examples first, then the rule.)" in page
+
+
+# A test on a weekday, said in five languages on Monday 3 May 2027 (the test: Friday 7 May)
+TEST_ON_FRIDAY = {
+    "en": "I have a test on Friday.",
+    "es": "Tengo examen el viernes.",
+    "id": "Aku ada ulangan hari Jumat.",
+    "ur": "جمعہ کو میرا ٹیسٹ ہے۔",
+    "ar": "عندي اختبار يوم الجمعة.",
+}
+
+
+@pytest.mark.parametrize("lang", list(TEST_ON_FRIDAY))
+def test_a_goal_shows_until_a_week_after_its_day(lang: str, tmp_path: Path) -> None:
+    """A student who says "I have a test on Friday" every few weeks: each is a goal of its own
+    day, and every passed one stayed in every block ("7 May, passed"), oldest first. A goal
+    shows for a week after its day; then only the profile and its history keep it."""
+    from datetime import timedelta
+
+    from tutor_memory.ports import FixedClock
+
+    said_on = datetime(2027, 5, 3, 16, tzinfo=UTC)
+    clock = FixedClock(said_on + timedelta(days=20))
+    with Memory.local(tmp_path / "tm", settings=SETTINGS, clock=clock, ready=False) as memory:
+        pair = memory.pair("s1", "biology")
+        pair.record_question(TEST_ON_FRIDAY[lang], at=said_on)
+        (goal,) = memory.profile("s1").current
+        assert (goal.aspect, goal.key) == ("goal", "2027-05-07")
+
+        def shown(days_on: int) -> bool:
+            at = said_on + timedelta(days=days_on)
+            return f"- goal: {TEST_ON_FRIDAY[lang]} (" in pair.turn("What is osmosis?", at=at).block
+
+        assert shown(0) and "7 May, in 4 days" in pair.turn("hi", at=said_on).block
+        assert shown(4 + 7)  # a week after its day: "how did the test go?"
+        assert not shown(4 + 8)
+        assert [s.value for s in memory.profile("s1").current] == [TEST_ON_FRIDAY[lang]]

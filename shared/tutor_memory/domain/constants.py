@@ -40,6 +40,10 @@ MAX_PAGE_ITEMS: Final = 500  # ours: a page of a list route (its default is 100)
 MAX_CLASS_MEMBERS: Final = 2_000  # ours: teachers or students of one class (a year group fits)
 MAX_PROFILE_KEY_CHARS: Final = 120  # ours: an aspect's key (a need's word, a goal's date)
 MAX_PROFILE_VALUE_CHARS: Final = 300  # ours: a statement about the student, one or two lines
+# ours: the block shows a goal for a week after its day ("how did Friday's test go?"); one
+# long passed stays in the profile and its history, not in every block (a student who says "I
+# have a test on Saturday" every few weeks would fill ABOUT THE STUDENT with them)
+GOAL_SHOWN_DAYS_AFTER: Final = 7
 # ours: a name is a few words ("María José García López"); recall drops its words from every
 # question, so a sentence given as a name would blind the lexical pool to its words
 MAX_NAME_WORDS: Final = 4

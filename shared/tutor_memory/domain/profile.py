@@ -405,6 +405,16 @@ def current(statements: Sequence[Statement]) -> list[Statement]:
     return sorted(kept, key=lambda s: (order.index(s.aspect), s.due or date.max, s.key, s.seq))
 
 
+def shown(in_force: Sequence[Statement], today: date) -> list[Statement]:
+    """What the block shows of the statements in force (``current``), in their order: every
+    one but a goal whose day passed more than ``GOAL_SHOWN_DAYS_AFTER`` days before ``today``
+    (it stays in force, in the profile and its history)."""
+    return [
+        s for s in in_force
+        if s.due is None or (today - s.due).days <= C.GOAL_SHOWN_DAYS_AFTER
+    ]  # fmt: skip
+
+
 def names_of(in_force: Sequence[Statement]) -> tuple[str, ...]:
     """The words of the student's name among the statements in force (``current``): ("Maya",
     "Lopez") for "Maya Lopez"; () when none."""

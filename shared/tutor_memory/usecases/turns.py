@@ -35,7 +35,7 @@ from tutor_memory.domain.files import FileRecord
 from tutor_memory.domain.mapblock import render_map_section
 from tutor_memory.domain.mapfocus import map_focus
 from tutor_memory.domain.nightly import SelfModel, WorkingSet
-from tutor_memory.domain.profile import Statement, names_of
+from tutor_memory.domain.profile import Statement, names_of, shown
 from tutor_memory.domain.profile import line as profile_line
 from tutor_memory.domain.prompt import is_memory_section, place_block
 from tutor_memory.domain.question import understand
@@ -302,7 +302,8 @@ class Turns:
         profile_soon = soon(self.profile, pair.student_id) if self.profile else None
         # The question, understood once (while the reads are on their way): recall, the map's
         # focus and the block all read this one value.
-        asked = understand(question, now, ZoneInfo(self.ports.timezone))
+        zone = ZoneInfo(self.ports.timezone)
+        asked = understand(question, now, zone)
         record = asked.record
         fixes_soon = soon(lambda: self.memory.corrections_of(pair, head_soon.result()))
         recall = self.memory.recall(
@@ -338,11 +339,13 @@ class Turns:
             checks_recorded=checks,
             budget_tokens=budget,
             now=now,
-            tz=ZoneInfo(self.ports.timezone),
+            tz=zone,
             calibration=calibration_soon.result() if beliefs else None,
             profile=[
-                profile_line(statement, now=now, tz=ZoneInfo(self.ports.timezone))
-                for statement in (profile_soon.result() if profile_soon else ())
+                profile_line(statement, now=now, tz=zone)
+                for statement in shown(
+                    profile_soon.result() if profile_soon else (), now.astimezone(zone).date()
+                )
             ],
         )
         timings = dict(recall.timings_ms)
