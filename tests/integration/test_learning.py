@@ -169,3 +169,28 @@ def test_erasing_a_check_rederives_what_recording_the_rest_would_have(tmp_path: 
         "understands Osmosis (0.63)"
     ]
     assert _rows_after(app, erased, []) == never_had
+
+
+def test_an_erasure_rederives_each_check_on_the_concept_it_was_recorded_on(
+    tmp_path: Path,
+) -> None:
+    """A check on "ósmosis" made its belief; a note later put "osmosis" on the map. Erasing
+    another check re-derived the beliefs routed by today's map, and the belief was renamed
+    after the note's concept, where a replay of the export (the note after the check) keeps
+    the check's name. An erasure re-derives each check on the concept it was recorded on; an
+    operator's re-derivation still routes by today's map."""
+    settings = on_folder(Settings.from_env({"TUTOR_MEMORY_EMBEDDER": "none"}), tmp_path / "tm")
+    app = build_app(settings, clock=FixedClock(T0 + timedelta(days=9)))
+    pair = Pair("s1", "bio")
+    check(app, pair, "ósmosis", "right", 0)
+    gone = check(app, pair, "cells", "wrong", 1).append.episode
+    app.maps.teach(pair, "Remember that osmosis needs a membrane.", at=T0 + timedelta(days=2))
+    assert sorted(b.line() for b in app.learning.beliefs(pair)) == [
+        "struggles with cells (0.67)",
+        "understands ósmosis (0.67)",
+    ]
+    assert app.erasing is not None
+    app.erasing.erase_episode(pair, gone.episode_id, reason="typed by mistake")
+    assert [b.line() for b in app.learning.beliefs(pair)] == ["understands ósmosis (0.67)"]
+    app.learning.rederive(pair, force=True, reason="new routing rules")
+    assert [b.concept_name for b in app.learning.beliefs(pair)] == ["osmosis"]  # today's map

@@ -243,7 +243,10 @@ def next_belief(
 
 
 def replay_checks(
-    told: Iterable[Episode], known: dict[str, str], *, generation: int
+    told: Iterable[Episode],
+    known: dict[str, str] | None,
+    *,
+    generation: int,
 ) -> list[tuple[Belief, Belief | None]]:
     """Every row the recorded checks warrant under today's rules, each with the row it
     supersedes (None for a concept's first): the rows recording them would have written, one
@@ -252,6 +255,10 @@ def replay_checks(
     order they happened, with its verdict as corrected by then — so a history re-derived
     (after an erasure) gives the beliefs, names included, that recording the rest of it gives
     (a back-dated check named "osmosis" after an "ósmosis" one names the belief, as it did).
+    ``known``: the map's concepts to route each check by, under today's rules; None: each
+    check is about the concept its recording routed it to (its episode's concept), as the
+    map stood then — what an erasure re-derives by, so that the beliefs are those the rest
+    of the log gave (a note that later put "osmosis" on the map does not rename them).
     Used by re-derivation; touches no episode."""
     passed: dict[str, bool] = {}  # a check's id → its verdict as corrected so far
     topics: dict[str, Topic] = {}  # a check's id → the concept it is about
@@ -263,7 +270,7 @@ def replay_checks(
         if told_one.erased:
             continue
         if told_one.kind is Kind.CHECK and isinstance(evidence, CheckEvidence):
-            routed = route_check(evidence, known)
+            routed = route_check(evidence, known) if known is not None else _as_routed(told_one)
             if routed is None:
                 continue
             topic, checked = routed, told_one.episode_id
@@ -293,6 +300,16 @@ def replay_checks(
             rows.append((row, previous))
             current[topic.key] = row
     return rows
+
+
+def _as_routed(check: Episode) -> Topic | None:
+    """The concept a check's recording routed it to: its episode's concept (none: it stayed
+    evidence)."""
+    if not check.concepts:
+        return None
+    name = check.concepts[0]
+    key = concept_key(name)
+    return Topic(key, name, False) if key else None
 
 
 def belief_to_record(b: Belief) -> dict[str, Any]:

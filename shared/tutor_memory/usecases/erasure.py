@@ -591,7 +591,7 @@ class Erasing:
             self._uncount_checks(pair, counted)
             if self.learning is not None:
                 self.store.delete_beliefs_citing(pair, sorted(ids))
-                self.learning.rederive(pair, at=at, force=True, reason="erasure")
+                self.learning.rederive(pair, at=at, force=True, reason="erasure", as_recorded=True)
         names = [SCAN, WORKING_SET, SELF_MODEL, *(night_name(d.isoformat()) for d in days)]
         self.store.delete_documents(pair, names)
         if self.nightly is not None:
