@@ -95,6 +95,39 @@ def test_a_concept_a_check_confirmed_goes_with_the_note_that_put_it_there(
         assert (again.turn(question, at=ASKED).block, [b.line for b in again.beliefs()]) == seen
 
 
+# Per language: the note's concept written another way (its case, an accent, a vowel mark)
+SPELLED = {"en": "Osmosis", "es": "osmosis", "id": "OSMOSIS", "ur": "اوسموسِس", "ar": "التّناضح"}
+
+
+@pytest.mark.parametrize("lang", list(NOTES))
+def test_a_belief_named_after_an_erased_notes_concept_takes_its_checks_name(
+    lang: str, tmp_path: Path
+) -> None:
+    """The note put its concept on the map, and a check spelling it another way was routed
+    to it and named its belief after it. Erasing the note took the concept off the map and
+    left the belief named as the note spelled it, where a replay of the export (no note)
+    names it as the check did. Now the erasure re-derives that belief, and the check's own
+    spelling names it."""
+    from tutor_memory.replay import replay
+
+    first, _second, question = NOTES[lang]
+    with Memory.local(tmp_path / "a", settings=SETTINGS, ready=False) as memory:
+        pair = memory.pair("s1", "biology")
+        taught = pair.record_question(first, at=AT)
+        (concept,) = [c.name for c in pair.map().concepts.values()]
+        assert concept != SPELLED[lang]
+        pair.record_check("Explain it", topic=SPELLED[lang], verdict="wrong", at=AT)
+        assert [b.concept for b in pair.beliefs()] == [concept]
+        memory.erase("s1", "biology", taught.id, reason="the student asked")
+        assert [b.concept for b in pair.beliefs()] == [SPELLED[lang]]
+        seen = (pair.turn(question, at=ASKED).block, [b.line for b in pair.beliefs()])
+        history = memory.export("s1").write(tmp_path / "export")
+    replay(history, tmp_path / "b", lambda folder: build_app(on_folder(SETTINGS, folder)))
+    with Memory.local(tmp_path / "b", settings=SETTINGS, ready=False) as replayed:
+        again = replayed.pair("s1", "biology")
+        assert (again.turn(question, at=ASKED).block, [b.line for b in again.beliefs()]) == seen
+
+
 @pytest.mark.parametrize("lang", list(NOTES))
 def test_the_earlier_note_shows_again_and_a_later_one_stays(lang: str, tmp_path: Path) -> None:
     first, second, _question = NOTES[lang]

@@ -244,9 +244,10 @@ def next_belief(
 
 def replay_checks(
     told: Iterable[Episode],
-    known: dict[str, str] | None,
+    known: dict[str, str],
     *,
     generation: int,
+    as_recorded: bool = False,
 ) -> list[tuple[Belief, Belief | None]]:
     """Every row the recorded checks warrant under today's rules, each with the row it
     supersedes (None for a concept's first): the rows recording them would have written, one
@@ -255,10 +256,12 @@ def replay_checks(
     order they happened, with its verdict as corrected by then — so a history re-derived
     (after an erasure) gives the beliefs, names included, that recording the rest of it gives
     (a back-dated check named "osmosis" after an "ósmosis" one names the belief, as it did).
-    ``known``: the map's concepts to route each check by, under today's rules; None: each
-    check is about the concept its recording routed it to (its episode's concept), as the
-    map stood then — what an erasure re-derives by, so that the beliefs are those the rest
-    of the log gave (a note that later put "osmosis" on the map does not rename them).
+    ``known``: the map's concepts to route each check by, under today's rules.
+    ``as_recorded`` (what an erasure re-derives by, so that the beliefs are those the rest of
+    the log gives): each check stays on the concept its recording routed it to (its
+    episode's concept) — a note that later put "osmosis" on the map does not rename a belief
+    on "ósmosis" — unless that was a map concept the map no longer has (the erased note that
+    put it there took it along): then it is routed by ``known``.
     Used by re-derivation; touches no episode."""
     passed: dict[str, bool] = {}  # a check's id → its verdict as corrected so far
     topics: dict[str, Topic] = {}  # a check's id → the concept it is about
@@ -270,7 +273,11 @@ def replay_checks(
         if told_one.erased:
             continue
         if told_one.kind is Kind.CHECK and isinstance(evidence, CheckEvidence):
-            routed = route_check(evidence, known) if known is not None else _as_routed(told_one)
+            routed = (
+                _as_routed(told_one, evidence, known)
+                if as_recorded
+                else route_check(evidence, known)
+            )
             if routed is None:
                 continue
             topic, checked = routed, told_one.episode_id
@@ -302,14 +309,20 @@ def replay_checks(
     return rows
 
 
-def _as_routed(check: Episode) -> Topic | None:
-    """The concept a check's recording routed it to: its episode's concept (none: it stayed
-    evidence)."""
+def _as_routed(check: Episode, evidence: CheckEvidence, known: dict[str, str]) -> Topic | None:
+    """The concept a check's recording routed it to (its episode's concept; none: it stayed
+    evidence), or, where that was a concept of the map the map no longer has, the one
+    ``known`` routes it to today."""
     if not check.concepts:
         return None
     name = check.concepts[0]
     key = concept_key(name)
-    return Topic(key, name, False) if key else None
+    if not key:
+        return None
+    its_own = name == evidence.topic.strip()  # the check's own words, not a map concept's
+    if its_own or key in known:
+        return Topic(key, name, key in known)
+    return route_check(evidence, known)
 
 
 def belief_to_record(b: Belief) -> dict[str, Any]:

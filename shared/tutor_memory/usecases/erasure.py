@@ -398,8 +398,8 @@ class Erasing:
         if isinstance(episode.evidence, FileEvidence):
             # Before the body: while it is there, a retry after a crash knows which file it was.
             self._forget_file(pair, episode)
-        self._forget_taught(pair, [episode])
-        self._erase_bodies(pair, [episode.seq], result, requested_by, "episode")
+        unmapped = self._forget_taught(pair, [episode])
+        self._erase_bodies(pair, [episode.seq], result, requested_by, "episode", unmapped)
         self._finish([pair])
         return result
 
@@ -457,9 +457,9 @@ class Erasing:
             if e.at < cutoff and not e.erased and about_the_student(e)
         ]
         if old:
-            self._forget_taught(pair, old)
+            unmapped = self._forget_taught(pair, old)
             seqs = [e.seq for e in old]
-            self._erase_bodies(pair, seqs, result, "retention", "retention")
+            self._erase_bodies(pair, seqs, result, "retention", "retention", unmapped)
             self._finish([pair])
         return result
 
@@ -541,7 +541,10 @@ class Erasing:
         result: ErasureResult,
         requested_by: str,
         scope: ErasureScope,
+        unmapped: frozenset[str] = frozenset(),
     ) -> None:
+        """``unmapped``: the concepts the erased notes took off the map (``_forget_taught``);
+        a belief on one is re-derived, as one on an erased check is."""
         at, reason = result.at, result.reason
         gone = self._erase(pair, seqs, at=at, reason=reason, requested_by=requested_by, scope=scope)
         result.erased[str(pair)] = [e.seq for e in gone]
@@ -589,9 +592,13 @@ class Erasing:
         counted = [e.seq for e in (*gone, *derived) if e.kind in BELIEF_KINDS]
         if counted:  # checks, and corrections of them
             self._uncount_checks(pair, counted)
-            if self.learning is not None:
-                self.store.delete_beliefs_citing(pair, sorted(ids))
-                self.learning.rederive(pair, at=at, force=True, reason="erasure", as_recorded=True)
+        learning = self.learning
+        believed = learning is not None and any(
+            b.concept_key in unmapped for b in learning.beliefs(pair)
+        )
+        if (counted or believed) and learning is not None:
+            self.store.delete_beliefs_citing(pair, sorted(ids))
+            learning.rederive(pair, at=at, force=True, reason="erasure", as_recorded=True)
         names = [SCAN, WORKING_SET, SELF_MODEL, *(night_name(d.isoformat()) for d in days)]
         self.store.delete_documents(pair, names)
         if self.nightly is not None:
@@ -662,14 +669,16 @@ class Erasing:
         if self.maps is not None:
             self.maps.forget_file(pair, evidence.file_id, evidence.fingerprint)
 
-    def _forget_taught(self, pair: Pair, episodes: Sequence[Episode]) -> None:
+    def _forget_taught(self, pair: Pair, episodes: Sequence[Episode]) -> frozenset[str]:
         """What the taught notes among ``episodes`` (and corrections of notes) put on the map:
         taken off it before their bodies go (while they are there, a retry after a crash knows
         which concepts they named). A note is the student's words: the map shows it in every
-        block (``taughtmap.without_taught``)."""
+        block (``taughtmap.without_taught``). The concepts that left the map with them."""
         leaving = [e for e in episodes if shapes_the_map(e)]
-        if leaving and self.maps is not None:
-            self.maps.forget_taught(pair, leaving)
+        if not leaving or self.maps is None:
+            return frozenset()
+        before = set(self.ports.store.load_map(pair).concepts)
+        return frozenset(before - set(self.maps.forget_taught(pair, leaving).concepts))
 
     def _consolidate_again(self, pair: Pair, day: date) -> None:
         """The day's summary without the erased episodes (a quiet day gets none). Written under

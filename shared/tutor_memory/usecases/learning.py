@@ -243,7 +243,8 @@ class Learning:
         """Retire the current beliefs (never delete) and replay the recorded checks under
         today's rules. No episode is touched: the chain is the same before and after.
         ``as_recorded`` (an erasure's): each check stays on the concept its recording routed
-        it to, whatever the map says today — the beliefs the rest of the log gave.
+        it to, unless the map no longer has it (``replay_checks``) — the beliefs the rest of
+        the log gives.
 
         An operator action: it is logged, and it is idempotent — when today's rules give the
         current beliefs already (a retry, a second run), nothing is retired or written, unless
@@ -255,8 +256,8 @@ class Learning:
             e for e in self.ports.store.iter_episodes(pair)
             if e.kind in corrections.BELIEF_KINDS and not e.erased
         ]  # fmt: skip
-        known = None if as_recorded else self.known_concepts(pair)
-        rows = replay_checks(told, known, generation=generation)
+        known = self.known_concepts(pair)
+        rows = replay_checks(told, known, generation=generation, as_recorded=as_recorded)
         latest = {row.concept_key: row for row, _supersedes in rows}
         if not force and _claims(latest.values()) == _claims(self.store.beliefs(pair)):
             log.info(
