@@ -560,7 +560,7 @@ def replay_into(
         raise ReplayError(problems)
     report.skipped = len(problems)
     heard = _heard_order(history.parent / MANIFEST)
-    events = in_time_order(events, heard)
+    events = in_time_order(events, heard or {})
     if app.erasing is None and any(
         e.erased is not None or not about_the_student(e.episode) for e in events
     ):
@@ -678,17 +678,17 @@ def in_time_order(
     return ordered
 
 
-def _heard_order(manifest: Path) -> dict[tuple[str, str], int]:
+def _heard_order(manifest: Path) -> dict[tuple[str, str], int] | None:
     """An export's episodes the profile heard a statement in, (subject, id) → the place of
     the first such statement in the profile's log (what ``in_time_order`` keeps). Erased
-    statements are left out: their episodes say nothing when replayed. Empty without an
-    export's manifest."""
+    statements are left out: their episodes say nothing when replayed. None without an
+    export's manifest (a history file of one's own: every line is heard)."""
     try:
         data = json.loads(manifest.read_text(encoding="utf-8"))
     except (OSError, ValueError):
-        return {}
+        return None
     if not isinstance(data, dict) or data.get("format") != EXPORT_FORMAT:
-        return {}
+        return None
     said = data.get("profile")
     order: dict[tuple[str, str], int] = {}
     for s in said if isinstance(said, list) else []:
@@ -825,18 +825,29 @@ def _write(
     def flush() -> None:
         if not batch:
             return
-        added = app.episodes.add_many([e.episode for e in batch], batch_size=len(batch))
+        added = app.episodes.add_many(
+            [e.episode for e in batch], batch_size=len(batch), unheard=unheard
+        )
         for event, result in zip(batch, added, strict=True):
             remember(event, result.episode.episode_id)
         progress(len(batch))
         batch.clear()
 
+    # A greeting ("Hi Maya!") the export's profile did not hear was not heard live: a name
+    # was in force. Replayed in another order (two subjects at one time, a line back-dated), it
+    # would name the student; it is recorded as the log alone. A student's own words are
+    # heard by today's rules.
+    quiet: set[int] = set()  # the ids of the batched NewEpisodes that are such greetings
+
+    def unheard(new: NewEpisode) -> bool:
+        return id(new) in quiet
+
     embedder = app.ports.embedder
     # A stated profile statement goes in before the first event said after it.
     due = deque(stated or ())
-    heard = heard or {}
+    placed_at = heard or {}
     for position, event in enumerate(events):
-        placed = heard.get((event.episode.pair.subject_id, event.exported_id or ""))
+        placed = placed_at.get((event.episode.pair.subject_id, event.exported_id or ""))
         while due and (
             due[0][0] < event.episode.at or (placed is not None and _seq(due[0]) < placed)
         ):
@@ -887,6 +898,11 @@ def _write(
             known = ids_by_ref if event.recalled_refs else ids_by_exported
             ids = tuple(known[(ep.pair, r)] for r in recalled)
             event = replace(event, episode=replace(ep, recalled_ids=ids))
+        if (
+            heard is not None and ep.kind is Kind.ANSWER and event.exported_id is not None
+            and (ep.pair.subject_id, event.exported_id) not in heard
+        ):  # fmt: skip
+            quiet.add(id(event.episode))
         batch.append(event)
         if len(batch) >= 64:
             flush()

@@ -245,8 +245,8 @@ def _seen(memory: Memory) -> tuple[Any, ...]:
 # greeted them by name, a name said in two subjects, the first back-dated after an erasure
 # (the pairs' interleaving by time put the second first), a note erased after a check
 # confirmed the concept it put on the map, a teacher's name before a back-dated message, and
-# a check erased after a note put its concept on the map under another spelling, and a note
-# erased whose concept named a check's belief.
+# a check erased after a note put its concept on the map under another spelling, a note
+# erased whose concept named a check's belief, and two subjects' greetings at one time.
 @example([("check", "osmosis", 0, "wrong")] + [("correct", 0, "", v, None) for v in BACK_AND_FORTH])
 @example([("question", "My name is Maya.", 0), ("correct", 0, "My name is Mia.", "", None),
           ("correct", 0, "My name is Maya.", "", None)])  # fmt: skip
@@ -265,6 +265,8 @@ def _seen(memory: Memory) -> tuple[Any, ...]:
           ("teach", "Remember that osmosis needs a membrane.", 0), ("erase", 1)])  # fmt: skip
 @example([("teach", "Remember that osmosis needs a membrane.", 0),
           ("check", "ósmosis", 0, "right"), ("erase", 0)])  # fmt: skip
+@example([("question", "What is osmosis?", 0), ("elsewhere", "answer", "Hi Maya! Ready?", 0),
+          ("answer", "¡Hola Lucía! ¿Empezamos?", 0)])  # fmt: skip
 @FUZZ
 @given(st.lists(step, min_size=5, max_size=50))
 def test_a_generated_history_replays_to_the_same_blocks_beliefs_and_profile(

@@ -390,6 +390,32 @@ def test_a_teachers_statement_is_replayed_before_a_later_back_dated_message(
     assert [s.value for s in copy.profiles.history(PAIR.student_id)] == ["Zoe", "Maya"]
 
 
+def test_a_greeting_the_profile_did_not_hear_is_not_heard_by_the_replay(
+    tmp_path: Path, clock: FixedClock
+) -> None:
+    """Chemistry's tutor said "Hi Maya!" (heard: the student's name), then biology's, at the
+    same time, "¡Hola Lucía!" (not heard: a name was in force). The export writes biology
+    first, and the replay heard Lucía. A greeting the export's profile did not hear is now
+    recorded as the log alone; a history file of one's own (no manifest) is heard whole."""
+    source = make_app(tmp_path / "source", clock)
+    assert source.profiles is not None
+    source.episodes.add(PAIR, Kind.QUESTION, "What is an ion?", at=T0)
+    source.episodes.add(OTHER, Kind.ANSWER, "Hi Maya! Ready?", at=T0)
+    source.episodes.add(PAIR, Kind.ANSWER, "¡Hola Lucía! ¿Empezamos?", at=T0)
+    before = [(s.aspect, s.value) for s in source.profiles.in_force(PAIR.student_id)]
+    assert before == [("name", "Maya")]
+    history = source.exporting.student(PAIR.student_id).write(tmp_path / "export")
+    replay(history, tmp_path / "copy", lambda f: make_app(f, clock))
+    copy = make_app(tmp_path / "copy", clock)
+    assert copy.profiles is not None
+    assert [(s.aspect, s.value) for s in copy.profiles.in_force(PAIR.student_id)] == before
+    (history.parent / "manifest.json").unlink()  # the lines alone, in the file's order
+    replay(history, tmp_path / "lines", lambda f: make_app(f, clock))
+    lines = make_app(tmp_path / "lines", clock)
+    assert lines.profiles is not None
+    assert [s.value for s in lines.profiles.in_force(PAIR.student_id)] == ["Lucía"]
+
+
 def test_what_the_profile_heard_is_replayed_in_the_order_it_heard_it(
     tmp_path: Path, clock: FixedClock
 ) -> None:

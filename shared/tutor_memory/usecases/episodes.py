@@ -318,10 +318,13 @@ class Episodes:
         *,
         batch_size: int = 64,
         on_progress: Callable[[int, int], None] | None = None,
+        unheard: Callable[[NewEpisode], bool] | None = None,
     ) -> list[Added]:
         """Record a history in order. Episodes whose use case is the log alone (questions that
         teach nothing, quizzes, answers, consolidations) are embedded and appended in batches;
-        every other goes through :meth:`add` one by one, in its place."""
+        every other goes through :meth:`add` one by one, in its place. ``unheard``: answers
+        the profile is not to hear (a replayed export's greetings its profile did not hear:
+        live, a name was in force then), recorded as the log alone."""
         results: list[Added] = []
         batch: list[NewEpisode] = []
 
@@ -336,7 +339,7 @@ class Episodes:
                 on_progress(len(results), len(episodes))
 
         for new in episodes:
-            if _log_only(new):
+            if _log_only(new) or (new.kind is Kind.ANSWER and unheard is not None and unheard(new)):
                 if new.recalled_ids:
                     flush()  # its sources may be in the batch still
                 batch.append(new)
