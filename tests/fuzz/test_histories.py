@@ -188,6 +188,9 @@ def _work_lines(block: str) -> list[str]:
     return out
 
 
+@example([("erase", 0), ("question", "My exam is on 12 July.", 0),
+          ("elsewhere", "question", "My exam is on 12 July.", 0), ("erase", 0)],
+         "osmosis", 3000)  # fmt: skip
 @FUZZ
 @given(
     st.lists(step, min_size=5, max_size=60),
@@ -211,9 +214,11 @@ def test_a_generated_history_gives_a_block_that_holds(
         assert pair.turn(question, at=NOW, budget_tokens=budget).block == turn.block
         assert count_tokens(turn.block) <= budget and turn.tokens <= budget
         assert not set(erased) & set(turn.memory_ids)
+        other = memory.pair("s1", "chem")  # the profile is one: its words stay with it
         kept = [
             str(e.get(field, ""))  # a correction's words stay when a message saying them goes
-            for e in pair.episodes(limit=500).episodes
+            for subject in (pair, *([other] if _has_history(other) else []))
+            for e in subject.episodes(limit=500).episodes
             for field in ("text", "summary")
         ]
         for text in erased.values():
