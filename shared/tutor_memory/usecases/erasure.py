@@ -593,8 +593,10 @@ class Erasing:
         if counted:  # checks, and corrections of them
             self._uncount_checks(pair, counted)
         learning = self.learning
-        believed = learning is not None and any(
-            b.concept_key in unmapped for b in learning.beliefs(pair)
+        believed = (
+            bool(unmapped)
+            and learning is not None
+            and any(b.concept_key in unmapped for b in learning.beliefs(pair))
         )
         if (counted or believed) and learning is not None:
             self.store.delete_beliefs_citing(pair, sorted(ids))
