@@ -367,6 +367,21 @@ def test_a_students_subjects_are_replayed_in_time_order_for_the_profile(
         assert copy.memory.ports.store.head(pair) == source.memory.ports.store.head(pair)
 
 
+def _profile_replayed(source: App, tmp_path: Path, clock: FixedClock) -> tuple[App, list[Any]]:
+    """The student's export replayed into a new store: the store, and its profile in force as
+    (aspect, value, said by)."""
+    history = source.exporting.student(PAIR.student_id).write(tmp_path / "export")
+    replay(history, tmp_path / "copy", lambda f: make_app(f, clock))
+    copy = make_app(tmp_path / "copy", clock)
+    assert copy.profiles is not None
+    return copy, [(s.aspect, s.value, s.said_by) for s in copy.profiles.in_force(PAIR.student_id)]
+
+
+def _profile(app: App) -> list[Any]:
+    assert app.profiles is not None
+    return [(s.aspect, s.value, s.said_by) for s in app.profiles.in_force(PAIR.student_id)]
+
+
 def test_a_teachers_statement_is_replayed_before_a_later_back_dated_message(
     tmp_path: Path, clock: FixedClock
 ) -> None:
@@ -379,14 +394,10 @@ def test_a_teachers_statement_is_replayed_before_a_later_back_dated_message(
     source.episodes.add(PAIR, Kind.QUESTION, "What is an ion?", at=T0 - timedelta(days=9))
     source.profiles.set(PAIR.student_id, "name", "Zoe", said_by="teacher")
     source.episodes.add(PAIR, Kind.QUESTION, "My name is Maya.", at=T0 - timedelta(days=3))
-    before = [(s.aspect, s.value, s.said_by) for s in source.profiles.in_force(PAIR.student_id)]
-    assert before == [("name", "Maya", "student")]
-    history = source.exporting.student(PAIR.student_id).write(tmp_path / "export")
-    replay(history, tmp_path / "copy", lambda f: make_app(f, clock))
-    copy = make_app(tmp_path / "copy", clock)
+    assert _profile(source) == [("name", "Maya", "student")]
+    copy, after = _profile_replayed(source, tmp_path, clock)
+    assert after == _profile(source)
     assert copy.profiles is not None
-    after = [(s.aspect, s.value, s.said_by) for s in copy.profiles.in_force(PAIR.student_id)]
-    assert after == before
     assert [s.value for s in copy.profiles.history(PAIR.student_id)] == ["Zoe", "Maya"]
 
 
@@ -402,13 +413,9 @@ def test_a_greeting_the_profile_did_not_hear_is_not_heard_by_the_replay(
     source.episodes.add(PAIR, Kind.QUESTION, "What is an ion?", at=T0)
     source.episodes.add(OTHER, Kind.ANSWER, "Hi Maya! Ready?", at=T0)
     source.episodes.add(PAIR, Kind.ANSWER, "¡Hola Lucía! ¿Empezamos?", at=T0)
-    before = [(s.aspect, s.value) for s in source.profiles.in_force(PAIR.student_id)]
-    assert before == [("name", "Maya")]
-    history = source.exporting.student(PAIR.student_id).write(tmp_path / "export")
-    replay(history, tmp_path / "copy", lambda f: make_app(f, clock))
-    copy = make_app(tmp_path / "copy", clock)
-    assert copy.profiles is not None
-    assert [(s.aspect, s.value) for s in copy.profiles.in_force(PAIR.student_id)] == before
+    assert _profile(source) == [("name", "Maya", "service")]
+    assert _profile_replayed(source, tmp_path, clock)[1] == _profile(source)
+    history = tmp_path / "export" / "history.jsonl"
     (history.parent / "manifest.json").unlink()  # the lines alone, in the file's order
     replay(history, tmp_path / "lines", lambda f: make_app(f, clock))
     lines = make_app(tmp_path / "lines", clock)
@@ -427,13 +434,8 @@ def test_what_the_profile_heard_is_replayed_in_the_order_it_heard_it(
     source.episodes.add(PAIR, Kind.QUESTION, "What is an ion?", at=T0 + timedelta(days=5))
     source.episodes.add(PAIR, Kind.QUESTION, "My name is Maya.", at=T0)
     source.episodes.add(OTHER, Kind.QUESTION, "My name is Mia.", at=T0 + timedelta(days=1))
-    assert source.profiles is not None
-    before = [(s.aspect, s.value) for s in source.profiles.in_force(PAIR.student_id)]
-    assert before == [("name", "Mia")]
-    history = source.exporting.student(PAIR.student_id).write(tmp_path / "export")
-    replay(history, tmp_path / "copy", lambda f: make_app(f, clock))
-    copy = make_app(tmp_path / "copy", clock)
-    assert copy.profiles is not None
-    assert [(s.aspect, s.value) for s in copy.profiles.in_force(PAIR.student_id)] == before
+    assert _profile(source) == [("name", "Mia", "student")]
+    copy, after = _profile_replayed(source, tmp_path, clock)
+    assert after == _profile(source)
     for pair in (PAIR, OTHER):
         assert copy.memory.ports.store.head(pair) == source.memory.ports.store.head(pair)
