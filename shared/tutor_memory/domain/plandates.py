@@ -24,15 +24,9 @@ from functools import cache
 
 from tutor_memory.domain.language import fold, folded_tokens
 from tutor_memory.domain.languages import Language
-from tutor_memory.domain.timewords import dates_in, weekday_at
 
-
-def _phrase(text: str) -> tuple[str, ...]:
-    return tuple(folded_tokens(fold(text)))
-
-
-def _folded(words: frozenset[str]) -> frozenset[str]:
-    return frozenset(w for word in words for w in _phrase(word))
+# the time reader's folding of a pack's words, so that both read a word alike
+from tutor_memory.domain.timewords import _folded, _phrase, dates_in, weekday_at
 
 
 @cache
