@@ -403,3 +403,35 @@ def test_on_dynamodb_an_erased_taught_note_leaves_no_byte_in_any_item(
         assert app.erasing is not None
         app.erasing.erase_episode(PAIR, taught, reason="the student asked")
         assert not holds(everything(), MARKER.encode())
+
+
+def test_erasing_one_episode_reads_the_log_once_and_once_more_to_check_it(
+    tmp_path: Path, clock: FixedClock
+) -> None:
+    """A read of the whole log costs seconds at 100,000 episodes (docs/benchmarks.md): an
+    erasure of one episode reads it once — for itself and for what quoted it, the day's
+    summary, erased too — and once more to verify the chain it anchors. The beliefs and the
+    nightly tally are derived again only when a check went."""
+    app = make_app(tmp_path / "tm", clock)
+    ids = write_day(app, clock)
+    assert app.erasing is not None
+    store = app.ports.store
+    reads = []
+    whole = store.iter_episodes
+
+    def counted(pair: Pair, **kwargs: Any) -> Iterator[Any]:
+        reads.append(pair)
+        return whole(pair, **kwargs)
+
+    store.iter_episodes = counted  # type: ignore[method-assign]
+    app.erasing.erase_episode(PAIR, ids["other"], reason="mistake")
+    assert reads == [PAIR, PAIR]
+    assert app.memory.verify_chain(PAIR).erased == 2  # it, and the summary quoting it
+    model = app.nightly.self_model(PAIR)
+    assert model is not None and model.checks == 2  # the tally kept: no check went
+
+    reads.clear()
+    app.erasing.erase_episode(PAIR, ids["check"], reason="mistake")
+    model = app.nightly.self_model(PAIR)
+    assert model is not None and model.checks == 1  # folded again without it
+    assert len(reads) == 3  # the erasure, the beliefs derived again, the check

@@ -177,6 +177,46 @@ def append_entry(
     return written.episode
 
 
+@dataclass(frozen=True)
+class LogRead:
+    """What one pass over a pair's log tells an erasure (``read_for_erasure``): the bodies
+    still stored (their sequences), the erasures' entries, the asked episodes (erased or not)
+    and what may quote them (day summaries, corrections). At 100,000 episodes a pass costs
+    seconds, and an erasure of one episode had read the log three times before its check."""
+
+    alive: frozenset[int]
+    entries: tuple[tuple[Episode, ErasureEvidence], ...]
+    asked: dict[int, Episode]
+    quoting: tuple[Episode, ...]
+
+    def after(self, gone: Sequence[Episode], asked: Sequence[Episode]) -> LogRead:
+        """The log as an erasure that took ``gone`` (finishing every entry) left it, asking
+        ``asked`` next (what quoted them: the same pass serves the second erasure)."""
+        left = self.alive - {e.seq for e in gone}
+        return LogRead(left, (), {e.seq: e for e in asked}, ())
+
+
+def read_for_erasure(store: Store, pair: Pair, seqs: Sequence[int]) -> LogRead:
+    """One pass over the pair's log for an erasure of ``seqs`` (see :class:`LogRead`)."""
+    wanted = set(seqs)
+    alive: set[int] = set()
+    entries: list[tuple[Episode, ErasureEvidence]] = []
+    asked: dict[int, Episode] = {}
+    quoting: list[Episode] = []
+    for ep in store.iter_episodes(pair):
+        if ep.seq in wanted:
+            asked[ep.seq] = ep
+        if ep.erased:
+            continue
+        if isinstance(ep.evidence, ErasureEvidence):
+            entries.append((ep, ep.evidence))
+        elif about_the_student(ep):
+            alive.add(ep.seq)
+            if isinstance(ep.evidence, ConsolidationEvidence | CorrectionEvidence):
+                quoting.append(ep)
+    return LogRead(frozenset(alive), tuple(entries), asked, tuple(quoting))
+
+
 def erase_with_entry(
     store: Store,
     pair: Pair,
@@ -186,6 +226,7 @@ def erase_with_entry(
     reason: str,
     requested_by: str,
     scope: ErasureScope,
+    read: LogRead | None = None,
 ) -> list[Episode]:
     """Erase the bodies of these episodes of the pair (those not erased yet; never an
     erasure's entry), as every erasure does: first the erasure's entry naming each, with its
@@ -193,19 +234,14 @@ def erase_with_entry(
     ``erasure:<first number>``, so a concurrent erasure cannot write a second entry for the
     same records); then the bodies, each recorded (``ErasingStore.erase``). An erasure cut
     short between its entry and its bodies is finished first, as its entry says. Returns the
-    episodes whose bodies went now (as they were), those finished included."""
-    stored: dict[int, Episode] = {}
-    entries: list[tuple[Episode, ErasureEvidence]] = []
-    for ep in store.iter_episodes(pair):
-        if ep.erased:
-            continue
-        if isinstance(ep.evidence, ErasureEvidence):
-            entries.append((ep, ep.evidence))
-        elif about_the_student(ep):
-            stored[ep.seq] = ep
+    episodes whose bodies went now (as they were), those finished included. ``read``: the
+    pass over the log already made (else one is made here)."""
+    if read is None:
+        read = read_for_erasure(store, pair, seqs)
+    alive = set(read.alive)
     done: list[Episode] = []
-    for entry, said in entries:  # cut short: the entry is written, its bodies are not
-        left = [item.seq for item in said.erased if item.seq in stored]
+    for entry, said in read.entries:  # cut short: the entry is written, its bodies are not
+        left = [item.seq for item in said.erased if item.seq in alive]
         if left:
             log.warning(
                 "finishing the erasure of %d episodes of %s its entry (episode %d) names",
@@ -219,9 +255,8 @@ def erase_with_entry(
                 requested_by=said.requested_by,
                 scope=cast(ErasureScope, said.scope),
             )
-            for seq in left:
-                stored.pop(seq, None)
-    todo = [stored[seq] for seq in sorted(set(seqs)) if seq in stored]
+            alive -= set(left)
+    todo = [read.asked[seq] for seq in sorted(set(seqs)) if seq in alive and seq in read.asked]
     if not todo:
         return done
     number = len(store.erasures(pair)[0])  # the store numbers records in seq order
@@ -546,7 +581,10 @@ class Erasing:
         """``unmapped``: the concepts the erased notes took off the map (``_forget_taught``);
         a belief on one is re-derived, as one on an erased check is."""
         at, reason = result.at, result.reason
-        gone = self._erase(pair, seqs, at=at, reason=reason, requested_by=requested_by, scope=scope)
+        read = read_for_erasure(self.store, pair, seqs)
+        gone = self._erase(
+            pair, seqs, at=at, reason=reason, requested_by=requested_by, scope=scope, read=read
+        )
         result.erased[str(pair)] = [e.seq for e in gone]
         tz = ZoneInfo(self.ports.timezone)
         days = sorted(
@@ -554,13 +592,17 @@ class Erasing:
         )
         # Every asked id leaves the index (also on a retry, after an interrupted erasure), and
         # the summaries that quoted an erased episode go: their days are summarised again. So
-        # do the corrections of an erased episode: they hold its corrected words.
-        wanted, ids, quoting = set(seqs), set(), []
+        # do the corrections of an erased episode: they hold its corrected words. (Both come
+        # from the pass the erasure made: nothing else touched those rows since.)
+        ids = {e.episode_id for e in read.asked.values()}
         erased_ids = {e.episode_id for e in gone}
-        for e in self.ports.store.iter_episodes(pair):
-            if e.seq in wanted:
-                ids.add(e.episode_id)
-            elif not e.erased and (
+        went = {e.seq for e in gone}
+        quoting = [
+            e
+            for e in read.quoting
+            if e.seq not in read.asked
+            and e.seq not in went
+            and (
                 (
                     isinstance(e.evidence, ConsolidationEvidence)
                     and date.fromisoformat(e.evidence.day) in days
@@ -568,15 +610,21 @@ class Erasing:
                 or (
                     isinstance(e.evidence, CorrectionEvidence) and e.evidence.corrects in erased_ids
                 )
-            ):
-                quoting.append(e.seq)
-        derived = self._erase(
-            pair,
-            quoting,
-            at=at,
-            reason=derived_reason(reason),
-            requested_by=requested_by,
-            scope="derived",
+            )
+        ]
+        # (nothing quotes them: no erasure, no second pass)
+        derived = (
+            self._erase(
+                pair,
+                [e.seq for e in quoting],
+                at=at,
+                reason=derived_reason(reason),
+                requested_by=requested_by,
+                scope="derived",
+                read=read.after(gone, quoting),
+            )
+            if quoting
+            else []
         )
         if derived:
             result.derived[str(pair)] = [e.seq for e in derived]
@@ -601,7 +649,10 @@ class Erasing:
         if (counted or believed) and learning is not None:
             self.store.delete_beliefs_citing(pair, sorted(ids))
             learning.rederive(pair, at=at, force=True, reason="erasure", as_recorded=True)
-        names = [SCAN, WORKING_SET, SELF_MODEL, *(night_name(d.isoformat()) for d in days)]
+        # The nightly tally counts checks and their corrections only: folded again from the
+        # start (a read of the whole log) when the erasure took one of them.
+        names = [WORKING_SET, SELF_MODEL, *(night_name(d.isoformat()) for d in days)]
+        names += [SCAN] if counted else []
         self.store.delete_documents(pair, names)
         if self.nightly is not None:
             self.nightly.refresh(pair, (days[-1] if days else at.date()).isoformat())
@@ -619,11 +670,13 @@ class Erasing:
         reason: str,
         requested_by: str,
         scope: ErasureScope,
+        read: LogRead | None = None,
     ) -> list[Episode]:
         """:func:`erase_with_entry` on this app's store."""
         return erase_with_entry(
-            self.store, pair, seqs, at=at, reason=reason, requested_by=requested_by, scope=scope
-        )
+            self.store, pair, seqs, at=at, reason=reason, requested_by=requested_by,
+            scope=scope, read=read,
+        )  # fmt: skip
 
     def _erase_heard(self, pair: Pair, sources: Callable[[str], bool], at: datetime) -> None:
         """What the student's profile heard in the erased episodes ("I have dyslexia", the
