@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import replace
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime, timedelta, timezone
 
 from tutor_memory.domain import chain
 from tutor_memory.domain.episodes import CheckEvidence, Episode, Kind, NewEpisode, Pair
@@ -36,6 +36,35 @@ def test_the_hash_of_a_known_first_episode_is_pinned() -> None:
     assert sealed.hash == "5da2360dc7d9408cf5c8009a7580c1e0d9ba597a2605af5c02df57ec3196a167"
     assert sealed.episode_id == "e1-5da2360dc7d9"
     assert sealed.prev_hash == chain.GENESIS_HASH == "0" * 64
+
+
+def test_a_version_2_episode_with_fractions_and_a_zone_is_pinned_body_and_envelope() -> None:
+    """Version 2's body and envelope, written in their canonical form directly (``verify``
+    writes every episode's): the bytes of the generic form, pinned — a check's predicted
+    mastery and the salience as fixed-point fractions, the time in UTC to the microsecond."""
+    check = NewEpisode(
+        pair=PAIR,
+        kind=Kind.CHECK,
+        text="Explica la ósmosis / اشرح",
+        at=datetime(2026, 7, 12, 17, 4, 5, 123456, tzinfo=timezone(timedelta(hours=2))),
+        summary="ósmosis",
+        concepts=("Osmosis", "Cell membrane"),
+        salience=0.625,
+        evidence=CheckEvidence("Ósmosis", "wrong", "confundió soluto", predicted_mastery=0.4375),
+        ref="chat-9",
+    )
+    sealed = chain.seal(check, None, salt=SALT)
+    assert chain.canonical_body(sealed).decode() == (
+        '{"concepts":["Osmosis","Cell membrane"],"evidence":{"evaluation":"confundió soluto",'
+        '"predicted_mastery":"0.4375","topic":"Ósmosis","verdict":"wrong"},"recalled":[],'
+        '"ref":"chat-9","summary":"ósmosis","text":"Explica la ósmosis / اشرح"}'
+    )
+    assert chain.canonical_envelope(sealed, 1, sealed.commitment or "").decode() == (
+        '{"at":"2026-07-12T15:04:05.123456Z","body":'
+        '"fa5af632558985e8f924dd1fc8e1bb179778505eb484b582e3af890963b718e9","kind":"check",'
+        '"pair":{"student":"student-1","subject":"biology"},"salience":"0.6250","seq":1,"v":2}'
+    )
+    assert sealed.hash == "67f032c5096ab195b62cad9d04a87c67198977f8e6bd7c35bf68c97d23048137"
 
 
 def test_the_canonical_form_is_sorted_compact_utf8_with_fixed_point_fractions() -> None:
