@@ -109,3 +109,28 @@ def test_in_the_cloud_the_fan_out_sends_the_swept_pair_and_its_worker_erases_the
     assert report.intact and report.erased == 1
     records, _ = cloud.erasures(PAIR)
     assert [(r.scope, r.reason) for r in records] == [("retention", C.ERASURE_REASON_RETENTION)]
+
+
+def test_a_retention_sweep_reads_the_log_once_to_erase_and_once_to_check_it(
+    tmp_path: Path,
+) -> None:
+    """The pass that finds the old bodies is the erasure's own (a read of the whole log costs
+    seconds at 100,000 episodes); the second read verifies the chain before its checkpoint."""
+    clock = FixedClock(RECENT + timedelta(days=1))
+    app = embedded(tmp_path / "tm", clock, 29)
+    write(app)
+    assert app.erasing is not None
+    store = app.ports.store
+    reads = []
+    whole = store.iter_episodes
+
+    def counted(pair: Pair, **kwargs: object) -> object:
+        reads.append(pair)
+        return whole(pair, **kwargs)  # type: ignore[arg-type]
+
+    store.iter_episodes = counted  # type: ignore[assignment,method-assign]
+    done = app.erasing.erase_older_than(PAIR, datetime(2026, 3, 3, tzinfo=UTC))
+    assert done.to_dict()["episodes_erased"] == 1
+    assert reads == [PAIR, PAIR]
+    store.iter_episodes = whole  # type: ignore[method-assign]
+    assert bodies(app)[:2] == [("", True), ("What is a cell?", False)]  # then its entry

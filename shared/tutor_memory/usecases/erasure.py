@@ -196,15 +196,18 @@ class LogRead:
         return LogRead(left, (), {e.seq: e for e in asked}, ())
 
 
-def read_for_erasure(store: Store, pair: Pair, seqs: Sequence[int]) -> LogRead:
-    """One pass over the pair's log for an erasure of ``seqs`` (see :class:`LogRead`)."""
+def read_for_erasure(
+    store: Store, pair: Pair, seqs: Sequence[int], asking: Callable[[Episode], bool] | None = None
+) -> LogRead:
+    """One pass over the pair's log for an erasure of ``seqs``, or of the episodes ``asking``
+    accepts (see :class:`LogRead`)."""
     wanted = set(seqs)
     alive: set[int] = set()
     entries: list[tuple[Episode, ErasureEvidence]] = []
     asked: dict[int, Episode] = {}
     quoting: list[Episode] = []
     for ep in store.iter_episodes(pair):
-        if ep.seq in wanted:
+        if ep.seq in wanted or (asking is not None and asking(ep)):
             asked[ep.seq] = ep
         if ep.erased:
             continue
@@ -486,15 +489,14 @@ class Erasing:
         """The retention period: erase the bodies of the pair's episodes dated before
         ``cutoff`` (the envelopes stay)."""
         result = ErasureResult("retention", C.ERASURE_REASON_RETENTION, self.ports.clock.now())
-        old = [
-            e
-            for e in self.ports.store.iter_episodes(pair)
-            if e.at < cutoff and not e.erased and about_the_student(e)
-        ]
+        read = read_for_erasure(
+            self.store, pair, (), lambda e: e.at < cutoff and not e.erased and about_the_student(e)
+        )
+        old = [read.asked[seq] for seq in sorted(read.asked)]
         if old:
             unmapped = self._forget_taught(pair, old)
             seqs = [e.seq for e in old]
-            self._erase_bodies(pair, seqs, result, "retention", "retention", unmapped)
+            self._erase_bodies(pair, seqs, result, "retention", "retention", unmapped, read)
             self._finish([pair])
         return result
 
@@ -577,11 +579,13 @@ class Erasing:
         requested_by: str,
         scope: ErasureScope,
         unmapped: frozenset[str] = frozenset(),
+        read: LogRead | None = None,
     ) -> None:
         """``unmapped``: the concepts the erased notes took off the map (``_forget_taught``);
-        a belief on one is re-derived, as one on an erased check is."""
+        a belief on one is re-derived, as one on an erased check is. ``read``: the pass over
+        the log that chose ``seqs``, when one did."""
         at, reason = result.at, result.reason
-        read = read_for_erasure(self.store, pair, seqs)
+        read = read or read_for_erasure(self.store, pair, seqs)
         gone = self._erase(
             pair, seqs, at=at, reason=reason, requested_by=requested_by, scope=scope, read=read
         )

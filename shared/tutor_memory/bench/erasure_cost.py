@@ -1,0 +1,112 @@
+"""What one episode's erasure costs on a long history, in CPU time (the machine is shared).
+
+``python -m tutor_memory.bench.erasure_cost [--episodes N]`` writes one pair of N episodes on
+the embedded store (no embedder: the erasure embeds nothing) — questions and 240-character
+answers in turn, the first one "my name is Maya" — and folds the night's tally, as a night
+does; then, each on its own copy of that store, erases the newest episode, and the first (the
+student's name goes with it, so the profile looks for a tutor's greeting to hear instead).
+Printed per case: CPU seconds of ``erase_episode``, how many times it read the whole log, and
+the main parts (the chain's verification before the checkpoint the erasure anchors, the
+greeting's scan, the index purge). Printed, never asserted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import shutil
+import tempfile
+import time
+from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+from tutor_memory.bootstrap import App, build_app
+from tutor_memory.domain.episodes import Kind, NewEpisode, Pair
+from tutor_memory.settings import Settings, on_folder
+
+PAIR = Pair("maya", "biology")
+T0 = datetime(2025, 1, 1, tzinfo=UTC)
+
+
+def _open(folder: Path) -> App:
+    return build_app(on_folder(Settings.from_env({"TUTOR_MEMORY_EMBEDDER": "none"}), folder))
+
+
+def write_history(folder: Path, episodes: int) -> None:
+    app = _open(folder)
+    app.episodes.add(PAIR, Kind.QUESTION, "my name is Maya", at=T0)
+    history = []
+    for i in range(episodes - 1):
+        at = T0 + timedelta(minutes=i + 1)
+        if i % 2 == 0:
+            text = f"what is osmosis, question {i % 997}?"
+            history.append(NewEpisode(pair=PAIR, kind=Kind.QUESTION, text=text, at=at))
+        else:
+            text = f"Osmosis moves water across a membrane, example {i % 991}. " * 4
+            history.append(NewEpisode(pair=PAIR, kind=Kind.ANSWER, text=text, at=at))
+    app.episodes.add_many(history, batch_size=512)
+    app.nightly.scan(PAIR)
+
+
+def _timed(parts: dict[str, float], label: str, call: Callable[..., Any]) -> Callable[..., Any]:
+    @functools.wraps(call)
+    def timed(*args: Any, **kwargs: Any) -> Any:
+        start = time.process_time()
+        try:
+            return call(*args, **kwargs)
+        finally:
+            parts[label] = parts.get(label, 0.0) + time.process_time() - start
+
+    return timed
+
+
+def erase_one(folder: Path, which: str) -> dict[str, Any]:
+    """Erase the pair's ``newest`` or ``first`` episode; its CPU seconds, reads and parts."""
+    app = _open(folder)
+    assert app.erasing is not None and app.profiles is not None
+    store = app.ports.store
+    episode = store.recent(PAIR, 1)[0] if which == "newest" else store.episodes(PAIR, limit=1)[0]
+    parts: dict[str, float] = {}
+    reads = [0]
+    whole = store.iter_episodes
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        reads[0] += 1
+        return whole(*args, **kwargs)
+
+    store.iter_episodes = counted  # type: ignore[method-assign]
+    memory, profiles, erasing = app.memory, app.profiles, app.erasing
+    memory.verify_chain = _timed(parts, "verify", memory.verify_chain)  # type: ignore[method-assign]
+    profiles._hear_a_greeting_again = _timed(  # type: ignore[method-assign]
+        parts, "greeting", profiles._hear_a_greeting_again
+    )
+    erasing._purge_index = _timed(parts, "purge", erasing._purge_index)  # type: ignore[method-assign]
+    start = time.process_time()
+    erasing.erase_episode(PAIR, episode.episode_id, reason="bench")
+    cpu = time.process_time() - start
+    return {"case": which, "cpu_s": round(cpu, 2), "reads": reads[0],
+            **{k: round(v, 2) for k, v in parts.items()}}  # fmt: skip
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m tutor_memory.bench.erasure_cost")
+    parser.add_argument("--episodes", type=int, default=100_000)
+    args = parser.parse_args(argv)
+    with tempfile.TemporaryDirectory(prefix="tm-erasure-cost-") as tmp:
+        built = Path(tmp) / "built"
+        start = time.process_time()
+        write_history(built, args.episodes)
+        print(f"{args.episodes} episodes written in {time.process_time() - start:.1f} s CPU")
+        for which in ("newest", "first"):
+            copy = Path(tmp) / which
+            shutil.copytree(built, copy)
+            row = erase_one(copy, which)
+            print(", ".join(f"{k} {v}" for k, v in row.items()))
+            shutil.rmtree(copy)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
