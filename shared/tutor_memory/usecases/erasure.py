@@ -21,8 +21,8 @@ counted as the student's. As it finishes, an erasure anchors a checkpoint of eac
   day consolidated again without it, under the day's usual key;
 * belief rows resting on an erased check are deleted and the beliefs re-derived from the checks
   that remain;
-* the nightly scan, working set, self-model and the affected nights' reports are dropped and
-  rebuilt from what remains;
+* the working set, self-model and the affected nights' reports are dropped and rebuilt from
+  what remains, and so is the nightly scan's tally when a check or a correction went;
 * a file arrival's uploaded object, every version of it (when an uploads bucket is configured,
   or the embedded store keeps its copies), and — when one episode is erased — that file
   version's registry entry (the file's name goes with its last version) and its traces on the
