@@ -191,6 +191,34 @@ def test_the_greeting_tells_the_name_after_the_erasure_on_dynamodb(cloud: Any) -
     assert (heard.value, heard.said_by, heard.source) == (name, Speaker.SERVICE, source)
 
 
+def test_the_greeting_heard_after_the_naming_is_erased_comes_from_the_erasures_own_pass(
+    tmp_path: Path,
+) -> None:
+    """The pass that erases the student's naming keeps the pair's greetings, so the profile
+    hears the first without reading the log again (a read of the whole log costs seconds at
+    100,000 episodes): the erasure's pass and the check before its checkpoint, and no more."""
+    app = build_app(on_folder(SETTINGS, tmp_path / "tm"), clock=FixedClock(T0 + timedelta(days=3)))
+    assert app.erasing is not None and app.profiles is not None
+    pair = Pair("s1", "biology")
+    said = app.episodes.add(pair, Kind.QUESTION, "My name is Maya.", at=T0).append.episode
+    app.episodes.add(pair, Kind.ANSWER, "Osmosis moves water.", at=T0 + timedelta(hours=1))
+    hello = app.episodes.add(pair, Kind.ANSWER, "Hi Maya! Ready?", at=T0 + timedelta(days=1))
+    app.episodes.add(pair, Kind.ANSWER, "Welcome back, Maya!", at=T0 + timedelta(days=2))
+    store, reads = app.ports.store, []
+    whole = store.iter_episodes
+
+    def counted(read: Pair, **kwargs: Any) -> Any:
+        reads.append(read)
+        return whole(read, **kwargs)
+
+    store.iter_episodes = counted  # type: ignore[method-assign]
+    app.erasing.erase_episode(pair, said.episode_id, reason="the student asked")
+    assert reads == [pair, pair]
+    (heard,) = current(app.profiles.history("s1"))
+    source = f"biology/{hello.append.episode.episode_id}"
+    assert (heard.value, heard.said_by, heard.source) == ("Maya", Speaker.SERVICE, source)
+
+
 def test_a_name_a_teacher_retracted_is_not_told_again_by_an_earlier_greeting(
     tmp_path: Path,
 ) -> None:

@@ -7,7 +7,7 @@ does; then, each on its own copy of that store, erases the newest episode, and t
 student's name goes with it, so the profile looks for a tutor's greeting to hear instead).
 Printed per case: CPU seconds of ``erase_episode``, how many times it read the whole log, and
 the main parts (the chain's verification before the checkpoint the erasure anchors, the
-greeting's scan, the index purge). Printed, never asserted.
+profile's look for a greeting, the index purge). Printed, never asserted.
 """
 
 from __future__ import annotations

@@ -81,6 +81,7 @@ from tutor_memory.domain.errors import ConflictError, NotFoundError, ValidationE
 from tutor_memory.domain.forgetting import forget_words
 from tutor_memory.domain.nightly import consolidation, day_window, night_name
 from tutor_memory.domain.profile import heard_at, heard_in_subject
+from tutor_memory.domain.profile_phrases import addressed
 from tutor_memory.domain.taughtmap import shapes_the_map
 from tutor_memory.ports import Ports, Store
 from tutor_memory.usecases.learning import Learning
@@ -188,6 +189,8 @@ class LogRead:
     entries: tuple[tuple[Episode, ErasureEvidence], ...]
     asked: dict[int, Episode]
     quoting: tuple[Episode, ...]
+    # the tutor's lines that call the student by name, in order (None: not looked for)
+    greetings: tuple[Episode, ...] | None = None
 
     def after(self, gone: Sequence[Episode], asked: Sequence[Episode]) -> LogRead:
         """The log as an erasure that took ``gone`` (finishing every entry) left it, asking
@@ -197,15 +200,21 @@ class LogRead:
 
 
 def read_for_erasure(
-    store: Store, pair: Pair, seqs: Sequence[int], asking: Callable[[Episode], bool] | None = None
+    store: Store,
+    pair: Pair,
+    seqs: Sequence[int],
+    asking: Callable[[Episode], bool] | None = None,
+    *,
+    greetings: bool = False,
 ) -> LogRead:
     """One pass over the pair's log for an erasure of ``seqs``, or of the episodes ``asking``
-    accepts (see :class:`LogRead`)."""
+    accepts (see :class:`LogRead`); with ``greetings``, the tutor's greetings by name too."""
     wanted = set(seqs)
     alive: set[int] = set()
     entries: list[tuple[Episode, ErasureEvidence]] = []
     asked: dict[int, Episode] = {}
     quoting: list[Episode] = []
+    greeting: list[Episode] = []
     for ep in store.iter_episodes(pair):
         if ep.seq in wanted or (asking is not None and asking(ep)):
             asked[ep.seq] = ep
@@ -217,7 +226,12 @@ def read_for_erasure(
             alive.add(ep.seq)
             if isinstance(ep.evidence, ConsolidationEvidence | CorrectionEvidence):
                 quoting.append(ep)
-    return LogRead(frozenset(alive), tuple(entries), asked, tuple(quoting))
+            elif greetings and ep.kind is Kind.ANSWER and addressed(ep.text) is not None:
+                greeting.append(ep)
+    return LogRead(
+        frozenset(alive), tuple(entries), asked, tuple(quoting),
+        tuple(greeting) if greetings else None,
+    )  # fmt: skip
 
 
 def erase_with_entry(
@@ -585,7 +599,9 @@ class Erasing:
         a belief on one is re-derived, as one on an erased check is. ``read``: the pass over
         the log that chose ``seqs``, when one did."""
         at, reason = result.at, result.reason
-        read = read or read_for_erasure(self.store, pair, seqs)
+        if read is None:
+            greetings = self._may_take_the_name(pair, seqs)
+            read = read_for_erasure(self.store, pair, seqs, greetings=greetings)
         gone = self._erase(
             pair, seqs, at=at, reason=reason, requested_by=requested_by, scope=scope, read=read
         )
@@ -633,7 +649,11 @@ class Erasing:
         if derived:
             result.derived[str(pair)] = [e.seq for e in derived]
         ids |= {e.episode_id for e in derived}
-        self._erase_heard(pair, {heard_at(pair.subject_id, i) for i in ids}.__contains__, at)
+        left = None
+        if read.greetings is not None:  # the erasure's pass kept them: the profile reads no more
+            went |= {e.seq for e in derived}
+            left = {pair: [e for e in read.greetings if e.seq not in went]}
+        self._erase_heard(pair, {heard_at(pair.subject_id, i) for i in ids}.__contains__, at, left)
         if self.ports.index is not None:
             self.ports.index.delete_episodes(pair, sorted(ids))
             # The next episode's document may hold an erased body as its context: rebuilt.
@@ -682,12 +702,30 @@ class Erasing:
             scope=scope, read=read,
         )  # fmt: skip
 
-    def _erase_heard(self, pair: Pair, sources: Callable[[str], bool], at: datetime) -> None:
+    def _may_take_the_name(self, pair: Pair, seqs: Sequence[int]) -> bool:
+        """Whether the name in force was heard in one of these episodes of the pair: the
+        profile then looks for a greeting to hear instead, among those the erasure's own pass
+        keeps (a read of the whole log less; heard in a correction of one, it reads its own)."""
+        if self.profiles is None:
+            return False
+        source = self.profiles.name_heard_in(pair.student_id)
+        if source is None or not heard_in_subject(source, pair.subject_id):
+            return False
+        return seq_of_id(source.split("/", 1)[1]) in set(seqs)
+
+    def _erase_heard(
+        self,
+        pair: Pair,
+        sources: Callable[[str], bool],
+        at: datetime,
+        greetings: dict[Pair, list[Episode]] | None = None,
+    ) -> None:
         """What the student's profile heard in the erased episodes ("I have dyslexia", the
-        tutor's "Hi Maya!") goes with them: its words, in every subject's block."""
+        tutor's "Hi Maya!") goes with them: its words, in every subject's block.
+        ``greetings``: the pair's greetings by name that the erasure's pass found and left."""
         if self.profiles is None:
             return
-        count = self.profiles.erase_heard(pair.student_id, sources, at)
+        count = self.profiles.erase_heard(pair.student_id, sources, at, greetings)
         if count:
             log.info(
                 "erased %d profile statements heard in %s's erased episodes", count, pair,

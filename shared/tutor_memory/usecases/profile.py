@@ -5,7 +5,7 @@ a student's message, read what is in force. One profile per student, shared by e
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from datetime import date, datetime
 
 from tutor_memory.domain.corrections import corrected_before, newest_by_target
@@ -196,12 +196,24 @@ class Profiles:
         )  # fmt: skip
         return self._append_unless(draft, lambda history: bool(names_of(current(history))))
 
+    def name_heard_in(self, student_id: str) -> str | None:
+        """Where the name in force was heard ("<subject>/<episode id>"), or None (no name, or
+        one a teacher or the service set)."""
+        in_force = current(self.log.statements(student_id))
+        return next((s.source for s in in_force if s.aspect is Aspect.NAME), None)
+
     def erase_heard(
-        self, student_id: str, sources: Callable[[str], bool], at: datetime | None = None
+        self,
+        student_id: str,
+        sources: Callable[[str], bool],
+        at: datetime | None = None,
+        greetings: Mapping[Pair, Sequence[Episode]] | None = None,
     ) -> int:
         """Erase the words of the statements heard in the episodes ``sources`` accepts (by
         "<subject>/<episode id>"): an erased episode takes what was heard in it along, and
-        the statement before it on the same aspect holds again. How many were erased."""
+        the statement before it on the same aspect holds again. How many were erased.
+        ``greetings``: a pair's tutor lines that call the student by name, in order, that
+        the erasure's own pass found and left (the pair is then not read again)."""
         history = self.log.statements(student_id)
         seqs = heard_in(history, sources)
         if not seqs:
@@ -210,15 +222,18 @@ class Profiles:
         erased = self.log.erase_statements(student_id, seqs, at or self.clock.now())
         self._follow_corrections(student_id)
         if named:
-            self._hear_a_greeting_again(student_id)
+            self._hear_a_greeting_again(student_id, greetings or {})
         return erased
 
-    def _hear_a_greeting_again(self, student_id: str) -> None:
+    def _hear_a_greeting_again(
+        self, student_id: str, known: Mapping[Pair, Sequence[Episode]]
+    ) -> None:
         """After an erasure took the name in force and left none: the tutor's first greeting
         by name ("Hi Maya!") that the student's log still holds is heard. A greeting is heard
         only while no name is in force, so the name the erased message stated had kept it
         out; a replay of the log, which never saw that name, hears it — and so does this.
-        The first across the student's subjects is the earliest of each subject's first."""
+        The first across the student's subjects is the earliest of each subject's first.
+        ``known``: the greetings of a pair already read (``erase_heard``)."""
         history = self.log.statements(student_id)
         if self.store is None or names_of(current(history)):
             return
@@ -226,14 +241,13 @@ class Profiles:
         cleared = max((s.at for s in latest(history) if s.aspect is Aspect.NAME), default=None)
         firsts = []
         for pair in self.store.pairs_of(student_id):
-            first = next(
-                (
+            lines: Iterable[Episode] | None = known.get(pair)
+            if lines is None:
+                lines = (
                     e for e in self.store.iter_episodes(pair)
                     if e.kind is Kind.ANSWER and not e.erased and addressed(e.text) is not None
-                    and (cleared is None or e.at > cleared)
-                ),
-                None,
-            )  # fmt: skip
+                )  # fmt: skip
+            first = next((e for e in lines if cleared is None or e.at > cleared), None)
             if first is not None:
                 firsts.append(first)
         for greeting in sorted(firsts, key=lambda e: (e.at, e.pair.subject_id)):
