@@ -272,6 +272,9 @@ def _seen(memory: Memory) -> tuple[Any, ...]:
           ("check", "ósmosis", 0, "right"), ("erase", 0)])  # fmt: skip
 @example([("question", "What is osmosis?", 0), ("elsewhere", "answer", "Hi Maya! Ready?", 0),
           ("answer", "¡Hola Lucía! ¿Empezamos?", 0)])  # fmt: skip
+@example([("question", "What is osmosis?", 0), ("question", "What is osmosis?", 0),
+          ("question", "My name is Maya.", 0), ("set", ("name", "Zoe")),
+          ("correct", 2, "My exam is on 12 July.", "right", None)])  # fmt: skip
 @FUZZ
 @given(st.lists(step, min_size=5, max_size=50))
 def test_a_generated_history_replays_to_the_same_blocks_beliefs_and_profile(

@@ -596,6 +596,40 @@ def test_erasing_the_later_message_lets_the_correction_it_held_back_hold(
         assert _profile(memory) == [("goal", "2026-05-15", meant)]
 
 
+# A student naming themselves, in five languages
+NAMINGS = {
+    "en": "My name is Maya.",
+    "es": "Me llamo Lucía.",
+    "id": "Nama saya Putri.",
+    "ur": "میرا نام مریم ہے۔",
+    "ar": "اسمي مريم.",
+}
+
+
+@pytest.mark.parametrize("lang", list(NAMINGS))
+def test_a_naming_replaced_then_corrected_to_a_goal_hears_the_goal(
+    lang: str, tmp_path: Path
+) -> None:
+    """The student named themselves, the service then set another name, and the message was
+    corrected to say when the exam is: the profile heard nothing of it (every statement of the
+    message had been replaced), while a replay of the export heard the goal. The later name
+    stands; the goal, an aspect the message had not stated, is heard — as the replay does."""
+    from tutor_memory.replay import replay
+
+    said, _meant = EXAM_DATES[lang]
+    with Memory.local(tmp_path / "tm", settings=SETTINGS, ready=False) as memory:
+        pair = memory.pair("s1", "chemistry")
+        message = pair.record_question(NAMINGS[lang], at=SAID)
+        memory.set_profile("s1", "name", "Zoe")
+        pair.correct(message.id, "text", said, "I wrote the wrong thing", at=SAID)
+        assert _profile(memory) == [("name", "", "Zoe"), ("goal", "2026-05-12", said)]
+        assert memory.profile("s1").intact
+        history = memory.export("s1").write(tmp_path / "export")
+    replay(history, tmp_path / "replayed", lambda folder: build_app(on_folder(SETTINGS, folder)))
+    with Memory.local(tmp_path / "replayed", settings=SETTINGS, ready=False) as memory:
+        assert _profile(memory) == [("name", "", "Zoe"), ("goal", "2026-05-12", said)]
+
+
 def test_a_name_corrected_and_a_later_statement_left_alone(tmp_path: Path) -> None:
     with Memory.local(tmp_path / "tm", settings=SETTINGS, ready=False) as memory:
         pair = memory.pair("s1", "biology")

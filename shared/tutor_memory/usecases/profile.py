@@ -149,7 +149,8 @@ class Profiles:
         still in force gives way to what the corrected text states (retracted where it states
         nothing of that aspect), and what it states is heard. Heard in ``correction``, so that
         erasing the correction gives the first statements back. A statement of the message that
-        a later one replaced stays replaced: the profile is left as it is. ``earlier``: the
+        a later one replaced stays replaced: on its aspect the profile is left as it is.
+        ``earlier``: the
         ids of the message's earlier corrections — what they stated is the message's own, not
         a later message's ("Maya" → "Mia" → "Maya" again hears "Maya")."""
         student = episode.pair.student_id
@@ -160,9 +161,12 @@ class Profiles:
         # The latest word on each aspect, a retraction included: one of the message's own
         # (its text, or a correction of it) is the message's to replace.
         was = [s for s in latest(history) if s.source in own]
-        if said and not was:
-            return []
         found = heard(text, episode.at.date())
+        # Everything the message stated was replaced since: on those aspects the later word
+        # stands. What the corrected words state on another aspect is new, and heard ("My
+        # name is Maya", the name then set to Zoe, corrected to "My exam is on 12 July").
+        if said and not was and (found is None or found.aspect in {s.aspect for s in said}):
+            return []
         fix = heard_at(correction.pair.subject_id, correction.episode_id)
         out = []
         for s in was:
