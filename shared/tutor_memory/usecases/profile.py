@@ -150,9 +150,8 @@ class Profiles:
         nothing of that aspect), and what it states is heard. Heard in ``correction``, so that
         erasing the correction gives the first statements back. A statement of the message that
         a later one replaced stays replaced: on its aspect the profile is left as it is.
-        ``earlier``: the
-        ids of the message's earlier corrections — what they stated is the message's own, not
-        a later message's ("Maya" → "Mia" → "Maya" again hears "Maya")."""
+        ``earlier``: the ids of the message's earlier corrections — what they stated is the
+        message's own, not a later message's ("Maya" → "Mia" → "Maya" again hears "Maya")."""
         student = episode.pair.student_id
         subject = episode.pair.subject_id
         own = {heard_at(subject, episode.episode_id), *(heard_at(subject, e) for e in earlier)}
