@@ -792,9 +792,13 @@ def _no_transaction_backup() -> Iterator[None]:
         namespace["copy"] = real
 
 
-def cloud(size: int, seed: int, *, night: bool = False) -> dict[str, Any]:
+def cloud(
+    size: int, seed: int, *, night: bool = False, deadline_s: float | None = None
+) -> dict[str, Any]:
     """``night``: the nightly loop runs on the history's last day first, so the turns find its
-    working set current and take their beliefs from it."""
+    working set current and take their beliefs from it. ``deadline_s``: the turn's deadline
+    (the product's by default; a test gives a long one, so that no turn is dropped on a
+    loaded machine: what it counts is waits, not time)."""
     try:
         from moto import mock_aws
     except ImportError:
@@ -829,6 +833,7 @@ def cloud(size: int, seed: int, *, night: bool = False) -> dict[str, Any]:
                 "TUTOR_MEMORY_AWS_REGION": "us-east-1",
                 "TUTOR_MEMORY_EMBEDDER": "none",
                 "TUTOR_MEMORY_INDEX_PATH": str(Path(tmp) / "index.db"),
+                **({} if deadline_s is None else {"TUTOR_MEMORY_TURN_DEADLINE_S": str(deadline_s)}),
             }
         )
         app = build_app(settings, clock=FixedClock(NOW))
