@@ -55,7 +55,9 @@ class CountingEmbedder:
 def small_history(folder: Path, *, distinct: bool) -> tuple[App, CachedEmbedder, CountingEmbedder]:
     model = CountingEmbedder()
     cache = CachedEmbedder(model)
-    app = open_app(folder, "none", NOW).with_ports(embedder=cache)
+    # The longest deadline the settings take: what these tests count is what each turn asked
+    # and whether it was dropped, and a loaded machine must not drop one at the product's 2.5 s.
+    app = open_app(folder, "none", NOW, deadline_s=30.0).with_ports(embedder=cache)
     events = _with_files(CELLS, long_history(7, 300, CELLS))
     if distinct:
         events, template_of = distinct_history(events, 7)

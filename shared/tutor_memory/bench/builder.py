@@ -33,9 +33,16 @@ from tutor_memory.settings import Settings, on_folder
 EmbedderChoice = Literal["none", "local"]
 
 
-def open_app(folder: Path, embedder: EmbedderChoice, now: datetime) -> App:
-    """The embedded default in ``folder``; the local embedder behind a per-run cache."""
-    settings = on_folder(Settings.from_env({"TUTOR_MEMORY_EMBEDDER": embedder}), folder)
+def open_app(
+    folder: Path, embedder: EmbedderChoice, now: datetime, *, deadline_s: float | None = None
+) -> App:
+    """The embedded default in ``folder``; the local embedder behind a per-run cache.
+    ``deadline_s``: the turn's deadline (the product's by default; a test that counts what a
+    turn did, not its time, gives a long one so that a loaded machine drops no turn)."""
+    env: dict[str, str] = {"TUTOR_MEMORY_EMBEDDER": embedder}
+    if deadline_s is not None:
+        env["TUTOR_MEMORY_TURN_DEADLINE_S"] = str(deadline_s)
+    settings = on_folder(Settings.from_env(env), folder)
     app = build_app(settings, clock=FixedClock(now))
     if app.ports.embedder is not None:
         app = app.with_ports(embedder=CachedEmbedder(app.ports.embedder))
