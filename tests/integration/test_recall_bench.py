@@ -5,6 +5,7 @@ fast). The report's shape is checked, never its numbers."""
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -215,6 +216,8 @@ def test_a_file_is_refused_whole_and_beside_the_built_in_sets_flags(
     assert "--only: picks among the built-in sets" in capsys.readouterr().err
     assert main([*argv, str(EXAMPLE), "--echoing-tutor"]) == 2
     assert "--echoing-tutor: picks among the built-in sets" in capsys.readouterr().err
+    assert main([*argv, str(EXAMPLE), "--real-small-talk"]) == 2
+    assert "--real-small-talk: picks among the built-in sets" in capsys.readouterr().err
     bad = json.loads(EXAMPLE.read_text(encoding="utf-8"))
     bad["conversations"][1]["questions"][0]["evidence"] = ["t7"]
     broken = tmp_path / "broken.json"
@@ -258,3 +261,22 @@ def test_a_question_asked_mid_conversation_knows_only_what_was_said_before_it(
     assert 1 <= row["bm25"]["packed"] <= 2  # the two earlier turns that name Luna
     assert 1 <= row["recall"]["packed"] <= 3
     assert row["recall"]["in_budget"] and row["block_covered"]
+
+
+def test_real_small_talk_without_its_archive_is_refused_before_anything_is_measured(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tutor_memory.bench import real_small_talk
+
+    monkeypatch.setitem(sys.modules, "chitchat_dataset", None)  # as if not installed
+    real_small_talk.chats.cache_clear()
+    try:
+        out = tmp_path / "out"
+        argv = ["bench-recall", "--out", str(out), "--only", "long", "--real-small-talk"]
+        assert main(argv) == 2
+    finally:
+        real_small_talk.chats.cache_clear()
+    assert capsys.readouterr().err == (
+        "error: --real-small-talk: needs the chitchat-dataset package (pip install -e '.[dev]')\n"
+    )
+    assert not out.exists()

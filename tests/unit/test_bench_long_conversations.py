@@ -409,3 +409,40 @@ def test_an_echoing_tutor_says_the_students_news_back_in_every_language(language
             assert news & set(words(after.text, language)), (line.text, after.text)
             echoed += 1
     assert echoed > 60  # a reply to most of a pair's news and small talk
+
+
+def test_real_small_talk_puts_real_peoples_chats_in_the_english_pairs_small_talk() -> None:
+    """``--real-small-talk``: the same history, but each small-talk exchange of an English
+    pair is two turns of one real chat (chitchat-dataset), in the chat's order, the speakers
+    named as before; every other line, every question and its gold stay as they were, and the
+    other languages' pairs are the plain set's line for line."""
+    from tutor_memory.bench.real_small_talk import chats
+
+    turns = {turn for chat in chats() for turn in chat}
+    following = {(chat[i], chat[i + 1]) for chat in chats() for i in range(len(chat) - 1)}
+    plain = generate_long_conversations(7)
+    real = generate_long_conversations(7, real_small_talk=True)
+    assert generate_long_conversations(7, real_small_talk=True) == real  # seeded
+    for a, b, people in zip(plain, real, _casts(plain), strict=True):
+        assert a.questions == b.questions and a.asked_at == b.asked_at
+        assert [(u.tid, u.role, u.at) for u in a.lines] == [(u.tid, u.role, u.at) for u in b.lines]
+        changed = [(x, y) for x, y in zip(a.lines, b.lines, strict=True) if x.text != y.text]
+        if a.language != "en":
+            assert not changed
+            continue
+        assert len(changed) > len(a.lines) / 10
+        heard = []
+        for before, after in changed:
+            speaker = people.student if after.role == "student" else people.tutor
+            named = before.text.startswith(f"{speaker}: ")
+            said = after.text.removeprefix(f"{speaker}: ") if named else after.text
+            assert after.text.startswith(f"{speaker}: ") == named
+            assert said in turns, said  # a real turn, as the chat has it
+            heard.append((after.role, said))
+        # in a chat's own order: a student's turn, then the next one by the tutor
+        assert all(
+            s[0] == "student" and t[0] == "tutor" and (s[1], t[1]) in following
+            for s, t in zip(heard[::2], heard[1::2], strict=True)
+        )
+        gold = {t for q in b.questions for t in q.gold}
+        assert not gold & {after.tid for _before, after in changed}

@@ -131,6 +131,12 @@ def add_bench_commands(subparsers: Any) -> None:
         "pottery? Tell me more about that.'), as a chat model does",
     )
     recall.add_argument(
+        "--real-small-talk",
+        action="store_true",
+        help="the long set's English pairs make small talk in real people's words (two "
+        "people's chats from BYU's Chit-Chat Challenge, the chitchat-dataset package)",
+    )
+    recall.add_argument(
         "--student-names",
         action="store_true",
         help="each built-in conversation's profile names its student (the profile's name "
@@ -164,6 +170,7 @@ _BUILT_IN_ONLY: Final[dict[str, Callable[[argparse.Namespace], bool]]] = {
     "--no-speaker-names": lambda args: args.no_speaker_names,
     "--student-names": lambda args: args.student_names,
     "--echoing-tutor": lambda args: args.echoing_tutor,
+    "--real-small-talk": lambda args: args.real_small_talk,
 }
 
 
@@ -278,6 +285,13 @@ def _recall(args: argparse.Namespace) -> int:
         given = [flag for flag, on in _BUILT_IN_ONLY.items() if on(args)]
         if given:
             raise ValidationError(given[0], "picks among the built-in sets; --data asks a file's")
+    if args.real_small_talk:  # before anything is measured: the archive is a package of its own
+        from tutor_memory.bench.real_small_talk import RealTalkMissing, chats
+
+        try:
+            chats()
+        except RealTalkMissing as exc:
+            raise ValidationError("--real-small-talk", str(exc)) from None
     report = run_recall_bench(
         args.out,
         only=args.only,
@@ -290,6 +304,7 @@ def _recall(args: argparse.Namespace) -> int:
         speaker_names=not args.no_speaker_names,
         student_names=args.student_names,
         echoing_tutor=args.echoing_tutor,
+        real_small_talk=args.real_small_talk,
         data=args.data,
         log=lambda line: print(line, file=sys.stderr),
     )

@@ -35,7 +35,8 @@ With ``first_person`` the same history is asked as the student asks (``long_firs
 episode's kind says who spoke) and as many transcripts are kept: the student's name is then
 said only where someone says it ("Hi Maya! How are you?"). With ``echoing_tutor`` the tutor
 answers a student's news as a chat model does, saying its word back ("Oh, pottery? Tell me
-more about that.", ``long_words.ECHOES``) where the plain set's tutor says "I see.".
+more about that.", ``long_words.ECHOES``) where the plain set's tutor says "I see.". With
+``real_small_talk`` the English pairs' small talk is real people's chat (``real_small_talk``)..
 
 Every story line is said exactly once in its pair (gold text is unique), while the filler
 repeats. Each pair asks one question per story (18), a day after its last session
@@ -68,6 +69,7 @@ from tutor_memory.bench.long_words import (
     content_words,
     echoed,
 )
+from tutor_memory.bench.real_small_talk import RealTalk
 from tutor_memory.domain.episodes import Pair
 
 START: Final = datetime(2025, 8, 25, tzinfo=UTC)
@@ -160,6 +162,7 @@ class Shape:
     first_person: bool = False
     speaker_names: bool = True
     echoing_tutor: bool = False
+    real_small_talk: bool = False
 
 
 def generate_long_conversations(
@@ -171,15 +174,24 @@ def generate_long_conversations(
     first_person: bool = False,
     speaker_names: bool = True,
     echoing_tutor: bool = False,
+    real_small_talk: bool = False,
 ) -> list[Conversation]:
-    shape = Shape(long_answers, merged_turns, first_person, speaker_names, echoing_tutor)
+    shape = Shape(
+        long_answers, merged_turns, first_person, speaker_names, echoing_tutor, real_small_talk
+    )
     seen: dict[str, int] = {}
     conversations = []
     for i, (language, size) in enumerate(plan, start=1):
         nth = seen.get(language, 0)
         seen[language] = nth + 1
         rng = random.Random(f"long/{seed}/{i}/{language}/{size}")
-        conversations.append(_conversation(rng, i, WORDS[language], nth, size, shape))
+        # its own numbers: the rest of the pair draws what the plain set draws
+        talk = (
+            RealTalk(random.Random(f"long-talk/{seed}/{i}"))
+            if real_small_talk and language == "en"
+            else None
+        )
+        conversations.append(_conversation(rng, i, WORDS[language], nth, size, shape, talk))
     return conversations
 
 
@@ -272,6 +284,7 @@ def _conversation(
     nth: int,
     size: int,
     shape: Shape,
+    talk: RealTalk | None = None,
 ) -> Conversation:
     people = cast(w, nth)
     subject = w.subjects[nth % len(w.subjects)]
@@ -314,11 +327,23 @@ def _conversation(
             return [line, reaction(line[1])]
         return [line, said("student", rng.choice(w.ack))]
 
+    def small_talk() -> list[Said]:
+        """A line of small talk and its answer; with ``talk``, real people's words in their
+        place (the same numbers drawn, the same speakers named: see ``real_small_talk``)."""
+        exchange = answered(said("student", rng.choice(w.small_talk)))
+        if talk is None:
+            return exchange
+        real = []
+        for (role, text, key), words in zip(exchange, talk.exchange(), strict=True):
+            name = people.student if role == "student" else people.tutor
+            real.append((role, f"{name}: {words}" if text.startswith(f"{name}: ") else words, key))
+        return real
+
     def filler() -> list[Said]:
         """Small talk, the tutor's "shall we go on?", or a concept asked and explained."""
         roll = rng.random()
         if roll < 0.3:
-            return answered(said("student", rng.choice(w.small_talk)))
+            return small_talk()
         if roll < 0.4:
             return [said("tutor", rng.choice(w.tutor_prompts)), said("student", rng.choice(w.ack))]
         k = favourite if rng.random() < FAVOURITE_SHARE else rng.randrange(len(subject.concepts))
@@ -362,6 +387,8 @@ def _conversation(
     lines: list[Utterance] = []
     where: dict[tuple[str, int], str] = {}
     for session, length in enumerate(lengths):
+        if talk is not None:
+            talk.next_session()
         body = list(exchanges.get(session, []))
         # the people of her life come back: one of them by turns in every session
         body.append(answered(said("student", rng.choice(about[session % len(about)]))))
@@ -369,11 +396,7 @@ def _conversation(
         while (room := length - 4 - sum(len(x) for x in body)) > 0:
             exchange = filler()
             if len(exchange) > room:
-                exchange = (
-                    answered(said("student", rng.choice(w.small_talk)))
-                    if room >= 2
-                    else [said("student", rng.choice(w.ack))]
-                )
+                exchange = small_talk() if room >= 2 else [said("student", rng.choice(w.ack))]
             body.append(exchange)
         rng.shuffle(body)
         greeting = [

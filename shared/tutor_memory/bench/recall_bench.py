@@ -568,6 +568,7 @@ def run_recall_bench(
     speaker_names: bool = True,
     student_names: bool = False,
     echoing_tutor: bool = False,
+    real_small_talk: bool = False,
     data: Path | None = None,
     log: Callable[[str], None] = print,
 ) -> dict[str, Any]:
@@ -576,9 +577,10 @@ def run_recall_bench(
     its student messages that tell a fact among other things, ``first_person`` its questions
     in the student's own words ("what kind of dog do I have?"); without ``speaker_names`` its
     lines do not begin with their speaker's name; with ``echoing_tutor`` its tutor answers the
-    student's news by saying its word back; with ``student_names`` each synthetic and
-    long pair's profile names its student (otherwise only what the replay hears: ``_hear``).
-    ``data``: a file of your own conversations
+    student's news by saying its word back; with ``real_small_talk`` its English pairs' small
+    talk is real people's chat (``bench.real_small_talk``); with ``student_names`` each
+    synthetic and long pair's profile names its student (otherwise only what the replay
+    hears: ``_hear``). ``data``: a file of your own conversations
     (``bench.conversation_file``), asked instead of the built-in sets."""
     cpu, wall = time.process_time(), time.perf_counter()
     own: tuple[str, list[Conversation]] | None = None  # the file's name and conversations
@@ -601,6 +603,7 @@ def run_recall_bench(
             "first_person": first_person,
             "speaker_names": speaker_names,
             "echoing_tutor": echoing_tutor,
+            "real_small_talk": real_small_talk,
             "student_names": student_names,
             "data": None if own is None else own[0],
             "methods": {
@@ -652,6 +655,7 @@ def run_recall_bench(
                 first_person=first_person,
                 speaker_names=speaker_names,
                 echoing_tutor=echoing_tutor,
+                real_small_talk=real_small_talk,
             )
             report["long"] = _synthetic(app, _named(long, student_names), limit, block, log)
     finally:
@@ -883,6 +887,8 @@ def tables(report: Mapping[str, Any]) -> str:
             title += ", no speaker's name before a line"
         if name == "long" and meta.get("echoing_tutor"):
             title += ", the tutor saying the student's news back"
+        if name == "long" and meta.get("real_small_talk"):
+            title += ", the English pairs' small talk real people's (chitchat-dataset)"
         if name in ("synthetic", "long") and meta.get("student_names"):
             title += ", each profile naming its student"
         if name == "data":  # your file's, not a generator's: no seed
