@@ -127,6 +127,21 @@ def test_the_long_set_can_be_asked_in_its_other_shapes(tmp_path: Path) -> None:
     ) in text
 
 
+def test_the_long_set_can_make_its_small_talk_in_real_peoples_words(tmp_path: Path) -> None:
+    written, text = _bench(tmp_path, "--only", "long", "--limit", "1", "--real-small-talk")
+    assert written["meta"]["real_small_talk"] is True and written["long"]["questions"] == 8
+    distinct = [p["distinct_lines"] for p in written["long"]["pairs"]]
+    real = generate_long_conversations(7, real_small_talk=True)
+    plain = generate_long_conversations(7)
+    assert distinct == [len({u.text for u in c.lines}) for c in real]
+    changed = [d != len({u.text for u in c.lines}) for d, c in zip(distinct, plain, strict=True)]
+    assert changed == [c.language == "en" for c in plain]  # the English pairs' only
+    assert (
+        "Long conversations (bench/long_conversations.py), the English pairs' small talk real "
+        "people's (chitchat-dataset) (seed 7)"
+    ) in text
+
+
 def test_the_long_set_can_be_asked_and_recorded_as_the_product_gets_them(tmp_path: Path) -> None:
     shape = ("--first-person", "--no-speaker-names")
     written, text = _bench(tmp_path, "--only", "long", "--limit", "1", *shape)
