@@ -99,6 +99,16 @@ def test_the_table_names_every_method_and_the_published_lists(report: dict[str, 
     for label in ("MADial-Bench", "Synthetic", "recall", "BM25", "dense", "RRF", "openai"):
         assert label in text
     assert "all relevant in 1,500 tokens" in text and "CPU time" in text
+    # every method by language as well as by category, each with its share and its count
+    languages = text[text.index("all relevant in budget  es") :].splitlines()
+    assert [row.split()[0] for row in languages[2:7]] == [
+        "recall",
+        "BM25",
+        "dense",
+        "RRF",
+        "memory",
+    ]
+    assert all("(n=10)" in row for row in languages[2:6])
 
 
 def test_the_command_writes_the_json_and_the_table(tmp_path: Path) -> None:
