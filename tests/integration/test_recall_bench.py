@@ -137,19 +137,27 @@ def test_the_long_set_can_be_asked_in_its_other_shapes(tmp_path: Path) -> None:
     ) in text
 
 
-def test_the_long_set_can_make_its_small_talk_in_real_peoples_words(tmp_path: Path) -> None:
-    written, text = _bench(tmp_path, "--only", "long", "--limit", "1", "--real-small-talk")
-    assert written["meta"]["real_small_talk"] is True and written["long"]["questions"] == 8
+@pytest.mark.parametrize(
+    ("flag", "title"),
+    [
+        ("--real-small-talk", "the English pairs' small talk real people's (chitchat-dataset)"),
+        (
+            "--real-chat",
+            "every filler line of the English pairs real people's chat (chitchat-dataset)",
+        ),
+    ],
+)
+def test_the_long_set_can_talk_in_real_peoples_words(tmp_path: Path, flag: str, title: str) -> None:
+    written, text = _bench(tmp_path, "--only", "long", "--limit", "1", flag)
+    key = flag.removeprefix("--").replace("-", "_")
+    assert written["meta"][key] is True and written["long"]["questions"] == 8
     distinct = [p["distinct_lines"] for p in written["long"]["pairs"]]
-    real = generate_long_conversations(7, real_small_talk=True)
+    real = generate_long_conversations(7, **{key: True})
     plain = generate_long_conversations(7)
     assert distinct == [len({u.text for u in c.lines}) for c in real]
     changed = [d != len({u.text for u in c.lines}) for d, c in zip(distinct, plain, strict=True)]
     assert changed == [c.language == "en" for c in plain]  # the English pairs' only
-    assert (
-        "Long conversations (bench/long_conversations.py), the English pairs' small talk real "
-        "people's (chitchat-dataset) (seed 7)"
-    ) in text
+    assert f"Long conversations (bench/long_conversations.py), {title} (seed 7)" in text
 
 
 def test_the_long_set_can_be_asked_and_recorded_as_the_product_gets_them(tmp_path: Path) -> None:
@@ -243,6 +251,8 @@ def test_a_file_is_refused_whole_and_beside_the_built_in_sets_flags(
     assert "--echoing-tutor: picks among the built-in sets" in capsys.readouterr().err
     assert main([*argv, str(EXAMPLE), "--real-small-talk"]) == 2
     assert "--real-small-talk: picks among the built-in sets" in capsys.readouterr().err
+    assert main([*argv, str(EXAMPLE), "--real-chat"]) == 2
+    assert "--real-chat: picks among the built-in sets" in capsys.readouterr().err
     bad = json.loads(EXAMPLE.read_text(encoding="utf-8"))
     bad["conversations"][1]["questions"][0]["evidence"] = ["t7"]
     broken = tmp_path / "broken.json"

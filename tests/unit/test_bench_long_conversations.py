@@ -446,3 +446,39 @@ def test_real_small_talk_puts_real_peoples_chats_in_the_english_pairs_small_talk
         )
         gold = {t for q in b.questions for t in q.gold}
         assert not gold & {after.tid for _before, after in changed}
+
+
+def test_real_chat_puts_real_peoples_chats_in_every_filler_line_of_the_english_pairs() -> None:
+    """``--real-chat``: every filler line of an English pair (study talk, prompts, small talk)
+    is the next turn of a real chat, said by whichever of its two speakers says it there; the
+    stories, their near misses, the people of the student's life, the greetings and goodbyes,
+    every question and its gold stay as they were; the other languages' pairs are unchanged."""
+    from tutor_memory.bench.real_small_talk import chats
+
+    turns = {turn for chat in chats() for turn in chat}
+    following = {(chat[i], chat[i + 1]) for chat in chats() for i in range(len(chat) - 1)}
+    plain = generate_long_conversations(7)
+    real = generate_long_conversations(7, real_chat=True)
+    assert generate_long_conversations(7, real_chat=True) == real  # seeded
+    for a, b, people in zip(plain, real, _casts(plain), strict=True):
+        assert a.questions == b.questions and a.asked_at == b.asked_at
+        assert [(u.tid, u.at, u.session) for u in a.lines] == [
+            (u.tid, u.at, u.session) for u in b.lines
+        ]
+        changed = [(x, y) for x, y in zip(a.lines, b.lines, strict=True) if x.text != y.text]
+        if a.language != "en":
+            assert not changed
+            continue
+        assert len(changed) > len(a.lines) / 2  # most of the pair is real chat
+        gold = {t for q in b.questions for t in q.gold}
+        assert not gold & {after.tid for _before, after in changed}
+        said = []
+        for _before, after in changed:
+            speaker = people.student if after.role == "student" else people.tutor
+            words = after.text.removeprefix(f"{speaker}: ")
+            assert words in turns, words
+            said.append((after.session, words))
+        # within a session the real lines follow their chats' order for the most part (a chat
+        # that runs out gives way to the next)
+        pairs = [(s, t) for (n, s), (m, t) in pairwise(said) if n == m]
+        assert sum((s, t) in following for s, t in pairs) > 0.8 * len(pairs)

@@ -137,6 +137,12 @@ def add_bench_commands(subparsers: Any) -> None:
         "people's chats from BYU's Chit-Chat Challenge, the chitchat-dataset package)",
     )
     recall.add_argument(
+        "--real-chat",
+        action="store_true",
+        help="every filler line of the long set's English pairs (the study talk too) is real "
+        "people's chat, the stories told among it (chitchat-dataset)",
+    )
+    recall.add_argument(
         "--student-names",
         action="store_true",
         help="each built-in conversation's profile names its student (the profile's name "
@@ -171,6 +177,7 @@ _BUILT_IN_ONLY: Final[dict[str, Callable[[argparse.Namespace], bool]]] = {
     "--student-names": lambda args: args.student_names,
     "--echoing-tutor": lambda args: args.echoing_tutor,
     "--real-small-talk": lambda args: args.real_small_talk,
+    "--real-chat": lambda args: args.real_chat,
 }
 
 
@@ -285,13 +292,14 @@ def _recall(args: argparse.Namespace) -> int:
         given = [flag for flag, on in _BUILT_IN_ONLY.items() if on(args)]
         if given:
             raise ValidationError(given[0], "picks among the built-in sets; --data asks a file's")
-    if args.real_small_talk:  # before anything is measured: the archive is a package of its own
+    if args.real_small_talk or args.real_chat:  # before anything is measured: a package of its own
         from tutor_memory.bench.real_small_talk import RealTalkMissing, chats
 
         try:
             chats()
         except RealTalkMissing as exc:
-            raise ValidationError("--real-small-talk", str(exc)) from None
+            flag = "--real-small-talk" if args.real_small_talk else "--real-chat"
+            raise ValidationError(flag, str(exc)) from None
     report = run_recall_bench(
         args.out,
         only=args.only,
@@ -305,6 +313,7 @@ def _recall(args: argparse.Namespace) -> int:
         student_names=args.student_names,
         echoing_tutor=args.echoing_tutor,
         real_small_talk=args.real_small_talk,
+        real_chat=args.real_chat,
         data=args.data,
         log=lambda line: print(line, file=sys.stderr),
     )

@@ -36,7 +36,8 @@ episode's kind says who spoke) and as many transcripts are kept: the student's n
 said only where someone says it ("Hi Maya! How are you?"). With ``echoing_tutor`` the tutor
 answers a student's news as a chat model does, saying its word back ("Oh, pottery? Tell me
 more about that.", ``long_words.ECHOES``) where the plain set's tutor says "I see.". With
-``real_small_talk`` the English pairs' small talk is real people's chat (``real_small_talk``)..
+``real_small_talk`` the English pairs' small talk is real people's chat (``real_small_talk``),
+with ``real_chat`` every filler line of theirs (the study talk too)..
 
 Every story line is said exactly once in its pair (gold text is unique), while the filler
 repeats. Each pair asks one question per story (18), a day after its last session
@@ -163,6 +164,7 @@ class Shape:
     speaker_names: bool = True
     echoing_tutor: bool = False
     real_small_talk: bool = False
+    real_chat: bool = False
 
 
 def generate_long_conversations(
@@ -175,9 +177,16 @@ def generate_long_conversations(
     speaker_names: bool = True,
     echoing_tutor: bool = False,
     real_small_talk: bool = False,
+    real_chat: bool = False,
 ) -> list[Conversation]:
     shape = Shape(
-        long_answers, merged_turns, first_person, speaker_names, echoing_tutor, real_small_talk
+        long_answers,
+        merged_turns,
+        first_person,
+        speaker_names,
+        echoing_tutor,
+        real_small_talk,
+        real_chat,
     )
     seen: dict[str, int] = {}
     conversations = []
@@ -188,7 +197,7 @@ def generate_long_conversations(
         # its own numbers: the rest of the pair draws what the plain set draws
         talk = (
             RealTalk(random.Random(f"long-talk/{seed}/{i}"))
-            if real_small_talk and language == "en"
+            if (real_small_talk or real_chat) and language == "en"
             else None
         )
         conversations.append(_conversation(rng, i, WORDS[language], nth, size, shape, talk))
@@ -327,16 +336,36 @@ def _conversation(
             return [line, reaction(line[1])]
         return [line, said("student", rng.choice(w.ack))]
 
+    # The small-talk exchanges that real people's words will replace, by identity (each kept
+    # here, so that no later list takes a discarded one's id): they are given their chat's
+    # turns once the session's order is drawn, so that a chat reads in its order.
+    small: dict[int, list[Said]] = {}
+
     def small_talk() -> list[Said]:
-        """A line of small talk and its answer; with ``talk``, real people's words in their
-        place (the same numbers drawn, the same speakers named: see ``real_small_talk``)."""
+        """A line of small talk and its answer (with ``talk``, real people's words later, in
+        their place: the same numbers drawn, the same speakers named)."""
         exchange = answered(said("student", rng.choice(w.small_talk)))
-        if talk is None:
-            return exchange
+        small[id(exchange)] = exchange
+        return exchange
+
+    def real_small(exchange: list[Said]) -> list[Said]:
+        assert talk is not None
         real = []
         for (role, text, key), words in zip(exchange, talk.exchange(), strict=True):
             name = people.student if role == "student" else people.tutor
             real.append((role, f"{name}: {words}" if text.startswith(f"{name}: ") else words, key))
+        return real
+
+    def realised(exchange: list[Said]) -> list[Said]:
+        """With ``real_chat``: each line the chat's next turn, said by whichever of its two
+        speakers says it, named as the plain line was (or not)."""
+        assert talk is not None
+        real = []
+        for role, text, key in exchange:
+            named = text.startswith(f"{people.student if role == 'student' else people.tutor}: ")
+            speaker, words = talk.turn()
+            name = people.student if speaker == "student" else people.tutor
+            real.append((speaker, f"{name}: {words}" if named else words, key))
         return real
 
     def filler() -> list[Said]:
@@ -393,12 +422,23 @@ def _conversation(
         # the people of her life come back: one of them by turns in every session
         body.append(answered(said("student", rng.choice(about[session % len(about)]))))
         # filler up to the session's length (greetings and goodbyes are 4 more lines)
+        fillers: set[int] = set()
         while (room := length - 4 - sum(len(x) for x in body)) > 0:
             exchange = filler()
             if len(exchange) > room:
                 exchange = small_talk() if room >= 2 else [said("student", rng.choice(w.ack))]
             body.append(exchange)
+            fillers.add(id(exchange))
         rng.shuffle(body)
+        if talk is not None:  # real people's words, in the session's order
+            body = [
+                realised(x)
+                if shape.real_chat and id(x) in fillers
+                else real_small(x)
+                if not shape.real_chat and id(x) in small
+                else x
+                for x in body
+            ]
         greeting = [
             said("student", rng.choice(w.greet_student)),
             said("tutor", rng.choice(w.greet_tutor)),

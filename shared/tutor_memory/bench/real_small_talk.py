@@ -1,4 +1,4 @@
-"""Real people's small talk for the long set (``bench-recall --real-small-talk``).
+"""Real people's small talk for the long set (``bench-recall --real-small-talk``, ``--real-chat``).
 
 Our generators' small talk is ours: a few dozen lines we wrote, repeated. Real chats wander —
 naps, roommates, a phone that lags, a dog, an exam — in words no list of ours holds, and that
@@ -13,6 +13,13 @@ their near misses, the questions, the study talk, the people of the student's li
 plain set's, line for line: the generator draws the same numbers and only the small talk's words
 change. The other languages keep the generated talk (the chats are English).
 
+With ``--real-chat`` every filler exchange of those pairs is real chat, the study talk and the
+tutor's prompts too (about three lines in four): each line of the exchange is the chat's next
+turn, said by whichever of the two speaks it there, and named as the plain line was (or not).
+The stories, their near misses, the people of the student's life, the greetings and goodbyes
+stay: a chat between two people with facts told among the rest, as public multi-session chat
+sets are (LoCoMo's).
+
 A turn is its messages joined by a space, spacing folded, cut after ``MAX_CHARS`` at a word;
 only chats of at least ``MIN_TURNS`` turns are used (half the archive is a greeting and a
 reply), in the archive's key order, each pair drawing its own.
@@ -24,7 +31,9 @@ import json
 import random
 from functools import lru_cache
 from pathlib import Path
-from typing import Final
+from typing import Final, Literal
+
+Role = Literal["student", "tutor"]
 
 MIN_TURNS: Final = 10
 MAX_CHARS: Final = 600
@@ -81,12 +90,22 @@ class RealTalk:
         self.turns, self.at = (), 0
 
     def exchange(self) -> tuple[str, str]:
-        """The next two turns: the student's, then the tutor's."""
+        """The next two turns: the student's, then the tutor's (a turn of the chat's second
+        speaker is passed over to get there)."""
+        self.at += self.at % 2
         if self.at + 2 > len(self.turns):
             self.turns, self.at = self._new_chat(), 0
         first, second = self.turns[self.at], self.turns[self.at + 1]
         self.at += 2
         return first, second
+
+    def turn(self) -> tuple[Role, str]:
+        """The chat's next turn and who says it: its first speaker is the student."""
+        if self.at >= len(self.turns):
+            self.turns, self.at = self._new_chat(), 0
+        said = self.turns[self.at]
+        self.at += 1
+        return ("student" if self.at % 2 else "tutor"), said
 
     def _new_chat(self) -> tuple[str, ...]:
         if len(self.used) == len(self.all):

@@ -569,6 +569,7 @@ def run_recall_bench(
     student_names: bool = False,
     echoing_tutor: bool = False,
     real_small_talk: bool = False,
+    real_chat: bool = False,
     data: Path | None = None,
     log: Callable[[str], None] = print,
 ) -> dict[str, Any]:
@@ -578,7 +579,8 @@ def run_recall_bench(
     in the student's own words ("what kind of dog do I have?"); without ``speaker_names`` its
     lines do not begin with their speaker's name; with ``echoing_tutor`` its tutor answers the
     student's news by saying its word back; with ``real_small_talk`` its English pairs' small
-    talk is real people's chat (``bench.real_small_talk``); with ``student_names`` each
+    talk is real people's chat (``bench.real_small_talk``), with ``real_chat`` every filler line
+    of theirs; with ``student_names`` each
     synthetic and long pair's profile names its student (otherwise only what the replay
     hears: ``_hear``). ``data``: a file of your own conversations
     (``bench.conversation_file``), asked instead of the built-in sets."""
@@ -604,6 +606,7 @@ def run_recall_bench(
             "speaker_names": speaker_names,
             "echoing_tutor": echoing_tutor,
             "real_small_talk": real_small_talk,
+            "real_chat": real_chat,
             "student_names": student_names,
             "data": None if own is None else own[0],
             "methods": {
@@ -656,6 +659,7 @@ def run_recall_bench(
                 speaker_names=speaker_names,
                 echoing_tutor=echoing_tutor,
                 real_small_talk=real_small_talk,
+                real_chat=real_chat,
             )
             report["long"] = _synthetic(app, _named(long, student_names), limit, block, log)
     finally:
@@ -907,6 +911,10 @@ def tables(report: Mapping[str, Any]) -> str:
             title += ", the tutor saying the student's news back"
         if name == "long" and meta.get("real_small_talk"):
             title += ", the English pairs' small talk real people's (chitchat-dataset)"
+        if name == "long" and meta.get("real_chat"):
+            title += (
+                ", every filler line of the English pairs real people's chat (chitchat-dataset)"
+            )
         if name in ("synthetic", "long") and meta.get("student_names"):
             title += ", each profile naming its student"
         if name == "data":  # your file's, not a generator's: no seed
