@@ -37,7 +37,7 @@ said only where someone says it ("Hi Maya! How are you?"). With ``echoing_tutor`
 answers a student's news as a chat model does, saying its word back ("Oh, pottery? Tell me
 more about that.", ``long_words.ECHOES``) where the plain set's tutor says "I see.". With
 ``real_small_talk`` the English pairs' small talk is real people's chat (``real_small_talk``),
-with ``real_chat`` every filler line of theirs (the study talk too)..
+with ``real_chat`` every filler line of theirs (the study talk too).
 
 Every story line is said exactly once in its pair (gold text is unique), while the filler
 repeats. Each pair asks one question per story (18), a day after its last session

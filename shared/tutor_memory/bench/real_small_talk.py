@@ -5,13 +5,14 @@ naps, roommates, a phone that lags, a dog, an exam — in words no list of ours 
 is what stands between a question and its evidence in a real history. The Chit-Chat
 Challenge's conversations (BYU Perception, Control and Cognition lab, 2018; MIT; the
 ``chitchat-dataset`` package, 7,168 English chats between two people, 258,145 messages) are
-such talk, written by people none of whom wrote this project. With the flag, every small-talk
-exchange of the long set's English pairs is two turns of one of those chats, in its order: a
-session follows one chat (two turns an exchange; the next chat when it runs out), the first
-speaker's turns said by the student, the second's by the tutor. Everything else — the stories,
-their near misses, the questions, the study talk, the people of the student's life — is the
-plain set's, line for line: the generator draws the same numbers and only the small talk's words
-change. The other languages keep the generated talk (the chats are English).
+such talk, written by people none of whom wrote this project. With ``--real-small-talk``
+every small-talk exchange of the long set's English pairs is two turns of one of those chats,
+in its order: a session follows one chat (two turns an exchange; the next chat when it runs
+out), the first speaker's turns said by the student, the second's by the tutor. Everything
+else — the stories, their near misses, the questions, the study talk, the people of the
+student's life — is the plain set's, line for line: the generator draws the same numbers and
+only the small talk's words change. The other languages keep the generated talk (the chats are
+English).
 
 With ``--real-chat`` every filler exchange of those pairs is real chat, the study talk and the
 tutor's prompts too (about three lines in four): each line of the exchange is the chat's next
@@ -37,7 +38,6 @@ Role = Literal["student", "tutor"]
 
 MIN_TURNS: Final = 10
 MAX_CHARS: Final = 600
-SOURCE: Final = "chitchat-dataset (BYU PCC lab, MIT)"
 
 
 class RealTalkMissing(RuntimeError):
@@ -76,7 +76,8 @@ def _clean(text: str) -> str:
 
 
 class RealTalk:
-    """One pair's small talk: a chat a session, two turns an exchange."""
+    """One pair's real talk: a chat a session, taken two turns an exchange (small talk) or turn
+    by turn (a whole chat)."""
 
     def __init__(self, rng: random.Random) -> None:
         self.rng = rng

@@ -580,10 +580,9 @@ def run_recall_bench(
     lines do not begin with their speaker's name; with ``echoing_tutor`` its tutor answers the
     student's news by saying its word back; with ``real_small_talk`` its English pairs' small
     talk is real people's chat (``bench.real_small_talk``), with ``real_chat`` every filler line
-    of theirs; with ``student_names`` each
-    synthetic and long pair's profile names its student (otherwise only what the replay
-    hears: ``_hear``). ``data``: a file of your own conversations
-    (``bench.conversation_file``), asked instead of the built-in sets."""
+    of theirs; with ``student_names`` each synthetic and long pair's profile names its student
+    (otherwise only what the replay hears: ``_hear``). ``data``: a file of your own
+    conversations (``bench.conversation_file``), asked instead of the built-in sets."""
     cpu, wall = time.process_time(), time.perf_counter()
     own: tuple[str, list[Conversation]] | None = None  # the file's name and conversations
     if data is not None:  # read and checked whole before anything is written
