@@ -309,9 +309,50 @@ def test_real_small_talk_without_its_archive_is_refused_before_anything_is_measu
         out = tmp_path / "out"
         argv = ["bench-recall", "--out", str(out), "--only", "long", "--real-small-talk"]
         assert main(argv) == 2
+        assert capsys.readouterr().err == (
+            "error: --real-small-talk: needs the chitchat-dataset package (pip install -e "
+            "'.[dev]')\n"
+        )
+        assert main(["bench-recall", "--out", str(out), "--only", "real-chat"]) == 2
+        assert capsys.readouterr().err.startswith("error: --only: needs the chitchat-dataset")
     finally:
         real_small_talk.chats.cache_clear()
-    assert capsys.readouterr().err == (
-        "error: --real-small-talk: needs the chitchat-dataset package (pip install -e '.[dev]')\n"
-    )
     assert not out.exists()
+
+
+def test_the_long_set_with_real_chat_is_a_set_of_its_own(tmp_path: Path) -> None:
+    """``--only real-chat``: the long set with real people's chat as its English pairs'
+    filler, reported as a set of its own (a full run asks it beside the plain long set)."""
+    written, text = _bench(tmp_path, "--only", "real-chat", "--limit", "1")
+    assert set(written) == {"meta", "long_real_chat"}
+    real = written["long_real_chat"]
+    assert real["questions"] == 8 and written["meta"]["real_chat"] is False
+    distinct = [p["distinct_lines"] for p in real["pairs"]]
+    assert distinct == [
+        len({u.text for u in c.lines}) for c in generate_long_conversations(7, real_chat=True)
+    ]
+    assert (
+        "Long conversations (bench/long_conversations.py), every filler line of the English "
+        "pairs real people's chat (chitchat-dataset) (seed 7): 8 pairs"
+    ) in text
+
+
+def test_a_full_run_asks_the_real_chat_set_in_a_store_of_its_own(tmp_path: Path) -> None:
+    """Its pairs are the long set's pairs by name: replayed into the long set's store, each
+    would hold both histories."""
+    report = run_recall_bench(
+        tmp_path, limit=1, embedder="none", block=False, log=lambda _line: None
+    )
+    assert {"madial", "synthetic", "long", "long_real_chat"} <= set(report)
+    assert "every filler line of the English pairs real people's chat" in tables(report)
+    for store, made in (
+        ("recall-store", generate_long_conversations(7)),
+        ("recall-store-real-chat", generate_long_conversations(7, real_chat=True)),
+    ):
+        settings = Settings.from_env({"TUTOR_MEMORY_EMBEDDER": "none"})
+        app = build_app(on_folder(settings, tmp_path / store))
+        try:
+            for c in made:
+                assert [e.text for e in app.memory.history(c.pair)] == [u.text for u in c.lines]
+        finally:
+            app.close()

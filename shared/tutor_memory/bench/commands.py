@@ -92,7 +92,12 @@ def add_bench_commands(subparsers: Any) -> None:
         help="recall on conversations: MADial-Bench and long synthetic pairs, beside baselines",
     )
     recall.add_argument("--out", type=Path, default=DEFAULT_OUT, help=OUT_HELP)
-    recall.add_argument("--only", choices=("madial", "synthetic", "long"), help="run one set only")
+    recall.add_argument(
+        "--only",
+        choices=("madial", "synthetic", "long", "real-chat"),
+        help="run one set only (real-chat: the long set with its English pairs' filler real "
+        "people's chat, which a full run asks too)",
+    )
     recall.add_argument(
         "--limit",
         type=_positive,
@@ -292,13 +297,20 @@ def _recall(args: argparse.Namespace) -> int:
         given = [flag for flag, on in _BUILT_IN_ONLY.items() if on(args)]
         if given:
             raise ValidationError(given[0], "picks among the built-in sets; --data asks a file's")
-    if args.real_small_talk or args.real_chat:  # before anything is measured: a package of its own
+    real = args.real_small_talk or args.real_chat or args.only == "real-chat"
+    if real:  # before anything is measured: the chats are a package of their own
         from tutor_memory.bench.real_small_talk import RealTalkMissing, chats
 
         try:
             chats()
         except RealTalkMissing as exc:
-            flag = "--real-small-talk" if args.real_small_talk else "--real-chat"
+            flag = (
+                "--real-small-talk"
+                if args.real_small_talk
+                else "--real-chat"
+                if args.real_chat
+                else "--only"
+            )
             raise ValidationError(flag, str(exc)) from None
     report = run_recall_bench(
         args.out,

@@ -96,7 +96,7 @@ from tutor_memory.usecases.recall import Recall
 # http: the endpoint the TUTOR_MEMORY_EMBEDDER_* variables name (adapters/http_embedder.py);
 # hash: tests only (no meaning, no model)
 EmbedderChoice = Literal["local", "http", "none", "hash"]
-Only = Literal["madial", "synthetic", "long"]
+Only = Literal["madial", "synthetic", "long", "real-chat"]
 
 MADIAL_PAIR: Final = Pair("madial", "memories")
 _MADIAL_LINE: Final = re.compile(r'^<(?P<name>[^>]+)>:\s*"?(?P<text>.*?)"?$')
@@ -661,11 +661,69 @@ def run_recall_bench(
                 real_chat=real_chat,
             )
             report["long"] = _synthetic(app, _named(long, student_names), limit, block, log)
+        # The same history with real people's chat as its English pairs' filler: the set
+        # nearest a real multi-session chat's shape, in every full run (docs/recall-bench.md).
+        # (A run whose long set is already real talk asks it once.)
+        already = only is None and (real_small_talk or real_chat)
+        if builtin and only in (None, "real-chat") and conversations is None and not already:
+            real = real_chat_set(
+                seed,
+                long_answers=long_answers,
+                merged_turns=merged_turns,
+                first_person=first_person,
+                speaker_names=speaker_names,
+                echoing_tutor=echoing_tutor,
+                log=log,
+            )
+            if real is not None:
+                # A store of its own: its pairs are the long set's pairs by name, and idf is
+                # counted over the store's file.
+                store_3 = out / "recall-store-real-chat"
+                shutil.rmtree(store_3, ignore_errors=True)
+                chat_app = open_bench_app(store_3, embedder, opened, vectors)
+                try:
+                    log("long conversations, the English pairs' filler real people's chat:")
+                    report["long_real_chat"] = _synthetic(
+                        chat_app, _named(real, student_names), limit, block, log
+                    )
+                finally:
+                    chat_app.close()
     finally:
         app.close()
     report["meta"]["cpu_seconds"] = round(time.process_time() - cpu, 1)
     report["meta"]["wall_seconds"] = round(time.perf_counter() - wall, 1)
     return report
+
+
+def real_chat_set(
+    seed: int,
+    *,
+    long_answers: bool,
+    merged_turns: bool,
+    first_person: bool,
+    speaker_names: bool,
+    echoing_tutor: bool,
+    log: Callable[[str], None],
+) -> list[Conversation] | None:
+    """The long set with ``real_chat``, or None (said in the log) without its archive's
+    package: a full run goes on without it (``--only real-chat`` and ``--real-chat`` are
+    refused before anything runs instead)."""
+    from tutor_memory.bench.long_conversations import generate_long_conversations
+    from tutor_memory.bench.real_small_talk import RealTalkMissing
+
+    try:
+        return generate_long_conversations(
+            seed,
+            long_answers=long_answers,
+            merged_turns=merged_turns,
+            first_person=first_person,
+            speaker_names=speaker_names,
+            echoing_tutor=echoing_tutor,
+            real_chat=True,
+        )
+    except RealTalkMissing as exc:
+        log(f"long conversations with real people's chat: skipped ({exc})")
+        return None
 
 
 def _named(conversations: Sequence[Conversation], named: bool) -> Sequence[Conversation]:
@@ -782,6 +840,9 @@ def _names_line(pairs: Sequence[Mapping[str, Any]]) -> str:
 CONVERSATION_SETS: Final = {
     "synthetic": "Synthetic conversations",
     "long": "Long conversations (bench/long_conversations.py)",
+    # the same history with real people's chat as its English pairs' filler (``--real-chat``)
+    "long_real_chat": "Long conversations (bench/long_conversations.py), every filler line of "
+    "the English pairs real people's chat (chitchat-dataset)",
     "data": "Conversations from {data}",
 }
 LABELS: Final = {"recall": "recall", "bm25": "BM25", "dense": "dense", "rrf": f"RRF (k={RRF_K})"}
@@ -898,15 +959,16 @@ def tables(report: Mapping[str, Any]) -> str:
             continue
         s = report[name]
         pairs = ", ".join(f"{p['language']} {p['lines']}" for p in s["pairs"])
-        if name == "long" and meta.get("long_answers"):
+        long = name in ("long", "long_real_chat")  # the shapes apply to both
+        if long and meta.get("long_answers"):
             title += ", the tutor's explanations as paragraphs"
-        if name == "long" and meta.get("merged_turns"):
+        if long and meta.get("merged_turns"):
             title += ", the student's facts inside longer messages"
-        if name == "long" and meta.get("first_person"):
+        if long and meta.get("first_person"):
             title += ", asked in the student's own words"
-        if name == "long" and meta.get("speaker_names") is False:
+        if long and meta.get("speaker_names") is False:
             title += ", no speaker's name before a line"
-        if name == "long" and meta.get("echoing_tutor"):
+        if long and meta.get("echoing_tutor"):
             title += ", the tutor saying the student's news back"
         if name == "long" and meta.get("real_small_talk"):
             title += ", the English pairs' small talk real people's (chitchat-dataset)"
@@ -914,7 +976,7 @@ def tables(report: Mapping[str, Any]) -> str:
             title += (
                 ", every filler line of the English pairs real people's chat (chitchat-dataset)"
             )
-        if name in ("synthetic", "long") and meta.get("student_names"):
+        if (name == "synthetic" or long) and meta.get("student_names"):
             title += ", each profile naming its student"
         if name == "data":  # your file's, not a generator's: no seed
             title = title.format(data=meta.get("data"))
