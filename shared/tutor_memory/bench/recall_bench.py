@@ -60,9 +60,11 @@ import re
 import shutil
 import time
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
+from functools import partial
 from importlib import resources
 from importlib.resources.abc import Traversable
 from pathlib import Path
@@ -632,62 +634,45 @@ def run_recall_bench(
             report["madial"] = _madial(app, limit, block, log, per_student=False)
             # A store of its own: idf is counted over the store's file, so the same memories
             # replayed again beside the first replay would shift both sets' BM25 scores.
-            store_2 = out / "recall-store-per-student"
-            shutil.rmtree(store_2, ignore_errors=True)
-            per_student = open_bench_app(store_2, embedder, opened, vectors)
-            try:
+            with _own_store(out / "recall-store-per-student", embedder, opened, vectors) as own_app:
                 log("MADial-Bench (en), each child's memories their own pair:")
-                report["madial_per_student"] = _madial(
-                    per_student, limit, block, log, per_student=True
-                )
-            finally:
-                per_student.close()
+                report["madial_per_student"] = _madial(own_app, limit, block, log, per_student=True)
         if builtin and only in (None, "synthetic"):
             log("synthetic conversations:")
             convs = conversations if conversations is not None else generate_conversations(seed)
             report["synthetic"] = _synthetic(app, _named(convs, student_names), limit, block, log)
-        if builtin and only in (None, "long") and conversations is None:
-            from tutor_memory.bench.long_conversations import generate_long_conversations
+        from tutor_memory.bench.long_conversations import generate_long_conversations
 
+        # the long set's shape, for the plain long set and the one with real chat alike
+        shaped = partial(
+            generate_long_conversations,
+            seed,
+            long_answers=long_answers,
+            merged_turns=merged_turns,
+            first_person=first_person,
+            speaker_names=speaker_names,
+            echoing_tutor=echoing_tutor,
+        )
+        if builtin and only in (None, "long") and conversations is None:
             log("long conversations:")
-            long = generate_long_conversations(
-                seed,
-                long_answers=long_answers,
-                merged_turns=merged_turns,
-                first_person=first_person,
-                speaker_names=speaker_names,
-                echoing_tutor=echoing_tutor,
-                real_small_talk=real_small_talk,
-                real_chat=real_chat,
-            )
+            long = shaped(real_small_talk=real_small_talk, real_chat=real_chat)
             report["long"] = _synthetic(app, _named(long, student_names), limit, block, log)
         # The same history with real people's chat as its English pairs' filler: the set
         # nearest a real multi-session chat's shape, in every full run (docs/recall-bench.md).
         # (A run whose long set is already real talk asks it once.)
         already = only is None and (real_small_talk or real_chat)
         if builtin and only in (None, "real-chat") and conversations is None and not already:
-            real = real_chat_set(
-                seed,
-                long_answers=long_answers,
-                merged_turns=merged_turns,
-                first_person=first_person,
-                speaker_names=speaker_names,
-                echoing_tutor=echoing_tutor,
-                log=log,
-            )
+            real = real_chat_set(shaped, log)
             if real is not None:
                 # A store of its own: its pairs are the long set's pairs by name, and idf is
                 # counted over the store's file.
-                store_3 = out / "recall-store-real-chat"
-                shutil.rmtree(store_3, ignore_errors=True)
-                chat_app = open_bench_app(store_3, embedder, opened, vectors)
-                try:
+                with _own_store(
+                    out / "recall-store-real-chat", embedder, opened, vectors
+                ) as own_app:
                     log("long conversations, the English pairs' filler real people's chat:")
                     report["long_real_chat"] = _synthetic(
-                        chat_app, _named(real, student_names), limit, block, log
+                        own_app, _named(real, student_names), limit, block, log
                     )
-                finally:
-                    chat_app.close()
     finally:
         app.close()
     report["meta"]["cpu_seconds"] = round(time.process_time() - cpu, 1)
@@ -695,32 +680,29 @@ def run_recall_bench(
     return report
 
 
+@contextmanager
+def _own_store(
+    folder: Path, embedder: EmbedderChoice, opened: datetime, vectors: Path
+) -> Iterator[App]:
+    """A bench app on a fresh store of its own in ``folder``, closed after."""
+    shutil.rmtree(folder, ignore_errors=True)
+    app = open_bench_app(folder, embedder, opened, vectors)
+    try:
+        yield app
+    finally:
+        app.close()
+
+
 def real_chat_set(
-    seed: int,
-    *,
-    long_answers: bool,
-    merged_turns: bool,
-    first_person: bool,
-    speaker_names: bool,
-    echoing_tutor: bool,
-    log: Callable[[str], None],
+    shaped: Callable[..., list[Conversation]], log: Callable[[str], None]
 ) -> list[Conversation] | None:
-    """The long set with ``real_chat``, or None (said in the log) without its archive's
-    package: a full run goes on without it (``--only real-chat`` and ``--real-chat`` are
-    refused before anything runs instead)."""
-    from tutor_memory.bench.long_conversations import generate_long_conversations
+    """The long set (``shaped``: its generator with the run's shape) with ``real_chat``, or
+    None (said in the log) without its archive's package: a full run goes on without it
+    (``--only real-chat`` and ``--real-chat`` are refused before anything runs instead)."""
     from tutor_memory.bench.real_small_talk import RealTalkMissing
 
     try:
-        return generate_long_conversations(
-            seed,
-            long_answers=long_answers,
-            merged_turns=merged_turns,
-            first_person=first_person,
-            speaker_names=speaker_names,
-            echoing_tutor=echoing_tutor,
-            real_chat=True,
-        )
+        return shaped(real_chat=True)
     except RealTalkMissing as exc:
         log(f"long conversations with real people's chat: skipped ({exc})")
         return None
