@@ -7,8 +7,11 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections import Counter
+from collections.abc import Iterator
 from datetime import datetime
+from functools import cache
 from itertools import pairwise
+from typing import Any
 
 import pytest
 
@@ -411,25 +414,48 @@ def test_an_echoing_tutor_says_the_students_news_back_in_every_language(language
     assert echoed > 60  # a reply to most of a pair's news and small talk
 
 
+def _real_lines(**shape: bool) -> Iterator[tuple[Conversation, Cast, list[tuple[Any, Any]]]]:
+    """Each English pair of the shape with real talk, its cast and its changed lines (plain
+    line, real line), once what holds for every such shape is checked: seeded; the same
+    questions, gold, times and sessions as the plain set; no gold line changed; the other
+    languages' pairs the plain set's line for line."""
+    plain = generate_long_conversations(7)
+    real = generate_long_conversations(7, **shape)
+    assert generate_long_conversations(7, **shape) == real  # seeded
+    for a, b, people in zip(plain, real, _casts(plain), strict=True):
+        assert a.questions == b.questions and a.asked_at == b.asked_at
+        assert [(u.tid, u.at, u.session) for u in a.lines] == [
+            (u.tid, u.at, u.session) for u in b.lines
+        ]
+        changed = [(x, y) for x, y in zip(a.lines, b.lines, strict=True) if x.text != y.text]
+        if a.language != "en":
+            assert not changed
+            continue
+        gold = {t for q in b.questions for t in q.gold}
+        assert not gold & {after.tid for _before, after in changed}
+        yield b, people, changed
+
+
+@cache
+def _archive() -> tuple[set[str], set[tuple[str, str]]]:
+    """Every turn of the chat archive, and every two turns one after the other in a chat."""
+    from tutor_memory.bench.real_small_talk import chats
+
+    turns = {turn for chat in chats() for turn in chat}
+    following = {(chat[i], chat[i + 1]) for chat in chats() for i in range(len(chat) - 1)}
+    return turns, following
+
+
 def test_real_small_talk_puts_real_peoples_chats_in_the_english_pairs_small_talk() -> None:
     """``--real-small-talk``: the same history, but each small-talk exchange of an English
     pair is two turns of one real chat (chitchat-dataset), in the chat's order, the speakers
     named as before; every other line, every question and its gold stay as they were, and the
     other languages' pairs are the plain set's line for line."""
-    from tutor_memory.bench.real_small_talk import chats
-
-    turns = {turn for chat in chats() for turn in chat}
-    following = {(chat[i], chat[i + 1]) for chat in chats() for i in range(len(chat) - 1)}
-    plain = generate_long_conversations(7)
-    real = generate_long_conversations(7, real_small_talk=True)
-    assert generate_long_conversations(7, real_small_talk=True) == real  # seeded
-    for a, b, people in zip(plain, real, _casts(plain), strict=True):
-        assert a.questions == b.questions and a.asked_at == b.asked_at
-        assert [(u.tid, u.role, u.at) for u in a.lines] == [(u.tid, u.role, u.at) for u in b.lines]
-        changed = [(x, y) for x, y in zip(a.lines, b.lines, strict=True) if x.text != y.text]
-        if a.language != "en":
-            assert not changed
-            continue
+    turns, following = _archive()
+    plain = {c.pair: c for c in generate_long_conversations(7)}
+    for b, people, changed in _real_lines(real_small_talk=True):
+        a = plain[b.pair]
+        assert [(u.tid, u.role) for u in a.lines] == [(u.tid, u.role) for u in b.lines]
         assert len(changed) > len(a.lines) / 10
         heard = []
         for before, after in changed:
@@ -444,8 +470,6 @@ def test_real_small_talk_puts_real_peoples_chats_in_the_english_pairs_small_talk
             s[0] == "student" and t[0] == "tutor" and (s[1], t[1]) in following
             for s, t in zip(heard[::2], heard[1::2], strict=True)
         )
-        gold = {t for q in b.questions for t in q.gold}
-        assert not gold & {after.tid for _before, after in changed}
 
 
 def test_real_chat_puts_real_peoples_chats_in_every_filler_line_of_the_english_pairs() -> None:
@@ -453,25 +477,9 @@ def test_real_chat_puts_real_peoples_chats_in_every_filler_line_of_the_english_p
     is the next turn of a real chat, said by whichever of its two speakers says it there; the
     stories, their near misses, the people of the student's life, the greetings and goodbyes,
     every question and its gold stay as they were; the other languages' pairs are unchanged."""
-    from tutor_memory.bench.real_small_talk import chats
-
-    turns = {turn for chat in chats() for turn in chat}
-    following = {(chat[i], chat[i + 1]) for chat in chats() for i in range(len(chat) - 1)}
-    plain = generate_long_conversations(7)
-    real = generate_long_conversations(7, real_chat=True)
-    assert generate_long_conversations(7, real_chat=True) == real  # seeded
-    for a, b, people in zip(plain, real, _casts(plain), strict=True):
-        assert a.questions == b.questions and a.asked_at == b.asked_at
-        assert [(u.tid, u.at, u.session) for u in a.lines] == [
-            (u.tid, u.at, u.session) for u in b.lines
-        ]
-        changed = [(x, y) for x, y in zip(a.lines, b.lines, strict=True) if x.text != y.text]
-        if a.language != "en":
-            assert not changed
-            continue
-        assert len(changed) > len(a.lines) / 2  # most of the pair is real chat
-        gold = {t for q in b.questions for t in q.gold}
-        assert not gold & {after.tid for _before, after in changed}
+    turns, following = _archive()
+    for b, people, changed in _real_lines(real_chat=True):
+        assert len(changed) > len(b.lines) / 2  # most of the pair is real chat
         said = []
         for _before, after in changed:
             speaker = people.student if after.role == "student" else people.tutor
