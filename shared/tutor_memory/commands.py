@@ -105,8 +105,10 @@ def add_erase_command(subparsers: Any) -> None:
 def run_erase_command(args: argparse.Namespace, app: App) -> int:
     erasing = app.erasing
     assert erasing is not None  # build_app always builds it
-    # An operator's erasure can wait for OpenSearch's history (erasure is rare): see purge.
+    # An operator's erasure can wait for OpenSearch's history (erasure is rare): see purge;
+    # and for the chain's verification before its checkpoint is anchored.
     erasing.index_purge_wait = C.INDEX_HISTORY_WAIT_S
+    erasing.anchor_at_once = True
     if args.episode and not args.subject:
         raise ValidationError("subject", "--episode needs --subject")
     if args.episode:

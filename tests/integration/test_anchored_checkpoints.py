@@ -315,13 +315,14 @@ def test_verify_names_a_checkpoint_file_that_is_not_one(
     assert code == 1 and err.startswith(f"error: checkpoint: {given} {said}")
 
 
-def test_an_erasure_anchors_its_entry_and_a_forged_record_beside_it_is_caught(
+def test_an_operators_erasure_anchors_its_entry_and_a_forged_record_beside_it_is_caught(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     folder = tmp_path / "tm"
     app = open_app(folder, MORNING)
     ids = write(app, PAIR, MORNING)
     assert app.erasing is not None
+    app.erasing.anchor_at_once = True  # as the CLI's `erase` sets it: an operator waits
     app.erasing.erase_episode(PAIR, ids[1], reason="typed by mistake", requested_by="tutor")
     entry = app.memory.history(PAIR)[-1]
     assert entry.kind is Kind.ERASURE and "typed by mistake" in entry.text
@@ -366,6 +367,38 @@ def test_an_erasure_anchors_its_entry_and_a_forged_record_beside_it_is_caught(
     code, out, _ = cli(capsys, "verify", *where)
     assert code == 1
     assert f"broken at episode {victim.seq}: erasure record without an entry" in out
+
+
+def test_a_requests_erasure_leaves_its_checkpoint_to_the_night_even_a_quiet_one(
+    tmp_path: Path,
+) -> None:
+    # A request (the API, the library) does not wait for the whole chain's verification that
+    # anchoring costs: the pair is filed as active today, and its night anchors the chain with
+    # the erasure's entry, though the day holds nothing else for the night to do.
+    folder = tmp_path / "tm"
+    app = open_app(folder, MORNING)
+    ids = write(app, PAIR, MORNING)
+    app.ports.clock.at = AFTER  # type: ignore[attr-defined]
+    app.nightly.run(DAY)
+    night = app.ports.store.head(PAIR)
+    assert night is not None and [k["seq"] for k in lines(folder)] == [night.seq]
+    app.ports.clock.at = MORNING + timedelta(days=1)  # type: ignore[attr-defined]
+    assert app.erasing is not None
+    app.erasing.erase_episode(PAIR, ids[1], reason="typed by mistake")
+    head = app.ports.store.head(PAIR)
+    assert head is not None and head.seq > night.seq
+    assert [k["seq"] for k in lines(folder)] == [night.seq]  # not yet
+    report = app.memory.verify_chain(PAIR)  # against the night's checkpoint, which it extends
+    assert report.intact and report.erased >= 1 and report.checkpoint_seq == night.seq
+    assert PAIR in app.nightly.active_pairs(DAY + timedelta(days=1))
+
+    app.ports.clock.at = AFTER + timedelta(days=1)  # type: ignore[attr-defined]
+    run = app.nightly.run(DAY + timedelta(days=1))
+    assert [(r.pair, r.status) for r in run.reports] == [(PAIR, "quiet")]
+    assert [(k["seq"], k["head_hash"]) for k in lines(folder)][1:] == [(head.seq, head.hash)]
+    app.nightly.run(DAY + timedelta(days=1))  # again: the checkpoint names the head already
+    assert len(lines(folder)) == 2
+    assert app.memory.verify_chain(PAIR).checkpoint_seq == head.seq
 
 
 def test_an_export_with_an_erasure_replays_to_the_same_chain_with_its_entry(

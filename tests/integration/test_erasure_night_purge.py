@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo
 
+import boto3
 import pytest
 
 from tutor_memory.adapters.dynamo_store import DynamoStore
@@ -24,7 +25,7 @@ from tutor_memory.ports import FixedClock
 from tutor_memory.settings import Settings, on_folder
 from tutor_memory.usecases.erasure import PURGE_PENDING
 
-from .conftest import Api, LambdaContext, event, load_handler
+from .conftest import REGION, Api, LambdaContext, event, load_handler
 from .test_nightly_handlers import queue_url, received, sqs_event  # noqa: F401 (a fixture)
 
 PAIR = Pair("s-42", "biology")
@@ -221,3 +222,47 @@ def test_the_embedded_nightly_purges_a_marked_pair_in_process(
     run_nightly_command(args, app)
     assert purge.waits == [0.0, 0.0]
     app.close()
+
+
+# --- the chain's checkpoint after an API erasure ------------------------------------------------
+
+
+@pytest.fixture
+def anchored(cloud: DynamoStore, monkeypatch: pytest.MonkeyPatch) -> Iterator[App]:
+    """The API's and the worker's App with the deployment's checkpoint anchor: a bucket under
+    Object Lock and a KMS HMAC key (moto)."""
+    s3 = boto3.client("s3", region_name=REGION)
+    s3.create_bucket(Bucket="tm-checkpoints", ObjectLockEnabledForBucket=True)
+    kms = boto3.client("kms", region_name=REGION)
+    key = kms.create_key(KeySpec="HMAC_256", KeyUsage="GENERATE_VERIFY_MAC")["KeyMetadata"]
+    monkeypatch.setenv("TUTOR_MEMORY_CHECKPOINT_BUCKET", "tm-checkpoints")
+    monkeypatch.setenv("TUTOR_MEMORY_CHECKPOINT_KEY_ID", key["Arn"])
+    lambda_app.cache_clear()
+    built = lambda_app()
+    assert built.memory.anchor is not None
+    clock = Clock(WRITTEN)
+    monkeypatch.setattr(built.ports.clock, "now", clock.now)
+    built.clock_for_test = clock  # type: ignore[attr-defined]
+    yield built
+
+
+def test_an_api_erasure_leaves_the_chains_checkpoint_to_the_pairs_quiet_night(
+    anchored: App,
+    cloud: DynamoStore,
+    queue_url: str,  # noqa: F811 (the fixture imported above)
+) -> None:
+    # The API answers without verifying the whole chain (half an erasure's cost at 100,000
+    # episodes, against the Lambda's 15 s): the night of the erasure's day anchors it, though
+    # it finds none of the student's work in that day.
+    anchor = anchored.memory.anchor
+    assert anchor is not None
+    erase_through_the_api(anchored)
+    assert anchor.newest(PAIR) is None
+    at(anchored, AFTER_NIGHT)
+    work(night(queue_url, NIGHT))
+    head, newest = cloud.head(PAIR), anchor.newest(PAIR)
+    assert head is not None and newest is not None
+    assert [e.kind for e in cloud.iter_episodes(PAIR)] == [Kind.QUESTION, Kind.ERASURE]
+    assert (newest.checkpoint.seq, newest.checkpoint.head_hash) == (2, head.hash)
+    report = anchored.memory.verify_chain(PAIR)
+    assert report.intact and report.erased == 1 and report.checkpoint_seq == 2

@@ -12,12 +12,15 @@ from tutor_memory.bench.erasure_cost import erase_one, write_history
 def test_each_case_erases_one_episode_and_counts_its_reads_of_the_log(tmp_path: Path) -> None:
     built = tmp_path / "built"
     write_history(built, 40)
-    shutil.copytree(built, tmp_path / "newest")
-    shutil.copytree(built, tmp_path / "first")
+    for name in ("newest", "first", "operator"):
+        shutil.copytree(built, tmp_path / name)
     newest = erase_one(tmp_path / "newest", "newest")
     first = erase_one(tmp_path / "first", "first")
-    # the erasure's pass and the check before its checkpoint; the name's erasure looks for a
-    # tutor's greeting among those its pass kept
-    assert (newest["reads"], first["reads"]) == (2, 2)
+    operator = erase_one(tmp_path / "operator", "newest", operator=True)
+    # a request's erasure reads the log once (its checkpoint is the night's); the name's
+    # erasure looks for a tutor's greeting among those its pass kept; an operator's reads it
+    # once more, to check the chain before the checkpoint it anchors at once
+    assert (newest["reads"], first["reads"], operator["reads"]) == (1, 1, 2)
+    assert (newest["as"], operator["as"]) == ("request", "operator")
     assert "greeting" in first and "greeting" not in newest
-    assert newest["cpu_s"] >= 0 and first["verify"] >= 0
+    assert "verify" not in newest and operator["verify"] >= 0 and newest["cpu_s"] >= 0

@@ -4,10 +4,12 @@
 the embedded store (no embedder: the erasure embeds nothing) — questions and 240-character
 answers in turn, the first one "my name is Maya" — and folds the night's tally, as a night
 does; then, each on its own copy of that store, erases the newest episode, and the first (the
-student's name goes with it, so the profile looks for a tutor's greeting to hear instead).
-Printed per case: CPU seconds of ``erase_episode``, how many times it read the whole log, and
-the main parts (the chain's verification before the checkpoint the erasure anchors, the
-profile's look for a greeting, the index purge). Printed, never asserted.
+student's name goes with it, so the profile looks for a tutor's greeting to hear instead), as
+a request does (the API, the library: the chain's checkpoint is left to the night) and as an
+operator does (the CLI: anchored at once). Printed per case: CPU seconds of
+``erase_episode``, how many times it read the whole log, and the main parts (the chain's
+verification before the checkpoint the erasure anchors, the profile's look for a greeting, the
+index purge). Printed, never asserted.
 """
 
 from __future__ import annotations
@@ -62,10 +64,12 @@ def _timed(parts: dict[str, float], label: str, call: Callable[..., Any]) -> Cal
     return timed
 
 
-def erase_one(folder: Path, which: str) -> dict[str, Any]:
-    """Erase the pair's ``newest`` or ``first`` episode; its CPU seconds, reads and parts."""
+def erase_one(folder: Path, which: str, *, operator: bool = False) -> dict[str, Any]:
+    """Erase the pair's ``newest`` or ``first`` episode, as a request or (``operator``) as
+    the CLI does; its CPU seconds, reads and parts."""
     app = _open(folder)
     assert app.erasing is not None and app.profiles is not None
+    app.erasing.anchor_at_once = operator
     store = app.ports.store
     episode = store.recent(PAIR, 1)[0] if which == "newest" else store.episodes(PAIR, limit=1)[0]
     parts: dict[str, float] = {}
@@ -86,8 +90,8 @@ def erase_one(folder: Path, which: str) -> dict[str, Any]:
     start = time.process_time()
     erasing.erase_episode(PAIR, episode.episode_id, reason="bench")
     cpu = time.process_time() - start
-    return {"case": which, "cpu_s": round(cpu, 2), "reads": reads[0],
-            **{k: round(v, 2) for k, v in parts.items()}}  # fmt: skip
+    return {"case": which, "as": "operator" if operator else "request", "cpu_s": round(cpu, 2),
+            "reads": reads[0], **{k: round(v, 2) for k, v in parts.items()}}  # fmt: skip
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -100,11 +104,12 @@ def main(argv: list[str] | None = None) -> int:
         write_history(built, args.episodes)
         print(f"{args.episodes} episodes written in {time.process_time() - start:.1f} s CPU")
         for which in ("newest", "first"):
-            copy = Path(tmp) / which
-            shutil.copytree(built, copy)
-            row = erase_one(copy, which)
-            print(", ".join(f"{k} {v}" for k, v in row.items()))
-            shutil.rmtree(copy)
+            for operator in (False, True):
+                copy = Path(tmp) / which
+                shutil.copytree(built, copy)
+                row = erase_one(copy, which, operator=operator)
+                print(", ".join(f"{k} {v}" for k, v in row.items()))
+                shutil.rmtree(copy)
     return 0
 
 

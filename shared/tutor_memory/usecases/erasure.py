@@ -8,8 +8,14 @@ at most ``ERASURE_ENTRY_MAX_ITEMS`` episodes an entry), then erases the bodies i
 with an erasure record beside the chain; ``verify`` holds every record and every erased body
 to an entry. An erasure cut short between its entry and its bodies is finished, as its entry
 says, by the next erasure of the pair (asking again). An entry is never erased, recalled or
-counted as the student's. As it finishes, an erasure anchors a checkpoint of each pair's chain
-(``TutorMemory.anchor_checkpoint``). Then everything derived from the erased bodies goes too:
+counted as the student's. The checkpoint of each pair's chain after it
+(``TutorMemory.anchor_checkpoint``) is anchored as the erasure finishes when its caller can
+wait (``anchor_at_once``: the CLI; the night's retention), else by the pair's night (the
+entry files the pair as active today; ``Nightly.run_pair``). Anchoring verifies the whole
+chain first — half of an episode's erasure at 100,000 episodes (docs/benchmarks.md) — and a
+request (the API, whose Lambda answers within 15 s; the library; MCP) does not wait for that,
+as it does not for its ordinary turns' checkpoints, which are the night's too. Then everything
+derived from the erased bodies goes too:
 
 * the store: annotations, the citation queue entry, concept links (and a concept's stored name,
   taken again from the first episode still touching it), the idempotency key;
@@ -426,6 +432,9 @@ class Erasing:
         # Seconds the index's purge may wait for its history to let go of the deleted
         # documents (OpenSearch; see OpenSearchIndex.purge): the CLI waits, the API cannot.
         self.index_purge_wait = index_purge_wait
+        # Anchor the chain's checkpoint as the erasure finishes (the CLI: an operator waits),
+        # or leave it to the pair's night (a request: see the module).
+        self.anchor_at_once = False
 
     @property
     def store(self) -> Store:
@@ -452,7 +461,7 @@ class Erasing:
             self._forget_file(pair, episode)
         unmapped = self._forget_taught(pair, [episode])
         self._erase_bodies(pair, [episode.seq], result, requested_by, "episode", unmapped)
-        self._finish([pair])
+        self._finish([pair], anchor=self.anchor_at_once)
         return result
 
     def erase_pair(
@@ -465,7 +474,7 @@ class Erasing:
             raise NotFoundError(f"no history for {pair}")
         result = ErasureResult(scope, reason, self.ports.clock.now())
         self._erase_whole_pair(pair, result, requested_by, scope)
-        self._finish([pair])
+        self._finish([pair], anchor=self.anchor_at_once)
         return result
 
     def erase_student(
@@ -496,7 +505,7 @@ class Erasing:
         for pair in mapped:  # a class's course map folded in, and no chain: nothing to erase
             self.store.purge_pair(pair)
             result.erased[str(pair)] = []
-        self._finish(pairs)
+        self._finish(pairs, anchor=self.anchor_at_once)
         return result
 
     def erase_older_than(self, pair: Pair, cutoff: datetime) -> ErasureResult:
@@ -511,7 +520,7 @@ class Erasing:
             unmapped = self._forget_taught(pair, old)
             seqs = [e.seq for e in old]
             self._erase_bodies(pair, seqs, result, "retention", "retention", unmapped, read)
-            self._finish([pair])
+            self._finish([pair], anchor=True)  # the night's own erasure: it can wait
         return result
 
     # --- a replayed export's erased episodes ---------------------------------------------------
@@ -805,7 +814,7 @@ class Erasing:
                 deleted += self.files.delete_all_versions(key)
         result.objects_deleted += deleted
 
-    def _finish(self, pairs: Sequence[Pair]) -> None:
+    def _finish(self, pairs: Sequence[Pair], *, anchor: bool) -> None:
         kept = self._purge_index(self.index_purge_wait)
         if kept:
             # What the index's history still holds goes at a later purge: the pairs' nights
@@ -819,7 +828,9 @@ class Erasing:
             for pair in pairs:
                 self._mark_purge(pair, at, kept, erased=at)
         self.store.compact()
-        for pair in pairs:  # the chain with its new entries, signed where the store can't reach
+        # The chain with its new entries, signed where the store's writer can't reach: now, or
+        # by the pairs' nights (an entry's append files its pair as active today, as any does).
+        for pair in pairs if anchor else ():
             anchoring = self.memory.anchor_checkpoint(pair)
             if anchoring.refused and self.memory.anchor is not None:
                 log.warning(

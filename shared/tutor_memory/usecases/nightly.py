@@ -17,7 +17,9 @@ mark the night done. The decisions are in ``domain/nightly.py`` and ``domain/ver
 * the working set and self-model are written only when they differ from what is stored;
 * a checkpoint of the pair's chain is anchored (signed, kept where the store's writer cannot
   rewrite it: ``TutorMemory.anchor_checkpoint``) once the night's writes are done, and only
-  when the chain verifies; a rerun finds it anchored already;
+  when the chain verifies; a rerun finds it anchored already. A quiet night anchors it too
+  when the chain's head has moved past its newest checkpoint: a request's erasure leaves its
+  checkpoint to the night (``Erasing.anchor_at_once``);
 * the night's report is written last, as the marker ``night:<day>``: a second run finds it and
   writes nothing at all.
 
@@ -218,6 +220,7 @@ class Nightly:
             pair, day, window, day_episodes[:limit], truncated=len(day_episodes) > limit
         )
         if new is None:
+            self.anchor_moved(pair)  # e.g. a request's erasure, which leaves its anchor to us
             return NightReport(pair, day.isoformat(), "quiet")
         summary = self._consolidate(new)
         self.decay(pair, as_of)
@@ -253,6 +256,20 @@ class Nightly:
                 "night: no checkpoint anchored for %s: %s", pair, anchoring.refused,
                 extra={"pair": str(pair), "operator_action": "anchor"},
             )  # fmt: skip
+
+    def anchor_moved(self, pair: Pair) -> None:
+        """On a quiet night: anchor the chain when its head has moved past the newest
+        checkpoint (an erasure's entry, which is not the day's work; ``Erasing.anchor_at_once``)
+        — two reads when it has not, without the verification anchoring costs."""
+        anchor, head = self.memory.anchor, self.ports.store.head(pair)
+        if anchor is None or head is None:
+            return
+        newest = anchor.newest(pair)
+        if newest is None or (newest.checkpoint.seq, newest.checkpoint.head_hash) != (
+            head.seq,
+            head.hash,
+        ):
+            self.anchor(pair)
 
     def reconcile(self, pair: Pair) -> None:
         """Derived state follows the log: index every episode, and apply every check to the
