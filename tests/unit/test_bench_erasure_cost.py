@@ -24,3 +24,12 @@ def test_each_case_erases_one_episode_and_counts_its_reads_of_the_log(tmp_path: 
     assert (newest["as"], operator["as"]) == ("request", "operator")
     assert "greeting" in first and "greeting" not in newest
     assert "verify" not in newest and operator["verify"] >= 0 and newest["cpu_s"] >= 0
+
+
+def test_the_dynamodb_count_says_each_operation_of_an_erasure_on_moto() -> None:
+    from tutor_memory.bench.erasure_cost import dynamo_requests
+
+    row = dynamo_requests(12, "pair")
+    operations = {k: v for k, v in row.items() if k not in ("erase", "episodes", "requests")}
+    assert (row["erase"], row["episodes"]) == ("pair", 12)
+    assert row["requests"] == sum(operations.values()) and row["TransactWriteItems"] >= 1

@@ -10,6 +10,10 @@ operator does (the CLI: anchored at once). Printed per case: CPU seconds of
 ``erase_episode``, how many times it read the whole log, and the main parts (the chain's
 verification before the checkpoint the erasure anchors, the profile's look for a greeting, the
 index purge). Printed, never asserted.
+
+``--dynamodb N``: instead, the DynamoDB requests (by operation, counted as ``bench.cloudcost``
+counts a turn's, on moto) of erasing a pair of N episodes, and of erasing its newest episode:
+each request is a wait on DynamoDB's real latency, which moto does not have.
 """
 
 from __future__ import annotations
@@ -94,10 +98,65 @@ def erase_one(folder: Path, which: str, *, operator: bool = False) -> dict[str, 
             "reads": reads[0], **{k: round(v, 2) for k, v in parts.items()}}  # fmt: skip
 
 
+def dynamo_requests(episodes: int, which: str) -> dict[str, Any]:
+    """The DynamoDB requests of erasing a pair of ``episodes`` (``which``: ``pair``), or its
+    newest episode (``episode``), on moto."""
+    from moto import mock_aws
+
+    from tutor_memory.adapters.dynamo_store import DynamoStore
+    from tutor_memory.bench.cloudcost import Tally, counting_dynamodb
+
+    table, region = "tm-erasure-cost", "us-east-1"
+    with tempfile.TemporaryDirectory(prefix="tm-erasure-cost-") as tmp, mock_aws():
+        DynamoStore(table, region).create_table()
+        tally = Tally()
+        with counting_dynamodb(tally):  # the app's clients are made inside the count
+            settings = Settings.from_env(
+                {
+                    "TUTOR_MEMORY_BACKEND": "dynamodb",
+                    "TUTOR_MEMORY_TABLE_NAME": table,
+                    "TUTOR_MEMORY_AWS_REGION": region,
+                    "TUTOR_MEMORY_EMBEDDER": "none",
+                    "TUTOR_MEMORY_INDEX_PATH": str(Path(tmp) / "index.db"),
+                }
+            )
+            app = build_app(settings)
+            assert app.erasing is not None
+            app.episodes.add_many(_history(episodes), batch_size=100)
+            tally.reset()
+            if which == "pair":
+                app.erasing.erase_pair(PAIR, reason="bench")
+            else:
+                newest = app.ports.store.recent(PAIR, 1)[0]
+                app.erasing.erase_episode(PAIR, newest.episode_id, reason="bench")
+            counted = tally.snapshot()
+    return {"erase": which, "episodes": episodes, "requests": counted["requests"],
+            **counted["by_operation"]}  # fmt: skip
+
+
+def _history(episodes: int) -> list[NewEpisode]:
+    """Questions and answers on two concepts, in turn, an hour apart."""
+    out = []
+    for i in range(episodes):
+        at = T0 + timedelta(hours=i)
+        if i % 2 == 0:
+            out.append(NewEpisode(pair=PAIR, kind=Kind.QUESTION, text=f"osmosis {i}?", at=at))
+        else:
+            text, concepts = f"Osmosis moves water, part {i}.", ("Osmosis", "Diffusion")
+            out.append(NewEpisode(pair=PAIR, kind=Kind.ANSWER, text=text, at=at, concepts=concepts))
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m tutor_memory.bench.erasure_cost")
     parser.add_argument("--episodes", type=int, default=100_000)
+    parser.add_argument("--dynamodb", type=int, metavar="N", help="count DynamoDB requests")
     args = parser.parse_args(argv)
+    if args.dynamodb is not None:
+        for which in ("pair", "episode"):
+            row = dynamo_requests(args.dynamodb, which)
+            print(", ".join(f"{k} {v}" for k, v in row.items()))
+        return 0
     with tempfile.TemporaryDirectory(prefix="tm-erasure-cost-") as tmp:
         built = Path(tmp) / "built"
         start = time.process_time()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from datetime import datetime
+from typing import Final
 
 from pynamodb.exceptions import PynamoDBException, TransactWriteError
 from pynamodb.expressions.update import Action
@@ -12,6 +13,7 @@ from pynamodb.transactions import TransactWrite
 
 from tutor_memory.adapters.dynamo.beliefs import DynamoBeliefs
 from tutor_memory.adapters.dynamo.table import (
+    BATCH_GET_KEYS,
     ERASED_KEY,
     _at_seq,
     _is_condition_failure,
@@ -19,20 +21,32 @@ from tutor_memory.adapters.dynamo.table import (
 )
 from tutor_memory.adapters.records import episode_to_record
 from tutor_memory.domain import constants as C
-from tutor_memory.domain.chain import Erasure, ErasureScope, erase, erased_from, erasure_record
+from tutor_memory.domain.chain import (
+    GENESIS_HASH,
+    Erasure,
+    ErasureScope,
+    erase,
+    erased_from,
+    erasure_record,
+)
 from tutor_memory.domain.concepts import concept_key
 from tutor_memory.domain.episodes import Episode, Kind, Pair, erased_key_digest
 from tutor_memory.domain.errors import ConflictError, ContentionError, StoreError
+
+TRANSACTION_ACTIONS: Final = 100  # DynamoDB's TransactWriteItems limit
 
 
 class DynamoErasure(DynamoBeliefs):
     """:class:`tutor_memory.ports.ErasingStore` on DynamoDB."""
 
     # --- erasure (see `tutor_memory.usecases.erasure`) --------------------------------------------
-    # One transaction per episode writes the erased item, its record and the head's erasure
-    # digest (under a condition on the digest it read) and deletes its idempotency item; the
-    # items about it beside the log (annotations, queue entries, concept links) are deleted
-    # after, again on a retry, so an interrupted erasure finishes when asked again.
+    # One transaction per batch of episodes (up to DynamoDB's 100 actions) writes the erased
+    # items, their records and the head's erasure digest (under a condition on the digest it
+    # read) and deletes their idempotency items; the items about them beside the log
+    # (annotations, queue entries, concept links) are deleted after, again on a retry, so an
+    # interrupted erasure finishes when asked again. Each step is a few requests per batch,
+    # not per episode: a request per episode (about ten) made a pair of a few hundred episodes
+    # outlast the API's Lambda (docs/benchmarks.md).
 
     def erasures(self, pair: Pair) -> tuple[list[Erasure], str | None]:
         m = self.models.Erasure
@@ -67,100 +81,138 @@ class DynamoErasure(DynamoBeliefs):
         requested_by: str,
         scope: ErasureScope,
     ) -> list[Episode]:
-        m, pk = self.models, self.pk(pair)
         records, prev = self.erasures(pair)
-        number, prev = len(records), prev or "0" * 64
+        number, prev = len(records), prev or GENESIS_HASH
+        found = self._episodes_at(pair, sorted(set(seqs)))
         done: list[Episode] = []
-        for seq in sorted(set(seqs)):
-            episode = self._episode_at(pair, seq)
-            if episode is None:
-                continue
-            if episode.erased:
-                self._erase_beside(pair, episode, episode.concepts)
-                continue
-            record = erasure_record(
-                episode,
-                number=number + 1,
-                prev=prev,
-                at=at,
-                reason=reason,
-                requested_by=requested_by,
-                scope=scope,
-            )
-            gone = erase(episode)
-            erased_condition = (
-                m.Head.erasure_head.does_not_exist()
-                if prev == "0" * 64
-                else m.Head.erasure_head == prev
-            )
-            for _attempt in range(C.APPEND_MAX_ATTEMPTS):
-                # The head's counts are of what the log still tells (an erased check is no
-                # check recorded): moved with the body, under the head's place as read, so an
-                # append in between makes this try again (its count is not lost).
-                head = self.head(pair)
-                if head is None:
-                    raise StoreError(f"{pair} has episodes but no chain head")
-                counts = json.dumps(erased_from(head.counts, [episode]), sort_keys=True)
-                try:
-                    with TransactWrite(connection=self._connection) as tx:
+        for batch in _batches([e for e in found if not e.erased]):
+            erased = []
+            for episode in batch:
+                number += 1
+                record = erasure_record(
+                    episode,
+                    number=number,
+                    prev=prev,
+                    at=at,
+                    reason=reason,
+                    requested_by=requested_by,
+                    scope=scope,
+                )
+                erased.append((episode, record))
+                prev = record.digest
+            self._write_erased(pair, erased)
+            done.extend(batch)
+        # Beside the log: an episode erased before (an interrupted erasure) and each one now.
+        self._erase_beside(pair, [e for e in found if e.erased] + done)
+        return done
+
+    def _episodes_at(self, pair: Pair, seqs: Sequence[int]) -> list[Episode]:
+        """The episodes at these sequences that exist, in order: consistent BatchGetItem
+        reads of 100 keys."""
+        m, pk = self.models.Episode, self.pk(pair)
+        found: list[Episode] = []
+        try:
+            for i in range(0, len(seqs), BATCH_GET_KEYS):
+                keys = [(pk, episode_sk(s)) for s in seqs[i : i + BATCH_GET_KEYS]]
+                found += [self._episode(item) for item in m.batch_get(keys, consistent_read=True)]
+        except PynamoDBException as exc:
+            raise StoreError(str(exc)) from exc
+        return sorted(found, key=lambda e: e.seq)
+
+    def _write_erased(self, pair: Pair, erased: Sequence[tuple[Episode, Erasure]]) -> None:
+        """One transaction: the episodes erased, their records, the head's erasure digest moved
+        from the one before the first record to the last's (and its counts) — under the head's
+        place as read, so an append in between makes it try again (its count is not lost)."""
+        m, pk = self.models, self.pk(pair)
+        first = erased[0][1].prev
+        erased_condition = (
+            m.Head.erasure_head.does_not_exist()
+            if first == GENESIS_HASH
+            else m.Head.erasure_head == first
+        )
+        for _attempt in range(C.APPEND_MAX_ATTEMPTS):
+            head = self.head(pair)
+            if head is None:
+                raise StoreError(f"{pair} has episodes but no chain head")
+            counts = json.dumps(erased_from(head.counts, [e for e, _ in erased]), sort_keys=True)
+            try:
+                with TransactWrite(connection=self._connection) as tx:
+                    for episode, record in erased:
+                        gone = erase(episode)
                         tx.save(
                             m.Episode(
-                                pk, episode_sk(seq), at_seq=_at_seq(gone),
+                                pk, episode_sk(episode.seq), at_seq=_at_seq(gone),
                                 **episode_to_record(gone),
                             )
                         )  # fmt: skip
                         tx.save(
                             m.Erasure(
-                                pk,
-                                f"ERASE#{record.number:010d}",
-                                body=json.dumps(record.to_dict()),
+                                pk, f"ERASE#{record.number:010d}", body=json.dumps(record.to_dict())
                             ),
                             condition=m.Erasure.sk.does_not_exist(),
-                        )
-                        tx.update(
-                            m.Head(pk, "HEAD"),
-                            actions=[
-                                m.Head.erasure_head.set(record.digest),
-                                m.Head.counts.set(counts),
-                            ],
-                            condition=erased_condition & (m.Head.seq == head.seq),
                         )
                         if episode.idempotency_key is not None:
                             # The key's item goes; its keyed hash (never its text) stays.
                             tx.delete(m.Idempotency(pk, f"IDEM#{episode.idempotency_key}"))
                             digest = erased_key_digest(pair, episode.idempotency_key)
-                            tx.save(m.Idempotency(pk, f"{ERASED_KEY}{digest}", seq=seq))
-                    break
-                except TransactWriteError as exc:
-                    if not _is_condition_failure(exc):
-                        raise StoreError(str(exc)) from exc
-                    if (self.head(pair) or head).erasure_head != (
-                        None if prev == "0" * 64 else prev
-                    ):
-                        raise ConflictError(
-                            f"{pair} was being erased meanwhile; ask again (nothing is lost)"
-                        ) from exc
-            else:
-                raise ContentionError(f"{pair} kept being appended to while being erased")
-            number, prev = record.number, record.digest
-            self._erase_beside(pair, episode, episode.concepts)
-            done.append(episode)
-        return done
+                            tx.save(m.Idempotency(pk, f"{ERASED_KEY}{digest}", seq=episode.seq))
+                    tx.update(
+                        m.Head(pk, "HEAD"),
+                        actions=[
+                            m.Head.erasure_head.set(erased[-1][1].digest),
+                            m.Head.counts.set(counts),
+                        ],
+                        condition=erased_condition & (m.Head.seq == head.seq),
+                    )
+                return
+            except TransactWriteError as exc:
+                if not _is_condition_failure(exc):
+                    raise StoreError(str(exc)) from exc
+                if (self.head(pair) or head).erasure_head != (
+                    None if first == GENESIS_HASH else first
+                ):
+                    raise ConflictError(
+                        f"{pair} was being erased meanwhile; ask again (nothing is lost)"
+                    ) from exc
+        raise ContentionError(f"{pair} kept being appended to while being erased")
 
-    def _erase_beside(self, pair: Pair, episode: Episode, names: Sequence[str]) -> None:
+    def _erase_beside(self, pair: Pair, episodes: Sequence[Episode]) -> None:
+        """The items about ``episodes`` beside the log: their annotations, queue entries,
+        correction and concept links (in BatchWriteItem requests), then each concept's stored
+        name, taken again from the first episode still touching it. One Query of the pair's
+        annotations and one of its queue for all of them (one episode's own annotations
+        alone: a Query of its prefix)."""
+        if not episodes:
+            return
         m, pk = self.models, self.pk(pair)
+        ids, seqs = {e.episode_id for e in episodes}, {e.seq for e in episodes}
+        prefix = f"ANN#{episodes[0].episode_id}#" if len(episodes) == 1 else "ANN#"
+        renamed: set[str] = set()
         try:
-            for ann in m.Annotation.query(
-                pk, m.Annotation.sk.startswith(f"ANN#{episode.episode_id}#")
-            ):
-                ann.delete()
-            for cite in m.Citation.query(pk, m.Citation.sk.startswith("CITE#")):
-                if int(cite.seq) == episode.seq:
-                    cite.delete()
-            if episode.kind is Kind.CORRECTION:
-                m.ConceptLink(pk, f"FIX#{episode.seq:010d}").delete()
-            for ckey in {concept_key(n) for n in names} - {""}:
-                m.ConceptLink(pk, f"CON#{ckey}#{episode.seq:010d}").delete()
+            annotations = [
+                a
+                for a in m.Annotation.query(pk, m.Annotation.sk.startswith(prefix))
+                if a.sk.split("#", 2)[1] in ids
+            ]
+            citations = [
+                c
+                for c in m.Citation.query(pk, m.Citation.sk.startswith("CITE#"))
+                if int(c.seq) in seqs
+            ]
+            links = []
+            for episode in episodes:
+                if episode.kind is Kind.CORRECTION:
+                    links.append(m.ConceptLink(pk, f"FIX#{episode.seq:010d}"))
+                for ckey in {concept_key(n) for n in episode.concepts} - {""}:
+                    links.append(m.ConceptLink(pk, f"CON#{ckey}#{episode.seq:010d}"))
+                    renamed.add(ckey)
+            for model, doomed in (
+                (m.Annotation, annotations), (m.Citation, citations), (m.ConceptLink, links)
+            ):  # fmt: skip
+                with model.batch_write() as batch:
+                    for item in doomed:
+                        batch.delete(item)
+            for ckey in sorted(renamed):
                 self._rename_concept(pair, ckey)
         except PynamoDBException as exc:
             raise StoreError(str(exc)) from exc
@@ -327,3 +379,22 @@ class DynamoErasure(DynamoBeliefs):
             raise StoreError(str(exc)) from exc
         records, _ = self.erasures(pair)
         return next((r.at for r in records if r.seq == int(item.seq)), None)
+
+
+def _batches(episodes: Sequence[Episode]) -> list[list[Episode]]:
+    """Episodes in batches whose transaction stays within DynamoDB's 100 actions: two a
+    batch's episode (the item and its record), two more with an idempotency key, one the
+    head."""
+    batches: list[list[Episode]] = []
+    batch: list[Episode] = []
+    actions = 1  # the head's update
+    for episode in episodes:
+        cost = 2 if episode.idempotency_key is None else 4
+        if batch and actions + cost > TRANSACTION_ACTIONS:
+            batches.append(batch)
+            batch, actions = [], 1
+        batch.append(episode)
+        actions += cost
+    if batch:
+        batches.append(batch)
+    return batches
