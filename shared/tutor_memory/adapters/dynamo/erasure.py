@@ -286,9 +286,10 @@ class DynamoErasure(DynamoBeliefs):
         the map's item in the student's index (its chain's ``HEAD#`` stays, as the head)."""
         kept = ("EP#", "HEAD", "ERASE#", ERASED_KEY)
         try:
-            for item in self.models.Item.query(self.pk(pair), consistent_read=True):
-                if not item.sk.startswith(kept):
-                    item.delete()
+            with self.models.Item.batch_write() as batch:  # 25 deletes a request
+                for item in self.models.Item.query(self.pk(pair), consistent_read=True):
+                    if not item.sk.startswith(kept):
+                        batch.delete(item)
             # the map went: so does its line in the student's index (the chain's stays)
             self.index_item(pair.student_id, f"MAP#{pair.subject_id}").delete()
         except PynamoDBException as exc:
