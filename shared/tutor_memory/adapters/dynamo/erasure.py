@@ -81,8 +81,7 @@ class DynamoErasure(DynamoBeliefs):
         requested_by: str,
         scope: ErasureScope,
     ) -> list[Episode]:
-        records, prev = self.erasures(pair)
-        number, prev = len(records), prev or GENESIS_HASH
+        number, prev = self._last_erasure(pair)
         found = self._episodes_at(pair, sorted(set(seqs)))
         done: list[Episode] = []
         for batch in _batches([e for e in found if not e.erased]):
@@ -105,6 +104,32 @@ class DynamoErasure(DynamoBeliefs):
         # Beside the log: an episode erased before (an interrupted erasure) and each one now.
         self._erase_beside(pair, [e for e in found if e.erased] + done)
         return done
+
+    def _last_erasure(self, pair: Pair) -> tuple[int, str]:
+        """The number of the pair's newest erasure record (0: none) and the head's erasure
+        digest (the genesis hash: none): the one record read, not all of them, which a night's
+        retention sweep would read again every night."""
+        m = self.models.Erasure
+        try:
+            newest = next(
+                iter(
+                    m.query(
+                        self.pk(pair),
+                        m.sk.startswith("ERASE#"),
+                        scan_index_forward=False,
+                        limit=1,
+                        consistent_read=True,
+                    )
+                ),
+                None,
+            )
+            head = self.models.Head.get(self.pk(pair), "HEAD", consistent_read=True)
+        except self.models.Head.DoesNotExist:
+            return 0, GENESIS_HASH
+        except PynamoDBException as exc:
+            raise StoreError(str(exc)) from exc
+        number = int(newest.sk.removeprefix("ERASE#")) if newest is not None else 0
+        return number, head.erasure_head or GENESIS_HASH
 
     def _episodes_at(self, pair: Pair, seqs: Sequence[int]) -> list[Episode]:
         """The episodes at these sequences that exist, in order: consistent BatchGetItem
