@@ -555,6 +555,33 @@ def erasure_record(
     return replace(draft, digest=erasure_digest(draft))
 
 
+def erasure_records(
+    episodes: Sequence[Episode],
+    after: tuple[int, str],
+    asked: tuple[datetime, str, str, ErasureScope],
+) -> list[Erasure]:
+    """The records of erasing ``episodes``, in their order, each chained to the one before:
+    ``after`` is the pair's newest record's number and digest (0 and the genesis hash: none),
+    ``asked`` the erasure's time, reason, who asked and scope, as ``erasure_record`` takes
+    them (both stores number and chain a batch of records alike)."""
+    (number, prev), (at, reason, requested_by, scope) = after, asked
+    records: list[Erasure] = []
+    for episode in episodes:
+        number += 1
+        record = erasure_record(
+            episode,
+            number=number,
+            prev=prev,
+            at=at,
+            reason=reason,
+            requested_by=requested_by,
+            scope=scope,
+        )
+        records.append(record)
+        prev = record.digest
+    return records
+
+
 def erase(episode: Episode) -> Episode:
     """The episode as an erasure leaves it: the envelope, the links and the commitment."""
     return replace(

@@ -27,7 +27,7 @@ from tutor_memory.domain.chain import (
     ErasureScope,
     erase,
     erased_from,
-    erasure_record,
+    erasure_records,
 )
 from tutor_memory.domain.concepts import concept_key
 from tutor_memory.domain.episodes import Episode, Kind, Pair, erased_key_digest
@@ -85,21 +85,9 @@ class DynamoErasure(DynamoBeliefs):
         found = self._episodes_at(pair, sorted(set(seqs)))
         done: list[Episode] = []
         for batch in _batches([e for e in found if not e.erased]):
-            erased = []
-            for episode in batch:
-                number += 1
-                record = erasure_record(
-                    episode,
-                    number=number,
-                    prev=prev,
-                    at=at,
-                    reason=reason,
-                    requested_by=requested_by,
-                    scope=scope,
-                )
-                erased.append((episode, record))
-                prev = record.digest
-            self._write_erased(pair, erased)
+            records = erasure_records(batch, (number, prev), (at, reason, requested_by, scope))
+            self._write_erased(pair, list(zip(batch, records, strict=True)))
+            number, prev = records[-1].number, records[-1].digest
             done.extend(batch)
         # Beside the log: an episode erased before (an interrupted erasure) and each one now.
         self._erase_beside(pair, [e for e in found if e.erased] + done)

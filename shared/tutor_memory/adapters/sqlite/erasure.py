@@ -16,7 +16,7 @@ from tutor_memory.domain.chain import (
     ErasureScope,
     erase,
     erased_from,
-    erasure_record,
+    erasure_records,
     format_time,
     parse_time,
 )
@@ -103,26 +103,18 @@ class SqliteErasure(SqliteBeliefs):
             (number,) = conn.execute(
                 "SELECT count(*) FROM erasures WHERE student_id = ? AND subject_id = ?", key
             ).fetchone()
-            for seq in sorted(set(seqs)):
-                found = conn.execute(
+            rows = [
+                conn.execute(
                     f"SELECT {_EPISODE_COLUMNS} FROM episodes WHERE student_id = ? "
                     "AND subject_id = ? AND seq = ?",
                     (*key, seq),
                 ).fetchone()
-                if found is None or found["erased"]:
-                    continue
-                episode = episode_from_record(dict(found))
-                number += 1
-                record = erasure_record(
-                    episode,
-                    number=number,
-                    prev=prev,
-                    at=at,
-                    reason=reason,
-                    requested_by=requested_by,
-                    scope=scope,
-                )
-                prev = record.digest
+                for seq in sorted(set(seqs))
+            ]
+            todo = [episode_from_record(dict(r)) for r in rows if r is not None and not r["erased"]]
+            records = erasure_records(todo, (number, prev), (at, reason, requested_by, scope))
+            for episode, record in zip(todo, records, strict=True):
+                seq, number, prev = episode.seq, record.number, record.digest
                 gone = episode_to_record(erase(episode))
                 columns = [c for c in gone if c not in ("student_id", "subject_id", "seq")]
                 conn.execute(
