@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from datetime import datetime
-from typing import Final
 
 from pynamodb.exceptions import PynamoDBException, TransactWriteError
 from pynamodb.expressions.update import Action
@@ -18,6 +17,7 @@ from tutor_memory.adapters.dynamo.table import (
     _at_seq,
     _is_condition_failure,
     episode_sk,
+    erasure_batches,
 )
 from tutor_memory.adapters.records import episode_to_record
 from tutor_memory.domain import constants as C
@@ -32,8 +32,6 @@ from tutor_memory.domain.chain import (
 from tutor_memory.domain.concepts import concept_key
 from tutor_memory.domain.episodes import Episode, Kind, Pair, erased_key_digest
 from tutor_memory.domain.errors import ConflictError, ContentionError, StoreError
-
-TRANSACTION_ACTIONS: Final = 100  # DynamoDB's TransactWriteItems limit
 
 
 class DynamoErasure(DynamoBeliefs):
@@ -84,7 +82,7 @@ class DynamoErasure(DynamoBeliefs):
         number, prev = self._last_erasure(pair)
         found = self._episodes_at(pair, sorted(set(seqs)))
         done: list[Episode] = []
-        for batch in _batches([e for e in found if not e.erased]):
+        for batch in erasure_batches([e for e in found if not e.erased]):
             records = erasure_records(batch, (number, prev), (at, reason, requested_by, scope))
             self._write_erased(pair, list(zip(batch, records, strict=True)))
             number, prev = records[-1].number, records[-1].digest
@@ -393,22 +391,3 @@ class DynamoErasure(DynamoBeliefs):
             raise StoreError(str(exc)) from exc
         records, _ = self.erasures(pair)
         return next((r.at for r in records if r.seq == int(item.seq)), None)
-
-
-def _batches(episodes: Sequence[Episode]) -> list[list[Episode]]:
-    """Episodes in batches whose transaction stays within DynamoDB's 100 actions: two a
-    batch's episode (the item and its record), two more with an idempotency key, one the
-    head."""
-    batches: list[list[Episode]] = []
-    batch: list[Episode] = []
-    actions = 1  # the head's update
-    for episode in episodes:
-        cost = 2 if episode.idempotency_key is None else 4
-        if batch and actions + cost > TRANSACTION_ACTIONS:
-            batches.append(batch)
-            batch, actions = [], 1
-        batch.append(episode)
-        actions += cost
-    if batch:
-        batches.append(batch)
-    return batches

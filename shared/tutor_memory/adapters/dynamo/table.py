@@ -48,6 +48,7 @@ def pair_key(pair: Pair, prefix: str = "") -> str:
 
 _T = TypeVar("_T")
 BATCH_GET_KEYS: Final = 100  # DynamoDB's BatchGetItem limit
+TRANSACTION_ACTIONS: Final = 100  # DynamoDB's TransactWriteItems limit
 _IO_THREADS: Final = 16  # requests of one read in flight at once (ours)
 _io: ThreadPoolExecutor | None = None
 _io_lock = threading.Lock()
@@ -282,3 +283,22 @@ def _activity_item(m: Models, pair: Pair, at: datetime, prefix: str = "") -> Any
         subject_id=pair.subject_id,
         expires_at=int(expires.timestamp()),
     )
+
+
+def erasure_batches(episodes: Sequence[Episode]) -> list[list[Episode]]:
+    """Episodes in batches whose transaction stays within DynamoDB's 100 actions: two a
+    batch's episode (the item and its record), two more with an idempotency key, one the
+    head."""
+    batches: list[list[Episode]] = []
+    batch: list[Episode] = []
+    actions = 1  # the head's update
+    for episode in episodes:
+        cost = 2 if episode.idempotency_key is None else 4
+        if batch and actions + cost > TRANSACTION_ACTIONS:
+            batches.append(batch)
+            batch, actions = [], 1
+        batch.append(episode)
+        actions += cost
+    if batch:
+        batches.append(batch)
+    return batches
