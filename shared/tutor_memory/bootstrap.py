@@ -455,6 +455,10 @@ def build_app(
             maps=maps,
             uploads_prefix=settings.tenant_uploads_prefix,
             profiles=profiles,
+            # an API erasure too large for its request goes on in the workers (the nightly
+            # queue's): only where the deployment names that queue
+            queue=build_queue(settings) if settings.nightly_queue_url is not None else None,
+            tenant=settings.tenant,
         ),
     )
 

@@ -998,8 +998,8 @@ if __name__ == "__main__":
 def _migrate(memory: TutorMemory, args: argparse.Namespace) -> int:
     """``tutor-memory migrate``: every pair with erasure records (or the one named) whose
     erasures were made before entries were kept gets their entries and a checkpoint
-    (``usecases.erasure.migrate_pre_entry_erasures``); 1 if any pair was refused."""
-    from tutor_memory.usecases.erasure import migrate_pre_entry_erasures
+    (``usecases.erasure_entries.migrate_pre_entry_erasures``); 1 if any pair was refused."""
+    from tutor_memory.usecases.erasure_entries import migrate_pre_entry_erasures
 
     if args.subject and not args.student:
         raise ValidationError("subject", "--subject needs --student")

@@ -15,7 +15,7 @@ from tutor_memory.adapters.records import episode_to_record
 from tutor_memory.domain import chain
 from tutor_memory.domain.episodes import ErasureEvidence, Kind, Pair
 from tutor_memory.ports import FixedClock
-from tutor_memory.usecases.erasure import erase_with_entry, migrate_pre_entry_erasures
+from tutor_memory.usecases.erasure_entries import erase_with_entry, migrate_pre_entry_erasures
 from tutor_memory.usecases.log import TutorMemory
 
 from .conftest import Tamper

@@ -19,7 +19,7 @@ from tutor_memory.adapters.records import episode_to_record
 from tutor_memory.domain import chain
 from tutor_memory.domain.episodes import CheckEvidence, Episode, Kind, NewEpisode, Pair
 from tutor_memory.ports import CheckpointAnchor, FixedClock, Store
-from tutor_memory.usecases.erasure import erase_with_entry
+from tutor_memory.usecases.erasure_entries import erase_with_entry
 from tutor_memory.usecases.log import TutorMemory
 
 from .conftest import REGION, Tamper

@@ -67,8 +67,10 @@ class Api:
         headers: dict[str, str] | None = None,
         query: dict[str, str] | None = None,
         claims: dict[str, str] | None = None,
+        context: Any = None,
     ) -> tuple[int, Any]:
-        """``claims``: what API Gateway's JWT authoriser verified (``custom:tenant``, …)."""
+        """``claims``: what API Gateway's JWT authoriser verified (``custom:tenant``, …);
+        ``context``: Lambda's (one with no time limit unless given)."""
         shaped = event("api-turn.json")
         if claims is not None:
             shaped["requestContext"]["authorizer"] = {"claims": claims}
@@ -82,7 +84,7 @@ class Api:
         shaped["multiValueQueryStringParameters"] = {
             k: [v] for k, v in (query or {}).items()
         } or None
-        response = self.handler(shaped, LambdaContext())
+        response = self.handler(shaped, context or LambdaContext())
         body = response["body"]
         if body and body.startswith("<!DOCTYPE html>"):  # the inspector's page
             return response["statusCode"], body

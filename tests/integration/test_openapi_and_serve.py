@@ -70,7 +70,7 @@ def test_every_route_documents_each_error_it_can_answer_as_a_problem() -> None:
             if method == "post":
                 assert {"409", "413", "415", "502"} <= statuses, (method, path)
             for status, response in operation["responses"].items():
-                if status in ("200", "201"):
+                if status in ("200", "201", "202"):  # 202: an erasure a worker goes on with
                     assert list(response["content"]) == ["application/json"] or (
                         operation["operationId"] == "inspectPair"
                     )
@@ -169,3 +169,18 @@ def test_serve_decodes_the_path_and_finds_a_concept_by_the_name_users_see(
         history = page["beliefs"]
         assert {row["concept_key"] for row in history} == {key}, name
         assert history[0]["concept"] == topic
+
+
+def test_only_the_erasures_of_whole_pairs_may_answer_202_with_their_own_body() -> None:
+    """In AWS an erasure its request's time does not cover goes on in a worker (202)."""
+    paths = json.loads(openapi_json())["paths"]
+    accepted = {
+        operation["operationId"]: operation["responses"]["202"]
+        for operations in paths.values()
+        for operation in operations.values()
+        if "202" in operation["responses"]
+    }
+    assert sorted(accepted) == ["erasePair", "eraseStudent"]
+    for response in accepted.values():
+        schema = response["content"]["application/json"]["schema"]
+        assert schema == {"$ref": "#/components/schemas/ErasureResponse"}

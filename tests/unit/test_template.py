@@ -686,7 +686,10 @@ def test_every_tutor_memory_variable_in_the_template_is_one_the_code_reads() -> 
         assert written <= read, function
 
 
-def test_only_the_nightly_function_knows_the_queue_it_fans_out_to() -> None:
+def test_the_functions_that_send_to_the_nightly_queue_and_only_they_know_it() -> None:
+    """The nightly function fans the nights out; the API and the consolidate function send an
+    erasure a request's or a batch's time did not cover on to the workers (ErasureTask)."""
+    senders = {"NightlyFunction", "ApiFunction", "ConsolidateFunction"}
     for function in FUNCTIONS:
         variables = props(function).get("Environment", {}).get("Variables", {})
         if function == "NightlyFunction":
@@ -694,6 +697,8 @@ def test_only_the_nightly_function_knows_the_queue_it_fans_out_to() -> None:
                 "TUTOR_MEMORY_NIGHTLY_QUEUE_URL": {"Ref": "NightlyQueue"},
                 "TUTOR_MEMORY_TENANTS": {"Ref": "Tenants"},  # whose nights besides the default
             }
+        elif function in senders:
+            assert variables["TUTOR_MEMORY_NIGHTLY_QUEUE_URL"] == {"Ref": "NightlyQueue"}
         else:
             assert "TUTOR_MEMORY_NIGHTLY_QUEUE_URL" not in variables
 
@@ -735,12 +740,14 @@ def expected_grants(function: str, search: str, keys: bool = True) -> set[tuple[
         # Every function's data (the table, the keys, the uploads, the checkpoints, the index)
         # only with a tenant's credentials (TenantDataRole: tests below); their own roles keep
         # what lies outside any tenant's data: the models, the queues.
-        "ApiFunction": embedding,
+        # an erasure its request's time does not cover goes on in the consolidate function
+        "ApiFunction": embedding | {("sqs:SendMessage", queue)},
         "IngestFunction": embedding | extraction | {("sqs:SendMessage", failed_uploads)},
         # the scheduler reads the activity index of every tenant (pair ids) and sends to the
         # queue; the night calls no model
         "NightlyFunction": {(a, "arn:MemoryTable") for a in read} | {("sqs:SendMessage", queue)},
-        "ConsolidateFunction": {(action, queue) for action in receive},
+        # SendMessage: an erasure that runs out of a batch's time sends itself on
+        "ConsolidateFunction": {(action, queue) for action in (*receive, "sqs:SendMessage")},
     }
     return logs | own[function]
 
@@ -766,10 +773,12 @@ def test_no_function_gets_permissions_from_anywhere_but_its_own_role() -> None:
         assert trust["Principal"] == {"Service": "lambda.amazonaws.com"}
 
 
-def test_the_api_function_cannot_write_uploads_queues_or_call_the_extraction_model() -> None:
+def test_the_api_function_cannot_write_uploads_read_queues_or_call_the_extraction_model() -> None:
     grants = Stack().grants("ApiFunction") | Stack().role_grants("TenantDataRole")
-    actions = {a for a, _ in grants}
-    assert not [a for a in actions if a.startswith("sqs:")]
+    # of the queues, only a send to the workers' (an erasure left to them)
+    assert {(a, r) for a, r in grants if a.startswith("sqs:")} == {
+        ("sqs:SendMessage", "arn:NightlyQueue")
+    }
     # it reads and deletes uploads (export, erasure) and never writes one
     on_uploads = {a for a, r in grants if a.startswith("s3:") and "Checkpoint" not in r}
     assert on_uploads == {

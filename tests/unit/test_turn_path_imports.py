@@ -55,6 +55,7 @@ NOT_AT_COLD_START = (
     "tutor_memory.usecases.nightly",
     "tutor_memory.usecases.turns",
     "tutor_memory.usecases.erasure",
+    "tutor_memory.usecases.erasure_entries",
     "tutor_memory.usecases.reports",
     "tutor_memory.adapters.embedded_index",
     "tutor_memory.adapters.sqlite_store",

@@ -412,7 +412,11 @@ export function createTutorMemory(options: TutorMemoryOptions) {
         }),
       ),
 
-    /** Erase everything recorded for the pair. */
+    /**
+     * Erase everything recorded for the pair. On the cloud API an erasure its request's time
+     * does not cover answers 202: `finished` false, `pending` the pairs a worker still erases;
+     * asking again answers 200 once it is done.
+     */
     erasePair: (student: string, subject: string, request: Erasure): Promise<ErasureResponse> =>
       body(
         api.DELETE(PAIR, {
@@ -467,7 +471,7 @@ export function createTutorMemory(options: TutorMemoryOptions) {
         }),
       ),
 
-    /** Erase every subject of a student. */
+    /** Erase every subject of a student (`finished` and `pending` as for `erasePair`). */
     eraseStudent: (student: string, request: Erasure): Promise<ErasureResponse> =>
       body(
         api.DELETE("/students/{student_id}", {

@@ -728,8 +728,18 @@ export interface components {
             erased: {
                 [key: string]: number[];
             };
+            /**
+             * Finished
+             * @default true
+             */
+            finished?: boolean;
             /** Objects Deleted */
             objects_deleted: number;
+            /**
+             * Pending
+             * @default []
+             */
+            pending?: string[];
             /** Reason */
             reason: string;
             /** Scope */
@@ -1947,6 +1957,15 @@ export interface operations {
         responses: {
             /** @description Successful Response */
             200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErasureResponse"];
+                };
+            };
+            /** @description Accepted: the erasure ran out of the request's time; a worker goes on with it. `pending` names the pairs it still erases and `erased` what went now; asking again later answers 200 once it has finished */
+            202: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4250,6 +4269,15 @@ export interface operations {
         responses: {
             /** @description Successful Response */
             200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErasureResponse"];
+                };
+            };
+            /** @description Accepted: the erasure ran out of the request's time; a worker goes on with it. `pending` names the pairs it still erases and `erased` what went now; asking again later answers 200 once it has finished */
+            202: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -53,6 +53,23 @@ test("a key or a token goes as the bearer; both at once are refused", async () =
   assert.throws(() => createTutorMemory({ ...base, apiKey: "tm_1_x", token: "h.p.s" }), TypeError);
 });
 
+test("an erasure a worker goes on with (202) is an answer naming what is pending", async () => {
+  const accepted = {
+    scope: "student", reason: "left school", at: "2026-09-04T15:00:00Z",
+    erased: { "s1/biology": [1, 2, 3], "s1/history": [] }, derived: {},
+    episodes_erased: 3, objects_deleted: 0, finished: false,
+    pending: ["s1/biology", "s1/history"],
+  };
+  const answering = async () =>
+    new Response(JSON.stringify(accepted), {
+      status: 202, headers: { "Content-Type": "application/json" },
+    });
+  const client = createTutorMemory({ baseUrl: "http://127.0.0.1:9", fetch: answering });
+  const erased = await client.eraseStudent("s1", { reason: "left school" });
+  assert.equal(erased.finished, false);
+  assert.deepEqual(erased.pending, ["s1/biology", "s1/history"]);
+});
+
 describe("the TypeScript client against serve", { skip }, () => {
   test("records a question (in Urdu) and an answer; the turn's block mentions it", async () => {
     const [student, subject] = newPair("biology");
@@ -282,6 +299,8 @@ describe("the TypeScript client against serve", { skip }, () => {
     assert.equal(erased.reason, "the student asked");
     assert.equal(erased.episodes_erased, 2);
     assert.deepEqual(erased.erased[`${student}/${subject}`], [one.seq, one.seq + 1]);
+    assert.equal(erased.finished, true); // serve waits for all of it: never 202
+    assert.deepEqual(erased.pending, []);
 
     const report = await tm.report(student, subject);
     assert.equal(report.erasures.erased, 2);

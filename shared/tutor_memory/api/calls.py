@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import base64
 import binascii
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import asdict
 from datetime import datetime
@@ -382,13 +382,30 @@ def erase_episode(
     return ErasureResponse(**done.to_dict())
 
 
-def erase_pair(app: App, pair: Pair, reason: str, requested_by: str) -> ErasureResponse:
-    done = _erasing(app).erase_pair(known(app, pair), reason=reason, requested_by=requested_by)
+def erase_pair(
+    app: App,
+    pair: Pair,
+    reason: str,
+    requested_by: str,
+    until: Callable[[], bool] | None = None,
+) -> ErasureResponse:
+    """``until``: whether the request's time is up (a worker then finishes: 202)."""
+    done = _erasing(app).erase_pair(
+        known(app, pair), reason=reason, requested_by=requested_by, until=until
+    )
     return ErasureResponse(**done.to_dict())
 
 
-def erase_student(app: App, student_id: str, reason: str, requested_by: str) -> ErasureResponse:
-    done = _erasing(app).erase_student(student_id, reason=reason, requested_by=requested_by)
+def erase_student(
+    app: App,
+    student_id: str,
+    reason: str,
+    requested_by: str,
+    until: Callable[[], bool] | None = None,
+) -> ErasureResponse:
+    done = _erasing(app).erase_student(
+        student_id, reason=reason, requested_by=requested_by, until=until
+    )
     app.access.forget_reads(student_id)  # who read the record goes too; the count stays
     return ErasureResponse(**done.to_dict())
 

@@ -729,6 +729,9 @@ class ErasureResponse(Model):
     derived: dict[str, list[int]]  # pair → summaries erased because they quoted them
     episodes_erased: int
     objects_deleted: int
+    # false (answered 202): the request's time ran out and a worker goes on erasing `pending`
+    finished: bool = True
+    pending: list[str] = []  # the pairs ("student/subject") a worker still erases
 
 
 # A statement's words as the profile keeps them (domain/profile.py's check_statement): runs of

@@ -41,6 +41,8 @@ class Operation:
     mcp: str | None  # the MCP tool
     elsewhere: str = ""  # why it is missing from the library or MCP, when it is
     created: bool = False  # answers 201 when it writes, 200 for an idempotent retry
+    # answers 202 when it ran out of the request's time and a worker goes on with it
+    accepted: bool = False
 
     @property
     def discloses(self) -> bool:
@@ -154,12 +156,12 @@ OPERATIONS: tuple[Operation, ...] = (
     Operation(
         "erasePair", "DELETE", PAIR,
         "Erase a student's record in one subject",
-        NOT_TEACHER, ERASE_STATUSES, "Memory.erase", "erase",
+        NOT_TEACHER, ERASE_STATUSES, "Memory.erase", "erase", accepted=True,
     ),
     Operation(
         "eraseStudent", "DELETE", "/students/{student_id}",
         "Erase a student in every subject (their key is destroyed)",
-        NOT_TEACHER, ERASE_STATUSES, "Memory.erase", "erase",
+        NOT_TEACHER, ERASE_STATUSES, "Memory.erase", "erase", accepted=True,
     ),
     Operation(
         "exportPair", "GET", f"{PAIR}/export",

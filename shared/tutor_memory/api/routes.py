@@ -446,6 +446,13 @@ def _is_jwt(credential: str) -> bool:
     return credential.count(".") == 2 and not credential.startswith(KEY_PREFIX)
 
 
+# An erasure of whole pairs stops starting steps (500 bodies each) once the API Lambda has less
+# than this left of its 15 s, and answers 202 with the rest sent to the workers: a step on
+# DynamoDB is ~15 requests, and a pair that finishes still has its items, uploads and index to
+# delete before the answer; API Gateway would answer a Lambda timeout with a 5xx.
+ERASURE_ANSWER_MS = 7_000
+
+
 class DecodingResolver(APIGatewayRestResolver):
     """The REST resolver, with path parameters percent-decoded.
 
@@ -762,21 +769,38 @@ def build_resolver(
         pair = pair_of(student_id, subject_id)
         return calls.erase_episode(request_app(), pair, episode_id, reason, requested_by)
 
+    def erasure_time_up() -> Callable[[], bool] | None:
+        """Whether the request's time for an erasure is up: the Lambda's time left is less
+        than ``ERASURE_ANSWER_MS`` (None outside Lambda: ``serve`` waits for all of it)."""
+        remaining = getattr(resolver.lambda_context, "get_remaining_time_in_millis", None)
+        if not callable(remaining):
+            return None
+        return lambda: int(remaining()) < ERASURE_ANSWER_MS
+
+    def erasure_answer(done: ErasureResponse) -> Response[ErasureResponse]:
+        # 202: a worker goes on with what the request's time did not cover
+        status = 200 if done.finished else 202
+        return Response(status_code=status, content_type="application/json", body=done)
+
     @op_route("erasePair")
     def erase_pair(
         student_id: StudentId,
         subject_id: SubjectId,
         reason: ErasureReason,
         requested_by: RequestedBy = "api",
-    ) -> ErasureResponse:
+    ) -> Response[ErasureResponse]:
         pair = pair_of(student_id, subject_id)
-        return calls.erase_pair(request_app(), pair, reason, requested_by)
+        return erasure_answer(
+            calls.erase_pair(request_app(), pair, reason, requested_by, erasure_time_up())
+        )
 
     @op_route("eraseStudent")
     def erase_student(
         student_id: StudentId, reason: ErasureReason, requested_by: RequestedBy = "api"
-    ) -> ErasureResponse:
-        return calls.erase_student(request_app(), student_id, reason, requested_by)
+    ) -> Response[ErasureResponse]:
+        return erasure_answer(
+            calls.erase_student(request_app(), student_id, reason, requested_by, erasure_time_up())
+        )
 
     # --- export (see tutor_memory.usecases.export) ------------------------------------------
 
@@ -889,7 +913,7 @@ def route(
     """Registers a handler as the operation ``name`` of the table (api/operations.py): its
     method, path, id, summary and statuses come from there. ``page``: it answers HTML."""
     op = operation(name)
-    responses = problems(op.statuses, links, created=op.created)
+    responses = problems(op.statuses, links, created=op.created, accepted=op.accepted)
     if page is not None:
         responses[200] = {"description": page, "content": {"text/html": {}}}
     return resolver.route(
@@ -904,12 +928,17 @@ def route(
 
 
 def problems(
-    statuses: tuple[int, ...], links: dict[str, Any] | None = None, *, created: bool = False
+    statuses: tuple[int, ...],
+    links: dict[str, Any] | None = None,
+    *,
+    created: bool = False,
+    accepted: bool = False,
 ) -> dict[int, OpenAPIResponse]:
     """A route's responses: its success (the return type's schema, and ``links`` to the routes
     that read what it wrote) and a problem body for every other status it can answer. A
     ``created`` route answers 201 when it writes, and 200 (the same body) when an idempotent
-    retry finds the write already done."""
+    retry finds the write already done; an ``accepted`` one 202 (the same body) when a worker
+    finishes what the request began."""
     ok: OpenAPIResponse = {"description": "Successful Response"}
     if links:
         ok["links"] = links
@@ -923,6 +952,12 @@ def problems(
         if links:
             new["links"] = again["links"] = links
         success = {201: new, 200: again}
+    if accepted:
+        success[202] = {
+            "description": "Accepted: the erasure ran out of the request's time; a worker "
+            "goes on with it. `pending` names the pairs it still erases and `erased` what "
+            "went now; asking again later answers 200 once it has finished"
+        }
     return success | {
         status: {
             "description": HTTPStatus(status).phrase,

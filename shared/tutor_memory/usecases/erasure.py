@@ -1,4 +1,6 @@
-"""Erasure: of one episode, of a pair, of a student, and of bodies past a retention period.
+"""Erasure: of one episode, of a pair, of a student, and of bodies past a retention period (the
+chain's side of it — entries, the pass over the log, erasing in steps — is
+``usecases.erasure_entries``).
 
 The chain keeps every envelope (sequence, time, kind, salience, links and, under chain v2, the
 commitment to the body; see :mod:`tutor_memory.domain.chain`) and loses the body and its salt.
@@ -47,32 +49,28 @@ nothing is erased twice, and what an interrupted erasure left behind is cleaned.
 from __future__ import annotations
 
 import contextlib
+import json
 import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
-from typing import Any, Protocol, cast
+from typing import Any, Literal, Protocol
 from zoneinfo import ZoneInfo
 
 from tutor_memory.domain import constants as C
 from tutor_memory.domain.chain import (
-    ChainReport,
-    Erasure,
     ErasureScope,
     envelope_episode,
     format_time,
     parse_time,
-    pre_entry_records,
     seq_of_id,
 )
 from tutor_memory.domain.corrections import BELIEF_KINDS
 from tutor_memory.domain.episodes import (
-    ERASURE_ENTRY_MAX_ITEMS,
     SYSTEM_KINDS,
     ConsolidationEvidence,
     CorrectionEvidence,
     Episode,
-    ErasedItem,
     ErasureEvidence,
     FileEvidence,
     Kind,
@@ -81,15 +79,20 @@ from tutor_memory.domain.episodes import (
     about_the_student,
     check_id,
     clean_text,
-    erasure_text,
 )
 from tutor_memory.domain.errors import ConflictError, NotFoundError, ValidationError
 from tutor_memory.domain.forgetting import forget_words
 from tutor_memory.domain.nightly import consolidation, day_window, night_name
 from tutor_memory.domain.profile import heard_at, heard_in_subject
-from tutor_memory.domain.profile_phrases import addressed
 from tutor_memory.domain.taughtmap import shapes_the_map
-from tutor_memory.ports import Ports, Store
+from tutor_memory.domain.tenancy import DEFAULT_TENANT
+from tutor_memory.ports import Ports, Queue, Store
+from tutor_memory.usecases.erasure_entries import (
+    ErasureUnfinished,
+    LogRead,
+    erase_with_entry,
+    read_for_erasure,
+)
 from tutor_memory.usecases.learning import Learning
 from tutor_memory.usecases.log import APPLIED_BELIEFS, TutorMemory
 from tutor_memory.usecases.maps import MapUseCases
@@ -102,6 +105,20 @@ log = logging.getLogger(__name__)
 # (OpenSearch keeps them until its retention lease moves, ~30 s; the API cannot wait): the
 # pair's night purges the index again and drops the mark once nothing is held.
 PURGE_PENDING = "purge-pending"
+# A request's erasure of whole pairs that may be left to the workers (``ErasureTask``): the
+# pair's mark, written before it starts and refreshed as it is sent on, that one is on it
+# (asking again meanwhile answers "pending" and sends nothing); ``purge_pair``, the erasure's
+# last step, deletes it. Without a mark, a head that counts no episode says the pair is wholly
+# erased: asking again then has nothing to do, and never passes over the log.
+ERASURE_PENDING = "erasure-pending"
+# A request passes over the pair's log once before its first step: past this many episodes it
+# leaves the whole pair to a worker at once (a pass over 100,000 envelopes took ~4 s CPU on the
+# embedded store; on DynamoDB add its Query pages). Estimated, not measured on AWS.
+REQUEST_MAX_EPISODES = 20_000
+# A mark older than this whose pair is still not erased: its worker's message was lost (the
+# dead-letter queue); asking again sends another. Past the queue's visibility timeout (18 min)
+# and a worker's batch (3 min).
+WORKER_SILENT_S = 1_800
 
 
 class Rosters(Protocol):
@@ -126,6 +143,13 @@ class ErasureResult:
     erased: dict[str, list[int]] = field(default_factory=dict)
     derived: dict[str, list[int]] = field(default_factory=dict)
     objects_deleted: int = 0
+    # Pairs whose erasure ran out of the caller's time and is continued by a worker
+    # (``ErasureTask``): their entries name every body still to go.
+    pending: list[str] = field(default_factory=list)
+
+    @property
+    def finished(self) -> bool:
+        return not self.pending
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -136,7 +160,36 @@ class ErasureResult:
             "derived": self.derived,
             "episodes_erased": sum(len(v) for v in self.erased.values()),
             "objects_deleted": self.objects_deleted,
+            "finished": self.finished,
+            "pending": list(self.pending),
         }
+
+
+@dataclass(frozen=True)
+class ErasureTask:
+    """An erasure of whole pairs that ran out of its request's time, as it is sent to the
+    workers (the nightly queue's consumers, which have minutes): they continue it, and send
+    it on again while it still runs out of theirs. The same erasure asked again: what went
+    is not erased twice, and the entries already written name what is left."""
+
+    student_id: str
+    subjects: tuple[str, ...]
+    scope: ErasureScope  # "pair", or "student": the student's pairs left
+    reason: str
+    requested_by: str
+    tenant: str = DEFAULT_TENANT
+
+    @property
+    def pairs(self) -> list[Pair]:
+        return [Pair(self.student_id, subject) for subject in self.subjects]
+
+    def to_json(self) -> str:
+        other = {} if self.tenant == DEFAULT_TENANT else {"tenant": self.tenant}
+        return json.dumps(
+            {"erase": self.scope, "student_id": self.student_id, "subjects": list(self.subjects),
+             "reason": self.reason, "requested_by": self.requested_by, **other},
+            sort_keys=True,
+        )  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -165,244 +218,6 @@ def derived_reason(reason: str) -> str:
     return f"quoted an erased episode ({quoted})"
 
 
-def append_entry(
-    store: Store, pair: Pair, said: ErasureEvidence, at: datetime, *, raced: str
-) -> Episode:
-    """Append an erasure's entry (kind ``erasure``) under the key of its first record, once:
-    a retry finds it written; another entry under the key is a ConflictError (``raced``)."""
-    new = NewEpisode(
-        pair,
-        Kind.ERASURE,
-        erasure_text(said),
-        at,
-        evidence=said,
-        idempotency_key=f"erasure:{said.erased[0].number}",
-    )
-    written = store.append(new)
-    if not written.created and written.episode.evidence != said:
-        raise ConflictError(f"{pair}: {raced}")
-    return written.episode
-
-
-@dataclass(frozen=True)
-class LogRead:
-    """What one pass over a pair's log tells an erasure (``read_for_erasure``): the bodies
-    still stored (their sequences), the erasures' entries, the asked episodes (erased or not)
-    and what may quote them (day summaries, corrections). At 100,000 episodes a pass costs
-    seconds, and an erasure of one episode had read the log three times before its check."""
-
-    alive: frozenset[int]
-    entries: tuple[tuple[Episode, ErasureEvidence], ...]
-    asked: dict[int, Episode]
-    quoting: tuple[Episode, ...]
-    # the tutor's lines that call the student by name, in order (None: not looked for)
-    greetings: tuple[Episode, ...] | None = None
-
-    def after(self, gone: Sequence[Episode], asked: Sequence[Episode]) -> LogRead:
-        """The log as an erasure that took ``gone`` (finishing every entry) left it, asking
-        ``asked`` next (what quoted them: the same pass serves the second erasure)."""
-        left = self.alive - {e.seq for e in gone}
-        return LogRead(left, (), {e.seq: e for e in asked}, ())
-
-
-def read_for_erasure(
-    store: Store,
-    pair: Pair,
-    seqs: Sequence[int],
-    asking: Callable[[Episode], bool] | None = None,
-    *,
-    greetings: bool = False,
-) -> LogRead:
-    """One pass over the pair's log for an erasure of ``seqs``, or of the episodes ``asking``
-    accepts (see :class:`LogRead`); with ``greetings``, the tutor's greetings by name too."""
-    wanted = set(seqs)
-    alive: set[int] = set()
-    entries: list[tuple[Episode, ErasureEvidence]] = []
-    asked: dict[int, Episode] = {}
-    quoting: list[Episode] = []
-    greeting: list[Episode] = []
-    for ep in store.iter_episodes(pair):
-        if ep.seq in wanted or (asking is not None and asking(ep)):
-            asked[ep.seq] = ep
-        if ep.erased:
-            continue
-        if isinstance(ep.evidence, ErasureEvidence):
-            entries.append((ep, ep.evidence))
-        elif about_the_student(ep):
-            alive.add(ep.seq)
-            if isinstance(ep.evidence, ConsolidationEvidence | CorrectionEvidence):
-                quoting.append(ep)
-            elif greetings and ep.kind is Kind.ANSWER and addressed(ep.text) is not None:
-                greeting.append(ep)
-    return LogRead(
-        frozenset(alive), tuple(entries), asked, tuple(quoting),
-        tuple(greeting) if greetings else None,
-    )  # fmt: skip
-
-
-def erase_with_entry(
-    store: Store,
-    pair: Pair,
-    seqs: Sequence[int],
-    *,
-    at: datetime,
-    reason: str,
-    requested_by: str,
-    scope: ErasureScope,
-    read: LogRead | None = None,
-) -> list[Episode]:
-    """Erase the bodies of these episodes of the pair (those not erased yet; never an
-    erasure's entry), as every erasure does: first the erasure's entry naming each, with its
-    commitment and the number its record will get, appended like any episode (under the key
-    ``erasure:<first number>``, so a concurrent erasure cannot write a second entry for the
-    same records); then the bodies, each recorded (``ErasingStore.erase``). An erasure cut
-    short between its entry and its bodies is finished first, as its entry says. Returns the
-    episodes whose bodies went now (as they were), those finished included. ``read``: the
-    pass over the log already made (else one is made here)."""
-    if read is None:
-        read = read_for_erasure(store, pair, seqs)
-    alive = set(read.alive)
-    done: list[Episode] = []
-    for entry, said in read.entries:  # cut short: the entry is written, its bodies are not
-        left = [item.seq for item in said.erased if item.seq in alive]
-        if left:
-            log.warning(
-                "finishing the erasure of %d episodes of %s its entry (episode %d) names",
-                len(left), pair, entry.seq, extra={"operator_action": "erase"},
-            )  # fmt: skip
-            done += store.erase(
-                pair,
-                left,
-                at=entry.at,
-                reason=said.reason,
-                requested_by=said.requested_by,
-                scope=cast(ErasureScope, said.scope),
-            )
-            alive -= set(left)
-    todo = [read.asked[seq] for seq in sorted(set(seqs)) if seq in alive and seq in read.asked]
-    if not todo:
-        return done
-    number = len(store.erasures(pair)[0])  # the store numbers records in seq order
-    items = [
-        ErasedItem(ep.seq, number + i, ep.commitment or ep.hash)
-        for i, ep in enumerate(todo, start=1)
-    ]
-    for start in range(0, len(items), ERASURE_ENTRY_MAX_ITEMS):
-        chunk = tuple(items[start : start + ERASURE_ENTRY_MAX_ITEMS])
-        said = ErasureEvidence(chunk, reason, requested_by, scope)
-        append_entry(
-            store, pair, said, at,
-            raced="another erasure wrote its entry meanwhile; ask again (nothing of this one "
-            "was erased)",
-        )  # fmt: skip
-    return done + store.erase(
-        pair,
-        [ep.seq for ep in todo],
-        at=at,
-        reason=reason,
-        requested_by=requested_by,
-        scope=scope,
-    )
-
-
-@dataclass(frozen=True)
-class Migrated:
-    """What migrating one pair did: the erasure records (by number) made before entries were
-    kept that now have their entry, the entries appended (their sequences), the chain's
-    verification after, and whether a checkpoint was anchored; or why nothing was done
-    (``refused``: the chain has another break, which a migration must not paper over)."""
-
-    pair: Pair
-    adopted: tuple[int, ...] = ()
-    entries: tuple[int, ...] = ()
-    report: ChainReport | None = None
-    anchored: bool = False
-    refused: str = ""
-
-    def __str__(self) -> str:
-        if self.refused:
-            return f"{self.pair}: not migrated — {self.refused}"
-        if not self.adopted:
-            return f"{self.pair}: nothing to migrate ({self.report})"
-        episodes = ", ".join(str(seq) for seq in self.entries)
-        anchored = "; a checkpoint anchored" if self.anchored else ""
-        return (
-            f"{self.pair}: {len(self.adopted)} erasure records made before entries were kept "
-            f"now have their entry (episode {episodes}); {self.report}{anchored}"
-        )
-
-
-def _groups(records: Sequence[Erasure]) -> list[list[Erasure]]:
-    """Consecutive records of one erasure (same time, reason, requester and scope), at most
-    ``ERASURE_ENTRY_MAX_ITEMS`` a group: one entry each, as that erasure would have written."""
-    groups: list[list[Erasure]] = []
-    for record in records:
-        said = (record.at, record.reason, record.requested_by, record.scope)
-        last = groups[-1] if groups else None
-        if (
-            last is not None
-            and (last[0].at, last[0].reason, last[0].requested_by, last[0].scope) == said
-            and len(last) < ERASURE_ENTRY_MAX_ITEMS
-        ):
-            last.append(record)
-        else:
-            groups.append([record])
-    return groups
-
-
-def migrate_pre_entry_erasures(memory: TutorMemory, pair: Pair) -> Migrated:
-    """Give the erasures made before entries were kept their entries in the chain
-    (``tutor-memory migrate``), then anchor a checkpoint.
-
-    Only a chain whose one problem is such erasures is migrated (``verify`` says ``erasure
-    before entries``: no checkpoint of it was ever anchored, the records come before every one
-    an entry names): a chain with any other break is refused as it stands. Each erasure gets
-    the entry it would have written, appended at the end of the chain: the episodes, their
-    commitments and record numbers, the reason, who asked, the scope and the erasure's own
-    time (its record's), under the key ``erasure:<first number>`` (asking again finds it
-    written). After the checkpoint, a record without an entry is a forgery again; before it,
-    a record forged by someone with the store's write access cannot be told from an old one —
-    the migration adopts what the store holds, as the operator who runs it vouches."""
-    report = memory.verify_chain(pair)
-    if report.intact:
-        return Migrated(pair, report=report)
-    if report.break_kind != "erasure before entries":
-        return Migrated(pair, report=report, refused=f"the chain is {report}")
-    store = memory.ports.store
-    records, _ = store.erasures(pair)
-    episodes = {ep.seq: ep for ep in store.iter_episodes(pair)}
-    entries = [ep for ep in episodes.values() if ep.kind in SYSTEM_KINDS and not ep.erased]
-    legacy = pre_entry_records(entries, records)
-    written: list[int] = []
-    for group in _groups(legacy):
-        first = group[0]
-        said = ErasureEvidence(
-            tuple(
-                ErasedItem(r.seq, r.number, episodes[r.seq].commitment or episodes[r.seq].hash)
-                for r in group
-            ),
-            first.reason,
-            first.requested_by,
-            first.scope,
-        )
-        raced = f"an erasure wrote an entry for record {first.number} meanwhile; migrate again"
-        written.append(append_entry(store, pair, said, first.at, raced=raced).seq)
-    log.warning(
-        "migrated %s: %d erasure records made before entries were kept now have entries %s",
-        pair, len(legacy), written, extra={"operator_action": "migrate"},
-    )  # fmt: skip
-    after = memory.verify_chain(pair)
-    anchoring = memory.anchor_checkpoint(pair) if after.intact else None
-    return Migrated(
-        pair,
-        adopted=tuple(r.number for r in legacy),
-        entries=tuple(written),
-        report=after,
-        anchored=bool(anchoring and anchoring.anchored),
-        refused="" if after.intact else f"after the migration the chain is {after}",
-    )
-
-
 class Erasing:
     """The erasure use cases over an app's parts (``learning`` and ``nightly`` optional)."""
 
@@ -418,6 +233,8 @@ class Erasing:
         uploads_prefix: str = "uploads/",
         index_purge_wait: float = 0.0,
         profiles: Profiles | None = None,
+        queue: Queue | None = None,
+        tenant: str = DEFAULT_TENANT,
     ) -> None:
         self.profiles = profiles  # the student's profile goes with the student
         # The rosters an erased student goes off (built on first use: the App sets it).
@@ -435,6 +252,10 @@ class Erasing:
         # Anchor the chain's checkpoint as the erasure finishes (the CLI: an operator waits),
         # or leave it to the pair's night (a request: see the module).
         self.anchor_at_once = False
+        # Where an erasure of whole pairs that ran out of its caller's time goes on
+        # (``ErasureTask``, to the workers); without one, a caller's ``until`` is not heeded.
+        self.queue = queue
+        self.tenant = tenant
 
     @property
     def store(self) -> Store:
@@ -465,23 +286,38 @@ class Erasing:
         return result
 
     def erase_pair(
-        self, pair: Pair, *, reason: str, requested_by: str = "api", scope: ErasureScope = "pair"
+        self,
+        pair: Pair,
+        *,
+        reason: str,
+        requested_by: str = "api",
+        scope: ErasureScope = "pair",
+        until: Callable[[], bool] | None = None,
     ) -> ErasureResult:
         """Erase every body of a pair and everything kept beside its log. An unknown pair is
-        NotFoundError."""
+        NotFoundError. ``until``: whether the caller's time is up (the API's Lambda answers
+        within 15 s); when it is, and the app has a queue, what is left goes to a worker
+        (``ErasureTask``) and the result says the pair is pending."""
         reason = check_reason(reason)
         if self.ports.store.head(pair) is None:
             raise NotFoundError(f"no history for {pair}")
-        result = ErasureResult(scope, reason, self.ports.clock.now())
-        self._erase_whole_pair(pair, result, requested_by, scope)
-        self._finish([pair], anchor=self.anchor_at_once)
-        return result
+        return self.continue_erasure(
+            [pair], reason=reason, requested_by=requested_by, scope=scope, until=until,
+            request=True,
+        )  # fmt: skip
 
     def erase_student(
-        self, student_id: str, *, reason: str, requested_by: str = "api"
+        self,
+        student_id: str,
+        *,
+        reason: str,
+        requested_by: str = "api",
+        until: Callable[[], bool] | None = None,
     ) -> ErasureResult:
         """Erase every pair of a student (every subject), take them off every class and
-        delete every map folded for them. An unknown student is NotFoundError."""
+        delete every map folded for them. An unknown student is NotFoundError. ``until``: as
+        for :meth:`erase_pair`; what is done at once whatever the time (classes, profile, the
+        key's shredding, the folded maps) is never left to the worker."""
         check_id("student_id", student_id)
         reason = check_reason(reason)
         # Off every class first: from here on no course map is folded for them again.
@@ -500,13 +336,108 @@ class Erasing:
         # in the table or a backup of it, can be decrypted, even if what follows is cut short.
         # (A store that keeps no body under a student's key has none to shred: False.)
         self.store.shred_student(student_id)
-        for pair in pairs:
-            self._erase_whole_pair(pair, result, requested_by, "student")
         for pair in mapped:  # a class's course map folded in, and no chain: nothing to erase
             self.store.purge_pair(pair)
             result.erased[str(pair)] = []
-        self._finish(pairs, anchor=self.anchor_at_once)
+        self._erase_pairs(pairs, result, requested_by, "student", until, request=True)
         return result
+
+    def continue_erasure(
+        self,
+        pairs: Sequence[Pair],
+        *,
+        reason: str,
+        requested_by: str,
+        scope: ErasureScope,
+        until: Callable[[], bool] | None = None,
+        request: bool = False,
+    ) -> ErasureResult:
+        """Erase these whole pairs (a pair's erasure, or what a student's left to a worker:
+        ``ErasureTask``) as far as ``until`` lets; what is left is sent on to a worker.
+        ``request``: a caller asks (see ``_erase_pairs``), not the worker."""
+        result = ErasureResult(scope, check_reason(reason), self.ports.clock.now())
+        self._erase_pairs(pairs, result, requested_by, scope, until, request=request)
+        return result
+
+    def _erase_pairs(
+        self,
+        pairs: Sequence[Pair],
+        result: ErasureResult,
+        requested_by: str,
+        scope: ErasureScope,
+        until: Callable[[], bool] | None,
+        *,
+        request: bool = True,
+    ) -> None:
+        """``request``: a caller's ask (else a worker's continuation): with a queue and
+        ``until``, a pair a worker is on, a pair too long for one pass, and what the time did
+        not cover go to (or stay with) the workers."""
+        if self.queue is None:
+            until = None  # nobody to continue it: the caller waits for all of it
+        send: list[Pair] = []
+        worked = False  # each ask erases in at least one pair, however late it is
+        cut = False  # a pair was cut short: the pairs after it wait for the worker too
+        for pair in pairs:
+            state = self._asked_before(pair) if until is not None and request else "here"
+            if state == "erased":
+                result.erased[str(pair)] = []
+                continue
+            late = cut or (worked and until is not None and until())
+            if state != "here" or late:
+                result.pending.append(str(pair))
+                result.erased.setdefault(str(pair), [])
+                if state == "worker":
+                    continue  # one is on it: nothing sent again
+                if state == "hand-off" and self.ports.index is not None:
+                    self.ports.index.delete_pair(pair)  # nothing recalled meanwhile
+                send.append(pair)
+                continue
+            worked = True
+            self._erase_whole_pair(pair, result, requested_by, scope, until)
+            if str(pair) in result.pending:
+                send.append(pair)
+                cut = True
+        if send and self.queue is not None:
+            at = format_time(self.ports.clock.now())
+            for pair in send:
+                self._put(pair, ERASURE_PENDING, {"since": at})
+            task = ErasureTask(
+                pairs[0].student_id, tuple(p.subject_id for p in send), scope, result.reason,
+                requested_by, self.tenant,
+            )  # fmt: skip
+            self.queue.send([task.to_json()])
+            log.info(
+                "erasure of %d pairs left to a worker", len(send),
+                extra={"operator_action": "erase", "scope": scope},
+            )  # fmt: skip
+        self._finish(pairs, anchor=self.anchor_at_once and not result.pending)
+
+    def _put(self, pair: Pair, name: str, body: dict[str, Any]) -> None:
+        """A pair document written over what is stored (a conflict: another erasure wrote it
+        meanwhile, and it says the same)."""
+        stored = self.store.document(pair, name)
+        with contextlib.suppress(ConflictError):
+            self.store.put_document(
+                pair, name, body, expected_version=stored.version if stored else 0
+            )
+
+    def _asked_before(self, pair: Pair) -> Literal["erased", "worker", "hand-off", "here"]:
+        """Where a request's erasure of a whole pair stands before it starts: a worker on it,
+        wholly erased already, too long for the request, or to be erased here (marked first:
+        a request cut short by its Lambda's end leaves the mark, which then goes silent)."""
+        mark = self.store.document(pair, ERASURE_PENDING)
+        if mark is not None:
+            since = parse_time(str(mark.body["since"]))
+            if self.ports.clock.now() - since < timedelta(seconds=WORKER_SILENT_S):
+                return "worker"
+            return "hand-off"  # its worker's message was lost: sent again
+        head = self.store.head(pair)
+        if head is None or not head.counts:  # (the counts are the episodes not erased)
+            return "erased"
+        if head.seq > REQUEST_MAX_EPISODES:
+            return "hand-off"
+        self._put(pair, ERASURE_PENDING, {"since": format_time(self.ports.clock.now())})
+        return "here"
 
     def erase_older_than(self, pair: Pair, cutoff: datetime) -> ErasureResult:
         """The retention period: erase the bodies of the pair's episodes dated before
@@ -566,26 +497,43 @@ class Erasing:
     # --- the work -----------------------------------------------------------------------------
 
     def _erase_whole_pair(
-        self, pair: Pair, result: ErasureResult, requested_by: str, scope: ErasureScope
+        self,
+        pair: Pair,
+        result: ErasureResult,
+        requested_by: str,
+        scope: ErasureScope,
+        until: Callable[[], bool] | None = None,
     ) -> None:
+        # The index first: from here on no turn recalls the pair's words by topic, even while
+        # a worker erases the bodies an ask left (``until``).
+        if self.ports.index is not None:
+            self.ports.index.delete_pair(pair)
         head = self.ports.store.head(pair)
         seqs = list(range(1, (head.seq if head else 0) + 1))
-        gone = self._erase(
-            pair,
-            seqs,
-            at=result.at,
-            reason=result.reason,
-            requested_by=requested_by,
-            scope=scope,
-        )
+        try:
+            gone = self._erase(
+                pair,
+                seqs,
+                at=result.at,
+                reason=result.reason,
+                requested_by=requested_by,
+                scope=scope,
+                until=until,
+            )
+        except ErasureUnfinished as cut:
+            result.erased[str(pair)] = [e.seq for e in cut.gone]
+            result.pending.append(str(pair))
+            log.info(
+                "erased %s in part: %d episodes now, the rest by a worker", pair, len(cut.gone),
+                extra={"pair": str(pair), "operator_action": "erase", "scope": scope},
+            )  # fmt: skip
+            return
         result.erased[str(pair)] = [e.seq for e in gone]
         if scope != "student":  # a student's erasure deleted their whole profile first
             self._erase_heard(
                 pair, lambda source: heard_in_subject(source, pair.subject_id), result.at
             )
         self.store.purge_pair(pair)
-        if self.ports.index is not None:
-            self.ports.index.delete_pair(pair)
         if self.files is not None:
             prefix = f"{self.uploads_prefix}{pair.student_id}/{pair.subject_id}/"
             result.objects_deleted += self.files.delete_all_versions(prefix)
@@ -704,11 +652,12 @@ class Erasing:
         requested_by: str,
         scope: ErasureScope,
         read: LogRead | None = None,
+        until: Callable[[], bool] | None = None,
     ) -> list[Episode]:
         """:func:`erase_with_entry` on this app's store."""
         return erase_with_entry(
             self.store, pair, seqs, at=at, reason=reason, requested_by=requested_by,
-            scope=scope, read=read,
+            scope=scope, read=read, until=until,
         )  # fmt: skip
 
     def _may_take_the_name(self, pair: Pair, seqs: Sequence[int]) -> bool:

@@ -1,0 +1,125 @@
+"""The API's erasure of a pair or a student that its Lambda's time does not cover: 202 with what
+went and what is pending, the rest on the nightly queue (SQS) for the consolidate worker, and
+200 once it is done — DynamoDB and SQS on moto, the functions called as Lambda calls them."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import pytest
+
+from tutor_memory.adapters.dynamo_store import DynamoStore
+from tutor_memory.bootstrap import App, lambda_app
+from tutor_memory.domain.episodes import Kind, Pair
+from tutor_memory.usecases import erasure_entries
+
+from .conftest import Api, LambdaContext, load_handler
+from .test_nightly_handlers import queue_url, received, sqs_event  # noqa: F401 (a fixture)
+
+T0 = datetime(2026, 9, 1, 15, 0, tzinfo=UTC)
+BIOLOGY, HISTORY = Pair("s-7", "biology"), Pair("s-7", "history")
+EPISODES = 12  # three steps of five bodies
+
+
+class LateContext(LambdaContext):
+    """A Lambda invocation with 6 s left: under the 7 s an erasure keeps for its answer."""
+
+    def get_remaining_time_in_millis(self) -> int:
+        return 6_000
+
+
+@pytest.fixture
+def app(
+    cloud: DynamoStore,
+    queue_url: str,  # noqa: F811 (the fixture imported above)
+    monkeypatch: pytest.MonkeyPatch,
+) -> Iterator[App]:
+    monkeypatch.setattr(erasure_entries, "STEP_BODIES", 5)
+    lambda_app.cache_clear()  # built again, with the queue the environment now names
+    built = lambda_app()
+    for pair in (BIOLOGY, HISTORY):
+        for n in range(EPISODES):
+            built.memory.record(
+                pair, Kind.QUESTION, f"What is osmosis, part {n}?", at=T0 + timedelta(minutes=n)
+            )
+    yield built
+
+
+def alive(app: App, pair: Pair) -> list[int]:
+    return [e.seq for e in app.memory.history(pair) if e.kind is Kind.QUESTION and not e.erased]
+
+
+def work(messages: list[dict[str, Any]]) -> None:
+    """The consolidate function, with all the time it needs."""
+    worker = load_handler("consolidate")
+    assert worker.handler(sqs_event(messages), LambdaContext()) == {"batchItemFailures": []}
+
+
+def test_a_pair_the_request_cannot_finish_answers_202_and_the_worker_finishes_it(
+    app: App,
+    queue_url: str,  # noqa: F811
+) -> None:
+    api = Api()
+    status, body = api(
+        "DELETE", "/pairs/s-7/biology", query={"reason": "parent asked"}, context=LateContext()
+    )
+    assert status == 202, body
+    assert body["finished"] is False and body["pending"] == ["s-7/biology"]
+    assert body["erased"] == {"s-7/biology": [1, 2, 3, 4, 5]}
+    messages = received(queue_url)
+    assert [json.loads(m["Body"]) for m in messages] == [
+        {"erase": "pair", "student_id": "s-7", "subjects": ["biology"],
+         "reason": "parent asked", "requested_by": "api"}
+    ]  # fmt: skip
+
+    # Asked again while the worker has it: still 202, nothing erased, nothing sent twice.
+    status, body = api(
+        "DELETE", "/pairs/s-7/biology", query={"reason": "parent asked"}, context=LateContext()
+    )
+    assert status == 202 and body["erased"] == {"s-7/biology": []}
+    assert received(queue_url) == []
+
+    work(messages)
+    assert alive(app, BIOLOGY) == [] and alive(app, HISTORY) == list(range(1, EPISODES + 1))
+    assert app.memory.verify_chain(BIOLOGY).intact
+    status, body = api(
+        "DELETE", "/pairs/s-7/biology", query={"reason": "parent asked"}, context=LateContext()
+    )
+    assert status == 200 and body["finished"] is True and body["pending"] == []
+    assert body["erased"] == {"s-7/biology": []} and received(queue_url) == []
+
+
+def test_a_students_erasure_goes_on_in_the_worker_pair_by_pair(
+    app: App,
+    queue_url: str,  # noqa: F811
+) -> None:
+    api = Api()
+    status, body = api(
+        "DELETE", "/students/s-7", query={"reason": "left school"}, context=LateContext()
+    )
+    assert status == 202, body
+    assert body["pending"] == ["s-7/biology", "s-7/history"]
+    assert body["erased"] == {"s-7/biology": [1, 2, 3, 4, 5], "s-7/history": []}
+    messages = received(queue_url)
+    assert json.loads(messages[0]["Body"])["subjects"] == ["biology", "history"]
+    work(messages)
+    assert alive(app, BIOLOGY) == [] and alive(app, HISTORY) == []
+    status, body = api(
+        "DELETE", "/students/s-7", query={"reason": "left school"}, context=LateContext()
+    )
+    assert status == 200 and body["finished"] is True, body
+    for pair in (BIOLOGY, HISTORY):
+        assert app.memory.verify_chain(pair).intact
+
+
+def test_with_its_time_the_api_erases_the_whole_pair_and_sends_nothing(
+    app: App,
+    queue_url: str,  # noqa: F811
+) -> None:
+    status, body = Api()("DELETE", "/pairs/s-7/biology", query={"reason": "parent asked"})
+    assert status == 200 and body["finished"] is True
+    assert body["erased"] == {"s-7/biology": list(range(1, EPISODES + 1))}
+    assert received(queue_url) == []
