@@ -265,7 +265,9 @@ class Memory:
     ) -> ErasureResponse:
         """Erase one episode's body (``episode_id``), a pair's (``subject_id``) or a whole
         student's; the envelopes and an erasure record stay, and ``verify`` still passes.
-        Asking again erases nothing more."""
+        Asking again erases nothing more. Through ``Memory.remote`` to the cloud API, a pair
+        or a student its request's time does not cover comes back ``finished`` false with the
+        ``pending`` pairs a worker still erases; asking again later says when it is done."""
         if episode_id is not None and subject_id is None:
             raise ValidationError("subject_id", "an episode is erased within its pair")
         if episode_id is not None:

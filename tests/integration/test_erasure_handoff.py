@@ -110,6 +110,9 @@ def test_a_request_out_of_time_erases_one_step_and_a_worker_finishes_the_pair(
     report = app.memory.verify_chain(PAIR)
     assert not report.intact and "an erasure cut short: asking again finishes it" in report.detail
     assert indexed(app, PAIR) == set()  # nothing recalled by topic meanwhile
+    # nor as the newest lines: the block shows none of what the worker still has to erase
+    assert MARKER not in app.turns.turn(PAIR, f"What did I ask about {MARKER}?").block
+    assert MARKER in app.turns.turn(OTHER, f"What did I ask about {MARKER}?").block
 
     # Asked again while the worker is on it: "pending", nothing erased, nothing sent again.
     again = app.erasing.erase_pair(PAIR, reason="parent asked", until=time_up)

@@ -75,6 +75,12 @@ def test_a_pair_the_request_cannot_finish_answers_202_and_the_worker_finishes_it
          "reason": "parent asked", "requested_by": "api"}
     ]  # fmt: skip
 
+    # Meanwhile no turn shows a line the worker still has to erase.
+    status, turn = api("POST", "/pairs/s-7/biology/turn", {"question": "What is osmosis?"})
+    assert status == 200 and "osmosis" not in turn["block"].lower()
+    status, turn = api("POST", "/pairs/s-7/history/turn", {"question": "What is osmosis?"})
+    assert status == 200 and "osmosis" in turn["block"].lower()
+
     # Asked again while the worker has it: still 202, nothing erased, nothing sent twice.
     status, body = api(
         "DELETE", "/pairs/s-7/biology", query={"reason": "parent asked"}, context=LateContext()

@@ -14,7 +14,7 @@ from itertools import chain
 from zoneinfo import ZoneInfo
 
 from tutor_memory.domain import constants as C
-from tutor_memory.domain.episodes import Episode, Pair
+from tutor_memory.domain.episodes import Episode, ErasureEvidence, Pair
 from tutor_memory.domain.errors import EmbedderError
 from tutor_memory.domain.question import Question, understand
 from tutor_memory.domain.recall import (
@@ -168,8 +168,12 @@ class Recall:
         timings["understand"], tick = _lap(tick)
 
         pool = Candidates()
-        # An erased episode keeps its envelope in the log but is never recalled.
-        recent = [e for e in recent_soon.result() if not e.erased]
+        # An erased episode keeps its envelope in the log but is never recalled; nor is one an
+        # erasure of the whole pair names while a worker still erases it (its entries, the
+        # newest lines, are in the recent pool: usecases/erasure.py ErasureTask).
+        newest = recent_soon.result()
+        wiped = erased_wholly_before(newest)
+        recent = [e for e in newest if not e.erased and e.seq > wiped]
         pool.add_recent(recent)
         sizes = {"recent": len(recent), "lexical": 0, "semantic": 0, "concept": 0}
         # By name and, with the same one question vector, by meaning against the map's. The
@@ -230,18 +234,20 @@ class Recall:
                 e.episode_id: e
                 for e in store.get_many(pair, lexical.episode_ids + semantic.episode_ids)
                 if not e.erased  # an index may still hold an erased episode's document
+                and e.seq > wiped
             }
             if counts is not None and lexical:
                 distinctive = distinctive_terms_of(counts)
         behind = behind_soon.result()
         if behind is not None:
+            behind = [e for e in behind if e.seq > wiped]
             # A record question also reaches the checks behind the current beliefs, from the
             # whole history (bounded: a belief keeps its newest evidence ids).
             pool.add_concept(behind)
             sizes["beliefs' evidence"] = len(behind)
         if text:
             assert touching_soon is not None
-            touching = touching_soon.result()
+            touching = [e for e in touching_soon.result() if e.seq > wiped]
             pool.add_concept(touching)
             sizes["concept"] = len(touching)
             if index is not None:
@@ -284,3 +290,16 @@ class Recall:
         if not ids:
             return None
         return [e for e in self.ports.store.get_many(pair, ids) if e.at in scope and not e.erased]
+
+
+def erased_wholly_before(newest: Sequence[Episode]) -> int:
+    """The sequence of the newest entry of an erasure of a whole pair (or student) among these
+    episodes, 0 when none: every episode before it is erased, or is being erased by a worker."""
+    return max(
+        (
+            e.seq
+            for e in newest
+            if isinstance(e.evidence, ErasureEvidence) and e.evidence.scope in ("pair", "student")
+        ),
+        default=0,
+    )
