@@ -67,6 +67,7 @@ def test_a_pair_the_request_cannot_finish_answers_202_and_the_worker_finishes_it
         "DELETE", "/pairs/s-7/biology", query={"reason": "parent asked"}, context=LateContext()
     )
     assert status == 202, body
+    assert api.last["multiValueHeaders"]["Retry-After"] == ["60"]  # when to ask again
     assert body["finished"] is False and body["pending"] == ["s-7/biology"]
     assert body["erased"] == {"s-7/biology": [1, 2, 3, 4, 5]}
     messages = received(queue_url)

@@ -1964,9 +1964,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErasureResponse"];
                 };
             };
-            /** @description Accepted: the erasure ran out of the request's time; a worker goes on with it. `pending` names the pairs it still erases and `erased` what went now; asking again later answers 200 once it has finished */
+            /** @description Accepted: the erasure ran out of the request's time; a worker goes on with it. `pending` names the pairs it still erases and `erased` what went now; asking again (after `Retry-After`) answers 200 once it has finished */
             202: {
                 headers: {
+                    /** @description seconds before asking again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4276,9 +4278,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErasureResponse"];
                 };
             };
-            /** @description Accepted: the erasure ran out of the request's time; a worker goes on with it. `pending` names the pairs it still erases and `erased` what went now; asking again later answers 200 once it has finished */
+            /** @description Accepted: the erasure ran out of the request's time; a worker goes on with it. `pending` names the pairs it still erases and `erased` what went now; asking again (after `Retry-After`) answers 200 once it has finished */
             202: {
                 headers: {
+                    /** @description seconds before asking again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {

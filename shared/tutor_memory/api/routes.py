@@ -451,6 +451,9 @@ def _is_jwt(credential: str) -> bool:
 # DynamoDB is ~15 requests, and a pair that finishes still has its items, uploads and index to
 # delete before the answer; API Gateway would answer a Lambda timeout with a 5xx.
 ERASURE_ANSWER_MS = 7_000
+# A 202's Retry-After: a worker's batch of the nightly queue runs up to 180 s, and most pairs
+# it is handed finish within one.
+ERASURE_ASK_AGAIN_S = 60
 
 
 class DecodingResolver(APIGatewayRestResolver):
@@ -778,9 +781,15 @@ def build_resolver(
         return lambda: int(remaining()) < ERASURE_ANSWER_MS
 
     def erasure_answer(done: ErasureResponse) -> Response[ErasureResponse]:
-        # 202: a worker goes on with what the request's time did not cover
-        status = 200 if done.finished else 202
-        return Response(status_code=status, content_type="application/json", body=done)
+        if done.finished:
+            return Response(status_code=200, content_type="application/json", body=done)
+        # 202: a worker goes on with what the request's time did not cover; ask again later
+        return Response(
+            status_code=202,
+            content_type="application/json",
+            body=done,
+            headers={"Retry-After": str(ERASURE_ASK_AGAIN_S)},
+        )
 
     @op_route("erasePair")
     def erase_pair(
@@ -956,7 +965,13 @@ def problems(
         success[202] = {
             "description": "Accepted: the erasure ran out of the request's time; a worker "
             "goes on with it. `pending` names the pairs it still erases and `erased` what "
-            "went now; asking again later answers 200 once it has finished"
+            "went now; asking again (after `Retry-After`) answers 200 once it has finished",
+            "headers": {
+                "Retry-After": {
+                    "description": "seconds before asking again",
+                    "schema": {"type": "integer"},
+                }
+            },
         }
     return success | {
         status: {
