@@ -213,3 +213,16 @@ def test_a_pair_a_worker_has_does_not_hold_back_the_students_other_pairs(app: Ap
     for message in sent(app):
         assert work(app, message).finished
     assert alive(app, PAIR) == [] and alive(app, OTHER) == []
+
+
+def test_the_night_of_a_pair_a_worker_is_erasing_writes_nothing(app: App) -> None:
+    """Else a summary of the day's lines not yet erased would land after the erasure's
+    entries, and outlive it."""
+    assert app.erasing is not None
+    app.erasing.erase_pair(PAIR, reason="parent asked", until=time_up)
+    head = app.ports.store.head(PAIR)
+    report = app.nightly.run_pair(PAIR, T0.date())
+    assert report.status == "erasing" and app.ports.store.head(PAIR) == head
+    assert work(app, sent(app)[0]).finished
+    assert app.nightly.run_pair(OTHER, T0.date()).status == "done"  # (a night with work)
+    assert app.nightly.run_pair(PAIR, T0.date()).status == "quiet"  # nothing left of the day

@@ -666,7 +666,8 @@ class NightReport:
     """What one pair's night did, read back from what it left (so a night finished by a
     restarted run reports exactly what an uninterrupted one would). ``status``: ``done``;
     ``quiet`` (nothing happened that day: nothing was written); ``already done`` (an earlier
-    run finished this night: nothing was written, its report is returned)."""
+    run finished this night: nothing was written, its report is returned); ``erasing`` (a
+    worker is erasing the whole pair: nothing was written)."""
 
     pair: Pair
     day: str

@@ -96,7 +96,13 @@ from tutor_memory.usecases.erasure_entries import (
 from tutor_memory.usecases.learning import Learning
 from tutor_memory.usecases.log import APPLIED_BELIEFS, TutorMemory
 from tutor_memory.usecases.maps import MapUseCases
-from tutor_memory.usecases.nightly import SCAN, SELF_MODEL, WORKING_SET, Nightly
+from tutor_memory.usecases.nightly import (
+    ERASURE_PENDING,
+    SCAN,
+    SELF_MODEL,
+    WORKING_SET,
+    Nightly,
+)
 from tutor_memory.usecases.profile import Profiles
 
 log = logging.getLogger(__name__)
@@ -105,12 +111,12 @@ log = logging.getLogger(__name__)
 # (OpenSearch keeps them until its retention lease moves, ~30 s; the API cannot wait): the
 # pair's night purges the index again and drops the mark once nothing is held.
 PURGE_PENDING = "purge-pending"
-# A request's erasure of whole pairs that may be left to the workers (``ErasureTask``): the
-# pair's mark, written before it starts and refreshed as it is sent on, that one is on it
-# (asking again meanwhile answers "pending" and sends nothing); ``purge_pair``, the erasure's
-# last step, deletes it. Without a mark, a head that counts no episode says the pair is wholly
-# erased: asking again then has nothing to do, and never passes over the log.
-ERASURE_PENDING = "erasure-pending"
+# ERASURE_PENDING (usecases.nightly, whose night skips a marked pair): a request's erasure of
+# whole pairs that may be left to the workers (``ErasureTask``) marks each pair before it
+# starts, and again as it is sent on, that one is on it (asking again meanwhile answers
+# "pending" and sends nothing); ``purge_pair``, the erasure's last step, deletes it. Without a
+# mark, a head that counts no episode says the pair is wholly erased: asking again then has
+# nothing to do, and never passes over the log.
 # A request passes over the pair's log once before its first step: past this many episodes it
 # leaves the whole pair to a worker at once (a pass over 100,000 envelopes took ~4 s CPU on the
 # embedded store; on DynamoDB add its Query pages). Estimated, not measured on AWS.

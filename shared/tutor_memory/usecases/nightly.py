@@ -82,6 +82,9 @@ if TYPE_CHECKING:
     from tutor_memory.usecases.learning import Learning
 
 SCAN, WORKING_SET, SELF_MODEL = "scan", WORKING_SET_DOCUMENT, SELF_MODEL_DOCUMENT
+# A pair a worker is erasing whole (usecases/erasure.py ErasureTask): its night writes nothing,
+# else a summary of the day's lines could land after the erasure's entries and outlive it.
+ERASURE_PENDING = "erasure-pending"
 
 
 @dataclass(frozen=True)
@@ -202,6 +205,8 @@ class Nightly:
         done = self.store.document(pair, name)
         if done is not None:
             return replace(NightReport.from_dict(done.body), status="already done")
+        if self.store.document(pair, ERASURE_PENDING) is not None:
+            return NightReport(pair, day.isoformat(), "erasing")
         self.reconcile(pair)
         window = day_window(day, self.tz)
         as_of = window.end
