@@ -223,6 +223,10 @@ def test_the_night_of_a_pair_a_worker_is_erasing_writes_nothing(app: App) -> Non
     head = app.ports.store.head(PAIR)
     report = app.nightly.run_pair(PAIR, T0.date())
     assert report.status == "erasing" and app.ports.store.head(PAIR) == head
+    worked = ASKED + timedelta(days=1)  # the worker finishes the next day
+    at(app, worked)
     assert work(app, sent(app)[0]).finished
     assert app.nightly.run_pair(OTHER, T0.date()).status == "done"  # (a night with work)
     assert app.nightly.run_pair(PAIR, T0.date()).status == "quiet"  # nothing left of the day
+    # The worker filed the pair as active on the day it finished: that night anchors the chain.
+    assert PAIR in app.nightly.active_pairs(worked.date())

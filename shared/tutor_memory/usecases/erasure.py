@@ -403,6 +403,9 @@ class Erasing:
             if str(pair) in result.pending:
                 send.append(pair)
                 cut = True
+            elif not request:  # a worker finished it: filed as active today, so that its
+                # night anchors the chain (an earlier night may have found it still erasing)
+                self.store.mark_active(pair, self.ports.clock.now())
         if send and self.queue is not None:
             at = format_time(self.ports.clock.now())
             for pair in send:
