@@ -14,6 +14,7 @@ import pytest
 
 from tutor_memory.bootstrap import App
 from tutor_memory.domain.episodes import Kind, Pair
+from tutor_memory.domain.errors import StoreError
 from tutor_memory.ports import FixedClock
 from tutor_memory.usecases import erasure, erasure_entries
 from tutor_memory.usecases.erasure import ERASURE_PENDING
@@ -230,3 +231,23 @@ def test_the_night_of_a_pair_a_worker_is_erasing_writes_nothing(app: App) -> Non
     assert app.nightly.run_pair(PAIR, T0.date()).status == "quiet"  # nothing left of the day
     # The worker filed the pair as active on the day it finished: that night anchors the chain.
     assert PAIR in app.nightly.active_pairs(worked.date())
+
+
+class RefusingQueue:
+    def send(self, bodies: list[str]) -> None:
+        raise RuntimeError("the queue refused 1 message(s)")
+
+
+def test_a_queue_that_refuses_the_rest_is_a_503_and_asking_again_goes_on(app: App) -> None:
+    """No mark is left claiming a worker that will never come."""
+    assert app.erasing is not None
+    working = app.erasing.queue
+    app.erasing.queue = RefusingQueue()
+    with pytest.raises(StoreError, match="ask again"):
+        app.erasing.erase_pair(PAIR, reason="parent asked", until=time_up)
+    assert app.ports.store.document(PAIR, ERASURE_PENDING) is None
+    assert alive(app, PAIR) == list(range(6, EPISODES + 1))  # the first step is kept
+    app.erasing.queue = working
+    again = app.erasing.erase_pair(PAIR, reason="parent asked", until=time_up)
+    assert again.erased == {str(PAIR): [6, 7, 8, 9, 10]} and len(sent(app)) == 1
+    assert work(app, sent(app)[0]).finished and alive(app, PAIR) == []

@@ -80,7 +80,7 @@ from tutor_memory.domain.episodes import (
     check_id,
     clean_text,
 )
-from tutor_memory.domain.errors import ConflictError, NotFoundError, ValidationError
+from tutor_memory.domain.errors import ConflictError, NotFoundError, StoreError, ValidationError
 from tutor_memory.domain.forgetting import forget_words
 from tutor_memory.domain.nightly import consolidation, day_window, night_name
 from tutor_memory.domain.profile import heard_at, heard_in_subject
@@ -414,7 +414,18 @@ class Erasing:
                 pairs[0].student_id, tuple(p.subject_id for p in send), scope, result.reason,
                 requested_by, self.tenant,
             )  # fmt: skip
-            self.queue.send([task.to_json()])
+            try:
+                self.queue.send([task.to_json()])
+            except Exception as exc:  # SQS refused it or is out of reach (botocore's errors)
+                # No worker will come: the marks go, so that asking again erases here again
+                # (503: the caller asks again) instead of waiting for a silent mark.
+                for pair in send:
+                    with contextlib.suppress(StoreError):
+                        self.store.delete_documents(pair, [ERASURE_PENDING])
+                raise StoreError(
+                    f"the erasure of {len(send)} pair(s) could not be handed to the workers "
+                    f"({type(exc).__name__}); what went is recorded: ask again"
+                ) from exc
             log.info(
                 "erasure of %d pairs left to a worker", len(send),
                 extra={"operator_action": "erase", "scope": scope},
