@@ -130,3 +130,35 @@ def test_with_its_time_the_api_erases_the_whole_pair_and_sends_nothing(
     assert status == 200 and body["finished"] is True
     assert body["erased"] == {"s-7/biology": list(range(1, EPISODES + 1))}
     assert received(queue_url) == []
+
+
+def test_the_worker_takes_an_erasure_beside_the_nights_and_a_bad_one_fails_alone(
+    app: App,
+    queue_url: str,  # noqa: F811
+) -> None:
+    status, _ = Api()(
+        "DELETE", "/pairs/s-7/biology", query={"reason": "parent asked"}, context=LateContext()
+    )
+    assert status == 202
+    (erasure,) = received(queue_url)
+    night = {
+        "MessageId": "night-1",
+        "ReceiptHandle": "rh-night",
+        "Body": json.dumps({"student_id": "s-7", "subject_id": "history", "day": "2026-09-01"}),
+    }
+    unnamed = {"MessageId": "bad-1", "ReceiptHandle": "rh-1",
+               "Body": json.dumps({"erase": "everything", "student_id": "s-7",
+                                   "subjects": ["history"], "reason": "x",
+                                   "requested_by": "api"})}  # fmt: skip
+    bad_pair = {"MessageId": "bad-2", "ReceiptHandle": "rh-2",
+                "Body": json.dumps({"erase": "pair", "student_id": "s 7/..",
+                                    "subjects": ["history"], "reason": "x",
+                                    "requested_by": "api"})}  # fmt: skip
+    worker = load_handler("consolidate")
+    result = worker.handler(sqs_event([unnamed, erasure, night, bad_pair]), LambdaContext())
+    assert result == {
+        "batchItemFailures": [{"itemIdentifier": "bad-1"}, {"itemIdentifier": "bad-2"}]
+    }
+    assert alive(app, BIOLOGY) == []
+    assert alive(app, HISTORY) == list(range(1, EPISODES + 1))  # the bad ones erased nothing
+    assert app.nightly.run_pair(HISTORY, T0.date()).status == "already done"
