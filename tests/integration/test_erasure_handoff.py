@@ -183,6 +183,7 @@ def test_a_students_erasure_does_its_at_once_parts_and_leaves_its_pairs_to_the_w
     assert done.pending == [str(PAIR), str(OTHER)]  # one step of the first, none of the second
     assert done.erased == {str(PAIR): [1, 2, 3, 4, 5], str(OTHER): []}
     assert app.profiles.in_force(PAIR.student_id) == []  # the profile goes at once
+    assert indexed(app, OTHER) == set()  # unstarted, but recalled by topic no more
     assert sent(app) == [
         {"erase": "student", "student_id": "s-handoff", "subjects": ["biology", "history"],
          "reason": "left school", "requested_by": "api"}
@@ -251,3 +252,20 @@ def test_a_queue_that_refuses_the_rest_is_a_503_and_asking_again_goes_on(app: Ap
     again = app.erasing.erase_pair(PAIR, reason="parent asked", until=time_up)
     assert again.erased == {str(PAIR): [6, 7, 8, 9, 10]} and len(sent(app)) == 1
     assert work(app, sent(app)[0]).finished and alive(app, PAIR) == []
+
+
+def test_asking_again_while_a_worker_has_it_or_once_done_sets_off_no_index_purge(
+    app: App, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An index's purge force-merges (OpenSearch): a client that polls must not set one off."""
+    assert app.erasing is not None and app.ports.index is not None
+    app.erasing.erase_pair(PAIR, reason="parent asked", until=time_up)
+    purges: list[float] = []
+    monkeypatch.setattr(app.ports.index, "purge", lambda *, wait=0.0: purges.append(wait) or 0)
+    for _ in range(3):
+        assert not app.erasing.erase_pair(PAIR, reason="parent asked", until=time_up).finished
+    assert purges == []
+    work(app, sent(app)[0])
+    assert purges == [0.0]  # the worker's one
+    assert app.erasing.erase_pair(PAIR, reason="parent asked", until=time_up).finished
+    assert purges == [0.0]

@@ -383,6 +383,7 @@ class Erasing:
         send: list[Pair] = []
         worked = False  # each ask erases in at least one pair, however late it is
         cut = False  # a pair was cut short: the pairs after it wait for the worker too
+        deleted = False  # a pair left to the worker unstarted: its index documents deleted
         for pair in pairs:
             state = self._asked_before(pair) if until is not None and request else "here"
             if state == "erased":
@@ -394,8 +395,9 @@ class Erasing:
                 result.erased.setdefault(str(pair), [])
                 if state == "worker":
                     continue  # one is on it: nothing sent again
-                if state == "hand-off" and self.ports.index is not None:
-                    self.ports.index.delete_pair(pair)  # nothing recalled meanwhile
+                if self.ports.index is not None:  # nothing recalled by topic meanwhile
+                    self.ports.index.delete_pair(pair)
+                    deleted = True
                 send.append(pair)
                 continue
             worked = True
@@ -430,7 +432,9 @@ class Erasing:
                 "erasure of %d pairs left to a worker", len(send),
                 extra={"operator_action": "erase", "scope": scope},
             )  # fmt: skip
-        self._finish(pairs, anchor=self.anchor_at_once and not result.pending)
+        if worked or deleted:  # else asked again while a worker has it, or once done: nothing
+            # to purge (an index's purge force-merges: a client that polls must not set one off)
+            self._finish(pairs, anchor=self.anchor_at_once and not result.pending)
 
     def _put(self, pair: Pair, name: str, body: dict[str, Any]) -> None:
         """A pair document written over what is stored (a conflict: another erasure wrote it
