@@ -184,6 +184,8 @@ def test_a_students_erasure_does_its_at_once_parts_and_leaves_its_pairs_to_the_w
     assert done.erased == {str(PAIR): [1, 2, 3, 4, 5], str(OTHER): []}
     assert app.profiles.in_force(PAIR.student_id) == []  # the profile goes at once
     assert indexed(app, OTHER) == set()  # unstarted, but recalled by topic no more
+    # and its turns show nothing of it (its lines, its map, its beliefs) until the worker is done
+    assert MARKER not in app.turns.turn(OTHER, f"What did I ask about {MARKER}?").block
     assert sent(app) == [
         {"erase": "student", "student_id": "s-handoff", "subjects": ["biology", "history"],
          "reason": "left school", "requested_by": "api"}

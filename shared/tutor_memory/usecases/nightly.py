@@ -76,7 +76,11 @@ from tutor_memory.domain.tenancy import DEFAULT_TENANT
 from tutor_memory.domain.verify import CitationEntry, check_citation
 from tutor_memory.ports import BeliefStore, MapStore, NightlyStore, Ports
 from tutor_memory.usecases.log import APPLIED_BELIEFS, APPLIED_INDEX, TutorMemory
-from tutor_memory.usecases.turns import SELF_MODEL_DOCUMENT, WORKING_SET_DOCUMENT
+from tutor_memory.usecases.turns import (
+    ERASURE_PENDING_DOCUMENT,
+    SELF_MODEL_DOCUMENT,
+    WORKING_SET_DOCUMENT,
+)
 
 if TYPE_CHECKING:
     from tutor_memory.usecases.learning import Learning
@@ -84,7 +88,7 @@ if TYPE_CHECKING:
 SCAN, WORKING_SET, SELF_MODEL = "scan", WORKING_SET_DOCUMENT, SELF_MODEL_DOCUMENT
 # A pair a worker is erasing whole (usecases/erasure.py ErasureTask): its night writes nothing,
 # else a summary of the day's lines could land after the erasure's entries and outlive it.
-ERASURE_PENDING = "erasure-pending"
+ERASURE_PENDING = ERASURE_PENDING_DOCUMENT
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,7 @@ from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
 from concurrent.futures import wait as futures_wait
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
 from zoneinfo import ZoneInfo
@@ -103,6 +103,9 @@ class Source:
 # The nightly loop's document names (usecases.nightly writes them, a turn reads them).
 SELF_MODEL_DOCUMENT = "self_model"
 WORKING_SET_DOCUMENT = "working_set"
+# A pair a worker is erasing whole (usecases/erasure.py ErasureTask; purge_pair deletes it):
+# its turns show nothing of it, and its nights write nothing.
+ERASURE_PENDING_DOCUMENT = "erasure-pending"
 
 Applied = tuple[int, int, dict[str, Any]]  # a derived-state marker: (through, version, body)
 
@@ -291,6 +294,7 @@ class Turns:
         if text and self.ports.embedder is not None:
             self.ports.queries.soon(self.ports.embedder, text, self.ports.reads.embedding(text))
         head_soon = soon(self.ports.store.head, pair)
+        erasing_soon = soon(self._being_erased, pair)
         marker_soon = soon(self.memory.applied, pair, APPLIED_BELIEFS)
         held_soon = soon(self._working_set, pair)
         # Taken after the three above, on an I/O thread: no wait of its own when the working
@@ -324,12 +328,18 @@ class Turns:
         )
         beliefs, from_working_set = beliefs_soon.result()
         cmap = map_soon.result()
+        files = {f.file_id: f for f in files_soon.result()}
+        if erasing_soon.result():
+            # A worker is erasing the whole pair: nothing of it, the lines it has not reached
+            # yet included, and nothing derived from it (the profile is the student's, and
+            # a student's erasure deletes it first).
+            recall = replace(recall, items=[])
+            beliefs, cmap, files = [], ConceptMap(), {}
         section = render_map_section(
             cmap, budget, focus=map_focus(cmap, recall, beliefs, record=record)
         )
         head = head_soon.result()
         checks = int(head.counts.get(Kind.CHECK.value, 0)) if head else 0
-        files = {f.file_id: f for f in files_soon.result()}
         block = build_block(
             question=asked,
             recall=recall,
@@ -364,6 +374,13 @@ class Turns:
             recall=recall,
             working_set=from_working_set,
         )
+
+    def _being_erased(self, pair: Pair) -> bool:
+        """Whether a worker is erasing the whole pair (one document read, beside the turn's
+        others; none from a store that keeps no documents)."""
+        if not self.memory.keeps_markers:
+            return False
+        return self.documents.document(pair, ERASURE_PENDING_DOCUMENT) is not None
 
     def _working_set(self, pair: Pair) -> WorkingSet | None:
         """The nightly loop's working set, if it wrote one (one document read)."""
