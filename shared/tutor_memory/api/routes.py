@@ -447,8 +447,9 @@ def _is_jwt(credential: str) -> bool:
 
 
 # An erasure of whole pairs stops starting steps (500 bodies each) once the API Lambda has less
-# than this left of its 15 s, and answers 202 with the rest sent to the workers: a step on
-# DynamoDB is ~15 requests, and a pair that finishes still has its items, uploads and index to
+# than this left of its 15 s, and answers 202 with the rest sent to the workers: a request's
+# first step on DynamoDB counted 77 requests on moto (its pass, entries and marks included:
+# docs/benchmarks.md), and a pair that finishes still has its items, uploads and index to
 # delete before the answer; API Gateway would answer a Lambda timeout with a 5xx.
 ERASURE_ANSWER_MS = 7_000
 # A 202's Retry-After: a worker's batch of the nightly queue runs up to 180 s, and most pairs
