@@ -149,8 +149,8 @@ class ErasureResult:
     erased: dict[str, list[int]] = field(default_factory=dict)
     derived: dict[str, list[int]] = field(default_factory=dict)
     objects_deleted: int = 0
-    # Pairs whose erasure ran out of the caller's time and is continued by a worker
-    # (``ErasureTask``): their entries name every body still to go.
+    # Pairs whose erasure a worker goes on with (``ErasureTask``): the caller's time ran out
+    # in them or before them, or they were too long to start, or a worker already has them.
     pending: list[str] = field(default_factory=list)
 
     @property
