@@ -602,6 +602,11 @@ class ErasingStore(Protocol):
         """The pair's erasure records, oldest first, and the head of their chain."""
         ...
 
+    def erasure_number(self, pair: Pair) -> int:
+        """The number of the pair's newest erasure record (0: none), as ``erase`` counts on
+        from it: without reading every record (a nightly retention sweep asks every night)."""
+        ...
+
     def erased_pairs(self) -> list[Pair]:
         """Every pair with an erasure record (an operator's migration reads it once)."""
         ...

@@ -66,10 +66,13 @@ def test_erasing_keeps_the_chain_verifying_and_says_what_it_could_check(
     store = memory.ports.store
     at = datetime(2024, 4, 1, tzinfo=UTC)
     asked = {"at": at, "reason": "mistake", "requested_by": "t", "scope": "episode"}
+    assert store.erasure_number(PAIR) == 0
     gone = erase_with_entry(store, PAIR, [1, 3], **asked)  # type: ignore[arg-type]
     assert [e.seq for e in gone] == [1, 3]
     again = erase_with_entry(store, PAIR, [1, 3], **asked)  # type: ignore[arg-type]
     assert again == []
+    # the next record's number, without reading every record: the newest one's
+    assert store.erasure_number(PAIR) == len(store.erasures(PAIR)[0]) == 2
     report = memory.verify_chain(PAIR)
     assert report.intact and (report.erased, report.erased_v1, report.entries) == (2, 1, 1)
     assert str(report).startswith(

@@ -203,7 +203,7 @@ def erase_with_entry(
     if not todo:
         return steps.done
     steps.stop_if_late()  # (the new entries are written only when time is left for a step)
-    number = len(store.erasures(pair)[0])  # the store numbers records in seq order
+    number = store.erasure_number(pair)  # the store numbers records on from it, in seq order
     items = [
         ErasedItem(ep.seq, number + i, ep.commitment or ep.hash)
         for i, ep in enumerate(todo, start=1)

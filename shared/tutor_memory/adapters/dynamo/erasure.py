@@ -91,10 +91,9 @@ class DynamoErasure(DynamoBeliefs):
         self._erase_beside(pair, [e for e in found if e.erased] + done)
         return done
 
-    def _last_erasure(self, pair: Pair) -> tuple[int, str]:
-        """The number of the pair's newest erasure record (0: none) and the head's erasure
-        digest (the genesis hash: none): the one record read, not all of them, which a night's
-        retention sweep would read again every night."""
+    def erasure_number(self, pair: Pair) -> int:
+        """The number of the pair's newest erasure record (0: none): the one record read, not
+        all of them, which a night's retention sweep would read again every night."""
         m = self.models.Erasure
         try:
             newest = next(
@@ -109,12 +108,20 @@ class DynamoErasure(DynamoBeliefs):
                 ),
                 None,
             )
+        except PynamoDBException as exc:
+            raise StoreError(str(exc)) from exc
+        return int(newest.sk.removeprefix("ERASE#")) if newest is not None else 0
+
+    def _last_erasure(self, pair: Pair) -> tuple[int, str]:
+        """The number of the pair's newest erasure record (0: none) and the head's erasure
+        digest (the genesis hash: none)."""
+        number = self.erasure_number(pair)
+        try:
             head = self.models.Head.get(self.pk(pair), "HEAD", consistent_read=True)
         except self.models.Head.DoesNotExist:
             return 0, GENESIS_HASH
         except PynamoDBException as exc:
             raise StoreError(str(exc)) from exc
-        number = int(newest.sk.removeprefix("ERASE#")) if newest is not None else 0
         return number, head.erasure_head or GENESIS_HASH
 
     def _episodes_at(self, pair: Pair, seqs: Sequence[int]) -> list[Episode]:

@@ -55,6 +55,15 @@ class SqliteErasure(SqliteBeliefs):
             conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
             conn.execute("PRAGMA secure_delete = OFF")
 
+    def erasure_number(self, pair: Pair) -> int:
+        """The count of the pair's records: what ``erase`` numbers on from."""
+        with self._connection() as conn:
+            (number,) = conn.execute(
+                "SELECT count(*) FROM erasures WHERE student_id = ? AND subject_id = ?",
+                (pair.student_id, pair.subject_id),
+            ).fetchone()
+        return int(number)
+
     def erasures(self, pair: Pair) -> tuple[list[Erasure], str | None]:
         """The pair's erasure records in order, and the last digest the chain head keeps."""
         with self._connection() as conn:
