@@ -49,7 +49,7 @@ if TYPE_CHECKING:  # imported where they are built: a handler's import reads non
     from tutor_memory.usecases.learning import Learning
     from tutor_memory.usecases.log import TutorMemory
     from tutor_memory.usecases.maps import MapUseCases
-    from tutor_memory.usecases.nightly import FanOut, Nightly
+    from tutor_memory.usecases.nightly import FanOut, Nightly, NightRun
     from tutor_memory.usecases.profile import Profiles
     from tutor_memory.usecases.reports import Reports
     from tutor_memory.usecases.turns import Turns
@@ -221,6 +221,16 @@ def build_extractor(settings: Settings) -> Extractor:
     return OfflineExtractor()
 
 
+@dataclass(frozen=True)
+class Night:
+    """What ``App.night`` did: each pair's night, the retention's erasures (those that erased
+    something), and what an index purge still holds (None: no pair of the night was marked)."""
+
+    run: NightRun
+    retained: list[ErasureResult]
+    held: int | None
+
+
 @dataclass
 class App:
     """Everything a handler or the CLI calls into."""
@@ -268,6 +278,23 @@ class App:
     def anchor(self) -> CheckpointAnchor | None:
         """Where signed checkpoints of the chains are kept (``build_anchor``; the memory's)."""
         return self.memory.anchor
+
+    def night(self, day: date | None = None, pairs: Sequence[Pair] | None = None) -> Night:
+        """The night run in this process (the embedded default's scheduler: the CLI's
+        ``nightly``, the library's ``nightly``): every active pair's night of ``day`` (default:
+        yesterday where the students are), or of ``pairs`` only; then the retention sweep, when
+        the deployment sets a period (every pair's, or each of ``pairs``'); then one purge of
+        the search index for the night's pairs an erasure marked. In the cloud the scheduler
+        sends the same work to the workers instead (``Nightly.fan_out``)."""
+        night = day or self.nightly.night_of()
+        run = self.nightly.run(night, pairs=pairs)
+        if pairs is None:
+            retained = self.retain_all(night)
+        else:
+            done = [self.retain(pair, night) for pair in pairs]
+            retained = [r for r in done if r is not None and any(r.erased.values())]
+        held = self.purge_pending(pairs if pairs is not None else self.nightly.active_pairs(night))
+        return Night(run, retained, held)
 
     def purge_pending(self, pairs: Sequence[Pair]) -> int | None:
         """The night's purge of the search index for erasures that could not wait for it (the

@@ -43,17 +43,11 @@ def run_nightly_command(args: argparse.Namespace, app: App) -> int:
     if bool(args.student) != bool(args.subject):
         raise ValidationError("--student/--subject", "give both, or neither for every pair")
     nightly = app.nightly
-    day = parse_day(args.day) if args.day else nightly.night_of()
+    day = parse_day(args.day) if args.day else None
     pairs = [Pair(args.student, args.subject)] if args.student else None
-    result = nightly.run(day, pairs=pairs)
-    # The retention period, when the deployment sets one (off by default): see `retention`.
-    if pairs is None:
-        retained = app.retain_all(day)
-    else:
-        retained = [r for r in [app.retain(pairs[0], day)] if r is not None and r.erased]
-    # Erasures that the search index's history outlived (OpenSearch; the embedded index
-    # purges at once): one purge for the night's pairs that carry the mark.
-    held = app.purge_pending(pairs if pairs is not None else nightly.active_pairs(day))
+    # the pairs' nights, the retention period's sweep (when one is set), the index's purge
+    done = app.night(day, pairs)
+    result, retained, held = done.run, done.retained, done.held
     if args.json:
         for report in result.reports:
             print(json.dumps(report.to_dict(), ensure_ascii=False, sort_keys=True))

@@ -18,8 +18,9 @@ Return values are the API's own models (``TurnResponse``, ``EpisodeResponse``,
 ``BeliefResponse``, ``ReportResponse``, ``ChainResponse``) on both sides, and the domain's
 ``ConceptMap``; errors are the domain's (``ValidationError``, ``NotFoundError``, …). Reading a
 pair with no record is a ``NotFoundError`` on both sides, as the API answers 404. ``recall``
-answers ``RecallResponse`` on both sides (the API's ``GET …/recall?q=``); ``ingest`` is local
-only: the API takes files through the uploads bucket (``NotServedError``).
+answers ``RecallResponse`` on both sides (the API's ``GET …/recall?q=``); ``ingest`` and
+``nightly`` are local only: the API takes files through the uploads bucket, and the
+deployment's scheduler runs the nights (``NotServedError``).
 
 ``AsyncMemory`` is the asynchronous twin: the same methods, awaited, each run in a worker
 thread (``asyncio.to_thread``), so an event loop is never blocked by the store or the model.
@@ -53,6 +54,7 @@ from tutor_memory.api.models import (
     ErasureResponse,
     ExportResponse,
     FileResponse,
+    NightResponse,
     ProfileRequest,
     ProfileResponse,
     PromptRequest,
@@ -137,6 +139,7 @@ class Backend(Protocol):
     def concept_map(self, pair: Pair) -> ConceptMap: ...
     def report(self, pair: Pair, history: str | None) -> ReportResponse: ...
     def verify(self, pair: Pair) -> ChainResponse: ...
+    def nightly(self, pair: Pair | None, day: date | None) -> NightResponse: ...
     def erase(
         self, student_id: str, subject_id: str | None, episode_id: str | None, reason: str
     ) -> ErasureResponse: ...
@@ -331,6 +334,17 @@ class Memory:
         return self.backend.ingest_class(
             check_id("class_id", class_id), subject_id, Path(file), file_id
         )
+
+    def nightly(self, day: date | str | None = None) -> NightResponse:
+        """The nightly loop, for every pair active on ``day`` (a date or YYYY-MM-DD; default
+        yesterday in the store's time zone): each pair's summary of the day, its beliefs'
+        decay, its calibration and citation checks, a checkpoint of its chain; then the
+        retention period's erasures, when the deployment sets one. Run it once a day (your
+        scheduler, or cron with ``tutor-memory nightly``); a night already done is done once.
+        A pair that fails is in ``failures`` and the others run; a day that has not ended is
+        refused. The store's service only, and locally only: in the cloud the deployment's
+        scheduler runs it (``NotServedError`` through ``Memory.remote``)."""
+        return self.backend.nightly(None, _day(day))
 
     # --- the student's profile: what holds in every subject ---------------------------------
 
@@ -600,6 +614,10 @@ class PairMemory:
         """Recompute the hash chain of the pair's episodes (``.intact``)."""
         return self.backend.verify(self.pair)
 
+    def nightly(self, day: date | str | None = None) -> NightResponse:
+        """This pair's night of ``day`` alone (``Memory.nightly`` runs every active pair's)."""
+        return self.backend.nightly(self.pair, _day(day))
+
     def episodes(self, *, limit: int = DEFAULT_PAGE_ITEMS, next: str | None = None) -> EpisodePage:
         """A page of the pair's episodes, oldest first, as the export writes them; pass the
         page's ``next`` for the following one (None after the last)."""
@@ -692,6 +710,17 @@ def _concept(field: str, value: str) -> str:
         return _CONCEPT.validate_python(value)
     except pydantic.ValidationError as exc:
         raise ValidationError(field, exc.errors()[0].get("msg", "is not valid")) from None
+
+
+def _day(day: date | str | None) -> date | None:
+    """A night's day: a date, or YYYY-MM-DD (a time of day is refused: a night is a day's)."""
+    if day is None or (isinstance(day, date) and not isinstance(day, datetime)):
+        return day
+    if isinstance(day, str):
+        from tutor_memory.usecases.nightly import parse_day
+
+        return parse_day(day)
+    raise ValidationError("day", f"must be a date or YYYY-MM-DD (got {type(day).__name__})")
 
 
 def _body(model: type[R], **fields: Any) -> R:
@@ -836,6 +865,9 @@ class AsyncMemory:
     ) -> StatementResponse:
         return await asyncio.to_thread(self.sync.retract_profile, student_id, aspect, key=key)
 
+    async def nightly(self, day: date | str | None = None) -> NightResponse:
+        return await asyncio.to_thread(self.sync.nightly, day)
+
     async def aclose(self) -> None:
         await asyncio.to_thread(self.sync.close)
 
@@ -875,6 +907,7 @@ class AsyncPairMemory:
     map = _in_thread(PairMemory.map)
     report = _in_thread(PairMemory.report)
     verify = _in_thread(PairMemory.verify)
+    nightly = _in_thread(PairMemory.nightly)
     export = _in_thread(PairMemory.export)
     export_page = _in_thread(PairMemory.export_page)
     prompt = _in_thread(PairMemory.prompt)

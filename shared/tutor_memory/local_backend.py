@@ -3,7 +3,7 @@ calls as the REST routes (``api/calls.py``), so both answer alike."""
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import date, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -23,6 +23,7 @@ from tutor_memory.api.models import (
     ErasureResponse,
     ExportResponse,
     FileResponse,
+    NightResponse,
     ProfileRequest,
     ProfileResponse,
     PromptRequest,
@@ -131,6 +132,9 @@ class LocalBackend:
     def verify(self, pair: Pair) -> ChainResponse:
         self._may("verifyChain", pair.student_id, pair.subject_id)
         return calls.verify(self.app, pair)
+
+    def nightly(self, pair: Pair | None, day: date | None) -> NightResponse:
+        return calls.night(self.app, self.caller, day, pair)
 
     def remove_file(self, pair: Pair, file_id: str) -> FileResponse:
         self._may("removeFile", pair.student_id, pair.subject_id)

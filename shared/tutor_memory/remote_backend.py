@@ -5,7 +5,7 @@ ask for a route the server does not have."""
 from __future__ import annotations
 
 import base64
-from datetime import datetime
+from datetime import date, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -24,6 +24,7 @@ from tutor_memory.api.models import (
     ErasureResponse,
     ExportResponse,
     FileResponse,
+    NightResponse,
     ProfileRequest,
     ProfileResponse,
     PromptRequest,
@@ -167,6 +168,13 @@ class RemoteBackend:
 
     def verify(self, pair: Pair) -> ChainResponse:
         return ChainResponse.model_validate(self._call("verifyChain", pair))
+
+    def nightly(self, pair: Pair | None, day: date | None) -> NightResponse:
+        raise NotServedError(
+            "the nightly loop is run by the deployment's scheduler, not a route: in AWS by "
+            "EventBridge and the consolidate workers; beside `tutor-memory serve`, by "
+            "`tutor-memory nightly --store DIR` (or Memory.local(DIR).nightly()) once a day"
+        )
 
     def remove_file(self, pair: Pair, file_id: str) -> FileResponse:
         return FileResponse.model_validate(self._call("removeFile", pair, file_id=file_id))

@@ -336,3 +336,12 @@ def test_the_nightly_command_refuses_half_a_pair(app: App) -> None:
 
     with pytest.raises(ValidationError, match="give both"):
         run_nightly_command(command("--student", "s-42"), app)
+
+
+def test_the_nightly_command_refuses_a_day_that_has_not_ended_before_any_pair(app: App) -> None:
+    from tutor_memory.domain.errors import ValidationError
+
+    before = snapshot(app)
+    with pytest.raises(ValidationError, match="2026-03-03 has not ended yet in UTC"):
+        run_nightly_command(command("--day", "2026-03-03"), app)
+    assert snapshot(app) == before

@@ -11,7 +11,7 @@ import binascii
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import asdict
-from datetime import datetime
+from datetime import date, datetime
 from typing import TYPE_CHECKING
 
 from tutor_memory.api.models import (
@@ -30,6 +30,9 @@ from tutor_memory.api.models import (
     ErasureResponse,
     ExportResponse,
     FileResponse,
+    NightFailureResponse,
+    NightPairResponse,
+    NightResponse,
     ProfileRequest,
     ProfileResponse,
     PromptRequest,
@@ -46,7 +49,7 @@ from tutor_memory.api.models import (
     TurnResponse,
 )
 from tutor_memory.api.operations import LISTS_DISCLOSURES, operation
-from tutor_memory.domain.access import Caller, Role
+from tutor_memory.domain.access import SERVICE_ONLY, Caller, Role
 from tutor_memory.domain.chain import format_time
 from tutor_memory.domain.episodes import (
     Pair,
@@ -355,6 +358,30 @@ def recall(app: App, pair: Pair, question: str, at: datetime | None) -> RecallRe
 
 def verify(app: App, pair: Pair) -> ChainResponse:
     return ChainResponse.of(app.memory.verify_chain(known(app, pair)))
+
+
+def night(app: App, caller: Caller, day: date | None, pair: Pair | None) -> NightResponse:
+    """The nightly loop run in this process (the library's door; in the cloud the scheduler
+    runs it and no route does): every active pair's night of ``day`` (default: yesterday
+    where the students are), or ``pair``'s alone. The store's service only: it writes every
+    pair's summaries and may erase by the retention period."""
+    if pair is None:
+        app.access.check(caller, SERVICE_ONLY, None)
+    else:
+        app.access.check(caller, SERVICE_ONLY, pair.student_id, pair.subject_id)
+        known(app, pair)
+    done = app.night(day, None if pair is None else [pair])
+    return NightResponse(
+        day=done.run.day,
+        timezone=app.ports.timezone,
+        pairs=[NightPairResponse(**r.to_dict()) for r in done.run.reports],
+        failures=[
+            NightFailureResponse(student_id=p.student_id, subject_id=p.subject_id, error=why)
+            for p, why in done.run.failures
+        ],
+        retention=[ErasureResponse(**r.to_dict()) for r in done.retained],
+        purge_held=done.held,
+    )
 
 
 def remove_file(app: App, pair: Pair, file_id: str) -> FileResponse:

@@ -734,6 +734,38 @@ class ErasureResponse(Model):
     pending: list[str] = []  # the pairs ("student/subject") a worker still erases
 
 
+class NightPairResponse(Model):
+    """What one pair's night did (``status``: done, quiet, already done, erasing)."""
+
+    student_id: str
+    subject_id: str
+    day: str
+    status: str
+    consolidation_id: str | None  # the day's summary episode, when the night wrote one
+    decayed: list[str]  # concepts whose belief decayed this night
+    through_seq: int  # the calibration tally covers the log up to here
+    verified: dict[str, int]  # the tutor's cited answers checked tonight, by result
+
+
+class NightFailureResponse(Model):
+    student_id: str
+    subject_id: str
+    error: str
+
+
+class NightResponse(Model):
+    """A night run in this process (the library's ``nightly``, the CLI's): each pair's night
+    of ``day``, the pairs whose night failed (the others ran), the retention period's
+    erasures, and the documents an index purge still holds (null: none was due)."""
+
+    day: str
+    timezone: str
+    pairs: list[NightPairResponse]
+    failures: list[NightFailureResponse]
+    retention: list[ErasureResponse]
+    purge_held: int | None
+
+
 # A statement's words as the profile keeps them (domain/profile.py's check_statement): runs of
 # spaces collapse to one (the controls that are spaces, a tab or a line break, with them), a
 # control below U+0020 that is left is refused, and a value must not collapse to nothing.

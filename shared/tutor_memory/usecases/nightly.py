@@ -73,6 +73,7 @@ from tutor_memory.domain.nightly import (
     working_set,
 )
 from tutor_memory.domain.tenancy import DEFAULT_TENANT
+from tutor_memory.domain.timewindow import TimeWindow
 from tutor_memory.domain.verify import CitationEntry, check_citation
 from tutor_memory.ports import BeliefStore, MapStore, NightlyStore, Ports
 from tutor_memory.usecases.log import APPLIED_BELIEFS, APPLIED_INDEX, TutorMemory
@@ -188,8 +189,10 @@ class Nightly:
         return FanOut(night.isoformat(), tasks)
 
     def run(self, day: date | None = None, *, pairs: Sequence[Pair] | None = None) -> NightRun:
-        """Every active pair's night, in-process (the embedded default's scheduler)."""
+        """Every active pair's night, in-process (the embedded default's scheduler). A day
+        that has not ended is refused before any pair (each pair's night would refuse it)."""
         night = day or self.night_of()
+        self._ended(night)
         reports, failures = [], []
         for pair in self.active_pairs(night) if pairs is None else pairs:
             try:
@@ -199,6 +202,16 @@ class Nightly:
                 log.warning("night of %s for %s skipped: %s", night, pair, reason)
                 failures.append((pair, reason))
         return NightRun(night.isoformat(), tuple(reports), tuple(failures))
+
+    def _ended(self, day: date) -> TimeWindow:
+        """The day's window; a ValidationError while the day has not ended where the students
+        are: its summary would be frozen half-written under the day's idempotency key."""
+        window = day_window(day, self.tz)
+        if window.end > self.ports.clock.now():
+            raise ValidationError(
+                "day", f"{day} has not ended yet in {self.ports.timezone}: its night comes later"
+            )
+        return window
 
     # --- one pair's night ---------------------------------------------------------------------
 
@@ -212,13 +225,8 @@ class Nightly:
         if self.store.document(pair, ERASURE_PENDING) is not None:
             return NightReport(pair, day.isoformat(), "erasing")
         self.reconcile(pair)
-        window = day_window(day, self.tz)
+        window = self._ended(day)
         as_of = window.end
-        if as_of > self.ports.clock.now():
-            # Its summary would be frozen half-written under the day's idempotency key.
-            raise ValidationError(
-                "day", f"{day} has not ended yet in {self.ports.timezone}: its night comes later"
-            )
         limit = C.CONSOLIDATION_MAX_EPISODES
         day_episodes = [
             e
