@@ -13,11 +13,11 @@ from typing import Any
 import pytest
 
 from tutor_memory.bootstrap import App
+from tutor_memory.domain.chain import ERASURE_PENDING_DOCUMENT, WORKER_SILENT_S
 from tutor_memory.domain.episodes import Kind, Pair
 from tutor_memory.domain.errors import StoreError
 from tutor_memory.ports import FixedClock
 from tutor_memory.usecases import erasure, erasure_entries
-from tutor_memory.usecases.erasure import ERASURE_PENDING
 
 from .test_erasure import make_app, raw_hits
 
@@ -107,9 +107,11 @@ def test_a_request_out_of_time_erases_one_step_and_a_worker_finishes_the_pair(
         {"erase": "pair", "student_id": "s-handoff", "subjects": ["biology"],
          "reason": "parent asked", "requested_by": "api"}
     ]  # fmt: skip
-    # Every body left is named by an entry: verify says so, until the worker is done.
+    # Every body left is named by an entry, and a worker has them: the chain is intact and the
+    # erasure under way (an operator's alarm on `verify` does not fire meanwhile).
     report = app.memory.verify_chain(PAIR)
-    assert not report.intact and "an erasure cut short: asking again finishes it" in report.detail
+    assert report.intact and report.pending == EPISODES - 5
+    assert f"an erasure is under way: {EPISODES - 5} bodies its entries name" in str(report)
     assert indexed(app, PAIR) == set()  # nothing recalled by topic meanwhile
     # nor as the newest lines: the block shows none of what the worker still has to erase
     assert MARKER not in app.turns.turn(PAIR, f"What did I ask about {MARKER}?").block
@@ -123,7 +125,7 @@ def test_a_request_out_of_time_erases_one_step_and_a_worker_finishes_the_pair(
     finished = work(app, sent(app)[0])
     assert finished.finished and finished.erased == {str(PAIR): list(range(6, EPISODES + 1))}
     assert alive(app, PAIR) == []
-    assert app.ports.store.document(PAIR, ERASURE_PENDING) is None
+    assert app.ports.store.document(PAIR, ERASURE_PENDING_DOCUMENT) is None
     head = app.ports.store.head(PAIR)
     assert head is not None and head.counts == {}  # no episode of the student's left
     assert app.memory.verify_chain(PAIR).intact
@@ -152,13 +154,31 @@ def test_a_worker_out_of_time_too_sends_the_rest_on_and_the_next_one_finishes(ap
 def test_a_mark_whose_worker_went_silent_is_sent_again_when_asked(app: App) -> None:
     assert app.erasing is not None
     app.erasing.erase_pair(PAIR, reason="parent asked", until=time_up)
-    at(app, ASKED + timedelta(seconds=erasure.WORKER_SILENT_S - 1))
+    at(app, ASKED + timedelta(seconds=WORKER_SILENT_S - 1))
     app.erasing.erase_pair(PAIR, reason="parent asked", until=time_up)
     assert len(sent(app)) == 1  # still within the worker's time
-    at(app, ASKED + timedelta(seconds=erasure.WORKER_SILENT_S + 1))
+    assert app.memory.verify_chain(PAIR).intact
+    at(app, ASKED + timedelta(seconds=WORKER_SILENT_S + 1))
+    # No worker on it any more: the bodies left are an erasure cut short, as verify says.
+    report = app.memory.verify_chain(PAIR)
+    assert not report.intact and "an erasure cut short: asking again finishes it" in report.detail
     again = app.erasing.erase_pair(PAIR, reason="parent asked", until=time_up)
     assert again.pending == [str(PAIR)] and len(sent(app)) == 2  # the message was lost: again
     assert work(app, sent(app)[1]).finished and alive(app, PAIR) == []
+
+
+def test_a_worker_on_the_pair_hides_no_body_erased_without_an_entry(app: App) -> None:
+    """The mark lets verify wait for the bodies the entries name, and for nothing else."""
+    assert app.erasing is not None
+    app.erasing.erase_pair(PAIR, reason="parent asked", until=time_up)
+    said = app.memory.record(PAIR, Kind.QUESTION, "And what about mitosis?", at=ASKED).episode
+    assert app.memory.verify_chain(PAIR).intact
+    app.ports.store.erase(
+        PAIR, [said.seq], at=ASKED, reason="no one asked", requested_by="api", scope="episode"
+    )  # erased beside the chain, with no entry naming it
+    report = app.memory.verify_chain(PAIR)
+    assert not report.intact and report.break_kind == "erasure record without an entry"
+    assert report.break_seq == said.seq
 
 
 def test_a_pair_too_long_for_one_pass_goes_to_the_worker_at_once(
@@ -248,7 +268,7 @@ def test_a_queue_that_refuses_the_rest_is_a_503_and_asking_again_goes_on(app: Ap
     app.erasing.queue = RefusingQueue()
     with pytest.raises(StoreError, match="ask again"):
         app.erasing.erase_pair(PAIR, reason="parent asked", until=time_up)
-    assert app.ports.store.document(PAIR, ERASURE_PENDING) is None
+    assert app.ports.store.document(PAIR, ERASURE_PENDING_DOCUMENT) is None
     assert alive(app, PAIR) == list(range(6, EPISODES + 1))  # the first step is kept
     app.erasing.queue = working
     again = app.erasing.erase_pair(PAIR, reason="parent asked", until=time_up)

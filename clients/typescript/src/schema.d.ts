@@ -476,6 +476,11 @@ export interface components {
              * @default 0
              */
             erased?: number;
+            /**
+             * Erasing
+             * @default 0
+             */
+            erasing?: number;
             /** Head Hash */
             head_hash: string;
             /** Intact */

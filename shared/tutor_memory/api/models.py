@@ -655,6 +655,8 @@ class ChainResponse(Model):
     detail: str
     report: str
     erased: int = 0  # episodes whose body was erased (their envelopes checked)
+    # an erasure a worker is carrying out now: the bodies its entries name still to be erased
+    erasing: int = 0
 
     @classmethod
     def of(cls, report: "ChainReport") -> "ChainResponse":
@@ -668,6 +670,7 @@ class ChainResponse(Model):
             detail=report.detail,
             report=str(report),
             erased=report.erased,
+            erasing=report.pending,
         )
 
 

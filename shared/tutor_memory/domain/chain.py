@@ -119,6 +119,23 @@ _SHORT_YEAR_RE = re.compile(r"^(\d{1,3})-\d{2}-\d{2}T")
 _TIME_LENGTH = len("2026-01-01T00:00:00.000000Z")
 
 
+# A pair a worker is erasing whole (usecases/erasure.py ``ErasureTask``; ``purge_pair``, the
+# erasure's last step, deletes it): its turns show nothing of it, its nights write nothing, and
+# ``verify`` reads the bodies its entries name and a worker has not reached yet as pending, not
+# as an erasure cut short.
+ERASURE_PENDING_DOCUMENT = "erasure-pending"
+# A mark older than this whose pair is still not erased: its worker's message was lost (the
+# dead-letter queue); asking again sends another. Past the queue's visibility timeout (18 min)
+# and a worker's batch (3 min).
+WORKER_SILENT_S = 1_800
+
+
+def worker_on_it(mark: Mapping[str, Any], now: datetime) -> bool:
+    """Whether the pair's erasure-pending mark (its body) says a worker is erasing the pair
+    now: written less than ``WORKER_SILENT_S`` ago."""
+    return (now - parse_time(str(mark["since"]))).total_seconds() < WORKER_SILENT_S
+
+
 def format_time(at: datetime) -> str:
     """The canonical time. The year is always four digits: the C library's ``%Y`` writes year 999
     as ``999``, which no reader parses back (and which sorts after ``2024`` as text)."""
@@ -637,6 +654,8 @@ class ChainReport:
     # The checkpoint the chain was checked against (an anchored one by default), if any.
     checkpoint_seq: int | None = None
     checkpoint_at: datetime | None = None
+    # Bodies named by the entries of an erasure a worker is carrying out now, not erased yet.
+    pending: int = 0
 
     def __str__(self) -> str:
         if self.intact:
@@ -659,9 +678,16 @@ class ChainReport:
                     f"; extends the checkpoint of {format_time(self.checkpoint_at)[:10]} "
                     f"(episode {self.checkpoint_seq})"
                 )
+            underway = ""
+            if self.pending:
+                bodies = "body" if self.pending == 1 else "bodies"
+                underway = (
+                    f"; an erasure is under way: {self.pending} {bodies} its entries name still "
+                    "to be erased by the worker that has it"
+                )
             return (
                 f"intact: {self.episodes} episodes{entries}{erased}, head {self.head_hash[:16]}…"
-                f"{point}"
+                f"{point}{underway}"
             )
         if self.break_kind == "erasure before entries":
             return f"not verified from episode {self.break_seq}: {self.detail}"
@@ -844,11 +870,15 @@ def _check_entries(
     records: Sequence[Erasure],
     *,
     before_entries: bool = False,
+    pending: list[int] | None = None,
 ) -> tuple[int, BreakKind, str] | None:
     """Erasures against their entries in the chain: every erased body must be named by an
     entry (before which it lies, with the commitment the chain holds), and every erasure record
     kept beside the chain must be the one an entry names (same episode, number, time, reason,
     requester and scope). Returns the earliest problem (position, kind, why), or None.
+
+    ``pending`` (a worker is erasing the pair now): the bodies an entry names that are still
+    stored are put there, not reported — the worker has not reached them yet.
 
     With ``before_entries`` (no checkpoint of the chain was ever anchored), the records of
     :func:`pre_entry_records` and their erased bodies are reported as ``erasure before
@@ -877,6 +907,9 @@ def _check_entries(
                 continue
             named[item.seq] = (entry, item)
             ep = erased.get(item.seq)
+            if ep is None and pending is not None:
+                pending.append(item.seq)
+                continue
             if ep is None:
                 problems.append(
                     (entry.seq, 3, "erasure entry mismatch",
@@ -948,6 +981,7 @@ def verify(
     erasures: Sequence[Erasure] = (),
     erasure_head: str | None = None,
     before_entries: bool = False,
+    erasing: bool = False,
 ) -> ChainReport:
     """Recompute a chain from its stored rows (ascending by seq) and report the first break.
 
@@ -961,6 +995,9 @@ def verify(
 
     ``before_entries``: no checkpoint of this chain was ever anchored, so it may hold erasures
     made before entries were kept (reported as such, after every other check has passed).
+    ``erasing``: a worker is erasing the pair now (its mark, ``worker_on_it``): the bodies its
+    entries name and it has not reached are counted (``ChainReport.pending``), not a break;
+    every other check stands.
     """
     expected_seq, prev, count, erased, erased_v1 = 1, GENESIS_HASH, 0, 0, 0
     hashes: dict[int, str] = {}
@@ -1031,7 +1068,10 @@ def verify(
         return broken(
             head_seq, "link broken", "the head's hash is not the hash of the log's last episode"
         )
-    unmatched = _check_entries(entries, erased_eps, erasures, before_entries=before_entries)
+    pending: list[int] | None = [] if erasing else None
+    unmatched = _check_entries(
+        entries, erased_eps, erasures, before_entries=before_entries, pending=pending
+    )
     if unmatched is not None and unmatched[1] != "erasure before entries":
         return broken(*unmatched)
     if checkpoint is not None:
@@ -1076,4 +1116,5 @@ def verify(
         entries=len(entries),
         checkpoint_seq=None if checkpoint is None else checkpoint.seq,
         checkpoint_at=None if checkpoint is None else checkpoint.at,
+        pending=len(pending or ()),
     )

@@ -59,11 +59,13 @@ from zoneinfo import ZoneInfo
 
 from tutor_memory.domain import constants as C
 from tutor_memory.domain.chain import (
+    ERASURE_PENDING_DOCUMENT,
     ErasureScope,
     envelope_episode,
     format_time,
     parse_time,
     seq_of_id,
+    worker_on_it,
 )
 from tutor_memory.domain.corrections import BELIEF_KINDS
 from tutor_memory.domain.episodes import (
@@ -97,7 +99,6 @@ from tutor_memory.usecases.learning import Learning
 from tutor_memory.usecases.log import APPLIED_BELIEFS, TutorMemory
 from tutor_memory.usecases.maps import MapUseCases
 from tutor_memory.usecases.nightly import (
-    ERASURE_PENDING,
     SCAN,
     SELF_MODEL,
     WORKING_SET,
@@ -111,7 +112,7 @@ log = logging.getLogger(__name__)
 # (OpenSearch keeps them until its retention lease moves, ~30 s; the API cannot wait): the
 # pair's night purges the index again and drops the mark once nothing is held.
 PURGE_PENDING = "purge-pending"
-# ERASURE_PENDING (usecases.nightly, whose night skips a marked pair): a request's erasure of
+# ERASURE_PENDING_DOCUMENT (domain.chain, with the worker's silence): a request's erasure of
 # whole pairs that may be left to the workers (``ErasureTask``) marks each pair before it
 # starts, and again as it is sent on, that one is on it (asking again meanwhile answers
 # "pending" and sends nothing); ``purge_pair``, the erasure's last step, deletes it. Without a
@@ -121,10 +122,6 @@ PURGE_PENDING = "purge-pending"
 # leaves the whole pair to a worker at once (a pass over 100,000 envelopes took ~4 s CPU on the
 # embedded store; on DynamoDB add its Query pages). Estimated, not measured on AWS.
 REQUEST_MAX_EPISODES = 20_000
-# A mark older than this whose pair is still not erased: its worker's message was lost (the
-# dead-letter queue); asking again sends another. Past the queue's visibility timeout (18 min)
-# and a worker's batch (3 min).
-WORKER_SILENT_S = 1_800
 
 
 class Rosters(Protocol):
@@ -411,7 +408,7 @@ class Erasing:
         if send and self.queue is not None:
             at = format_time(self.ports.clock.now())
             for pair in send:
-                self._put(pair, ERASURE_PENDING, {"since": at})
+                self._put(pair, ERASURE_PENDING_DOCUMENT, {"since": at})
             task = ErasureTask(
                 pairs[0].student_id, tuple(p.subject_id for p in send), scope, result.reason,
                 requested_by, self.tenant,
@@ -423,7 +420,7 @@ class Erasing:
                 # (503: the caller asks again) instead of waiting for a silent mark.
                 for pair in send:
                     with contextlib.suppress(StoreError):
-                        self.store.delete_documents(pair, [ERASURE_PENDING])
+                        self.store.delete_documents(pair, [ERASURE_PENDING_DOCUMENT])
                 raise StoreError(
                     f"the erasure of {len(send)} pair(s) could not be handed to the workers "
                     f"({type(exc).__name__}); what went is recorded: ask again"
@@ -449,10 +446,9 @@ class Erasing:
         """Where a request's erasure of a whole pair stands before it starts: a worker on it,
         wholly erased already, too long for the request, or to be erased here (marked first:
         a request cut short by its Lambda's end leaves the mark, which then goes silent)."""
-        mark = self.store.document(pair, ERASURE_PENDING)
+        mark = self.store.document(pair, ERASURE_PENDING_DOCUMENT)
         if mark is not None:
-            since = parse_time(str(mark.body["since"]))
-            if self.ports.clock.now() - since < timedelta(seconds=WORKER_SILENT_S):
+            if worker_on_it(mark.body, self.ports.clock.now()):
                 return "worker"
             return "hand-off"  # its worker's message was lost: sent again
         head = self.store.head(pair)
@@ -460,7 +456,7 @@ class Erasing:
             return "erased"
         if head.seq > REQUEST_MAX_EPISODES:
             return "hand-off"
-        self._put(pair, ERASURE_PENDING, {"since": format_time(self.ports.clock.now())})
+        self._put(pair, ERASURE_PENDING_DOCUMENT, {"since": format_time(self.ports.clock.now())})
         return "here"
 
     def erase_older_than(self, pair: Pair, cutoff: datetime) -> ErasureResult:

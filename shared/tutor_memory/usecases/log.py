@@ -650,6 +650,7 @@ class TutorMemory:
     ) -> chain.ChainReport:
         head = self.ports.store.head(pair)
         records, erasure_head = self.ports.store.erasures(pair)
+        mark = self.ports.store.document(pair, chain.ERASURE_PENDING_DOCUMENT)
         try:
             return chain.verify(
                 pair,
@@ -659,6 +660,8 @@ class TutorMemory:
                 erasures=records,
                 erasure_head=erasure_head,
                 before_entries=before_entries,
+                # a worker erasing the pair now: what it has not reached is pending, not a break
+                erasing=mark is not None and chain.worker_on_it(mark.body, self.ports.clock.now()),
             )
         except CorruptRowError as exc:
             return chain.ChainReport(

@@ -44,6 +44,7 @@ from zoneinfo import ZoneInfo
 from tutor_memory.domain import constants as C
 from tutor_memory.domain.annotations import Annotation, AnnotationKind
 from tutor_memory.domain.beliefs import Belief
+from tutor_memory.domain.chain import ERASURE_PENDING_DOCUMENT
 from tutor_memory.domain.classmaps import FoldedFile, folded_files
 from tutor_memory.domain.episodes import (
     AnswerEvidence,
@@ -78,7 +79,6 @@ from tutor_memory.domain.verify import CitationEntry, check_citation
 from tutor_memory.ports import BeliefStore, MapStore, NightlyStore, Ports
 from tutor_memory.usecases.log import APPLIED_BELIEFS, APPLIED_INDEX, TutorMemory
 from tutor_memory.usecases.turns import (
-    ERASURE_PENDING_DOCUMENT,
     SELF_MODEL_DOCUMENT,
     WORKING_SET_DOCUMENT,
 )
@@ -87,9 +87,6 @@ if TYPE_CHECKING:
     from tutor_memory.usecases.learning import Learning
 
 SCAN, WORKING_SET, SELF_MODEL = "scan", WORKING_SET_DOCUMENT, SELF_MODEL_DOCUMENT
-# A pair a worker is erasing whole (usecases/erasure.py ErasureTask): its night writes nothing,
-# else a summary of the day's lines could land after the erasure's entries and outlive it.
-ERASURE_PENDING = ERASURE_PENDING_DOCUMENT
 
 
 @dataclass(frozen=True)
@@ -222,7 +219,9 @@ class Nightly:
         done = self.store.document(pair, name)
         if done is not None:
             return replace(NightReport.from_dict(done.body), status="already done")
-        if self.store.document(pair, ERASURE_PENDING) is not None:
+        # A pair a worker is erasing whole: a summary of the day's lines could land after the
+        # erasure's entries and outlive them.
+        if self.store.document(pair, ERASURE_PENDING_DOCUMENT) is not None:
             return NightReport(pair, day.isoformat(), "erasing")
         self.reconcile(pair)
         window = self._ended(day)

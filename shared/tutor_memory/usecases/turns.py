@@ -26,7 +26,7 @@ from tutor_memory.domain import corrections
 from tutor_memory.domain.annotations import Annotation, AnnotationKind, Stance, Verification
 from tutor_memory.domain.beliefs import Belief
 from tutor_memory.domain.block import build_block, calibration_line
-from tutor_memory.domain.chain import ChainHead
+from tutor_memory.domain.chain import ERASURE_PENDING_DOCUMENT, ChainHead
 from tutor_memory.domain.classmaps import FoldedFile, folded_files
 from tutor_memory.domain.conceptmap import ConceptMap
 from tutor_memory.domain.episodes import AnswerEvidence, Episode, Kind, Pair, check_time_range
@@ -103,9 +103,6 @@ class Source:
 # The nightly loop's document names (usecases.nightly writes them, a turn reads them).
 SELF_MODEL_DOCUMENT = "self_model"
 WORKING_SET_DOCUMENT = "working_set"
-# A pair a worker is erasing whole (usecases/erasure.py ErasureTask; purge_pair deletes it):
-# its turns show nothing of it, and its nights write nothing.
-ERASURE_PENDING_DOCUMENT = "erasure-pending"
 
 Applied = tuple[int, int, dict[str, Any]]  # a derived-state marker: (through, version, body)
 
