@@ -6,6 +6,7 @@ API and the worker on moto is in test_erasure_handoff_cloud.py."""
 from __future__ import annotations
 
 import json
+import logging
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -96,7 +97,7 @@ def work(app: App, message: dict[str, Any], until: Any = None) -> erasure.Erasur
 
 
 def test_a_request_out_of_time_erases_one_step_and_a_worker_finishes_the_pair(
-    app: App, tmp_path: Path
+    app: App, tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
     assert app.erasing is not None
     done = app.erasing.erase_pair(PAIR, reason="parent asked", until=time_up)
@@ -122,8 +123,14 @@ def test_a_request_out_of_time_erases_one_step_and_a_worker_finishes_the_pair(
     assert again.pending == [str(PAIR)] and again.erased == {str(PAIR): []}
     assert len(sent(app)) == 1
 
-    finished = work(app, sent(app)[0])
+    with caplog.at_level(logging.INFO, logger="tutor_memory"):
+        finished = work(app, sent(app)[0])
     assert finished.finished and finished.erased == {str(PAIR): list(range(6, EPISODES + 1))}
+    # the worker's run is the erasure's normal path: said, not warned about (an alarm on
+    # warnings would fire for every hand-off)
+    said = [r for r in caplog.records if "the erasure of" in r.getMessage()]
+    assert said and {r.levelno for r in said} == {logging.INFO}
+    assert "going on with the erasure of 18 episodes" in said[0].getMessage()
     assert alive(app, PAIR) == []
     assert app.ports.store.document(PAIR, ERASURE_PENDING_DOCUMENT) is None
     head = app.ports.store.head(PAIR)
@@ -274,6 +281,21 @@ def test_a_queue_that_refuses_the_rest_is_a_503_and_asking_again_goes_on(app: Ap
     again = app.erasing.erase_pair(PAIR, reason="parent asked", until=time_up)
     assert again.erased == {str(PAIR): [6, 7, 8, 9, 10]} and len(sent(app)) == 1
     assert work(app, sent(app)[0]).finished and alive(app, PAIR) == []
+
+
+def test_an_erasure_cut_short_with_no_worker_on_it_is_warned_about_as_it_is_finished(
+    app: App, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The queue refused the rest, and the operator finishes it from the CLI (no deadline)."""
+    assert app.erasing is not None
+    app.erasing.queue = RefusingQueue()
+    with pytest.raises(StoreError, match="ask again"):
+        app.erasing.erase_pair(PAIR, reason="parent asked", until=time_up)
+    with caplog.at_level(logging.INFO, logger="tutor_memory"):
+        assert app.erasing.erase_pair(PAIR, reason="parent asked").finished
+    warned = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
+    assert any("finishing, cut short before, the erasure of 18 episodes" in m for m in warned)
+    assert alive(app, PAIR) == []
 
 
 def test_asking_again_while_a_worker_has_it_or_once_done_sets_off_no_index_purge(

@@ -19,6 +19,7 @@ from datetime import datetime
 from typing import Any, cast
 
 from tutor_memory.domain.chain import (
+    ERASURE_PENDING_DOCUMENT,
     ChainReport,
     Erasure,
     ErasureScope,
@@ -184,11 +185,18 @@ def erase_with_entry(
         read = read_for_erasure(store, pair, seqs)
     alive = set(read.alive)
     steps = _Steps(store, pair, until)
+    handed_on: bool | None = None  # a worker's to go on with (its mark), read when needed
     for entry, said in read.entries:  # cut short: the entry is written, its bodies are not
         left = [item.seq for item in said.erased if item.seq in alive]
         if left:
-            log.warning(
-                "finishing the erasure of %d episodes of %s its entry (episode %d) names",
+            if handed_on is None:
+                handed_on = store.document(pair, ERASURE_PENDING_DOCUMENT) is not None
+            # Handed on to a worker, it is the erasure's normal path; without the mark, an
+            # erasure was cut short (a crash, a queue that refused it): an operator should know.
+            log.log(
+                logging.INFO if handed_on else logging.WARNING,
+                "%s the erasure of %d episodes of %s its entry (episode %d) names",
+                "going on with" if handed_on else "finishing, cut short before,",
                 len(left), pair, entry.seq, extra={"operator_action": "erase"},
             )  # fmt: skip
             steps.erase(
