@@ -345,6 +345,11 @@ PLAN_DAYS: dict[str, list[tuple[str, date | None]]] = {
         ("My exam is on Thursday.", date(2026, 12, 10)),  # written on a Thursday: next week's
         ("My test was on Friday.", None),  # the past
         ("My exam is next Friday.", None),  # this week's or the following? not read
+        ("My exam last Friday went badly.", None),  # a day gone by
+        ("My test on Monday went well.", None),  # told in the past tense
+        ("I finished my exam on Friday.", None),
+        ("I wrote my biology test on Monday.", None),
+        ("My last exam is on Friday.", date(2026, 12, 4)),  # the final one: "last" is not beside
     ],
     "es": [
         ("Mi examen es el viernes.", date(2026, 12, 4)),
@@ -352,6 +357,9 @@ PLAN_DAYS: dict[str, list[tuple[str, date | None]]] = {
         ("Mi prueba es pasado mañana.", date(2026, 12, 5)),
         ("Tengo un examen por la mañana.", None),  # the morning, not tomorrow
         ("Mi examen fue el lunes.", None),
+        ("Mi examen del viernes pasado salió bien.", None),  # a day gone by
+        ("El examen del viernes me salió mal.", None),
+        ("Terminé el examen el lunes.", None),
     ],
     "id": [
         ("Ujian saya hari Jumat.", date(2026, 12, 4)),
@@ -360,6 +368,9 @@ PLAN_DAYS: dict[str, list[tuple[str, date | None]]] = {
         ("Ulangan saya lusa.", date(2026, 12, 5)),
         ("Ujian saya minggu depan.", None),  # next week: no day
         ("Bukuku hilang besok.", None),  # no exam
+        ("Ujian saya hari Jumat kemarin susah.", None),  # last Friday
+        ("Ujian saya hari Jumat lalu susah banget.", None),
+        ("Ujianku udah hari Senin.", None),  # "already": the past
     ],
     "ur": [
         ("میرا امتحان جمعہ کو ہے۔", date(2026, 12, 4)),
@@ -368,12 +379,18 @@ PLAN_DAYS: dict[str, list[tuple[str, date | None]]] = {
         ("mera imtihan kal hai", date(2026, 12, 4)),
         ("میرا امتحان کل تھا۔", None),  # کل with a past marker: yesterday
         ("میرے امتحان کے کل نمبر سو ہیں", None),  # the total marks
+        ("میرا امتحان پچھلے جمعہ کو ہوا۔", None),  # last Friday, and it happened
+        ("میں نے جمعہ کو امتحان دیا۔", None),  # I sat it on Friday
+        ("mera imtihan jumma ko hua", None),
     ],
     "ar": [
         ("امتحاني يوم الجمعة.", date(2026, 12, 4)),
         ("امتحاني غدا.", date(2026, 12, 4)),
         ("امتحاني بعد غد.", date(2026, 12, 5)),
         ("كان امتحاني يوم الأحد.", None),
+        ("امتحاني يوم الجمعة الماضي صعب.", None),  # last Friday
+        ("قدمت امتحاني يوم الأحد.", None),  # I sat my exam on Sunday
+        ("رسبت في امتحاني يوم الخميس.", None),
     ],
 }
 

@@ -9,6 +9,7 @@ not mean:
 - a day word after one of the pack's ``plan_day_blockers`` ("por la mañana" is the morning);
 - a weekday name that is also an everyday word unless a cue stands beside it ("minggu depan"
   is next week, "hari Minggu" Sunday);
+- a weekday with a "last" word beside it ("last Friday", "el viernes pasado", "پچھلے جمعہ");
 - any of them in a sentence with a past marker ("my test was on Friday"; Urdu's کل is both
   yesterday and tomorrow: "میرا امتحان کل تھا" was yesterday), or Urdu's کل before a noun that
   makes it "total" (کل نمبر, the total marks).
@@ -23,7 +24,7 @@ from datetime import date, timedelta
 from functools import cache
 
 from tutor_memory.domain.language import fold, folded_tokens
-from tutor_memory.domain.languages import Language
+from tutor_memory.domain.languages import Language, language
 
 # the time reader's folding of a pack's words, so that both read a word alike
 from tutor_memory.domain.timewords import _folded, _phrase, dates_in, weekday_at
@@ -64,5 +65,8 @@ def _days_ahead(words: Sequence[str], pack: Language, weekday: int) -> int | Non
             return ahead
         day = weekday_at(words, i)  # "next Friday" (which?) and "minggu depan" (a week): None
         if day is not None:
+            after = words[i + 1] if i + 1 < len(words) else ""
+            if {before, after} & _folded(language(day[1]).last_words):
+                return None  # "my exam last Friday", "el viernes pasado": a day gone by
             return (day[0] - weekday - 1) % 7 + 1
     return None

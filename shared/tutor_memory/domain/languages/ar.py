@@ -86,7 +86,9 @@ AR: Final = Language(
     not_a_time=(),
     both_ways_days=frozenset(),
     future_markers=frozenset(),
-    past_markers=_words("كان كانت كنت"),  # a plan in the past (plandates)
+    past_markers=_words(
+        "كان كانت كنت قدمت ذهبت نجحت رسبت أخذت كتبت انتهى انتهت حصلت"
+    ),  # a plan in the past (plandates)
     total_nouns=frozenset(),
     today_blockers=_words("في كل حتى إلى منذ طوال"),
     month_locales=("ar", "ar_SY"),

@@ -70,7 +70,10 @@ EN: Final = Language(
     both_ways_days=frozenset(),
     future_markers=frozenset(),
     # a plan in the past (plandates)
-    past_markers=_words("was were had did got took failed passed"),
+    past_markers=_words(
+        "was were had did got took failed passed went wrote finished completed bombed aced "
+        "messed happened"
+    ),  # not "sat": the SAT is an exam
     total_nouns=frozenset(),
     today_blockers=frozenset(),
     month_locales=("en",),

@@ -87,7 +87,10 @@ ES: Final = Language(
     both_ways_days=frozenset(),
     future_markers=frozenset(),
     # a plan in the past (plandates)
-    past_markers=_words("fue fueron era tuve tuvo hice hizo saqué reprobé aprobé pasé"),
+    past_markers=_words(
+        "fue fueron era tuve tuvo hice hizo saqué reprobé aprobé pasé salió terminé rendí "
+        "suspendí presenté fui estuvo hubo tuvimos hicimos"
+    ),
     total_nouns=frozenset(),
     today_blockers=frozenset(),
     month_locales=("es", "es_PE"),

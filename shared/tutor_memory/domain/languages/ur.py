@@ -162,7 +162,10 @@ UR: Final = Language(
     future_markers=_words(
         "گا گی گے ہوگا ہوگی ہوگے ہونگے ہونگی ہوںگے ہوںگی ga gi ge hoga hogi honge"
     ),
-    past_markers=_words("نے تھا تھی تھے تھیں ne tha thi thay the thein"),
+    past_markers=_words(
+        "نے تھا تھی تھے تھیں ہوا ہوئی ہوئے گیا گئی گئے دیا "
+        "ne tha thi thay the thein hua hui huay hue gaya gayi gaye diya"
+    ),
     total_nouns=_words("تعداد رقبہ رقم وزن مجموعہ حجم ملا آبادی لمبائی قیمت نمبر"),
     today_blockers=frozenset(),
     month_locales=("ur",),
