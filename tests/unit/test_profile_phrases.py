@@ -171,6 +171,71 @@ def test_profile_statements_are_heard_in_each_language(
     assert wrong == []
 
 
+# A goal or a need that is not the student's own: denied, someone else's, or asked about
+# (each would be shown in every subject's block as the student's: "has ADHD"). Then what
+# still is: the same words stated, and a statement before a question.
+NOT_THE_STUDENTS: dict[str, list[str]] = {
+    "en": [
+        "I don't have ADHD.",
+        "I do not have dyslexia, I just read slowly.",
+        "My brother has dyslexia.",
+        "My sister's exam is on Friday.",
+        "I don't have an exam on Friday.",
+        "Do I have ADHD?",
+        "Is my exam on Friday?",
+    ],
+    "es": [
+        "No tengo dislexia.",
+        "Mi hermano tiene dislexia.",
+        "El examen de mi hermana es el viernes.",
+        "No tengo examen el viernes.",
+        "¿Tengo dislexia?",
+    ],
+    "id": [
+        "Aku tidak punya ADHD.",
+        "Saya nggak punya disleksia kok.",
+        "Ujian kakakku hari Jumat.",
+        "Aku tidak ada ujian hari Jumat.",
+        "Ujianku hari Jumat?",
+    ],
+    "ur": [
+        "مجھے ڈسلیکسیا نہیں ہے۔",
+        "میرے بھائی کو ڈسلیکسیا ہے۔",
+        "میری بہن کا امتحان جمعہ کو ہے۔",
+        "میرا امتحان جمعہ کو نہیں ہے۔",
+        "کیا میرا امتحان جمعہ کو ہے؟",
+    ],
+    "ar": [
+        "ليس عندي عسر القراءة.",
+        "أخي عنده عسر القراءة.",
+        "امتحان أختي يوم الجمعة.",
+        "ليس عندي امتحان يوم الجمعة.",
+        "امتحاني يوم الجمعة؟",
+    ],
+}
+STILL_THE_STUDENTS: dict[str, list[tuple[str, Aspect]]] = {
+    "en": [
+        ("I have dyslexia, can you use short sentences?", A),
+        ("My exam is on Friday, can you help me?", G),
+        ("My last exam is on Friday.", G),
+    ],
+    "es": [("Tengo dislexia.", A), ("Mi examen es el viernes, ¿me ayudas?", G)],
+    "id": [("Saya punya disleksia.", A), ("Ujianku hari Jumat.", G)],
+    "ur": [("مجھے ڈسلیکسیا ہے۔", A), ("اس جمعہ کو میرا امتحان ہے۔", G)],  # اس: "this"
+    "ar": [("عندي عسر القراءة.", A), ("امتحاني هو يوم الجمعة.", G)],  # هو: the copula
+}
+
+
+@pytest.mark.parametrize("lang", list(NOT_THE_STUDENTS))
+def test_a_goal_or_need_denied_someone_elses_or_asked_is_not_heard(lang: str) -> None:
+    assert [(m, heard(m, TODAY)) for m in NOT_THE_STUDENTS[lang]] == [
+        (m, None) for m in NOT_THE_STUDENTS[lang]
+    ]
+    got = [(m, h.aspect if h else None) for m in [m for m, _ in STILL_THE_STUDENTS[lang]]
+           for h in [heard(m, TODAY)]]  # fmt: skip
+    assert got == STILL_THE_STUDENTS[lang]
+
+
 def test_a_goal_keeps_its_date_and_a_need_its_key() -> None:
     goal = heard("My chemistry exam is on 12 May.", TODAY)
     assert goal is not None and goal.due == date(2027, 5, 12) and goal.key == "2027-05-12"

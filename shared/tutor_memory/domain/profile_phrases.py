@@ -4,14 +4,18 @@
 dyslexia", "explain in Urdu", "my chemistry exam is on 12 May", "remember that I play the
 violin" — in any of the five languages — become profile statements (``domain/profile.py``); a
 claim about the subject ("remember that osmosis is …") stays teaching, and a question about the
-subject stays a question. The rule per aspect is in ``languages/base.py`` (the ``profile_*``
-fields); the words are each pack's. Checked in order: name, language, goal, accommodation,
+subject stays a question. A goal or a need is heard only where the message states it of the
+student: not in a question, nor in a sentence that denies it or names someone else ("I don't
+have ADHD", "my brother has dyslexia"); a wrong one would be shown in every subject's block.
+The rule per aspect is in ``languages/base.py`` (the ``profile_*`` fields); the words are
+each pack's. Checked in order: name, language, goal, accommodation,
 preference, other.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date
 from functools import cache
@@ -28,6 +32,8 @@ _WORD = re.compile(r"[^\W_]+")
 _WRITTEN = re.compile(r"(?:[^\W_]|[\u0300-\u036f\u0610-\u061a\u064b-\u065f\u0670])+")
 # Where a name stops at the latest: the end of a clause, in the three scripts' punctuation
 _CLAUSE_END = re.compile(r"[.,!?;:\n\u060c\u061b\u061f\u06d4]")
+# A sentence, up to and with its end (a question's mark in the three scripts ends one too)
+_SENTENCE = re.compile(r"[^.!?;\n\u061b\u061f\u06d4]+[.!?;\n\u061b\u061f\u06d4]*")
 
 
 @dataclass(frozen=True)
@@ -290,19 +296,27 @@ def _heard_in(pack: Language, text: str, words: tuple[str, ...], today: date) ->
     name = _name_in(pack, text) or _framed_name(pack, text)
     if name is not None and is_name_length(name):  # a longer word is no one's name
         return Heard(Aspect.NAME, "", _value(name))
-    self_said = _has(words, _phrases(code, "profile_self"))
     if _has(words, _phrases(code, "profile_language_cues")):
         named = _first(words, _languages(code))
         if named is not None:
             return Heard(Aspect.LANGUAGE, "", _NAMES[named])
-    goal = _has(words, _phrases(code, "profile_goal_words"))
-    if (self_said and goal) or _owned_goal(pack, words):
-        dates = plan_dates(text, today, pack)
-        if dates:
-            return Heard(Aspect.GOAL, dates[0].isoformat(), _value(text), dates[0])
-    need = _first(words, _needs(code))
-    if need is not None and self_said:
-        return Heard(Aspect.ACCOMMODATION, need, _value(text))
+    # A goal and a need are read in what the message states, not in what it asks, and only
+    # where no sentence that tells them denies them or names someone else (languages/base.py).
+    stated = _statements(text)
+    said = _words(" ".join(stated))
+    mine = _has(said, _phrases(code, "profile_self"))
+    goals = _phrases(code, "profile_goal_words")
+    told = ((mine and _has(said, goals)) or _owned_goal(pack, said)) and not _disowned(
+        pack, stated, lambda w: _has(w, goals) or _owned_goal(pack, w)
+    )
+    dates = plan_dates(" ".join(stated), today, pack) if told else []
+    if dates:
+        return Heard(Aspect.GOAL, dates[0].isoformat(), _value(text), dates[0])
+    need = _first(said, _needs(code))
+    if need is not None and mine:
+        phrasings = _needs(code)[need]
+        if not _disowned(pack, stated, lambda w: _has(w, phrasings)):
+            return Heard(Aspect.ACCOMMODATION, need, _value(text))
     if _has(words, _phrases(code, "profile_preference_cues")) and _has(
         words, _phrases(code, "profile_teaching_words")
     ):
@@ -310,6 +324,34 @@ def _heard_in(pack: Language, text: str, words: tuple[str, ...], today: date) ->
     if _has(words, _phrases(code, "profile_remember_cues")):
         return Heard(Aspect.OTHER, "", _value(text))
     return None
+
+
+def _statements(text: str) -> list[str]:
+    """The message's sentences less what they ask: a sentence that ends in a question mark
+    says nothing of the student ("do I have ADHD?", "is my exam on Friday?"), but only its
+    last clause asks ("my exam is on Friday, can you help me?" states the first)."""
+    stated = []
+    for found in _SENTENCE.finditer(text):
+        sentence = found.group()
+        if sentence.rstrip().endswith(("?", "\u061f")):
+            sentence = sentence[: max(sentence.rfind(","), sentence.rfind("\u060c"), 0)]
+        if _WORD.search(sentence):
+            stated.append(sentence)
+    return stated
+
+
+def _disowned(
+    pack: Language, sentences: list[str], tells: Callable[[tuple[str, ...]], bool]
+) -> bool:
+    """Whether a sentence that ``tells`` the goal or the need also denies it or names someone
+    else ("I don't have ADHD", "my brother has dyslexia"): then it is not the student's."""
+    denials = _phrases(pack.code, "profile_negations")
+    others = _phrases(pack.code, "profile_others")
+    for sentence in sentences:
+        words = _words(sentence)
+        if tells(words) and (_has(words, denials) or _has(words, others)):
+            return True
+    return False
 
 
 def _owned_goal(pack: Language, words: tuple[str, ...]) -> bool:

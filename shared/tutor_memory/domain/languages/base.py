@@ -466,6 +466,16 @@ class Language:
     profile_remember_cues: tuple[str, ...]
     profile_needs: Mapping[str, tuple[str, ...]]  # the need's key → its phrasings
     profile_goal_words: tuple[str, ...]
+    # A goal or a need is the student's own only in a sentence that neither denies it nor
+    # names someone else (``profile_phrases``): "I don't have ADHD", "no tengo examen el
+    # viernes", "my brother has dyslexia", "میری بہن کا امتحان جمعہ کو ہے" say nothing of the
+    # student's own (nor does a question: "do I have ADHD?"). ``profile_negations``: the
+    # language's words of denial; ``profile_others``: the people of a student's life and the
+    # third-person pronouns that cannot also be a copula or a "this" (Arabic "هو" joins
+    # "امتحاني هو يوم الجمعة", Urdu "اس" is also "this": left out). Missing a goal or a need
+    # is the safe side: a wrong one is shown in every subject's block.
+    profile_negations: tuple[str, ...]
+    profile_others: tuple[str, ...]
     # A goal's day written without a calendar date ("my exam is tomorrow", "… on Friday";
     # ``domain/plandates.py``). ``plan_days``: the words for 0, 1 and 2 days after the day the
     # message was written (today, tomorrow, the day after). Weekday names come from CLDR: the

@@ -369,6 +369,18 @@ EN: Final = Language(
         "short sentences": _phrases("short sentences"),
     },
     profile_goal_words=_phrases("exam, exams, test, tests, final, finals, quiz, olympiad, sat"),
+    profile_negations=_phrases(
+        "not, no, never, nope, neither, nor, cannot, don't, dont, doesn't, doesnt, didn't, "
+        "didnt, isn't, isnt, aren't, arent, wasn't, wasnt, haven't, havent, hasn't, hasnt, "
+        "can't, cant, won't, wont"
+    ),
+    profile_others=_phrases(
+        "brother, brothers, sister, sisters, sibling, siblings, bro, sis, mum, mom, mother, "
+        "dad, father, parents, friend, friends, bestie, cousin, cousins, aunt, uncle, grandma, "
+        "grandpa, grandmother, grandfather, granny, boyfriend, girlfriend, classmate, "
+        "classmates, roommate, neighbour, neighbor, son, daughter, he, she, his, her, they, "
+        "their"
+    ),
     plan_days={0: ("today",), 1: ("tomorrow",), 2: ("day after tomorrow",)},
     plan_day_blockers=frozenset(),
     ambiguous_weekday_words=frozenset(),

@@ -396,6 +396,14 @@ ES: Final = Language(
         "short sentences": _phrases("frases cortas, oraciones cortas"),
     },
     profile_goal_words=_phrases("examen, exámenes, prueba, pruebas, final, finales, olimpiada"),
+    profile_negations=_phrases("no, nunca, jamás, tampoco, ni"),
+    # not "él": folded it is the article "el"
+    profile_others=_phrases(
+        "hermano, hermanos, hermana, hermanas, mamá, madre, papá, padre, padres, amigo, amiga, "
+        "amigos, amigas, primo, prima, primos, primas, tía, tío, abuela, abuelo, novio, novia, "
+        "compañero, compañera, compañeros, compañeras, vecino, vecina, hijo, hija, ella, "
+        "ellos, ellas"
+    ),
     plan_days={0: ("hoy",), 1: ("mañana",), 2: ("pasado mañana",)},
     plan_day_blockers=_words("la las esta esa aquella cada una toda"),  # "la mañana": morning
     ambiguous_weekday_words=frozenset(),

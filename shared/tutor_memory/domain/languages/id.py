@@ -334,6 +334,15 @@ ID: Final = Language(
         "short sentences": _phrases("kalimat pendek, kalimat singkat"),
     },
     profile_goal_words=_phrases("ujian, tes, ulangan, olimpiade, uts, uas"),
+    profile_negations=_phrases(
+        "tidak, tak, tdk, nggak, ngga, gak, ga, enggak, engga, gk, bukan, belum, jangan"
+    ),
+    profile_others=_phrases(
+        "kakak, kakakku, kakaknya, adik, adikku, adiknya, abang, abangku, ibuku, ayah, ayahku, "
+        "bapakku, mama, mamaku, papa, papaku, orang tua, ortu, teman, temanku, temannya, temen, "
+        "sahabat, sahabatku, sepupu, sepupuku, tante, paman, bibi, nenek, kakek, pacar, "
+        "pacarku, dia, mereka"
+    ),  # not "ibu", "bapak", "om": also how a student addresses the tutor
     plan_days={0: ("hari ini",), 1: ("besok", "esok"), 2: ("lusa",)},
     plan_day_blockers=frozenset(),
     ambiguous_weekday_words=_words("minggu"),  # Sunday, and a week

@@ -564,6 +564,13 @@ UR: Final = Language(
         "امتحان, امتحانات, ٹیسٹ, پرچہ, اولمپیاڈ, imtihan, imtehan, exam, exams, test, paper, "
         "olympiad"
     ),
+    profile_negations=_phrases("نہیں, نہ, مت, nahi, nahin, nahee, mat"),
+    # no pronoun: "وہ" is also "that", "اس" also "this" ("اس جمعہ کو میرا امتحان ہے")
+    profile_others=_phrases(
+        "بھائی, بہن, امی, ابو, ماں, باپ, والد, والدہ, والدین, دوست, کزن, خالہ, چچا, ماموں, "
+        "پھوپھو, نانی, دادی, نانا, دادا, bhai, behen, behan, ammi, abbu, walid, walida, dost, "
+        "cousin, khala, chacha, mamu, nani, dadi"
+    ),
     plan_days={0: ("آج", "aaj"), 1: ("کل", "kal"), 2: ("پرسوں", "parson")},
     plan_day_blockers=frozenset(),
     # Saturday and a week, Monday and a foot or a saint, Tuesday and Mars, Wednesday and Buddha
