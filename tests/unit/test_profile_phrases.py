@@ -183,6 +183,7 @@ NOT_THE_STUDENTS: dict[str, list[str]] = {
         "I don't have an exam on Friday.",
         "Do I have ADHD?",
         "Is my exam on Friday?",
+        "Please don't answer in Spanish.",
     ],
     "es": [
         "No tengo dislexia.",
@@ -197,6 +198,7 @@ NOT_THE_STUDENTS: dict[str, list[str]] = {
         "Ujian kakakku hari Jumat.",
         "Aku tidak ada ujian hari Jumat.",
         "Ujianku hari Jumat?",
+        "Jangan jelaskan dalam bahasa Inggris.",
     ],
     "ur": [
         "مجھے ڈسلیکسیا نہیں ہے۔",
@@ -234,6 +236,22 @@ def test_a_goal_or_need_denied_someone_elses_or_asked_is_not_heard(lang: str) ->
     got = [(m, h.aspect if h else None) for m in [m for m, _ in STILL_THE_STUDENTS[lang]]
            for h in [heard(m, TODAY)]]  # fmt: skip
     assert got == STILL_THE_STUDENTS[lang]
+
+
+@pytest.mark.parametrize(
+    ("message", "language"),
+    [
+        ("Can you explain in Urdu? I can't read English well.", "Urdu"),
+        ("Explícame en árabe. No leo bien el inglés.", "Arabic"),
+        ("Jelaskan dalam bahasa Urdu ya. Aku nggak bisa baca bahasa Inggris.", "Urdu"),
+        ("اردو میں سمجھائیں۔ مجھے انگریزی نہیں آتی۔", "Urdu"),
+        ("اشرح لي بالعربية. لا أقرأ الإنجليزية جيدا.", "Arabic"),
+    ],
+)
+def test_the_language_asked_for_is_the_one_its_sentence_names(message: str, language: str) -> None:
+    """Not the first of the pack's table named anywhere (English, in another sentence)."""
+    found = heard(message, TODAY)
+    assert found is not None and (found.aspect, found.value) == (Aspect.LANGUAGE, language)
 
 
 def test_a_goal_keeps_its_date_and_a_need_its_key() -> None:

@@ -67,6 +67,20 @@ def _first(words: tuple[str, ...], table: dict[str, tuple[tuple[str, ...], ...]]
     return next((key for key, phrases in table.items() if _has(words, phrases)), None)
 
 
+def _named_first(
+    words: tuple[str, ...], table: dict[str, tuple[tuple[str, ...], ...]]
+) -> str | None:
+    """The key of ``table`` whose phrase comes first in ``words``, or None."""
+    at = {
+        key: i
+        for key, phrases in table.items()
+        for i in range(len(words))
+        for phrase in phrases
+        if phrase and words[i : i + len(phrase)] == phrase
+    }
+    return min(at, key=lambda key: at[key]) if at else None
+
+
 @cache
 def _needs(code: str) -> dict[str, tuple[tuple[str, ...], ...]]:
     return {k: tuple(_words(p) for p in v) for k, v in LANGUAGES[code].profile_needs.items()}
@@ -296,9 +310,15 @@ def _heard_in(pack: Language, text: str, words: tuple[str, ...], today: date) ->
     name = _name_in(pack, text) or _framed_name(pack, text)
     if name is not None and is_name_length(name):  # a longer word is no one's name
         return Heard(Aspect.NAME, "", _value(name))
-    if _has(words, _phrases(code, "profile_language_cues")):
-        named = _first(words, _languages(code))
-        if named is not None:
+    cues = _phrases(code, "profile_language_cues")
+    if _has(words, cues):
+        # The language the sentence of the cue names first ("can you explain in Urdu? I can't
+        # read English" asks for Urdu); asked, as it mostly is, but not denied: "please don't
+        # answer in Spanish" names the one language not to use.
+        sentences = [found.group() for found in _SENTENCE.finditer(text)]
+        asking = [_words(t) for t in sentences if _has(_words(t), cues)]
+        named = next((n for w in asking if (n := _named_first(w, _languages(code)))), None)
+        if named is not None and not _disowned(pack, sentences, lambda w: _has(w, cues)):
             return Heard(Aspect.LANGUAGE, "", _NAMES[named])
     # A goal and a need are read in what the message states, not in what it asks, and only
     # where no sentence that tells them denies them or names someone else (languages/base.py).
