@@ -254,6 +254,28 @@ def test_the_language_asked_for_is_the_one_its_sentence_names(message: str, lang
     assert found is not None and (found.aspect, found.value) == (Aspect.LANGUAGE, language)
 
 
+@pytest.mark.parametrize(
+    "message",
+    [
+        "Don't call me Maya.",
+        "Please don't call me Sam, call me Samantha.",  # which? neither is kept
+        "No me llames Lucía.",
+        "Jangan panggil aku Putri.",
+        "Jangan panggil saya Dewi ya",
+        "مجھے مایا مت کہیں",
+        "mujhe Ayesha mat bulao",
+        "لا تناديني ليلى",
+    ],
+)
+def test_a_name_refused_is_not_taken(message: str) -> None:
+    assert heard(message, TODAY) is None
+
+
+def test_a_denial_beside_the_name_in_another_clause_keeps_it() -> None:
+    found = heard("My name is Maya, I don't like maths.", TODAY)
+    assert found is not None and (found.aspect, found.value) == (Aspect.NAME, "Maya")
+
+
 def test_a_goal_keeps_its_date_and_a_need_its_key() -> None:
     goal = heard("My chemistry exam is on 12 May.", TODAY)
     assert goal is not None and goal.due == date(2027, 5, 12) and goal.key == "2027-05-12"

@@ -309,7 +309,12 @@ def _heard_in(pack: Language, text: str, words: tuple[str, ...], today: date) ->
     code = pack.code
     name = _name_in(pack, text) or _framed_name(pack, text)
     if name is not None and is_name_length(name):  # a longer word is no one's name
-        return Heard(Aspect.NAME, "", _value(name))
+        # but not a name refused: "don't call me Maya", "jangan panggil aku Putri" (read in
+        # the cue's clause: "my name is Maya, I don't like maths" is a name)
+        clauses = _CLAUSE_END.split(text)
+        if not _disowned(pack, clauses, lambda w: _has(w, _name_words(code)), others=False):
+            return Heard(Aspect.NAME, "", _value(name))
+        return None
     cues = _phrases(code, "profile_language_cues")
     if _has(words, cues):
         # The language the sentence of the cue names first ("can you explain in Urdu? I can't
@@ -361,17 +366,30 @@ def _statements(text: str) -> list[str]:
 
 
 def _disowned(
-    pack: Language, sentences: list[str], tells: Callable[[tuple[str, ...]], bool]
+    pack: Language,
+    sentences: list[str],
+    tells: Callable[[tuple[str, ...]], bool],
+    *,
+    others: bool = True,
 ) -> bool:
-    """Whether a sentence that ``tells`` the goal or the need also denies it or names someone
-    else ("I don't have ADHD", "my brother has dyslexia"): then it is not the student's."""
+    """Whether a sentence that ``tells`` the statement also denies it or (``others``) names
+    someone else ("I don't have ADHD", "my brother has dyslexia"): then it is not the
+    student's."""
     denials = _phrases(pack.code, "profile_negations")
-    others = _phrases(pack.code, "profile_others")
+    people = _phrases(pack.code, "profile_others") if others else ()
     for sentence in sentences:
         words = _words(sentence)
-        if tells(words) and (_has(words, denials) or _has(words, others)):
+        if tells(words) and (_has(words, denials) or _has(words, people)):
             return True
     return False
+
+
+@cache
+def _name_words(code: str) -> tuple[tuple[str, ...], ...]:
+    """The pack's phrases that name the student: its cues and both halves of its frames."""
+    pack = LANGUAGES[code]
+    framed = [p for before, after in pack.profile_name_frames.items() for p in (before, *after)]
+    return tuple(_words(p) for p in (*pack.profile_name_cues, *framed))
 
 
 def _owned_goal(pack: Language, words: tuple[str, ...]) -> bool:
