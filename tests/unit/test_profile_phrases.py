@@ -179,6 +179,7 @@ NOT_THE_STUDENTS: dict[str, list[str]] = {
         "I don't have ADHD.",
         "I do not have dyslexia, I just read slowly.",
         "My brother has dyslexia.",
+        "My brother, who is twelve, has dyslexia.",  # another person: read in the sentence
         "My sister's exam is on Friday.",
         "I don't have an exam on Friday.",
         "Do I have ADHD?",
@@ -220,11 +221,21 @@ STILL_THE_STUDENTS: dict[str, list[tuple[str, Aspect]]] = {
         ("I have dyslexia, can you use short sentences?", A),
         ("My exam is on Friday, can you help me?", G),
         ("My last exam is on Friday.", G),
+        ("I have dyslexia, no long paragraphs please.", A),  # the denial is another clause's
+        ("My exam is on Friday, not Monday.", G),
     ],
-    "es": [("Tengo dislexia.", A), ("Mi examen es el viernes, ¿me ayudas?", G)],
+    "es": [
+        ("Tengo dislexia.", A),
+        ("Mi examen es el viernes, ¿me ayudas?", G),
+        ("Tengo dislexia, no me des párrafos largos.", A),
+    ],
     "id": [("Saya punya disleksia.", A), ("Ujianku hari Jumat.", G)],
     "ur": [("مجھے ڈسلیکسیا ہے۔", A), ("اس جمعہ کو میرا امتحان ہے۔", G)],  # اس: "this"
-    "ar": [("عندي عسر القراءة.", A), ("امتحاني هو يوم الجمعة.", G)],  # هو: the copula
+    "ar": [
+        ("عندي عسر القراءة.", A),
+        ("امتحاني هو يوم الجمعة.", G),  # هو: the copula
+        ("عندي عسر القراءة، لا أقرأ بسرعة.", A),
+    ],
 }
 
 

@@ -372,15 +372,22 @@ def _disowned(
     *,
     others: bool = True,
 ) -> bool:
-    """Whether a sentence that ``tells`` the statement also denies it or (``others``) names
-    someone else ("I don't have ADHD", "my brother has dyslexia"): then it is not the
-    student's."""
+    """Whether the statement is denied where it is told — a clause that ``tells`` it with a
+    word of denial ("I don't have ADHD"; "I have dyslexia, no long paragraphs please" is
+    told) — or (``others``) is about someone else — a sentence that tells it naming another
+    person ("my brother, who is twelve, has dyslexia"): then it is not the student's."""
     denials = _phrases(pack.code, "profile_negations")
     people = _phrases(pack.code, "profile_others") if others else ()
     for sentence in sentences:
         words = _words(sentence)
-        if tells(words) and (_has(words, denials) or _has(words, people)):
+        if not tells(words):
+            continue
+        if _has(words, people):
             return True
+        for clause in _CLAUSE_END.split(sentence):
+            said = _words(clause)
+            if tells(said) and _has(said, denials):
+                return True
     return False
 
 
