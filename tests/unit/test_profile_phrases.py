@@ -223,18 +223,33 @@ STILL_THE_STUDENTS: dict[str, list[tuple[str, Aspect]]] = {
         ("My last exam is on Friday.", G),
         ("I have dyslexia, no long paragraphs please.", A),  # the denial is another clause's
         ("My exam is on Friday, not Monday.", G),
+        # a denial of something else, farther off than the verb phrase that holds the test
+        ("I have a physics test tomorrow and I am not excited about it.", G),
+        ("I have a final today but I am not stressed about it.", G),
+        # the past of another sentence is not the plan's
+        ("I need to study for my final tomorrow. But I want to hear why you went away!", G),
     ],
     "es": [
         ("Tengo dislexia.", A),
         ("Mi examen es el viernes, ¿me ayudas?", G),
         ("Tengo dislexia, no me des párrafos largos.", A),
+        ("Tengo un examen mañana y no estoy nerviosa.", G),
     ],
-    "id": [("Saya punya disleksia.", A), ("Ujianku hari Jumat.", G)],
-    "ur": [("مجھے ڈسلیکسیا ہے۔", A), ("اس جمعہ کو میرا امتحان ہے۔", G)],  # اس: "this"
+    "id": [
+        ("Saya punya disleksia.", A),
+        ("Ujianku hari Jumat.", G),
+        ("Ujianku besok dan aku nggak siap.", G),
+    ],
+    "ur": [
+        ("مجھے ڈسلیکسیا ہے۔", A),
+        ("اس جمعہ کو میرا امتحان ہے۔", G),  # اس: "this"
+        ("میرا امتحان کل ہے اور میں پریشان نہیں ہوں۔", G),  # the denial is the worry's
+    ],
     "ar": [
         ("عندي عسر القراءة.", A),
         ("امتحاني هو يوم الجمعة.", G),  # هو: the copula
         ("عندي عسر القراءة، لا أقرأ بسرعة.", A),
+        ("عندي امتحان غدا، لكني لست قلقة.", G),
     ],
 }
 
@@ -282,8 +297,15 @@ def test_a_name_refused_is_not_taken(message: str) -> None:
     assert heard(message, TODAY) is None
 
 
-def test_a_denial_beside_the_name_in_another_clause_keeps_it() -> None:
-    found = heard("My name is Maya, I don't like maths.", TODAY)
+@pytest.mark.parametrize(
+    "message",
+    [
+        "My name is Maya, I don't like maths.",
+        "no, it's the first letters of my initials, my name is Maya",  # "no" denies no name
+    ],
+)
+def test_a_denial_away_from_the_name_keeps_it(message: str) -> None:
+    found = heard(message, TODAY)
     assert found is not None and (found.aspect, found.value) == (Aspect.NAME, "Maya")
 
 

@@ -309,10 +309,9 @@ def _heard_in(pack: Language, text: str, words: tuple[str, ...], today: date) ->
     code = pack.code
     name = _name_in(pack, text) or _framed_name(pack, text)
     if name is not None and is_name_length(name):  # a longer word is no one's name
-        # but not a name refused: "don't call me Maya", "jangan panggil aku Putri" (read in
-        # the cue's clause: "my name is Maya, I don't like maths" is a name)
-        clauses = _CLAUSE_END.split(text)
-        if not _disowned(pack, clauses, lambda w: _has(w, _name_words(code)), others=False):
+        # but not a name refused: "don't call me Maya", "jangan panggil aku Putri"
+        sentences = [found.group() for found in _SENTENCE.finditer(text)]
+        if not _disowned(pack, sentences, _spans_of(_name_words(code)), others=False):
             return Heard(Aspect.NAME, "", _value(name))
         return None
     cues = _phrases(code, "profile_language_cues")
@@ -323,25 +322,21 @@ def _heard_in(pack: Language, text: str, words: tuple[str, ...], today: date) ->
         sentences = [found.group() for found in _SENTENCE.finditer(text)]
         asking = [_words(t) for t in sentences if _has(_words(t), cues)]
         named = next((n for w in asking if (n := _named_first(w, _languages(code)))), None)
-        if named is not None and not _disowned(pack, sentences, lambda w: _has(w, cues)):
+        if named is not None and not _disowned(pack, sentences, _spans_of(cues)):
             return Heard(Aspect.LANGUAGE, "", _NAMES[named])
     # A goal and a need are read in what the message states, not in what it asks, and only
-    # where no sentence that tells them denies them or names someone else (languages/base.py).
+    # where it is neither denied nor someone else's (languages/base.py).
     stated = _statements(text)
     said = _words(" ".join(stated))
     mine = _has(said, _phrases(code, "profile_self"))
-    goals = _phrases(code, "profile_goal_words")
-    told = ((mine and _has(said, goals)) or _owned_goal(pack, said)) and not _disowned(
-        pack, stated, lambda w: _has(w, goals) or _owned_goal(pack, w)
-    )
-    dates = plan_dates(" ".join(stated), today, pack) if told else []
-    if dates:
-        return Heard(Aspect.GOAL, dates[0].isoformat(), _value(text), dates[0])
+    goals = _goal_spans(pack)
+    told = (mine and _has(said, _phrases(code, "profile_goal_words"))) or _owned_goal(pack, said)
+    due = _plan_day(pack, stated, goals, today) if told else None
+    if due is not None and not _disowned(pack, stated, goals):
+        return Heard(Aspect.GOAL, due.isoformat(), _value(text), due)
     need = _first(said, _needs(code))
-    if need is not None and mine:
-        phrasings = _needs(code)[need]
-        if not _disowned(pack, stated, lambda w: _has(w, phrasings)):
-            return Heard(Aspect.ACCOMMODATION, need, _value(text))
+    if need is not None and mine and not _disowned(pack, stated, _spans_of(_needs(code)[need])):
+        return Heard(Aspect.ACCOMMODATION, need, _value(text))
     if _has(words, _phrases(code, "profile_preference_cues")) and _has(
         words, _phrases(code, "profile_teaching_words")
     ):
@@ -349,6 +344,20 @@ def _heard_in(pack: Language, text: str, words: tuple[str, ...], today: date) ->
     if _has(words, _phrases(code, "profile_remember_cues")):
         return Heard(Aspect.OTHER, "", _value(text))
     return None
+
+
+def _plan_day(pack: Language, stated: list[str], goals: Spans, today: date) -> date | None:
+    """The goal's day: the first a sentence that tells the goal names ("I need to study for my
+    final tomorrow. But I want to hear why you went on a mission!" plans for tomorrow: the
+    past of another sentence is not the plan's), else the first the whole statement names
+    ("My exam is coming up. It's on Friday.")."""
+    for sentence in stated:
+        if goals(_words(sentence)):
+            dates = plan_dates(sentence, today, pack)
+            if dates:
+                return dates[0]
+    dates = plan_dates(" ".join(stated), today, pack)
+    return dates[0] if dates else None
 
 
 def _statements(text: str) -> list[str]:
@@ -365,29 +374,58 @@ def _statements(text: str) -> list[str]:
     return stated
 
 
-def _disowned(
-    pack: Language,
-    sentences: list[str],
-    tells: Callable[[tuple[str, ...]], bool],
-    *,
-    others: bool = True,
-) -> bool:
-    """Whether the statement is denied where it is told — a clause that ``tells`` it with a
-    word of denial ("I don't have ADHD"; "I have dyslexia, no long paragraphs please" is
-    told) — or (``others``) is about someone else — a sentence that tells it naming another
-    person ("my brother, who is twelve, has dyslexia"): then it is not the student's."""
-    denials = _phrases(pack.code, "profile_negations")
+Spans = Callable[[tuple[str, ...]], list[tuple[int, int]]]
+# How near a word of denial stands to what it denies, in words between them: it denies the
+# verb phrase that holds it ("I do not have dyslexia", "I don't have any scheduled finals",
+# "no tengo examen", "aku tidak punya ADHD", "ليس عندي امتحان"), before it, or after it in
+# Urdu, whose verb comes last ("مجھے ڈسلیکسیا نہیں ہے", "میرا امتحان جمعہ کو نہیں ہے"); and
+# in its clause ("No, my exam is on Saturday" has an exam). Farther off it denies something
+# else: "I have a test tomorrow and I am not excited about it" has a test.
+DENIAL_REACH = 3
+
+
+def _spans_of(phrases: tuple[tuple[str, ...], ...]) -> Spans:
+    """Where ``phrases`` stand in a sentence's words: (start, end) each."""
+
+    def spans(words: tuple[str, ...]) -> list[tuple[int, int]]:
+        return [
+            (i, i + len(phrase))
+            for phrase in phrases
+            if phrase
+            for i in range(len(words) - len(phrase) + 1)
+            if words[i : i + len(phrase)] == phrase
+        ]
+
+    return spans
+
+
+@cache
+def _goal_spans(pack: Language) -> Spans:
+    """Where a goal word stands, or a goal made the student's by a possessive ending."""
+    words_of = _spans_of(_phrases(pack.code, "profile_goal_words"))
+    return lambda words: [*words_of(words), *_owned_spans(pack, words)]
+
+
+def _disowned(pack: Language, sentences: list[str], tells: Spans, *, others: bool = True) -> bool:
+    """Whether what a sentence tells (where ``tells`` finds it) is denied there — a word of
+    denial within ``DENIAL_REACH`` words of it ("I don't have ADHD"; "I have dyslexia, no long
+    paragraphs please" is told) — or (``others``) is about someone else — the sentence names
+    another person ("my brother, who is twelve, has dyslexia"): then it is not the
+    student's."""
+    denials = _spans_of(_phrases(pack.code, "profile_negations"))
     people = _phrases(pack.code, "profile_others") if others else ()
+    after = pack.profile_negation_after
     for sentence in sentences:
-        words = _words(sentence)
-        if not tells(words):
+        if not tells(_words(sentence)):
             continue
-        if _has(words, people):
+        if _has(_words(sentence), people):
             return True
         for clause in _CLAUSE_END.split(sentence):
-            said = _words(clause)
-            if tells(said) and _has(said, denials):
-                return True
+            words = _words(clause)
+            for start, end in tells(words):
+                for d_start, d_end in denials(words):
+                    if 0 <= (d_start - end if after else start - d_end) <= DENIAL_REACH:
+                        return True
     return False
 
 
@@ -400,19 +438,26 @@ def _name_words(code: str) -> tuple[tuple[str, ...], ...]:
 
 
 def _owned_goal(pack: Language, words: tuple[str, ...]) -> bool:
-    """A goal word made the student's by a possessive ending, on it or on the word after it
-    (Indonesian "ujianku", "ujian biologiku": my exam, my biology exam)."""
+    return bool(_owned_spans(pack, words))
+
+
+def _owned_spans(pack: Language, words: tuple[str, ...]) -> list[tuple[int, int]]:
+    """Where a goal word is made the student's by a possessive ending, on it or on the word
+    after it (Indonesian "ujianku", "ujian biologiku": my exam, my biology exam)."""
     if not pack.profile_self_suffixes:
-        return False
+        return []
     goals = {p[0] for p in _phrases(pack.code, "profile_goal_words") if len(p) == 1}
+    found = []
     for i, word in enumerate(words):
         for suffix in pack.profile_self_suffixes:
             stem = word.removesuffix(suffix)
             if stem == word or len(stem) < 2:
                 continue
-            if stem in goals or (i > 0 and words[i - 1] in goals):
-                return True
-    return False
+            if stem in goals:
+                found.append((i, i + 1))
+            elif i > 0 and words[i - 1] in goals:
+                found.append((i - 1, i + 1))
+    return found
 
 
 def heard(text: str, today: date) -> Heard | None:

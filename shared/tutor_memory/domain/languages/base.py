@@ -476,6 +476,8 @@ class Language:
     # is the safe side: a wrong one is shown in every subject's block.
     profile_negations: tuple[str, ...]
     profile_others: tuple[str, ...]
+    # the verb comes last (Urdu): a denial follows what it denies, else it goes before
+    profile_negation_after: bool = field(metadata=_OPTIONAL)
     # A goal's day written without a calendar date ("my exam is tomorrow", "… on Friday";
     # ``domain/plandates.py``). ``plan_days``: the words for 0, 1 and 2 days after the day the
     # message was written (today, tomorrow, the day after). Weekday names come from CLDR: the

@@ -374,6 +374,7 @@ EN: Final = Language(
         "didnt, isn't, isnt, aren't, arent, wasn't, wasnt, haven't, havent, hasn't, hasnt, "
         "can't, cant, won't, wont"
     ),
+    profile_negation_after=False,
     profile_others=_phrases(
         "brother, brothers, sister, sisters, sibling, siblings, bro, sis, mum, mom, mother, "
         "dad, father, parents, friend, friends, bestie, cousin, cousins, aunt, uncle, grandma, "

@@ -398,6 +398,7 @@ ES: Final = Language(
     profile_goal_words=_phrases("examen, exámenes, prueba, pruebas, final, finales, olimpiada"),
     profile_negations=_phrases("no, nunca, jamás, tampoco, ni"),
     # not "él": folded it is the article "el"
+    profile_negation_after=False,
     profile_others=_phrases(
         "hermano, hermanos, hermana, hermanas, mamá, madre, papá, padre, padres, amigo, amiga, "
         "amigos, amigas, primo, prima, primos, primas, tía, tío, abuela, abuelo, novio, novia, "

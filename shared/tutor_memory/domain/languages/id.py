@@ -337,6 +337,7 @@ ID: Final = Language(
     profile_negations=_phrases(
         "tidak, tak, tdk, nggak, ngga, gak, ga, enggak, engga, gk, bukan, belum, jangan"
     ),
+    profile_negation_after=False,
     profile_others=_phrases(
         "kakak, kakakku, kakaknya, adik, adikku, adiknya, abang, abangku, ibuku, ayah, ayahku, "
         "bapakku, mama, mamaku, papa, papaku, orang tua, ortu, teman, temanku, temannya, temen, "

@@ -566,6 +566,7 @@ UR: Final = Language(
     ),
     profile_negations=_phrases("نہیں, نہ, مت, nahi, nahin, nahee, mat"),
     # no pronoun: "وہ" is also "that", "اس" also "this" ("اس جمعہ کو میرا امتحان ہے")
+    profile_negation_after=True,
     profile_others=_phrases(
         "بھائی, بہن, امی, ابو, ماں, باپ, والد, والدہ, والدین, دوست, کزن, خالہ, چچا, ماموں, "
         "پھوپھو, نانی, دادی, نانا, دادا, bhai, behen, behan, ammi, abbu, walid, walida, dost, "
