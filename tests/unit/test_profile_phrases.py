@@ -180,6 +180,9 @@ NOT_THE_STUDENTS: dict[str, list[str]] = {
         "I do not have dyslexia, I just read slowly.",
         "My brother has dyslexia.",
         "My brother, who is twelve, has dyslexia.",  # another person: read in the sentence
+        "My dog is deaf.",
+        "I run into deaf people in public a lot.",  # not said of the student's own
+        "I have some extra time to chat.",  # extra time, not in tests
         "My sister's exam is on Friday.",
         "I don't have an exam on Friday.",
         "Do I have ADHD?",
@@ -188,6 +191,8 @@ NOT_THE_STUDENTS: dict[str, list[str]] = {
     ],
     "es": [
         "No tengo dislexia.",
+        "Mi perro es sordo.",
+        "Tengo tiempo extra para chatear.",
         "Mi hermano tiene dislexia.",
         "El examen de mi hermana es el viernes.",
         "No tengo examen el viernes.",
@@ -195,6 +200,8 @@ NOT_THE_STUDENTS: dict[str, list[str]] = {
     ],
     "id": [
         "Aku tidak punya ADHD.",
+        "Anjingku tuli.",
+        "Aku punya waktu tambahan buat main game.",
         "Saya nggak punya disleksia kok.",
         "Ujian kakakku hari Jumat.",
         "Aku tidak ada ujian hari Jumat.",
@@ -203,6 +210,7 @@ NOT_THE_STUDENTS: dict[str, list[str]] = {
     ],
     "ur": [
         "مجھے ڈسلیکسیا نہیں ہے۔",
+        "میرا کتا بہرا ہے۔",
         "میرے بھائی کو ڈسلیکسیا ہے۔",
         "میری بہن کا امتحان جمعہ کو ہے۔",
         "میرا امتحان جمعہ کو نہیں ہے۔",
@@ -210,6 +218,8 @@ NOT_THE_STUDENTS: dict[str, list[str]] = {
     ],
     "ar": [
         "ليس عندي عسر القراءة.",
+        "كلبي أصم.",
+        "عندي وقت إضافي للعب.",
         "أخي عنده عسر القراءة.",
         "امتحان أختي يوم الجمعة.",
         "ليس عندي امتحان يوم الجمعة.",
@@ -222,6 +232,7 @@ STILL_THE_STUDENTS: dict[str, list[tuple[str, Aspect]]] = {
         ("My exam is on Friday, can you help me?", G),
         ("My last exam is on Friday.", G),
         ("I have dyslexia, no long paragraphs please.", A),  # the denial is another clause's
+        ("I was diagnosed with ADHD last year.", A),
         ("My exam is on Friday, not Monday.", G),
         # a denial of something else, farther off than the verb phrase that holds the test
         ("I have a physics test tomorrow and I am not excited about it.", G),

@@ -335,8 +335,10 @@ def _heard_in(pack: Language, text: str, words: tuple[str, ...], today: date) ->
     if due is not None and not _disowned(pack, stated, goals):
         return Heard(Aspect.GOAL, due.isoformat(), _value(text), due)
     need = _first(said, _needs(code))
-    if need is not None and mine and not _disowned(pack, stated, _spans_of(_needs(code)[need])):
-        return Heard(Aspect.ACCOMMODATION, need, _value(text))
+    if need is not None:
+        at = _spans_of(_needs(code)[need])
+        if _said_of_self(pack, stated, at, need) and not _disowned(pack, stated, at):
+            return Heard(Aspect.ACCOMMODATION, need, _value(text))
     if _has(words, _phrases(code, "profile_preference_cues")) and _has(
         words, _phrases(code, "profile_teaching_words")
     ):
@@ -404,6 +406,30 @@ def _goal_spans(pack: Language) -> Spans:
     """Where a goal word stands, or a goal made the student's by a possessive ending."""
     words_of = _spans_of(_phrases(pack.code, "profile_goal_words"))
     return lambda words: [*words_of(words), *_owned_spans(pack, words)]
+
+
+# Needs that are the student's only about tests: "extra time" is also an afternoon's.
+_TEST_NEEDS = frozenset({"extra time"})
+
+
+def _said_of_self(pack: Language, sentences: list[str], tells: Spans, need: str) -> bool:
+    """Whether a clause says the need of the student: one of their own words ("I have", "I'm",
+    "tengo", "saya punya", "مجھے", "عندي") within ``DENIAL_REACH`` words before it ("I was
+    diagnosed with ADHD"), as the verb phrase that holds it; "I run into deaf people a lot"
+    and "autism, have you seen Temple Grandin?" say nothing of the student's own. Extra time
+    is theirs in a clause about tests ("I get extra time in tests", not "I have some extra
+    time to chat")."""
+    selves = _spans_of(_phrases(pack.code, "profile_self"))
+    tests = _phrases(pack.code, "profile_goal_words")
+    for sentence in sentences:
+        for clause in _CLAUSE_END.split(sentence):
+            words = _words(clause)
+            if need in _TEST_NEEDS and not _has(words, tests):
+                continue
+            for start, _ in tells(words):
+                if any(0 <= start - end <= DENIAL_REACH for _, end in selves(words)):
+                    return True
+    return False
 
 
 def _disowned(pack: Language, sentences: list[str], tells: Spans, *, others: bool = True) -> bool:

@@ -380,7 +380,7 @@ EN: Final = Language(
         "dad, father, parents, friend, friends, bestie, cousin, cousins, aunt, uncle, grandma, "
         "grandpa, grandmother, grandfather, granny, boyfriend, girlfriend, classmate, "
         "classmates, roommate, neighbour, neighbor, son, daughter, he, she, his, her, they, "
-        "their"
+        "their, people, person, someone, somebody, dog, dogs, cat, cats, puppy, pet"
     ),
     plan_days={0: ("today",), 1: ("tomorrow",), 2: ("day after tomorrow",)},
     plan_day_blockers=frozenset(),

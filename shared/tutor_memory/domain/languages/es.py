@@ -403,7 +403,8 @@ ES: Final = Language(
         "hermano, hermanos, hermana, hermanas, mamá, madre, papá, padre, padres, amigo, amiga, "
         "amigos, amigas, primo, prima, primos, primas, tía, tío, abuela, abuelo, novio, novia, "
         "compañero, compañera, compañeros, compañeras, vecino, vecina, hijo, hija, ella, "
-        "ellos, ellas"
+        "ellos, ellas, gente, persona, personas, alguien, perro, perra, perros, gato, gata, "
+        "gatos, mascota"
     ),
     plan_days={0: ("hoy",), 1: ("mañana",), 2: ("pasado mañana",)},
     plan_day_blockers=_words("la las esta esa aquella cada una toda"),  # "la mañana": morning

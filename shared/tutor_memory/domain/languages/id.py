@@ -342,7 +342,8 @@ ID: Final = Language(
         "kakak, kakakku, kakaknya, adik, adikku, adiknya, abang, abangku, ibuku, ayah, ayahku, "
         "bapakku, mama, mamaku, papa, papaku, orang tua, ortu, teman, temanku, temannya, temen, "
         "sahabat, sahabatku, sepupu, sepupuku, tante, paman, bibi, nenek, kakek, pacar, "
-        "pacarku, dia, mereka"
+        "pacarku, dia, mereka, orang, orang-orang, seseorang, anjing, anjingku, kucing, "
+        "kucingku"
     ),  # not "ibu", "bapak", "om": also how a student addresses the tutor
     plan_days={0: ("hari ini",), 1: ("besok", "esok"), 2: ("lusa",)},
     plan_day_blockers=frozenset(),

@@ -570,7 +570,8 @@ UR: Final = Language(
     profile_others=_phrases(
         "بھائی, بہن, امی, ابو, ماں, باپ, والد, والدہ, والدین, دوست, کزن, خالہ, چچا, ماموں, "
         "پھوپھو, نانی, دادی, نانا, دادا, bhai, behen, behan, ammi, abbu, walid, walida, dost, "
-        "cousin, khala, chacha, mamu, nani, dadi"
+        "cousin, khala, chacha, mamu, nani, dadi, لوگ, لوگوں, شخص, کتا, کتی, کتے, بلی, kutta, "
+        "billi"
     ),
     plan_days={0: ("آج", "aaj"), 1: ("کل", "kal"), 2: ("پرسوں", "parson")},
     plan_day_blockers=frozenset(),
