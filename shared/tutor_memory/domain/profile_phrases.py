@@ -5,8 +5,9 @@ dyslexia", "explain in Urdu", "my chemistry exam is on 12 May", "remember that I
 violin" — in any of the five languages — become profile statements (``domain/profile.py``); a
 claim about the subject ("remember that osmosis is …") stays teaching, and a question about the
 subject stays a question. A goal or a need is heard only where the message states it of the
-student: not in a question, nor in a sentence that denies it or names someone else ("I don't
-have ADHD", "my brother has dyslexia"); a wrong one would be shown in every subject's block.
+student: not in a question, not denied, not someone else's ("I don't have ADHD", "my brother
+has dyslexia"); a wrong one would be shown in every subject's block (measured on real chat:
+docs/testing.md).
 The rule per aspect is in ``languages/base.py`` (the ``profile_*`` fields); the words are
 each pack's. Checked in order: name, language, goal, accommodation,
 preference, other.
@@ -377,13 +378,14 @@ def _statements(text: str) -> list[str]:
 
 
 Spans = Callable[[tuple[str, ...]], list[tuple[int, int]]]
-# How near a word of denial stands to what it denies, in words between them: it denies the
-# verb phrase that holds it ("I do not have dyslexia", "I don't have any scheduled finals",
-# "no tengo examen", "aku tidak punya ADHD", "ليس عندي امتحان"), before it, or after it in
-# Urdu, whose verb comes last ("مجھے ڈسلیکسیا نہیں ہے", "میرا امتحان جمعہ کو نہیں ہے"); and
-# in its clause ("No, my exam is on Saturday" has an exam). Farther off it denies something
-# else: "I have a test tomorrow and I am not excited about it" has a test.
-DENIAL_REACH = 3
+# The words that may stand between a goal or a need and what governs it in the verb phrase
+# that holds it, in its clause: a word of denial ("I do not have dyslexia", "I don't have any
+# scheduled finals", "no tengo examen", "aku tidak punya ADHD", "ليس عندي امتحان"; after it
+# in Urdu, whose verb comes last: "میرا امتحان جمعہ کو نہیں ہے"), or the student's own words
+# before a need ("I was diagnosed with ADHD"). Farther off they govern something else: "I
+# have a test tomorrow and I am not excited about it" has a test, "I run into deaf people a
+# lot" says no need of the student's; "No, my exam is on Saturday" is another clause.
+PHRASE_REACH = 3
 
 
 def _spans_of(phrases: tuple[tuple[str, ...], ...]) -> Spans:
@@ -414,7 +416,7 @@ _TEST_NEEDS = frozenset({"extra time"})
 
 def _said_of_self(pack: Language, sentences: list[str], tells: Spans, need: str) -> bool:
     """Whether a clause says the need of the student: one of their own words ("I have", "I'm",
-    "tengo", "saya punya", "مجھے", "عندي") within ``DENIAL_REACH`` words before it ("I was
+    "tengo", "saya punya", "مجھے", "عندي") within ``PHRASE_REACH`` words before it ("I was
     diagnosed with ADHD"), as the verb phrase that holds it; "I run into deaf people a lot"
     and "autism, have you seen Temple Grandin?" say nothing of the student's own. Extra time
     is theirs in a clause about tests ("I get extra time in tests", not "I have some extra
@@ -427,14 +429,14 @@ def _said_of_self(pack: Language, sentences: list[str], tells: Spans, need: str)
             if need in _TEST_NEEDS and not _has(words, tests):
                 continue
             for start, _ in tells(words):
-                if any(0 <= start - end <= DENIAL_REACH for _, end in selves(words)):
+                if any(0 <= start - end <= PHRASE_REACH for _, end in selves(words)):
                     return True
     return False
 
 
 def _disowned(pack: Language, sentences: list[str], tells: Spans, *, others: bool = True) -> bool:
     """Whether what a sentence tells (where ``tells`` finds it) is denied there — a word of
-    denial within ``DENIAL_REACH`` words of it ("I don't have ADHD"; "I have dyslexia, no long
+    denial within ``PHRASE_REACH`` words of it ("I don't have ADHD"; "I have dyslexia, no long
     paragraphs please" is told) — or (``others``) is about someone else — the sentence names
     another person ("my brother, who is twelve, has dyslexia"): then it is not the
     student's."""
@@ -450,7 +452,7 @@ def _disowned(pack: Language, sentences: list[str], tells: Spans, *, others: boo
             words = _words(clause)
             for start, end in tells(words):
                 for d_start, d_end in denials(words):
-                    if 0 <= (d_start - end if after else start - d_end) <= DENIAL_REACH:
+                    if 0 <= (d_start - end if after else start - d_end) <= PHRASE_REACH:
                         return True
     return False
 
