@@ -35,6 +35,7 @@ FIXED = {
     "domain.profile_phrases._epithets",
     "domain.profile_phrases._frames",
     "domain.profile_phrases._goal_spans",
+    "domain.profile_phrases._goal_word_spans",
     "domain.profile_phrases._languages",
     "domain.profile_phrases._name_words",
     "domain.profile_phrases._needs",

@@ -183,6 +183,8 @@ NOT_THE_STUDENTS: dict[str, list[str]] = {
         "My dog is deaf.",
         "I run into deaf people in public a lot.",  # not said of the student's own
         "I have some extra time to chat.",  # extra time, not in tests
+        "I need to test my code on Friday.",  # the goal word as a verb
+        "I'll quiz myself on Friday.",
         "My sister's exam is on Friday.",
         "I don't have an exam on Friday.",
         "Do I have ADHD?",
@@ -211,6 +213,7 @@ NOT_THE_STUDENTS: dict[str, list[str]] = {
     "ur": [
         "مجھے ڈسلیکسیا نہیں ہے۔",
         "میرا کتا بہرا ہے۔",
+        "مجھے کل ٹیسٹ کرنا ہے۔",  # to test (something), not a test to sit
         "میرے بھائی کو ڈسلیکسیا ہے۔",
         "میری بہن کا امتحان جمعہ کو ہے۔",
         "میرا امتحان جمعہ کو نہیں ہے۔",
@@ -233,6 +236,8 @@ STILL_THE_STUDENTS: dict[str, list[tuple[str, Aspect]]] = {
         ("My last exam is on Friday.", G),
         ("I have dyslexia, no long paragraphs please.", A),  # the denial is another clause's
         ("I was diagnosed with ADHD last year.", A),
+        ("I have to take a test tomorrow.", G),
+        ("umm I have a religion final It is tomorrow.", G),  # "final" is no verb
         ("My exam is on Friday, not Monday.", G),
         # a denial of something else, farther off than the verb phrase that holds the test
         ("I have a physics test tomorrow and I am not excited about it.", G),

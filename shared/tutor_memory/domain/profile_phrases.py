@@ -331,7 +331,7 @@ def _heard_in(pack: Language, text: str, words: tuple[str, ...], today: date) ->
     said = _words(" ".join(stated))
     mine = _has(said, _phrases(code, "profile_self"))
     goals = _goal_spans(pack)
-    told = (mine and _has(said, _phrases(code, "profile_goal_words"))) or _owned_goal(pack, said)
+    told = (mine and bool(_goal_word_spans(pack)(said))) or _owned_goal(pack, said)
     due = _plan_day(pack, stated, goals, today) if told else None
     if due is not None and not _disowned(pack, stated, goals):
         return Heard(Aspect.GOAL, due.isoformat(), _value(text), due)
@@ -404,10 +404,34 @@ def _spans_of(phrases: tuple[tuple[str, ...], ...]) -> Spans:
 
 
 @cache
-def _goal_spans(pack: Language) -> Spans:
-    """Where a goal word stands, or a goal made the student's by a possessive ending."""
+def _goal_word_spans(pack: Language) -> Spans:
+    """Where a goal word stands as a noun: "test me", "to quiz", "test my code" tell no exam
+    (``profile_goal_verb_before`` / ``_after``)."""
     words_of = _spans_of(_phrases(pack.code, "profile_goal_words"))
-    return lambda words: [*words_of(words), *_owned_spans(pack, words)]
+    verbs = frozenset(_words(" ".join(pack.profile_goal_verbs)))
+    before = frozenset(_words(" ".join(pack.profile_goal_verb_before)))
+    after = frozenset(_words(" ".join(pack.profile_goal_verb_after)))
+
+    def spans(words: tuple[str, ...]) -> list[tuple[int, int]]:
+        return [
+            (start, end)
+            for start, end in words_of(words)
+            if words[start] not in verbs
+            or not (
+                (start > 0 and words[start - 1] in before)
+                or (end < len(words) and words[end] in after)
+            )
+        ]
+
+    return spans
+
+
+@cache
+def _goal_spans(pack: Language) -> Spans:
+    """Where a goal word stands as a noun, or a goal made the student's by a possessive
+    ending."""
+    nouns = _goal_word_spans(pack)
+    return lambda words: [*nouns(words), *_owned_spans(pack, words)]
 
 
 # Needs that are the student's only about tests: "extra time" is also an afternoon's.

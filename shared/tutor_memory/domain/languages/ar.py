@@ -338,6 +338,9 @@ AR: Final = Language(
     ambiguous_weekday_words=_words("الاثنين الإثنين الأحد السبت"),
     weekday_cues=_words("يوم"),
     profile_self_suffixes=(),
+    profile_goal_verbs=frozenset(),
+    profile_goal_verb_before=frozenset(),
+    profile_goal_verb_after=frozenset(),
     profile_language_cues=_phrases("اشرح لي, اشرح, علمني, أجبني, أجب, تحدث معي, اكتب, باللغة"),
     profile_languages={
         "en": ("الإنجليزية", "بالإنجليزية", "الانجليزية", "بالانجليزية"),

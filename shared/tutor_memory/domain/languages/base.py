@@ -494,6 +494,14 @@ class Language:
     ambiguous_weekday_words: frozenset[str] = field(metadata=_OPTIONAL)
     weekday_cues: frozenset[str] = field(metadata=_OPTIONAL)
     profile_self_suffixes: tuple[str, ...] = field(metadata=_OPTIONAL)
+    # ``profile_goal_verbs``: the goal words that are also verbs (English "test", "quiz"; Urdu
+    # "ٹیسٹ"), a verb beside one of ``profile_goal_verb_before`` / ``_after`` ("to test", "test
+    # me", "quiz myself", "test my code"; "ٹیسٹ کرنا", "test karo"): no exam is told ("a final.
+    # It is tomorrow" is one). Empty where the goal words are nouns only (Spanish "examen",
+    # Indonesian "ujian", Arabic "امتحان": the verbs are other words).
+    profile_goal_verbs: frozenset[str] = field(metadata=_OPTIONAL)
+    profile_goal_verb_before: frozenset[str] = field(metadata=_OPTIONAL)
+    profile_goal_verb_after: frozenset[str] = field(metadata=_OPTIONAL)
     profile_language_cues: tuple[str, ...]
     profile_languages: Mapping[str, tuple[str, ...]]  # language code → its names here
     profile_name_cues: tuple[str, ...]

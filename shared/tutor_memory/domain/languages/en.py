@@ -387,6 +387,9 @@ EN: Final = Language(
     ambiguous_weekday_words=frozenset(),
     weekday_cues=frozenset(),
     profile_self_suffixes=(),
+    profile_goal_verbs=_words("test tests quiz"),
+    profile_goal_verb_before=_words("to will ll can could should must gonna wanna lets let"),
+    profile_goal_verb_after=_words("me myself yourself you my it out them him her us"),
     profile_language_cues=_phrases(
         "explain in, explain it in, explain things in, teach me in, answer in, answer me in, "
         "speak in, talk to me in, reply in, write in"

@@ -411,6 +411,9 @@ ES: Final = Language(
     ambiguous_weekday_words=frozenset(),
     weekday_cues=frozenset(),
     profile_self_suffixes=(),
+    profile_goal_verbs=frozenset(),
+    profile_goal_verb_before=frozenset(),
+    profile_goal_verb_after=frozenset(),
     profile_language_cues=_phrases(
         "explícame en, explica en, explícalo en, enséñame en, respóndeme en, responde en, "
         "háblame en, escribe en"

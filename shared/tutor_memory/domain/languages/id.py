@@ -350,6 +350,9 @@ ID: Final = Language(
     ambiguous_weekday_words=_words("minggu"),  # Sunday, and a week
     weekday_cues=_words("hari"),
     profile_self_suffixes=("ku",),
+    profile_goal_verbs=frozenset(),
+    profile_goal_verb_before=frozenset(),
+    profile_goal_verb_after=frozenset(),
     profile_language_cues=_phrases(
         "jelaskan dalam, jelaskan pakai, jelaskan dengan, ajari saya dalam, jawab dalam, "
         "jawab pakai, pakai bahasa, dalam bahasa"

@@ -579,6 +579,9 @@ UR: Final = Language(
     ambiguous_weekday_words=_words("ہفتہ پیر منگل بدھ"),
     weekday_cues=_words("کو بروز"),
     profile_self_suffixes=(),
+    profile_goal_verbs=_words("ٹیسٹ test"),
+    profile_goal_verb_before=frozenset(),
+    profile_goal_verb_after=_words("کرنا کریں کرو کروں کرتا کرتی کرتے karna karen karo karun"),
     profile_language_cues=_phrases(
         "میں سمجھائیں, میں سمجھاؤ, میں بتائیں, میں جواب دیں, میں پڑھائیں, میں بات کریں, میں لکھیں, "
         "mein samjhaen, mein samjhao, mein bataen, mein batao, mein jawab den, mein parhaen, "
