@@ -73,11 +73,7 @@ def _named_first(
 ) -> str | None:
     """The key of ``table`` whose phrase comes first in ``words``, or None."""
     at = {
-        key: i
-        for key, phrases in table.items()
-        for i in range(len(words))
-        for phrase in phrases
-        if phrase and words[i : i + len(phrase)] == phrase
+        key: min(spans)[0] for key, phrases in table.items() if (spans := _spans_of(phrases)(words))
     }
     return min(at, key=lambda key: at[key]) if at else None
 
@@ -468,9 +464,10 @@ def _disowned(pack: Language, sentences: list[str], tells: Spans, *, others: boo
     people = _phrases(pack.code, "profile_others") if others else ()
     after = pack.profile_negation_after
     for sentence in sentences:
-        if not tells(_words(sentence)):
+        words = _words(sentence)
+        if not tells(words):
             continue
-        if _has(_words(sentence), people):
+        if _has(words, people):
             return True
         for clause in _CLAUSE_END.split(sentence):
             words = _words(clause)
