@@ -26,10 +26,12 @@ from aws_lambda_powertools.utilities.parser.models import SqsRecordModel
 from aws_lambda_powertools.utilities.typing import LambdaContext
 from pydantic import BaseModel, Json
 
+from tutor_memory.api.access import quiet_wordy_loggers
 from tutor_memory.bootstrap import lambda_app
 from tutor_memory.domain.episodes import Pair
 
 logger = Logger()
+quiet_wordy_loggers()  # the AWS SDK's DEBUG lines carry what is sent: never logged
 
 
 class NightBody(BaseModel):

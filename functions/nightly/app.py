@@ -16,9 +16,11 @@ from aws_lambda_powertools.utilities.parser.models import EventBridgeModel
 from aws_lambda_powertools.utilities.typing import LambdaContext
 from pydantic import BaseModel
 
+from tutor_memory.api.access import quiet_wordy_loggers
 from tutor_memory.bootstrap import lambda_scheduler
 
 logger = Logger()
+quiet_wordy_loggers()  # the AWS SDK's DEBUG lines carry what is sent: never logged
 
 
 class NightDetail(BaseModel):

@@ -39,18 +39,21 @@ from tutor_memory.domain.access import Caller, Role
 from tutor_memory.domain.chain import Checkpoint, format_time
 from tutor_memory.domain.episodes import Pair, file_id_for
 from tutor_memory.domain.errors import NotFoundError, TutorMemoryError, ValidationError
+from tutor_memory.domain.failures import failure_kind
 from tutor_memory.domain.mapblock import render_map_section
 from tutor_memory.domain.recall import RecallResult
 from tutor_memory.settings import Settings, SettingsError, on_folder
 from tutor_memory.usecases.episodes import NotTeachingError
 from tutor_memory.usecases.log import TutorMemory
 
-EXIT_OK, EXIT_REFUSED, EXIT_USAGE = 0, 1, 2
+EXIT_OK, EXIT_REFUSED, EXIT_USAGE, EXIT_FAILED = 0, 1, 2, 3
 EXIT_CODES = """exit codes:
   0  done (also when the reader of the output stops early, as `| head` does)
   1  not found or refused: no such store, pair, file or belief; input the memory refuses;
      a port in use; a broken chain (verify) or profile log (profile show)
   2  usage: an unknown command or flag, a missing argument, a flag value that does not parse
+  3  failed unexpectedly (a damaged store, a bug): the error's kind and where it was raised,
+     never its message, which may quote a student's words
 
 Commands that add to a store (ingest, teach, record) create its folder on first use; the
 others need the store to exist (--store). Progress bars are drawn only on a terminal.
@@ -360,6 +363,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
+    except Exception as exc:  # not a traceback: a library's message may quote the words read
+        print(f"error: failed unexpectedly: {failure_kind(exc)}", file=sys.stderr)
+        return EXIT_FAILED
 
 
 def _run(args: argparse.Namespace) -> int:

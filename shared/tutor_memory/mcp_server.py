@@ -18,10 +18,11 @@ Tools run in worker threads (the SDK's), so a slow one does not hold the others 
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from datetime import date, datetime
 from pathlib import Path
-from typing import Annotated, Any, Literal, ParamSpec, TypeVar
+from typing import Annotated, Any, Final, Literal, ParamSpec, TypeVar
 
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError, UnexpectedToolError
@@ -48,11 +49,13 @@ from tutor_memory.api.models import (
 )
 from tutor_memory.domain import constants as C
 from tutor_memory.domain.errors import TutorMemoryError
+from tutor_memory.domain.failures import failure_kind, failure_trace
 from tutor_memory.domain.paging import DEFAULT_PAGE_ITEMS
 from tutor_memory.library import LocalBackend, Memory, PairMemory
 
 P = ParamSpec("P")
 R = TypeVar("R")
+log = logging.getLogger(__name__)
 
 StudentId = Annotated[str, Field(description="the student's id (letters, digits, . _ @ -)")]
 SubjectId = Annotated[str, Field(description="the subject's id, e.g. biology")]
@@ -166,11 +169,26 @@ def _tool(fn: Callable[P, R]) -> Callable[P, R]:
             raise ToolError(str(exc)) from None
         except PydanticValidationError as exc:  # the episode's fields, judged by its kind
             raise ToolError(f"the episode is not valid: {refusal(exc)}") from None
+        except Exception as exc:  # a bug or a damaged store: logged here without its message
+            log.error("tool %s failed unexpectedly\n%s", fn.__name__, failure_trace(exc))
+            raise ToolError(f"the memory failed unexpectedly ({failure_kind(exc)})") from None
 
     return run
 
 
+# The SDK logs each tool's error at INFO ("Tool 'belief_history' failed: 'no belief about
+# "<concept>"…'"): the agent reads that error already, and it quotes what was asked.
+SDK_LOGGER: Final = "mcp.server.mcpserver.server"
+
+
+def _quiet_sdk_log() -> None:
+    logger = logging.getLogger(SDK_LOGGER)
+    if logger.level < logging.WARNING:  # NOTSET (inherits) or lower
+        logger.setLevel(logging.WARNING)
+
+
 def build_server(memory: Memory) -> MCPServer:
+    _quiet_sdk_log()
     server: MCPServer = _Server(name="tutor-memory", instructions=INSTRUCTIONS, log_level="WARNING")
 
     def pair(student_id: str, subject_id: str) -> PairMemory:

@@ -226,6 +226,11 @@ def test_a_refusal_says_the_status_not_the_servers_words(recorder: str) -> None:
     assert "401" in said and "invalid_api_key" in said and "TUTOR_MEMORY_EMBEDDER_API_KEY" in said
     assert "diary" not in said and "sk-test" not in said
     assert caught.value.retryable is False
+    # a type or code that is prose, not an identifier, may quote the input too: left out
+    _Recorder.plan = [(400, {"error": {"type": "invalid input 'my secret diary'", "code": 400}})]
+    with pytest.raises(EmbedderError) as caught:
+        _embedder(recorder).embed_queries(["my secret diary"])
+    assert "diary" not in str(caught.value) and "answered 400 (400)" in str(caught.value)
 
 
 def test_rate_limits_and_server_errors_are_retried_then_given_up(recorder: str) -> None:

@@ -263,9 +263,10 @@ def test_items_without_a_name_or_of_the_wrong_shape_are_dropped_and_reported(
     assert "item 2 dropped: no name" in result.problems
     assert "item 3 dropped: no name" in result.problems
     assert "item 4 dropped: no name" in result.problems
-    assert "item 5 ('Cell'): gist is not text and was left empty" in result.problems
+    assert "item 5: gist is not text and was left empty" in result.problems
     assert any("builds_on entries that are not names were dropped" in p for p in result.problems)
     assert "item 2 dropped: no name" in caplog.text
+    assert "Cell" not in caplog.text  # a concept's name is the file's words: not logged
 
 
 def test_pages_the_file_does_not_have_are_removed_and_the_concept_kept(
@@ -278,7 +279,7 @@ def test_pages_the_file_does_not_have_are_removed_and_the_concept_kept(
 
     assert result.drafts[0].pages == (2,)
     assert result.problems == (
-        "item 1 ('Osmosis'): pages 99, 0, True are not pages of the text read (1–2) "
+        "item 1: pages 99, 0, True are not pages of the text read (1–2) "
         "and were dropped",
     )
 
@@ -384,6 +385,7 @@ def test_a_long_file_is_cut_at_a_page_boundary_and_the_cut_is_logged(
     assert all(pages[n - 1][1] in document for n in (1, 2, 3))  # whole pages only
     assert "Page 4" not in document
     assert "pages 1–3 were read, pages 4–5 were left out" in caplog.text
+    assert ".pdf" not in caplog.text  # nor the file's name, which is the uploader's
 
 
 def test_pages_the_model_did_not_see_cannot_be_cited(client: Any, stubber: Stubber) -> None:

@@ -1080,7 +1080,7 @@ export interface components {
             force?: boolean;
             /**
              * Reason
-             * @description kept in the log
+             * @description why, for the caller's own records: not logged (logs hold no one's words)
              * @default
              */
             reason?: string;

@@ -8,6 +8,7 @@ import threading
 from datetime import datetime
 from pathlib import Path
 
+from tutor_memory.adapters.sqlite_text import reading_damaged_text
 from tutor_memory.domain.access import ApiKey, Caller, Disclosure, Role, SchoolClass
 from tutor_memory.domain.chain import format_time, parse_time
 
@@ -55,7 +56,9 @@ class SqliteAccessDirectory:
     def __init__(self, path: Path | str) -> None:
         if str(path) != ":memory:":
             Path(path).parent.mkdir(parents=True, exist_ok=True)
-        self._db = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None)
+        self._db = reading_damaged_text(
+            sqlite3.connect(str(path), check_same_thread=False, isolation_level=None)
+        )
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA secure_delete=ON")  # a forgotten read leaves no bytes
         # WAL with NORMAL: a read's record costs no fsync on the turn's path (durable up to

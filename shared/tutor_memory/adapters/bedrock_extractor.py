@@ -230,7 +230,7 @@ class BedrockExtractor:
         document, sent, left_out, problems = self._document(name, pages)
         if not sent:
             problem = f"{name!r} has no text; no call was made"
-            log.warning("concept extraction: %s", problem)
+            log.warning("concept extraction: a file has no text; no call was made")
             return Extraction(drafts=(), problems=(problem,))
         response = self._converse(document)
         stop_reason = str(response.get("stopReason", ""))
@@ -242,8 +242,8 @@ class BedrockExtractor:
                 f"the answer reached maxTokens ({self.max_output_tokens}); concepts after the "
                 "last one received are missing"
             )
-        for problem in problems:
-            log.warning("concept extraction of %r by %s: %s", name, self.model_id, problem)
+        for problem in problems:  # the file's name is the uploader's words: not logged
+            log.warning("concept extraction by %s: %s", self.model_id, problem)
         return Extraction(
             drafts=tuple(drafts),
             problems=tuple(problems),
@@ -419,7 +419,7 @@ def _draft(
     if not name:
         problems.append(f"item {position} dropped: no name")
         return None
-    label = f"item {position} ({name!r})"
+    label = f"item {position}"  # not its name: the problems are logged, and it is the file's
     fields: dict[str, str] = {}
     for field in ("gist", "definition"):
         value = item.get(field, "")

@@ -58,6 +58,7 @@ from typing import Any, Final, NamedTuple
 import numpy as np
 from numpy.typing import NDArray
 
+from tutor_memory.adapters.sqlite_text import reading_damaged_text
 from tutor_memory.adapters.text_keys import first_texts, vector_key
 from tutor_memory.domain import forgetting
 from tutor_memory.domain.chain import format_time
@@ -648,7 +649,9 @@ class EmbeddedIndex:
         self._from_rowid = 0  # vectors are read from documents at or past this row
         if self.path != ":memory:":
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
-        self._conn = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+        self._conn = reading_damaged_text(
+            sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+        )
         self._lock = threading.RLock()
         # Least recently searched first: bounded by ``cached_documents`` (see _bound).
         self._cache: OrderedDict[str, _PairVectors] = OrderedDict()

@@ -32,6 +32,7 @@ import base64
 import binascii
 import hashlib
 import json
+import re
 import threading
 from collections.abc import Sequence
 from typing import Any, Final
@@ -67,6 +68,8 @@ DEFAULT_READ_TIMEOUT_S: Final = 10.0
 UNMEASURED_CONCEPT_MERGE_THRESHOLD: Final = 1.01
 
 _RETRIED_STATUSES: Final = frozenset({429, 500, 502, 503, 504})
+# What an error's ``type`` or ``code`` may be to be told: an identifier, not a sentence
+_ERROR_WORD: Final = re.compile(r"[A-Za-z0-9_.:-]{1,64}")
 _HINTS: Final = {
     400: "rejected the request (a text over the model's input limit is one cause)",
     401: "refused the key (TUTOR_MEMORY_EMBEDDER_API_KEY)",
@@ -241,6 +244,8 @@ class HttpEmbedder:
             error = json.loads(raw).get("error")
             if isinstance(error, dict):
                 said = [str(error[k]) for k in ("type", "code") if error.get(k)]
+                # an identifier ("invalid_request_error", 400), never prose that could quote
+                said = [word for word in said if _ERROR_WORD.fullmatch(word)]
                 detail = f" ({', '.join(said)[:120]})" if said else ""
         except (ValueError, AttributeError):
             pass

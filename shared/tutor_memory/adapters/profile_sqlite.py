@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from datetime import date, datetime
 from pathlib import Path
 
+from tutor_memory.adapters.sqlite_text import reading_damaged_text
 from tutor_memory.domain.chain import format_time, parse_time
 from tutor_memory.domain.errors import ConflictError
 from tutor_memory.domain.profile import Aspect, Speaker, Statement
@@ -40,7 +41,9 @@ class SqliteProfileLog:
     def __init__(self, path: Path | str) -> None:
         if str(path) != ":memory:":
             Path(path).parent.mkdir(parents=True, exist_ok=True)
-        self._db = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None)
+        self._db = reading_damaged_text(
+            sqlite3.connect(str(path), check_same_thread=False, isolation_level=None)
+        )
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA secure_delete=ON")
         self._db.executescript(_SCHEMA)

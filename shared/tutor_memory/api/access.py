@@ -29,13 +29,15 @@ _ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._@-]*")
 _PARAMETER = re.compile(r"<(\w+)>")
 
 
-# Libraries that log a request's values at DEBUG: Powertools' event handler each route's
+# Libraries that log a request's values at DEBUG (every function quiets them at import):
+# Powertools' event handler each route's
 # arguments ("Calling API Route Handler: {... 'body': EpisodeRequest(text=...)}") and each
 # unmatched path; the AWS SDK, PynamoDB and the HTTP clients each call's parameters (an
 # episode's text in a PutItem). A DEBUG level set for the service (POWERTOOLS_LOG_LEVEL, the
 # Lambda runtime's, basicConfig) would put the words in the logs.
 _WORDY_LOGGERS: Final = (
     "aws_lambda_powertools.event_handler",
+    "aws_lambda_powertools.utilities.batch",  # a failed record's exception message, at DEBUG
     "botocore",
     "boto3",
     "s3transfer",

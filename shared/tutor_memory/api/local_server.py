@@ -54,6 +54,7 @@ from waitress.utilities import BadRequest, Error
 
 from tutor_memory.api.access import described, logged_method, route_of
 from tutor_memory.api.routes import PROBLEM_JSON, Problem, resolve
+from tutor_memory.domain.failures import failure_trace
 
 MAX_BODY_BYTES = 1_000_000  # ours: a 20,000-character episode in JSON is far below it
 READ_TIMEOUT_S = 10.0  # ours: a request that stops arriving for this long is answered 408
@@ -448,8 +449,10 @@ def make_server(
             payload = response.get("body") or ""
             headers = _headers(response)
         except Exception as exc:  # never a dropped connection: a logged 500
-            log.error("unhandled error serving %s (correlation id %s)",
-                      described(resolver, method, path), request_id, exc_info=exc)  # fmt: skip
+            # not exc_info: the exception's message may quote the request's words
+            route = described(resolver, method, path)
+            log.error("unhandled error serving %s (correlation id %s)\n%s",
+                      route, request_id, failure_trace(exc))  # fmt: skip
             status, headers = 500, {"Content-Type": PROBLEM_JSON}
             payload = json.dumps(
                 Problem(500, "internal", "the server failed to answer; the error is logged "

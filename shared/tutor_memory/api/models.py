@@ -262,7 +262,11 @@ class PromptResponse(TurnResponse):
 class RederiveRequest(Strict):
     """An operator's re-derivation of a pair's beliefs under today's rules."""
 
-    reason: str = Field(default="", max_length=C.MAX_NOTE_CHARS, description="kept in the log")
+    reason: str = Field(
+        default="",
+        max_length=C.MAX_NOTE_CHARS,
+        description="why, for the caller's own records: not logged (logs hold no one's words)",
+    )
     force: Flag = Field(default=False, description="re-derive even when nothing would change")
     at: Moment | None = Field(
         default=None, description=f"retire as of this time (RFC 3339), {_MOMENT_RANGE}"

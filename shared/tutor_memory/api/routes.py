@@ -111,6 +111,7 @@ from tutor_memory.domain.errors import (
     TutorMemoryError,
     ValidationError,
 )
+from tutor_memory.domain.failures import failure_trace
 from tutor_memory.domain.paging import (
     CURSOR_PATTERN,
     DEFAULT_PAGE_ITEMS,
@@ -589,10 +590,10 @@ def build_resolver(
             method = ""
         route = described(resolver, method, path)  # the template and ids: never the words
         log.error(
-            "unhandled error answering %s (correlation id %s)",
+            "unhandled error answering %s (correlation id %s)\n%s",
             route,
             correlation_id,
-            exc_info=exc,
+            failure_trace(exc),  # not exc_info: the message may quote the request's words
             extra={"correlation_id": correlation_id, "route": route},
         )
         return problem_response(INTERNAL, path, correlation_id)
@@ -899,10 +900,10 @@ def resolve(
         method = str(event.get("httpMethod") or "") if isinstance(event, dict) else ""
         route = described(resolver, method, path)  # the template and ids: never the words
         (log or logging.getLogger(__name__)).error(
-            "unhandled error answering %s (correlation id %s)",
+            "unhandled error answering %s (correlation id %s)\n%s",
             route,
             correlation_id,
-            exc_info=exc,
+            failure_trace(exc),  # not exc_info: the message may quote the request's words
             extra={"correlation_id": correlation_id, "route": route},
         )
         return {

@@ -558,7 +558,7 @@ class Erasing:
             prefix = f"{self.uploads_prefix}{pair.student_id}/{pair.subject_id}/"
             result.objects_deleted += self.files.delete_all_versions(prefix)
         log.info(
-            "erased %s: %d episodes (%s)", pair, len(gone), result.reason,
+            "erased %s: %d episodes", pair, len(gone),  # never the reason: a student's words
             extra={"pair": str(pair), "operator_action": "erase", "scope": scope},
         )  # fmt: skip
 
@@ -658,7 +658,7 @@ class Erasing:
         if self.nightly is not None:
             self.nightly.refresh(pair, (days[-1] if days else at.date()).isoformat())
         log.info(
-            "erased %d episodes of %s (%s)", len(gone), pair, reason,
+            "erased %d episodes of %s", len(gone), pair,  # never the reason: a student's words
             extra={"pair": str(pair), "operator_action": "erase", "scope": scope},
         )  # fmt: skip
 

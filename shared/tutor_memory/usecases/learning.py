@@ -271,11 +271,10 @@ class Learning:
         for row, supersedes in rows:
             self.store.add_belief(row, supersedes)
         self.memory.touch_applied(pair, APPLIED_BELIEFS)
-        log.info(
-            "re-derivation of %s: %d beliefs retired, %d rows written, generation %d%s",
-            pair, retired, len(rows), generation, f" ({reason})" if reason else "",
+        log.info(  # the reason is not logged: a teacher's or a student's words
+            "re-derivation of %s: %d beliefs retired, %d rows written, generation %d",
+            pair, retired, len(rows), generation,
             extra={"pair": str(pair), "operator_action": "rederive", "changed": True,
-                   "retired": retired, "rows_written": len(rows), "generation": generation,
-                   "reason": reason},
+                   "retired": retired, "rows_written": len(rows), "generation": generation},
         )  # fmt: skip
         return Rederivation(retired=retired, created=len(rows), generation=generation)

@@ -54,7 +54,8 @@ from tutor_memory.domain.episodes import (
     Pair,
     about_the_student,
 )
-from tutor_memory.domain.errors import ConflictError, TutorMemoryError, ValidationError
+from tutor_memory.domain.errors import ConflictError, ValidationError
+from tutor_memory.domain.failures import failure_kind
 from tutor_memory.domain.files import FileRecord
 from tutor_memory.domain.mapblock import map_header
 from tutor_memory.domain.nightly import (
@@ -195,7 +196,7 @@ class Nightly:
             try:
                 reports.append(self.run_pair(pair, night))
             except Exception as exc:  # one bad pair (a damaged row, say) never stops the others
-                reason = str(exc) if isinstance(exc, TutorMemoryError) else repr(exc)
+                reason = failure_kind(exc)  # a library's message may quote a student's words
                 log.warning("night of %s for %s skipped: %s", night, pair, reason)
                 failures.append((pair, reason))
         return NightRun(night.isoformat(), tuple(reports), tuple(failures))

@@ -18,6 +18,7 @@ from typing import Any
 from tutor_memory.adapters.pair_view import PairView
 from tutor_memory.adapters.records import episode_from_record
 from tutor_memory.adapters.sqlite.schema import MIGRATIONS
+from tutor_memory.adapters.sqlite_text import reading_damaged_text
 from tutor_memory.domain import constants as C
 from tutor_memory.domain.episodes import Episode
 from tutor_memory.domain.errors import StoreError
@@ -56,6 +57,7 @@ class SqliteConnection:
             self.path, isolation_level=None, check_same_thread=not self._memory, timeout=30
         )
         conn.row_factory = sqlite3.Row
+        reading_damaged_text(conn)
         conn.execute(f"PRAGMA busy_timeout = {C.SQLITE_BUSY_TIMEOUT_MS}")
         if not self._memory:
             conn.execute("PRAGMA journal_mode = WAL")
