@@ -9,6 +9,9 @@ corrected note is what the map shows. Through the library in five languages, and
 
 from __future__ import annotations
 
+import contextlib
+import sqlite3
+import zlib
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -179,6 +182,57 @@ def test_a_note_on_a_concept_of_the_files_leaves_the_concept(tmp_path: Path) -> 
         memory.erase("s1", "biology", taught.id, reason="the student asked")
         memory.erase("s1", "biology", alias.id, reason="the student asked")
         assert pair.map().concepts[on_file.key] == before[on_file.key]  # as the file made it
+
+
+# "X is the same as Y" taught before any file explains Y, X the student's own word: the file's
+# concept then joins the note's node, under X.
+NAMINGS = {
+    "en": ("Remember that zebrakite is the same as mitochondria", "zebrakite"),
+    "es": ("Recuerda que zebrakite es lo mismo que mitochondria", "zebrakite"),
+    "id": ("Ingat bahwa zebrakite sama dengan mitochondria", "zebrakite"),
+    "ur": ("یاد رکھو کہ زیبراکائٹ اور mitochondria ایک ہی ہیں", "زيبراكائٹ"),  # keyed folded
+    "ar": ("تذكر أن زيبراكايت هي نفسها mitochondria", "زيبراكايت"),
+}
+
+
+def stored_words(folder: Path) -> str:
+    """Every text and (decompressed) blob of every row of the store's database."""
+    db = sqlite3.connect(folder / "memory.db")
+    found = []
+    for (table,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'"):
+        for row in db.execute(f'SELECT * FROM "{table}"'):  # the schema's own table names
+            for value in row:
+                if isinstance(value, bytes):
+                    with contextlib.suppress(zlib.error):
+                        value = zlib.decompress(value)
+                    value = value.decode("utf-8", "replace")
+                found.append(str(value))
+    db.close()
+    return "\n".join(found)
+
+
+@pytest.mark.parametrize("lang", list(NAMINGS))
+def test_an_erased_naming_leaves_the_files_concept_as_the_file_named_it(
+    lang: str, tmp_path: Path
+) -> None:
+    note, word = NAMINGS[lang]
+    name, data = sample_subject()[0]  # the PDF: Mitochondria among its concepts
+    (tmp_path / name).write_bytes(data)
+    with Memory.local(tmp_path / "alone", settings=SETTINGS, ready=False) as memory:
+        memory.pair("s1", "biology").ingest(tmp_path / name)
+        file_alone = memory.pair("s1", "biology").map().concepts
+    with Memory.local(tmp_path / "tm", settings=SETTINGS, ready=False) as memory:
+        pair = memory.pair("s1", "biology")
+        taught = pair.record_taught(note)
+        pair.ingest(tmp_path / name)
+        assert word in pair.map().concepts  # the file's Mitochondria joined the student's word
+        memory.erase("s1", "biology", taught.id, reason="the student asked")
+        assert pair.map().concepts == file_alone  # the map the log gives without the note
+        block = pair.turn("What do mitochondria do?").block
+    stored = stored_words(tmp_path / "tm")
+    written = note.split()[3 if lang == "ur" else 2]
+    for form in (word, written):  # as the map keyed it, as the student wrote it
+        assert form not in block and form not in stored
 
 
 def test_retention_takes_the_old_notes_off_the_map(tmp_path: Path) -> None:

@@ -17,7 +17,13 @@ from dataclasses import replace
 from tutor_memory.domain.conceptmap import Concept, ConceptMap, Layer, find_concept
 from tutor_memory.domain.concepts import concept_key
 from tutor_memory.domain.corrections import as_corrected
-from tutor_memory.domain.episodes import CorrectionEvidence, Episode, Kind, TaughtEvidence
+from tutor_memory.domain.episodes import (
+    CorrectionEvidence,
+    Episode,
+    FileEvidence,
+    Kind,
+    TaughtEvidence,
+)
 from tutor_memory.domain.teaching import detect_teaching, same_as
 
 
@@ -47,11 +53,21 @@ def without_taught(
       no other name goes, with every edge to it — a check that confirmed it too: a check
       puts no concept on the map, so the map the log would give without the note has none
       (a replay of the export gives that map), and the check's belief stays either way.
+    * A name a file of the concept gives it (its arrival's ``concepts``) stays. A concept a
+      leaving "X is the same as Y" named X before a file explained Y takes the file's name
+      and key: without the note the file would have put it there so, and X is the
+      student's word.
     """
     touched = {k for e in leaving if (k := _node(e, cmap)) is not None}
     if not touched:
         return cmap
-    kept_list = [e for e in kept if shapes_the_map(e)]
+    kept_all = list(kept)
+    kept_list = [e for e in kept_all if shapes_the_map(e)]
+    arrivals = {
+        (e.evidence.file_id, e.evidence.fingerprint): e.concepts
+        for e in kept_all
+        if e.kind is Kind.FILE and isinstance(e.evidence, FileEvidence) and not e.erased
+    }
     notes: dict[str, str] = {}
     for e in sorted(as_corrected(kept_list), key=lambda e: e.seq):
         key = _node(e, cmap) if e.kind is Kind.TAUGHT else None
@@ -62,20 +78,55 @@ def without_taught(
         notes[key] = e.evidence.note
     dropped = _named(leaving) - _named(kept_list)
     concepts = dict(cmap.concepts)
+    renamed: dict[str, str] = {}
     for key in touched:
         node = concepts[key]
-        aliases = tuple(a for a in node.aliases if concept_key(a) not in dropped)
+        filed = _file_names(node, arrivals)
+        gone = dropped - {concept_key(n) for n in filed}
+        aliases = tuple(a for a in node.aliases if concept_key(a) not in gone)
         note = notes.get(key)
         if note is None and not aliases and _only_taught(node):
             del concepts[key]
             continue
-        concepts[key] = replace(node, taught_note=note, aliases=aliases)
-    if len(concepts) < len(cmap.concepts):
+        node = replace(node, taught_note=note, aliases=aliases)
+        if key in gone and filed and concept_key(filed[0]) not in concepts:
+            node = _named_by_file(node, filed[0])
+            del concepts[key]
+            renamed[key] = node.key
+        concepts[node.key] = node
+    if len(concepts) < len(cmap.concepts) or renamed:
         concepts = {
-            k: replace(c, builds_on=tuple(p for p in c.builds_on if p in concepts))
+            k: replace(
+                c,
+                builds_on=tuple(renamed.get(p, p) for p in c.builds_on
+                                if renamed.get(p, p) in concepts),
+                assumed_by=tuple(renamed.get(p, p) for p in c.assumed_by),
+            )
             for k, c in concepts.items()
-        }
-    return replace(cmap, concepts=concepts)
+        }  # fmt: skip
+    vectors = cmap.vectors  # a row keyed by a concept that left (its key may be X) goes too
+    if vectors is not None and not set(vectors.rows) <= set(concepts):
+        vectors = replace(vectors, rows={k: r for k, r in vectors.rows.items() if k in concepts})
+    return replace(cmap, concepts=concepts, vectors=vectors)
+
+
+def _file_names(node: Concept, arrivals: dict[tuple[str, str], tuple[str, ...]]) -> list[str]:
+    """The names the node's files gave it: of each source's arrival's concepts, those that
+    are the node's key, name or one of its aliases, in the sources' order."""
+    own = {node.key, concept_key(node.name), *(concept_key(a) for a in node.aliases)}
+    return [
+        name
+        for source in node.sources
+        for name in arrivals.get((source.file_id, source.fingerprint), ())
+        if concept_key(name) in own
+    ]
+
+
+def _named_by_file(node: Concept, name: str) -> Concept:
+    """The node under the name its file gives it (its key that name's)."""
+    layer = Layer.FILE if node.layer is Layer.TAUGHT else node.layer
+    aliases = tuple(a for a in node.aliases if concept_key(a) != concept_key(name))
+    return replace(node, key=concept_key(name), name=name, layer=layer, aliases=aliases)
 
 
 def corrected_note(cmap: ConceptMap, target: Episode, was: str, now: str) -> ConceptMap:
