@@ -231,7 +231,11 @@ def _parser() -> argparse.ArgumentParser:
     reindex.add_argument("--json", action="store_true", help=JSON_HELP)
 
     remove = with_pair(
-        sub.add_parser("remove-file", help="remove a file: answers citing it read 'removed'")
+        sub.add_parser(
+            "remove-file",
+            help="remove a file: off the map (its concepts no other file or note explains), "
+            "and answers citing it read 'removed'",
+        )
     )
     remove.add_argument("file_id", help="the file's id (its name, unless given at ingest)")
     remove.add_argument("--json", action="store_true", help=JSON_HELP)
@@ -434,7 +438,7 @@ def _run(args: argparse.Namespace) -> int:
     if args.command == "prompt":
         return _prompt(build_app(settings), pair, args)
     if args.command == "remove-file":
-        record = build_service(settings).remove_file(pair, args.file_id)
+        record = build_app(settings).maps.take_out(pair, args.file_id)
         if args.json:
             return print_json(
                 {

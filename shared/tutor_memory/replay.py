@@ -612,7 +612,7 @@ def _remove_files(app: ReplayApp, manifest: Path, pairs: set[Pair]) -> None:
             removed = record.get("removed_at")
             stored = app.ports.store.file(pair, record["file_id"])
             if removed and stored is not None and not stored.removed:
-                app.memory.remove_file(pair, record["file_id"], at=_time("removed_at", removed))
+                app.maps.take_out(pair, record["file_id"], at=_time("removed_at", removed))
 
 
 def in_time_order(

@@ -385,7 +385,7 @@ def night(app: App, caller: Caller, day: date | None, pair: Pair | None) -> Nigh
 
 
 def remove_file(app: App, pair: Pair, file_id: str) -> FileResponse:
-    record = app.memory.remove_file(known(app, pair), file_id)
+    record = app.maps.take_out(known(app, pair), file_id)
     return FileResponse(
         file_id=record.file_id,
         name=record.name,

@@ -460,6 +460,12 @@ def without_file(cmap: ConceptMap, file_id: str, fingerprint: str) -> ConceptMap
     )
 
 
+def without_file_versions(cmap: ConceptMap, file_id: str) -> ConceptMap:
+    """The map without what any version of one of the pair's own files put on it (the file's
+    removal), by ``without_file``'s rule."""
+    return _without_sources(cmap, lambda s: (s.file_id, s.course) == (file_id, ""))
+
+
 def _without_sources(cmap: ConceptMap, erased_by: Callable[[Source], bool]) -> ConceptMap:
     """``without_file``'s rule for every source ``erased_by`` picks."""
     concepts: dict[str, Concept] = {}

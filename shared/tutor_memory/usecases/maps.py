@@ -29,6 +29,7 @@ from tutor_memory.domain.conceptmap import (
     vectors_to_compute,
     with_vectors,
     without_file,
+    without_file_versions,
 )
 from tutor_memory.domain.concepts import concept_key
 from tutor_memory.domain.episodes import (
@@ -145,10 +146,23 @@ class MapUseCases:
     def remove_file(
         self, pair: Pair, file_id: str, *, at: datetime | None = None
     ) -> FileRecord | None:
-        """Take a file out of the pair's registry; None when it is not there or already out."""
+        """Take a file out of the pair's registry and map; None when it is not there or already
+        out (an upload's removal, which may come twice)."""
         record = self.ports.store.file(pair, file_id)
         if record is None or record.removed:
             return None
+        return self.take_out(pair, file_id, at=at)
+
+    def take_out(self, pair: Pair, file_id: str, *, at: datetime | None = None) -> FileRecord:
+        """The file out of the map (``without_file_versions``: a concept only it explains goes,
+        one a note or another file explains stays) and then out of the registry, where an
+        answer citing it reads "removed"; its arrivals and bytes stay in the log, as its
+        history. The map first: a failure between the two leaves a file a retry takes out."""
+        self._change(
+            pair,
+            lambda cmap: without_file_versions(cmap, file_id),
+            gave_up=f"the map of {pair} kept changing; {file_id} was not taken out of it",
+        )
         return self.memory.remove_file(pair, file_id, at=at)
 
     def ingest(
