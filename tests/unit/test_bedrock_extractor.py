@@ -279,8 +279,7 @@ def test_pages_the_file_does_not_have_are_removed_and_the_concept_kept(
 
     assert result.drafts[0].pages == (2,)
     assert result.problems == (
-        "item 1: pages 99, 0, True are not pages of the text read (1–2) "
-        "and were dropped",
+        "item 1: pages 99, 0, True are not pages of the text read (1–2) and were dropped",
     )
 
 
