@@ -37,7 +37,7 @@ from tutor_memory.commands import (
 )
 from tutor_memory.domain.access import Caller, Role
 from tutor_memory.domain.chain import Checkpoint, format_time
-from tutor_memory.domain.episodes import Pair, file_id_for
+from tutor_memory.domain.episodes import Pair, check_time_range, file_id_for
 from tutor_memory.domain.errors import NotFoundError, TutorMemoryError, ValidationError
 from tutor_memory.domain.failures import failure_kind
 from tutor_memory.domain.mapblock import render_map_section
@@ -51,7 +51,8 @@ EXIT_CODES = """exit codes:
   0  done (also when the reader of the output stops early, as `| head` does)
   1  not found or refused: no such store, pair, file or belief; input the memory refuses;
      a port in use; a broken chain (verify) or profile log (profile show)
-  2  usage: an unknown command or flag, a missing argument, a flag value that does not parse
+  2  usage: an unknown command or flag, a missing argument, a flag value that does not parse,
+     a setting that does not (TUTOR_MEMORY_…)
   3  failed unexpectedly (a damaged store, a bug): the error's kind and where it was raised,
      never its message, which may quote a student's words
 
@@ -185,7 +186,11 @@ def _parser() -> argparse.ArgumentParser:
 
     ask = with_pair(sub.add_parser("ask", help="print the memory block a turn would get"))
     ask.add_argument("question", nargs="?", default="", help="the student's question")
-    ask.add_argument("--at", help="ask as of this ISO 8601 time (default: now)")
+    ask.add_argument(
+        "--at",
+        help="the question's time, ISO 8601 (default: now): nothing recorded after it is "
+        "recalled; the beliefs and the map are as they stand now",
+    )
     ask.add_argument("--json", action="store_true", help="the block and what went into it")
 
     prompt = with_pair(
@@ -194,7 +199,7 @@ def _parser() -> argparse.ArgumentParser:
     prompt.add_argument("question", nargs="?", default="", help="the student's question")
     for section in ("system", "material", "assessment"):
         prompt.add_argument(f"--{section}", help=f"the {section} section (@FILE reads a file)")
-    prompt.add_argument("--at", help="as of this ISO 8601 time (default: now)")
+    prompt.add_argument("--at", help="the question's time, ISO 8601 (default: now), as for ask")
     prompt.add_argument("--json", action="store_true", help="the prompt and its sections")
 
     rederive = with_pair(
@@ -850,7 +855,9 @@ def _at(text: str | None) -> datetime | None:
         at = datetime.fromisoformat(text.replace("Z", "+00:00"))
     except ValueError:
         raise ValidationError("--at", f"is not an ISO 8601 time ({text!r})") from None
-    return at if at.tzinfo is not None else at.replace(tzinfo=UTC)
+    at = at if at.tzinfo is not None else at.replace(tzinfo=UTC)
+    # the range the API and the library hold a caller's time to (up to a day after now)
+    return check_time_range("at", at, datetime.now(UTC))
 
 
 def _ask(app: App, pair: Pair, args: argparse.Namespace) -> int:

@@ -56,6 +56,10 @@ from tutor_memory.library import LocalBackend, Memory, PairMemory
 P = ParamSpec("P")
 R = TypeVar("R")
 log = logging.getLogger(__name__)
+TURN_AT: Final = (
+    "the question's time (ISO 8601): nothing recorded after it is recalled; the beliefs and "
+    "the map are as they stand now"
+)
 
 StudentId = Annotated[str, Field(description="the student's id (letters, digits, . _ @ -)")]
 SubjectId = Annotated[str, Field(description="the subject's id, e.g. biology")]
@@ -200,7 +204,7 @@ def build_server(memory: Memory) -> MCPServer:
         student_id: StudentId,
         subject_id: SubjectId,
         question: Annotated[str | None, Field(description="the student's message")] = None,
-        at: Annotated[datetime | None, Field(description="as of this time (ISO 8601)")] = None,
+        at: Annotated[datetime | None, Field(description=TURN_AT)] = None,
         # judged by the library, as the REST route judges it (50 to 100,000)
         budget_tokens: Annotated[
             int | None,

@@ -12,6 +12,7 @@ import os
 import socket
 import subprocess
 import sys
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -79,7 +80,9 @@ def test_the_exit_codes_are_in_the_help_and_the_readme(capsys: pytest.CaptureFix
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     for text in (shown, readme):
         assert "exit codes" in text.lower()
-        for code, meaning in (("0", "done"), ("1", "not found or refused"), ("2", "usage")):
+        codes = (("0", "done"), ("1", "not found or refused"), ("2", "usage"),
+                 ("3", "failed unexpectedly"))  # fmt: skip
+        for code, meaning in codes:
             assert any(
                 line.lstrip(" |`").startswith(code) and meaning in line
                 for line in text.splitlines()
@@ -318,6 +321,12 @@ def test_record_refuses_what_the_memory_refuses_in_one_line(
     assert code == 1 and "not an instruction to remember" in one_line_error(err)
     code, _, err = run(capsys, "record", "answer", *store, "An answer", "--recalled", "e9-nope")
     assert code == 1 and "no episode 'e9-nope'" in one_line_error(err)
+    # a time more than a day ahead, as the library and the API refuse it; nothing written
+    ahead = (datetime.now(UTC) + timedelta(days=365)).isoformat()
+    code, _, err = run(capsys, "record", "question", *store, "When?", "--at", ahead)
+    assert code == 1 and "a day after now" in one_line_error(err)
+    code, out, _ = run(capsys, "log", *store)
+    assert "When?" not in out
 
 
 def test_record_reads_the_text_from_standard_input(

@@ -893,7 +893,7 @@ export interface components {
             assessment?: string | null;
             /**
              * At
-             * @description answer as of this time (RFC 3339), from 1970-01-01T00:00:00Z to a day past the server's clock
+             * @description the question's time (RFC 3339): its time words are read against it and nothing recorded after it is recalled; the beliefs, the profile and the map are as they stand now. From 1970-01-01T00:00:00Z to a day past the server's clock
              */
             at?: string | null;
             /** Budget Tokens */
@@ -1492,7 +1492,7 @@ export interface components {
         TurnRequest: {
             /**
              * At
-             * @description answer as of this time (RFC 3339), from 1970-01-01T00:00:00Z to a day past the server's clock
+             * @description the question's time (RFC 3339): its time words are read against it and nothing recorded after it is recalled; the beliefs, the profile and the map are as they stand now. From 1970-01-01T00:00:00Z to a day past the server's clock
              */
             at?: string | null;
             /** Budget Tokens */

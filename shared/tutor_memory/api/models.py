@@ -198,7 +198,10 @@ Id = Annotated[
 class TurnRequest(Strict):
     question: str | None = Field(default=None, max_length=C.MAX_TEXT_CHARS)
     at: Moment | None = Field(
-        default=None, description=f"answer as of this time (RFC 3339), {_MOMENT_RANGE}"
+        default=None,
+        description="the question's time (RFC 3339): its time words are read against it and "
+        "nothing recorded after it is recalled; the beliefs, the profile and the map are as "
+        f"they stand now. {_MOMENT_RANGE[0].upper()}{_MOMENT_RANGE[1:]}",
     )
     budget_tokens: Whole | None = Field(default=None, ge=50, le=100_000)
 
