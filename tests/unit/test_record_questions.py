@@ -79,6 +79,7 @@ RECORD_QUESTIONS: dict[str, list[str]] = {
         "Apa yang selama ini saya kerjakan dengan salah di biologi?",
         "Ringkas kesalahan-kesalahan saya",
         "Apakah saya sudah lebih baik di osmosis minggu ini?",
+        "Minggu lalu kita belajar apa?",  # the verb's base form, the time first
     ],
     "ur": [
         "میں نے اب تک کیا غلط کیا ہے؟",

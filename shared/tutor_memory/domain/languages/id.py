@@ -286,7 +286,7 @@ ID: Final = Language(
     record_cues={
         "self": _phrases("saya, aku, kita, kami"),
         "record": _phrases(
-            "salah, kesalahan, keliru, pelajari, dipelajari, bahas, dibahas, kemajuan, "
+            "salah, kesalahan, keliru, belajar, pelajari, dipelajari, bahas, dibahas, kemajuan, "
             "perkembangan, lemah, kelemahan, sulit, kuasai, dikuasai, meningkat, gagal, buruk, "
             "lebih baik"
         ),
