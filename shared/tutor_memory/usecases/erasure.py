@@ -383,8 +383,9 @@ class Erasing:
         deleted = False  # a pair left to the worker unstarted: its index documents deleted
         for pair in pairs:
             state = self._asked_before(pair) if until is not None and request else "here"
-            if state == "erased":
-                result.erased[str(pair)] = []
+            if state == "erased":  # no episode left: what stands beside the log goes still
+                result.erased[str(pair)] = []  # (one by one, or by retention, they left it)
+                self._purge_beside(pair, result)
                 continue
             late = cut or (worked and until is not None and until())
             if state != "here" or late:
@@ -553,14 +554,20 @@ class Erasing:
             self._erase_heard(
                 pair, lambda source: heard_in_subject(source, pair.subject_id), result.at
             )
-        self.store.purge_pair(pair)
-        if self.files is not None:
-            prefix = f"{self.uploads_prefix}{pair.student_id}/{pair.subject_id}/"
-            result.objects_deleted += self.files.delete_all_versions(prefix)
+        self._purge_beside(pair, result)
         log.info(
             "erased %s: %d episodes", pair, len(gone),  # never the reason: a student's words
             extra={"pair": str(pair), "operator_action": "erase", "scope": scope},
         )  # fmt: skip
+
+    def _purge_beside(self, pair: Pair, result: ErasureResult) -> None:
+        """What a pair keeps beside its log (its map, file registry, documents) and every
+        uploaded object under its prefix: idempotent, so a pair whose episodes were all erased
+        before (one by one, or by the retention period, which leave these) loses them too."""
+        self.store.purge_pair(pair)
+        if self.files is not None:
+            prefix = f"{self.uploads_prefix}{pair.student_id}/{pair.subject_id}/"
+            result.objects_deleted += self.files.delete_all_versions(prefix)
 
     def _erase_bodies(
         self,
