@@ -71,7 +71,8 @@ class World:
 
     backend: str
     app: App  # the default tenant's
-    send_as: Callable[[Operation, str | None, str], tuple[int, dict[str, Any]]]
+    # (operation, who, student, bad): ``bad`` sends a request the operation does not take
+    send_as: Callable[..., tuple[int, dict[str, Any]]]
     folder: Path
     url: str = ""
     keys: dict[str, str] = field(default_factory=dict)
@@ -94,9 +95,9 @@ def sqlite_world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[World]:
     try:
         with serving(app, anonymous=None) as url:
 
-            def by_key(op: Operation, who: str | None, student: str) -> Any:
+            def by_key(op: Operation, who: str | None, student: str, bad: bool = False) -> Any:
                 key = {None: None, "wrong": "tm_0000_wrong"}.get(who, keys.get(who or ""))
-                return send(url, op, key, student)
+                return send(url, op, key, student, bad)
 
             yield World("sqlite", app, by_key, folder, url, keys)
     finally:
@@ -128,7 +129,7 @@ def dynamodb_world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[World]:
         api = Api(lambda event, context: resolve(resolver, event, context))
         seed(tenant_app(TENANT))
 
-        def by_claims(op: Operation, who: str | None, student: str) -> Any:
+        def by_claims(op: Operation, who: str | None, student: str, bad: bool = False) -> Any:
             """As API Gateway passes a pool token's verified claims; a request without any
             never reaches the function (the authoriser refuses it): the function's 401s are
             a token naming no role, and an API key (the cloud keeps none)."""
@@ -140,7 +141,7 @@ def dynamodb_world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[World]:
             else:
                 tenant, role, caller_id = CALLERS[who]
                 claims = {"custom:tenant": tenant, "custom:role": role, "custom:id": caller_id}
-            method, path, query, body = request_of(op, student)
+            method, path, query, body = request_of(op, student, bad)
             status, answer = api(method, path, body, query=query, claims=claims, headers=headers)
             return status, answer if isinstance(answer, dict) else {"page": answer}
 
@@ -165,14 +166,14 @@ def jwt_world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[World]:
     try:
         with serving(app, anonymous=None, tokens=verifier.claims) as url:
 
-            def by_token(op: Operation, who: str | None, student: str) -> Any:
+            def by_token(op: Operation, who: str | None, student: str, bad: bool = False) -> Any:
                 if who is None:
-                    return send(url, op, None, student)
+                    return send(url, op, None, student, bad)
                 signer = stranger if who == "wrong" else provider
                 tenant, role, caller_id = CALLERS.get(who, CALLERS["service"])
                 claims = {"custom:tenant": tenant, "custom:role": role.value,
                           "custom:id": caller_id}  # fmt: skip
-                return send(url, op, signer.token(claims), student)
+                return send(url, op, signer.token(claims), student, bad)
 
             yield World("sqlite", app, by_token, folder, url)
     finally:
@@ -186,9 +187,10 @@ def world(request: pytest.FixtureRequest) -> World:
 
 
 def request_of(
-    op: Operation, student: str
+    op: Operation, student: str, bad: bool = False
 ) -> tuple[str, str, dict[str, str] | None, dict[str, Any] | None]:
-    """The operation's method, path, query and body, for ``student``'s biology."""
+    """The operation's method, path, query and body, for ``student``'s biology (``bad``: no
+    query, and a body with a field no operation takes)."""
     params = {
         "student_id": student, "subject_id": "biology", "concept": "osmosis",
         "answer_id": "e1-000000000000", "episode_id": "e1-000000000000", "file_id": "f-1",
@@ -205,11 +207,15 @@ def request_of(
         "correctEpisode": {"field": "verdict", "value": "right", "reason": "a mistake"},
         "putClassFile": {"name": "syllabus.md", "content": SYLLABUS},
     }  # fmt: skip
+    if bad:
+        return op.method, path, None, {"bogus": 1} if op.method in ("POST", "PUT") else None
     return op.method, path, query, bodies.get(op.name)
 
 
-def send(url: str, op: Operation, key: str | None, student: str) -> tuple[int, dict[str, Any]]:
-    method, path, query, body = request_of(op, student)
+def send(
+    url: str, op: Operation, key: str | None, student: str, bad: bool = False
+) -> tuple[int, dict[str, Any]]:
+    method, path, query, body = request_of(op, student, bad)
     headers = {"Content-Type": "application/json"}
     if key is not None:
         headers["Authorization"] = f"Bearer {key}"
@@ -281,6 +287,25 @@ def test_every_operation_answers_each_caller_by_their_role(world: World, op: Ope
                     f"no record of {student}/biology: record an episode or upload a file for "
                     "it first"
                 )
+
+
+@pytest.mark.parametrize("op", ORDERED, ids=lambda op: op.name)
+def test_a_caller_is_refused_before_the_request_is_judged(world: World, op: Operation) -> None:
+    """What a role may not do is a 403 (401 without a caller, another tenant's 404) whatever
+    it sends: a request the operation does not take is judged (a 422) only for a caller who
+    may make it. Before, Powertools judged the request first: a student's rederive with no
+    reason, a teacher's erasure with none, answered 422."""
+    status, problem = world.send_as(op, None, "alice", True)
+    assert status == 401 and problem["type"].endswith(":not-authenticated"), op.name
+    for who in CALLERS:
+        for student in ("alice", "bob"):
+            wanted = expected(who, op, student, world.backend)
+            if wanted in ("401", "403", "404"):
+                status, body = world.send_as(op, who, student, True)
+                assert status == int(wanted), (op.name, who, student, status, body)
+    if op.method in ("POST", "PUT"):  # the service may call each: its bad request is a 422
+        status, body = world.send_as(op, "service", "alice", True)
+        assert status == 422 and "bogus" in body["detail"], (op.name, status, body)
 
 
 def test_a_revoked_key_is_refused_from_the_next_call(sqlite_world: World) -> None:

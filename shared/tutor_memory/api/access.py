@@ -58,6 +58,13 @@ def quiet_wordy_loggers() -> None:
 def route_of(resolver: Any, method: str, path: str) -> tuple[str, dict[str, str]]:
     """The template of the route ``path`` matches (the method's first, else any method's: a
     405 still names its route) and the path's ids, as a log line may carry them."""
+    template, found = route_params(resolver, method, path)
+    return template, {k: _id(found[k]) for k in LOGGED_IDS if k in found}
+
+
+def route_params(resolver: Any, method: str, path: str) -> tuple[str, dict[str, str]]:
+    """The template of the route ``path`` matches and every parameter of the path as sent
+    (a concept's name too: for deciding, never for a log line)."""
     routes = [*getattr(resolver, "_static_routes", []), *getattr(resolver, "_dynamic_routes", [])]
     wanted = method.upper()
     for same_method in (True, False):
@@ -65,11 +72,8 @@ def route_of(resolver: Any, method: str, path: str) -> tuple[str, dict[str, str]
             if same_method != (str(route.method).upper() == wanted):
                 continue
             match = route.rule.match(path)
-            if match is None:
-                continue
-            found = match.groupdict()
-            ids = {k: _id(found[k]) for k in LOGGED_IDS if k in found}
-            return _PARAMETER.sub(r"{\1}", str(route.path)), ids
+            if match is not None:
+                return _PARAMETER.sub(r"{\1}", str(route.path)), match.groupdict()
     return NO_ROUTE, {}
 
 

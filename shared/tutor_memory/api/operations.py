@@ -230,6 +230,10 @@ def operation(name: str) -> Operation:
     return BY_NAME[name]
 
 
+# (method, OpenAPI path) → the operation: what a request's route is (api/access.route_of)
+BY_ROUTE: dict[tuple[str, str], Operation] = {(op.method, op.path): op for op in OPERATIONS}
+
+
 _SAME_PAIR = {"student_id": "$request.path.student_id", "subject_id": "$request.path.subject_id"}
 # What a client (and a stateful fuzzer) can do next with a written episode: read the pair back,
 # and, for an answer, its sources and stance; correct it.

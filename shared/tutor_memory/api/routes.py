@@ -51,7 +51,7 @@ from aws_lambda_powertools.metrics import MetricUnit
 from pydantic import AfterValidator, StringConstraints
 
 from tutor_memory.api import calls
-from tutor_memory.api.access import described, quiet_wordy_loggers
+from tutor_memory.api.access import described, quiet_wordy_loggers, route_of, route_params
 from tutor_memory.api.models import (
     PROFILE_KEY_PATTERN,
     BeliefPage,
@@ -87,7 +87,7 @@ from tutor_memory.api.models import (
     a_file_id,
     named,
 )
-from tutor_memory.api.operations import EPISODE_LINKS, operation
+from tutor_memory.api.operations import BY_ROUTE, EPISODE_LINKS, operation
 from tutor_memory.domain import constants as C
 from tutor_memory.domain.access import KEY_PREFIX, Caller, Role
 from tutor_memory.domain.episodes import (
@@ -581,6 +581,35 @@ def build_resolver(
                 problem := to_problem(exc), CHALLENGE if problem.status == 401 else None
             )
         )
+
+    def refused_first() -> Problem | None:
+        """The 401, 403 or (another tenant's) 404 the caller gets whatever it sends: told
+        before what is wrong with the request, which Powertools checks before any handler
+        runs (so an unknown caller learns nothing of an operation's body or query)."""
+        try:
+            event = resolver.current_event
+            template, ids = route_of(resolver, event.http_method, event.path)
+            op = BY_ROUTE.get((event.http_method.upper(), template))
+            class_id = route_params(resolver, event.http_method, event.path)[1].get("class_id")
+        except Exception:  # no event: a handler called directly
+            return None
+        student, subject = ids.get("student_id"), ids.get("subject_id")
+        if op is None or "?" in (student, subject):  # a malformed id: the 422 names it
+            return None
+        try:
+            who, app = caller(), request_app()
+            app.access.check(who, op.roles, student, subject)
+            if class_id is not None and op.method != "GET":  # a class's own staff only
+                app.access.check_class(who, class_id)
+        except (NotAuthenticatedError, ForbiddenError, NotFoundError) as exc:
+            return next(to(exc) for kind, to in ERROR_HANDLERS if isinstance(exc, kind))
+        return None
+
+    def invalid_request(exc: RequestValidationError) -> Response[Any]:
+        problem = refused_first() or _invalid_request(exc)
+        return answer(problem, CHALLENGE if problem.status == 401 else None)
+
+    resolver.exception_handler(RequestValidationError)(invalid_request)
 
     def unexpected(exc: Exception) -> Response[Any]:
         path, correlation_id = where()
