@@ -15,6 +15,7 @@ import pytest
 from moto import mock_aws
 
 from tutor_memory.bootstrap import App, build_app
+from tutor_memory.domain.chain import ERASURE_PENDING_DOCUMENT, format_time
 from tutor_memory.domain.episodes import Kind, Pair, about_the_student
 from tutor_memory.domain.errors import StoreError
 from tutor_memory.ports import FixedClock
@@ -143,6 +144,27 @@ def test_erasing_the_student_shreds_the_key_so_a_backed_up_item_can_no_longer_be
 
     # Another student's bodies are untouched.
     assert app.memory.history(OTHER)[0].text == f"What does {MARKER} mean?"
+
+
+def test_while_a_worker_erases_a_shredded_students_bodies_verify_says_it_is_under_way(
+    aws: str, tmp_path: Path
+) -> None:
+    """A student's erasure handed to the worker shreds the key first, then erases the bodies
+    in steps: meanwhile a body reads as none. ``verify`` reported "content changed" there
+    while the docs promise "intact, an erasure is under way"; once the worker is silent (its
+    mark older than 30 minutes), or with no mark, the unread body is a break again."""
+    app = make_app(tmp_path, aws)
+    write(app, BIOLOGY)
+    assert app.ports.store.keys is not None  # type: ignore[attr-defined]
+    mark = {"since": format_time(T0 + timedelta(minutes=50))}  # ten minutes before the clock
+    app.ports.store.put_document(BIOLOGY, ERASURE_PENDING_DOCUMENT, mark, expected_version=0)
+    app.ports.store.keys.shred("s-shred")  # type: ignore[attr-defined]
+    report = app.memory.verify_chain(BIOLOGY)
+    assert report.intact and report.pending == 2, report
+    assert "an erasure is under way: 2 bodies" in str(report)
+    app.ports.store.delete_documents(BIOLOGY, [ERASURE_PENDING_DOCUMENT])
+    report = app.memory.verify_chain(BIOLOGY)
+    assert not report.intact and report.break_kind == "content changed"
 
 
 def test_a_process_still_holding_a_shredded_key_never_writes_under_it(

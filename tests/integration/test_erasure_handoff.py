@@ -112,7 +112,7 @@ def test_a_request_out_of_time_erases_one_step_and_a_worker_finishes_the_pair(
     # erasure under way (an operator's alarm on `verify` does not fire meanwhile).
     report = app.memory.verify_chain(PAIR)
     assert report.intact and report.pending == EPISODES - 5
-    assert f"an erasure is under way: {EPISODES - 5} bodies its entries name" in str(report)
+    assert f"an erasure is under way: {EPISODES - 5} bodies still to be erased" in str(report)
     assert indexed(app, PAIR) == set()  # nothing recalled by topic meanwhile
     # nor as the newest lines: the block shows none of what the worker still has to erase
     assert MARKER not in app.turns.turn(PAIR, f"What did I ask about {MARKER}?").block

@@ -662,7 +662,8 @@ class ChainResponse(Model):
     detail: str
     report: str
     erased: int = 0  # episodes whose body was erased (their envelopes checked)
-    # an erasure a worker is carrying out now: the bodies its entries name still to be erased
+    # an erasure a worker is carrying out now: the bodies still to be erased (those its entries
+    # name, and those a shredded key no longer opens)
     erasing: int = 0
 
     @classmethod

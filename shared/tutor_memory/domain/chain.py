@@ -121,8 +121,8 @@ _TIME_LENGTH = len("2026-01-01T00:00:00.000000Z")
 
 # A pair a worker is erasing whole (usecases/erasure.py ``ErasureTask``; ``purge_pair``, the
 # erasure's last step, deletes it): its turns show nothing of it, its nights write nothing, and
-# ``verify`` reads the bodies its entries name and a worker has not reached yet as pending, not
-# as an erasure cut short.
+# ``verify`` reads the bodies its entries name and a worker has not reached yet (and those a
+# shredded key no longer opens) as pending, not as an erasure cut short.
 ERASURE_PENDING_DOCUMENT = "erasure-pending"
 # A mark older than this whose pair is still not erased: its worker's message was lost (the
 # dead-letter queue); asking again sends another. Past the queue's visibility timeout (18 min)
@@ -682,8 +682,8 @@ class ChainReport:
             if self.pending:
                 bodies = "body" if self.pending == 1 else "bodies"
                 underway = (
-                    f"; an erasure is under way: {self.pending} {bodies} its entries name still "
-                    "to be erased by the worker that has it"
+                    f"; an erasure is under way: {self.pending} {bodies} still to be erased by "
+                    "the worker that has it"
                 )
             return (
                 f"intact: {self.episodes} episodes{entries}{erased}, head {self.head_hash[:16]}…"
@@ -824,6 +824,15 @@ def _check_body(ep: Episode, records: Mapping[int, Erasure]) -> tuple[BreakKind,
     if link_hash(ep.prev_hash, canonical_envelope(ep, ep.seq, ep.commitment)) != ep.hash:
         return "content changed", "its envelope no longer produces its stored hash"
     return None
+
+
+def _shredded_in_place(ep: Episode, records: Mapping[int, Erasure]) -> bool:
+    """A body that reads as none, not erased nor named by a record, whose envelope still gives
+    its stored hash: what a store returns for a body sealed under a shredded key."""
+    if ep.erased or ep.seq in records or has_body(ep) or ep.chain_version != 2:
+        return False
+    envelope = canonical_envelope(ep, ep.seq, ep.commitment or "")
+    return bool(ep.commitment) and link_hash(ep.prev_hash, envelope) == ep.hash
 
 
 def _check_erasures(
@@ -996,8 +1005,9 @@ def verify(
     ``before_entries``: no checkpoint of this chain was ever anchored, so it may hold erasures
     made before entries were kept (reported as such, after every other check has passed).
     ``erasing``: a worker is erasing the pair now (its mark, ``worker_on_it``): the bodies its
-    entries name and it has not reached are counted (``ChainReport.pending``), not a break;
-    every other check stands.
+    entries name and it has not reached are counted (``ChainReport.pending``), not a break, and
+    so is a body that reads as none (its student's key shredded: a student's erasure shreds
+    first, then erases) whose envelope still gives its hash; every other check stands.
     """
     expected_seq, prev, count, erased, erased_v1 = 1, GENESIS_HASH, 0, 0, 0
     hashes: dict[int, str] = {}
@@ -1006,6 +1016,8 @@ def verify(
     entries: list[Episode] = []
     records = {r.seq: r for r in erasures}
     bad_records = _check_erasures(pair, erasures, erasure_head)
+
+    unread = 0  # bodies no longer readable while a worker erases them (``erasing``)
 
     def broken(seq: int, kind: BreakKind, detail: str) -> ChainReport:
         return ChainReport(pair, False, count, prev, seq, kind, detail)
@@ -1028,6 +1040,8 @@ def verify(
         if bad_records is not None and bad_records[0] <= ep.seq:
             return broken(bad_records[0], "erasure record changed", bad_records[1])
         problem = _check_body(ep, records)
+        if problem is not None and erasing and _shredded_in_place(ep, records):
+            unread, problem = unread + 1, None
         if problem is not None:
             return broken(ep.seq, *problem)
         if ep.episode_id != episode_id(ep.seq, ep.hash):
@@ -1116,5 +1130,5 @@ def verify(
         entries=len(entries),
         checkpoint_seq=None if checkpoint is None else checkpoint.seq,
         checkpoint_at=None if checkpoint is None else checkpoint.at,
-        pending=len(pending or ()),
+        pending=len(pending or ()) + unread,
     )
