@@ -603,6 +603,8 @@ def build_resolver(
                 app.access.check_class(who, class_id)
         except (NotAuthenticatedError, ForbiddenError, NotFoundError) as exc:
             return next(to(exc) for kind, to in ERROR_HANDLERS if isinstance(exc, kind))
+        except TutorMemoryError:  # the directory out of reach: the request's own 422 stands
+            return None
         return None
 
     def invalid_request(exc: RequestValidationError) -> Response[Any]:
