@@ -205,7 +205,9 @@ def _parser() -> argparse.ArgumentParser:
     rederive = with_pair(
         sub.add_parser("rederive", help="re-derive a pair's beliefs under today's rules")
     )
-    rederive.add_argument("--reason", default="", help="why (kept in the log)")
+    rederive.add_argument(
+        "--reason", default="", help="why, for your own records (not logged: logs hold no words)"
+    )
     rederive.add_argument("--force", action="store_true", help="even when nothing would change")
     rederive.add_argument("--json", action="store_true", help=JSON_HELP)
 
