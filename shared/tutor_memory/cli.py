@@ -460,7 +460,7 @@ def _run(args: argparse.Namespace) -> int:
         print(f"{record.name}: removed; answers that cite it now read 'changed: removed'")
         return 0
     if args.command == "rederive":
-        done = build_app(settings).learning.rederive(pair, force=args.force, reason=args.reason)
+        done = build_app(settings).learning.rederive(pair, force=args.force)
         if args.json:
             return print_json(
                 {

@@ -22,7 +22,7 @@ import logging
 from collections.abc import Callable
 from datetime import date, datetime
 from pathlib import Path
-from typing import Annotated, Any, Final, Literal, ParamSpec, TypeVar
+from typing import Annotated, Any, Literal, ParamSpec, TypeVar
 
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError, UnexpectedToolError
@@ -31,7 +31,9 @@ from mcp.types import Tool as MCPTool
 from pydantic import BaseModel, Field, SkipValidation
 from pydantic import ValidationError as PydanticValidationError
 
+from tutor_memory.api.access import quiet_wordy_loggers
 from tutor_memory.api.models import (
+    TURN_AT,
     BeliefPage,
     BeliefResponse,
     ChainResponse,
@@ -56,10 +58,6 @@ from tutor_memory.library import LocalBackend, Memory, PairMemory
 P = ParamSpec("P")
 R = TypeVar("R")
 log = logging.getLogger(__name__)
-TURN_AT: Final = (
-    "the question's time (ISO 8601): nothing recorded after it is recalled; the beliefs and "
-    "the map are as they stand now"
-)
 
 StudentId = Annotated[str, Field(description="the student's id (letters, digits, . _ @ -)")]
 SubjectId = Annotated[str, Field(description="the subject's id, e.g. biology")]
@@ -180,19 +178,8 @@ def _tool(fn: Callable[P, R]) -> Callable[P, R]:
     return run
 
 
-# The SDK logs each tool's error at INFO ("Tool 'belief_history' failed: 'no belief about
-# "<concept>"…'"): the agent reads that error already, and it quotes what was asked.
-SDK_LOGGER: Final = "mcp.server.mcpserver.server"
-
-
-def _quiet_sdk_log() -> None:
-    logger = logging.getLogger(SDK_LOGGER)
-    if logger.level < logging.WARNING:  # NOTSET (inherits) or lower
-        logger.setLevel(logging.WARNING)
-
-
 def build_server(memory: Memory) -> MCPServer:
-    _quiet_sdk_log()
+    quiet_wordy_loggers()  # the SDK logs each tool's error, which may quote what was asked
     server: MCPServer = _Server(name="tutor-memory", instructions=INSTRUCTIONS, log_level="WARNING")
 
     def pair(student_id: str, subject_id: str) -> PairMemory:

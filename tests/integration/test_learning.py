@@ -192,5 +192,5 @@ def test_an_erasure_rederives_each_check_on_the_concept_it_was_recorded_on(
     assert app.erasing is not None
     app.erasing.erase_episode(pair, gone.episode_id, reason="typed by mistake")
     assert [b.line() for b in app.learning.beliefs(pair)] == ["understands ósmosis (0.67)"]
-    app.learning.rederive(pair, force=True, reason="new routing rules")
+    app.learning.rederive(pair, force=True)
     assert [b.concept_name for b in app.learning.beliefs(pair)] == ["osmosis"]  # today's map

@@ -98,7 +98,7 @@ def test_a_check_after_the_night_makes_the_working_set_stale(app: App) -> None:
 def test_a_re_derivation_after_the_night_makes_the_working_set_stale(app: App) -> None:
     before = turn(app, "What did I get wrong so far?")
     assert before.working_set
-    done = app.learning.rederive(PAIR, force=True, reason="test")
+    done = app.learning.rederive(PAIR, force=True)
     assert done.changed
     result = turn(app, "What did I get wrong so far?")
     assert not result.working_set  # the chain head did not move; the beliefs marker did

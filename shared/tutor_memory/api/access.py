@@ -29,37 +29,45 @@ _ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._@-]*")
 _PARAMETER = re.compile(r"<(\w+)>")
 
 
-# Libraries that log a request's values at DEBUG (every function quiets them at import):
-# Powertools' event handler each route's
-# arguments ("Calling API Route Handler: {... 'body': EpisodeRequest(text=...)}") and each
-# unmatched path; the AWS SDK, PynamoDB and the HTTP clients each call's parameters (an
-# episode's text in a PutItem). A DEBUG level set for the service (POWERTOOLS_LOG_LEVEL, the
-# Lambda runtime's, basicConfig) would put the words in the logs.
-_WORDY_LOGGERS: Final = (
-    "aws_lambda_powertools.event_handler",
-    "aws_lambda_powertools.utilities.batch",  # a failed record's exception message, at DEBUG
-    "botocore",
-    "boto3",
-    "s3transfer",
-    "pynamodb",
-    "urllib3",
-    "opensearch",
-)
+# Libraries that log a request's values, and the lowest level each is let log at (every door
+# quiets them at import): Powertools' event handler each route's arguments at DEBUG ("Calling
+# API Route Handler: {... 'body': EpisodeRequest(text=...)}") and each unmatched path; the AWS
+# SDK, PynamoDB and the HTTP clients each call's parameters (an episode's text in a PutItem);
+# the MCP SDK each tool's error at INFO ("Tool 'belief_history' failed: 'no belief about
+# "<concept>"…'" — the agent reads that error already). A DEBUG level set for the service
+# (POWERTOOLS_LOG_LEVEL, the Lambda runtime's, basicConfig) would put the words in the logs.
+_WORDY_LOGGERS: Final = {
+    "aws_lambda_powertools.event_handler": logging.INFO,
+    "aws_lambda_powertools.utilities.batch": logging.INFO,  # a failed record's message
+    "botocore": logging.INFO,
+    "boto3": logging.INFO,
+    "s3transfer": logging.INFO,
+    "pynamodb": logging.INFO,
+    "urllib3": logging.INFO,
+    "opensearch": logging.INFO,
+    "mcp.server.mcpserver.server": logging.WARNING,
+}
 
 
 def quiet_wordy_loggers() -> None:
-    """The libraries' loggers that log a request's values kept at INFO, whatever the level."""
-    for name in _WORDY_LOGGERS:
+    """The libraries' loggers that log a request's values kept at their lowest level (a
+    higher level set by the operator stays), whatever the root's level."""
+    for name, lowest in _WORDY_LOGGERS.items():
         logger = logging.getLogger(name)
-        if logger.level < logging.INFO:  # NOTSET (inherits) or DEBUG
-            logger.setLevel(logging.INFO)
+        if logger.level < lowest:  # NOTSET (inherits) or lower
+            logger.setLevel(lowest)
 
 
 def route_of(resolver: Any, method: str, path: str) -> tuple[str, dict[str, str]]:
     """The template of the route ``path`` matches (the method's first, else any method's: a
     405 still names its route) and the path's ids, as a log line may carry them."""
     template, found = route_params(resolver, method, path)
-    return template, {k: _id(found[k]) for k in LOGGED_IDS if k in found}
+    return template, logged_ids(found)
+
+
+def logged_ids(params: dict[str, str]) -> dict[str, str]:
+    """The ids among a path's parameters, as a log line may carry them (``?``: malformed)."""
+    return {k: _id(params[k]) for k in LOGGED_IDS if k in params}
 
 
 def route_params(resolver: Any, method: str, path: str) -> tuple[str, dict[str, str]]:

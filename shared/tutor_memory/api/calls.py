@@ -313,9 +313,8 @@ def belief_history(
 
 
 def rederive(app: App, pair: Pair, body: RederiveRequest) -> RederiveResponse:
-    done = app.learning.rederive(
-        known(app, pair), at=client_time(app, body.at), force=body.force, reason=body.reason
-    )
+    # body.reason is the caller's own record: kept nowhere (a log holds no words)
+    done = app.learning.rederive(known(app, pair), at=client_time(app, body.at), force=body.force)
     return RederiveResponse(
         retired=done.retired, created=done.created, generation=done.generation, changed=done.changed
     )

@@ -7,7 +7,7 @@ source of the OpenAPI document)."""
 
 import re
 from datetime import date, datetime
-from typing import TYPE_CHECKING, Annotated, Any, Literal, get_args
+from typing import TYPE_CHECKING, Annotated, Any, Final, Literal, get_args
 
 from pydantic import (
     AfterValidator,
@@ -99,6 +99,12 @@ _MOMENT_SHAPE = (
 MOMENT_PATTERN = r"^(19[7-9][0-9]|[2-9][0-9]{3})" + _MOMENT_SHAPE
 _MOMENT_RE = re.compile(r"^[0-9]{4}" + _MOMENT_SHAPE)
 _MOMENT_RANGE = "from 1970-01-01T00:00:00Z to a day past the server's clock"
+# The turn's time, said once for every door (REST, MCP, the clients generated from them).
+TURN_AT: Final = (
+    "the question's time (RFC 3339): its time words are read against it and nothing recorded "
+    "after it is recalled; the beliefs, the profile and the map are as they stand now. "
+    f"{_MOMENT_RANGE[0].upper()}{_MOMENT_RANGE[1:]}"
+)
 
 
 def _moment(value: Any) -> Any:
@@ -197,12 +203,7 @@ Id = Annotated[
 
 class TurnRequest(Strict):
     question: str | None = Field(default=None, max_length=C.MAX_TEXT_CHARS)
-    at: Moment | None = Field(
-        default=None,
-        description="the question's time (RFC 3339): its time words are read against it and "
-        "nothing recorded after it is recalled; the beliefs, the profile and the map are as "
-        f"they stand now. {_MOMENT_RANGE[0].upper()}{_MOMENT_RANGE[1:]}",
-    )
+    at: Moment | None = Field(default=None, description=TURN_AT)
     budget_tokens: Whole | None = Field(default=None, ge=50, le=100_000)
 
     _whole = field_validator("budget_tokens", mode="before")(_integral)

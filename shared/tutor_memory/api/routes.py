@@ -51,7 +51,12 @@ from aws_lambda_powertools.metrics import MetricUnit
 from pydantic import AfterValidator, StringConstraints
 
 from tutor_memory.api import calls
-from tutor_memory.api.access import described, quiet_wordy_loggers, route_of, route_params
+from tutor_memory.api.access import (
+    described,
+    logged_ids,
+    quiet_wordy_loggers,
+    route_params,
+)
 from tutor_memory.api.models import (
     PROFILE_KEY_PATTERN,
     BeliefPage,
@@ -588,9 +593,9 @@ def build_resolver(
         runs (so an unknown caller learns nothing of an operation's body or query)."""
         try:
             event = resolver.current_event
-            template, ids = route_of(resolver, event.http_method, event.path)
+            template, params = route_params(resolver, event.http_method, event.path)
             op = BY_ROUTE.get((event.http_method.upper(), template))
-            class_id = route_params(resolver, event.http_method, event.path)[1].get("class_id")
+            ids, class_id = logged_ids(params), params.get("class_id")
         except Exception:  # no event: a handler called directly
             return None
         student, subject = ids.get("student_id"), ids.get("subject_id")

@@ -656,7 +656,7 @@ class Erasing:
         )
         if (counted or believed) and learning is not None:
             self.store.delete_beliefs_citing(pair, sorted(ids))
-            learning.rederive(pair, at=at, force=True, reason="erasure", as_recorded=True)
+            learning.rederive(pair, at=at, force=True, as_recorded=True)
         # The nightly tally counts checks and their corrections only: folded again from the
         # start (a read of the whole log) when the erasure took one of them.
         names = [WORKING_SET, SELF_MODEL, *(night_name(d.isoformat()) for d in days)]

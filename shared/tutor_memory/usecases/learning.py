@@ -237,7 +237,6 @@ class Learning:
         *,
         at: datetime | None = None,
         force: bool = False,
-        reason: str = "",
         as_recorded: bool = False,
     ) -> Rederivation:
         """Retire the current beliefs (never delete) and replay the recorded checks under
@@ -246,7 +245,8 @@ class Learning:
         it to, unless the map no longer has it (``replay_checks``) — the beliefs the rest of
         the log gives.
 
-        An operator action: it is logged, and it is idempotent — when today's rules give the
+        An operator action: it is logged (without the caller's reason: a log holds no
+        words, so the use case takes none), and it is idempotent — when today's rules give the
         current beliefs already (a retry, a second run), nothing is retired or written, unless
         ``force`` (the bench builds every belief once this way)."""
         when = at or self.ports.clock.now()
@@ -271,7 +271,7 @@ class Learning:
         for row, supersedes in rows:
             self.store.add_belief(row, supersedes)
         self.memory.touch_applied(pair, APPLIED_BELIEFS)
-        log.info(  # the reason is not logged: a teacher's or a student's words
+        log.info(
             "re-derivation of %s: %d beliefs retired, %d rows written, generation %d",
             pair, retired, len(rows), generation,
             extra={"pair": str(pair), "operator_action": "rederive", "changed": True,
