@@ -13,6 +13,7 @@ so an erasure's key prefix (``uploads/s-42/biology/cells.pdf``, or a whole pair'
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
 
 from tutor_memory.domain.episodes import Pair
@@ -48,17 +49,23 @@ class LocalFiles:
             return None
         return path.read_bytes() if path.is_file() else None
 
-    def delete_all_versions(self, prefix: str) -> int:
+    def delete_all_versions(self, prefix: str, spare: Callable[[str], bool] | None = None) -> int:
         """Delete every kept version of the file a key names (its folder of versions), or of
-        every file under a folder prefix ending in "/" (as ``S3Files.delete_all_versions``);
-        returns how many files were deleted. ``notes.md`` never reaches ``notes.md.bak``."""
+        every file under a folder prefix ending in "/" but those whose key ``spare`` keeps (as
+        ``S3Files.delete_all_versions``); returns how many files were deleted. ``notes.md``
+        never reaches ``notes.md.bak``."""
         if not self.root.is_dir():
             return 0
         prefix = prefix if prefix.endswith("/") else prefix + "/"
         deleted = 0
         for path in sorted(self.root.rglob("*"), reverse=True):  # files before their folders
             relative = path.relative_to(self.root).as_posix()
-            if path.is_file() and relative.startswith(prefix):
+            key = path.parent.relative_to(self.root).as_posix()  # a version's file: its key
+            if (
+                path.is_file()
+                and relative.startswith(prefix)
+                and not (spare is not None and spare(key))
+            ):
                 path.unlink()
                 deleted += 1
             elif path.is_dir() and not any(path.iterdir()):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import boto3
@@ -98,13 +99,13 @@ class S3Files:
                 return data
         return None
 
-    def delete_all_versions(self, prefix: str) -> int:
+    def delete_all_versions(self, prefix: str, spare: Callable[[str], bool] | None = None) -> int:
         """Delete every version and delete marker of the object ``prefix`` names, or of every
-        object under it when it ends in "/" (a pair's or a student's folder), in the uploads
-        bucket (a versioned bucket keeps an overwritten or deleted object's bytes as an old
-        version; deleting only the key would add a marker and keep them). Returns how many
-        versions were deleted. S3 lists by string prefix: ``notes.md`` would also list
-        ``notes.md.bak``, so a key is matched exactly."""
+        object under it when it ends in "/" (a pair's or a student's folder) but those whose
+        key ``spare`` keeps, in the uploads bucket (a versioned bucket keeps an overwritten or
+        deleted object's bytes as an old version; deleting only the key would add a marker and
+        keep them). Returns how many versions were deleted. S3 lists by string prefix:
+        ``notes.md`` would also list ``notes.md.bak``, so a key is matched exactly."""
         if self.bucket is None:
             return 0
         s3, deleted = self._s3(), 0
@@ -116,7 +117,8 @@ class S3Files:
                 doomed = [
                     {"Key": v["Key"], "VersionId": v["VersionId"]}
                     for v in [*page.get("Versions", []), *page.get("DeleteMarkers", [])]
-                    if prefix.endswith("/") or v["Key"] == prefix
+                    if (prefix.endswith("/") or v["Key"] == prefix)
+                    and not (spare is not None and spare(v["Key"]))
                 ]
                 for start in range(0, len(doomed), 1000):  # DeleteObjects takes 1000 at most
                     chunk = doomed[start : start + 1000]

@@ -56,6 +56,24 @@ def class_path_prefix(tenant: str) -> str:
     return "" if tenant == DEFAULT_TENANT else PATH_MARK
 
 
+CLASSES: Final = "classes"  # <tenant>/classes/<class>/<subject>/<file>: a class's upload
+
+
+def no_students(rest: str, tenant: str) -> bool:
+    """Whether the object at ``rest`` (its key after the tenant's uploads prefix) is no
+    student's, though a student's folder may hold it: a class's file (the default tenant's
+    lie under ``default/classes/``, another tenant's under ``classes/``) or, beside the
+    default tenant's students, another tenant's (``T/…``). A student called ``default``,
+    ``classes`` or ``T`` has a folder of that name: erasing the student (or a pair of theirs)
+    deletes their own objects there and spares these."""
+    parts = rest.split("/")
+    if tenant == DEFAULT_TENANT:
+        classes = len(parts) == 5 and parts[0] == DEFAULT_TENANT and parts[1] == CLASSES
+        # T/<x>/<file> is student T's pair x's; a tenant's own keys are longer
+        return classes or (rest.startswith(PATH_MARK) and len(parts) > 3)
+    return len(parts) == 4 and parts[0] == CLASSES
+
+
 def tenant_of_path(rest: str) -> str:
     """The tenant an S3 key (after the bucket's prefix) belongs to."""
     if rest.startswith(PATH_MARK):

@@ -87,7 +87,7 @@ from tutor_memory.domain.forgetting import forget_words
 from tutor_memory.domain.nightly import consolidation, day_window, night_name
 from tutor_memory.domain.profile import heard_at, heard_in_subject
 from tutor_memory.domain.taughtmap import shapes_the_map
-from tutor_memory.domain.tenancy import DEFAULT_TENANT
+from tutor_memory.domain.tenancy import DEFAULT_TENANT, no_students
 from tutor_memory.ports import Ports, Queue, Store
 from tutor_memory.usecases.erasure_entries import (
     ErasureUnfinished,
@@ -133,7 +133,9 @@ class Rosters(Protocol):
 class UploadedFiles(Protocol):
     """Deletes uploaded objects with every version (the uploads bucket keeps versions)."""
 
-    def delete_all_versions(self, prefix: str) -> int: ...
+    def delete_all_versions(
+        self, prefix: str, spare: Callable[[str], bool] | None = None
+    ) -> int: ...
 
 
 @dataclass
@@ -343,6 +345,13 @@ class Erasing:
             self.store.purge_pair(pair)
             result.erased[str(pair)] = []
         self._erase_pairs(pairs, result, requested_by, "student", until, request=True)
+        # What else lies in the student's folder (an object off the layout, a subject with no
+        # pair): the pairs' own folders went with each pair, or go with the worker's.
+        waiting = [self._folder(p) for p in pairs if str(p) in result.pending]
+        result.objects_deleted += self._delete_uploads(
+            f"{self.uploads_prefix}{student_id}/",
+            lambda key: any(key.startswith(folder) for folder in waiting),
+        )
         return result
 
     def continue_erasure(
@@ -565,9 +574,21 @@ class Erasing:
         uploaded object under its prefix: idempotent, so a pair whose episodes were all erased
         before (one by one, or by the retention period, which leave these) loses them too."""
         self.store.purge_pair(pair)
-        if self.files is not None:
-            prefix = f"{self.uploads_prefix}{pair.student_id}/{pair.subject_id}/"
-            result.objects_deleted += self.files.delete_all_versions(prefix)
+        result.objects_deleted += self._delete_uploads(self._folder(pair))
+
+    def _folder(self, pair: Pair) -> str:
+        return f"{self.uploads_prefix}{pair.student_id}/{pair.subject_id}/"
+
+    def _delete_uploads(self, prefix: str, spare: Callable[[str], bool] = lambda _: False) -> int:
+        """Every version of every object under ``prefix`` but those ``spare`` keeps and those
+        of no student (a class's, another tenant's: a student may be called ``default``,
+        ``classes`` or ``T``)."""
+        if self.files is None:
+            return 0
+        start, tenant = len(self.uploads_prefix), self.tenant
+        return self.files.delete_all_versions(
+            prefix, lambda key: spare(key) or no_students(key[start:], tenant)
+        )
 
     def _erase_bodies(
         self,

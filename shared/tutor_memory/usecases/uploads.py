@@ -46,7 +46,7 @@ from urllib.parse import unquote_plus
 from tutor_memory.domain.episodes import Pair, check_id, file_id_for
 from tutor_memory.domain.errors import NotFoundError, ValidationError
 from tutor_memory.domain.filetext import UnreadableFileError
-from tutor_memory.domain.tenancy import tenant_of_path
+from tutor_memory.domain.tenancy import CLASSES, tenant_of_path
 from tutor_memory.usecases.classmaps import ClassMaps
 from tutor_memory.usecases.maps import MapUseCases
 
@@ -83,9 +83,6 @@ class ClassUpload:
     subject_id: str
     file_id: str
     name: str
-
-
-CLASSES = "classes"
 
 
 def tenant_of_upload_key(key: str, prefix: str = DEFAULT_PREFIX, *, encoded: bool = True) -> str:

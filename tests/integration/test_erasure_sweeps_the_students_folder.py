@@ -1,0 +1,165 @@
+"""Erasing a student deletes everything in their uploads folder, and nobody else's.
+
+An object put in the folder off the layout (``uploads/s-42/stray.md``) or under a subject the
+student has no pair in was never read, but it holds the student's words: it survived the
+student's erasure, which deleted each pair's folder only. And a student may be called
+``default``, ``classes`` or ``T``, whose folders hold a class's files or another tenant's
+(``uploads/default/classes/…``, ``uploads/T/<tenant>/classes/…``, ``uploads/T/<tenant>/…``):
+erasing that student, or one of their pairs, must leave those. Cloud configuration on moto
+(DynamoDB, a versioned bucket)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import boto3
+from moto import mock_aws
+
+from tutor_memory.adapters.dynamo_store import DynamoStore
+from tutor_memory.bootstrap import App, build_app
+from tutor_memory.domain.episodes import Kind, Pair
+from tutor_memory.domain.tenancy import no_students
+from tutor_memory.ports import FixedClock
+from tutor_memory.settings import Settings
+
+T0 = datetime(2026, 7, 12, 15, 0, tzinfo=UTC)
+BUCKET = "tm-uploads-sweep"
+MARKER = b"zorblaxquint"
+
+
+@contextmanager
+def cloud(tmp_path: Path, tenant: str = "default") -> Iterator[tuple[App, Any]]:
+    table, region = "tm-sweep", "us-east-1"
+    with mock_aws():
+        DynamoStore(table, region).create_table()
+        s3 = boto3.client("s3", region_name=region)
+        s3.create_bucket(Bucket=BUCKET)
+        s3.put_bucket_versioning(Bucket=BUCKET, VersioningConfiguration={"Status": "Enabled"})
+        settings = Settings(
+            backend="dynamodb",
+            table_name=table,
+            aws_region=region,
+            embedder="none",
+            index_path=tmp_path / "index.db",
+            uploads_bucket=BUCKET,
+            tenant=tenant,
+        )
+        yield build_app(settings, clock=FixedClock(T0)), s3
+
+
+def put(s3: Any, *keys: str) -> None:
+    for key in keys:
+        for draft in (b"first ", b"second "):  # two versions of each
+            s3.put_object(Bucket=BUCKET, Key=key, Body=draft + MARKER)
+
+
+def kept(s3: Any) -> set[str]:
+    listed = s3.list_object_versions(Bucket=BUCKET)
+    return {v["Key"] for v in [*listed.get("Versions", []), *listed.get("DeleteMarkers", [])]}
+
+
+def say(app: App, pair: Pair) -> None:
+    app.episodes.add(pair, Kind.QUESTION, "What is osmosis?", at=T0)
+
+
+def test_a_students_erasure_deletes_what_lies_off_the_layout_in_their_folder(
+    tmp_path: Path,
+) -> None:
+    with cloud(tmp_path) as (app, s3):
+        say(app, Pair("s-42", "biology"))
+        say(app, Pair("s-43", "biology"))
+        put(
+            s3,
+            "uploads/s-42/biology/notes.md",
+            "uploads/s-42/stray.md",  # off the layout: never read
+            "uploads/s-42/history/essay.md",  # a subject without a pair
+            "uploads/s-42/biology/deeper/draft.md",
+            "uploads/s-43/biology/notes.md",
+            "uploads/s-420/biology/notes.md",  # a student whose id begins the same
+            "uploads/default/classes/7a/biology/syllabus.md",
+        )
+        assert app.erasing is not None
+        result = app.erasing.erase_student("s-42", reason="left the school")
+
+        assert not any(k.startswith("uploads/s-42/") for k in kept(s3))
+        assert kept(s3) == {
+            "uploads/s-43/biology/notes.md",
+            "uploads/s-420/biology/notes.md",
+            "uploads/default/classes/7a/biology/syllabus.md",
+        }
+        assert result.objects_deleted == 8  # two versions each of the four
+
+
+def test_a_student_called_default_leaves_the_default_tenants_class_files(
+    tmp_path: Path,
+) -> None:
+    with cloud(tmp_path) as (app, s3):
+        say(app, Pair("default", "biology"))
+        say(app, Pair("default", "classes"))
+        put(
+            s3,
+            "uploads/default/biology/notes.md",
+            "uploads/default/classes/notes.md",  # their pair "classes"'s file
+            "uploads/default/stray.md",
+            "uploads/default/classes/7a/biology/syllabus.md",  # class 7a's
+        )
+        assert app.erasing is not None
+        app.erasing.erase_pair(Pair("default", "classes"), reason="asked")
+        assert kept(s3) == {
+            "uploads/default/biology/notes.md",
+            "uploads/default/stray.md",
+            "uploads/default/classes/7a/biology/syllabus.md",
+        }
+        app.erasing.erase_student("default", reason="asked")
+        assert kept(s3) == {"uploads/default/classes/7a/biology/syllabus.md"}
+
+
+def test_a_student_called_t_leaves_every_other_tenants_uploads(tmp_path: Path) -> None:
+    with cloud(tmp_path) as (app, s3):
+        say(app, Pair("T", "acme"))  # student "T" of the default tenant, subject "acme"
+        theirs = ["uploads/T/acme/notes.md", "uploads/T/stray.md"]
+        acmes = [
+            "uploads/T/acme/s1/biology/notes.md",  # tenant acme's student s1
+            "uploads/T/acme/classes/7a/biology/syllabus.md",
+            "uploads/T/acme/s1/stray.md",
+        ]
+        put(s3, *theirs, *acmes)
+        assert app.erasing is not None
+        app.erasing.erase_pair(Pair("T", "acme"), reason="asked")
+        assert kept(s3) == {"uploads/T/stray.md", *acmes}
+        app.erasing.erase_student("T", reason="asked")
+        assert kept(s3) == set(acmes)
+
+
+def test_a_student_called_classes_leaves_their_tenants_class_files(tmp_path: Path) -> None:
+    with cloud(tmp_path, tenant="acme") as (app, s3):
+        say(app, Pair("classes", "biology"))
+        say(app, Pair("s1", "biology"))
+        put(
+            s3,
+            "uploads/T/acme/classes/biology/notes.md",  # student "classes"'s pair's file
+            "uploads/T/acme/classes/stray.md",
+            "uploads/T/acme/classes/7a/biology/syllabus.md",  # class 7a's
+            "uploads/T/acme/s1/biology/notes.md",
+        )
+        assert app.erasing is not None
+        app.erasing.erase_student("classes", reason="asked")
+        assert kept(s3) == {
+            "uploads/T/acme/classes/7a/biology/syllabus.md",
+            "uploads/T/acme/s1/biology/notes.md",
+        }
+
+
+def test_what_no_student_holds_is_told_in_every_tenant() -> None:
+    # after the tenant's uploads prefix: the default tenant's "uploads/", acme's "uploads/T/acme/"
+    assert no_students("default/classes/7a/biology/syllabus.md", "default")
+    assert not no_students("default/classes/notes.md", "default")  # student default's pair
+    assert no_students("T/acme/s1/biology/notes.md", "default")
+    assert not no_students("T/acme/notes.md", "default")  # student T's pair acme
+    assert no_students("classes/7a/biology/syllabus.md", "acme")
+    assert not no_students("classes/biology/notes.md", "acme")  # student classes's pair
+    assert not no_students("default/classes/7a/biology/syllabus.md", "acme")  # acme's student
