@@ -43,6 +43,8 @@ LABELLED: dict[str, list[tuple[str, Aspect | None]]] = {
         ("my name's Sam Lee", N),
         ("My name is spelled wrong on the worksheet.", None),
         ("What is my name?", None),
+        ("Give me examples first, always.", P),  # "always" after the request
+        ("I always forget the examples in class.", None),
     ],
     "es": [
         ("Prefiero ejemplos primero y luego la regla.", P),
@@ -68,6 +70,9 @@ LABELLED: dict[str, list[tuple[str, Aspect | None]]] = {
         ("Mi nombre es Ana María.", N),
         ("Mi nombre está mal escrito en la hoja.", None),
         ("¿Cómo me llamo?", None),
+        ("Por favor dame siempre ejemplos primero.", P),
+        ("Dame un ejemplo de ósmosis.", None),  # once, not for good
+        ("Siempre olvido los ejemplos.", None),
     ],
     "id": [
         ("Saya lebih suka contoh dulu, baru aturannya.", P),
@@ -93,6 +98,8 @@ LABELLED: dict[str, list[tuple[str, Aspect | None]]] = {
         ("Namaku Dewi Lestari, kelas 8.", N),
         ("nama saya belum ada di daftar", None),
         ("Siapa nama saya?", None),
+        ("Kasih saya contoh dulu, selalu ya.", P),
+        ("Berikan contoh osmosis.", None),
     ],
     "ur": [
         ("مجھے زیادہ پسند ہے کہ آپ پہلے مثالیں دیں۔", P),
@@ -120,6 +127,8 @@ LABELLED: dict[str, list[tuple[str, Aspect | None]]] = {
         ("میرا نام لکھنا بھول گیا", None),
         ("مجھے مریم کہہ کر بلائیں۔", N),
         ("مجھے کہیں اور جانا ہے۔", None),
+        ("ہمیشہ پہلے مثال دیں۔", P),
+        ("اوسموسس کی مثال دیں۔", None),
     ],
     "ar": [
         ("أفضل أن تعطيني أمثلة أولا.", P),
@@ -148,6 +157,8 @@ LABELLED: dict[str, list[tuple[str, Aspect | None]]] = {
         ("اسمي مكتوب خطأ في الورقة.", None),
         ("اسمي في القائمة؟", None),
         ("اسمي ١٢٣", None),
+        ("أعطني أمثلة أولا دائما.", P),  # "always" at the end
+        ("أعطني مثالا عن التناضح.", None),
     ],
 }
 

@@ -131,6 +131,7 @@ def test_a_roman_urdu_line_that_names_no_past_time_gets_no_window(text: str) -> 
         ("mera biology ka exam 12 May ko hai", Aspect.GOAL, "2027-05-12", None),
         ("yaad rakhna ke main violin bajata hoon", Aspect.OTHER, "", None),
         ("mujhe pasand hai ke aap pehle misal den", Aspect.PREFERENCE, "", None),
+        ("hamesha pehle misaal do", Aspect.PREFERENCE, "", None),  # the order of speech
     ],
 )
 def test_what_a_roman_urdu_message_says_about_the_student_is_heard(
@@ -143,7 +144,12 @@ def test_what_a_roman_urdu_message_says_about_the_student_is_heard(
 
 @pytest.mark.parametrize(
     "text",
-    ["mera naam galat likha hai", "photosynthesis kya hai?", "yaad rakhna ke osmosis paani hai"],
+    [
+        "mera naam galat likha hai",
+        "photosynthesis kya hai?",
+        "yaad rakhna ke osmosis paani hai",
+        "mujhe osmosis ki misaal do",  # one example, asked once
+    ],
 )
 def test_a_roman_urdu_message_about_the_subject_says_nothing_of_the_student(text: str) -> None:
     assert heard(text, TODAY) is None

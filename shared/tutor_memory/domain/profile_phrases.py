@@ -336,13 +336,26 @@ def _heard_in(pack: Language, text: str, words: tuple[str, ...], today: date) ->
         at = _spans_of(_needs(code)[need])
         if _said_of_self(pack, stated, at, need) and not _disowned(pack, stated, at):
             return Heard(Aspect.ACCOMMODATION, need, _value(text))
-    if _has(words, _phrases(code, "profile_preference_cues")) and _has(
-        words, _phrases(code, "profile_teaching_words")
-    ):
+    teaching = _phrases(code, "profile_teaching_words")
+    if _has(words, _phrases(code, "profile_preference_cues")) and _has(words, teaching):
+        return Heard(Aspect.PREFERENCE, "", _value(text))
+    if any(_standing_request(code, _words(sentence), teaching) for sentence in stated):
         return Heard(Aspect.PREFERENCE, "", _value(text))
     if _has(words, _phrases(code, "profile_remember_cues")):
         return Heard(Aspect.OTHER, "", _value(text))
     return None
+
+
+def _standing_request(
+    code: str, words: tuple[str, ...], teaching: tuple[tuple[str, ...], ...]
+) -> bool:
+    """A sentence that asks the tutor for a way of teaching for good, in any word order
+    ("dame siempre ejemplos primero", "hamesha pehle misaal do"): see languages/base.py."""
+    return (
+        _has(words, _phrases(code, "profile_standing_words"))
+        and _has(words, _phrases(code, "profile_request_verbs"))
+        and _has(words, teaching)
+    )
 
 
 def _plan_day(pack: Language, stated: list[str], goals: Spans, today: date) -> date | None:

@@ -443,7 +443,13 @@ class Language:
     #                   dyslexia"); the first phrase of its line is the need's key;
     #   preference    — a ``profile_preference_cues`` phrase ("I prefer", "please always")
     #                   and a ``profile_teaching_words`` word (how to be taught, not which
-    #                   method of the subject: "I prefer the second method" is not one);
+    #                   method of the subject: "I prefer the second method" is not one); or,
+    #                   in one sentence that asks nothing, a ``profile_standing_words`` word
+    #                   ("always"), a ``profile_request_verbs`` phrase (an imperative to
+    #                   the tutor that no other person's verb shares: "give me", "dame",
+    #                   "أعطني") and a teaching word, in any order ("dame siempre ejemplos
+    #                   primero", "أعطني أمثلة أولا دائما"): "give me an example" asks once,
+    #                   "I always forget examples" asks nothing;
     #   other         — a ``profile_remember_cues`` phrase about the student ("remember that
     #                   I …"); a claim about the subject ("remember that osmosis …") stays
     #                   teaching;
@@ -463,6 +469,8 @@ class Language:
     profile_self: tuple[str, ...]
     profile_preference_cues: tuple[str, ...]
     profile_teaching_words: tuple[str, ...]
+    profile_standing_words: tuple[str, ...]
+    profile_request_verbs: tuple[str, ...]
     profile_remember_cues: tuple[str, ...]
     profile_needs: Mapping[str, tuple[str, ...]]  # the need's key → its phrasings
     profile_goal_words: tuple[str, ...]

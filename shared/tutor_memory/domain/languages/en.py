@@ -355,6 +355,8 @@ EN: Final = Language(
         "pictures, diagrams, explain, explanations, explanation, answers, summary, summaries, "
         "analogies, words, sentences, questions first"
     ),
+    profile_standing_words=_phrases("always, every time, each time"),
+    profile_request_verbs=_phrases("give me, show me, start with, begin with, tell me"),
     profile_remember_cues=_phrases(
         "remember that i, remember i, remember that my, keep in mind that i, note that i, "
         "don't forget that i, do not forget that i"

@@ -382,6 +382,10 @@ ES: Final = Language(
         "despacio, dibujos, diagramas, explicar, explicaciones, explicación, respuestas, "
         "resumen, resúmenes, oraciones, frases"
     ),
+    profile_standing_words=_phrases("siempre, cada vez, todas las veces"),
+    profile_request_verbs=_phrases(
+        "dame, danos, explícame, muéstrame, empieza con, comienza con, ponme"
+    ),
     profile_remember_cues=_phrases(
         "recuerda que yo, recuerda que tengo, recuerda que soy, recuerda que mi, ten en cuenta "
         "que yo, ten en cuenta que tengo, no olvides que tengo, no olvides que soy"

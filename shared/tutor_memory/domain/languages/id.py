@@ -320,6 +320,11 @@ ID: Final = Language(
         "pelan pelan, perlahan, gambar, diagram, jelaskan, penjelasan, jawaban, ringkasan, "
         "kalimat"
     ),
+    profile_standing_words=_phrases("selalu, setiap kali, tiap kali"),
+    profile_request_verbs=_phrases(
+        "beri saya, beri aku, berikan, berikanlah, kasih saya, kasih aku, tunjukkan, jelaskan, "
+        "mulai dengan, mulailah dengan"
+    ),
     profile_remember_cues=_phrases(
         "ingat bahwa saya, ingat saya, ingat bahwa aku, ingatlah bahwa saya, tolong ingat "
         "bahwa saya, jangan lupa bahwa saya, jangan lupa saya"

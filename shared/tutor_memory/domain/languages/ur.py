@@ -540,9 +540,15 @@ UR: Final = Language(
     ),
     profile_teaching_words=_phrases(
         "مثال, مثالیں, مثالوں, قدم بہ قدم, مرحلہ وار, آسان, مختصر, چھوٹے, آہستہ, تصویریں, "
-        "ڈایاگرام, سمجھائیں, سمجھانا, وضاحت, جواب, خلاصہ, جملے, misal, misalen, misalon, "
+        "ڈایاگرام, سمجھائیں, سمجھانا, وضاحت, جواب, خلاصہ, جملے, misal, misalen, misalon, misaal, "
+        "misaalen, misaalon, "
         "qadam ba qadam, step by step, aasan, mukhtasar, chhote, aahista, tasveerein, diagram, "
         "samjhaen, samjhana, wazahat, jawab, khulasa, jumle"
+    ),
+    profile_standing_words=_phrases("ہمیشہ, ہر دفعہ, ہر بار, hamesha, har dafa, har baar"),
+    profile_request_verbs=_phrases(
+        "دیں, دیجیے, دیجئے, سمجھائیں, دکھائیں, شروع کریں, do, den, dein, dijiye, samjhao, "
+        "samjhaen, samjhayen, dikhao, dikhaen, shuru karo, shuru karen"
     ),
     profile_remember_cues=_phrases(
         "یاد رکھیں کہ میں, یاد رکھیں کہ مجھے, یاد رکھیں کہ میرا, یاد رکھیں کہ میری, "
