@@ -50,7 +50,7 @@ from tutor_memory.api.models import (
     TurnResponse,
 )
 from tutor_memory.domain import constants as C
-from tutor_memory.domain.errors import TutorMemoryError
+from tutor_memory.domain.errors import NotAuthenticatedError, TutorMemoryError
 from tutor_memory.domain.failures import failure_kind, failure_trace
 from tutor_memory.domain.paging import DEFAULT_PAGE_ITEMS
 from tutor_memory.library import LocalBackend, Memory, PairMemory
@@ -467,6 +467,12 @@ def run(store: Path | None, *, key: str | None = None) -> int:
         assert isinstance(backend, LocalBackend)
         try:
             backend.caller = backend.app.access.caller_of(key)
+        except NotAuthenticatedError:  # its message speaks HTTP ("Authorization: Bearer")
+            memory.close()
+            raise NotAuthenticatedError(
+                "--key (or TUTOR_MEMORY_API_KEY) is no valid key of this store: unknown, "
+                "mistyped or revoked; `tutor-memory keys list` shows the store's keys"
+            ) from None
         except TutorMemoryError:
             memory.close()
             raise

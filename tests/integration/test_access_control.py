@@ -442,6 +442,11 @@ def test_keys_are_shown_once_listed_without_secrets_and_revoked(
     assert json.loads(capsys.readouterr().out)["revoked_at"] is not None
     assert main(["serve", "--store", store, "--insecure-no-auth", "--host", "0.0.0.0"]) == 2
     assert "127.0.0.1 only" in capsys.readouterr().err
+    # the MCP server started with the revoked key: refused, in the words of its own flag
+    assert main(["mcp", "--store", store, "--key", secret]) == 1
+    err = capsys.readouterr().err
+    assert "--key (or TUTOR_MEMORY_API_KEY) is no valid key of this store" in err
+    assert "Authorization" not in err and secret not in err
 
 
 def test_every_read_is_kept_for_the_school_and_goes_with_an_erased_student(
