@@ -87,10 +87,12 @@ BUCKET = "tm-uploads"
 
 
 @contextmanager
-def cloud_app(tmp_path: Path, clock: FixedClock) -> Iterator[tuple[App, Any, Callable[[], bytes]]]:
+def cloud_app(
+    tmp_path: Path, clock: FixedClock, tenant: str = "default"
+) -> Iterator[tuple[App, Any, Callable[[], bytes]]]:
     """The cloud configuration under moto (DynamoDB, a versioned uploads bucket, the embedded
-    index in ``tmp_path``): the app, the S3 client, and ``everything()`` — every table item (a
-    scan), every version of every object and every local file, as raw bytes."""
+    index in ``tmp_path``) for ``tenant``: the app, the S3 client, and ``everything()`` — every
+    table item (a scan), every version of every object and every local file, as raw bytes."""
     import boto3
     from moto import mock_aws
 
@@ -109,6 +111,7 @@ def cloud_app(tmp_path: Path, clock: FixedClock) -> Iterator[tuple[App, Any, Cal
             embedder="none",
             index_path=tmp_path / "index.db",
             uploads_bucket=BUCKET,
+            tenant=tenant,
         )
 
         def everything() -> bytes:

@@ -16,39 +16,23 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-import boto3
-from moto import mock_aws
-
-from tutor_memory.adapters.dynamo_store import DynamoStore
-from tutor_memory.bootstrap import App, build_app
+from tests.integration.test_erasure import BUCKET, cloud_app
+from tutor_memory.bootstrap import App
 from tutor_memory.domain.episodes import Kind, Pair
 from tutor_memory.domain.tenancy import no_students
 from tutor_memory.ports import FixedClock
-from tutor_memory.settings import Settings
 
 T0 = datetime(2026, 7, 12, 15, 0, tzinfo=UTC)
-BUCKET = "tm-uploads-sweep"
 MARKER = b"zorblaxquint"
 
 
 @contextmanager
-def cloud(tmp_path: Path, tenant: str = "default") -> Iterator[tuple[App, Any]]:
-    table, region = "tm-sweep", "us-east-1"
-    with mock_aws():
-        DynamoStore(table, region).create_table()
-        s3 = boto3.client("s3", region_name=region)
-        s3.create_bucket(Bucket=BUCKET)
-        s3.put_bucket_versioning(Bucket=BUCKET, VersioningConfiguration={"Status": "Enabled"})
-        settings = Settings(
-            backend="dynamodb",
-            table_name=table,
-            aws_region=region,
-            embedder="none",
-            index_path=tmp_path / "index.db",
-            uploads_bucket=BUCKET,
-            tenant=tenant,
-        )
-        yield build_app(settings, clock=FixedClock(T0)), s3
+def cloud(tmp_path: Path, *pairs: Pair, tenant: str = "default") -> Iterator[tuple[App, Any]]:
+    """The cloud app (moto) of ``tenant``, each pair with a question said."""
+    with cloud_app(tmp_path, FixedClock(T0), tenant) as (app, s3, _everything):
+        for pair in pairs:
+            app.episodes.add(pair, Kind.QUESTION, "What is osmosis?", at=T0)
+        yield app, s3
 
 
 def put(s3: Any, *keys: str) -> None:
@@ -62,16 +46,10 @@ def kept(s3: Any) -> set[str]:
     return {v["Key"] for v in [*listed.get("Versions", []), *listed.get("DeleteMarkers", [])]}
 
 
-def say(app: App, pair: Pair) -> None:
-    app.episodes.add(pair, Kind.QUESTION, "What is osmosis?", at=T0)
-
-
 def test_a_students_erasure_deletes_what_lies_off_the_layout_in_their_folder(
     tmp_path: Path,
 ) -> None:
-    with cloud(tmp_path) as (app, s3):
-        say(app, Pair("s-42", "biology"))
-        say(app, Pair("s-43", "biology"))
+    with cloud(tmp_path, Pair("s-42", "biology"), Pair("s-43", "biology")) as (app, s3):
         put(
             s3,
             "uploads/s-42/biology/notes.md",
@@ -97,9 +75,7 @@ def test_a_students_erasure_deletes_what_lies_off_the_layout_in_their_folder(
 def test_a_student_called_default_leaves_the_default_tenants_class_files(
     tmp_path: Path,
 ) -> None:
-    with cloud(tmp_path) as (app, s3):
-        say(app, Pair("default", "biology"))
-        say(app, Pair("default", "classes"))
+    with cloud(tmp_path, Pair("default", "biology"), Pair("default", "classes")) as (app, s3):
         put(
             s3,
             "uploads/default/biology/notes.md",
@@ -119,8 +95,8 @@ def test_a_student_called_default_leaves_the_default_tenants_class_files(
 
 
 def test_a_student_called_t_leaves_every_other_tenants_uploads(tmp_path: Path) -> None:
-    with cloud(tmp_path) as (app, s3):
-        say(app, Pair("T", "acme"))  # student "T" of the default tenant, subject "acme"
+    # student "T" of the default tenant, subject "acme"
+    with cloud(tmp_path, Pair("T", "acme")) as (app, s3):
         theirs = ["uploads/T/acme/notes.md", "uploads/T/stray.md"]
         acmes = [
             "uploads/T/acme/s1/biology/notes.md",  # tenant acme's student s1
@@ -136,9 +112,10 @@ def test_a_student_called_t_leaves_every_other_tenants_uploads(tmp_path: Path) -
 
 
 def test_a_student_called_classes_leaves_their_tenants_class_files(tmp_path: Path) -> None:
-    with cloud(tmp_path, tenant="acme") as (app, s3):
-        say(app, Pair("classes", "biology"))
-        say(app, Pair("s1", "biology"))
+    with cloud(tmp_path, Pair("classes", "biology"), Pair("s1", "biology"), tenant="acme") as (
+        app,
+        s3,
+    ):
         put(
             s3,
             "uploads/T/acme/classes/biology/notes.md",  # student "classes"'s pair's file
