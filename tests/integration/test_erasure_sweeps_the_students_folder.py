@@ -16,9 +16,12 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from tests.integration.test_erasure import BUCKET, cloud_app
 from tutor_memory.bootstrap import App
 from tutor_memory.domain.episodes import Kind, Pair
+from tutor_memory.domain.errors import NotFoundError
 from tutor_memory.domain.tenancy import no_students
 from tutor_memory.ports import FixedClock
 
@@ -70,6 +73,18 @@ def test_a_students_erasure_deletes_what_lies_off_the_layout_in_their_folder(
             "uploads/default/classes/7a/biology/syllabus.md",
         }
         assert result.objects_deleted == 8  # two versions each of the four
+
+
+def test_a_student_known_only_by_objects_no_pair_read_is_erased_not_refused(
+    tmp_path: Path,
+) -> None:
+    with cloud(tmp_path, Pair("s-43", "biology")) as (app, s3):
+        put(s3, "uploads/s-42/stray.md", "uploads/s-43/biology/notes.md")
+        assert app.erasing is not None
+        assert app.erasing.erase_student("s-42", reason="asked").objects_deleted == 2
+        assert kept(s3) == {"uploads/s-43/biology/notes.md"}
+        with pytest.raises(NotFoundError, match="no history for student 's-42'"):
+            app.erasing.erase_student("s-42", reason="asked again")  # nothing left: a 404
 
 
 def test_a_student_called_default_leaves_the_default_tenants_class_files(

@@ -332,9 +332,14 @@ class Erasing:
         pairs = self.store.pairs_of(student_id)
         mapped = [p for p in self.store.maps_of(student_id) if p not in pairs]
         profile = self.profiles.history(student_id) if self.profiles is not None else []
-        if not pairs and not profile and not classes and not mapped:
-            raise NotFoundError(f"no history for student {student_id!r}")
+        folder = f"{self.uploads_prefix}{student_id}/"
         result = ErasureResult("student", reason, self.ports.clock.now())
+        if not pairs and not profile and not classes and not mapped:
+            # only objects no pair ever read (off the layout): they go; nothing at all is a 404
+            result.objects_deleted = self._delete_uploads(folder)
+            if not result.objects_deleted:
+                raise NotFoundError(f"no history for student {student_id!r}")
+            return result
         if self.profiles is not None:  # statements about the student, in no pair: deleted
             self.profiles.erase(student_id)
         # Crypto-shredding first (when bodies are encrypted): from here on no copy of any body,
@@ -349,8 +354,7 @@ class Erasing:
         # pair): the pairs' own folders went with each pair, or go with the worker's.
         waiting = [self._folder(p) for p in pairs if str(p) in result.pending]
         result.objects_deleted += self._delete_uploads(
-            f"{self.uploads_prefix}{student_id}/",
-            lambda key: any(key.startswith(folder) for folder in waiting),
+            folder, lambda key: any(key.startswith(left) for left in waiting)
         )
         return result
 
