@@ -129,6 +129,7 @@ LABELLED: dict[str, list[tuple[str, Aspect | None]]] = {
         ("مجھے کہیں اور جانا ہے۔", None),
         ("ہمیشہ پہلے مثال دیں۔", P),
         ("اوسموسس کی مثال دیں۔", None),
+        ("میرا بائیولوجی کا پیپر 14 جنوری کو ہے۔", G),  # پیپر: the everyday word for an exam
     ],
     "ar": [
         ("أفضل أن تعطيني أمثلة أولا.", P),
@@ -159,6 +160,10 @@ LABELLED: dict[str, list[tuple[str, Aspect | None]]] = {
         ("اسمي ١٢٣", None),
         ("أعطني أمثلة أولا دائما.", P),  # "always" at the end
         ("أعطني مثالا عن التناضح.", None),
+        ("واسمي ليلى.", N),  # "and" written into the word
+        ("وعندي عسر القراءة.", A),
+        ("امتحان الكيمياء تبعي يوم 12 مايو.", G),  # Levantine "of mine"
+        ("ووقت الامتحان طويل جدا.", None),
     ],
 }
 

@@ -132,6 +132,9 @@ def test_a_roman_urdu_line_that_names_no_past_time_gets_no_window(text: str) -> 
         ("yaad rakhna ke main violin bajata hoon", Aspect.OTHER, "", None),
         ("mujhe pasand hai ke aap pehle misal den", Aspect.PREFERENCE, "", None),
         ("hamesha pehle misaal do", Aspect.PREFERENCE, "", None),  # the order of speech
+        ("Aur hamesha pehle example dein, phir explain karein.", Aspect.PREFERENCE, "", None),
+        ("mujhe hamesha examples pehle chahiye", Aspect.PREFERENCE, "", None),
+        ("mujhe urdu mein samjhayein", Aspect.LANGUAGE, "", "Urdu"),
     ],
 )
 def test_what_a_roman_urdu_message_says_about_the_student_is_heard(
@@ -149,6 +152,8 @@ def test_what_a_roman_urdu_message_says_about_the_student_is_heard(
         "photosynthesis kya hai?",
         "yaad rakhna ke osmosis paani hai",
         "mujhe osmosis ki misaal do",  # one example, asked once
+        "mujhe ek example do",
+        "mujhe hamesha madad chahiye",  # always, but no way of teaching
     ],
 )
 def test_a_roman_urdu_message_about_the_subject_says_nothing_of_the_student(text: str) -> None:

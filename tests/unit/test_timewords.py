@@ -70,6 +70,8 @@ RELATIVE = [
     ("Apa yang kita pelajari hari ini?", TODAY),
     ("Apa yang kita bahas minggu lalu?", LAST_WEEK),
     ("Apa yang kita bahas minggu kemarin?", LAST_WEEK),
+    ("Minggu kemaren kita belajar apa?", LAST_WEEK),  # everyday spelling: not "yesterday"
+    ("Bulan kemaren kita bahas apa?", LAST_MONTH),
     ("Apa saja materi minggu ini?", THIS_WEEK),
     ("Apa yang kita pelajari bulan lalu?", LAST_MONTH),
     ("Materi bulan ini apa saja?", THIS_MONTH),
@@ -81,6 +83,9 @@ RELATIVE = [
     ("اس ہفتے ہم نے کیا سیکھا؟", THIS_WEEK),
     ("پچھلے مہینے ہم نے کیا پڑھا؟", LAST_MONTH),
     ("اس مہینے ہم نے کیا پڑھا؟", THIS_MONTH),
+    ("pichlay haftay humne kya parha tha?", LAST_WEEK),  # Roman Urdu as said
+    ("pichle week humne kya parha tha?", LAST_WEEK),  # with English mixed in
+    ("parso humne kya parha tha?", DAY_BEFORE),
     # Arabic
     ("ماذا درسنا أمس؟", YESTERDAY),
     ("ماذا درسنا البارحة؟", YESTERDAY),
@@ -90,6 +95,8 @@ RELATIVE = [
     ("ماذا درسنا هذا الأسبوع؟", THIS_WEEK),
     ("ماذا درسنا الشهر الماضي؟", LAST_MONTH),
     ("ماذا درسنا هذا الشهر؟", THIS_MONTH),
+    ("شو درسنا الأسبوع اللي فات؟", LAST_WEEK),  # spoken Levantine
+    ("إيش درسنا امبارح؟", YESTERDAY),
 ]
 
 
@@ -215,6 +222,23 @@ def test_a_future_kal_does_not_hide_a_past_phrase_later_in_the_text() -> None:
 def test_urdu_kal_before_a_quantity_means_total() -> None:
     assert window("کل رقبہ کیا ہے؟") is None
     assert window("کل تعداد معلوم کریں") is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Dua minggu lalu kita bahas apa?",  # two weeks ago: not last week
+        "2 minggu lalu kita bahas apa?",
+        "Tiga bulan lalu kita belajar apa?",
+        "beberapa minggu lalu kita bahas enzim",
+    ],
+)
+def test_indonesian_n_weeks_ago_is_not_last_week(text: str) -> None:
+    assert window(text) is None
+
+
+def test_roman_urdu_parso_with_a_future_verb_names_no_memory() -> None:
+    assert window("parso mera test hoga") is None
 
 
 def test_arabic_kull_is_all_not_yesterday() -> None:

@@ -16,8 +16,8 @@ preference, other.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, fields
 from datetime import date
 from functools import cache
 
@@ -47,7 +47,35 @@ class Heard:
 
 def _words(text: str) -> tuple[str, ...]:
     # every word, single letters too ("I"): fold() as the packs' lists are folded
-    return tuple(_WORD.findall(fold(text)))
+    return tuple(_unclitic(w) for w in _WORD.findall(fold(text)))
+
+
+def _unclitic(word: str) -> str:
+    """The word without a proclitic written into it (Arabic "و" and, "ب" with: "واسمي ليلى",
+    "وعندي عسر القراءة", "ابدأ بالأمثلة") when only the rest is a word of a profile list."""
+    proclitics, vocabulary = _clitic_table()
+    if len(word) > 2 and word[0] in proclitics and word not in vocabulary:
+        rest = word[1:]
+        if rest in vocabulary:
+            return rest
+    return word
+
+
+@cache
+def _clitic_table() -> tuple[frozenset[str], frozenset[str]]:
+    """The proclitic letters of the packs that write them into words, and every word of those
+    packs' profile lists (folded)."""
+    packs = [p for p in LANGUAGES.values() if p.stopword_proclitics]
+    proclitics = frozenset(fold(c) for p in packs for c in p.stopword_proclitics)
+    phrases: list[str] = []
+    for pack in packs:
+        for name in (f.name for f in fields(pack) if f.name.startswith("profile_")):
+            value = getattr(pack, name)
+            groups = value.values() if isinstance(value, Mapping) else [value]
+            for group in groups:
+                if isinstance(group, (tuple, frozenset)):
+                    phrases += [p for p in group if isinstance(p, str)]
+    return proclitics, frozenset(_WORD.findall(fold(" ".join(phrases))))
 
 
 @cache
@@ -104,7 +132,7 @@ def _name_in(pack: Language, text: str) -> str | None:
         return None
     for clause in _CLAUSE_END.split(text):
         spans = list(_WRITTEN.finditer(clause))
-        folded = [fold(m.group()) for m in spans]
+        folded = [_unclitic(fold(m.group())) for m in spans]
         for cue in cues:
             n = len(cue)
             for i in range(len(folded) - n + 1):
@@ -124,7 +152,7 @@ def _framed_name(pack: Language, text: str) -> str | None:
     closers = {w for phrase in _phrases(pack.code, "profile_name_closers") for w in phrase}
     for clause in _CLAUSE_END.split(text):
         spans = list(_WRITTEN.finditer(clause))
-        folded = [fold(m.group()) for m in spans]
+        folded = [_unclitic(fold(m.group())) for m in spans]
         for before, after in frames:
             for i in range(len(folded) - len(before) + 1):
                 if tuple(folded[i : i + len(before)]) != before:

@@ -282,6 +282,9 @@ def _relative_at(
             continue
         kind, phrase_lang = table[key]
         pack = language(phrase_lang)
+        counts = _folded(pack.counts_before_relative)
+        if counts and i and (words[i - 1] in counts or words[i - 1].isdigit()):
+            return None, size  # "dua minggu lalu": two weeks ago, not last week
         if size == 1 and key[0] in _folded(pack.both_ways_days):
             if lang != phrase_lang:
                 return None, 0  # Arabic كل is "all", not a day

@@ -76,14 +76,16 @@ AR: Final = Language(
     relative_phrases={
         # اليوم is also "the day" ("في اليوم" = per day): see today_blockers below.
         "today": ("اليوم",),
-        "yesterday": ("أمس", "بالأمس", "البارحة"),
-        "day_before_yesterday": ("أول أمس", "أول البارحة"),
+        # امبارح and "اللي فات" (that went by): the spoken Levantine and Egyptian forms
+        "yesterday": ("أمس", "بالأمس", "البارحة", "امبارح", "إمبارح", "مبارح"),
+        "day_before_yesterday": ("أول أمس", "أول البارحة", "أول امبارح", "أول إمبارح"),
         "this_week": ("هذا الأسبوع",),
-        "last_week": ("الأسبوع الماضي", "الأسبوع السابق", "الأسبوع الفائت"),
+        "last_week": ("الأسبوع الماضي", "الأسبوع السابق", "الأسبوع الفائت", "الأسبوع اللي فات"),
         "this_month": ("هذا الشهر",),
-        "last_month": ("الشهر الماضي", "الشهر السابق", "الشهر الفائت"),
+        "last_month": ("الشهر الماضي", "الشهر السابق", "الشهر الفائت", "الشهر اللي فات"),
     },
     not_a_time=(),
+    counts_before_relative=frozenset(),
     both_ways_days=frozenset(),
     future_markers=frozenset(),
     past_markers=_words(
@@ -296,7 +298,8 @@ AR: Final = Language(
     ),
     profile_self=_phrases(
         "أنا, انا, لدي, لديّ, عندي, أحتاج, أفضل, أفضّل, امتحاني, اختباري, "
-        "الخاص بي, الخاصة بي"  # "of mine": "امتحان الكيمياء الخاص بي"
+        "الخاص بي, الخاصة بي, "  # "of mine": "امتحان الكيمياء الخاص بي"
+        "تبعي, تبعتي"  # the same in Levantine speech: "امتحان الكيمياء تبعي"
     ),
     profile_preference_cues=_phrases(
         "أفضل أن, أفضّل أن, أفضل, أفضّل, أحب أن, أحب عندما, أفهم أفضل, أتعلم أفضل, "

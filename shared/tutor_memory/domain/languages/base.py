@@ -138,6 +138,10 @@ class Language:
     # (these days), or not the time they seem to ("the last week of July" is July). Matched
     # first and skipped, in every language.
     not_a_time: tuple[str, ...] = field(metadata=_OPTIONAL)
+    # Counts that make a relative phrase a distance back, not the last one: Indonesian "dua
+    # minggu lalu" is two weeks ago, not last week ("minggu lalu"); a digit counts too where
+    # the list is not empty. Such a phrase names no window (no language's "N weeks ago" does).
+    counts_before_relative: frozenset[str] = field(metadata=_OPTIONAL)
     # Day words that point both ways in time: Urdu کل is both yesterday and tomorrow, پرسوں both
     # the day before yesterday and the day after tomorrow. A memory question asks about the
     # past, so the past reading wins, unless the sentence carries a future-tense marker

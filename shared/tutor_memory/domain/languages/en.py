@@ -67,6 +67,7 @@ EN: Final = Language(
         "last_month": ("last month", "previous month"),
     },
     not_a_time=("last week of",),
+    counts_before_relative=frozenset(),
     both_ways_days=frozenset(),
     future_markers=frozenset(),
     # a plan in the past (plandates)

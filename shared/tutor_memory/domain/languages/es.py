@@ -84,6 +84,7 @@ ES: Final = Language(
         "last_month": ("mes pasado", "mes anterior"),
     },
     not_a_time=("hoy en día", "hoy día"),
+    counts_before_relative=frozenset(),
     both_ways_days=frozenset(),
     future_markers=frozenset(),
     # a plan in the past (plandates)

@@ -55,14 +55,26 @@ ID: Final = Language(
         "yesterday": ("kemarin", "kemaren"),
         "day_before_yesterday": ("kemarin lusa",),
         "this_week": ("minggu ini", "pekan ini"),
-        "last_week": ("minggu lalu", "pekan lalu", "minggu kemarin", "minggu sebelumnya"),
+        "last_week": (
+            "minggu lalu",
+            "pekan lalu",
+            "minggu kemarin",
+            "minggu kemaren",  # the everyday spelling, as "kemaren" for yesterday
+            "pekan kemarin",
+            "pekan kemaren",
+            "minggu sebelumnya",
+        ),
         "this_month": ("bulan ini",),
-        "last_month": ("bulan lalu", "bulan kemarin", "bulan sebelumnya"),
+        "last_month": ("bulan lalu", "bulan kemarin", "bulan kemaren", "bulan sebelumnya"),
     },
     not_a_time=(),
+    counts_before_relative=_words(
+        "dua tiga empat lima enam tujuh delapan sembilan sepuluh sebelas beberapa"
+    ),
     both_ways_days=frozenset(),
     future_markers=frozenset(),
-    past_markers=_words("sudah udah telah tadi barusan kemarin"),  # a plan in the past (plandates)
+    # a plan in the past (plandates)
+    past_markers=_words("sudah udah telah tadi barusan kemarin kemaren"),
     total_nouns=frozenset(),
     today_blockers=frozenset(),
     month_locales=("id",),
@@ -71,7 +83,7 @@ ID: Final = Language(
     excluded_month_words=frozenset(),
     month_cues_before=_words("pada selama sejak hingga sampai bulan awal akhir pertengahan"),
     month_cues_after=_words("lalu"),
-    last_words=_words("lalu kemarin"),
+    last_words=_words("lalu kemarin kemaren"),
     next_words=_words("depan mendatang"),
     year_connectors=_words("tahun"),
     # --- Time: does a question ask about a time? ---

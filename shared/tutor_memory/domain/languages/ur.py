@@ -112,7 +112,8 @@ UR: Final = Language(
         "rahi rahe karna karo karta karti bhi aur yeh woh apna apni apne kuch bohat bahut abhi "
         "lekin magar samajh samjha samjhao batao bataen shukriya liye wala wale sakta sakte "
         "chahiye mein hoga hogi gaye theek parha parhi parhe parhna parhaya seekha seekhi "
-        "seekhe pehle baad hua hui aaj kal parson parsoon hafte hafta mahine mahina pichle "
+        "seekhe pehle baad hua hui aaj kal parson parsoon parso hafte hafta haftay mahine "
+        "mahina mahinay pichle pichlay "
         "pichhle pichla pichhla guzishta maine mainay mene hamne hum hamare galat ghalat galti "
         "ghalti galtiyan ghaltiyan galtiyon ghaltiyon sawal sawaal sawalon jawab kiya kiye hoon "
         "yaad rakho rakhen rakhein rakhna rakhiye ko ki kin kis kab kitna kitni kitne zindagi "
@@ -126,7 +127,7 @@ UR: Final = Language(
         "today": ("آج", "aaj", "aj"),
         # کل and پرسوں point both ways in time; timewords reads them (both_ways_days).
         "yesterday": ("کل", "گزشتہ روز", "گزشتہ کل", "kal", "guzishta roz"),
-        "day_before_yesterday": ("پرسوں", "parson", "parsoon"),
+        "day_before_yesterday": ("پرسوں", "parson", "parsoon", "parso"),
         "this_week": ("اس ہفتے", "اس ہفتہ", "is hafte", "iss hafte", "is hafta", "iss hafta"),
         "last_week": (
             "پچھلے ہفتے",
@@ -138,6 +139,11 @@ UR: Final = Language(
             "pichhle hafte",
             "pichla hafta",
             "pichhla hafta",
+            "pichlay haftay",  # Roman Urdu spells as it is said
+            "pichlay hafte",
+            "pichle haftay",
+            "pichle week",  # and mixes in English
+            "pichlay week",
             "guzishta hafte",
             "guzishta hafta",
         ),
@@ -153,12 +159,18 @@ UR: Final = Language(
             "pichhle mahine",
             "pichla mahina",
             "pichhla mahina",
+            "pichlay mahinay",
+            "pichlay mahine",
+            "pichle mahinay",
+            "pichle month",
+            "pichlay month",
             "guzishta mahine",
             "guzishta maah",
         ),
     },
     not_a_time=("آج کل", "aaj kal", "aj kal"),
-    both_ways_days=_words("کل پرسوں kal parson parsoon"),
+    counts_before_relative=frozenset(),
+    both_ways_days=_words("کل پرسوں kal parson parsoon parso"),
     future_markers=_words(
         "گا گی گے ہوگا ہوگی ہوگے ہونگے ہونگی ہوںگے ہوںگی ga gi ge hoga hogi honge"
     ),
@@ -176,7 +188,7 @@ UR: Final = Language(
     # Roman Urdu names the months in English ("July mein"): the English names are every
     # language's month words already; these make "March se pehle" a date
     month_cues_after=_words("میں سے تک mein se tak"),
-    last_words=_words("پچھلے پچھلا گزشتہ گذشتہ pichle pichhle pichla pichhla guzishta"),
+    last_words=_words("پچھلے پچھلا گزشتہ گذشتہ pichle pichhle pichla pichhla pichlay guzishta"),
     next_words=_words("اگلے اگلا آئندہ agle agla aainda"),
     year_connectors=_words("سال"),
     # --- Time: does a question ask about a time? ---
@@ -543,12 +555,13 @@ UR: Final = Language(
         "ڈایاگرام, سمجھائیں, سمجھانا, وضاحت, جواب, خلاصہ, جملے, misal, misalen, misalon, misaal, "
         "misaalen, misaalon, "
         "qadam ba qadam, step by step, aasan, mukhtasar, chhote, aahista, tasveerein, diagram, "
-        "samjhaen, samjhana, wazahat, jawab, khulasa, jumle"
+        "samjhaen, samjhana, wazahat, jawab, khulasa, jumle, "
+        "example, examples"  # Roman Urdu says them in English: "hamesha pehle example dein"
     ),
     profile_standing_words=_phrases("ہمیشہ, ہر دفعہ, ہر بار, hamesha, har dafa, har baar"),
     profile_request_verbs=_phrases(
         "دیں, دیجیے, دیجئے, سمجھائیں, دکھائیں, شروع کریں, do, den, dein, dijiye, samjhao, "
-        "samjhaen, samjhayen, dikhao, dikhaen, shuru karo, shuru karen"
+        "samjhaen, samjhayen, samjhayein, dikhao, dikhaen, shuru karo, shuru karen, dena, chahiye"
     ),
     profile_remember_cues=_phrases(
         "یاد رکھیں کہ میں, یاد رکھیں کہ مجھے, یاد رکھیں کہ میرا, یاد رکھیں کہ میری, "
@@ -567,8 +580,8 @@ UR: Final = Language(
         "short sentences": _phrases("چھوٹے جملے, مختصر جملے, chhote jumle, mukhtasar jumle"),
     },
     profile_goal_words=_phrases(
-        "امتحان, امتحانات, ٹیسٹ, پرچہ, اولمپیاڈ, imtihan, imtehan, exam, exams, test, paper, "
-        "olympiad"
+        "امتحان, امتحانات, ٹیسٹ, پرچہ, پیپر, پیپرز, اولمپیاڈ, imtihan, imtehan, exam, exams, test, "
+        "paper, papers, olympiad"
     ),
     profile_negations=_phrases("نہیں, نہ, مت, nahi, nahin, nahee, mat"),
     # no pronoun: "وہ" is also "that", "اس" also "this" ("اس جمعہ کو میرا امتحان ہے")
@@ -591,7 +604,8 @@ UR: Final = Language(
     profile_language_cues=_phrases(
         "میں سمجھائیں, میں سمجھاؤ, میں بتائیں, میں جواب دیں, میں پڑھائیں, میں بات کریں, میں لکھیں, "
         "mein samjhaen, mein samjhao, mein bataen, mein batao, mein jawab den, mein parhaen, "
-        "mein baat karen, mein likhen"
+        "mein baat karen, mein likhen, mein samjhayein, mein samjhaiye, mein samjhayen, "
+        "mein batayein, mein bataiye"
     ),
     profile_languages={
         "en": ("انگریزی", "angrezi", "english"),
