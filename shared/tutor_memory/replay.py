@@ -92,6 +92,7 @@ from tutor_memory.domain.episodes import (
     TaughtEvidence,
     about_the_student,
     check_id,
+    embedded,
     evidence_from_dict,
     file_arrived,
     file_id_for,
@@ -485,12 +486,15 @@ class TimedEmbedder:
 
 
 def _passages_ahead(ahead: Sequence[HistoryEvent]) -> list[str]:
-    """What the writes of ``ahead`` will embed: each episode's own text (an erased body and an
-    erasure's entry are not embedded)."""
+    """What the writes of ``ahead`` will embed: each episode's own text (an erased body, an
+    erasure's entry and a day's summary are not embedded)."""
     return [
         e.episode.text
         for e in ahead
-        if e.erased is None and about_the_student(e.episode) and e.episode.text
+        if e.erased is None
+        and about_the_student(e.episode)
+        and embedded(e.episode)
+        and e.episode.text
     ]
 
 

@@ -80,6 +80,14 @@ def about_the_student(episode: Episode | NewEpisode) -> bool:
     return episode.kind not in SYSTEM_KINDS
 
 
+def embedded(episode: Episode | NewEpisode) -> bool:
+    """Whether an episode's index document carries its text's vector: every kind but a day's
+    summary, which the night indexes by its words alone (it calls no model for its own
+    writing). Every path that indexes one — the night, a write, a replay, a rebuilt index —
+    follows this, so the same log recalls the same way whichever built the index."""
+    return episode.kind is not Kind.CONSOLIDATION
+
+
 def parse_kind(value: object) -> Kind:
     try:
         return Kind(str(value))

@@ -31,6 +31,7 @@ from tutor_memory.domain.episodes import (
     check_file_id,
     check_same_request,
     clean_text,
+    embedded,
     erased_key_digest,
     evidence_from_dict,
     file_arrived,
@@ -224,7 +225,7 @@ class TutorMemory:
             return prior
         # Embedded before the append, so that a failed embedding writes nothing.
         known = self._foreseen([new])
-        vectors = self._passage_vectors([new.text])
+        vectors = self._vectors_of([new])
         result = self.ports.store.append(new)
         check_same_request(result.episode, request_hash)  # a racing first use of the key
         # Index it (with its context as the log has it: another writer may have appended
@@ -269,7 +270,7 @@ class TutorMemory:
         for start in range(0, len(episodes), batch_size):
             batch = [self._stamped(new) for new in episodes[start : start + batch_size]]
             known = self._foreseen(batch)
-            vectors = self._passage_vectors([new.text for new in batch])
+            vectors = self._vectors_of(batch)
             appended = [self.ports.store.append(new) for new in batch]
             ready = self._settled(appended, vectors, known)
             # Index the batch (and anything an earlier write left behind), then move the marker.
@@ -283,6 +284,11 @@ class TutorMemory:
             if on_progress is not None:
                 on_progress(len(results), len(episodes))
         return results
+
+    def _vectors_of(self, episodes: Sequence[Episode | NewEpisode]) -> list[list[float] | None]:
+        """Each episode's passage vector, or None for one indexed by its words alone."""
+        vectors = iter(self._passage_vectors([e.text for e in episodes if embedded(e)]))
+        return [next(vectors) if embedded(e) else None for e in episodes]
 
     def _passage_vectors(self, passages: Sequence[str]) -> list[list[float] | None]:
         """The passage embeddings of these texts (episodes' own texts)."""
@@ -360,7 +366,7 @@ class TutorMemory:
         """Index documents of sealed episodes: each with its context and the passage's vector."""
         by_seq.update(((ep.pair, ep.seq), ep) for ep in episodes)
         contexts = [self._context(ep, by_seq) for ep in episodes]
-        vectors = self._passage_vectors([ep.text for ep in episodes])
+        vectors = self._vectors_of(episodes)
         return list(zip(episodes, vectors, contexts, strict=True))
 
     # --- derived state follows the log ---------------------------------------------------------
@@ -515,7 +521,7 @@ class TutorMemory:
             read = self.ports.store.episodes(pair, after_seq=seq - 1, limit=1)
             if read and read[0].seq == seq and not read[0].erased and may_respond(read[0]):
                 todo.append(read[0])
-        vectors = self._passage_vectors([ep.text for ep in todo])
+        vectors = self._vectors_of(todo)
         self._index([(ep, vector, None) for ep, vector in zip(todo, vectors, strict=True)])
         return len(todo)
 
