@@ -80,6 +80,7 @@ def render_page(data: dict[str, Any], *, served: bool) -> str:
     title = f"Inspector: {pair['student_id']} in {pair['subject_id']}"
     payload = json.dumps(data, ensure_ascii=False, sort_keys=True).replace("<", "\\u003c")
     kinds = ", ".join(f"{v} {k}" for k, v in data["by_kind"].items() if v)
+    erased = f"; {plural(data['erased'], 'episode')} erased" if data.get("erased") else ""
     return f"""<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -95,7 +96,7 @@ def render_page(data: dict[str, Any], *, served: bool) -> str:
 <h1>{e(title)}</h1>
 <p class="muted">As of {e(day(data["generated_at"]))} ({e(data["timezone"])}):
 {e(plural(data["episodes"], "episode"))} recorded{f" ({e(kinds)})" if kinds else ""},
-the last on {e(day(data["last_at"]))}. {e(data["checks_line"])}</p>
+the last on {e(day(data["last_at"]))}{e(erased)}. {e(data["checks_line"])}</p>
 <nav><a href="#profile">About the student</a> · <a href="#corrections">Corrections</a> ·
 <a href="#activity">Activity</a> ·
 <a href="#beliefs">Beliefs</a> ·

@@ -25,6 +25,7 @@ from tutor_memory.inspector_html import BAND_FILLS, STRUGGLES, UNDERSTANDS, rend
 from tutor_memory.report_plots import BAND_COLOURS, BELIEF_RINGS
 from tutor_memory.samples import sample_subject
 from tutor_memory.usecases.inspector import why_recalled
+from tutor_memory.usecases.reports import render_text
 
 from .test_reports import JULY, ask_and_answer, check, day, new_app
 
@@ -171,6 +172,20 @@ def test_the_page_is_self_contained_and_asks_only_its_own_server(app: App, pair:
     assert "connect-src 'self'" in page and "default-src 'none'" in page
     assert '<link rel="icon" href="data:,">' in page  # not even a favicon request
     assert 'fetch("recall?q="' in page  # relative: the same stage and pair as the page
+
+
+def test_the_page_counts_episodes_as_the_report_does_after_an_erasure(app: App, pair: Pair) -> None:
+    """The page's headline counted the chain (erasures' entries and erased envelopes too)
+    while its own breakdown and the report counted the bodies that stand."""
+    question = next(e for e in app.ports.store.iter_episodes(pair) if e.kind.value == "question")
+    app.erasing.erase_episode(pair, question.episode_id, reason="asked")
+    seen = app.inspector.inspect(pair)
+    report = app.reports.report(pair)
+    assert seen["episodes"] == sum(seen["by_kind"].values()) == report.recorded
+    assert seen["erased"] == 1
+    page = html.unescape(render_page(seen, served=False))
+    assert f"{report.recorded} episodes recorded (" in page and "; 1 episode erased." in page
+    assert f"{report.recorded} episodes recorded, the last on" in render_text(report)
 
 
 def counted_salts() -> Callable[[], str]:

@@ -362,6 +362,11 @@ class Report:
     corrections: tuple[Correction, ...] = ()
 
     @property
+    def recorded(self) -> int:
+        """The student's episodes whose bodies stand: the head's count less the erased."""
+        return self.episodes - min(self.erasures.erased, self.episodes)
+
+    @property
     def checks_without_prediction(self) -> int:
         return self.checks.recorded - self.calibration.checks
 

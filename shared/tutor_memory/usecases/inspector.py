@@ -45,7 +45,6 @@ from tutor_memory.domain.report import (
     Correction,
     Report,
     band_of,
-    build_report,
 )
 from tutor_memory.ports import BeliefStore, Ports
 from tutor_memory.usecases.profile import Profiles
@@ -65,8 +64,7 @@ class Inspector:
 
     def inspect(self, pair: Pair) -> dict[str, Any]:
         """NotFoundError for a pair with no record (as the report)."""
-        rows = self.reports.rows(pair)
-        report = build_report(rows)
+        report, rows = self.reports.report_with_rows(pair)  # the report's own counts
         told = [e for e in rows.episodes if e.seq <= rows.head_seq]
         episodes = apply(told, [e for e in told if e.kind is Kind.CORRECTION])  # as corrected
         tz = ZoneInfo(self.timezone)
@@ -75,7 +73,8 @@ class Inspector:
             "pair": {"student_id": pair.student_id, "subject_id": pair.subject_id},
             "generated_at": iso(report.generated_at),
             "timezone": self.timezone,
-            "episodes": report.episodes,
+            "episodes": report.recorded,  # as the report counts them: bodies that stand
+            "erased": report.episodes - report.recorded,
             "last_at": iso(report.last_at),
             "by_kind": dict(report.counts),
             "checks_line": report.checks.line,

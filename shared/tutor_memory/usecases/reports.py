@@ -48,10 +48,16 @@ class Reports:
 
         NotFoundError for a pair with no record, or a concept no belief was ever about.
         """
+        return self.report_with_rows(pair, history=history)[0]
+
+    def report_with_rows(
+        self, pair: Pair, *, history: str | None = None
+    ) -> tuple[Report, ReportRows]:
+        """The report and the rows it was built from (the inspector reads both)."""
         rows, entries = self._rows(pair, history=history)
         built = build_report(rows)
         # The chain's length counts the erasures' entries; the student's episodes do not.
-        return replace(built, episodes=built.episodes - entries) if entries else built
+        return (replace(built, episodes=built.episodes - entries) if entries else built), rows
 
     def rows(self, pair: Pair, *, history: str | None = None) -> ReportRows:
         """The rows a report is built from (the student's episodes: no erasure's entry)."""
@@ -275,11 +281,9 @@ def sections(report: Report, tz: tzinfo) -> list[Section]:
 def _header(r: Report, tz: tzinfo) -> Section:
     # The head's counts leave out erased episodes; the chain's length does not.
     kinds = ", ".join(kind_count(k, n) for k, n in r.counts.items() if n)
-    erased = min(r.erasures.erased, r.episodes)
+    erased = r.episodes - r.recorded
     last = f", the last on {_day(r.last_at, tz)}" if r.last_at else ""
-    line = (
-        f"As of {_day(r.generated_at, tz)}: {plural(r.episodes - erased, 'episode')} recorded{last}"
-    )
+    line = f"As of {_day(r.generated_at, tz)}: {plural(r.recorded, 'episode')} recorded{last}"
     gone = f"; {plural(erased, 'episode')} erased" if erased else ""
     return Section(
         f"Report: {r.pair.student_id} in {r.pair.subject_id}",
