@@ -686,3 +686,17 @@ def test_a_corrected_check_no_longer_collapses_with_the_ones_it_matched(tmp_path
         assert "- 2 Mar · quiz: 3/10 on osmosis" in lines
         assert "- 2 Mar · quiz: 8/10 on osmosis (corrected on 3 Mar: typed wrong)" in lines
         assert "more time like it" not in block
+
+
+def test_a_turn_asked_before_a_correction_shows_the_record_as_it_stood(tmp_path: Path) -> None:
+    """The turn's ``at`` is the question's time: nothing recorded after it is recalled, and a
+    correction made after it was not yet known (a probe's `ask --at` a month back showed a
+    check "(corrected on 2 Nov)")."""
+    with Memory.local(tmp_path / "tm", settings=SETTINGS, ready=False) as memory:
+        pair = memory.pair("s1", "biology")
+        check = pair.record_check("Explain osmosis", topic="osmosis", verdict="wrong", at=AT)
+        pair.correct(check.id, "verdict", "right", "marked wrong by mistake", at=FIXED)
+        between = pair.turn("osmosis", at=AT + timedelta(hours=12)).block
+        after = pair.turn("osmosis", at=FIXED + timedelta(hours=1)).block
+    assert "check on osmosis: wrong" in between and "corrected" not in between
+    assert "(corrected on 3 Mar: marked wrong by mistake)" in after

@@ -551,7 +551,7 @@ class TutorMemory:
             asks = question.asked if isinstance(question, Question) else bool(question)
             names = self._names_soon(pair) if asks else ()
         if corrections is None:
-            corrections = self.ports.reads.soon(self.corrections_of, pair).result
+            corrections = self.ports.reads.soon(lambda: self.corrections_of(pair, at=at)).result
         return self._recall.recall(
             pair,
             question,
@@ -566,13 +566,17 @@ class TutorMemory:
             vector_left=vector_left,
         )
 
-    def corrections_of(self, pair: Pair, head: ChainHead | None = None) -> dict[str, Episode]:
-        """Each corrected episode's newest correction (``corrections.newest_by_target``); one
-        read more only for a pair whose chain head (``head``, else read) counts a correction."""
+    def corrections_of(
+        self, pair: Pair, head: ChainHead | None = None, *, at: datetime | None = None
+    ) -> dict[str, Episode]:
+        """Each corrected episode's newest correction (``corrections.newest_by_target``) made
+        by ``at`` (a question's time: a later correction is not yet known then); one read more
+        only for a pair whose chain head (``head``, else read) counts a correction."""
         head = head if head is not None else self.ports.store.head(pair)
         if head is None or not head.counts.get(Kind.CORRECTION.value, 0):
             return {}
-        return newest_by_target(self.ports.store.corrections(pair))
+        fixes = self.ports.store.corrections(pair)
+        return newest_by_target(f for f in fixes if at is None or f.at <= at)
 
     def _names_soon(self, pair: Pair) -> Callable[[], Sequence[str]]:
         """The student's names, read on the way (``ports.reads.soon``) and awaited when

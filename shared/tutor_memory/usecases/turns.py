@@ -306,7 +306,8 @@ class Turns:
         zone = ZoneInfo(self.ports.timezone)
         asked = understand(question, now, zone)
         record = asked.record
-        fixes_soon = soon(lambda: self.memory.corrections_of(pair, head_soon.result()))
+        # as known at the question's time: a correction made after it is not applied
+        fixes_soon = soon(lambda: self.memory.corrections_of(pair, head_soon.result(), at=now))
         recall = self.memory.recall(
             pair,
             asked,
