@@ -271,6 +271,25 @@ def test_the_night_checks_each_citation_against_the_files(app: App) -> None:
     }  # fmt: skip
 
 
+def test_a_night_run_late_checks_no_answer_given_after_it(app: App, tmp_path: Path) -> None:
+    """A backfill (nights run after the fact, ``replay --nightly``) ran an early night when
+    later answers stood in the queue: it verified them, stamped before they were given."""
+    app.turns.record_answer(
+        PAIR, "Cells have a nucleus.", file_id=PDF, page=1, at=MORNING + timedelta(days=2)
+    )
+    assert app.nightly.run_pair(PAIR, DAY).verified == {
+        "changed_replaced": 1, "holds": 1, "unverifiable": 1,
+    }  # fmt: skip
+    later = next(e for e in app.memory.history(PAIR) if e.text == "Cells have a nucleus.")
+    verification = AnnotationKind.VERIFICATION
+    assert current(app.ports.store.annotations(PAIR, later.episode_id), verification) is None
+    app.close()
+    later_app = open_app(tmp_path / "tm", NIGHT_RUN + timedelta(days=3))
+    later_app.nightly.run_pair(PAIR, DAY + timedelta(days=2))  # its own night checks it
+    note = current(later_app.ports.store.annotations(PAIR, later.episode_id), verification)
+    assert note is not None and (note.value, note.at) == ("holds", NIGHT + timedelta(days=2))
+
+
 def test_the_self_model_treats_confidence_as_a_ranking_until_five_predictions(app: App) -> None:
     nightly = app.nightly
     nightly.run_pair(PAIR, DAY)

@@ -354,7 +354,8 @@ class Nightly:
         self, pair: Pair, limit: int = C.VERIFY_BATCH, *, at: datetime | None = None
     ) -> dict[str, int]:
         """Check a bounded batch of answers' citations against the file registry — never
-        checked first, then oldest checked — and annotate each with the result and ``at``.
+        checked first, then oldest checked, none answered after ``at`` — and annotate each
+        with the result and ``at``.
         Returns how many answers got each result. A lookup, never a model call."""
         when = at or self.ports.clock.now()
         already = len(self.store.citations_checked_at(pair, when))
@@ -371,6 +372,8 @@ class Nightly:
             episode = found.get(entry.episode_id)
             if episode is None:
                 continue  # queued with its episode in one transaction: cannot happen
+            if episode.at > when:
+                continue  # answered after this night (a night run late): its own night checks it
             if result := self._check(pair, episode, files, folded, entry, when):
                 results[result] += 1
         return dict(sorted(results.items()))
