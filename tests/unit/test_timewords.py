@@ -86,6 +86,7 @@ RELATIVE = [
     ("pichlay haftay humne kya parha tha?", LAST_WEEK),  # Roman Urdu as said
     ("pichle week humne kya parha tha?", LAST_WEEK),  # with English mixed in
     ("parso humne kya parha tha?", DAY_BEFORE),
+    ("پچھلے ھفتے ہم نے کیا پڑھا تھا؟", LAST_WEEK),  # ھ typed for ہ
     # Arabic
     ("ماذا درسنا أمس؟", YESTERDAY),
     ("ماذا درسنا البارحة؟", YESTERDAY),

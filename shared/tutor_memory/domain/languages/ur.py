@@ -128,13 +128,23 @@ UR: Final = Language(
         # کل and پرسوں point both ways in time; timewords reads them (both_ways_days).
         "yesterday": ("کل", "گزشتہ روز", "گزشتہ کل", "kal", "guzishta roz"),
         "day_before_yesterday": ("پرسوں", "parson", "parsoon", "parso"),
-        "this_week": ("اس ہفتے", "اس ہفتہ", "is hafte", "iss hafte", "is hafta", "iss hafta"),
+        "this_week": (
+            "اس ہفتے",
+            "اس ہفتہ",
+            "اس ھفتے",
+            "is hafte",
+            "iss hafte",
+            "is hafta",
+            "iss hafta",
+        ),
         "last_week": (
             "پچھلے ہفتے",
             "پچھلا ہفتہ",
             "گزشتہ ہفتے",
             "گزشتہ ہفتہ",
             "گذشتہ ہفتے",
+            "پچھلے ھفتے",  # do-chashmi ھ for ہ: a common keyboard spelling
+            "گزشتہ ھفتے",
             "pichle hafte",
             "pichhle hafte",
             "pichla hafta",
@@ -152,6 +162,7 @@ UR: Final = Language(
             "پچھلے مہینے",
             "پچھلا مہینہ",
             "پچھلے ماہ",
+            "پچھلے مھینے",
             "گزشتہ مہینے",
             "گزشتہ ماہ",
             "گذشتہ ماہ",
