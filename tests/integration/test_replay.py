@@ -171,6 +171,16 @@ def replayed(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Path:
     return store
 
 
+def test_each_replayed_chain_is_anchored_as_written(
+    replayed: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A replayed store verified intact but anchored nothing until its first night: its
+    chains had no checkpoint to be held against."""
+    args = ["verify", "--store", str(replayed), "--student", "s1", "--subject", "biology"]
+    assert main(args) == 0
+    assert "; extends the checkpoint of " in capsys.readouterr().out
+
+
 def test_recall_from_the_command_line_gives_ids_refs_scores_pools_and_timings(
     replayed: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
