@@ -238,6 +238,10 @@ def test_indonesian_n_weeks_ago_is_not_last_week(text: str) -> None:
     assert window(text) is None
 
 
+def test_an_indonesian_hour_before_yesterday_is_no_count() -> None:
+    assert span("Apa yang kita pelajari jam 2 kemarin?") == YESTERDAY  # at two, yesterday
+
+
 def test_roman_urdu_parso_with_a_future_verb_names_no_memory() -> None:
     assert window("parso mera test hoga") is None
 

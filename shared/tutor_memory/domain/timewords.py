@@ -283,8 +283,9 @@ def _relative_at(
         kind, phrase_lang = table[key]
         pack = language(phrase_lang)
         counts = _folded(pack.counts_before_relative)
-        if counts and i and (words[i - 1] in counts or words[i - 1].isdigit()):
-            return None, size  # "dua minggu lalu": two weeks ago, not last week
+        counted = i and (words[i - 1] in counts or words[i - 1].isdigit())
+        if counts and counted and kind in ("last_week", "last_month"):
+            return None, size  # "dua minggu lalu": two weeks ago ("jam 2 kemarin" is yesterday)
         if size == 1 and key[0] in _folded(pack.both_ways_days):
             if lang != phrase_lang:
                 return None, 0  # Arabic كل is "all", not a day
