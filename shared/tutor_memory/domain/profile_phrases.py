@@ -46,15 +46,21 @@ class Heard:
 
 
 def _words(text: str) -> tuple[str, ...]:
-    # every word, single letters too ("I"): fold() as the packs' lists are folded
-    return tuple(_unclitic(w) for w in _WORD.findall(fold(text)))
+    # every word, single letters too ("I"): fold() as the packs' lists are folded; a clause's
+    # first word without the conjunction written into it
+    words: list[str] = []
+    for clause in _CLAUSE_END.split(fold(text)):
+        found = _WORD.findall(clause)
+        words += [_unclitic(found[0]), *found[1:]] if found else []
+    return tuple(words)
 
 
 def _unclitic(word: str) -> str:
-    """The word without a proclitic written into it (Arabic "و" and, "ب" with: "واسمي ليلى",
-    "وعندي عسر القراءة", "ابدأ بالأمثلة") when only the rest is a word of a profile list."""
+    """A clause's first word without a proclitic written into it (Arabic "و" and: "واسمي
+    ليلى", "وعندي عسر القراءة", "وأعطني دائما أمثلة") when only the rest is a word of a
+    profile list, of three letters or more (Urdu "کیا" is no "ك" + "يا", "فلم" no "ف" + "لم")."""
     proclitics, vocabulary = _clitic_table()
-    if len(word) > 2 and word[0] in proclitics and word not in vocabulary:
+    if len(word) > 3 and word[0] in proclitics and word not in vocabulary:
         rest = word[1:]
         if rest in vocabulary:
             return rest
@@ -132,7 +138,8 @@ def _name_in(pack: Language, text: str) -> str | None:
         return None
     for clause in _CLAUSE_END.split(text):
         spans = list(_WRITTEN.finditer(clause))
-        folded = [_unclitic(fold(m.group())) for m in spans]
+        folded = [fold(m.group()) for m in spans]
+        folded[:1] = [_unclitic(w) for w in folded[:1]]  # its conjunction (see _words)
         for cue in cues:
             n = len(cue)
             for i in range(len(folded) - n + 1):
@@ -152,7 +159,8 @@ def _framed_name(pack: Language, text: str) -> str | None:
     closers = {w for phrase in _phrases(pack.code, "profile_name_closers") for w in phrase}
     for clause in _CLAUSE_END.split(text):
         spans = list(_WRITTEN.finditer(clause))
-        folded = [_unclitic(fold(m.group())) for m in spans]
+        folded = [fold(m.group()) for m in spans]
+        folded[:1] = [_unclitic(w) for w in folded[:1]]  # its conjunction (see _words)
         for before, after in frames:
             for i in range(len(folded) - len(before) + 1):
                 if tuple(folded[i : i + len(before)]) != before:
