@@ -81,6 +81,25 @@ def test_a_wrong_check_corrected_to_right_moves_the_belief_as_a_right_check_woul
         assert mistaken.verify().intact
 
 
+def test_a_missed_checks_note_is_shown_until_a_correction_says_it_was_right(
+    tmp_path: Path,
+) -> None:
+    with Memory.local(tmp_path / "tm", settings=SETTINGS, ready=False) as memory:
+        pair = memory.pair("s1", "biology")
+        note = "Not quite: said salt moves; it is the water."
+        check = pair.record_check(
+            "Explain osmosis in one line.", topic="osmosis", verdict="wrong", evaluation=note, at=AT
+        )
+        asked = "What did I get wrong so far?"
+        assert f"check on osmosis: wrong; you noted: {note}" in pair.turn(asked, at=FIXED).block
+        pair.correct(check.id, "verdict", "right", "marked wrong by mistake", at=FIXED)
+        block = pair.turn(asked, at=ASKED).block
+        assert "check on osmosis: right (corrected on 3 Mar: marked wrong by mistake)" in block
+        assert note not in block
+        # asked before the correction, the turn still reads the miss and its note
+        assert note in pair.turn(asked, at=AT + timedelta(hours=1)).block
+
+
 def test_a_quiz_score_typed_wrong_and_refusals(tmp_path: Path) -> None:
     with Memory.local(tmp_path / "tm", settings=SETTINGS, ready=False) as memory:
         pair = memory.pair("s1", "biology")

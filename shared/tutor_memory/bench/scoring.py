@@ -118,6 +118,11 @@ def score_prerequisites(gold: Mapping[str, Any], block: DesignBlock) -> Verdict:
 # --- what did I get wrong ---------------------------------------------------------------------
 
 
+# A check's line: its topic and verdict, then its repeats, the tutor's note of a miss ("; you
+# noted: Not quite: …", which may hold ": ") or a correction's note.
+_CHECK_LINE: Final = re.compile(r" · check on (?P<topic>.+?): (?P<verdict>right|wrong)(?=;| \(|$)")
+
+
 def shown_as_wrong(text: str, concept: str) -> bool:
     """A belief "struggles with X", or an earlier-work check on X whose verdict is wrong.
     Names match as whole canonical words: "ion" is not inside "ionic bond"."""
@@ -127,10 +132,13 @@ def shown_as_wrong(text: str, concept: str) -> bool:
             name = line[len("- struggles with ") : line.rindex(" (")]
             if f" {concept_key(name)} " == key:
                 return True
-        if _WORK_LINE.match(line) and " · check on " in line:
-            topic, _, verdict = line.split(" · check on ", 1)[1].rpartition(": ")
-            if verdict.startswith("wrong") and key in f" {concept_key(topic)} ":
-                return True
+        checked = _CHECK_LINE.search(line) if _WORK_LINE.match(line) else None
+        if (
+            checked
+            and checked["verdict"] == "wrong"
+            and key in f" {concept_key(checked['topic'])} "
+        ):
+            return True
     return False
 
 

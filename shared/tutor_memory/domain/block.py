@@ -16,11 +16,16 @@ the map last. Nothing is filtered by kind: the conversation *is* the record.
     - 12 Jul · the student said: <summary>         (the student's message, when it tells)
     - 12 Jul · you answered: <summary>
     - 3 Sep · check on cytoplasm: right           (topic and verdict of the CheckEvidence)
+    - 5 Sep · check on osmosis: wrong; you noted: <the evaluation of a miss>
     - 4 Sep · quiz: 7/10 on osmosis, diffusion    (score/maximum, then the topics if any)
     - 18 Sep · the student taught you: <the taught note>
     - 20 Sep · a file arrived: <file name>
     - 21 Sep · summary of the day: <summary>
     - 22 Sep · the teacher corrected an earlier record: check on osmosis: right, not wrong (why)
+
+A missed check shows what the tutor wrote of the miss (``episodes.missed_note``): "what did I
+get wrong?" asks what, not only where; a passed check's evaluation adds nothing to its verdict,
+and a corrected check's was written for the verdict the correction changed.
 
 An episode a later correction changed is shown as corrected, ending " (corrected on 22 Sep)"
 (``domain.corrections``: the turn reads the pair's corrections only when its head counts one).
@@ -138,6 +143,7 @@ from tutor_memory.domain.episodes import (
     QuizEvidence,
     TaughtEvidence,
     about_the_student,
+    missed_note,
 )
 from tutor_memory.domain.excerpt import excerpt
 from tutor_memory.domain.mapblock import MapSection
@@ -259,7 +265,11 @@ def _what(ep: Episode, terms: Sequence[str] = ()) -> str:
         case Kind.ANSWER:
             return f"you answered: {_said(ep, terms)}"
         case Kind.CHECK if isinstance(evidence, CheckEvidence):
-            return f"check on {_clip(evidence.topic)}: {evidence.verdict}"
+            checked = f"check on {_clip(evidence.topic)}: {evidence.verdict}"
+            noted = missed_note(ep)
+            return (
+                f"{checked}; you noted: {_clip(noted, C.BLOCK_EXCERPT_CHARS)}" if noted else checked
+            )
         case Kind.QUIZ if isinstance(evidence, QuizEvidence):
             score = f"quiz: {_number(evidence.score)}/{_number(evidence.maximum)}"
             topics = ", ".join(_clip(t) for t in evidence.topics)

@@ -904,3 +904,14 @@ class Episode:
     # Not stored: when a later correction changed what this episode shows (its evidence or
     # text, as ``domain.corrections.apply`` gives it); None for an episode as written.
     corrected_at: datetime | None = field(default=None, compare=False)
+
+
+def missed_note(ep: Episode) -> str:
+    """What the tutor wrote about a check the student missed ("forgot to multiply by 2"): the
+    what of "what did I get wrong?", which the verdict alone does not say. Empty for a passed
+    check (its verdict says it), a check with no evaluation, and a corrected check (the
+    evaluation was written for the verdict first recorded, which a correction changed)."""
+    evidence = ep.evidence
+    if not isinstance(evidence, CheckEvidence) or evidence.passed or ep.corrected_at is not None:
+        return ""
+    return evidence.evaluation

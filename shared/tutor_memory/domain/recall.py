@@ -107,6 +107,7 @@ from tutor_memory.domain.episodes import (
     Episode,
     Kind,
     QuizEvidence,
+    missed_note,
 )
 from tutor_memory.domain.excerpt import analysed_sentences
 from tutor_memory.domain.language import analysed
@@ -649,7 +650,8 @@ def score(candidate: Candidate, now: datetime) -> float:
 
 def collapse_key(ep: Episode) -> tuple[str, str, str]:
     """Same kind and the same text once case, width and spacing are folded; a check also
-    needs the same topic and verdict (a right and a wrong answer are not one memory), a quiz
+    needs the same topic and verdict (a right and a wrong answer are not one memory) and, when
+    missed, the same note of what was missed, a quiz
     the same score (3/10 and 9/10 on "Weekly quiz" are two), and a correction the same
     episode, field and value (its text is only why: two corrections "a typo" of two episodes
     are two memories)."""
@@ -657,7 +659,8 @@ def collapse_key(ep: Episode) -> tuple[str, str, str]:
     detail = ""
     evidence = ep.evidence
     if isinstance(evidence, CheckEvidence):
-        detail = f"{evidence.topic.casefold()}|{evidence.verdict}"
+        # a missed check's note is shown (``missed_note``): two misses noted apart are two
+        detail = f"{evidence.topic.casefold()}|{evidence.verdict}|{_folded(missed_note(ep))}"
     elif isinstance(evidence, QuizEvidence):
         detail = f"{evidence.score!r}/{evidence.maximum!r}"
     elif isinstance(evidence, CorrectionEvidence):
