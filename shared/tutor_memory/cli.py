@@ -56,15 +56,31 @@ EXIT_CODES = """exit codes:
   3  failed unexpectedly (a damaged store, a bug): the error's kind and where it was raised,
      never its message, which may quote a student's words
 
-Commands that add to a store (ingest, teach, record) create its folder on first use; the
-others need the store to exist (--store). Progress bars are drawn only on a terminal.
+Commands that add to a store (ingest, teach, record, keys create, classes set or ingest,
+profile set) create its folder on first use; the others, serve and mcp among them, need the
+store to exist (--store): a mistyped folder is refused, not served empty. Progress bars are
+drawn only on a terminal.
 
 --json: every command that prints a result prints it as one JSON document instead (log and
 nightly: one JSON object per line); errors stay one line on stderr, with the same exit codes."""
 JSON_HELP = "print the result as one JSON document"
-# The commands that add to a store, and so create a new --store folder on first use.
+# The commands that add to a store, and so create a new --store folder on first use (with
+# their action where the command has several: "keys create" makes the first key of a store).
 CREATES_STORE = frozenset({"ingest", "teach", "record"})
+CREATES_STORE_ACTIONS = frozenset(
+    {("keys", "create"), ("classes", "set"), ("classes", "ingest"), ("profile", "set")}
+)
 RECORD_KINDS = ("question", "answer", "check", "quiz", "taught")
+
+
+def existing_store(folder: Path) -> None:
+    """Refuse a folder without a store: looking, serving or listing never makes one (a
+    mistyped ``--store`` would otherwise be served empty, and written to)."""
+    if not (folder / "memory.db").exists():
+        raise NotFoundError(
+            f"no store in {folder} (expected {folder / 'memory.db'}); ingest, teach, record "
+            "or keys create make one"
+        )
 
 
 def version() -> str:
@@ -395,6 +411,11 @@ def _run(args: argparse.Namespace) -> int:
     settings = Settings.from_env()
     if args.command == "replay":
         return _replay(args, settings)
+    creates = args.command in CREATES_STORE or (
+        (args.command, getattr(args, "action", None)) in CREATES_STORE_ACTIONS
+    )
+    if args.store is not None and not creates and args.command != "serve":
+        existing_store(args.store)  # serve checks its flags first (a usage error is exit 2)
     if args.command == "serve":
         return _serve(args, settings)
     if args.command == "mcp":
@@ -415,11 +436,6 @@ def _run(args: argparse.Namespace) -> int:
         finally:
             app.close()
     if args.store is not None:
-        if args.command not in CREATES_STORE and not (args.store / "memory.db").exists():
-            raise NotFoundError(
-                f"no store in {args.store} (expected {args.store / 'memory.db'}); "
-                "ingest, teach or record create one"
-            )
         settings = on_folder(settings, args.store)
     if args.command == "nightly":  # --student/--subject are optional here
         return run_nightly_command(args, build_app(settings))
@@ -637,6 +653,8 @@ def _serve(args: argparse.Namespace, settings: Settings) -> int:
             tokens = TokenVerifier(args.jwks, issuer=args.issuer, audience=args.audience).claims
         except ValueError as exc:
             raise ValidationError("--jwks", str(exc)) from None
+    if args.store is not None:
+        existing_store(args.store)
     app = build_app(settings)
     if args.insecure_no_auth:
         anonymous = Caller(app.access.tenant, Role.SERVICE, "local")

@@ -139,6 +139,57 @@ def test_a_command_that_reads_refuses_a_folder_without_a_store(
     assert not (tmp_path / "nothing").exists()  # nothing was made by looking
 
 
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["serve", "--port", "0"],
+        ["mcp"],
+        ["keys", "list"],
+        ["keys", "revoke", "e113b4ea43a2"],
+        ["classes", "show", "7a"],
+        ["profile", "show", "--student", "alice"],
+        ["profile", "retract", "name", "--student", "alice"],
+        ["nightly"],
+    ],
+    ids=" ".join,
+)
+def test_serving_or_listing_a_mistyped_store_is_refused_and_makes_nothing(
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    command: list[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # a typo in an MCP client's --store served an empty store, and wrote students' data to it
+    def served(*_: object, **__: object) -> int:
+        raise AssertionError("served a folder without a store")
+
+    monkeypatch.setattr("tutor_memory.api.local_server.make_server", served)  # never a port
+    monkeypatch.setattr("tutor_memory.mcp_server.run", served)
+    code, _, err = run(capsys, *command, "--store", str(tmp_path / "my-tutor-memroy"))
+    assert code == 1
+    assert "no store in" in one_line_error(err)
+    assert not (tmp_path / "my-tutor-memroy").exists()
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["keys", "create", "--role", "service"],  # the README's first step over HTTP
+        ["classes", "set", "7a", "--teacher", "t-1", "--student", "alice"],
+        ["profile", "set", "name", "Alice", "--student", "alice"],
+    ],
+    ids=" ".join,
+)
+def test_a_command_that_adds_to_a_store_makes_a_new_one(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, command: list[str]
+) -> None:
+    store = tmp_path / "new"
+    code, _, err = run(capsys, *command, "--store", str(store))
+    assert code == 0, err
+    assert (store / "memory.db").exists()
+    assert run(capsys, "keys", "list", "--store", str(store))[0] == 0
+
+
 def test_the_log_of_an_unknown_pair_says_so_and_exits_1(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
@@ -198,7 +249,9 @@ def test_serving_on_a_busy_port_is_one_line(
         taken.bind(("127.0.0.1", 0))
         taken.listen()
         port = taken.getsockname()[1]
-        code, _, err = run(capsys, "serve", "--store", str(tmp_path / "tm"), "--port", str(port))
+        store = str(tmp_path / "tm")
+        assert run(capsys, "keys", "create", "--role", "service", "--store", store)[0] == 0
+        code, _, err = run(capsys, "serve", "--store", store, "--port", str(port))
     assert code == 1
     assert one_line_error(err) == f"error: cannot listen on 127.0.0.1:{port}: is in use " + (
         "(another serve?)"

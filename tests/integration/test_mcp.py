@@ -13,6 +13,9 @@ import pytest
 from mcp import ClientSession, StdioServerParameters, stdio_client
 from mcp.types import CallToolResult, TextContent
 
+from tutor_memory import Memory
+from tutor_memory.settings import Settings
+
 SHARED = Path(__file__).resolve().parents[2] / "shared"
 # What an agent sees over stdio: every operation the table marks as a tool.
 TOOLS = {
@@ -22,6 +25,9 @@ TOOLS = {
 
 
 def server(store: Path) -> StdioServerParameters:
+    """``mcp`` on ``store``, made first (``mcp`` serves a store, it never makes one)."""
+    with Memory.local(store, settings=Settings(embedder="none"), ready=False):
+        pass
     return StdioServerParameters(
         command=sys.executable,
         args=["-m", "tutor_memory.cli", "mcp", "--store", str(store)],
