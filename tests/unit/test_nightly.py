@@ -17,7 +17,10 @@ from tutor_memory.domain.chain import ChainHead, head_of, seal
 from tutor_memory.domain.episodes import (
     CheckEvidence,
     ConsolidationEvidence,
+    CorrectionEvidence,
     Episode,
+    ErasedItem,
+    ErasureEvidence,
     Kind,
     NewEpisode,
     Pair,
@@ -159,6 +162,20 @@ def test_a_quiet_day_writes_nothing_and_a_summary_is_never_summarised() -> None:
     assert consolidation(PAIR, DAY, UTC_DAY, [sealed], truncated=False) is None
     again = consolidation(PAIR, DAY, UTC_DAY, [*a_day(), sealed], truncated=False)
     assert again == summary
+
+
+def test_a_day_of_one_correction_is_told_and_an_erasures_entry_is_no_day() -> None:
+    # "2026-10-27: ; topics: …" was the summary of a day on which a teacher corrected a check
+    (checked,) = log(check("Osmosis", "wrong", at(9, 0, date(2026, 3, 1))))
+    fix = CorrectionEvidence(checked.episode_id, "verdict", "right", "wrong")
+    (fixed,) = log((Kind.CORRECTION, "marked wrong by mistake", at(10), {"evidence": fix}))
+    new = consolidation(PAIR, DAY, UTC_DAY, [fixed], truncated=False)
+    assert new is not None
+    assert new.summary == "2026-03-02: 1 correction"
+    assert new.text.splitlines()[0] == "Day 2026-03-02: 1 episode — 1 correction."
+    gone = ErasureEvidence((ErasedItem(1, 1, "0" * 64),), "asked", "service", "episode")
+    (entry,) = log((Kind.ERASURE, "erasure", at(11), {"evidence": gone}))
+    assert consolidation(PAIR, DAY, UTC_DAY, [entry], truncated=False) is None
 
 
 def test_a_day_read_only_in_part_says_so() -> None:

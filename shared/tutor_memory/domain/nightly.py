@@ -63,6 +63,7 @@ from tutor_memory.domain.episodes import (
     Pair,
     QuizEvidence,
     TaughtEvidence,
+    about_the_student,
     summarise,
 )
 from tutor_memory.domain.timewindow import TimeWindow
@@ -110,6 +111,7 @@ _NOUNS: dict[Kind, tuple[str, str]] = {
     Kind.QUIZ: ("quiz", "quizzes"),
     Kind.FILE: ("file arrival", "file arrivals"),
     Kind.TAUGHT: ("taught note", "taught notes"),
+    Kind.CORRECTION: ("correction", "corrections"),
 }
 _HEADLINE_CHARS = 160  # ours: a headline is one short line
 
@@ -189,8 +191,12 @@ def consolidation(
 
     ``episodes`` are the day's (any order); consolidations among them are ignored.
     """
-    eps = sorted(
-        (e for e in episodes if e.kind is not Kind.CONSOLIDATION and e.at in window),
+    eps = sorted(  # the student's episodes: an erasure's entry is about the log, not the day
+        (
+            e
+            for e in episodes
+            if e.kind is not Kind.CONSOLIDATION and about_the_student(e) and e.at in window
+        ),
         key=lambda e: (e.at, e.seq),
     )
     if not eps:
