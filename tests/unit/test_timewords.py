@@ -317,10 +317,42 @@ def test_next_month_by_name_is_not_a_memory() -> None:
         assert window(text) is None, text
 
 
-def test_a_day_number_makes_the_month_a_date_but_the_window_stays_the_month() -> None:
-    may = (utc(2026, 5, 1), utc(2026, 6, 1))
+def test_a_day_number_next_to_a_month_makes_the_window_that_day() -> None:
+    may_5 = (utc(2026, 5, 5), utc(2026, 5, 6))
     for text in ["on 5 May", "May 5th", "the 5th of May", "5 de mayo", "5 Mei", "5 مئی", "5 مايو"]:
-        assert span(text) == may, text
+        assert span(text) == may_5, text
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "what did we do on October 14?",
+        "what did we do on 14 October?",
+        "¿qué hicimos el 14 de octubre?",
+        "apa yang kita pelajari tanggal 14 Oktober?",
+        "14 October ko humne kya parha?",
+        "14 اکتوبر کو ہم نے کیا پڑھا؟",
+        "ماذا درسنا يوم 14 أكتوبر؟",
+        "ماذا درسنا يوم ١٤ أكتوبر؟",
+    ],
+)
+def test_a_question_about_one_day_gets_that_day_in_every_language(question: str) -> None:
+    found = window(question)
+    assert found is not None and found.label == "14 Oct 2026", question
+    assert (found.start, found.end) == (utc(2026, 10, 14), utc(2026, 10, 15))
+
+
+def test_a_named_day_with_its_year_or_a_bound_and_a_day_the_month_lacks() -> None:
+    assert span("what did we do on October 14, 2025?") == (utc(2025, 10, 14), utc(2025, 10, 15))
+    assert span("what did we do on 14 de octubre de 2025?") == (
+        utc(2025, 10, 14),
+        utc(2025, 10, 15),
+    )
+    assert span("what have we covered since 14 October?") == (utc(2026, 10, 14), TODAY[1])
+    assert span("what did we do on 31 April?") == (utc(2026, 4, 1), utc(2026, 5, 1))
+    # a day not yet come this year is last year's (asked on 30 November)
+    assert span("what did we do on 12 December?") == (utc(2025, 12, 12), utc(2025, 12, 13))
+    assert span("what did we do on 30 November?") == TODAY
 
 
 EXCLUDED_MONTH_WORDS = frozenset().union(*(p.excluded_month_words for p in PACKS.values()))
@@ -345,8 +377,8 @@ def test_month_names_ignore_case_accents_and_diacritics() -> None:
 
 def test_abbreviations_count_next_to_a_number() -> None:
     assert span("Aug 2025") == (utc(2025, 8, 1), utc(2025, 9, 1))
-    assert span("12 ago 2025") == (utc(2025, 8, 1), utc(2025, 9, 1))
-    assert span("3 Okt") == (utc(2026, 10, 1), utc(2026, 11, 1))
+    assert span("12 ago 2025") == (utc(2025, 8, 12), utc(2025, 8, 13))
+    assert span("3 Okt") == (utc(2026, 10, 3), utc(2026, 10, 4))
 
 
 # --- ambiguous month words -----------------------------------------------------------------------

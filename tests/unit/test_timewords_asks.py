@@ -260,6 +260,10 @@ def test_a_bound_reads_right_in_the_label_and_the_empty_window_line(
 def test_a_period_keeps_its_in_or_from_in_the_empty_window_line() -> None:
     assert "STUDENT IN July 2026." in empty_window_line(window("What did we cover in July?"))
     assert "STUDENT FROM yesterday (29 Nov 2026)." in empty_window_line(window("yesterday"))
+    day = window("what did we do on 14 October?")
+    assert "STUDENT ON 14 Oct 2026." in empty_window_line(day)
+    friday = window("what did we do on Friday?")
+    assert "STUDENT ON Friday (27 Nov 2026)." in empty_window_line(friday)
 
 
 # --- the calendar's ends ------------------------------------------------------------------------

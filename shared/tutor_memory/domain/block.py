@@ -150,6 +150,7 @@ from tutor_memory.domain.mapblock import MapSection
 from tutor_memory.domain.recall import Mode, RecalledItem, RecallResult
 from tutor_memory.domain.record_question import is_record_question as is_record_question
 from tutor_memory.domain.timewindow import TimeWindow
+from tutor_memory.domain.timewords import english_weekdays
 from tutor_memory.domain.tokens import TokenCounter, count_tokens
 
 # ``is_record_question`` is re-exported: the rule lives in domain.record_question (compiled once).
@@ -571,7 +572,9 @@ def empty_window_line(window: TimeWindow | None) -> str:
     elif window is not None and window.bound:
         head, _, rest = label.partition(" ")  # "since March 2026" → "SINCE March 2026"
         period = f"{head.upper()} {rest}"
-    elif label[0].isupper() or label[0].isdigit():
+    elif label[0].isdigit() or label.split(" ", 1)[0] in english_weekdays().values():
+        period = f"ON {label}"  # a day: "14 Oct 2026", "Friday (13 Nov 2026)"
+    elif label[0].isupper():
         period = f"IN {label}"  # a month: "July 2026"
     else:
         period = f"FROM {label}"  # relative: "last week (23–29 Nov 2026)", "yesterday (…)"

@@ -46,7 +46,12 @@ Decisions:
   means this month so far; a later month means last year's ("December", asked in January).
   "last July" asked in July means a year ago; "next May" is not a memory and gives no window.
 - A month with a year is that month, even in the future (the block then says it is empty).
-- A day number next to a month ("5 May") makes it a date but the window stays the month.
+- A day number next to a month ("14 October", "October 14", "14 de octubre", "tanggal 14
+  Oktober", "14 أكتوبر") makes the window that day: a student who names the day asks about its
+  session, and in a month of sessions the month's recency buried it (a probe: "what did we do
+  on October 27?" over 541 episodes showed 49 lines, none of that day). A day the month does
+  not have ("31 April") leaves the month; without a year, the most recent such day not in the
+  future.
 - Ambiguous month words (English may/march, Arabic مارس, آب) count only with a cue (a bound
   word is one); month abbreviations count only next to a number (``languages.base`` explains
   each).
@@ -244,13 +249,13 @@ def _year_span(words: list[str], j: int) -> int | None:
     return None
 
 
-def _day_next_to(words: list[str], i: int, j: int) -> bool:
-    """A day number right before the month ("5 May", "5th of May", "5 de mayo") or after."""
-    if i >= 1 and _is_day(words[i - 1]):
-        return True
-    if i >= 2 and words[i - 1] in {"of", "de"} and _is_day(words[i - 2]):
-        return True
-    return j < len(words) and _is_day(words[j])
+def _day_next_to(words: list[str], i: int, j: int) -> int | None:
+    """The day number right before the month ("5 May", "5th of May", "5 de mayo") or after it
+    ("May 5", "October 14, 2026"), or None."""
+    for k in (i - 1, i - 2 if i >= 2 and words[i - 1] in {"of", "de"} else -1, j):
+        if 0 <= k < len(words) and _is_day(words[k]):
+            return int(_DAY.fullmatch(words[k]).group(1))  # type: ignore[union-attr]
+    return None
 
 
 Bound = Literal["", "since", "after", "before", "until"]
@@ -267,6 +272,7 @@ class _Found:
     at: int = 0  # where it starts in its clause
     size: int = 0  # how many words it spans there
     weekday: int = 0  # a "weekday" kind's: Monday 0 … Sunday 6
+    day: int = 0  # a "month" kind's day of the month when a number names one ("14 October")
 
 
 def _relative_at(
@@ -332,7 +338,8 @@ def _month_at(
         before = words[i - 1] if i else ""
         after = words[j] if j < len(words) else ""
         year = _year_after(words, j)
-        numbered = year is not None or _day_next_to(words, i, j)
+        day = _day_next_to(words, i, j)
+        numbered = year is not None or day is not None
         if word.kind == "abbreviation" and not numbered:
             return None, size
         if key[0] in _foreign_month_words(lang):
@@ -347,16 +354,31 @@ def _month_at(
         next_words = _folded(_every("next_words"))
         if before in next_words or after in next_words:
             return None, size  # "next May": not a memory
+        day = _real_day(year or today.year, word.month, day)
         if year is None:
             last_words = _folded(_every("last_words"))
             last = before in last_words or after in last_words
             year = today.year
-            if word.month > today.month or (last and word.month == today.month):
+            later = (word.month, day) > (today.month, today.day) if day else False
+            if word.month > today.month or later or (last and word.month == today.month):
                 year -= 1  # may be 0 in year 1: _window clamps it
+            day = _real_day(year, word.month, day)  # 29 February a year back
         # The phrase runs through its year ("julio de 2025"), so that a bound written after
-        # it is found ("مارچ 2026 سے").
-        return _Found("month", year, word.month), (_year_span(words, j) or j) - i
+        # it is found ("مارچ 2026 سے"), and through a day number after it ("October 14").
+        end = max(_year_span(words, j) or j, j + 1 if j < len(words) and _is_day(words[j]) else j)
+        return _Found("month", year, word.month, day=day), end - i
     return None, 0
+
+
+def _real_day(year: int, month: int, day: int | None) -> int:
+    """``day`` when that month of that year has it, else 0 (the month: "31 April")."""
+    if not day or not 1 <= year <= 9999:
+        return 0
+    try:
+        date(year, month, day)
+    except ValueError:
+        return 0
+    return day
 
 
 # --- the cue words -------------------------------------------------------------------------------
@@ -557,6 +579,11 @@ def _time_at(
             found, used = _relative_at(words, j, lang, present) if j < len(words) else (None, 0)
             if found is None and not used and j < len(words):
                 found, used = _month_at(words, j, lang, today, cued=True)
+            if found is None and j < len(words) and _is_day(words[j]):  # "since 14 October"
+                k = j + 1 + (j + 1 < len(words) and words[j + 1] in {"of", "de"})
+                if k < len(words):
+                    found, used = _month_at(words, k, lang, today, cued=True)
+                    used += k - j
             if found is not None:
                 bound, used = kind, used + len(key)
                 break
@@ -814,6 +841,9 @@ def _period(found: _Found, today: date) -> tuple[int, int, str]:
         case "last_month":
             start = _ordinal(today.year, today.month - 1)
             return start, month, f"last month ({_month_label(start)})"
+        case _ if found.day:  # "what did we do on 14 October?": that day
+            start = date(found.year, found.month, found.day).toordinal()
+            return start, start + 1, _day_label(start)
         case _:
             start = _ordinal(found.year, found.month)
             return start, _ordinal(found.year, found.month + 1), _month_label(start)

@@ -123,7 +123,8 @@ ES: Final = Language(
         "recall": _phrases(
             "vimos, hicimos, estudiamos, aprendimos, hablamos, repasamos, tratamos, trabajamos, "
             "practicamos, dimos, leimos, cubrimos, hemos, habiamos, explicaste, ensenaste, me "
-            "dijiste, recuerdame, recuerdas, resume, resumeme, resumen, tema, temas, clase, "
+            "dijiste, dijiste, me contaste, contaste, mencionaste, me mostraste, recuerdame, "
+            "recuerdas, resume, resumeme, resumen, tema, temas, clase, "
             "sesion, leccion, errores, equivoque, falle, fallado, mal, terminamos, acabamos, "
             "empezamos, comenzamos, dejamos, nos quedamos, quedamos, resolvimos, corregimos, "
             "revisamos, analizamos, estudiabamos, veiamos, haciamos, trabajabamos, aprendiamos, "

@@ -112,7 +112,9 @@ ID: Final = Language(
             "kita pelajari, kita belajar, kita bahas, kita membahas, kita mempelajari, kita "
             "kerjakan, kita lakukan, kita ulas, kita diskusikan, kita latihan, kita sudah, sudah "
             "kita, kita udah, udah kita, kami pelajari, kami belajar, dibahas, dipelajari, "
-            "diajarkan, kamu ajarkan, ingatkan, rangkum, rangkumkan, ringkas, ringkasan, materi, "
+            "diajarkan, kamu ajarkan, yang kamu jelaskan, yang kamu bilang, yang kamu katakan, "
+            "yang kamu ajarin, yang kakak jelaskan, yang kakak ajarkan, yang kakak bilang, "
+            "ingatkan, rangkum, rangkumkan, ringkas, ringkasan, materi, "
             "pelajaran, topik, sesi, bahasan, salah, kesalahan, sampai mana, kita selesaikan"
         ),
         "study": _phrases(
@@ -307,7 +309,7 @@ ID: Final = Language(
             "selalu, sejauh ini, selama ini, sampai sekarang, hingga sekarang, sampai saat ini, "
             "tadi, kemarin, minggu lalu, sebelumnya, apa saja, mana saja, paling, masih salah, "
             "masih lemah, masih sering, terus, kemajuan, perkembangan, kelemahan, "
-            "apakah saya sudah"
+            "apakah saya sudah, terakhir kali, kapan terakhir"
         ),
         # the student's standing across the record (weak at, struggling, improving): asked
         # about with themselves in a question, enough without a frame (``record_question``)

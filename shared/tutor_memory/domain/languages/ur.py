@@ -229,7 +229,9 @@ UR: Final = Language(
             "ہم نے, دلائیں, دلاؤ, یاد نہیں, خلاصہ, سبق, اسباق, موضوع, موضوعات, سیشن, غلط, غلطی, "
             "غلطیاں, سوالات, پہنچے, رکے, چھوڑا, "
             "humne, hum ne, dilao, dilaen, yaad nahi, khulasa, sabaq, mauzu, session, ghalat, "
-            "ghalti, ghaltiyan, sawalat, pohanche, ruke, chhora, ہم کیا کر رہے, hum kya kar rahe"
+            "ghalti, ghaltiyan, sawalat, pohanche, ruke, chhora, ہم کیا کر رہے, hum kya kar rahe, "
+            "آپ نے بتایا, آپ نے سمجھایا, آپ نے پڑھایا, آپ نے کہا, aap ne bataya, aap ne samjhaya, "
+            "aap ne parhaya, aap ne kaha, ap ne bataya, ap ne samjhaya"
         ),
         "study": _phrases(
             "پڑھا, پڑھی, پڑھے, سیکھا, سیکھی, سیکھے, پڑھایا, سمجھایا, بتایا, دہرایا, دہرائے, "
