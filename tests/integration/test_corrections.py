@@ -100,6 +100,23 @@ def test_a_missed_checks_note_is_shown_until_a_correction_says_it_was_right(
         assert note in pair.turn(asked, at=AT + timedelta(hours=1)).block
 
 
+def test_a_check_corrected_to_right_is_not_one_line_with_a_check_recorded_right(
+    tmp_path: Path,
+) -> None:
+    # "8 Oct – 14 Oct · check on mitosis: right (and 1 more time like it) (corrected on …)"
+    # said both were corrected, and when each was right
+    with Memory.local(tmp_path / "tm", settings=SETTINGS, ready=False) as memory:
+        pair = memory.pair("s1", "biology")
+        asked = "Explain mitosis in one line."
+        pair.record_check(asked, topic="mitosis", verdict="right", at=AT - timedelta(days=6))
+        marked = pair.record_check(asked, topic="mitosis", verdict="wrong", at=AT)
+        pair.correct(marked.id, "verdict", "right", "re-read her answer", at=FIXED)
+        work = pair.turn("What did I get wrong so far?", at=ASKED).block.split("EARLIER WORK")[1]
+        assert "- 24 Feb · check on mitosis: right\n" in work
+        assert "- 2 Mar · check on mitosis: right (corrected on 3 Mar: re-read her answer)" in work
+        assert "more time like it" not in work
+
+
 def test_a_quiz_score_typed_wrong_and_refusals(tmp_path: Path) -> None:
     with Memory.local(tmp_path / "tm", settings=SETTINGS, ready=False) as memory:
         pair = memory.pair("s1", "biology")

@@ -397,12 +397,14 @@ _SPEAKER: Final = re.compile(r"^\s*[^\W\d_][^\s:]*(?:\s+[^\W\d_][^\s:]*){0,2}\s*
 _CHAT: Final = (Kind.QUESTION, Kind.ANSWER)
 
 
-def _near_key(ep: Episode, what: str) -> tuple[str, tuple[str, ...]]:
+def _near_key(ep: Episode, what: str) -> tuple[str, tuple[str, ...], datetime | None]:
     """Lines that differ only by case, punctuation, spacing or (a student's message, a tutor's
     answer) a leading speaker's name share this key: the kind, and the words of what the line
     shows (punctuation separates words, so "7/10" is not "71/0"). Accents count ("año" is not
-    "ano"). No words: no key worth sharing (the caller keeps such a line alone)."""
-    return ep.kind.value, _shown_words(ep.kind in _CHAT, what)
+    "ano"). No words: no key worth sharing (the caller keeps such a line alone). A corrected
+    episode's line ends "(corrected on …)": only a line corrected at the same time is its twin
+    (a right check and one corrected to right were one line, its note on both)."""
+    return ep.kind.value, _shown_words(ep.kind in _CHAT, what), ep.corrected_at
 
 
 @lru_cache(maxsize=C.ANALYSED_TEXTS_KEPT)
@@ -466,7 +468,7 @@ def merge_near_identical(
     kept: list[RecalledItem] = []
     kept_whats: list[str] = []
     others: list[list[RecalledItem]] = []
-    where: dict[tuple[str, tuple[str, ...]], int] = {}
+    where: dict[tuple[str, tuple[str, ...], datetime | None], int] = {}
     for item, what in zip(items, whats, strict=True):
         key = _near_key(item.episode, what)
         if key[1] and key in where:

@@ -654,7 +654,8 @@ def collapse_key(ep: Episode) -> tuple[str, str, str]:
     missed, the same note of what was missed, a quiz
     the same score (3/10 and 9/10 on "Weekly quiz" are two), and a correction the same
     episode, field and value (its text is only why: two corrections "a typo" of two episodes
-    are two memories)."""
+    are two memories). A corrected episode collapses only with episodes corrected at the same
+    moment: its line says "(corrected on …)", which no uncorrected twin may seem to share."""
     text = _folded(ep.text)
     detail = ""
     evidence = ep.evidence
@@ -665,6 +666,8 @@ def collapse_key(ep: Episode) -> tuple[str, str, str]:
         detail = f"{evidence.score!r}/{evidence.maximum!r}"
     elif isinstance(evidence, CorrectionEvidence):
         detail = f"{evidence.corrects}|{evidence.field}|{evidence.value}"
+    if ep.corrected_at is not None:  # its line says when it was corrected: no other's is
+        detail += f"|corrected {ep.corrected_at.isoformat()}"
     return ep.kind.value, text, detail
 
 
