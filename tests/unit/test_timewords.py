@@ -12,6 +12,7 @@ from zoneinfo import ZoneInfo
 import pytest
 from babel.dates import get_month_names
 
+from tutor_memory.domain.block import empty_window_line
 from tutor_memory.domain.errors import ValidationError
 from tutor_memory.domain.languages import LANGUAGES as PACKS
 from tutor_memory.domain.timewindow import TimeWindow
@@ -340,6 +341,39 @@ def test_a_question_about_one_day_gets_that_day_in_every_language(question: str)
     found = window(question)
     assert found is not None and found.label == "14 Oct 2026", question
     assert (found.start, found.end) == (utc(2026, 10, 14), utc(2026, 10, 15))
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "what did we do in September and October?",
+        "what did we do from September to October?",
+        "¿qué hicimos en septiembre y octubre?",
+        "apa yang kita pelajari dari September sampai Oktober?",
+        "September aur October mein humne kya parha?",
+        "ستمبر اور اکتوبر میں ہم نے کیا پڑھا؟",
+        "ماذا درسنا في سبتمبر وأكتوبر؟",
+    ],
+)
+def test_a_question_naming_two_months_gets_both_in_every_language(question: str) -> None:
+    # it kept the first (or the one nearest a cue), and the block said nothing of October
+    found = window(question)
+    assert found is not None and found.label == "September 2026 – October 2026", question
+    assert (found.start, found.end) == (utc(2026, 9, 1), utc(2026, 11, 1))
+
+
+def test_a_span_of_days_a_span_across_the_new_year_and_what_is_no_span() -> None:
+    assert span("¿qué hicimos del 3 de octubre al 14 de noviembre?") == (
+        utc(2026, 10, 3),
+        utc(2026, 11, 15),
+    )
+    across = window("what did we cover in December and January?")  # asked on 30 November
+    assert across is not None and across.label == "December 2025 – January 2026"
+    assert (across.start, across.end) == (utc(2025, 12, 1), utc(2026, 2, 1))
+    # a relative time and a month stay two: the first governs, as before
+    assert span("what did we do last week and in July?") == LAST_WEEK
+    both = window("what did we do in September and October?")
+    assert "STUDENT FROM September 2026 TO October 2026." in empty_window_line(both)
 
 
 def test_a_named_day_with_its_year_or_a_bound_and_a_day_the_month_lacks() -> None:

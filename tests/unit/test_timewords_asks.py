@@ -16,7 +16,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from tutor_memory.domain.block import empty_window_line
+from tutor_memory.domain.block import empty_window_line, window_line
 from tutor_memory.domain.languages import LANGUAGES
 from tutor_memory.domain.timewindow import TimeWindow
 from tutor_memory.domain.timewords import find_window
@@ -264,6 +264,27 @@ def test_a_period_keeps_its_in_or_from_in_the_empty_window_line() -> None:
     assert "STUDENT ON 14 Oct 2026." in empty_window_line(day)
     friday = window("what did we do on Friday?")
     assert "STUDENT ON Friday (27 Nov 2026)." in empty_window_line(friday)
+
+
+@pytest.mark.parametrize(
+    ("question", "line"),
+    [
+        ("What did we cover in July?", "Only the work in July 2026 is listed"),
+        ("what did we do on 14 October?", "Only the work on 14 Oct 2026 is listed"),
+        (
+            "what did we do in September and October?",
+            "Only the work from September 2026 to October 2026 is listed",
+        ),
+        ("since March?", "Only the work since March 2026 is listed"),
+        ("yesterday", "Only the work from yesterday (29 Nov 2026) is listed"),
+    ],
+)
+def test_a_list_narrowed_to_a_time_says_which(question: str, line: str) -> None:
+    # "what did we do in September and October?" once listed September alone, unsaid: the
+    # tutor then told the student nothing was done in October
+    found = window(question)
+    assert found is not None
+    assert window_line(found) == f"{line}: the time the student asked about."
 
 
 # --- the calendar's ends ------------------------------------------------------------------------

@@ -567,23 +567,37 @@ def _checks_line(checks_recorded: int) -> str:
     return f"{checks_recorded} checks recorded, but none could yet be tied to a concept on the map."
 
 
-def empty_window_line(window: TimeWindow | None) -> str:
+def _period(window: TimeWindow | None) -> str:
+    """The time asked about as the block says it: "IN July 2026", "ON 14 Oct 2026", "FROM
+    September 2026 TO October 2026", "SINCE March 2026", "FROM yesterday (29 Nov 2026)"."""
     label = window.label.strip() if window is not None else ""
     if not label:
-        period = "IN THE PERIOD ASKED ABOUT"
-    elif window is not None and window.bound:
+        return "IN THE PERIOD ASKED ABOUT"
+    if window is not None and window.bound:
         head, _, rest = label.partition(" ")  # "since March 2026" → "SINCE March 2026"
-        period = f"{head.upper()} {rest}"
-    elif label[0].isdigit() or label.split(" ", 1)[0] in english_weekdays().values():
-        period = f"ON {label}"  # a day: "14 Oct 2026", "Friday (13 Nov 2026)"
-    elif label[0].isupper():
-        period = f"IN {label}"  # a month: "July 2026"
-    else:
-        period = f"FROM {label}"  # relative: "last week (23–29 Nov 2026)", "yesterday (…)"
+        return f"{head.upper()} {rest}"
+    if " – " in label and (label[0].isdigit() or label[0].isupper()):
+        return "FROM " + label.replace(" – ", " TO ", 1)  # a span: "September 2026 – …"
+    if label[0].isdigit() or label.split(" ", 1)[0] in english_weekdays().values():
+        return f"ON {label}"  # a day: "14 Oct 2026", "Friday (13 Nov 2026)"
+    if label[0].isupper():
+        return f"IN {label}"  # a month: "July 2026"
+    return f"FROM {label}"  # relative: "last week (23–29 Nov 2026)", "yesterday (…)"
+
+
+def empty_window_line(window: TimeWindow | None) -> str:
     return (
-        f"THERE IS NO RECORD OF ANY WORK WITH THIS STUDENT {period}. "
+        f"THERE IS NO RECORD OF ANY WORK WITH THIS STUDENT {_period(window)}. "
         "Say so; do not describe a session from that time."
     )
+
+
+def window_line(window: TimeWindow) -> str:
+    """Under the earlier work's header when the question named a time: the list is that
+    time's only, so that "nothing in October" is never read into a list the time narrowed."""
+    head, _, rest = _period(window).partition(" ")
+    rest = rest.replace(" TO ", " to ", 1)
+    return f"Only the work {head.lower()} {rest} is listed: the time the student asked about."
 
 
 def _more(n: int, noun: str) -> str:
@@ -764,6 +778,8 @@ def build_block(
         work_section = _Section((WORK_HEADER,), (NO_WORK_LINE,), whole=True)
     else:
         head = [WORK_HEADER]
+        if recall.window is not None:
+            head.append(window_line(recall.window))
         if recall.mode is Mode.NOTHING_MATCHED:
             head.append(NOTHING_MATCHED_LINE)
         work_section = _Section(tuple(head), tuple(item_lines), "earlier items")

@@ -29,6 +29,9 @@ words are data (each pack's ``time_question_cues``), read in the text's language
 language of its relative time phrases (short texts are hard to detect). With two times, the one
 in the first clause that passes governs; inside one clause, the one nearest a cue ("today I
 want to know what we covered in July": July), the first on a tie ("last week and in July").
+Two months (or dates) with only a joiner between are one span: "September and October", "from
+3 October to 14 November", "septiembre y octubre", "September aur October", "سبتمبر وأكتوبر"
+(``_SPAN_JOINERS``) — the first of them alone hid the second from the block (a probe's finding).
 
 **Bounds** ("since March", "after", "before", "until", "by", "as of", and their equivalents;
 the packs' ``bounds_before`` and ``bounds_after``) make open intervals: since → [start, end
@@ -273,6 +276,8 @@ class _Found:
     size: int = 0  # how many words it spans there
     weekday: int = 0  # a "weekday" kind's: Monday 0 … Sunday 6
     day: int = 0  # a "month" kind's day of the month when a number names one ("14 October")
+    # a span of two ("September and October"): the last month's (year, month, day), else None
+    until: tuple[int, int, int] | None = None
 
 
 def _relative_at(
@@ -368,6 +373,10 @@ def _month_at(
         end = max(_year_span(words, j) or j, j + 1 if j < len(words) and _is_day(words[j]) else j)
         return _Found("month", year, word.month, day=day), end - i
     return None, 0
+
+
+def _start_of(year: int, month: int, day: int) -> int:
+    return date(year, month, day).toordinal() if day else _ordinal(year, month)
 
 
 def _real_day(year: int, month: int, day: int | None) -> int:
@@ -601,15 +610,89 @@ def _time_at(
 
 
 def _times(words: list[str], lang: str, today: date) -> list[_Found]:
-    out = []
+    out: list[_Found] = []
     present = frozenset(words)
     i = 0
     while i < len(words):
         found, used = _time_at(words, i, lang, today, present)
         if found is not None:
+            if out and _joins(out[-1], found, words):
+                found = _span(out.pop(), found, words)
             out.append(found)
         i += max(used, 1)
     return out
+
+
+# Words that join two months into one span ("September and October", "from May to July",
+# "septiembre y octubre", "September dan Oktober", "September aur October", "سبتمبر وأكتوبر",
+# "September se October tak"): and, or, to, through, in every language (folded).
+_SPAN_JOINERS: Final = frozenset(
+    fold(w)
+    for w in [
+        "and",
+        "or",
+        "to",
+        "through",
+        "thru",
+        "till",
+        "until",
+        "y",
+        "o",
+        "a",
+        "al",
+        "hasta",
+        "e",
+        "dan",
+        "atau",
+        "sampai",
+        "hingga",
+        "ke",
+        "aur",
+        "ya",
+        "se",
+        "tak",
+        "اور",
+        "یا",
+        "سے",
+        "تک",
+        "و",
+        "أو",
+        "او",
+        "إلى",
+        "الى",
+        "حتى",
+    ]
+)
+
+
+def _joins(first: _Found, second: _Found, words: list[str]) -> bool:
+    """Two months (or days of months) in a row with only a joiner between: one span."""
+    if first.kind != "month" or second.kind != "month" or first.bound:
+        return False
+    if second.bound not in ("", "until"):
+        return False
+    between = words[first.at + first.size : second.at]
+    if between and second.day and _is_day(between[-1]):
+        between = between[:-1]  # the second's own day: "3 October to 14 November"
+    if between and second.day and between[-1] in {"of", "de"} and len(between) >= 2:
+        between = between[:-2] if _is_day(between[-2]) else between
+    return len(between) <= 1 and all(w in _SPAN_JOINERS for w in between)
+
+
+def _span(first: _Found, second: _Found, words: list[str]) -> _Found:
+    """The span from the first month's start to the second's end; a first month that would
+    come after the second is the year before ("December and January", asked in January)."""
+    if (first.year, first.month, first.day) > (second.year, second.month, second.day):
+        first = replace(
+            first, year=first.year - 1, day=_real_day(first.year - 1, first.month, first.day)
+        )
+    end = second.at + second.size
+    return replace(
+        first,
+        until=(second.year, second.month, second.day),
+        words=tuple(words[first.at : end]),
+        size=end - first.at,
+    )
 
 
 # --- the rule -----------------------------------------------------------------------------------
@@ -841,6 +924,13 @@ def _period(found: _Found, today: date) -> tuple[int, int, str]:
         case "last_month":
             start = _ordinal(today.year, today.month - 1)
             return start, month, f"last month ({_month_label(start)})"
+        case _ if found.until is not None:  # "September and October": both, and between
+            start = _start_of(found.year, found.month, found.day)
+            year, month, day = found.until
+            end = date(year, month, day).toordinal() + 1 if day else _ordinal(year, month + 1)
+            first = _day_label(start) if found.day else _month_label(start)
+            last = _day_label(end - 1) if day else _month_label(_ordinal(year, month))
+            return start, end, f"{first} – {last}"
         case _ if found.day:  # "what did we do on 14 October?": that day
             start = date(found.year, found.month, found.day).toordinal()
             return start, start + 1, _day_label(start)
