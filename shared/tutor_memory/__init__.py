@@ -15,6 +15,16 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from tutor_memory.api.models import EpisodeRequest
+    from tutor_memory.domain.errors import (
+        ConflictError,
+        ErasedError,
+        ForbiddenError,
+        NotAuthenticatedError,
+        NotFoundError,
+        TutorMemoryError,
+        ValidationError,
+    )
     from tutor_memory.library import (
         AsyncMemory,
         AsyncPairMemory,
@@ -25,18 +35,55 @@ if TYPE_CHECKING:
         Role,
     )
 
+# Where each name lives: the library door, the errors both doors raise (the README names
+# them), and the one episode shape ``record`` takes.
+_HOMES = {
+    **dict.fromkeys(
+        (
+            "AsyncMemory",
+            "AsyncPairMemory",
+            "Caller",
+            "Memory",
+            "NotServedError",
+            "PairMemory",
+            "Role",
+        ),
+        "tutor_memory.library",
+    ),
+    **dict.fromkeys(
+        (
+            "ConflictError",
+            "ErasedError",
+            "ForbiddenError",
+            "NotAuthenticatedError",
+            "NotFoundError",
+            "TutorMemoryError",
+            "ValidationError",
+        ),
+        "tutor_memory.domain.errors",
+    ),
+    "EpisodeRequest": "tutor_memory.api.models",
+}
 __all__ = [
     "AsyncMemory",
     "AsyncPairMemory",
     "Caller",
+    "ConflictError",
+    "EpisodeRequest",
+    "ErasedError",
+    "ForbiddenError",
     "Memory",
+    "NotAuthenticatedError",
+    "NotFoundError",
     "NotServedError",
     "PairMemory",
     "Role",
+    "TutorMemoryError",
+    "ValidationError",
 ]
 
 
 def __getattr__(name: str) -> Any:
-    if name in __all__:
-        return getattr(importlib.import_module("tutor_memory.library"), name)
+    if name in _HOMES:
+        return getattr(importlib.import_module(_HOMES[name]), name)
     raise AttributeError(f"module 'tutor_memory' has no attribute {name!r}")

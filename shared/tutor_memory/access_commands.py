@@ -131,6 +131,16 @@ def run_profile_command(args: argparse.Namespace, app: App) -> int:
     return 0 if broken is None else 1
 
 
+def check_key_request(args: argparse.Namespace) -> None:
+    """Refuse a key the store could not make before a store is made for it: a student's or a
+    teacher's key names whom it is for."""
+    creating = args.command == "keys" and args.action == "create"
+    if creating and Role(args.role) is not Role.SERVICE and not args.id.strip():
+        from tutor_memory.domain.errors import ValidationError
+
+        raise ValidationError("--id", f"a {args.role} key needs --id (the {args.role}'s id)")
+
+
 def run_keys_command(args: argparse.Namespace, app: App) -> int:
     access = app.access
     if args.action == "create":

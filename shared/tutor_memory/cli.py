@@ -16,6 +16,7 @@ from typing import TextIO
 from tutor_memory.access_commands import (
     add_access_commands,
     add_profile_command,
+    check_key_request,
     run_classes_command,
     run_keys_command,
     run_profile_command,
@@ -423,6 +424,7 @@ def _run(args: argparse.Namespace) -> int:
 
         return run(args.store, key=args.key)
     if args.command in ("keys", "classes", "profile"):
+        check_key_request(args)
         if args.store is not None:
             settings = on_folder(settings, args.store)
         app = build_app(settings)

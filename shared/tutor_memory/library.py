@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
-from collections.abc import Callable, Coroutine, Sequence
+from collections.abc import Callable, Coroutine, Mapping, Sequence
 from datetime import date, datetime
 from pathlib import Path
 from types import TracebackType
@@ -440,9 +440,18 @@ class PairMemory:
     # --- recording: one episode shape, through Episodes.add ---------------------------------
 
     def record(
-        self, episode: EpisodeRequest, *, idempotency_key: str | None = None
+        self, episode: EpisodeRequest | Mapping[str, Any], *, idempotency_key: str | None = None
     ) -> EpisodeResponse:
-        """Any episode, in the one shape (the API's body, a replayed history's line)."""
+        """Any episode, in the one shape (the API's body, a replayed history's line): an
+        ``EpisodeRequest`` or the same fields as a mapping (``{"kind": "question", "text":
+        …}``), refused as the API refuses it (``ValidationError`` naming the field)."""
+        if not isinstance(episode, EpisodeRequest):
+            if not isinstance(episode, Mapping):
+                raise ValidationError(
+                    "episode",
+                    f"must be an EpisodeRequest or a mapping, not {type(episode).__name__}",
+                )
+            episode = _body(EpisodeRequest, **{str(k): v for k, v in episode.items()})
         return self.backend.add(self.pair, episode, idempotency_key)
 
     def record_question(

@@ -190,6 +190,16 @@ def test_a_command_that_adds_to_a_store_makes_a_new_one(
     assert run(capsys, "keys", "list", "--store", str(store))[0] == 0
 
 
+@pytest.mark.parametrize("role", ["student", "teacher"])
+def test_a_students_or_teachers_key_without_its_id_names_the_flag_and_makes_no_store(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, role: str
+) -> None:
+    code, _, err = run(capsys, "keys", "create", "--role", role, "--store", str(tmp_path / "tm"))
+    assert code == 2  # usage: a flag the role needs
+    assert one_line_error(err) == f"error: --id: a {role} key needs --id (the {role}'s id)"
+    assert not (tmp_path / "tm").exists()
+
+
 def test_the_log_of_an_unknown_pair_says_so_and_exits_1(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:

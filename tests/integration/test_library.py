@@ -551,3 +551,33 @@ def test_a_path_the_api_refuses_is_refused_by_the_library_naming_the_same_field(
         with pytest.raises(ValidationError) as by_local_library:
             library(local)
     assert by_remote_library.value.field == by_local_library.value.field == field
+
+
+def test_the_errors_the_readme_names_come_from_the_package_and_record_takes_a_mapping(
+    tmp_path: Path,
+) -> None:
+    # `from tutor_memory import ValidationError` was an ImportError, and record({...}) an
+    # AttributeError from inside the door (a probe following the README)
+    import tutor_memory
+    from tutor_memory import EpisodeRequest, ForbiddenError, NotFoundError, ValidationError
+    from tutor_memory.domain import errors
+
+    assert (ValidationError, NotFoundError, ForbiddenError) == (
+        errors.ValidationError,
+        errors.NotFoundError,
+        errors.ForbiddenError,
+    )
+    assert sorted(tutor_memory.__all__) == sorted(tutor_memory._HOMES)
+    settings = Settings(embedder="none", turn_deadline_s=30.0)
+    with Memory.local(tmp_path / "tm", settings=settings, ready=False) as memory:
+        pair = memory.pair("alice", "biology")
+        asked = pair.record({"kind": "question", "text": "What is osmosis?"})
+        again = pair.record(EpisodeRequest(kind="question", text="What is osmosis?"))
+        assert asked.kind == again.kind == "question"
+        with pytest.raises(ValidationError, match="text"):
+            pair.record({"kind": "question"})
+        with pytest.raises(ValidationError, match=r"evidence\.verdict"):
+            pair.record({"kind": "check", "text": "x", "evidence": {"topic": "t", "verdict": "?"}})
+        with pytest.raises(ValidationError, match="mapping"):
+            pair.record(["question", "What is osmosis?"])  # type: ignore[arg-type]
+        assert len(pair.export().to_dict()["history"]) == 2

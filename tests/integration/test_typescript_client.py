@@ -89,3 +89,14 @@ def test_the_committed_types_are_what_the_openapi_document_generates(
         "src/schema.d.ts is not what infra/openapi.json generates: "
         "run `npm run generate` in clients/typescript and commit it"
     )
+
+
+def test_every_problem_type_the_server_answers_is_a_slug_of_the_client() -> None:
+    # serve's own 413 "payload-too-large" (a class file over its limit) was no ProblemSlug
+    from tutor_memory.api.client import PROBLEM_ERRORS
+    from tutor_memory.api.local_server import _SLUGS
+
+    source = (ROOT / "clients" / "typescript" / "src" / "index.ts").read_text(encoding="utf-8")
+    union = source.split("export type ProblemSlug =", 1)[1].split(";", 1)[0]
+    listed = set(re.findall(r'"([a-z-]+)"', union))
+    assert {*PROBLEM_ERRORS, *_SLUGS.values()} <= listed

@@ -65,9 +65,15 @@ export type ProblemSlug =
   | "erased"
   | "model-unavailable"
   | "store-unavailable"
+  | "identity-provider-unavailable"
   | "unsupported-media-type"
   | "request-refused"
   | "bad-request"
+  | "request-timeout"
+  | "length-required"
+  | "payload-too-large"
+  | "headers-too-large"
+  | "not-implemented"
   | "internal"
   | (string & {});
 
