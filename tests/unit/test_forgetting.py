@@ -31,6 +31,7 @@ FIXED = {
     "domain.language.stopwords",
     "domain.plandates._day_phrases",
     "domain.profile_phrases._clitic_table",
+    "domain.profile_phrases._in_class",
     "domain.profile_phrases._cues_longest_first",
     "domain.profile_phrases._cue_openers",
     "domain.profile_phrases._epithets",

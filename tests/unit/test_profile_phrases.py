@@ -574,3 +574,24 @@ def test_a_goal_on_a_weekday_or_tomorrow_has_its_day(lang: str) -> None:
         (text, h.due if h is not None and h.aspect is Aspect.GOAL else None) for text, h in found
     ]
     assert got == PLAN_DAYS[lang]
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "Remember that my teacher calls it 'water potential'",
+        "Remember that in our class we write ATP in capitals",
+        "Recuerda que mi profesora lo llama 'potencial hídrico'",
+        "Ingat bahwa guru kami menyebutnya potensial air",
+        "yaad rakho ke hamare teacher isay water potential kehte hain",
+        "تذكر أن معلمتنا تسميه جهد الماء",
+    ],
+)
+def test_a_remember_about_the_class_is_no_statement_about_the_student(message: str) -> None:
+    # it was held as the student's "other" and shown in every subject's block
+    assert heard(message, date(2026, 12, 1)) is None
+
+
+def test_a_remember_about_the_students_own_life_is_still_heard() -> None:
+    found = heard("Remember that my brother plays the piano", date(2026, 12, 1))
+    assert found is not None and found.aspect is Aspect.OTHER

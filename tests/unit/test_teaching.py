@@ -171,6 +171,39 @@ def test_a_naming_or_treating_sentence_is_stored_as_its_claim(message: str, clai
 
 
 @pytest.mark.parametrize(
+    ("message", "claim"),
+    [
+        (
+            "Remember that our teacher calls the mitochondria the powerhouse of the cell",
+            "mitochondria = the powerhouse of the cell",
+        ),
+        (
+            "Recuerda que nuestra profesora llama a la mitocondria la central energética",
+            "mitocondria = la central energética",
+        ),
+        (
+            "Ingat bahwa guru kami menyebut mitokondria sebagai pembangkit tenaga sel",
+            "mitokondria = pembangkit tenaga sel",
+        ),
+        (
+            "yaad rakho ke hamare teacher limiting reagent ko 'mehdood reagent' kehte hain",
+            "limiting reagent = 'mehdood reagent'",
+        ),
+        ("یاد رکھیں کہ ہمارے استاد خلیے کی جھلی کو دربان کہتے ہیں", "خلیے کی جھلی = دربان"),
+        ("تذكر أن معلمتنا تسمي الميتوكوندريا بيت الطاقة", "الميتوكوندريا = بيت الطاقة"),
+    ],
+)
+def test_what_a_teacher_calls_a_thing_names_the_thing_not_the_teacher(
+    message: str, claim: str
+) -> None:
+    # a probe's finding: "معلمتنا = الميتوكوندريا بيت الطاقة" (our teacher = …) was stored, and
+    # a node "teacher limiting reagent" minted
+    intent = detect_teaching(message)
+    assert intent is not None
+    assert intent.claim == claim
+
+
+@pytest.mark.parametrize(
     "message",
     [
         "Remember that osmosis needs no energy",

@@ -377,9 +377,19 @@ def _heard_in(pack: Language, text: str, words: tuple[str, ...], today: date) ->
         return Heard(Aspect.PREFERENCE, "", _value(text))
     if any(_standing_request(code, _words(sentence), teaching) for sentence in stated):
         return Heard(Aspect.PREFERENCE, "", _value(text))
-    if _has(words, _phrases(code, "profile_remember_cues")):
+    if _has(words, _phrases(code, "profile_remember_cues")) and not _has(words, _in_class(code)):
         return Heard(Aspect.OTHER, "", _value(text))
     return None
+
+
+@cache
+def _in_class(code: str) -> tuple[tuple[str, ...], ...]:
+    """Who names things in a class and where ("my teacher", "in our class"): a "remember that
+    …" holding one is about the class's ways, kept with the subject, not the student's own
+    (it was shown in every subject's block: "Remember that my teacher calls it 'water
+    potential'")."""
+    pack = LANGUAGES[code]
+    return tuple(_words(p) for p in (*pack.teaching_namers, *pack.teaching_frames))
 
 
 def _standing_request(

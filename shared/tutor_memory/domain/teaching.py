@@ -197,6 +197,7 @@ class _Lists:
     naming_verbs: dict[str, frozenset[str]]
     manner: dict[str, frozenset[str]]
     genitives: dict[str, frozenset[str]]
+    namer_words: dict[str, frozenset[str]]  # the last word of each of ``teaching_namers``
     verb_final: tuple[str, ...]  # the languages that teach that way
     definite_article: dict[str, str]  # written into the word (Arabic ال), or ""
 
@@ -231,6 +232,7 @@ def _lists() -> _Lists:
         naming_verbs=each_set(lambda pack: pack.naming_verbs_after),
         manner=each_set(lambda pack: pack.treat_manner_words),
         genitives=each_set(lambda pack: pack.genitives),
+        namer_words=each_set(lambda pack: (p.split()[-1] for p in pack.teaching_namers)),
         verb_final=tuple(pack.code for pack in packs if pack.object_markers),
         definite_article={pack.code: fold(pack.definite_article) for pack in packs},
     )
@@ -420,14 +422,17 @@ def _verb_final_parts(
 
 
 def _name_before(text: str, words: Sequence[_Word], lang: str) -> list[_Word]:
-    """The name that ends the words before کو, walking back to the first stopword; a genitive
-    joins it when a name precedes that ("خلیے کی جھلی", the membrane of the cell)."""
-    genitives = _lists().genitives[lang]
+    """The name that ends the words before کو, walking back to the first stopword or the
+    word of one who names it (``teaching_namers``); a genitive joins it when a name precedes
+    that ("خلیے کی جھلی", the membrane of the cell)."""
+    genitives, namers = _lists().genitives[lang], _lists().namer_words[lang]
     run: list[_Word] = []
     k = len(words) - 1
     while k >= 0 and len(run) < C.MAX_SHORT_NAME_WORDS:
         word = words[k]
         if run and _breaks(text, word, run[0], _NAME_BREAKS):
+            break
+        if run and word.folded in namers:  # "hamare teacher X ko …": the teacher names X
             break
         if not is_stopword(word.folded, lang):
             run.insert(0, word)

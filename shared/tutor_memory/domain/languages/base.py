@@ -307,6 +307,13 @@ class Language:
     # "In our class …" says where the note holds, not what it is about: skipped when a short
     # name is looked for in a note that names nothing explicitly.
     teaching_frames: tuple[str, ...]
+    # Who names things in a class, as a student refers to them ("my teacher", "nuestra
+    # profesora", "guru kami", "ہمارے استاد", "معلمتنا"; the book too). A "remember that …"
+    # naming one is about the class, not the student: never a statement of the student's
+    # profile (``profile_phrases``); "remember that our teacher calls X Y" names X
+    # (``teaching_naming`` holds those phrases with their verb), and in a verb-final language
+    # the walk back from کو to X stops at one ("hamare teacher X ko Y kehte hain").
+    teaching_namers: tuple[str, ...]
     # Where the noun phrase a taught note is about ends: a note that names no known concept
     # mints a node named by the noun phrase it opens with ("a buffer resists changes in pH" is
     # about a buffer, not "buffer resists"). With no tagger, the phrase is cut at the first
