@@ -32,6 +32,7 @@ FIXED = {
     "domain.plandates._day_phrases",
     "domain.profile_phrases._clitic_table",
     "domain.profile_phrases._in_class",
+    "domain.profile_phrases._day_spans",
     "domain.profile_phrases._cues_longest_first",
     "domain.profile_phrases._cue_openers",
     "domain.profile_phrases._epithets",

@@ -26,6 +26,7 @@ from tutor_memory.domain.language import detect_language, fold, is_stopword
 from tutor_memory.domain.languages import LANGUAGES, Language
 from tutor_memory.domain.plandates import plan_dates
 from tutor_memory.domain.profile import Aspect, is_name_length
+from tutor_memory.domain.timewords import month_names
 
 _WORD = re.compile(r"[^\W_]+")
 # A word as written, its marks kept inside it (an accent typed as a combining mark, Arabic
@@ -408,14 +409,41 @@ def _plan_day(pack: Language, stated: list[str], goals: Spans, today: date) -> d
     """The goal's day: the first a sentence that tells the goal names ("I need to study for my
     final tomorrow. But I want to hear why you went on a mission!" plans for tomorrow: the
     past of another sentence is not the plan's), else the first the whole statement names
-    ("My exam is coming up. It's on Friday.")."""
-    for sentence in stated:
-        if goals(_words(sentence)):
-            dates = plan_dates(sentence, today, pack)
+    ("My exam is coming up. It's on Friday."). A day denied where it is named is no day: "my
+    exam is not on 12 December, it's on 15 December" plans for the 15th (it was the 12th),
+    and a message that denies every day it names plans for none."""
+    telling = [s for s in stated if goals(_words(s))]
+    return _undenied_day(pack, telling, today) or _undenied_day(pack, [" ".join(stated)], today)
+
+
+def _undenied_day(pack: Language, sentences: list[str], today: date) -> date | None:
+    days = _day_spans(pack.code)
+    for sentence in sentences:
+        # a denial near a day: read the sentence clause by clause, the denied ones left out
+        parts = (
+            [c for c in _CLAUSE_END.split(sentence) if not _disowned(pack, [c], days, others=False)]
+            if _disowned(pack, [sentence], days, others=False)
+            else [sentence]
+        )
+        for part in parts:
+            dates = plan_dates(part, today, pack)
             if dates:
                 return dates[0]
-    dates = plan_dates(" ".join(stated), today, pack)
-    return dates[0] if dates else None
+    return None
+
+
+@cache
+def _day_spans(code: str) -> Spans:
+    """Where a day is named: a day number, a month name, a day word ("tomorrow", "کل")."""
+    pack = LANGUAGES[code]
+    names = month_names() | {w for p in pack.plan_days.values() for w in _words(" ".join(p))}
+
+    def spans(words: tuple[str, ...]) -> list[tuple[int, int]]:
+        return [
+            (i, i + 1) for i, w in enumerate(words) if w in names or (w.isdigit() and len(w) <= 2)
+        ]
+
+    return spans
 
 
 def _statements(text: str) -> list[str]:

@@ -280,6 +280,12 @@ class _Found:
     until: tuple[int, int, int] | None = None
 
 
+def month_names() -> frozenset[str]:
+    """Every one-word month name of the five languages, folded ("december", "diciembre",
+    "دسمبر", "ديسمبر", "dic"): where a date stands in a sentence (``profile_phrases``)."""
+    return frozenset(key[0] for key in _month_words() if len(key) == 1)
+
+
 def _relative_at(
     words: list[str], i: int, lang: str, present: frozenset[str]
 ) -> tuple[_Found | None, int]:
