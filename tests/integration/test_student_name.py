@@ -213,7 +213,7 @@ def test_the_tutor_calling_the_student_by_name_tells_the_profile(lang: str, tmp_
         assert greeting not in [item.summary for item in found.items]
         block = pair.turn(question, at=asked).block
         assert fact in block and greeting not in block
-        assert f"- name: {name} (said by the service" in block
+        assert f"- name: {name} (heard in your greeting" in block
 
 
 def test_a_greeting_never_replaces_a_name_the_profile_holds(tmp_path: Path) -> None:

@@ -440,11 +440,19 @@ def countdown(due: date, today: date) -> str:
     return "passed" if days < -1 else "yesterday"
 
 
+def heard_in_greeting(s: Statement) -> bool:
+    """A name the service stated because a tutor's line called the student by it."""
+    return s.said_by is Speaker.SERVICE and s.source is not None
+
+
 def line(s: Statement, *, now: datetime, tz: tzinfo = UTC) -> str:
     """One statement as the block shows it: '- goal: my chemistry exam is on 12 May (in 12
     days; said by the student, 3 Dec)'."""
     today = now.astimezone(tz).date()
-    said = f"said by the {s.said_by.value}, {_day(s.at.astimezone(tz).date(), today)}"
+    # the service's statement heard in an episode is a tutor's line that named the student
+    # ("Hi Maya!", ``usecases.profile.hear_tutor``): "said by the service" read as a setting
+    who = "heard in your greeting" if heard_in_greeting(s) else f"said by the {s.said_by.value}"
+    said = f"{who}, {_day(s.at.astimezone(tz).date(), today)}"
     if s.due is not None:
         said = f"{_day(s.due, today)}, {countdown(s.due, today)}; {said}"
     return f"- {s.aspect.value}: {s.value} ({said})"
