@@ -401,3 +401,16 @@ def test_a_body_that_is_not_a_json_object_is_a_422_naming_the_body(door: Door) -
         refused(door("POST", f"{BASE}/episodes", body(sent)), 422, "body")
         refused(door("POST", f"{BASE}/turn", body([{}])), 422, "body")
     assert written(door) == 0  # nothing was written
+
+
+def test_an_idempotency_key_too_long_is_refused_in_characters(door: Door) -> None:
+    # it read "List should have at most 128 items after validation" (a header may repeat)
+    question = body({"kind": "question", "text": "What is osmosis?"})
+    problem = refused(
+        door("POST", f"{BASE}/episodes", question, {"Idempotency-Key": "k" * 129}),
+        422,
+        "header.idempotency-key",
+    )
+    assert "at most 128 characters" in problem["detail"] and "items" not in problem["detail"]
+    assert written(door) == 0
+    assert door("POST", f"{BASE}/episodes", question, {"Idempotency-Key": "k" * 128})[0] == 201

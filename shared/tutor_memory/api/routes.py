@@ -49,6 +49,7 @@ from aws_lambda_powertools.event_handler.openapi.params import Header, Path, Que
 from aws_lambda_powertools.event_handler.openapi.types import OpenAPIResponse
 from aws_lambda_powertools.metrics import MetricUnit
 from pydantic import AfterValidator, StringConstraints
+from pydantic_core import PydanticCustomError
 
 from tutor_memory.api import calls
 from tutor_memory.api.access import (
@@ -170,13 +171,27 @@ ConceptName = Annotated[
     AfterValidator(named),
     Path(json_schema_extra={"pattern": NAME_PATTERN}),
 ]
+
+
+def _client_key(key: str | None) -> str | None:
+    """An Idempotency-Key: visible, no control character, at most its length. The length is
+    checked here, not by ``Header(max_length=…)``, whose refusal read "List should have at
+    most 128 items" (a header may repeat); the document still says maxLength."""
+    if key is None:
+        return None
+    if len(key) > C.MAX_IDEMPOTENCY_KEY_CHARS:
+        raise PydanticCustomError(
+            "too_long", f"must be at most {C.MAX_IDEMPOTENCY_KEY_CHARS} characters"
+        )
+    return named(key)
+
+
 IdempotencyKey = Annotated[
     str | None,
-    AfterValidator(lambda key: key if key is None else named(key)),
+    AfterValidator(_client_key),
     Header(
         alias="Idempotency-Key",
-        max_length=C.MAX_IDEMPOTENCY_KEY_CHARS,
-        json_schema_extra={"pattern": NAME_PATTERN},
+        json_schema_extra={"pattern": NAME_PATTERN, "maxLength": C.MAX_IDEMPOTENCY_KEY_CHARS},
     ),
 ]
 HistoryOf = Annotated[
