@@ -46,6 +46,11 @@ RELATIVE_KINDS = {
     "last_week",
     "this_month",
     "last_month",
+    "days_ago_3",
+    "weeks_ago_2",
+    "weeks_ago_3",
+    "months_ago_2",
+    "months_ago_3",
 }
 
 

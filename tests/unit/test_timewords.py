@@ -227,16 +227,45 @@ def test_urdu_kal_before_a_quantity_means_total() -> None:
 
 
 @pytest.mark.parametrize(
-    "text",
+    ("text", "expected"),
     [
-        "Dua minggu lalu kita bahas apa?",  # two weeks ago: not last week
-        "2 minggu lalu kita bahas apa?",
-        "Tiga bulan lalu kita belajar apa?",
-        "beberapa minggu lalu kita bahas enzim",
+        # two weeks ago: not last week, and (since the forty-second round) the week before it
+        ("Dua minggu lalu kita bahas apa?", (utc(2026, 11, 16), utc(2026, 11, 23))),
+        ("2 minggu lalu kita bahas apa?", (utc(2026, 11, 16), utc(2026, 11, 23))),
+        ("Tiga bulan lalu kita belajar apa?", (utc(2026, 8, 1), utc(2026, 9, 1))),
+        ("beberapa minggu lalu kita bahas enzim", None),  # "a few weeks": no count to go by
     ],
 )
-def test_indonesian_n_weeks_ago_is_not_last_week(text: str) -> None:
-    assert window(text) is None
+def test_indonesian_n_weeks_ago_is_not_last_week(
+    text: str, expected: tuple[datetime, datetime] | None
+) -> None:
+    found = window(text)
+    assert (found and (found.start, found.end)) == expected
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "what did we do two weeks ago?",
+        "¿qué vimos hace dos semanas?",
+        "apa yang kita pelajari dua minggu lalu?",
+        "do hafte pehle humne kya parha?",
+        "دو ہفتے پہلے ہم نے کیا پڑھا؟",
+        "ماذا درسنا قبل أسبوعين؟",
+    ],
+)
+def test_two_weeks_ago_is_the_week_before_last_in_every_language(question: str) -> None:
+    found = window(question)
+    assert found is not None and found.label == "two weeks ago (16–22 Nov 2026)"
+    assert (found.start, found.end) == (utc(2026, 11, 16), utc(2026, 11, 23))
+
+
+def test_days_and_months_counted_back() -> None:
+    assert span("what did we cover three days ago?") == (utc(2026, 11, 27), utc(2026, 11, 28))
+    assert span("¿qué hicimos hace dos días?") == (utc(2026, 11, 28), utc(2026, 11, 29))
+    assert span("ماذا درسنا قبل شهرين؟") == (utc(2026, 9, 1), utc(2026, 10, 1))
+    assert span("what did we do a week ago?") == LAST_WEEK
+    assert window("Two weeks ago I went to the beach.") is None  # told, not asked
 
 
 def test_an_indonesian_hour_before_yesterday_is_no_count() -> None:

@@ -49,6 +49,10 @@ Decisions:
   means this month so far; a later month means last year's ("December", asked in January).
   "last July" asked in July means a year ago; "next May" is not a memory and gives no window.
 - A month with a year is that month, even in the future (the block then says it is empty).
+- Counted back ("two weeks ago", "hace tres meses", "dua minggu lalu", "قبل أسبوعين"; the packs'
+  ``relative_phrases``, counts two and three as words or digits): the calendar week, day or
+  month that many before this one ("a week ago" is last week). Another count ("beberapa
+  minggu lalu", a few weeks ago) gives no window.
 - A day number next to a month ("14 October", "October 14", "14 de octubre", "tanggal 14
   Oktober", "14 أكتوبر") makes the window that day: a student who names the day asks about its
   session, and in a month of sessions the month's recency buried it (a probe: "what did we do
@@ -897,6 +901,9 @@ def _month_label(ordinal: int) -> str:
     return f"{_english_months()[0][first.month]} {first.year}"
 
 
+_COUNTS: Final = {2: "two", 3: "three"}  # the labels of the counted-back kinds
+
+
 def _period(found: _Found, today: date) -> tuple[int, int, str]:
     """[start, end) as day ordinals, and the label."""
     day = today.toordinal()
@@ -921,6 +928,17 @@ def _period(found: _Found, today: date) -> tuple[int, int, str]:
         case "last_week":
             start = monday - 7
             return start, monday, f"last week ({_range_label(start, monday - 1)})"
+        case "days_ago_3":
+            return day - 3, day - 2, f"three days ago ({_day_label(day - 3)})"
+        case "weeks_ago_2" | "weeks_ago_3":
+            n = int(found.kind[-1])
+            start = monday - 7 * n
+            return start, start + 7, f"{_COUNTS[n]} weeks ago ({_range_label(start, start + 6)})"
+        case "months_ago_2" | "months_ago_3":
+            n = int(found.kind[-1])
+            start = _ordinal(today.year, today.month - n)
+            end = _ordinal(today.year, today.month - n + 1)
+            return start, end, f"{_COUNTS[n]} months ago ({_month_label(start)})"
         case "this_month":
             return (
                 month,

@@ -131,8 +131,11 @@ class Language:
 
     # --- Time: relative phrases and month names (ours; month names come from CLDR) --------------
     # Kinds: today, yesterday, day_before_yesterday, this_week, last_week, this_month,
-    # last_month. Phrases are matched as whole words after folding, longest first, so "minggu
-    # kemarin" (last week) wins over "kemarin" (yesterday) and "anteayer" never reads as "ayer".
+    # last_month, and counted back: days_ago_3, weeks_ago_2, weeks_ago_3, months_ago_2,
+    # months_ago_3 ("two weeks ago": the calendar week two before this one; "a week ago" is
+    # last_week, "two days ago" day_before_yesterday, "a month ago" last_month). Phrases are
+    # matched as whole words after folding, longest first, so "minggu kemarin" (last week) wins
+    # over "kemarin" (yesterday) and "anteayer" never reads as "ayer".
     relative_phrases: Mapping[str, tuple[str, ...]]
     # Phrases that contain a time word but name no time: "hoy en día" (nowadays), "آج کل"
     # (these days), or not the time they seem to ("the last week of July" is July). Matched

@@ -53,7 +53,7 @@ ID: Final = Language(
     relative_phrases={
         "today": ("hari ini",),
         "yesterday": ("kemarin", "kemaren"),
-        "day_before_yesterday": ("kemarin lusa",),
+        "day_before_yesterday": ("kemarin lusa", "dua hari lalu", "dua hari yang lalu"),
         "this_week": ("minggu ini", "pekan ini"),
         "last_week": (
             "minggu lalu",
@@ -63,9 +63,28 @@ ID: Final = Language(
             "pekan kemarin",
             "pekan kemaren",
             "minggu sebelumnya",
+            "seminggu lalu",
+            "seminggu yang lalu",
         ),
         "this_month": ("bulan ini",),
-        "last_month": ("bulan lalu", "bulan kemarin", "bulan kemaren", "bulan sebelumnya"),
+        "last_month": (
+            "bulan lalu",
+            "bulan kemarin",
+            "bulan kemaren",
+            "bulan sebelumnya",
+            "sebulan lalu",
+            "sebulan yang lalu",
+        ),
+        "days_ago_3": ("tiga hari lalu", "tiga hari yang lalu", "3 hari lalu"),
+        "weeks_ago_2": (
+            "dua minggu lalu",
+            "dua minggu yang lalu",
+            "2 minggu lalu",
+            "dua pekan lalu",
+        ),
+        "weeks_ago_3": ("tiga minggu lalu", "tiga minggu yang lalu", "3 minggu lalu"),
+        "months_ago_2": ("dua bulan lalu", "dua bulan yang lalu", "2 bulan lalu"),
+        "months_ago_3": ("tiga bulan lalu", "tiga bulan yang lalu", "3 bulan lalu"),
     },
     not_a_time=(),
     counts_before_relative=_words(
