@@ -113,8 +113,9 @@ EN: Final = Language(
             "learned, we learnt, we talked, we discussed, we went, we read, we worked, we "
             "practised, we practiced, we revised, we reviewed, we looked, we were, we done, you "
             "taught, you told, you explained, you showed, you said, you gave, did you teach, did "
-            "you tell, did you explain, did you show, did you say, did you give, u taught, u "
-            "told, u explained, u said, did u teach, did u tell, did u explain, did u say, "
+            "you tell, did you explain, did you show, did you say, did you give, "
+            # "what did u teach me", "what did I tell you": a single letter is no word here
+            "did teach, did tell, did explain, did say, "
             "taught me, remind, recap, summarise, "
             "summarize, summary, lesson, lessons, session, sessions, topics, wrong, mistake, "
             "mistakes, miss, missed, did I do, did I get, we stop, we stopped, left off, we leave "
