@@ -400,3 +400,22 @@ def test_the_rest_door_reads_a_class_file_as_the_local_door_does(
                 door.ingest_class("7a", "biology", bad)
     finally:
         app.close()
+
+
+def test_a_teacher_cannot_tell_a_class_they_do_not_teach_from_one_that_does_not_exist(
+    school: tuple[Memory, CountingExtractor, Path],
+) -> None:
+    # a 404 for an unknown id against a 403 for another teacher's class told a teacher which
+    # class ids their school has (a probe's finding); an upload already answered 403 for both
+    memory, _counting, _syllabus = school
+    app = memory.backend.app  # type: ignore[attr-defined]
+    other_teacher = Memory._opened(app, True, Caller("default", Role.TEACHER, "t-2"))
+    refusals = []
+    for class_id in ("7a", "never-a-class"):
+        with pytest.raises(ForbiddenError) as refused:
+            other_teacher.get_class(class_id)
+        refusals.append(str(refused.value))
+    assert refusals[0] == refusals[1] == "a teacher may read only the classes they teach"
+    with pytest.raises(NotFoundError):  # the service may know which ids exist
+        memory.get_class("never-a-class")
+    assert Memory._opened(app, True, Caller("default", Role.TEACHER, "t-1")).get_class("7a")

@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import asdict
 from datetime import date, datetime
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from tutor_memory.api.models import (
     MAX_CLASS_FILE_BYTES,
@@ -143,10 +143,21 @@ def class_file_bytes(body: ClassFileRequest) -> bytes:
 
 
 def get_class(app: App, caller: Caller, class_id: str) -> ClassResponse:
-    found = app.access.get_class(caller.tenant, class_id)
+    """A class's roster: the service's, or a teacher's of that class. A teacher gets the same
+    403 for a class that does not exist as for one they do not teach, as an upload does: a
+    404 told them which class ids their school has."""
+    try:
+        found = app.access.get_class(caller.tenant, class_id)
+    except NotFoundError:
+        if caller.role is Role.TEACHER:
+            raise ForbiddenError(NOT_THEIR_CLASS) from None
+        raise
     if caller.role is Role.TEACHER and caller.id not in found.teachers:
-        raise ForbiddenError("a teacher may read only the classes they teach")
+        raise ForbiddenError(NOT_THEIR_CLASS)
     return ClassResponse(**asdict(found))
+
+
+NOT_THEIR_CLASS: Final = "a teacher may read only the classes they teach"
 
 
 def _profiles(app: App) -> Profiles:
