@@ -434,9 +434,11 @@ def _undenied_day(pack: Language, sentences: list[str], today: date) -> date | N
 
 @cache
 def _day_spans(code: str) -> Spans:
-    """Where a day is named: a day number, a month name, a day word ("tomorrow", "کل")."""
+    """Where a day is named: a day number, a month name, a one-word day ("tomorrow", "کل");
+    not each word of "day after tomorrow" ("no class after" denies no day)."""
     pack = LANGUAGES[code]
-    names = month_names() | {w for p in pack.plan_days.values() for w in _words(" ".join(p))}
+    said = (_words(phrase) for phrases in pack.plan_days.values() for phrase in phrases)
+    names = month_names() | {words[0] for words in said if len(words) == 1}
 
     def spans(words: tuple[str, ...]) -> list[tuple[int, int]]:
         return [
